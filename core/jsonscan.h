@@ -1,0 +1,29 @@
+/* Byte-level JSON structure scanning, for cutting a streamed document into
+ * complete values without building them. These functions check structure
+ * only (brackets and strings); cJSON validates the values later. */
+#ifndef TORCHTOP_CORE_JSONSCAN_H
+#define TORCHTOP_CORE_JSONSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+static inline bool json_is_ws(unsigned char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Skip whitespace; returns the first other byte's position (or end). */
+const char *json_skip_ws(const char *p, const char *end);
+
+/* p points at '"'. Returns the byte after the closing quote, or NULL when
+ * the string is incomplete before end. */
+const char *json_scan_string(const char *p, const char *end);
+
+/* p points at the first byte of a value. Returns the byte after the value,
+ * or NULL when the value is incomplete before end. Containers end at their
+ * matching bracket (mismatched brackets end the value early; the parser
+ * reports them). Scalars end at the next ',', '}', ']' or whitespace; a
+ * scalar that reaches `end` is incomplete unless at_eof. */
+const char *json_scan_value(const char *p, const char *end, bool at_eof);
+
+#endif

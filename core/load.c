@@ -1,0 +1,840 @@
+/* The trace loader pipeline: stream the document, cut `traceEvents` into
+ * batches of whole events, parse batches on worker threads, merge them in
+ * file order. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/hash.h"
+#include "core/jsonscan.h"
+#include "core/load.h"
+#include "core/load_internal.h"
+#include "core/tree.h"
+#include "core/u64map.h"
+
+#define WINDOW_INITIAL (4u << 20)   /* bytes of JSON held while scanning */
+#define BATCH_BYTES    (1u << 20)   /* events handed to a worker at once */
+#define MAX_THREADS    8
+
+enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };
+
+struct slot {
+    enum slot_state state;
+    uint64_t seq;
+    char *buf;
+    size_t len, cap;
+    uint64_t offset;                /* JSON offset of buf[0] */
+    struct batch_out out;
+};
+
+struct loader {
+    const struct load_opts *opts;
+    struct source *src;
+    struct trace *t;
+    struct errinfo *err;
+    struct load_shared sh;
+
+    /* Scanning window over the decompressed JSON. */
+    char *buf;
+    size_t cap, len, pos;
+    uint64_t base;                  /* JSON offset of buf[0] */
+    bool eof;
+    bool read_failed;               /* source_read reported an error */
+
+    /* Workers. */
+    unsigned nthreads;
+    pthread_t threads[MAX_THREADS];
+    struct worker *workers;
+    struct slot *slots;
+    size_t nslots;
+    pthread_mutex_t qlock;
+    pthread_cond_t work_cv, done_cv;
+    bool quit;
+    uint64_t next_seq, next_merge;
+    bool stopped;                   /* a batch failed: merge no further */
+
+    struct u64map meta_seen;        /* metadata dedup: content hash -> event */
+};
+
+static bool cancelled(const struct loader *L)
+{
+    return L->opts->cancel && *L->opts->cancel;
+}
+
+static const char *offset_what(const struct loader *L)
+{
+    return L->src->gzip ? "byte (uncompressed)" : "byte";
+}
+
+/* ------------------------------------------------------------------------ */
+/* Merging batch results into the trace (main thread, file order)           */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t meta_hash(const struct event *e, const uint8_t *args, size_t n)
+{
+    return hash_bytes(args, n) ^ hash_mix64(((uint64_t)e->name << 32) ^ e->row);
+}
+
+/* True when an identical metadata record was stored before. */
+static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *args, size_t n)
+{
+    struct trace *t = L->t;
+    uint64_t h = meta_hash(e, args, n);
+    uint32_t prev = u64map_get(&L->meta_seen, h);
+    if (prev == IDX_NONE) {
+        u64map_put(&L->meta_seen, h, (uint32_t)t->ev.n);
+        return false;
+    }
+    const struct event *p = &t->ev.v[prev];
+    if (p->name != e->name || p->row != e->row)
+        return false;
+    if (p->args == IDX_NONE || e->args == IDX_NONE)
+        return p->args == e->args;
+    /* Packs are self-delimiting: equal first n bytes, where n is the length
+     * of the new pack, mean equal packs. */
+    return t->argbuf.n - p->args >= n && memcmp(t->argbuf.v + p->args, args, n) == 0;
+}
+
+static void merge_fail(struct loader *L, enum status st, const char *fmt, const char *detail)
+{
+    errinfo_set(L->err, st, L->src->name, -1, fmt, detail);
+    L->stopped = true;
+}
+
+static void merge_batch(struct loader *L, struct batch_out *b)
+{
+    struct trace *t = L->t;
+    if (L->stopped)
+        return;
+    uint32_t ops0 = (uint32_t)t->ops.n, pys0 = (uint32_t)t->pys.n;
+    uint32_t launches0 = (uint32_t)t->launches.n, gpus0 = (uint32_t)t->gpus.n;
+    uint32_t colls0 = (uint32_t)t->colls.n;
+
+    if (t->ev.n + b->ev.n >= IDX_NONE) {
+        merge_fail(L, ST_LIMIT, "more than %s events: too many for one trace", "4 billion");
+        return;
+    }
+    VEC_RESERVE(&t->ops, t->ops.n + b->ops.n);
+    for (size_t i = 0; i < b->ops.n; i++) {
+        struct op_info o = b->ops.v[i];
+        if (o.coll != IDX_NONE)
+            o.coll += colls0;
+        t->ops.v[t->ops.n++] = o;
+    }
+    VEC_RESERVE(&t->gpus, t->gpus.n + b->gpus.n);
+    for (size_t i = 0; i < b->gpus.n; i++) {
+        struct gpu_info g = b->gpus.v[i];
+        if (g.coll != IDX_NONE)
+            g.coll += colls0;
+        t->gpus.v[t->gpus.n++] = g;
+    }
+    VEC_RESERVE(&t->pys, t->pys.n + b->pys.n);
+    memcpy(t->pys.v + t->pys.n, b->pys.v, b->pys.n * sizeof(*b->pys.v));
+    t->pys.n += b->pys.n;
+    VEC_RESERVE(&t->launches, t->launches.n + b->launches.n);
+    memcpy(t->launches.v + t->launches.n, b->launches.v, b->launches.n * sizeof(*b->launches.v));
+    t->launches.n += b->launches.n;
+    VEC_RESERVE(&t->colls, t->colls.n + b->colls.n);
+    memcpy(t->colls.v + t->colls.n, b->colls.v, b->colls.n * sizeof(*b->colls.v));
+    t->colls.n += b->colls.n;
+    VEC_RESERVE(&t->flows, t->flows.n + b->flows.n);
+    memcpy(t->flows.v + t->flows.n, b->flows.v, b->flows.n * sizeof(*b->flows.v));
+    t->flows.n += b->flows.n;
+
+    VEC_RESERVE(&t->ev, t->ev.n + b->ev.n);
+    VEC_RESERVE(&t->argbuf, t->argbuf.n + b->args.n);
+    if (t->argbuf.n + b->args.n >= IDX_NONE) {
+        merge_fail(L, ST_LIMIT, "packed event arguments exceed %s", "4 GiB");
+        return;
+    }
+    for (size_t i = 0; i < b->ev.n; i++) {
+        struct event e = b->ev.v[i];
+        const uint8_t *args = e.args != IDX_NONE ? b->args.v + e.args : NULL;
+        size_t alen = b->arglen.v[i];
+        if (e.kind == EVK_META) {
+            e.args = args ? (uint32_t)t->argbuf.n : IDX_NONE; /* for the comparison */
+            if (meta_is_dup(L, &e, args ? args : (const uint8_t *)"", alen)) {
+                t->n_meta_dups++;
+                continue;
+            }
+        }
+        if (e.aux != IDX_NONE) {
+            switch (e.kind) {
+            case EVK_CPU_OP:
+            case EVK_ANNOTATION: e.aux += ops0; break;
+            case EVK_PYTHON: e.aux += pys0; break;
+            case EVK_RUNTIME:
+            case EVK_DRIVER: e.aux += launches0; break;
+            default: e.aux += gpus0; break;
+            }
+        }
+        if (args) {
+            e.args = (uint32_t)t->argbuf.n;
+            memcpy(t->argbuf.v + t->argbuf.n, args, alen);
+            t->argbuf.n += alen;
+        }
+        t->n_by_kind[e.kind]++;
+        t->ev.v[t->ev.n++] = e;
+    }
+    t->n_unsupported += b->n_unsupported;
+
+    if (b->err_status != ST_OK) {
+        errinfo_set_at(L->err, b->err_status, L->src->name, offset_what(L), b->err_offset, "%s",
+                       b->err_msg);
+        L->stopped = true;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Worker threads                                                           */
+/* ------------------------------------------------------------------------ */
+
+struct worker_arg {
+    struct loader *L;
+    struct worker *w;
+};
+
+static void *worker_main(void *arg)
+{
+    struct loader *L = ((struct worker_arg *)arg)->L;
+    struct worker *w = ((struct worker_arg *)arg)->w;
+    free(arg);
+    pthread_mutex_lock(&L->qlock);
+    for (;;) {
+        struct slot *job = NULL;
+        for (size_t i = 0; i < L->nslots; i++)
+            if (L->slots[i].state == SLOT_QUEUED && (!job || L->slots[i].seq < job->seq))
+                job = &L->slots[i];
+        if (!job) {
+            if (L->quit)
+                break;
+            pthread_cond_wait(&L->work_cv, &L->qlock);
+            continue;
+        }
+        job->state = SLOT_PARSING;
+        pthread_mutex_unlock(&L->qlock);
+        batch_out_clear(&job->out);
+        worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
+        pthread_mutex_lock(&L->qlock);
+        job->state = SLOT_DONE;
+        pthread_cond_broadcast(&L->done_cv);
+    }
+    pthread_mutex_unlock(&L->qlock);
+    return NULL;
+}
+
+/* Merge finished batches in order. Caller holds qlock. */
+static void merge_ready_locked(struct loader *L)
+{
+    for (;;) {
+        struct slot *s = NULL;
+        for (size_t i = 0; i < L->nslots; i++)
+            if (L->slots[i].state == SLOT_DONE && L->slots[i].seq == L->next_merge)
+                s = &L->slots[i];
+        if (!s)
+            return;
+        pthread_mutex_unlock(&L->qlock);
+        merge_batch(L, &s->out);
+        pthread_mutex_lock(&L->qlock);
+        s->state = SLOT_FREE;
+        L->next_merge++;
+    }
+}
+
+static void report_progress(struct loader *L)
+{
+    if (L->opts->progress)
+        L->opts->progress(L->opts->progress_ud, L->src->in_done, L->src->in_total, L->t->ev.n);
+}
+
+/* Hand buf[from..to) to a worker (or parse it here when single-threaded). */
+static void dispatch(struct loader *L, size_t from, size_t to)
+{
+    if (to <= from || L->stopped)
+        return;
+    if (L->nthreads == 0) {
+        struct batch_out *out = &L->slots[0].out;
+        batch_out_clear(out);
+        worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
+        merge_batch(L, out);
+        report_progress(L);
+        return;
+    }
+    pthread_mutex_lock(&L->qlock);
+    struct slot *s;
+    for (;;) {
+        merge_ready_locked(L);
+        s = NULL;
+        for (size_t i = 0; i < L->nslots && !s; i++)
+            if (L->slots[i].state == SLOT_FREE)
+                s = &L->slots[i];
+        if (s)
+            break;
+        pthread_cond_wait(&L->done_cv, &L->qlock);
+    }
+    size_t n = to - from;
+    if (s->cap < n) {
+        free(s->buf);
+        s->cap = n;
+        s->buf = xmalloc(n);
+    }
+    memcpy(s->buf, L->buf + from, n);
+    s->len = n;
+    s->offset = L->base + from;
+    s->seq = L->next_seq++;
+    s->state = SLOT_QUEUED;
+    pthread_cond_signal(&L->work_cv);
+    pthread_mutex_unlock(&L->qlock);
+    report_progress(L);
+}
+
+/* Wait for every queued batch and merge it. */
+static void drain(struct loader *L)
+{
+    if (L->nthreads == 0)
+        return;
+    pthread_mutex_lock(&L->qlock);
+    while (L->next_merge < L->next_seq) {
+        merge_ready_locked(L);
+        if (L->next_merge < L->next_seq)
+            pthread_cond_wait(&L->done_cv, &L->qlock);
+    }
+    pthread_mutex_unlock(&L->qlock);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The window                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Read more input, keeping buf[keep..len). Positions before `keep` are
+ * discarded and everything shifts left by the returned amount. At the end
+ * of input, or after a read error (L->read_failed, err filled), L->eof is
+ * set. */
+static size_t fill(struct loader *L, size_t keep)
+{
+    size_t shift = keep;
+    if (shift) {
+        memmove(L->buf, L->buf + shift, L->len - shift);
+        L->len -= shift;
+        L->pos -= shift;
+        L->base += shift;
+    }
+    if (L->eof)
+        return shift;
+    if (L->cap - L->len < L->cap / 4) {
+        L->cap *= 2;
+        L->buf = xreallocarray(L->buf, L->cap, 1);
+    }
+    ssize_t n = source_read(L->src, L->buf + L->len, L->cap - L->len, L->err);
+    if (n < 0) {
+        L->eof = true;
+        L->read_failed = true;
+        if (L->err->status == ST_TRUNCATED) {
+            L->t->truncated = true;
+            L->t->lost_bytes = L->len - L->pos;
+        }
+        return shift;
+    }
+    if (n == 0)
+        L->eof = true;
+    L->len += (size_t)n;
+    return shift;
+}
+
+/* Position of the next non-whitespace byte, reading as needed. Returns
+ * false at the end of input (or on a read error). */
+static bool next_nonws(struct loader *L)
+{
+    for (;;) {
+        while (L->pos < L->len && json_is_ws((unsigned char)L->buf[L->pos]))
+            L->pos++;
+        if (L->pos < L->len)
+            return true;
+        if (L->eof)
+            return false;
+        fill(L, L->pos);
+    }
+}
+
+/* Scan the value at pos to its end, reading as needed. Returns its end or
+ * (size_t)-1 when the input ends first. */
+static size_t scan_whole_value(struct loader *L)
+{
+    for (;;) {
+        const char *q = json_scan_value(L->buf + L->pos, L->buf + L->len, L->eof);
+        if (q)
+            return (size_t)(q - L->buf);
+        if (L->eof)
+            return (size_t)-1;
+        fill(L, L->pos);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Document structure                                                       */
+/* ------------------------------------------------------------------------ */
+
+static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
+    ATTR_FORMAT(4, 5);
+
+static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
+{
+    if (L->err->status == ST_OK) {
+        char msg[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        errinfo_set_at(L->err, st, L->src->name, offset_what(L), L->base + pos, "%s", msg);
+    }
+    return L->err->status;
+}
+
+/* The events array, from just after '[' to just after ']'. */
+static enum status parse_events(struct loader *L, bool bare_array)
+{
+    size_t bstart = L->pos;
+    for (;;) {
+        if (cancelled(L)) {
+            dispatch(L, bstart, L->pos);
+            errinfo_set(L->err, ST_CANCELLED, L->src->name, -1, "loading cancelled");
+            return ST_CANCELLED;
+        }
+        if (L->stopped)
+            return L->err->status;
+        while (L->pos < L->len && (json_is_ws((unsigned char)L->buf[L->pos]) ||
+                                   L->buf[L->pos] == ','))
+            L->pos++;
+        if (L->pos == L->len) {
+            if (L->eof) {
+                dispatch(L, bstart, L->pos);
+                if (L->read_failed)
+                    return L->err->status;
+                if (bare_array)
+                    return ST_OK; /* Chrome's array format may omit the ']' */
+                L->t->truncated = true;
+                return fail_at(L, ST_TRUNCATED, L->pos,
+                               "truncated: the input ends inside \"traceEvents\" "
+                               "(expected ']'); every complete event before it is kept");
+            }
+            if (L->pos - bstart >= BATCH_BYTES) {
+                dispatch(L, bstart, L->pos);
+                bstart = L->pos;
+            }
+            bstart -= fill(L, bstart);
+            continue;
+        }
+        char c = L->buf[L->pos];
+        if (c == ']') {
+            dispatch(L, bstart, L->pos);
+            L->pos++;
+            return ST_OK;
+        }
+        if (c != '{') {
+            dispatch(L, bstart, L->pos);
+            drain(L);
+            return fail_at(L, ST_FORMAT, L->pos,
+                           "expected '{' starting a trace event, or ']' ending \"traceEvents\"");
+        }
+        const char *q = json_scan_value(L->buf + L->pos, L->buf + L->len, L->eof);
+        if (!q) {
+            if (L->eof) {
+                dispatch(L, bstart, L->pos);
+                drain(L);
+                if (L->read_failed)
+                    return L->err->status;
+                L->t->truncated = true;
+                L->t->lost_bytes = L->len - L->pos;
+                return fail_at(L, ST_TRUNCATED, L->pos,
+                               "truncated: the last trace event is incomplete; %zu bytes lost, "
+                               "every complete event before it is kept",
+                               L->len - L->pos);
+            }
+            if (L->pos - bstart >= BATCH_BYTES) {
+                dispatch(L, bstart, L->pos);
+                bstart = L->pos;
+            }
+            bstart -= fill(L, bstart);
+            continue;
+        }
+        L->pos = (size_t)(q - L->buf);
+        if (L->pos - bstart >= BATCH_BYTES) {
+            dispatch(L, bstart, L->pos);
+            bstart = L->pos;
+        }
+    }
+}
+
+/* Keep a top-level value (any key but traceEvents). */
+static enum status top_value(struct loader *L, const char *key, size_t vstart, size_t vend)
+{
+    const char *text = L->buf + vstart;
+    size_t n = vend - vstart;
+    const char *pe = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(text, n, &pe, 0);
+    if (!v)
+        return fail_at(L, ST_FORMAT, pe ? (size_t)(pe - L->buf) : vstart,
+                       "invalid JSON in the value of top-level key \"%.64s\"", key);
+    if (strcmp(key, "baseTimeNanoseconds") == 0) {
+        /* 1.75e18 does not fit a double exactly: read the digits. */
+        char digits[32];
+        size_t m = n < sizeof(digits) - 1 ? n : sizeof(digits) - 1;
+        memcpy(digits, text, m);
+        digits[m] = '\0';
+        char *end;
+        errno = 0;
+        long long ns = strtoll(digits, &end, 10);
+        if (!errno && end != digits && (*end == '\0' || json_is_ws((unsigned char)*end)))
+            L->t->base_ns = ns;
+        else if (cJSON_IsNumber(v))
+            L->t->base_ns = (int64_t)v->valuedouble;
+    }
+    if (!L->t->top)
+        L->t->top = cJSON_CreateObject();
+    cJSON_AddItemToObject(L->t->top, key, v);
+    return ST_OK;
+}
+
+static enum status parse_document(struct loader *L)
+{
+    if (!next_nonws(L)) {
+        if (L->read_failed)
+            return L->err->status;
+        return fail_at(L, ST_FORMAT, L->pos, "empty input, expected a JSON trace");
+    }
+    char c = L->buf[L->pos];
+    if (c == '[') {
+        L->pos++;
+        return parse_events(L, true);
+    }
+    if (c != '{')
+        return fail_at(L, ST_FORMAT, L->pos,
+                       "expected '{' or '[' at the start of a JSON trace (found %s)",
+                       (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f ? "text" : "binary data");
+    L->pos++;
+    bool seen_events = false;
+    for (;;) {
+        if (!next_nonws(L)) {
+            if (L->read_failed)
+                return L->err->status;
+            L->t->truncated = true;
+            return fail_at(L, ST_TRUNCATED, L->pos,
+                           "truncated: the input ends inside the top-level object (expected '}')");
+        }
+        c = L->buf[L->pos];
+        if (c == '}') {
+            L->pos++;
+            break;
+        }
+        if (c == ',') {
+            L->pos++;
+            continue;
+        }
+        if (c != '"')
+            return fail_at(L, ST_FORMAT, L->pos, "expected a key string in the top-level object");
+        size_t kstart = L->pos;
+        size_t kend = scan_whole_value(L);
+        if (kend == (size_t)-1) {
+            L->t->truncated = !L->read_failed;
+            return L->read_failed ? L->err->status
+                                  : fail_at(L, ST_TRUNCATED, L->pos, "truncated inside a key");
+        }
+        kstart = L->pos; /* scan_whole_value may have shifted the window */
+        char key[256];
+        size_t klen = kend - kstart - 2;
+        if (klen >= sizeof(key))
+            klen = sizeof(key) - 1;
+        memcpy(key, L->buf + kstart + 1, klen);
+        key[klen] = '\0';
+        L->pos = kend;
+        if (!next_nonws(L) || L->buf[L->pos] != ':') {
+            if (L->read_failed)
+                return L->err->status;
+            return fail_at(L, ST_FORMAT, L->pos, "expected ':' after top-level key \"%s\"", key);
+        }
+        L->pos++;
+        if (!next_nonws(L)) {
+            L->t->truncated = !L->read_failed;
+            return L->read_failed ? L->err->status
+                                  : fail_at(L, ST_TRUNCATED, L->pos,
+                                            "truncated: expected a value for \"%s\"", key);
+        }
+        if (strcmp(key, "traceEvents") == 0) {
+            if (L->buf[L->pos] != '[')
+                return fail_at(L, ST_FORMAT, L->pos, "expected '[' after \"traceEvents\"");
+            L->pos++;
+            enum status st = parse_events(L, false);
+            if (st != ST_OK)
+                return st;
+            seen_events = true;
+            continue;
+        }
+        size_t vend = scan_whole_value(L);
+        if (vend == (size_t)-1) {
+            if (L->read_failed)
+                return L->err->status;
+            L->t->truncated = true;
+            return fail_at(L, ST_TRUNCATED, L->pos,
+                           "truncated: the value of top-level key \"%s\" is incomplete", key);
+        }
+        enum status st = top_value(L, key, L->pos, vend);
+        if (st != ST_OK)
+            return st;
+        L->pos = vend;
+    }
+    if (!seen_events)
+        return fail_at(L, ST_FORMAT, 0,
+                       "no \"traceEvents\" array: this is JSON, but not a Chrome/Kineto trace");
+    return ST_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* After the events                                                         */
+/* ------------------------------------------------------------------------ */
+
+static int64_t json_int(const cJSON *obj, const char *key, int64_t dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : dflt;
+}
+
+static void read_devices(struct trace *t)
+{
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(t->top, "deviceProperties");
+    if (!cJSON_IsArray(props))
+        props = cJSON_GetObjectItemCaseSensitive(t->top, "computeProperties");
+    if (!cJSON_IsArray(props))
+        return;
+    const cJSON *d;
+    int32_t ordinal = 0;
+    cJSON_ArrayForEach(d, props) {
+        if (!cJSON_IsObject(d))
+            continue;
+        struct device *dev = VEC_ADD(&t->devices);
+        dev->id = (int32_t)json_int(d, "id", ordinal);
+        ordinal++;
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name");
+        dev->name = cJSON_IsString(name) ? strtab_intern_cstr(&t->strs, name->valuestring) : 0;
+        const cJSON *arch = cJSON_GetObjectItemCaseSensitive(d, "gcnArchName");
+        dev->arch = cJSON_IsString(arch) ? strtab_intern_cstr(&t->strs, arch->valuestring) : 0;
+        dev->compute_major = (int32_t)json_int(d, "computeMajor", json_int(d, "major", -1));
+        dev->compute_minor = (int32_t)json_int(d, "computeMinor", json_int(d, "minor", -1));
+        dev->num_sms = (int32_t)json_int(d, "numSms", -1);
+        dev->warp_size = (int32_t)json_int(d, "warpSize", -1);
+        dev->total_mem = (uint64_t)json_int(d, "totalGlobalMem", 0);
+    }
+}
+
+/* Apply process/thread metadata records to every row with that pid/tid. */
+static void apply_metadata(struct trace *t)
+{
+    uint32_t k_name = strtab_find(&t->strs, "name", 4);
+    uint32_t k_labels = strtab_find(&t->strs, "labels", 6);
+    uint32_t k_sort = strtab_find(&t->strs, "sort_index", 10);
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_META)
+            continue;
+        const char *what = trace_str(t, e->name);
+        bool thread = strncmp(what, "thread_", 7) == 0;
+        bool process = strncmp(what, "process_", 8) == 0;
+        if (!thread && !process)
+            continue;
+        struct argiter it;
+        struct argval a;
+        uint32_t text = IDX_NONE;
+        int64_t sort = INT64_MAX;
+        argiter_init(&it, t, i);
+        while (argiter_next(&it, &a)) {
+            if ((a.key == k_name || a.key == k_labels) && a.type == ARG_STR)
+                text = a.v.s;
+            else if (a.key == k_sort)
+                argval_int(t, &a, &sort);
+        }
+        const struct row *mr = &t->rows.v[e->row];
+        for (uint32_t r = 0; r < t->rows.n; r++) {
+            struct row *row = &t->rows.v[r];
+            if (row->pid_str != mr->pid_str)
+                continue;
+            if (thread && row->tid_str != mr->tid_str)
+                continue;
+            if (strcmp(what, "process_name") == 0 && text != IDX_NONE)
+                row->process_name = text;
+            else if (strcmp(what, "process_labels") == 0 && text != IDX_NONE)
+                row->process_label = text;
+            else if (strcmp(what, "process_sort_index") == 0)
+                row->process_sort = sort;
+            else if (strcmp(what, "thread_name") == 0 && text != IDX_NONE)
+                row->thread_name = text;
+            else if (strcmp(what, "thread_sort_index") == 0)
+                row->thread_sort = sort;
+        }
+    }
+}
+
+static void finish(struct trace *t)
+{
+    read_devices(t);
+    apply_metadata(t);
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (t->ev.v[i].kind != EVK_META)
+            t->rows.v[t->ev.v[i].row].nevents++;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Entry points                                                             */
+/* ------------------------------------------------------------------------ */
+
+static unsigned thread_count(const struct load_opts *o)
+{
+    unsigned n = o->threads;
+    if (n == 0) {
+        const char *env = getenv("TORCHTOP_THREADS");
+        if (env && *env)
+            n = (unsigned)atoi(env);
+    }
+    if (n == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        n = cores > 1 ? (unsigned)MIN(cores, 4) : 1;
+    }
+    return MIN(n, MAX_THREADS);
+}
+
+static void start_workers(struct loader *L, unsigned n)
+{
+    /* One thread parses inline; more use a pool with main as the scanner. */
+    L->nthreads = n > 1 ? n : 0;
+    size_t nw = L->nthreads ? L->nthreads : 1;
+    L->workers = xcalloc(nw, sizeof(*L->workers));
+    for (size_t i = 0; i < nw; i++)
+        worker_init(&L->workers[i], &L->sh);
+    L->nslots = L->nthreads ? 2 * L->nthreads + 2 : 1;
+    L->slots = xcalloc(L->nslots, sizeof(*L->slots));
+    pthread_mutex_init(&L->qlock, NULL);
+    pthread_cond_init(&L->work_cv, NULL);
+    pthread_cond_init(&L->done_cv, NULL);
+    for (unsigned i = 0; i < L->nthreads; i++) {
+        struct worker_arg *a = xmalloc(sizeof(*a));
+        a->L = L;
+        a->w = &L->workers[i];
+        if (pthread_create(&L->threads[i], NULL, worker_main, a) != 0) {
+            free(a);
+            L->nthreads = i; /* run with what started */
+            if (i == 0) {
+                L->nslots = 1;
+            }
+            break;
+        }
+    }
+}
+
+static void stop_workers(struct loader *L)
+{
+    pthread_mutex_lock(&L->qlock);
+    L->quit = true;
+    pthread_cond_broadcast(&L->work_cv);
+    pthread_mutex_unlock(&L->qlock);
+    for (unsigned i = 0; i < L->nthreads; i++)
+        pthread_join(L->threads[i], NULL);
+    size_t nw = L->nthreads ? L->nthreads : 1;
+    for (size_t i = 0; i < nw; i++)
+        worker_done(&L->workers[i]);
+    free(L->workers);
+    for (size_t i = 0; i < L->nslots; i++) {
+        free(L->slots[i].buf);
+        batch_out_free(&L->slots[i].out);
+    }
+    free(L->slots);
+    pthread_mutex_destroy(&L->qlock);
+    pthread_cond_destroy(&L->work_cv);
+    pthread_cond_destroy(&L->done_cv);
+}
+
+enum status trace_load_source(struct source *src, const struct load_opts *opts,
+                              struct trace **out, struct errinfo *err)
+{
+    static const struct load_opts defaults = {0};
+    if (!opts)
+        opts = &defaults;
+    load_hooks_install();
+
+    struct trace *t = xcalloc(1, sizeof(*t));
+    t->path = xstrdup(src->name);
+    strtab_init(&t->strs);
+    /* Hot arg keys take ids 1..KEY__COUNT-1 (see load_internal.h). */
+    static const char *const hot_keys[] = {
+#define HOT_KEY_TEXT(id, text) text,
+        HOT_KEY_INFO(HOT_KEY_TEXT)
+#undef HOT_KEY_TEXT
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(hot_keys); i++)
+        strtab_intern_cstr(&t->strs, hot_keys[i]);
+    *out = t;
+
+    struct loader L = {0};
+    L.opts = opts;
+    L.src = src;
+    L.t = t;
+    L.err = err;
+    L.sh.t = t;
+    pthread_mutex_init(&L.sh.lock, NULL);
+    L.cap = WINDOW_INITIAL;
+    L.buf = xmalloc(L.cap);
+    u64map_init(&L.meta_seen, 64);
+    start_workers(&L, thread_count(opts));
+
+    enum status st = parse_document(&L);
+    drain(&L);
+    stop_workers(&L);
+    if (st == ST_OK && err->status != ST_OK)
+        st = err->status; /* a batch failed after the document structure was fine */
+
+    t->gzip = src->gzip;
+    t->file_bytes = src->in_done;
+    t->json_bytes = src->out_done;
+    free(L.buf);
+    u64map_free(&L.meta_seen);
+    free(L.sh.row_slots);
+    pthread_mutex_destroy(&L.sh.lock);
+
+    finish(t);
+    if (!opts->no_index)
+        trace_index(t);
+    report_progress(&L);
+    return st;
+}
+
+enum status trace_load_file(const char *path, const struct load_opts *opts, struct trace **out,
+                            struct errinfo *err)
+{
+    struct source src;
+    enum status st = source_open(&src, path, err);
+    if (st != ST_OK) {
+        source_close(&src);
+        struct trace *t = xcalloc(1, sizeof(*t));
+        t->path = xstrdup(path);
+        strtab_init(&t->strs);
+        *out = t;
+        return st;
+    }
+    st = trace_load_source(&src, opts, out, err);
+    source_close(&src);
+    return st;
+}
+
+enum status trace_load_mem(const char *name, const void *buf, size_t len,
+                           const struct load_opts *opts, struct trace **out, struct errinfo *err)
+{
+    struct source src;
+    source_open_mem(&src, name, buf, len);
+    enum status st = trace_load_source(&src, opts, out, err);
+    source_close(&src);
+    return st;
+}

@@ -1,0 +1,368 @@
+/* Table printers: text, CSV, JSON, Markdown. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/display.h"
+#include "core/tabfmt.h"
+
+bool tab_format_parse(const char *s, enum tab_format *out)
+{
+    static const struct {
+        const char *name;
+        enum tab_format f;
+    } names[] = {{"text", FMT_TEXT}, {"csv", FMT_CSV}, {"json", FMT_JSON},
+                 {"md", FMT_MD},     {"markdown", FMT_MD}};
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (strcmp(s, names[i].name) == 0) {
+            *out = names[i].f;
+            return true;
+        }
+    return false;
+}
+
+static bool empty_cell(const struct table *t, size_t row, size_t col)
+{
+    union cell v = table_cell(t, row, col);
+    switch (t->cols[col].kind) {
+    case COL_TEXT: return v.s == NULL;
+    case COL_INT: return v.i == TABLE_NO_INT;
+    default: return !isfinite(v.f);
+    }
+}
+
+/* Shortest text that reads back as the same double. */
+static void put_real(struct strbuf *out, double d)
+{
+    char buf[40];
+    snprintf(buf, sizeof(buf), "%.10g", d);
+    if (strtod(buf, NULL) != d)
+        snprintf(buf, sizeof(buf), "%.17g", d);
+    sb_puts(out, buf);
+}
+
+void tabfmt_cell_plain(struct strbuf *out, const struct table *t, size_t row, size_t col)
+{
+    if (empty_cell(t, row, col))
+        return;
+    union cell v = table_cell(t, row, col);
+    switch (t->cols[col].kind) {
+    case COL_TEXT: sb_puts(out, v.s); break;
+    case COL_INT: sb_printf(out, "%lld", (long long)v.i); break;
+    default: put_real(out, v.f); break;
+    }
+}
+
+void tabfmt_cell_text(struct strbuf *out, const struct table *t, size_t row, size_t col)
+{
+    if (empty_cell(t, row, col))
+        return;
+    union cell v = table_cell(t, row, col);
+    switch (t->cols[col].kind) {
+    case COL_TEXT: sb_puts(out, v.s); break;
+    case COL_INT: sb_printf(out, "%lld", (long long)v.i); break;
+    default: sb_printf(out, "%.*f", t->cols[col].decimals, v.f); break;
+    }
+}
+
+static const char *col_title(const struct table_col *c)
+{
+    return c->title ? c->title : c->name;
+}
+
+static bool shown(const struct table *t, size_t col, const struct tabfmt_opts *o)
+{
+    return o->all_columns || !(t->cols[col].flags & COLF_DETAIL);
+}
+
+static size_t row_limit(const struct table *t, const struct tabfmt_opts *o)
+{
+    return o->top && o->top < t->nrows ? o->top : t->nrows;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void put_text(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)
+{
+    size_t nrows = row_limit(t, o);
+    size_t namew = o->max_name_width ? o->max_name_width : 60;
+    size_t *width = xcalloc(t->ncols, sizeof(*width));
+    struct strbuf cell = STRBUF_INIT, fit = STRBUF_INIT;
+    /* Cells are rendered twice (measure, then print) to avoid storing them. */
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (!shown(t, c, o))
+            continue;
+        width[c] = display_width(col_title(&t->cols[c]), strlen(col_title(&t->cols[c])));
+        for (size_t r = 0; r < nrows; r++) {
+            sb_clear(&cell);
+            tabfmt_cell_text(&cell, t, r, c);
+            sb_clear(&fit);
+            size_t w = display_fit(&fit, sb_str(&cell), cell.len,
+                                   (t->cols[c].flags & COLF_WIDE) ? namew : 200, true, o->ascii);
+            if (w > width[c])
+                width[c] = w;
+        }
+    }
+    sb_clear(&fit);
+    display_sanitize(&fit, t->title, strlen(t->title));
+    sb_printf(out, "%s\n", sb_str(&fit));
+    for (int pass = 0; pass < 2; pass++) {
+        bool first = true;
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (!shown(t, c, o))
+                continue;
+            const char *title = col_title(&t->cols[c]);
+            size_t w = display_width(title, strlen(title));
+            if (!first)
+                sb_puts(out, "  ");
+            first = false;
+            bool left = t->cols[c].kind == COL_TEXT;
+            if (pass == 0) {
+                if (!left)
+                    for (size_t k = w; k < width[c]; k++)
+                        sb_putc(out, ' ');
+                sb_puts(out, title);
+                if (left && c + 1 < t->ncols)
+                    for (size_t k = w; k < width[c]; k++)
+                        sb_putc(out, ' ');
+            } else {
+                for (size_t k = 0; k < width[c]; k++)
+                    sb_putc(out, '-');
+            }
+        }
+        sb_putc(out, '\n');
+    }
+    for (size_t r = 0; r < nrows; r++) {
+        bool first = true;
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (!shown(t, c, o))
+                continue;
+            sb_clear(&cell);
+            tabfmt_cell_text(&cell, t, r, c);
+            sb_clear(&fit);
+            size_t w = display_fit(&fit, sb_str(&cell), cell.len,
+                                   (t->cols[c].flags & COLF_WIDE) ? namew : 200, true, o->ascii);
+            if (!first)
+                sb_puts(out, "  ");
+            first = false;
+            bool left = t->cols[c].kind == COL_TEXT;
+            if (!left)
+                for (size_t k = w; k < width[c]; k++)
+                    sb_putc(out, ' ');
+            sb_putn(out, fit.s ? fit.s : "", fit.len);
+            if (left && c + 1 < t->ncols)
+                for (size_t k = w; k < width[c]; k++)
+                    sb_putc(out, ' ');
+        }
+        /* No trailing blanks. */
+        while (out->len && out->s[out->len - 1] == ' ')
+            out->s[--out->len] = '\0';
+        sb_putc(out, '\n');
+    }
+    if (nrows < t->nrows)
+        sb_printf(out, "(%zu more rows)\n", t->nrows - nrows);
+    for (size_t i = 0; i < t->notes.n; i++) {
+        sb_clear(&fit);
+        display_sanitize(&fit, t->notes.v[i], strlen(t->notes.v[i]));
+        sb_printf(out, "note: %s\n", sb_str(&fit));
+    }
+    sb_free(&cell);
+    sb_free(&fit);
+    free(width);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void put_csv_field(struct strbuf *out, const char *s, size_t n)
+{
+    bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!quote) {
+        sb_putn(out, s, n);
+        return;
+    }
+    sb_putc(out, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            sb_putc(out, '"');
+        sb_putc(out, s[i]);
+    }
+    sb_putc(out, '"');
+}
+
+static void put_csv(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)
+{
+    struct strbuf cell = STRBUF_INIT;
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (c)
+            sb_putc(out, ',');
+        put_csv_field(out, t->cols[c].name, strlen(t->cols[c].name));
+    }
+    sb_puts(out, "\r\n");
+    size_t nrows = row_limit(t, o);
+    for (size_t r = 0; r < nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (c)
+                sb_putc(out, ',');
+            sb_clear(&cell);
+            tabfmt_cell_plain(&cell, t, r, c);
+            put_csv_field(out, sb_str(&cell), cell.len);
+        }
+        sb_puts(out, "\r\n");
+    }
+    sb_free(&cell);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static const char *kind_name(uint8_t k)
+{
+    switch (k) {
+    case COL_TEXT: return "text";
+    case COL_INT: return "int";
+    case COL_PERCENT: return "percent";
+    default: return "float";
+    }
+}
+
+static void put_json(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)
+{
+    sb_puts(out, "{\"name\": ");
+    sb_put_json_string(out, t->name, strlen(t->name));
+    sb_puts(out, ", \"title\": ");
+    sb_put_json_string(out, t->title, strlen(t->title));
+    sb_puts(out, ", \"columns\": [");
+    for (size_t c = 0; c < t->ncols; c++) {
+        sb_puts(out, c ? ", {\"name\": " : "{\"name\": ");
+        sb_put_json_string(out, t->cols[c].name, strlen(t->cols[c].name));
+        sb_printf(out, ", \"kind\": \"%s\"}", kind_name(t->cols[c].kind));
+    }
+    sb_puts(out, "], \"rows\": [");
+    size_t nrows = row_limit(t, o);
+    for (size_t r = 0; r < nrows; r++) {
+        sb_puts(out, r ? ",\n  {" : "\n  {");
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (c)
+                sb_puts(out, ", ");
+            sb_put_json_string(out, t->cols[c].name, strlen(t->cols[c].name));
+            sb_puts(out, ": ");
+            union cell v = table_cell(t, r, c);
+            if (empty_cell(t, r, c))
+                sb_puts(out, "null");
+            else if (t->cols[c].kind == COL_TEXT)
+                sb_put_json_string(out, v.s, strlen(v.s));
+            else if (t->cols[c].kind == COL_INT)
+                sb_printf(out, "%lld", (long long)v.i);
+            else
+                put_real(out, v.f);
+        }
+        sb_putc(out, '}');
+    }
+    sb_puts(out, nrows ? "\n], \"notes\": [" : "], \"notes\": [");
+    for (size_t i = 0; i < t->notes.n; i++) {
+        if (i)
+            sb_puts(out, ", ");
+        sb_put_json_string(out, t->notes.v[i], strlen(t->notes.v[i]));
+    }
+    sb_puts(out, "]}");
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void put_md_cell(struct strbuf *out, const char *s, size_t n)
+{
+    struct strbuf clean = STRBUF_INIT;
+    display_sanitize(&clean, s, n);
+    for (size_t i = 0; i < clean.len; i++) {
+        char ch = clean.s[i];
+        if (ch == '|')
+            sb_puts(out, "\\|");
+        else if (ch == '\\' || ch == '`' || ch == '*' || ch == '_' || ch == '<' || ch == '[')
+            sb_putc(out, '\\'), sb_putc(out, ch);
+        else
+            sb_putc(out, ch);
+    }
+    sb_free(&clean);
+}
+
+static void put_md(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)
+{
+    struct strbuf cell = STRBUF_INIT;
+    sb_puts(out, "### ");
+    put_md_cell(out, t->title, strlen(t->title));
+    sb_puts(out, "\n\n|");
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (!shown(t, c, o))
+            continue;
+        sb_putc(out, ' ');
+        put_md_cell(out, col_title(&t->cols[c]), strlen(col_title(&t->cols[c])));
+        sb_puts(out, " |");
+    }
+    sb_puts(out, "\n|");
+    for (size_t c = 0; c < t->ncols; c++)
+        if (shown(t, c, o))
+            sb_puts(out, t->cols[c].kind == COL_TEXT ? "---|" : "---:|");
+    sb_putc(out, '\n');
+    size_t nrows = row_limit(t, o);
+    for (size_t r = 0; r < nrows; r++) {
+        sb_putc(out, '|');
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (!shown(t, c, o))
+                continue;
+            sb_clear(&cell);
+            tabfmt_cell_text(&cell, t, r, c);
+            sb_putc(out, ' ');
+            put_md_cell(out, sb_str(&cell), cell.len);
+            sb_puts(out, " |");
+        }
+        sb_putc(out, '\n');
+    }
+    if (nrows < t->nrows)
+        sb_printf(out, "\n(%zu more rows)\n", t->nrows - nrows);
+    for (size_t i = 0; i < t->notes.n; i++) {
+        sb_puts(out, "\n> ");
+        put_md_cell(out, t->notes.v[i], strlen(t->notes.v[i]));
+        sb_putc(out, '\n');
+    }
+    sb_free(&cell);
+}
+
+void tabfmt_table(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)
+{
+    switch (o->format) {
+    case FMT_TEXT: put_text(out, t, o); break;
+    case FMT_CSV: put_csv(out, t, o); break;
+    case FMT_JSON: put_json(out, t, o); break;
+    case FMT_MD: put_md(out, t, o); break;
+    }
+}
+
+void tabfmt_list(struct strbuf *out, const struct table_list *l, const struct tabfmt_opts *o,
+                 const char *header_json)
+{
+    if (o->format == FMT_JSON) {
+        sb_putc(out, '{');
+        if (header_json)
+            sb_printf(out, "\"trace\": %s,\n", header_json);
+        sb_puts(out, "\"tables\": [\n");
+        for (size_t i = 0; i < l->items.n; i++) {
+            if (i)
+                sb_puts(out, ",\n");
+            put_json(out, l->items.v[i], o);
+        }
+        sb_puts(out, "\n]}\n");
+        return;
+    }
+    for (size_t i = 0; i < l->items.n; i++) {
+        const struct table *t = l->items.v[i];
+        if (i)
+            sb_putc(out, '\n');
+        if (o->format == FMT_CSV && l->items.n > 1)
+            sb_printf(out, "# %s\r\n", t->name);
+        tabfmt_table(out, t, o);
+    }
+}

@@ -1,0 +1,45 @@
+/* torchtop: dispatch to the subcommand, or open the explorer. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/common.h"
+#include "src/commands.h"
+
+static const struct command commands[] = {
+    {"report", cmd_report, "print the analyses of a trace as tables (text, csv, json, md)"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: torchtop [OPTIONS] [TRACE]\n"
+               "       torchtop COMMAND [OPTIONS] ARGS\n\n"
+               "With no command, open TRACE (a Kineto .json or .json.gz trace) in the\n"
+               "explorer; with no TRACE, open the bundled demo trace.\n\n"
+               "Commands:\n");
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nRun 'torchtop COMMAND --help' for a command's options; see torchtop(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_CTYPE, "");
+    if (argc > 1) {
+        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+            printf("torchtop %s\n", PACKAGE_VERSION);
+            return EXIT_OK;
+        }
+        for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+            if (strcmp(argv[1], commands[i].name) == 0)
+                return commands[i].run(argc - 1, argv + 1);
+    }
+    usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,4 @@
+/* The interactive explorer (placeholder until the explorer lands). */
+#include "config.h"
+
+#include "tui/tui.h"

@@ -1,0 +1,5 @@
+/* The interactive explorer. */
+#ifndef TORCHTOP_TUI_TUI_H
+#define TORCHTOP_TUI_TUI_H
+
+#endif
