@@ -16,7 +16,9 @@
 #define MIN(a, b)           ((a) < (b) ? (a) : (b))
 #define MAX(a, b)           ((a) > (b) ? (a) : (b))
 #define CLAMP(x, lo, hi)    ((x) < (lo) ? (lo) : (x) > (hi) ? (hi) : (x))
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)       (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* "No such index" for every uint32_t index into a trace's arrays. */
 #define IDX_NONE            UINT32_MAX

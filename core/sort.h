@@ -8,6 +8,7 @@
 #ifndef TORCHTOP_CORE_SORT_H
 #define TORCHTOP_CORE_SORT_H
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 

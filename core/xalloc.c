@@ -75,3 +75,24 @@ void vec_grow(void **v, size_t *cap, size_t want, size_t elsize)
     *v = xreallocarray(*v, c, elsize);
     *cap = c;
 }
+
+/* libiberty (linked for its demangler) calls xmalloc and friends; these
+ * definitions stand in for its xmalloc.o so the two sets never clash. */
+void *xrealloc(void *p, size_t n);
+void xmalloc_failed(size_t n);
+void xmalloc_set_program_name(const char *name);
+
+void *xrealloc(void *p, size_t n)
+{
+    return xreallocarray(p, n, 1);
+}
+
+void xmalloc_failed(size_t n)
+{
+    oom(n);
+}
+
+void xmalloc_set_program_name(const char *name)
+{
+    (void)name;
+}

@@ -1,30 +1,253 @@
-/* torchtop report: load a trace and print its analyses. */
+/* torchtop report: load a trace and print its analyses as tables. */
 #include "config.h"
 
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "core/analysis.h"
 #include "core/load.h"
-#include "core/trace.h"
+#include "core/report.h"
+#include "core/tabfmt.h"
 #include "src/commands.h"
+#include "src/progress.h"
+
+struct report_cli {
+    const char *tables;
+    struct tabfmt_opts fmt;
+    struct report_opts ropts;
+    const char *sort;
+    const char *out_path;
+    bool no_header;
+    bool quiet;
+    unsigned threads;
+};
+
+static void report_usage(FILE *f)
+{
+    fprintf(f, "usage: torchtop report [OPTIONS] TRACE\n\n"
+               "Print the analyses of a PyTorch profiler trace (.json or .json.gz; - for stdin).\n\n"
+               "Options:\n"
+               "  -t, --table LIST       tables to print, comma-separated (default: all):\n");
+    for (const struct report_table *r = report_tables; r->name; r++)
+        fprintf(f, "                           %-13s %s\n", r->name, r->summary);
+    fprintf(f, "  -f, --format FMT       text (default), csv, json or md\n"
+               "  -n, --top N            print at most N rows per table (also --row-limit)\n"
+               "  -s, --sort COLUMN      sort every table by this column (name or title)\n"
+               "      --linked-only      count only GPU events linked to a launch, as TraceLens does\n"
+               "      --group-by-shape   key-averages: one row per op name and input shapes\n"
+               "      --group-by-stack N key-averages: one row per op name and N source frames\n"
+               "      --top-level-only   key-averages: only events with no enclosing op\n"
+               "      --time-unit UNIT   key-averages: s, ms or us (default us)\n"
+               "      --max-name-width N text output: cut names to N columns (default 60)\n"
+               "      --all-columns      text/md output: include the detail columns\n"
+               "      --no-header        leave out the trace header\n"
+               "  -o, --output FILE      write to FILE instead of standard output\n"
+               "      --threads N        parser threads (default: one per core, at most 4)\n"
+               "  -q, --quiet            no progress bar\n"
+               "  -h, --help             this help\n\n"
+               "Exit status: 0 on success, 2 when the input is malformed or truncated (the\n"
+               "report of everything read before the fault is still printed), 64 on usage errors.\n");
+}
+
+enum {
+    OPT_LINKED = 256, OPT_SHAPE, OPT_STACK, OPT_TOPLEVEL, OPT_UNIT, OPT_NAMEW, OPT_ALLCOLS,
+    OPT_NOHEADER, OPT_THREADS,
+};
+
+static bool parse_count(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int parse_args(int argc, char **argv, struct report_cli *c, const char **path)
+{
+    static const struct option longopts[] = {
+        {"table", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'f'},
+        {"top", required_argument, NULL, 'n'},
+        {"row-limit", required_argument, NULL, 'n'},
+        {"sort", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'},
+        {"linked-only", no_argument, NULL, OPT_LINKED},
+        {"group-by-shape", no_argument, NULL, OPT_SHAPE},
+        {"group-by-stack", required_argument, NULL, OPT_STACK},
+        {"top-level-only", no_argument, NULL, OPT_TOPLEVEL},
+        {"time-unit", required_argument, NULL, OPT_UNIT},
+        {"max-name-width", required_argument, NULL, OPT_NAMEW},
+        {"all-columns", no_argument, NULL, OPT_ALLCOLS},
+        {"no-header", no_argument, NULL, OPT_NOHEADER},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    long v;
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "t:f:n:s:o:qh", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 't': c->tables = optarg; break;
+        case 'f':
+            if (!tab_format_parse(optarg, &c->fmt.format)) {
+                fprintf(stderr, "torchtop report: unknown format '%s' (text, csv, json, md)\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'n':
+            if (!parse_count(optarg, 0, 1L << 30, &v)) {
+                fprintf(stderr, "torchtop report: --top needs a number\n");
+                return EXIT_USAGE;
+            }
+            c->fmt.top = (size_t)v;
+            break;
+        case 's': c->sort = optarg; break;
+        case 'o': c->out_path = optarg; break;
+        case OPT_LINKED: c->ropts.linked_only = true; break;
+        case OPT_SHAPE: c->ropts.keyavg.group_by_shape = true; break;
+        case OPT_STACK:
+            if (!parse_count(optarg, 1, 64, &v)) {
+                fprintf(stderr, "torchtop report: --group-by-stack needs a frame count (1-64)\n");
+                return EXIT_USAGE;
+            }
+            c->ropts.keyavg.group_by_stack = (int)v;
+            break;
+        case OPT_TOPLEVEL: c->ropts.keyavg.top_level_only = true; break;
+        case OPT_UNIT:
+            if (strcmp(optarg, "us") == 0)
+                c->ropts.keyavg.time_scale = 1e3;
+            else if (strcmp(optarg, "ms") == 0)
+                c->ropts.keyavg.time_scale = 1e6;
+            else if (strcmp(optarg, "s") == 0)
+                c->ropts.keyavg.time_scale = 1e9;
+            else {
+                fprintf(stderr, "torchtop report: --time-unit is s, ms or us\n");
+                return EXIT_USAGE;
+            }
+            c->ropts.keyavg.time_unit = optarg;
+            break;
+        case OPT_NAMEW:
+            if (!parse_count(optarg, 8, 100000, &v)) {
+                fprintf(stderr, "torchtop report: --max-name-width needs a number >= 8\n");
+                return EXIT_USAGE;
+            }
+            c->fmt.max_name_width = (size_t)v;
+            break;
+        case OPT_ALLCOLS: c->fmt.all_columns = true; break;
+        case OPT_NOHEADER: c->no_header = true; break;
+        case OPT_THREADS:
+            if (!parse_count(optarg, 1, 64, &v)) {
+                fprintf(stderr, "torchtop report: --threads needs a number (1-64)\n");
+                return EXIT_USAGE;
+            }
+            c->threads = (unsigned)v;
+            break;
+        case 'q': c->quiet = true; break;
+        case 'h': report_usage(stdout); return EXIT_OK;
+        default: report_usage(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "torchtop report: expected one TRACE argument\n");
+        report_usage(stderr);
+        return EXIT_USAGE;
+    }
+    *path = argv[optind];
+    return -1;
+}
+
+static int write_out(const struct report_cli *c, const struct strbuf *sb)
+{
+    FILE *f = stdout;
+    if (c->out_path && strcmp(c->out_path, "-") != 0) {
+        f = fopen(c->out_path, "w");
+        if (!f) {
+            perror(c->out_path);
+            return EXIT_FAILURE_RUN;
+        }
+    }
+    fwrite(sb_str(sb), 1, sb->len, f);
+    int bad = ferror(f);
+    if (f != stdout)
+        bad |= fclose(f);
+    else
+        bad |= fflush(f);
+    if (bad) {
+        fprintf(stderr, "torchtop report: cannot write the report\n");
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
 
 int cmd_report(int argc, char **argv)
 {
-    if (argc < 2)
-        return EXIT_USAGE;
+    struct report_cli c = {0};
+    c.ropts.keyavg.time_scale = 1e3;
+    c.ropts.keyavg.time_unit = "us";
+    const char *path = NULL;
+    int rc = parse_args(argc, argv, &c, &path);
+    if (rc >= 0)
+        return rc;
+
     struct errinfo err = {0};
     struct trace *t = NULL;
-    enum status st = trace_load_file(argv[1], NULL, &t, &err);
+    struct progress prog;
+    progress_init(&prog, path, c.quiet);
+    struct load_opts lo = {.threads = c.threads, .progress = progress_update, .progress_ud = &prog};
+    enum status st = trace_load_file(path, &lo, &t, &err);
+    progress_done(&prog);
+    int status = EXIT_OK;
     if (st != ST_OK) {
         char *m = errinfo_format(&err);
         fprintf(stderr, "torchtop: %s\n", m);
+        free(m);
+        status = EXIT_BAD_INPUT;
+        if (!t->ev.n) {
+            trace_free(t);
+            errinfo_clear(&err);
+            return status;
+        }
+        fprintf(stderr, "torchtop: reporting the %zu events read before the fault\n", t->ev.n);
     }
-    printf("events %zu rows %zu flows %zu strings %zu gpu %llu unlinked %llu mem %zu\n", t->ev.n,
-           t->rows.n, t->flows.n, strtab_count(&t->strs), (unsigned long long)t->n_gpu,
-           (unsigned long long)t->n_unlinked, trace_memory(t));
-    for (int k = 0; k < EVK__COUNT; k++)
-        if (t->n_by_kind[k])
-            printf("  %s %llu\n", ev_kind_name(k), (unsigned long long)t->n_by_kind[k]);
+
+    struct analysis *a = analysis_new(t);
+    struct table_list tables = {0};
+    char msg[256];
+    if (!report_build(a, c.tables, &c.ropts, &tables, msg)) {
+        fprintf(stderr, "torchtop report: %s\n", msg);
+        status = status ? status : EXIT_USAGE;
+    } else {
+        if (c.sort)
+            for (size_t i = 0; i < tables.items.n; i++)
+                report_sort_table(tables.items.v[i], c.sort);
+        struct strbuf out = STRBUF_INIT;
+        struct strbuf header = STRBUF_INIT;
+        if (c.fmt.format == FMT_JSON) {
+            report_header_json(&header, t);
+            tabfmt_list(&out, &tables, &c.fmt, c.no_header ? NULL : sb_str(&header));
+        } else {
+            if (!c.no_header && c.fmt.format == FMT_TEXT) {
+                report_header_text(&out, t);
+                sb_putc(&out, '\n');
+            }
+            tabfmt_list(&out, &tables, &c.fmt, NULL);
+        }
+        int w = write_out(&c, &out);
+        if (w && !status)
+            status = w;
+        sb_free(&out);
+        sb_free(&header);
+    }
+    table_list_free(&tables);
+    analysis_free(a);
     trace_free(t);
     errinfo_clear(&err);
-    return st == ST_OK ? EXIT_OK : EXIT_BAD_INPUT;
+    return status;
 }

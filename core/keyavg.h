@@ -1,0 +1,36 @@
+/* PyTorch's key_averages() table (metrics.md section 4): per op name (or
+ * name + input shapes, or name + top N source frames) the self and total
+ * CPU time, self and total device time and call counts.
+ *
+ * Rows are the events PyTorch calls FunctionEvents: cpu ops, user
+ * annotations and runtime/driver calls, plus one row per GPU kernel name
+ * carrying only device time. Python frames are passed through: their time
+ * belongs to the ops inside them.
+ *   Self CPU   = duration minus the durations of the nearest descendants
+ *                that are rows themselves;
+ *   Self CUDA  = sum of the durations of GPU work launched by runtime calls
+ *                whose nearest enclosing op is this one;
+ *   CUDA total = Self CUDA of the event and of all its descendants.
+ * Columns that nothing fills are left out, as PyTorch's table does. */
+#ifndef TORCHTOP_CORE_KEYAVG_H
+#define TORCHTOP_CORE_KEYAVG_H
+
+#include <stdbool.h>
+
+#include "core/table.h"
+#include "core/trace.h"
+
+struct keyavg_opts {
+    bool group_by_shape;    /* key: name + Input Dims */
+    int group_by_stack;     /* key: name + this many nearest source frames (0 = off) */
+    bool top_level_only;    /* only events with no enclosing row event */
+    double time_scale;      /* ns per output unit: 1e3 (µs, default), 1e6 (ms), 1e9 (s) */
+    const char *time_unit;  /* "us", "ms" or "s", for titles */
+};
+
+/* Rows keyed as opts says; row refs are the first instance's event;
+ * instances are all events of the row. Sorted by device total, else CPU
+ * total. */
+struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts);
+
+#endif

@@ -1,0 +1,207 @@
+/* The report registry, header and sorting. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/display.h"
+#include "core/kernstats.h"
+#include "core/report.h"
+#include "core/timeline.h"
+
+static bool build_timeline(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                           char *err)
+{
+    table_list_add(out, timeline_table(a->t, o->linked_only));
+    struct table *per_dev = timeline_device_table(a->t, o->linked_only);
+    if (per_dev)
+        table_list_add(out, per_dev);
+    return true;
+}
+
+static bool build_ops(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                      char *err)
+{
+    table_list_add(out, opstats_ops_table(a->ops));
+    return true;
+}
+
+static bool build_categories(struct analysis *a, const struct report_opts *o,
+                             struct table_list *out, char *err)
+{
+    table_list_add(out, opstats_category_table(a->ops));
+    return true;
+}
+
+static bool build_unique_args(struct analysis *a, const struct report_opts *o,
+                              struct table_list *out, char *err)
+{
+    table_list_add(out, opstats_unique_args_table(a->ops));
+    return true;
+}
+
+static bool build_kernels(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                          char *err)
+{
+    table_list_add(out, kernel_summary_table(a->ops, o->linked_only));
+    return true;
+}
+
+static bool build_keyavg(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                         char *err)
+{
+    table_list_add(out, keyavg_table(a->t, &o->keyavg));
+    return true;
+}
+
+const struct report_table report_tables[] = {
+    {"timeline", "GPU timeline breakdown: computation, exposed comm/memcpy, idle", build_timeline, true},
+    {"ops", "GPU time by launcher op (TraceLens ops_summary)", build_ops, true},
+    {"categories", "GPU time by op category (ops_summary_by_category)", build_categories, true},
+    {"unique-args", "GPU time by op and input shapes (ops_unique_args)", build_unique_args, true},
+    {"kernels", "GPU time by kernel, with its launcher (kernel_summary)", build_kernels, true},
+    {"key-averages", "PyTorch's key_averages() table", build_keyavg, true},
+    {NULL, NULL, NULL, false},
+};
+
+const struct report_table *report_table_find(const char *name)
+{
+    for (const struct report_table *r = report_tables; r->name; r++)
+        if (strcmp(r->name, name) == 0)
+            return r;
+    return NULL;
+}
+
+bool report_build(struct analysis *a, const char *names, const struct report_opts *o,
+                  struct table_list *out, char *err)
+{
+    err[0] = '\0';
+    if (!names || strcmp(names, "all") == 0) {
+        for (const struct report_table *r = report_tables; r->name; r++)
+            if (r->in_all && !r->build(a, o, out, err))
+                return false;
+        return true;
+    }
+    char *copy = xstrdup(names), *save = NULL;
+    bool ok = true;
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        const struct report_table *r = report_table_find(tok);
+        if (!r) {
+            snprintf(err, 256, "unknown table '%.64s' (see --help for the list)", tok);
+            ok = false;
+        } else {
+            ok = r->build(a, o, out, err);
+        }
+    }
+    free(copy);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Header                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void put_clean(struct strbuf *out, const char *s)
+{
+    display_sanitize(out, s, strlen(s));
+}
+
+static const char *int_key(const struct trace *t, const char *key, char *buf, size_t n)
+{
+    const cJSON *v = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, key) : NULL;
+    if (cJSON_IsNumber(v))
+        snprintf(buf, n, "%lld", (long long)v->valuedouble);
+    else if (cJSON_IsString(v))
+        snprintf(buf, n, "%s", v->valuestring);
+    else
+        return NULL;
+    return buf;
+}
+
+void report_header_text(struct strbuf *out, const struct trace *t)
+{
+    sb_puts(out, "trace:    ");
+    put_clean(out, t->path);
+    sb_printf(out, " (%s, %.1f MB of JSON%s)\n", t->gzip ? "gzip" : "plain",
+              (double)t->json_bytes / 1e6, t->truncated ? ", TRUNCATED" : "");
+    sb_puts(out, "devices:  ");
+    if (!t->devices.n)
+        sb_puts(out, "(no deviceProperties)");
+    for (size_t d = 0; d < t->devices.n; d++) {
+        const struct device *dev = &t->devices.v[d];
+        sb_printf(out, "%s%d: ", d ? ", " : "", dev->id);
+        put_clean(out, dev->name ? trace_str(t, dev->name) : "(unnamed)");
+        if (dev->arch)
+            sb_printf(out, " [%s]", trace_str(t, dev->arch));
+    }
+    sb_putc(out, '\n');
+    char buf[64];
+    const cJSON *dist = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, "distributedInfo") : NULL;
+    if (cJSON_IsObject(dist)) {
+        const cJSON *rank = cJSON_GetObjectItemCaseSensitive(dist, "rank");
+        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(dist, "world_size");
+        const cJSON *be = cJSON_GetObjectItemCaseSensitive(dist, "backend");
+        sb_printf(out, "rank:     %d of %d (%s)\n", cJSON_IsNumber(rank) ? rank->valueint : -1,
+                  cJSON_IsNumber(ws) ? ws->valueint : -1,
+                  cJSON_IsString(be) ? be->valuestring : "?");
+    }
+    if (int_key(t, "cuda_runtime_version", buf, sizeof(buf)))
+        sb_printf(out, "runtime:  CUDA %s\n", buf);
+    else if (int_key(t, "hip_runtime_version", buf, sizeof(buf)))
+        sb_printf(out, "runtime:  HIP %s\n", buf);
+    sb_printf(out, "events:   %zu", t->ev.n);
+    for (int k = 0; k < EVK__COUNT; k++)
+        if (t->n_by_kind[k])
+            sb_printf(out, ", %s %llu", ev_kind_name(k), (unsigned long long)t->n_by_kind[k]);
+    sb_printf(out, "; flows %zu\n", t->flows.n);
+    sb_printf(out, "gpu:      %llu GPU events, %llu linked to a launch, %llu unlinked\n",
+              (unsigned long long)t->n_gpu, (unsigned long long)(t->n_gpu - t->n_unlinked),
+              (unsigned long long)t->n_unlinked);
+    sb_printf(out, "span:     %.3f ms of trace", (double)(t->t_end - t->t_start) / 1e6);
+    if (t->n_gpu)
+        sb_printf(out, ", %.3f ms of GPU activity", (double)(t->gpu_end - t->gpu_start) / 1e6);
+    sb_putc(out, '\n');
+}
+
+void report_header_json(struct strbuf *out, const struct trace *t)
+{
+    sb_puts(out, "{\"file\": ");
+    sb_put_json_string(out, t->path, strlen(t->path));
+    sb_printf(out, ", \"gzip\": %s, \"json_bytes\": %llu, \"truncated\": %s", t->gzip ? "true" : "false",
+              (unsigned long long)t->json_bytes, t->truncated ? "true" : "false");
+    sb_puts(out, ", \"devices\": [");
+    for (size_t d = 0; d < t->devices.n; d++) {
+        const struct device *dev = &t->devices.v[d];
+        const char *name = trace_str(t, dev->name);
+        sb_printf(out, "%s{\"id\": %d, \"name\": ", d ? ", " : "", dev->id);
+        sb_put_json_string(out, name, strlen(name));
+        sb_putc(out, '}');
+    }
+    sb_printf(out, "], \"events\": %zu, \"events_by_kind\": {", t->ev.n);
+    bool first = true;
+    for (int k = 0; k < EVK__COUNT; k++)
+        if (t->n_by_kind[k]) {
+            sb_printf(out, "%s\"%s\": %llu", first ? "" : ", ", ev_kind_name(k),
+                      (unsigned long long)t->n_by_kind[k]);
+            first = false;
+        }
+    sb_printf(out, "}, \"flows\": %zu, \"gpu_events\": %llu, \"unlinked_gpu_events\": %llu", t->flows.n,
+              (unsigned long long)t->n_gpu, (unsigned long long)t->n_unlinked);
+    sb_printf(out, ", \"span_ms\": %.6f, \"gpu_span_ms\": %.6f}", (double)(t->t_end - t->t_start) / 1e6,
+              (double)(t->gpu_end - t->gpu_start) / 1e6);
+}
+
+bool report_sort_table(struct table *tab, const char *col)
+{
+    for (size_t c = 0; c < tab->ncols; c++) {
+        const struct table_col *tc = &tab->cols[c];
+        if (strcasecmp(tc->name, col) == 0 || (tc->title && strcasecmp(tc->title, col) == 0)) {
+            table_sort(tab, c, tc->kind != COL_TEXT);
+            return true;
+        }
+    }
+    return false;
+}
