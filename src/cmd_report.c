@@ -41,6 +41,7 @@ static void report_usage(FILE *f)
                "      --group-by-stack N key-averages: one row per op name and N source frames\n"
                "      --top-level-only   key-averages: only events with no enclosing op\n"
                "      --time-unit UNIT   key-averages: s, ms or us (default us)\n"
+               "      --arch NAME|FILE   roofline: device peaks by built-in name or TraceLens arch JSON\n"
                "      --max-name-width N text output: cut names to N columns (default 60)\n"
                "      --all-columns      text/md output: include the detail columns\n"
                "      --no-header        leave out the trace header\n"
@@ -54,7 +55,7 @@ static void report_usage(FILE *f)
 
 enum {
     OPT_LINKED = 256, OPT_SHAPE, OPT_STACK, OPT_TOPLEVEL, OPT_UNIT, OPT_NAMEW, OPT_ALLCOLS,
-    OPT_NOHEADER, OPT_THREADS,
+    OPT_NOHEADER, OPT_THREADS, OPT_ARCH,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -85,6 +86,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"all-columns", no_argument, NULL, OPT_ALLCOLS},
         {"no-header", no_argument, NULL, OPT_NOHEADER},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"arch", required_argument, NULL, OPT_ARCH},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -149,6 +151,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             }
             c->threads = (unsigned)v;
             break;
+        case OPT_ARCH: c->ropts.arch = optarg; break;
         case 'q': c->quiet = true; break;
         case 'h': report_usage(stdout); return EXIT_OK;
         default: report_usage(stderr); return EXIT_USAGE;

@@ -40,6 +40,6 @@ int main(int argc, char **argv)
             if (strcmp(argv[1], commands[i].name) == 0)
                 return commands[i].run(argc - 1, argv + 1);
     }
-    usage(stderr);
-    return EXIT_USAGE;
+    /* No command: the explorer, on TRACE or on the bundled demo. */
+    return cmd_explore(argc, argv);
 }
