@@ -70,13 +70,14 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
     const struct trace *t = s->t;
     struct table *tab = table_new("kernel_summary", "GPU time by kernel", cols, K__N);
     VEC(struct kkey) keys = {0};
+    uint64_t n_unlinked = 0;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
-        if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
+        if (e->kind != EVK_KERNEL || e->aux == IDX_NONE)
             continue;
         const struct gpu_info *g = &t->gpus.v[e->aux];
-        if (linked_only && g->launch == IDX_NONE)
-            continue;
+        if (g->launch == IDX_NONE)
+            n_unlinked++;
         struct kkey k = {CAT_UNLINKED, 0, e->name, g->stream, i};
         if (g->launcher != IDX_NONE) {
             k.launcher_name = t->ev.v[g->launcher].name;
@@ -107,7 +108,7 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
         }
         const struct kkey *k0 = &keys.v[a];
         size_t r = table_add_row(tab);
-        table_set_text(tab, r, K_CAT, k0->cat == CAT_UNLINKED ? "unlinked" : opcat_name(k0->cat));
+        table_set_text(tab, r, K_CAT, k0->cat == CAT_UNLINKED ? "" : opcat_name(k0->cat));
         table_set_text(tab, r, K_PARENT, k0->cat == CAT_UNLINKED ? "" : trace_str(t, k0->launcher_name));
         char *name = kernel_display_name(trace_str(t, k0->kernel));
         table_set_text(tab, r, K_NAME, name);
@@ -129,5 +130,8 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
     VEC_FREE(&keys);
     table_sort(tab, K_NAME, false);
     table_sort(tab, K_SUM, true);
+    if (n_unlinked)
+        table_add_note(tab, "%llu kernels are not linked to a launch: their category and "
+                            "launcher are blank", (unsigned long long)n_unlinked);
     return tab;
 }

@@ -9,11 +9,12 @@
 #include "core/opstats.h"
 #include "core/table.h"
 
-/* Kernel names are shown as written (demangled first when Kineto left them
- * mangled). With linked_only, GPU events no launch claimed are left out
- * (TraceLens's default); otherwise they form rows of category "unlinked".
- * Percent of total time is against the timeline's total span. Row refs are
- * kernel name string ids; instances are the GPU events. */
+/* Kernels only (copies and memsets are in the timeline), as TraceLens's
+ * kernel_summary: every kernel, linked or not; unlinked ones have a blank
+ * category and launcher. Names are demangled when Kineto left them mangled.
+ * Percent of total time is against the timeline's total span (linked_only
+ * picks which timeline). Row refs are kernel name string ids; instances are
+ * the kernel events. */
 struct table *kernel_summary_table(const struct opstats *s, bool linked_only);
 
 /* The display name of a kernel name: demangled when it is mangled. The

@@ -805,6 +805,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts,
     pthread_mutex_destroy(&L.sh.lock);
 
     finish(t);
+    t->link_require_flow = opts->link_require_flow;
     if (!opts->no_index)
         trace_index(t);
     report_progress(&L);

@@ -27,6 +27,7 @@ struct load_opts {
     void *progress_ud;
     const volatile int *cancel;     /* optional: loading stops when *cancel != 0 */
     bool no_index;                  /* skip trace_index() (for tests of the loader) */
+    bool link_require_flow;         /* TraceLens's linking: see trace.link_require_flow */
 };
 
 /* Load path ("-" = stdin). *out always receives a trace, possibly empty,

@@ -233,6 +233,9 @@ struct trace {
     uint64_t n_unsupported;         /* events of phases torchtop ignores */
 
     /* Built by trace_index() (tree.c). */
+    bool link_require_flow;         /* set before indexing: link GPU work to a
+                                       launch only when the launch also starts
+                                       an ac2g flow (TraceLens's rule) */
     bool indexed;
     uint32_t *launch_gpu;           /* CSR: GPU events per launch */
     uint64_t n_gpu;                 /* GPU work events */

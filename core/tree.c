@@ -240,15 +240,43 @@ static uint32_t find_launcher(const struct trace *t, uint32_t launch, uint32_t e
     return launch;
 }
 
+/* Ids of flow starts from CPU launches to GPU work (ac2g and its older
+ * names), for link_require_flow. */
+static void collect_launch_flows(const struct trace *t, struct u64map *starts)
+{
+    static const char *const cats[] = {"ac2g", "async_cpu_to_gpu", "async"};
+    uint32_t ids[ARRAY_SIZE(cats)];
+    for (size_t k = 0; k < ARRAY_SIZE(cats); k++)
+        ids[k] = strtab_find(&t->strs, cats[k], strlen(cats[k]));
+    for (size_t i = 0; i < t->flows.n; i++) {
+        const struct flow *f = &t->flows.v[i];
+        if (f->ph != 's')
+            continue;
+        for (size_t k = 0; k < ARRAY_SIZE(cats); k++)
+            if (ids[k] != IDX_NONE && f->cat == ids[k])
+                u64map_put_first(starts, f->id, (uint32_t)i);
+    }
+}
+
 static void link_gpu(struct trace *t)
 {
-    struct u64map corr;
+    struct u64map corr, flows = {0};
     u64map_init(&corr, t->launches.n);
+    if (t->link_require_flow) {
+        u64map_init(&flows, t->flows.n / 2 + 1);
+        collect_launch_flows(t, &flows);
+    }
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
-        if (evk_is_launch(e->kind) && e->aux != IDX_NONE && t->launches.v[e->aux].corr)
-            u64map_put_first(&corr, t->launches.v[e->aux].corr, i);
+        if (!evk_is_launch(e->kind) || e->aux == IDX_NONE || !t->launches.v[e->aux].corr)
+            continue;
+        uint64_t c = t->launches.v[e->aux].corr;
+        if (t->link_require_flow && u64map_get(&flows, c) == IDX_NONE)
+            continue;
+        u64map_put_first(&corr, c, i);
     }
+    if (t->link_require_flow)
+        u64map_free(&flows);
     uint32_t execute_id = strtab_find(&t->strs, "execute", 7);
     uint32_t graph_cuda = strtab_find(&t->strs, "cudaGraphLaunch", 15);
     uint32_t graph_hip = strtab_find(&t->strs, "hipGraphLaunch", 14);

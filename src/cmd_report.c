@@ -22,6 +22,7 @@ struct report_cli {
     const char *out_path;
     bool no_header;
     bool quiet;
+    bool flow_links;
     unsigned threads;
 };
 
@@ -37,6 +38,8 @@ static void report_usage(FILE *f)
                "  -n, --top N            print at most N rows per table (also --row-limit)\n"
                "  -s, --sort COLUMN      sort every table by this column (name or title)\n"
                "      --linked-only      count only GPU events linked to a launch, as TraceLens does\n"
+               "      --flow-links       link GPU work to a launch only through an ac2g flow start\n"
+               "                         (TraceLens's rule; default: by correlation id alone)\n"
                "      --group-by-shape   key-averages: one row per op name and input shapes\n"
                "      --group-by-stack N key-averages: one row per op name and N source frames\n"
                "      --top-level-only   key-averages: only events with no enclosing op\n"
@@ -55,7 +58,7 @@ static void report_usage(FILE *f)
 
 enum {
     OPT_LINKED = 256, OPT_SHAPE, OPT_STACK, OPT_TOPLEVEL, OPT_UNIT, OPT_NAMEW, OPT_ALLCOLS,
-    OPT_NOHEADER, OPT_THREADS, OPT_ARCH,
+    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -87,6 +90,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"no-header", no_argument, NULL, OPT_NOHEADER},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"arch", required_argument, NULL, OPT_ARCH},
+        {"flow-links", no_argument, NULL, OPT_FLOWLINKS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -152,6 +156,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             c->threads = (unsigned)v;
             break;
         case OPT_ARCH: c->ropts.arch = optarg; break;
+        case OPT_FLOWLINKS: c->flow_links = true; break;
         case 'q': c->quiet = true; break;
         case 'h': report_usage(stdout); return EXIT_OK;
         default: report_usage(stderr); return EXIT_USAGE;
@@ -203,7 +208,8 @@ int cmd_report(int argc, char **argv)
     struct trace *t = NULL;
     struct progress prog;
     progress_init(&prog, path, c.quiet);
-    struct load_opts lo = {.threads = c.threads, .progress = progress_update, .progress_ud = &prog};
+    struct load_opts lo = {.threads = c.threads, .progress = progress_update, .progress_ud = &prog,
+                          .link_require_flow = c.flow_links};
     enum status st = trace_load_file(path, &lo, &t, &err);
     progress_done(&prog);
     int status = EXIT_OK;

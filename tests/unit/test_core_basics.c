@@ -1,0 +1,254 @@
+/* Unit tests: arena, strtab, u64map, interval algebra, utf8, display,
+ * argpack, tables and their printers. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "core/argpack.h"
+#include "core/display.h"
+#include "core/interval.h"
+#include "core/opcat.h"
+#include "core/strtab.h"
+#include "core/tabfmt.h"
+#include "core/table.h"
+#include "core/u64map.h"
+#include "core/utf8.h"
+
+static void test_arena(void **state)
+{
+    struct arena a;
+    arena_init(&a, 128);
+    char *p = arena_alloc(&a, 10);
+    char *q = arena_alloc(&a, 1000); /* larger than a chunk */
+    char *r = arena_alloc(&a, 10);
+    memset(p, 1, 10);
+    memset(q, 2, 1000);
+    memset(r, 3, 10);
+    assert_int_equal(p[9], 1);
+    assert_int_equal(q[999], 2);
+    assert_true(((uintptr_t)r & 7) == 0);
+    assert_string_equal(arena_strndup(&a, "hello world", 5), "hello");
+    arena_reset(&a);
+    assert_int_equal(a.used, 0);
+    arena_free(&a);
+}
+
+static void test_strtab(void **state)
+{
+    struct strtab st;
+    strtab_init(&st);
+    assert_int_equal(strtab_intern(&st, "", 0), 0);
+    uint32_t a = strtab_intern_cstr(&st, "aten::mm");
+    uint32_t b = strtab_intern_cstr(&st, "aten::addmm");
+    assert_int_not_equal(a, b);
+    assert_int_equal(strtab_intern_cstr(&st, "aten::mm"), a);
+    assert_string_equal(strtab_str(&st, b), "aten::addmm");
+    /* Embedded NUL bytes and growth past many rehashes. */
+    uint32_t z = strtab_intern(&st, "a\0b", 3);
+    assert_int_equal(strtab_len(&st, z), 3);
+    assert_int_not_equal(z, strtab_intern(&st, "a", 1));
+    char buf[32];
+    for (int i = 0; i < 50000; i++) {
+        snprintf(buf, sizeof(buf), "name%d", i);
+        strtab_intern_cstr(&st, buf);
+    }
+    assert_int_equal(strtab_find(&st, "name49999", 9) != IDX_NONE, 1);
+    assert_int_equal(strtab_find(&st, "name50000", 9), IDX_NONE);
+    assert_string_equal(strtab_str(&st, a), "aten::mm");
+    strtab_free(&st);
+}
+
+static void test_u64map(void **state)
+{
+    struct u64map m;
+    u64map_init(&m, 4);
+    for (uint64_t k = 0; k < 10000; k++)
+        u64map_put(&m, k * 7919 + (1ULL << 63), (uint32_t)k);
+    for (uint64_t k = 0; k < 10000; k++)
+        assert_int_equal(u64map_get(&m, k * 7919 + (1ULL << 63)), k);
+    assert_int_equal(u64map_get(&m, 3), IDX_NONE);
+    assert_int_equal(u64map_put_first(&m, 1ULL << 63, 99), 0);
+    u64map_free(&m);
+}
+
+static void test_interval(void **state)
+{
+    struct ival v[] = {{10, 20}, {0, 5}, {5, 8}, {15, 30}, {40, 40}, {50, 60}};
+    size_t n = ival_normalize(v, ARRAY_SIZE(v));
+    /* [0,8) [10,30) [50,60): touching ranges merge, empty ones go. */
+    assert_int_equal(n, 3);
+    assert_int_equal(v[0].start, 0);
+    assert_int_equal(v[0].end, 8);
+    assert_int_equal(ival_length(v, n), 8 + 20 + 10);
+    struct ival b[] = {{2, 4}, {25, 55}};
+    struct ival out[8];
+    size_t k = ival_subtract(v, n, b, 2, out);
+    /* [0,2) [4,8) [10,25) [55,60) */
+    assert_int_equal(k, 4);
+    assert_int_equal(ival_length(out, k), 2 + 4 + 15 + 5);
+    assert_int_equal(ival_intersect_length(v, n, b, 2), 2 + 5 + 5);
+    struct ival u[] = {{0, 10}, {0, 10}, {5, 15}};
+    assert_int_equal(ival_union_length(u, 3), 15);
+}
+
+static void test_utf8_display(void **state)
+{
+    uint32_t cp;
+    assert_int_equal(utf8_decode("\xc3\xa9", 2, &cp), 2);
+    assert_int_equal(cp, 0xe9);
+    assert_int_equal(utf8_decode("\xc0\xaf", 2, &cp), 0);        /* overlong */
+    assert_int_equal(utf8_decode("\xed\xa0\x80", 3, &cp), 0);    /* surrogate */
+    assert_int_equal(utf8_decode("\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
+    struct strbuf sb = STRBUF_INIT;
+    const char nasty[] = "a\x1b[31mred\x07\xff\xe2\x80\xae" "evil\xc2\x9b";
+    display_sanitize(&sb, nasty, sizeof(nasty) - 1);
+    assert_null(strchr(sb_str(&sb), '\x1b'));
+    assert_null(strchr(sb_str(&sb), '\x07'));
+    assert_string_equal(sb_str(&sb), "a\\x1b[31mred\\x07\xef\xbf\xbd<U+202E>evil\\u009b");
+    assert_true(utf8_valid(sb.s, sb.len));
+    sb_clear(&sb);
+    size_t w = display_fit(&sb, "at::native::vectorized_elementwise_kernel", 41, 20, true, true);
+    assert_int_equal(w, 20);
+    assert_string_equal(sb_str(&sb), "at::native~se_kernel");
+    sb_free(&sb);
+}
+
+static void test_argpack(void **state)
+{
+    argbytes_t b = {0};
+    argpack_put_varint(&b, 5);
+    struct argval in[5] = {
+        {.key = 1, .type = ARG_INT, .v.i = -42},
+        {.key = 2, .type = ARG_UINT, .v.u = 10159970886766084423ULL},
+        {.key = 3, .type = ARG_DOUBLE, .v.d = 0.125},
+        {.key = 4, .type = ARG_TRUE},
+        {.key = 5, .type = ARG_STR, .v.s = 77},
+    };
+    for (int i = 0; i < 5; i++)
+        argpack_put(&b, &in[i]);
+    struct trace t = {0};
+    struct event e = {.args = 0};
+    t.ev.v = &e;
+    t.ev.n = 1;
+    t.argbuf.v = b.v;
+    t.argbuf.n = b.n;
+    struct argiter it;
+    struct argval a;
+    argiter_init(&it, &t, 0);
+    for (int i = 0; i < 5; i++) {
+        assert_true(argiter_next(&it, &a));
+        assert_int_equal(a.key, in[i].key);
+        assert_int_equal(a.type, in[i].type);
+    }
+    assert_false(argiter_next(&it, &a));
+    argiter_init(&it, &t, 0);
+    argiter_next(&it, &a);
+    assert_int_equal(a.v.i, -42);
+    argiter_next(&it, &a);
+    assert_true(a.v.u == 10159970886766084423ULL);
+    /* A truncated pack ends the iteration instead of reading past it. */
+    t.argbuf.n = 3;
+    argiter_init(&it, &t, 0);
+    int n = 0;
+    while (argiter_next(&it, &a))
+        n++;
+    assert_true(n < 5);
+    VEC_FREE(&b);
+}
+
+static struct table *sample_table(void)
+{
+    static const struct table_col cols[] = {
+        {"name", "name", COL_TEXT, 0, COLF_WIDE},
+        {"count", "count", COL_INT, 0, 0},
+        {"time ms", "time", COL_FLOAT, 3, 0},
+    };
+    struct table *t = table_new("sample", "Sample", cols, 3);
+    size_t r = table_add_row(t);
+    table_set_text(t, r, 0, "a,b \"quoted\"\nline|pipe");
+    table_set_int(t, r, 1, 2);
+    table_set_float(t, r, 2, 1.5);
+    r = table_add_row(t);
+    table_set_text(t, r, 0, "zeta");
+    table_set_int(t, r, 1, 10);
+    r = table_add_row(t);
+    table_set_text(t, r, 0, "alpha");
+    table_set_int(t, r, 1, 5);
+    table_set_float(t, r, 2, 0.25);
+    return t;
+}
+
+static void test_table_sort_and_formats(void **state)
+{
+    struct table *t = sample_table();
+    table_sort(t, 2, true);
+    /* Empty cells sort last in both directions. */
+    assert_string_equal(table_cell(t, 0, 0).s, "a,b \"quoted\"\nline|pipe");
+    assert_string_equal(table_cell(t, 2, 0).s, "zeta");
+    table_sort(t, 2, false);
+    assert_string_equal(table_cell(t, 0, 0).s, "alpha");
+    assert_string_equal(table_cell(t, 2, 0).s, "zeta");
+    table_sort(t, 1, true);
+    assert_int_equal(table_cell(t, 0, 1).i, 10);
+
+    struct strbuf sb = STRBUF_INIT;
+    struct tabfmt_opts o = {.format = FMT_CSV};
+    tabfmt_table(&sb, t, &o);
+    assert_non_null(strstr(sb_str(&sb), "\"a,b \"\"quoted\"\"\nline|pipe\",2,1.5\r\n"));
+    assert_non_null(strstr(sb_str(&sb), "zeta,10,\r\n"));
+    sb_clear(&sb);
+    o.format = FMT_JSON;
+    tabfmt_table(&sb, t, &o);
+    assert_non_null(strstr(sb_str(&sb), "\"name\": \"a,b \\\"quoted\\\"\\nline|pipe\""));
+    assert_non_null(strstr(sb_str(&sb), "\"time ms\": null"));
+    sb_clear(&sb);
+    o.format = FMT_MD;
+    tabfmt_table(&sb, t, &o);
+    assert_non_null(strstr(sb_str(&sb), "a,b \"quoted\"\\\\nline\\|pipe"));
+    sb_clear(&sb);
+    o.format = FMT_TEXT;
+    o.top = 1;
+    tabfmt_table(&sb, t, &o);
+    assert_non_null(strstr(sb_str(&sb), "(2 more rows)"));
+    assert_null(strchr(sb_str(&sb) + 7, '\r'));
+    sb_free(&sb);
+    table_free(t);
+}
+
+static void test_opcat(void **state)
+{
+    assert_string_equal(opcat_name(opcat_of_name("aten::addmm")), "GEMM");
+    assert_string_equal(opcat_name(opcat_of_name("aten::miopen_convolution")), "CONV_fwd");
+    assert_string_equal(opcat_name(opcat_of_name("triton_poi_fused_add_0")), "triton");
+    assert_string_equal(opcat_name(opcat_of_name("record_param_comms")), "record_param_comms");
+    assert_string_equal(
+        opcat_name(opcat_classify("aten::fill_",
+                                  "void at::native::vectorized_elementwise_kernel<4, FillFunctor>")),
+        "elementwise");
+    assert_string_equal(opcat_name(opcat_classify("aten::all", "void at::native::reduce_kernel<512>")),
+                        "reduce");
+    assert_string_equal(opcat_name(opcat_classify("aten::foo", "ampere_sgemm_128x64_tn")), "other");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_strtab),
+        cmocka_unit_test(test_u64map),
+        cmocka_unit_test(test_interval),
+        cmocka_unit_test(test_utf8_display),
+        cmocka_unit_test(test_argpack),
+        cmocka_unit_test(test_table_sort_and_formats),
+        cmocka_unit_test(test_opcat),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

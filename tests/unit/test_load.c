@@ -1,0 +1,254 @@
+/* Unit tests: the loader on hand-made traces covering the format variants
+ * of trace-format.md section 7. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/argpack.h"
+#include "tests/unit/testutil.h"
+
+static void test_timestamps_exact(void **state)
+{
+    struct trace *t = load_text(
+        "{\"traceEvents\": [\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 4458676524648.797, \"dur\": 189.626},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 1694128201426674, \"dur\": 3}\n"
+        "], \"baseTimeNanoseconds\": 1751410836000000000}");
+    uint32_t a = find_event(t, "a"), b = find_event(t, "b");
+    assert_true(t->ev.v[a].ts == 4458676524648797LL);
+    assert_true(t->ev.v[a].dur == 189626);
+    assert_true(t->ev.v[b].ts == 1694128201426674000LL);
+    assert_true(t->base_ns == 1751410836000000000LL);
+    trace_free(t);
+}
+
+static void test_top_level_keys_kept(void **state)
+{
+    struct trace *t = load_text(
+        "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\","
+        " \"numSms\": 132, \"totalGlobalMem\": 85018279936}],"
+        " \"traceEvents\": [], \"traceName\": \"x.json\", \"displayTimeUnit\": \"ms\"}");
+    assert_non_null(cJSON_GetObjectItem(t->top, "schemaVersion"));
+    assert_non_null(cJSON_GetObjectItem(t->top, "traceName"));
+    assert_non_null(cJSON_GetObjectItem(t->top, "displayTimeUnit"));
+    assert_int_equal(t->devices.n, 1);
+    assert_string_equal(trace_str(t, t->devices.v[0].name), "NVIDIA H100 80GB HBM3");
+    assert_int_equal(t->devices.v[0].num_sms, 132);
+    assert_true(t->devices.v[0].total_mem == 85018279936ULL);
+    trace_free(t);
+}
+
+static void test_ids_and_rows(void **state)
+{
+    struct trace *t = load_text(
+        "{\"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"Operator\", \"name\": \"op\", \"pid\": 25738, \"tid\": \"25738\", \"ts\": 10, \"dur\": 5},"
+        "{\"ph\": \"X\", \"cat\": \"Runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 25738, \"tid\": 25738, \"ts\": 11, \"dur\": 1,"
+        " \"args\": {\"correlation\": 7, \"external id\": 3}},"
+        "{\"ph\": \"X\", \"cat\": \"Kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 20, \"dur\": 2,"
+        " \"args\": {\"correlation\": 7, \"stream\": 7, \"device\": 0}},"
+        "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"neg\", \"pid\": 5, \"tid\": -549452224, \"ts\": 1, \"dur\": 1},"
+        "{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (0)\", \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\", \"ts\": 0, \"dur\": 100},"
+        "{\"ph\": \"i\", \"s\": \"g\", \"name\": \"Record Window End\", \"pid\": \"\", \"tid\": \"\", \"ts\": 100}"
+        "]}");
+    uint32_t op = find_event(t, "op"), rt = find_event(t, "cudaLaunchKernel");
+    uint32_t k = find_event(t, "k"), neg = find_event(t, "neg");
+    assert_int_equal(t->ev.v[op].kind, EVK_CPU_OP);
+    assert_int_equal(t->ev.v[rt].kind, EVK_RUNTIME);
+    assert_int_equal(t->ev.v[k].kind, EVK_KERNEL);
+    /* "25738" and 25738 are the same thread. */
+    assert_int_equal(t->ev.v[op].row, t->ev.v[rt].row);
+    assert_int_equal(t->ev.v[rt].parent, op);
+    const struct row *kr = &t->rows.v[t->ev.v[k].row];
+    assert_int_equal(kr->cls, ROW_DEVICE);
+    assert_true(kr->flags & ROW_TID_TEXT);
+    assert_string_equal(trace_str(t, kr->tid_str), "stream 7");
+    assert_true(t->rows.v[t->ev.v[neg].row].tid == -549452224);
+    assert_int_equal(ev_gpu(t, k)->launch, rt);
+    assert_int_equal(ev_gpu(t, k)->launcher, op);
+    assert_int_equal(ev_gpu(t, k)->stream, 7);
+    assert_true(ev_launch(t, rt)->ext_id == 3);
+    trace_free(t);
+}
+
+static void test_args_packed(void **state)
+{
+    struct trace *t = load_text(
+        "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"hipMemcpyWithStream\","
+        " \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1, \"args\": {\"stream\": \"0x0\", \"size\": \"2560\","
+        " \"Comms Id\": 10159970886766084423, \"neg\": -9007199254740993, \"f\": 0.25, \"nil\": null,"
+        " \"flag\": true, \"grid\": [1, 40, 1], \"occupancy\": {\"a\": 1}, \"correlation\": 117}}]}");
+    uint32_t e = find_event(t, "hipMemcpyWithStream");
+    struct argval a;
+    assert_true(ev_arg(t, e, "Comms Id", &a));
+    assert_int_equal(a.type, ARG_UINT);
+    assert_true(a.v.u == 10159970886766084423ULL);
+    assert_true(ev_arg(t, e, "neg", &a));
+    assert_int_equal(a.type, ARG_INT);
+    assert_true(a.v.i == -9007199254740993LL);
+    assert_true(ev_arg(t, e, "stream", &a));
+    int64_t v;
+    assert_true(argval_int(t, &a, &v));
+    assert_int_equal(v, 0);
+    assert_true(ev_arg(t, e, "size", &a));
+    assert_true(argval_int(t, &a, &v));
+    assert_int_equal(v, 2560);
+    assert_true(ev_arg(t, e, "grid", &a));
+    assert_int_equal(a.type, ARG_JSON);
+    assert_string_equal(trace_str(t, a.v.s), "[1,40,1]");
+    struct strbuf sb = STRBUF_INIT;
+    ev_args_put_json(&sb, t, e);
+    assert_non_null(strstr(sb_str(&sb), "\"Comms Id\": 10159970886766084423"));
+    assert_non_null(strstr(sb_str(&sb), "\"nil\": null"));
+    assert_non_null(strstr(sb_str(&sb), "\"occupancy\": {\"a\":1}"));
+    /* The whole object reads back as JSON. */
+    cJSON *j = cJSON_Parse(sb_str(&sb));
+    assert_non_null(j);
+    cJSON_Delete(j);
+    sb_free(&sb);
+    assert_true(ev_launch(t, e)->corr == 117);
+    trace_free(t);
+}
+
+static void test_metadata_dedup(void **state)
+{
+    const char *m = "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 9, \"tid\": 7, \"args\": {\"name\": \"stream 7 \"}}";
+    char buf[4096];
+    snprintf(buf, sizeof(buf),
+             "{\"traceEvents\": [%s, %s, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 9,"
+             " \"tid\": 7, \"ts\": 1, \"dur\": 1}, %s, {\"name\": \"process_labels\", \"ph\": \"M\","
+             " \"pid\": 9, \"tid\": 0, \"args\": {\"labels\": \"GPU 9\"}}]}",
+             m, m, m);
+    struct trace *t = load_text(buf);
+    assert_int_equal(t->n_by_kind[EVK_META], 2);
+    assert_int_equal(t->n_meta_dups, 2);
+    uint32_t k = find_event(t, "k");
+    const struct row *r = &t->rows.v[t->ev.v[k].row];
+    assert_string_equal(trace_str(t, r->thread_name), "stream 7 ");
+    assert_string_equal(trace_str(t, r->process_label), "GPU 9");
+    char label[64];
+    assert_string_equal(row_label(t, t->ev.v[k].row, label, sizeof(label)), "GPU 9 stream 7");
+    trace_free(t);
+}
+
+static void test_array_format_and_counters(void **state)
+{
+    /* Chrome's array format may omit the closing bracket. */
+    struct trace *t = load_text(
+        "[{\"ph\": \"C\", \"name\": \"GPU 0 Utilization\", \"pid\": 3, \"ts\": 5, \"args\": {\"GPU Utilization\": 0.5}},\n"
+        " {\"ph\": \"X\", \"name\": \"x\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},\n");
+    assert_int_equal(t->n_by_kind[EVK_COUNTER], 1);
+    assert_int_equal(t->n_by_kind[EVK_OTHER], 1);
+    trace_free(t);
+}
+
+static void test_flows_and_phases(void **state)
+{
+    struct trace *t = load_text(
+        "{\"traceEvents\": ["
+        "{\"ph\": \"s\", \"id\": 34441, \"pid\": 25738, \"tid\": 25738, \"ts\": 1, \"cat\": \"async\", \"name\": \"launch\"},"
+        "{\"ph\": \"f\", \"id\": 34441, \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 2, \"cat\": \"async\", \"name\": \"launch\", \"bp\": \"e\"},"
+        "{\"ph\": \"B\", \"name\": \"legacy\", \"pid\": 1, \"tid\": 1, \"ts\": 3},"
+        "{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 4,"
+        " \"args\": {\"Bytes\": -4, \"Total Allocated\": 0}}"
+        "]}");
+    assert_int_equal(t->flows.n, 2);
+    assert_true(t->flows.v[0].id == 34441);
+    assert_int_equal(t->flows.v[1].bind_enclosing, 1);
+    assert_int_equal(t->n_unsupported, 1);
+    assert_int_equal(t->n_by_kind[EVK_INSTANT], 1);
+    trace_free(t);
+}
+
+/* The same events load identically with one or several threads, and in
+ * batches of any size. */
+static void test_threads_deterministic(void **state)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "{\"traceEvents\": [");
+    for (int i = 0; i < 60000; i++)
+        sb_printf(&sb, "%s{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"op%d\", \"pid\": 1, \"tid\": %d,"
+                       " \"ts\": %d.%03d, \"dur\": 1.5, \"args\": {\"correlation\": %d, \"k%d\": [%d]}}",
+                  i ? ",\n" : "", i % 3 ? "cpu_op" : "cuda_runtime", i % 97, i % 5, i, i % 1000, i,
+                  i % 13, i);
+    sb_puts(&sb, "]}");
+    struct trace *t[3];
+    for (int k = 0; k < 3; k++) {
+        struct errinfo err = {0};
+        struct load_opts o = {.threads = (unsigned)(k + 1)};
+        assert_int_equal(trace_load_mem("big.json", sb.s, sb.len, &o, &t[k], &err), ST_OK);
+    }
+    for (int k = 1; k < 3; k++) {
+        assert_int_equal(t[k]->ev.n, t[0]->ev.n);
+        for (uint32_t i = 0; i < t[0]->ev.n; i++) {
+            assert_true(t[k]->ev.v[i].ts == t[0]->ev.v[i].ts);
+            assert_string_equal(ev_name(t[k], i), ev_name(t[0], i));
+            assert_int_equal(t[k]->ev.v[i].parent == IDX_NONE, t[0]->ev.v[i].parent == IDX_NONE);
+            struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+            ev_args_put_json(&a, t[0], i);
+            ev_args_put_json(&b, t[k], i);
+            assert_string_equal(sb_str(&a), sb_str(&b));
+            sb_free(&a);
+            sb_free(&b);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        trace_free(t[k]);
+    sb_free(&sb);
+}
+
+static void test_truncated_keeps_events(void **state)
+{
+    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},"
+                      " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}, {\"ph\": \"X\", \"na";
+    struct trace *t;
+    char *msg;
+    assert_int_equal(load_fail(doc, strlen(doc), &t, &msg), ST_TRUNCATED);
+    assert_int_equal(t->ev.n, 2);
+    assert_true(t->truncated);
+    assert_int_equal(t->lost_bytes, 15);
+    assert_non_null(strstr(msg, "15 bytes lost"));
+    assert_non_null(strstr(msg, "bad.json: byte "));
+    free(msg);
+    trace_free(t);
+}
+
+static void test_bad_event_keeps_earlier(void **state)
+{
+    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},"
+                      " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"soon\", \"dur\": 1}]}";
+    struct trace *t;
+    char *msg;
+    assert_int_equal(load_fail(doc, strlen(doc), &t, &msg), ST_FORMAT);
+    assert_int_equal(t->ev.n, 1);
+    assert_non_null(strstr(msg, "byte 82: expected a finite number of microseconds for \"ts\""));
+    free(msg);
+    trace_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_timestamps_exact),
+        cmocka_unit_test(test_top_level_keys_kept),
+        cmocka_unit_test(test_ids_and_rows),
+        cmocka_unit_test(test_args_packed),
+        cmocka_unit_test(test_metadata_dedup),
+        cmocka_unit_test(test_array_format_and_counters),
+        cmocka_unit_test(test_flows_and_phases),
+        cmocka_unit_test(test_threads_deterministic),
+        cmocka_unit_test(test_truncated_keeps_events),
+        cmocka_unit_test(test_bad_event_keeps_earlier),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

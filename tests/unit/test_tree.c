@@ -1,0 +1,200 @@
+/* Unit tests: nesting with overlaps, Python links, GPU links, graph
+ * launches, forward/backward pairs, GPU time and the timeline breakdown. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analysis.h"
+#include "core/gputime.h"
+#include "core/opstats.h"
+#include "core/timeline.h"
+#include "core/tree.h"
+#include "tests/unit/testutil.h"
+
+#define X(cat, name, tid, ts, dur, args)                                                       \
+    "{\"ph\": \"X\", \"cat\": \"" cat "\", \"name\": \"" name "\", \"pid\": 1, \"tid\": " #tid \
+    ", \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {" args "}}"
+#define K(name, stream, ts, dur, corr)                                                          \
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" name "\", \"pid\": 0, \"tid\": " #stream \
+    ", \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": " #stream ", \"device\": 0, \"correlation\": " #corr "}}"
+
+static void test_nesting_overlaps(void **state)
+{
+    struct trace *t = load_text("{\"traceEvents\": ["
+        X("user_annotation", "step", 1, 0, 100, "") ","
+        X("cpu_op", "child", 1, 10, 20, "") ","
+        X("cpu_op", "overhang", 1, 20, 10.5, "") ","   /* ends 0.5 us after child */
+        X("cpu_op", "sibling", 1, 25, 20, "") ","      /* ends 15 us after child */
+        X("cpu_op", "late", 1, 95, 10, "") ","         /* outlives step by 5 us */
+        X("cpu_op", "same_start_short", 1, 50, 1, "") ","
+        X("cpu_op", "same_start_long", 1, 50, 3, "")
+        "]}");
+    uint32_t step = find_event(t, "step"), child = find_event(t, "child");
+    uint32_t over = find_event(t, "overhang"), sib = find_event(t, "sibling");
+    uint32_t late = find_event(t, "late"), ss = find_event(t, "same_start_short");
+    uint32_t sl = find_event(t, "same_start_long");
+    assert_int_equal(t->ev.v[child].parent, step);
+    assert_int_equal(t->ev.v[over].parent, child);
+    assert_true(t->ev.v[over].flags & EVF_OVERHANG);
+    assert_int_equal(t->ev.v[sib].parent, step);
+    assert_true(t->ev.v[sib].flags & EVF_SIBLING);
+    assert_int_equal(t->ev.v[late].parent, IDX_NONE);
+    assert_true(t->ev.v[late].flags & EVF_SIBLING);
+    /* Equal starts: the longer one encloses the shorter. */
+    assert_int_equal(t->ev.v[ss].parent, sl);
+    /* No event is dropped: every one is a root or has a parent chain. */
+    const struct row *r = &t->rows.v[t->ev.v[step].row];
+    assert_int_equal(r->first_root, step);
+    assert_int_equal(t->ev.v[step].next_sibling, late);
+    trace_free(t);
+}
+
+static void test_python_links_cross_threads(void **state)
+{
+    struct trace *t = load_text("{\"traceEvents\": ["
+        X("python_function", "main.py(1): run", 1, 0, 100, "\"Python id\": 1, \"Python parent id\": null") ","
+        X("python_function", "hook.py(5): hook", 2, 10, 5, "\"Python id\": 2, \"Python parent id\": 1") ","
+        X("python_function", "nn.Module: Linear_0", 1, 20, 10, "\"Python id\": 3, \"Python parent id\": 1")
+        "]}");
+    uint32_t run = find_event(t, "main.py(1): run"), hook = find_event(t, "hook.py(5): hook");
+    uint32_t mod = find_event(t, "nn.Module: Linear_0");
+    assert_int_equal(ev_py(t, hook)->py_parent, run);
+    assert_int_equal(ev_py(t, run)->py_parent, IDX_NONE);
+    assert_int_equal(t->ev.v[hook].parent, IDX_NONE); /* the time tree stays per thread */
+    assert_true(t->ev.v[mod].flags & EVF_MODULE);
+    trace_free(t);
+}
+
+static const char *gpu_trace =
+    "{\"traceEvents\": ["
+    X("python_function", "model.py(3): forward", 1, 0, 200, "\"Python id\": 1") ","
+    X("cpu_op", "aten::linear", 1, 1, 100, "\"Sequence number\": 5") ","
+    X("cpu_op", "aten::addmm", 1, 2, 50, "\"Sequence number\": 6, \"Input Dims\": [[4],[2,3],[3,4]]") ","
+    X("python_function", "helper.py(9): f", 1, 3, 10, "\"Python id\": 2, \"Python parent id\": 1") ","
+    X("cuda_runtime", "cudaLaunchKernel", 1, 4, 2, "\"correlation\": 100") ","
+    X("cuda_runtime", "cudaLaunchKernel", 1, 20, 2, "\"correlation\": 101") ","
+    X("cpu_op", "execute", 1, 120, 30, "") ","
+    X("cuda_runtime", "cudaGraphLaunch", 1, 121, 5, "\"correlation\": 200") ","
+    X("cpu_op", "record_param_comms", 1, 160, 10, "") ","
+    X("cuda_runtime", "cudaLaunchKernel", 1, 161, 2, "\"correlation\": 300") ","
+    X("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", 2, 300, 20, "\"Sequence number\": 6") ","
+    K("gemm_a", 7, 10, 10, 100) ","
+    K("gemm_b", 8, 15, 10, 101) ","      /* overlaps gemm_a on another stream */
+    K("graph_k1", 7, 130, 5, 200) ","
+    K("graph_k2", 7, 136, 5, 200) ","
+    K("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 8, 170, 50, 300) ","
+    K("orphan", 7, 400, 4, 999) ","
+    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 180, \"dur\": 60, \"args\": {\"stream\": 7, \"correlation\": 998}}"
+    "]}";
+
+static void test_gpu_links(void **state)
+{
+    struct trace *t = load_text(gpu_trace);
+    uint32_t addmm = find_event(t, "aten::addmm"), a = find_event(t, "gemm_a");
+    uint32_t b = find_event(t, "gemm_b"), k1 = find_event(t, "graph_k1");
+    uint32_t k2 = find_event(t, "graph_k2"), graph = find_event(t, "cudaGraphLaunch");
+    uint32_t nccl = find_event(t, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
+    uint32_t orphan = find_event(t, "orphan"), comms = find_event(t, "record_param_comms");
+    /* Launcher: the first cpu_op above the launch, Python frames passed over. */
+    assert_int_equal(ev_gpu(t, a)->launcher, addmm);
+    assert_int_equal(ev_gpu(t, b)->launcher, addmm);
+    /* A graph launch owns every kernel with its correlation; "execute" is
+     * not a launcher, so the launch itself is. */
+    assert_int_equal(ev_gpu(t, k1)->launch, graph);
+    assert_int_equal(ev_gpu(t, k2)->launch, graph);
+    assert_true(t->ev.v[k2].flags & EVF_GRAPH);
+    assert_int_equal(ev_gpu(t, k1)->launcher, graph);
+    assert_int_equal(ev_launch(t, graph)->gpu_count, 2);
+    assert_true(t->ev.v[nccl].flags & EVF_COMM);
+    assert_int_equal(ev_gpu(t, nccl)->launcher, comms);
+    assert_int_equal(ev_gpu(t, orphan)->launch, IDX_NONE);
+    assert_int_equal(t->n_gpu, 7);
+    assert_int_equal(t->n_unlinked, 2);
+    trace_free(t);
+}
+
+static void test_fwd_bwd(void **state)
+{
+    struct trace *t = load_text(gpu_trace);
+    uint32_t addmm = find_event(t, "aten::addmm");
+    uint32_t bwd = find_event(t, "autograd::engine::evaluate_function: AddmmBackward0");
+    assert_true(t->ev.v[bwd].flags & EVF_BACKWARD);
+    assert_int_equal(ev_op(t, bwd)->partner, addmm);
+    assert_int_equal(ev_op(t, addmm)->partner, bwd);
+    trace_free(t);
+}
+
+static void test_gpu_time(void **state)
+{
+    struct trace *t = load_text(gpu_trace);
+    struct analysis *an = analysis_new(t);
+    uint32_t addmm = find_event(t, "aten::addmm"), linear = find_event(t, "aten::linear");
+    uint32_t comms = find_event(t, "record_param_comms");
+    /* gemm_a [10,20) and gemm_b [15,25) overlap: the union is 15 us. */
+    assert_int_equal(gputime_direct(an->gt, addmm, false), 15000);
+    assert_int_equal(gputime_subtree(an->gt, linear, false), 15000);
+    assert_int_equal(gputime_direct(an->gt, linear, false), 0);
+    assert_int_equal(gputime_subtree(an->gt, comms, true), 50000);
+    assert_int_equal(gputime_subtree(an->gt, comms, false), 0);
+    /* The communication-only launcher is not a row of the launcher tables. */
+    assert_null(opstats_find(an->ops, comms));
+    assert_non_null(opstats_find(an->ops, addmm));
+    assert_int_equal(an->ops->n, 2);
+    analysis_free(an);
+    trace_free(t);
+}
+
+static void test_breakdown(void **state)
+{
+    struct trace *t = load_text(gpu_trace);
+    struct gpu_breakdown b;
+    gpu_breakdown(t, false, -1, &b);
+    /* COMP: [10,25) [130,135) [136,141) [400,404) = 15+5+5+4 = 29
+     * COMM: [170,220) = 50; MEMCPY [180,240): exposed = [220,240) = 20
+     * span [10,404) = 394; busy = 29 + 50 + 20 = 99 */
+    assert_int_equal(b.computation, 29000);
+    assert_int_equal(b.total_comm, 50000);
+    assert_int_equal(b.exposed_comm, 50000);
+    assert_int_equal(b.total_memcpy, 60000);
+    assert_int_equal(b.exposed_memcpy, 20000);
+    assert_int_equal(b.total, 394000);
+    assert_int_equal(b.busy, 99000);
+    assert_int_equal(b.idle, 295000);
+    assert_int_equal(b.computation + b.exposed_comm + b.exposed_memcpy + b.idle, b.total);
+    gpu_breakdown(t, true, -1, &b);
+    assert_int_equal(b.n_events, 5);
+    trace_free(t);
+}
+
+static void test_name_rules(void **state)
+{
+    assert_true(kernel_name_is_comm("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)"));
+    assert_true(kernel_name_is_comm("RCCL_generic"));
+    assert_true(kernel_name_is_comm("void vllm::cross_device_reduce_1stage<float>"));
+    assert_false(kernel_name_is_comm("ampere_sgemm_128x64_tn"));
+    assert_true(kernel_name_is_memcpy("__amd_rocclr_copyBuffer.kd"));
+    assert_true(kernel_name_is_memcpy("MEMORY_COPY_DEVICE_TO_HOST"));
+    assert_false(kernel_name_is_memcpy("Memcpy DtoH (Device -> Pinned)"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nesting_overlaps),
+        cmocka_unit_test(test_python_links_cross_threads),
+        cmocka_unit_test(test_gpu_links),
+        cmocka_unit_test(test_fwd_bwd),
+        cmocka_unit_test(test_gpu_time),
+        cmocka_unit_test(test_breakdown),
+        cmocka_unit_test(test_name_rules),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
