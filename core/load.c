@@ -479,6 +479,10 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
     size_t n = vend - vstart;
     const char *pe = NULL;
     cJSON *v = cJSON_ParseWithLengthOpts(text, n, &pe, 0);
+    if (v && pe != text + n) {
+        cJSON_Delete(v);
+        v = NULL;
+    }
     if (!v)
         return fail_at(L, ST_FORMAT, pe ? (size_t)(pe - L->buf) : vstart,
                        "invalid JSON in the value of top-level key \"%.64s\"", key);

@@ -773,7 +773,12 @@ void worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t 
                 fail(out, ST_FORMAT, bad, "invalid JSON in a trace event");
             break;
         }
-        if (!cJSON_IsObject(obj))
+        /* cJSON takes NUL bytes for whitespace; JSON does not. */
+        const char *nul = memchr(p, '\0', (size_t)(pe - p));
+        if (nul)
+            fail(out, ST_FORMAT, offset + (uint64_t)(nul - buf),
+                 "unexpected NUL byte in a trace event");
+        else if (!cJSON_IsObject(obj))
             fail(out, ST_FORMAT, at, "expected a JSON object for a trace event");
         else
             convert_event(w, obj, p, (size_t)(pe - p), at, out);

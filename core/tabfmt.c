@@ -176,13 +176,20 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
 
 /* ------------------------------------------------------------------------ */
 
-static void put_csv_field(struct strbuf *out, const char *s, size_t n)
+/* CSV cells are sanitized like text output (control bytes escaped), so a
+ * report can be printed to a terminal safely; JSON keeps exact strings. */
+static void put_csv_field(struct strbuf *out, const char *raw, size_t rawn)
 {
+    struct strbuf clean = STRBUF_INIT;
+    display_sanitize(&clean, raw, rawn);
+    const char *s = sb_str(&clean);
+    size_t n = clean.len;
     bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
     for (size_t i = 0; i < n && !quote; i++)
         quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
     if (!quote) {
         sb_putn(out, s, n);
+        sb_free(&clean);
         return;
     }
     sb_putc(out, '"');
@@ -192,6 +199,7 @@ static void put_csv_field(struct strbuf *out, const char *s, size_t n)
         sb_putc(out, s[i]);
     }
     sb_putc(out, '"');
+    sb_free(&clean);
 }
 
 static void put_csv(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)

@@ -202,7 +202,7 @@ static void test_table_sort_and_formats(void **state)
     struct strbuf sb = STRBUF_INIT;
     struct tabfmt_opts o = {.format = FMT_CSV};
     tabfmt_table(&sb, t, &o);
-    assert_non_null(strstr(sb_str(&sb), "\"a,b \"\"quoted\"\"\nline|pipe\",2,1.5\r\n"));
+    assert_non_null(strstr(sb_str(&sb), "\"a,b \"\"quoted\"\"\\nline|pipe\",2,1.5\r\n"));
     assert_non_null(strstr(sb_str(&sb), "zeta,10,\r\n"));
     sb_clear(&sb);
     o.format = FMT_JSON;

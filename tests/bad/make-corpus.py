@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Writes the malformed-input corpus (run from tests/bad/). Every file is
+small and made here; expected.txt lists what torchtop must say of each."""
+import gzip
+import io
+import os
+
+E = '{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10.5, "dur": 2}'
+
+
+def doc(*events, tail=""):
+    return '{"traceEvents": [' + ", ".join(events) + "]" + tail + "}"
+
+
+def ev(**kv):
+    base = {"ph": '"X"', "cat": '"cpu_op"', "name": '"op"', "pid": "1", "tid": "1", "ts": "1", "dur": "1"}
+    base.update(kv)
+    return "{" + ", ".join('"%s": %s' % (k, v) for k, v in base.items() if v is not None) + "}"
+
+
+files = {
+    "empty.json": "",
+    "whitespace.json": "  \n\t \n",
+    "not-json.txt": "hello, this is not a trace\n",
+    "binary.bin": bytes(range(256)) * 4,
+    "json-number.json": "42\n",
+    "json-not-trace.json": '{"schemaVersion": 1, "deviceProperties": []}\n',
+    "trace-events-not-array.json": '{"traceEvents": 5}\n',
+    "event-not-object.json": '{"traceEvents": [1, 2]}\n',
+    "event-string.json": '{"traceEvents": ["X"]}\n',
+    "missing-ph.json": doc(E, ev(ph=None)),
+    "ph-number.json": doc(E, ev(ph="5")),
+    "ts-string.json": doc(E, ev(ts='"soon"')),
+    "ts-missing.json": doc(E, ev(ts=None)),
+    "ts-overflow.json": doc(E, ev(ts="1e400")),
+    "ts-huge.json": doc(E, ev(ts="1e30")),
+    "dur-negative.json": doc(E, ev(dur="-3")),
+    "dur-object.json": doc(E, ev(dur="{}")),
+    "pid-array.json": doc(E, ev(pid="[1]")),
+    "pid-huge.json": doc(E, ev(pid="1e300")),
+    "tid-bool.json": doc(E, ev(tid="true")),
+    "args-array.json": doc(E, ev(args="[1, 2]")),
+    "cat-number.json": doc(E, ev(cat="7")),
+    "nan-literal.json": doc(E, ev(ts="NaN")),
+    "double-comma.json": '{"traceEvents": [' + E + ', {"ph": "X",, "ts": 1}]}',
+    "mismatched-brackets.json": '{"traceEvents": [' + E + ', {"ph": "X", "args": {"a": [1}}]}',
+    "bad-escape.json": '{"traceEvents": [' + E + ', {"ph": "X", "name": "\\x41", "ts": 1}]}',
+    "nul-byte.json": ('{"traceEvents": [' + E + ', {"ph": "X",\x00 "ts": 1}]}'),
+    "deep-nesting.json": '{"traceEvents": [' + E + ', {"ph": "X", "ts": 1, "args": {"a": ' + "[" * 1500 + "]" * 1500 + "}}]}",
+    "truncated-mid-event.json": '{"traceEvents": [' + E + ", " + E + ', {"ph": "X", "cat": "cpu',
+    "truncated-after-event.json": '{"traceEvents": [' + E + ", " + E,
+    "truncated-in-key.json": '{"traceEvents": [' + E + '], "deviceProp',
+    "truncated-in-value.json": '{"traceEvents": [' + E + '], "deviceProperties": [{"id": 0, ',
+    "no-colon.json": '{"traceEvents" [' + E + "]}",
+    "key-not-string.json": '{traceEvents: [' + E + "]}",
+    "top-value-invalid.json": '{"traceEvents": [' + E + '], "schemaVersion": 1x}',
+    "unknown-phase-only.json": doc('{"ph": "Q", "ts": 1}'),
+    "invalid-utf8.json": doc(E, ev(name='"bad \xff\xfe utf8 \xc3"')),
+    "escapes-in-name.json": doc(E, ev(name='"\\u001b[31mred\\u001b[0m \\u202eevil\\u0007"')),
+    "long-name.json": doc(E, ev(name='"' + "x" * 100000 + '"')),
+}
+
+
+def write(name, data):
+    if isinstance(data, str):
+        data = data.encode("latin-1") if any(ord(c) > 127 for c in data) and "utf8" in name else data.encode()
+    with open(name, "wb") as f:
+        f.write(data)
+
+
+for name, data in files.items():
+    write(name, data)
+
+# gzip cases
+good = doc(*([E] * 200)).encode()
+gz = gzip.compress(good, mtime=0)
+write("truncated.json.gz", gz[: len(gz) // 2])
+corrupt = bytearray(gz)
+for i in range(30, 60):
+    corrupt[i] ^= 0x5A
+write("corrupt.json.gz", bytes(corrupt))
+write("garbage-in-gzip.json.gz", gzip.compress(b"\x00\x01binary garbage inside gzip", mtime=0))
+write("gzip-header-only.json.gz", gz[:10])
+write("truncated-gzip-of-truncated.json.gz", gzip.compress(good[: len(good) // 3], mtime=0))

@@ -1,0 +1,64 @@
+#!/bin/sh
+# The malformed-input corpus: every file in expected.txt gives exactly the
+# listed exit status and first line on stderr (with FILE for its path),
+# never a crash, and nothing from the input reaches stdout unescaped.
+set -u
+src="${top_srcdir:-.}/tests/bad"
+tt="${top_builddir:-.}/torchtop"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+check() { # name expected-status expected-message actual-status stderr-file stdout-file
+    msg=$(head -n 1 "$5")
+    [ -n "$msg" ] || msg=-
+    if [ "$4" != "$2" ] || [ "$msg" != "$3" ]; then
+        echo "FAIL: $1: status $4 (want $2), message:"
+        echo "  got:  $msg"
+        echo "  want: $3"
+        fail=$((fail + 1))
+        return
+    fi
+    # ESC, BEL, backspace and other C0 controls but tab/newline/CR must not
+    # come through from trace strings.
+    if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037]')" "$6"; then
+        echo "FAIL: $1: control bytes in the report"
+        fail=$((fail + 1))
+        return
+    fi
+    pass=$((pass + 1))
+}
+
+tab=$(printf '\t')
+while IFS="$tab" read -r name status message; do
+    case "$name" in ''|'#'*) continue ;; esac
+    "$tt" report -q "$src/$name" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    sed "s|^torchtop: $src/$name|FILE|" "$tmp/err" >"$tmp/err2"
+    check "$name" "$status" "$message" "$rc" "$tmp/err2" "$tmp/out"
+    # The same input through stdin reads the same way.
+    "$tt" report -q -t timeline - <"$src/$name" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    sed "s|^torchtop: -|FILE|" "$tmp/err" >"$tmp/err2"
+    check "$name (stdin)" "$status" "$message" "$rc" "$tmp/err2" "$tmp/out"
+done <"$src/expected.txt"
+
+# Inputs that cannot be files in the corpus.
+"$tt" report -q "$src" >"$tmp/out" 2>"$tmp/err"
+check "a directory" 2 "torchtop: $src: is a directory, expected a trace file" $? "$tmp/err" "$tmp/out"
+"$tt" report -q "$tmp/does-not-exist.json" >"$tmp/out" 2>"$tmp/err"
+check "a missing file" 2 "torchtop: $tmp/does-not-exist.json: cannot open: No such file or directory" $? "$tmp/err" "$tmp/out"
+if [ "$(id -u)" != 0 ]; then
+    printf '{"traceEvents": []}' >"$tmp/locked.json"
+    chmod 000 "$tmp/locked.json"
+    "$tt" report -q "$tmp/locked.json" >"$tmp/out" 2>"$tmp/err"
+    check "an unreadable file" 2 "torchtop: $tmp/locked.json: cannot open: Permission denied" $? "$tmp/err" "$tmp/out"
+fi
+# Names with escape sequences are shown escaped in every format.
+for fmt in text csv json md; do
+    "$tt" report -q -f "$fmt" -t key-averages "$src/escapes-in-name.json" >"$tmp/out" 2>"$tmp/err"
+    check "escapes in names ($fmt)" 0 - $? "$tmp/err" "$tmp/out"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
