@@ -10,6 +10,8 @@ struct command {
 
 int cmd_report(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
+int cmd_snapshot_report(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 
 /* Exit statuses shared by every command. */
 enum {
