@@ -135,18 +135,10 @@ static void merge_batch(struct loader *L, struct batch_out *b)
             g.coll += colls0;
         t->gpus.v[t->gpus.n++] = g;
     }
-    VEC_RESERVE(&t->pys, t->pys.n + b->pys.n);
-    memcpy(t->pys.v + t->pys.n, b->pys.v, b->pys.n * sizeof(*b->pys.v));
-    t->pys.n += b->pys.n;
-    VEC_RESERVE(&t->launches, t->launches.n + b->launches.n);
-    memcpy(t->launches.v + t->launches.n, b->launches.v, b->launches.n * sizeof(*b->launches.v));
-    t->launches.n += b->launches.n;
-    VEC_RESERVE(&t->colls, t->colls.n + b->colls.n);
-    memcpy(t->colls.v + t->colls.n, b->colls.v, b->colls.n * sizeof(*b->colls.v));
-    t->colls.n += b->colls.n;
-    VEC_RESERVE(&t->flows, t->flows.n + b->flows.n);
-    memcpy(t->flows.v + t->flows.n, b->flows.v, b->flows.n * sizeof(*b->flows.v));
-    t->flows.n += b->flows.n;
+    VEC_APPEND(&t->pys, b->pys.v, b->pys.n);
+    VEC_APPEND(&t->launches, b->launches.v, b->launches.n);
+    VEC_APPEND(&t->colls, b->colls.v, b->colls.n);
+    VEC_APPEND(&t->flows, b->flows.v, b->flows.n);
 
     VEC_RESERVE(&t->ev, t->ev.n + b->ev.n);
     VEC_RESERVE(&t->argbuf, t->argbuf.n + b->args.n);

@@ -52,10 +52,8 @@ void gpu_breakdown(const struct trace *t, bool linked_only, int device, struct g
     free(mc2);
 
     ivals_t all = {0};
-    VEC_RESERVE(&all, b[0].n + b[1].n + b[2].n);
     for (int k = 0; k < 3; k++) {
-        memcpy(all.v + all.n, b[k].v, b[k].n * sizeof(struct ival));
-        all.n += b[k].n;
+        VEC_APPEND(&all, b[k].v, b[k].n);
         VEC_FREE(&b[k]);
     }
     out->busy = ival_union_length(all.v, all.n);

@@ -31,6 +31,17 @@ void vec_grow(void **v, size_t *cap, size_t want, size_t elsize);
         (vec)->v[(vec)->n++] = (x);                                            \
     } while (0)
 
+/* Append n elements copied from src (which may be NULL when n is 0). */
+#define VEC_APPEND(vec, src, cnt)                                              \
+    do {                                                                       \
+        size_t n_ = (cnt);                                                     \
+        if (n_) {                                                              \
+            VEC_RESERVE(vec, (vec)->n + n_);                                   \
+            memcpy((vec)->v + (vec)->n, (src), n_ * sizeof(*(vec)->v));        \
+            (vec)->n += n_;                                                    \
+        }                                                                      \
+    } while (0)
+
 /* Append one zeroed element and yield a pointer to it. */
 #define VEC_ADD(vec)                                                           \
     (VEC_RESERVE(vec, (vec)->n + 1),                                           \

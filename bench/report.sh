@@ -1,0 +1,56 @@
+#!/bin/sh
+# Benchmark: `torchtop report` (all tables) on the largest shared traces,
+# against Python merely parsing the same file (json.load), in one run.
+# Prints wall time, peak RSS, ratios, and JSON throughput on one core.
+#
+#   bench/report.sh [BUILD_DIR] [TRACE...]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../build}
+[ $# -gt 0 ] && shift
+tt="$build/torchtop"
+shared="${TORCHTOP_SHARED:-$here/../../shared}"
+if [ $# -eq 0 ]; then
+    set -- "$shared/traces/tracelens-h100-owlv2-infer-large.json.gz" \
+           "$shared/traces/hta-mtia-rank0-stress.json.gz" \
+           "$shared/traces/tracelens-mi300-owlv2-infer-large.json.gz"
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# best-of-3 wall seconds and the peak RSS (KB) of a command
+measure() {
+    best="" rss=0
+    for i in 1 2 3; do
+        /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" >/dev/null 2>&1 || true
+        read -r s m <"$tmp/t"
+        if [ -z "$best" ] || [ "$(echo "$s < $best" | bc)" = 1 ]; then best=$s; fi
+        [ "$m" -gt "$rss" ] && rss=$m
+    done
+    echo "$best $rss"
+}
+
+printf '%-42s %9s %9s %8s %8s %9s %7s\n' trace "JSON MB" "torchtop" "RSS MB" "python" "RSS MB" ratio
+for f in "$@"; do
+    size=$(gzip -dcf "$f" | wc -c)
+    set -- $(measure "$tt" report -q "$f")
+    t_tt=$1 r_tt=$2
+    set -- $(measure python3 -c 'import json,gzip,sys; f=sys.argv[1]; json.load(gzip.open(f) if f.endswith(".gz") else open(f))' "$f")
+    t_py=$1 r_py=$2
+    printf '%-42s %9.1f %8.3fs %8.1f %7.2fs %9.1f %6.1fx\n' "$(basename "$f" | cut -c1-42)" \
+        "$(echo "$size / 1000000" | bc -l)" "$t_tt" "$(echo "$r_tt / 1024" | bc -l)" "$t_py" \
+        "$(echo "$r_py / 1024" | bc -l)" "$(echo "$t_py / $t_tt" | bc -l)"
+done
+
+# JSON throughput on one core: plain JSON, one parser thread, load only.
+f=$1
+gzip -dcf "$f" >"$tmp/plain.json"
+size=$(wc -c <"$tmp/plain.json")
+set -- $(measure "$tt" report -q --threads 1 -t timeline "$tmp/plain.json")
+echo
+printf 'one core, plain JSON, load + timeline: %.3fs for %.1f MB = %.0f MB/s\n' "$1" \
+    "$(echo "$size / 1000000" | bc -l)" "$(echo "$size / 1000000 / $1" | bc -l)"
+set -- $(measure "$tt" report -q -t timeline "$tmp/plain.json")
+printf 'all cores, plain JSON, load + timeline: %.3fs = %.0f MB/s; peak RSS %.1f MB = %.2f x the JSON\n' \
+    "$1" "$(echo "$size / 1000000 / $1" | bc -l)" "$(echo "$2 / 1024" | bc -l)" \
+    "$(echo "$2 * 1024 / $size" | bc -l)"
