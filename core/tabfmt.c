@@ -368,7 +368,7 @@ void tabfmt_list(struct strbuf *out, const struct table_list *l, const struct ta
     for (size_t i = 0; i < l->items.n; i++) {
         const struct table *t = l->items.v[i];
         if (i)
-            sb_putc(out, '\n');
+            sb_puts(out, o->format == FMT_CSV ? "\r\n" : "\n");
         if (o->format == FMT_CSV && l->items.n > 1)
             sb_printf(out, "# %s\r\n", t->name);
         tabfmt_table(out, t, o);

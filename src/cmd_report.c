@@ -11,6 +11,7 @@
 #include "core/load.h"
 #include "core/report.h"
 #include "core/tabfmt.h"
+#include "core/xlsx.h"
 #include "src/commands.h"
 #include "src/progress.h"
 
@@ -20,6 +21,7 @@ struct report_cli {
     struct report_opts ropts;
     const char *sort;
     const char *out_path;
+    const char *xlsx_path;
     bool no_header;
     bool quiet;
     bool flow_links;
@@ -49,6 +51,7 @@ static void report_usage(FILE *f)
                "      --all-columns      text/md output: include the detail columns\n"
                "      --no-header        leave out the trace header\n"
                "  -o, --output FILE      write to FILE instead of standard output\n"
+               "      --xlsx FILE        write the tables as an Excel workbook instead\n"
                "      --threads N        parser threads (default: one per core, at most 4)\n"
                "  -q, --quiet            no progress bar\n"
                "  -h, --help             this help\n\n"
@@ -58,7 +61,7 @@ static void report_usage(FILE *f)
 
 enum {
     OPT_LINKED = 256, OPT_SHAPE, OPT_STACK, OPT_TOPLEVEL, OPT_UNIT, OPT_NAMEW, OPT_ALLCOLS,
-    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS,
+    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS, OPT_XLSX,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -91,6 +94,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"threads", required_argument, NULL, OPT_THREADS},
         {"arch", required_argument, NULL, OPT_ARCH},
         {"flow-links", no_argument, NULL, OPT_FLOWLINKS},
+        {"xlsx", required_argument, NULL, OPT_XLSX},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -157,6 +161,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case OPT_ARCH: c->ropts.arch = optarg; break;
         case OPT_FLOWLINKS: c->flow_links = true; break;
+        case OPT_XLSX: c->xlsx_path = optarg; break;
         case 'q': c->quiet = true; break;
         case 'h': report_usage(stdout); return EXIT_OK;
         default: report_usage(stderr); return EXIT_USAGE;
@@ -236,6 +241,17 @@ int cmd_report(int argc, char **argv)
         if (c.sort)
             for (size_t i = 0; i < tables.items.n; i++)
                 report_sort_table(tables.items.v[i], c.sort);
+        if (c.xlsx_path) {
+            struct errinfo xerr = {0};
+            if (xlsx_write(c.xlsx_path, t, &tables, &xerr) != ST_OK) {
+                char *m = errinfo_format(&xerr);
+                fprintf(stderr, "torchtop: %s\n", m);
+                free(m);
+                status = status ? status : EXIT_FAILURE_RUN;
+            }
+            errinfo_clear(&xerr);
+            goto done;
+        }
         struct strbuf out = STRBUF_INIT;
         struct strbuf header = STRBUF_INIT;
         if (c.fmt.format == FMT_JSON) {
@@ -254,6 +270,7 @@ int cmd_report(int argc, char **argv)
         sb_free(&out);
         sb_free(&header);
     }
+done:
     table_list_free(&tables);
     analysis_free(a);
     trace_free(t);

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The xlsx workbook holds the same cells as the CSV output of the same
+tables: the workbook is read back as the zip of XML it is, with the
+standard library. Prints 'N passed, N failed'."""
+import argparse
+import csv
+import io
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+import zipfile
+
+NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+      "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"}
+failures = []
+checks = 0
+
+
+def check(cond, msg):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(msg)
+        print("FAIL:", msg)
+
+
+def col_index(ref):
+    letters = re.match(r"[A-Z]+", ref).group(0)
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch) - 64
+    return n - 1, int(ref[len(letters):]) - 1
+
+
+def read_workbook(path):
+    z = zipfile.ZipFile(path)
+    strings = []
+    if "xl/sharedStrings.xml" in z.namelist():
+        for si in ET.fromstring(z.read("xl/sharedStrings.xml")).findall("m:si", NS):
+            strings.append("".join(t.text or "" for t in si.iter("{%s}t" % NS["m"])))
+    rels = {r.get("Id"): r.get("Target") for r in
+            ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))}
+    sheets = {}
+    for s in ET.fromstring(z.read("xl/workbook.xml")).find("m:sheets", NS):
+        target = rels[s.get("{%s}id" % NS["r"])]
+        root = ET.fromstring(z.read("xl/" + target.lstrip("/").replace("xl/", "")))
+        cells = {}
+        for c in root.iter("{%s}c" % NS["m"]):
+            col, row = col_index(c.get("r"))
+            v = c.find("m:v", NS)
+            if v is None:
+                continue
+            if c.get("t") == "s":
+                cells[(row, col)] = strings[int(v.text)]
+            else:
+                cells[(row, col)] = float(v.text)
+        frozen = root.find(".//m:pane", NS)
+        sheets[s.get("name")] = (cells, frozen is not None and frozen.get("state") == "frozen")
+    return sheets
+
+
+def csv_tables(text):
+    """Split the multi-table CSV output ('# name' lines) into tables."""
+    out, name, buf = {}, None, []
+    for line in text.split("\r\n"):
+        if line.startswith("# ") and "," not in line:
+            if name:
+                out[name] = list(csv.reader(io.StringIO("\r\n".join(buf))))
+            name, buf = line[2:], []
+        elif line or buf:
+            buf.append(line)
+    if name:
+        out[name] = list(csv.reader(io.StringIO("\r\n".join(buf))))
+    return out
+
+
+def compare(tt, trace, label):
+    with tempfile.TemporaryDirectory() as tmp:
+        book = tmp + "/out.xlsx"
+        p = subprocess.run([tt, "report", "-q", "--xlsx", book, trace], stderr=subprocess.PIPE)
+        check(p.returncode == 0, "%s: --xlsx exit %d: %s" % (label, p.returncode, p.stderr[:200]))
+        if p.returncode:
+            return
+        csvout = subprocess.run([tt, "report", "-q", "--no-header", "-f", "csv", trace],
+                                stdout=subprocess.PIPE).stdout.decode("utf-8")
+        tables = csv_tables(csvout)
+        sheets = read_workbook(book)
+        check("summary" in sheets, "%s: no summary sheet" % label)
+        for name, rows in tables.items():
+            check(name[:31] in sheets, "%s: sheet %s missing" % (label, name))
+            if name[:31] not in sheets:
+                continue
+            cells, frozen = sheets[name[:31]]
+            check(frozen, "%s: %s header not frozen" % (label, name))
+            for r, row in enumerate(rows):
+                for c, want in enumerate(row):
+                    got = cells.get((r, c))
+                    if want == "":
+                        check(got is None or got == "", "%s %s[%d,%d]: %r, CSV empty" % (label, name, r, c, got))
+                    elif isinstance(got, float):
+                        w = float(want)
+                        check(abs(got - w) <= 1e-9 * max(1.0, abs(w)),
+                              "%s %s[%d,%d]: %r, CSV %r" % (label, name, r, c, got, want))
+                    else:
+                        check(got == want, "%s %s[%d,%d]: %r, CSV %r" % (label, name, r, c, got, want))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--torchtop", required=True)
+    ap.add_argument("traces", nargs="*")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        demo = tmp + "/demo.json.gz"
+        subprocess.run([a.torchtop, "gen", "--seed", "7", "-o", demo], check=True)
+        compare(a.torchtop, demo, "demo")
+    for t in a.traces:
+        compare(a.torchtop, t, t.rsplit("/", 1)[-1])
+    print("%d passed, %d failed" % (checks - len(failures), len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
