@@ -33,7 +33,7 @@ static void set_hex(struct table *t, size_t row, size_t col, uint64_t v)
 static void set_frame(const struct snapshot *s, struct table *t, size_t row, size_t col,
                       uint32_t stack)
 {
-    uint32_t f = snap_top_frame(s, stack);
+    uint32_t f = snap_site_frame(s, stack);
     if (f == IDX_NONE)
         return;
     struct strbuf sb = STRBUF_INIT;

@@ -36,6 +36,16 @@ uint32_t snap_top_frame(const struct snapshot *s, uint32_t stack)
     return n ? f[0] : IDX_NONE;
 }
 
+uint32_t snap_site_frame(const struct snapshot *s, uint32_t stack)
+{
+    const uint32_t *f;
+    size_t n = snap_stack(s, stack, &f);
+    for (size_t i = 0; i < n; i++)
+        if (s->frames.v[f[i]].flags & SFF_PYTHON)
+            return f[i];
+    return snap_top_frame(s, stack);
+}
+
 static bool unknown_file(const char *fn)
 {
     return fn[0] == 0 || strcmp(fn, "??") == 0;

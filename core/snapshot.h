@@ -276,6 +276,10 @@ static inline size_t snap_stack(const struct snapshot *s, uint32_t stack, const 
 /* The innermost frame not hidden by the frame filter, else the innermost
  * frame; IDX_NONE for the empty stack. */
 uint32_t snap_top_frame(const struct snapshot *s, uint32_t stack);
+/* The frame that best names where an allocation comes from: the innermost
+ * Python frame, else the innermost frame not hidden (as snap_top_frame);
+ * IDX_NONE for the empty stack. */
+uint32_t snap_site_frame(const struct snapshot *s, uint32_t stack);
 /* Append "name (file:line)"; raw native frames as "name (lib.so+0x1a2b)". */
 void snap_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *out);
 

@@ -1,0 +1,628 @@
+/* Unit tests for the snapshot model: loading hand-written snapshot pickles
+ * (modern, legacy, C++-written, host memory), the memory_viz replay, live
+ * allocations, sites, fragmentation and the report tables. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/snapreport.h"
+#include "core/snapshot.h"
+#include "core/tabfmt.h"
+
+/* ------------------------------------------------------------------------ */
+/* A tiny pickle writer                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Append a string literal, NUL bytes included. */
+#define PUT(b, lit) sb_putn((b), (lit), sizeof(lit) - 1)
+
+static void w_byte(struct strbuf *b, int c)
+{
+    sb_putc(b, (char)c);
+}
+
+static void w_str(struct strbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 256) {
+        w_byte(b, 0x8c);
+        w_byte(b, (int)n);
+    } else {
+        w_byte(b, 'X');
+        for (int i = 0; i < 4; i++)
+            w_byte(b, (int)(n >> (8 * i)) & 0xff);
+    }
+    sb_putn(b, s, n);
+}
+
+static void w_u64(struct strbuf *b, uint64_t v)
+{
+    if (v < 256) {
+        w_byte(b, 'K');
+        w_byte(b, (int)v);
+        return;
+    }
+    w_byte(b, 0x8a);
+    w_byte(b, 9);
+    for (int i = 0; i < 8; i++)
+        w_byte(b, (int)(v >> (8 * i)) & 0xff);
+    w_byte(b, 0);
+}
+
+static void w_int(struct strbuf *b, int64_t v)
+{
+    if (v >= 0) {
+        w_u64(b, (uint64_t)v);
+        return;
+    }
+    w_byte(b, 0x8a);
+    w_byte(b, 8);
+    for (int i = 0; i < 8; i++)
+        w_byte(b, (int)((uint64_t)v >> (8 * i)) & 0xff);
+}
+
+/* key then value */
+static void kv_str(struct strbuf *b, const char *k, const char *v)
+{
+    w_str(b, k);
+    w_str(b, v);
+}
+
+static void kv_int(struct strbuf *b, const char *k, int64_t v)
+{
+    w_str(b, k);
+    w_int(b, v);
+}
+
+static void w_frame(struct strbuf *b, const char *name, const char *file, int64_t line)
+{
+    PUT(b, "}(");
+    kv_str(b, "name", name);
+    kv_str(b, "filename", file);
+    kv_int(b, "line", line);
+    sb_putc(b, 'u');
+}
+
+/* Stacks used below: F1 (one Python frame), F2 (unwinder, a raw native
+ * frame, a Python frame). F2's frames are memoized at slots 1..3 the first
+ * time and fetched again with BINGET later. */
+static void w_f1(struct strbuf *b)
+{
+    PUT(b, "](");
+    w_frame(b, "load_weights", "/home/u/train.py", 7);
+    sb_putc(b, 'e');
+}
+
+static bool f2_written;
+
+static void w_f2(struct strbuf *b)
+{
+    PUT(b, "](");
+    if (!f2_written) {
+        w_frame(b, "torch::unwind::unwind()", "??", 0);
+        PUT(b, "q\x01");
+        w_frame(b, "??", "/usr/lib/libtorch_cuda.so", 0x1a2b3c);
+        PUT(b, "q\x02");
+        w_frame(b, "forward", "/home/u/model.py", 10);
+        PUT(b, "q\x03");
+        f2_written = true;
+    } else {
+        PUT(b, "h\x01h\x02h\x03");
+    }
+    sb_putc(b, 'e');
+}
+
+static void w_entry(struct strbuf *b, const char *action, uint64_t addr, uint64_t size,
+                    int64_t time, int frames)
+{
+    PUT(b, "}(");
+    kv_str(b, "action", action);
+    kv_int(b, strcmp(action, "oom") == 0 ? "device_free" : "addr", (int64_t)addr);
+    kv_int(b, "size", (int64_t)size);
+    kv_int(b, "stream", 0);
+    if (time >= 0)
+        kv_int(b, "time_us", time);
+    kv_str(b, "compile_context", "N/A");
+    kv_str(b, "user_metadata", "");
+    w_str(b, "frames");
+    if (frames == 1)
+        w_f1(b);
+    else if (frames == 2)
+        w_f2(b);
+    else
+        sb_putc(b, ']');
+    sb_putc(b, 'u');
+}
+
+static void w_block(struct strbuf *b, uint64_t addr, uint64_t size, uint64_t req,
+                    const char *state, int frames)
+{
+    PUT(b, "}(");
+    kv_int(b, "address", (int64_t)addr);
+    kv_int(b, "size", (int64_t)size);
+    kv_int(b, "requested_size", (int64_t)req);
+    kv_str(b, "state", state);
+    w_str(b, "frames");
+    if (frames == 1)
+        w_f1(b);
+    else if (frames == 2)
+        w_f2(b);
+    else
+        sb_putc(b, ']');
+    sb_putc(b, 'u');
+}
+
+static void w_segment_head(struct strbuf *b, int device, uint64_t addr, uint64_t total)
+{
+    PUT(b, "}(");
+    kv_int(b, "device", device);
+    kv_int(b, "address", (int64_t)addr);
+    kv_int(b, "total_size", (int64_t)total);
+    kv_int(b, "allocated_size", 0x2f0);
+    kv_int(b, "active_size", 0x2f0);
+    kv_int(b, "requested_size", 0x2e0);
+    kv_int(b, "stream", 0);
+    kv_str(b, "segment_type", "small");
+    w_str(b, "segment_pool_id");
+    PUT(b, "K\x00K\x00\x86");
+    w_str(b, "is_expandable");
+    sb_putc(b, (char)0x89);
+    w_str(b, "frames");
+    sb_putc(b, ']');
+    w_str(b, "blocks");
+    PUT(b, "](");
+}
+
+static struct snapshot *load_buf(const struct strbuf *b)
+{
+    struct errinfo err = {0};
+    struct snapshot *s = NULL;
+    enum status st = snapshot_load_mem("snap.pickle", b->s, b->len, NULL, &s, &err);
+    if (st != ST_OK) {
+        char *m = errinfo_format(&err);
+        print_error("load failed: %s\n", m);
+        free(m);
+    }
+    assert_int_equal(st, ST_OK);
+    errinfo_clear(&err);
+    return s;
+}
+
+/* The main scenario (see the replay test for the expected numbers). */
+static struct snapshot *load_main(void)
+{
+    struct strbuf b = STRBUF_INIT;
+    f2_written = false;
+    PUT(&b, "\x80\x04}q\x00(");
+    w_str(&b, "segments");
+    PUT(&b, "](");
+    w_segment_head(&b, 0, 0x1000, 0x10000);
+    w_block(&b, 0x1000, 0x100, 0x100, "active_allocated", 1);
+    w_block(&b, 0x1100, 0x200, 0x1f0, "active_allocated", 2);
+    w_block(&b, 0x1300, 0x300, 0x300, "active_pending_free", 0);
+    w_block(&b, 0x1600, 0xea00, 0xea00, "inactive", 0);
+    PUT(&b, "eu");
+    w_segment_head(&b, 1, 0x100000, 0x200);
+    w_block(&b, 0x100000, 0x80, 0x80, "inactive", 0);
+    w_block(&b, 0x100080, 0x100, 0x100, "inactive", 0);
+    w_block(&b, 0x100180, 0x80, 0x80, "active_allocated", 0);
+    PUT(&b, "eu");
+    sb_putc(&b, 'e');
+    w_str(&b, "device_traces");
+    PUT(&b, "](](");
+    w_entry(&b, "free_requested", 0x9000, 0x40, 90, 0);
+    w_entry(&b, "free_completed", 0x9000, 0x40, 95, 0);
+    w_entry(&b, "alloc", 0x1100, 0x1f0, 100, 2);
+    w_entry(&b, "alloc", 0x5000, 0x80, 110, 2);
+    w_entry(&b, "free_requested", 0x5000, 0x80, 120, 2);
+    w_entry(&b, "segment_alloc", 0x20000, 0x200000, 130, 0);
+    w_entry(&b, "free_completed", 0x5000, 0x80, 150, 2);
+    w_entry(&b, "oom", 123, 0x999, 160, 0);
+    /* an unknown action and an unknown key */
+    PUT(&b, "}(");
+    kv_str(&b, "action", "teleport");
+    kv_int(&b, "addr", 1);
+    kv_str(&b, "category", "x");
+    PUT(&b, "u");
+    PUT(&b, "ee");
+    w_str(&b, "allocator_settings");
+    PUT(&b, "}(");
+    kv_str(&b, "PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True");
+    kv_int(&b, "max_split_size", -1);
+    w_str(&b, "roundup_power2_divisions");
+    PUT(&b, "}(");
+    kv_int(&b, "1", 0);
+    kv_int(&b, "2", 4);
+    PUT(&b, "u");
+    PUT(&b, "u");
+    w_str(&b, "external_annotations");
+    PUT(&b, "](}(");
+    kv_str(&b, "stage", "START");
+    kv_str(&b, "name", "step");
+    kv_int(&b, "device", 0);
+    kv_int(&b, "time_us", 99);
+    PUT(&b, "ue");
+    kv_int(&b, "mystery", 1);
+    PUT(&b, "u.");
+    struct snapshot *s = load_buf(&b);
+    sb_free(&b);
+    return s;
+}
+
+static void test_model(void **state)
+{
+    struct snapshot *s = load_main();
+    assert_int_equal(s->protocol, 4);
+    assert_int_equal(s->devices.n, 2);
+    assert_int_equal(s->segments.n, 2);
+    assert_int_equal(s->blocks.n, 7);
+    assert_int_equal(s->devices.v[0].nentries, 9);
+    assert_int_equal(s->devices.v[1].nentries, 0);
+    const struct snap_device *d = &s->devices.v[0];
+    assert_int_equal(d->nsegments, 1);
+    assert_int_equal(d->nblocks, 4);
+    assert_int_equal(d->reserved, 0x10000);
+    assert_int_equal(d->block_bytes[BS_ACTIVE_ALLOCATED], 0x300);
+    assert_int_equal(d->block_bytes[BS_ACTIVE_PENDING_FREE], 0x300);
+    assert_int_equal(d->block_bytes[BS_INACTIVE], 0xea00);
+    assert_int_equal(d->nactions[SA_ALLOC], 2);
+    assert_int_equal(d->nactions[SA_FREE_REQUESTED], 2);
+    assert_int_equal(d->nactions[SA_FREE_COMPLETED], 2);
+    assert_int_equal(d->nactions[SA_OOM], 1);
+    assert_int_equal(d->nactions[SA_OTHER], 1);
+    const struct snap_entry *e = snap_entry(s, 0, 7);
+    assert_int_equal(e->action, SA_OOM);
+    assert_int_equal(e->addr, 123);
+    e = snap_entry(s, 0, 8);
+    assert_string_equal(snap_str(s, e->action_name), "teleport");
+    assert_string_equal(snap_str(s, snap_entry(s, 0, 2)->compile_context), "N/A");
+    /* frames: F1's one, F2's three, interned once however often written */
+    assert_int_equal(s->frames.n, 4);
+    assert_int_equal(snap_nstacks(s), 3);
+    uint32_t f2 = snap_entry(s, 0, 2)->frames;
+    assert_int_equal(snap_entry(s, 0, 6)->frames, f2);
+    assert_int_equal(s->blocks.v[1].frames, f2);
+    const uint32_t *fr;
+    assert_int_equal(snap_stack(s, f2, &fr), 3);
+    assert_true(s->frames.v[fr[0]].flags & SFF_HIDDEN);
+    assert_true(s->frames.v[fr[1]].flags & SFF_RAW);
+    assert_int_equal(s->frames.v[fr[1]].line, 0x1a2b3c);
+    assert_true(s->frames.v[fr[2]].flags & SFF_PYTHON);
+    assert_int_equal(s->n_raw_frames, 1);
+    assert_int_equal(snap_top_frame(s, f2), fr[1]);
+    assert_int_equal(snap_site_frame(s, f2), fr[2]);
+    struct strbuf sb = STRBUF_INIT;
+    snap_frame_format(s, fr[1], &sb);
+    assert_string_equal(sb_str(&sb), "?? (/usr/lib/libtorch_cuda.so+0x1a2b3c)");
+    sb_clear(&sb);
+    snap_frame_format(s, fr[2], &sb);
+    assert_string_equal(sb_str(&sb), "forward (/home/u/model.py:10)");
+    sb_free(&sb);
+    /* settings, annotations, unknown keys */
+    assert_true(s->has_settings);
+    assert_int_equal(s->settings.n, 3);
+    assert_string_equal(snap_str(s, s->settings.v[1].value), "-1");
+    assert_string_equal(snap_str(s, s->settings.v[2].value), "{'1': 0, '2': 4}");
+    assert_int_equal(s->annotations.n, 1);
+    assert_string_equal(snap_str(s, s->annotations.v[0].name), "step");
+    assert_int_equal(s->unknown.n, 2);
+    assert_string_equal(s->unknown.v[0].where, "trace entry");
+    assert_string_equal(snap_str(s, s->unknown.v[0].key), "category");
+    assert_string_equal(s->unknown.v[1].where, "top");
+    assert_string_equal(snap_str(s, s->unknown.v[1].key), "mystery");
+    assert_int_equal(s->segments.v[0].pool_id[0], 0);
+    assert_string_equal(snap_str(s, s->segments.v[0].segment_type), "small");
+    snapshot_free(s);
+}
+
+static void test_replay(void **state)
+{
+    struct snapshot *s = load_main();
+    const struct snap_device *d = &s->devices.v[0];
+    /* Before the trace: the free of 0x9000 (0x40) and block 0x1000 (0x100). */
+    assert_int_equal(d->base_allocated, 0x140);
+    static const int64_t want[] = {0x140, 0x100, 0x2f0, 0x370, 0x370, 0x370, 0x2f0, 0x2f0, 0x2f0};
+    for (uint32_t i = 0; i < ARRAY_SIZE(want); i++)
+        assert_int_equal(d->allocated_after[i], want[i]);
+    assert_int_equal(d->peak_allocated, 0x370);
+    assert_int_equal(d->peak_idx, 3);
+    assert_int_equal(d->nallocs, 4);
+    /* Live allocations add up to the series at every point. */
+    for (uint32_t i = 0; i <= ARRAY_SIZE(want); i++) {
+        uint32_t idx = i == ARRAY_SIZE(want) ? IDX_NONE : i;
+        uint32_t *live;
+        size_t n = snapshot_live_at(s, 0, idx, &live);
+        int64_t sum = 0;
+        for (size_t k = 0; k < n; k++) {
+            sum += (int64_t)s->allocs.v[live[k]].size;
+            if (k)
+                assert_true(s->allocs.v[live[k - 1]].size >= s->allocs.v[live[k]].size);
+        }
+        assert_int_equal(sum, snapshot_allocated_at(s, 0, idx));
+        free(live);
+    }
+    uint32_t *live;
+    size_t n = snapshot_live_at(s, 0, d->peak_idx, &live);
+    assert_int_equal(n, 3);
+    assert_int_equal(s->allocs.v[live[0]].addr, 0x1100);
+    assert_int_equal(s->allocs.v[live[1]].addr, 0x1000);
+    assert_int_equal(s->allocs.v[live[1]].block, 0);
+    assert_int_equal(s->allocs.v[live[2]].addr, 0x5000);
+    free(live);
+    /* Reserved: the final segment (0x10000) before the trace, then a segment_alloc. */
+    assert_int_equal(d->base_reserved, 0x10000);
+    assert_int_equal(d->reserved_after[5], 0x210000);
+    assert_int_equal(d->peak_reserved, 0x210000);
+    /* Device 1: only its final active block. */
+    assert_int_equal(s->devices.v[1].peak_allocated, 0x80);
+    assert_int_equal(s->devices.v[1].peak_idx, IDX_NONE);
+    /* Buckets and jumps. */
+    int64_t bk[3];
+    snapshot_series_buckets(s, 0, 0, 9, 3, bk);
+    assert_int_equal(bk[0], 0x2f0);
+    assert_int_equal(bk[1], 0x370);
+    assert_int_equal(bk[2], 0x2f0);
+    assert_int_equal(snapshot_find_action(s, 0, 0, SA_OOM), 7);
+    assert_int_equal(snapshot_find_action(s, 0, 8, SA_OOM), IDX_NONE);
+    snapshot_free(s);
+}
+
+static void test_sites(void **state)
+{
+    struct snapshot *s = load_main();
+    struct snap_sites ss;
+    snapshot_sites(s, 0, 0, &ss);
+    assert_int_equal(ss.n, 3);
+    /* F2: 0x1100 and 0x5000, both live at the peak; only 0x5000 has a lifetime. */
+    assert_int_equal(ss.v[0].count, 2);
+    assert_int_equal(ss.v[0].total_bytes, 0x270);
+    assert_int_equal(ss.v[0].max_bytes, 0x1f0);
+    assert_int_equal(ss.v[0].peak_bytes, 0x270);
+    assert_int_equal(ss.v[0].nlifetimes, 1);
+    assert_true(fabs(ss.v[0].mean_lifetime_us - 40.0) < 1e-9);
+    assert_int_equal(ss.v[0].nframes, 3);
+    assert_int_equal(ss.v[1].peak_bytes, 0x100);
+    assert_int_equal(ss.v[2].stack, 0);
+    assert_int_equal(ss.v[2].peak_bytes, 0);
+    assert_true(isnan(ss.v[2].mean_lifetime_us));
+    snap_sites_free(&ss);
+    /* By the first visible frame: the unwinder frame does not count. */
+    snapshot_sites(s, IDX_NONE, 1, &ss);
+    assert_int_equal(ss.n, 3); /* device 1's block joins the empty stack's site */
+    assert_int_equal(ss.v[0].nframes, 1);
+    assert_true(s->frames.v[ss.frames[ss.v[0].first_frame]].flags & SFF_RAW);
+    snap_sites_free(&ss);
+    struct snap_frag fr;
+    snapshot_segment_frag(s, 1, &fr);
+    assert_int_equal(fr.free, 0x180);
+    assert_int_equal(fr.largest_free, 0x100);
+    assert_int_equal(fr.allocated, 0x80);
+    assert_int_equal(fr.nfree, 2);
+    snapshot_free(s);
+}
+
+static void test_tables(void **state)
+{
+    struct snapshot *s = load_main();
+    struct table_list tl = {0};
+    snapshot_tables(s, NULL, 0, &tl);
+    assert_int_equal(tl.items.n, 4);
+    assert_string_equal(tl.items.v[0]->name, "memory_summary");
+    assert_string_equal(tl.items.v[1]->name, "allocator_settings");
+    assert_string_equal(tl.items.v[2]->name, "allocation_sites");
+    assert_string_equal(tl.items.v[3]->name, "segments");
+    const struct table *t = tl.items.v[0];
+    assert_int_equal(t->nrows, 3);
+    int c = table_col_index(t, "peak_allocated_bytes");
+    assert_true(c >= 0);
+    assert_int_equal(table_cell(t, 0, (size_t)c).i, 0x370);
+    assert_string_equal(table_cell(t, 2, 0).s, "all");
+    t = tl.items.v[2];
+    assert_string_equal(table_cell(t, 0, 0).s, "forward (/home/u/model.py:10)");
+    t = tl.items.v[3];
+    c = table_col_index(t, "fragmentation_pct");
+    assert_true(fabs(table_cell(t, 1, (size_t)c).f - 100.0 / 3.0) < 1e-9);
+    table_list_free(&tl);
+    snapshot_tables(s, "trace", 0, &tl);
+    assert_int_equal(tl.items.n, 1);
+    t = tl.items.v[0];
+    assert_int_equal(t->nrows, 9);
+    assert_string_equal(table_cell(t, 8, (size_t)table_col_index(t, "action")).s, "teleport");
+    assert_string_equal(table_cell(t, 3, (size_t)table_col_index(t, "address")).s, "0x5000");
+    assert_true(fabs(table_cell(t, 3, (size_t)table_col_index(t, "t_ms")).f - 0.02) < 1e-9);
+    struct strbuf out = STRBUF_INIT;
+    struct tabfmt_opts o = {.format = FMT_JSON};
+    tabfmt_list(&out, &tl, &o, NULL);
+    assert_non_null(strstr(sb_str(&out), "\"top_frame\": \"forward (/home/u/model.py:10)\""));
+    sb_free(&out);
+    table_list_free(&tl);
+    assert_true(snapshot_table_known("sites"));
+    assert_false(snapshot_table_known("nope"));
+    snapshot_free(s);
+}
+
+/* The oldest layout: a bare list of segments; blocks without address or
+ * frames, their context in history. */
+static void test_legacy(void **state)
+{
+    struct strbuf b = STRBUF_INIT;
+    f2_written = false;
+    PUT(&b, "\x80\x02](}(");
+    kv_int(&b, "device", 0);
+    kv_int(&b, "address", 0x4000);
+    kv_int(&b, "total_size", 0x300);
+    w_str(&b, "blocks");
+    PUT(&b, "](}(");
+    kv_int(&b, "size", 0x100);
+    kv_str(&b, "state", "active_allocated");
+    w_str(&b, "history");
+    PUT(&b, "]}(");
+    kv_int(&b, "addr", 0x4000);
+    kv_int(&b, "real_size", 0xf0);
+    w_str(&b, "frames");
+    w_f1(&b);
+    PUT(&b, "uau}(");
+    kv_int(&b, "size", 0x200);
+    kv_str(&b, "state", "inactive");
+    PUT(&b, "ueue.");
+    struct snapshot *s = load_buf(&b);
+    sb_free(&b);
+    assert_true(s->legacy_list);
+    assert_false(s->has_settings);
+    assert_int_equal(s->blocks.n, 2);
+    assert_int_equal(s->blocks.v[0].address, 0x4000);
+    assert_int_equal(s->blocks.v[1].address, 0x4100);
+    assert_int_equal(s->blocks.v[0].requested_size, 0xf0);
+    assert_int_equal(s->blocks.v[1].requested_size, 0x200);
+    const uint32_t *f;
+    assert_int_equal(snap_stack(s, s->blocks.v[0].frames, &f), 1);
+    assert_string_equal(snap_str(s, s->frames.v[f[0]].name), "load_weights");
+    assert_int_equal(s->devices.v[0].peak_allocated, 0xf0);
+    snapshot_free(s);
+}
+
+/* What older C++ writers produce: protocol 2, BINPUT memo, every dict and
+ * list wrapped in restore_type_tag. */
+static void test_cpp_tagged(void **state)
+{
+    struct strbuf b = STRBUF_INIT;
+    PUT(&b, "\x80\x02" "ctorch.jit._pickle\nrestore_type_tag\nq\x00");
+    PUT(&b, "}q\x01(");
+    w_str(&b, "segments");
+    PUT(&b, "h\x00]q\x02");
+    w_str(&b, "List[Dict[str, Any]]");
+    PUT(&b, "\x86R");
+    w_str(&b, "device_traces");
+    PUT(&b, "h\x00](h\x00](h\x00}(");
+    kv_str(&b, "action", "alloc");
+    kv_int(&b, "addr", 0x10);
+    kv_int(&b, "size", 0x20);
+    w_str(&b, "frames");
+    PUT(&b, "h\x00](h\x00}(");
+    kv_str(&b, "name", "f");
+    kv_str(&b, "filename", "a.py");
+    kv_int(&b, "line", 3);
+    PUT(&b, "u");
+    w_str(&b, "Dict[str, Any]");
+    PUT(&b, "\x86Rq\x05" "e");
+    w_str(&b, "List[Dict[str, Any]]");
+    PUT(&b, "\x86R");
+    PUT(&b, "u");
+    w_str(&b, "Dict[str, Any]");
+    PUT(&b, "\x86Rh\x00}(");
+    kv_str(&b, "action", "free_completed");
+    kv_int(&b, "addr", 0x10);
+    kv_int(&b, "size", 0x20);
+    w_str(&b, "frames");
+    PUT(&b, "h\x00](h\x05" "e");
+    w_str(&b, "List[Dict[str, Any]]");
+    PUT(&b, "\x86R");
+    PUT(&b, "u");
+    w_str(&b, "Dict[str, Any]");
+    PUT(&b, "\x86R" "e");
+    w_str(&b, "List[Dict[str, Any]]");
+    PUT(&b, "\x86R" "e");
+    w_str(&b, "List[List[Dict[str, Any]]]");
+    PUT(&b, "\x86R" "u");
+    w_str(&b, "Dict[str, Any]");
+    PUT(&b, "\x86R.");
+    struct snapshot *s = load_buf(&b);
+    sb_free(&b);
+    assert_int_equal(s->protocol, 2);
+    assert_int_equal(s->devices.n, 1);
+    assert_int_equal(s->entries.n, 2);
+    assert_int_equal(s->frames.n, 1);
+    assert_int_equal(snap_entry(s, 0, 0)->frames, snap_entry(s, 0, 1)->frames);
+    assert_int_equal(s->devices.v[0].peak_allocated, 0x20);
+    assert_int_equal(s->devices.v[0].peak_idx, 0);
+    snapshot_free(s);
+}
+
+static void test_host(void **state)
+{
+    struct strbuf b = STRBUF_INIT;
+    f2_written = false;
+    PUT(&b, "\x80\x04}(");
+    w_str(&b, "segments");
+    PUT(&b, "]");
+    w_str(&b, "device_traces");
+    PUT(&b, "](]e");
+    w_str(&b, "host_segments");
+    PUT(&b, "](");
+    w_segment_head(&b, 0, 0x7000, 0x1000);
+    w_block(&b, 0x7000, 0x1000, 0x1000, "active_allocated", 0);
+    PUT(&b, "eue");
+    w_str(&b, "host_traces");
+    PUT(&b, "](");
+    w_entry(&b, "alloc", 0x8000, 0x10, -1, 0);
+    PUT(&b, "eu.");
+    struct snapshot *s = load_buf(&b);
+    sb_free(&b);
+    assert_int_equal(s->devices.n, 2);
+    assert_true(s->devices.v[1].host);
+    assert_int_equal(s->devices.v[1].id, -1);
+    assert_int_equal(s->devices.v[1].nentries, 1);
+    assert_int_equal(s->devices.v[1].nsegments, 1);
+    assert_int_equal(s->devices.v[1].peak_allocated, 0x1010);
+    assert_int_equal(s->segments.v[0].device, 1);
+    assert_false(snap_entry(s, 1, 0)->flags & SEF_TIME);
+    struct table *t = snapreport_summary(s);
+    assert_string_equal(table_cell(t, 1, 0).s, "host");
+    table_free(t);
+    snapshot_free(s);
+}
+
+static void expect_error(const char *bytes, size_t len, enum status want, const char *msg)
+{
+    struct errinfo err = {0};
+    struct snapshot *s = (struct snapshot *)1;
+    assert_int_equal(snapshot_load_mem("snap.pickle", bytes, len, NULL, &s, &err), want);
+    assert_null(s);
+    char *m = errinfo_format(&err);
+    assert_string_equal(m, msg);
+    free(m);
+    errinfo_clear(&err);
+}
+
+static void test_not_snapshots(void **state)
+{
+    expect_error("\x80\x04K\x05.", 5, ST_FORMAT,
+                 "snap.pickle: not a memory snapshot: the pickle holds no dict or list of "
+                 "segments");
+    expect_error("\x80\x04}\x8c\x01" "aK\x01s.", 10, ST_FORMAT,
+                 "snap.pickle: not a memory snapshot: the pickle's dict has no 'segments' or "
+                 "'device_traces'");
+    expect_error("\x80\x04" "cos\nsystem\n.", 14, ST_UNSAFE,
+                 "snap.pickle: byte 2: refused GLOBAL os.system: torchtop reads plain data and "
+                 "never imports or calls anything (only torch.jit._pickle.restore_type_tag is "
+                 "accepted)");
+    /* A segment on device 70000. */
+    struct strbuf b = STRBUF_INIT;
+    PUT(&b, "\x80\x04}(");
+    w_str(&b, "segments");
+    PUT(&b, "](}(");
+    kv_int(&b, "device", 70000);
+    kv_int(&b, "total_size", 1);
+    PUT(&b, "ueu.");
+    expect_error(b.s, b.len, ST_FORMAT, "snap.pickle: segment 0 has device 70000");
+    sb_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_model),       cmocka_unit_test(test_replay),
+        cmocka_unit_test(test_sites),       cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_legacy),      cmocka_unit_test(test_cpp_tagged),
+        cmocka_unit_test(test_host),        cmocka_unit_test(test_not_snapshots),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
