@@ -144,8 +144,9 @@ static enum status need(struct pickle *p, size_t n, uint8_t op)
         return p->err->status ? p->err->status : ST_IO;
     if (p->len - p->pos >= n)
         return ST_OK;
-    return fail(p, ST_TRUNCATED, "the input ends inside %s, which needs %zu more bytes",
-                op_names[op], n - (p->len - p->pos));
+    size_t missing = n - (p->len - p->pos);
+    return fail(p, ST_TRUNCATED, "the input ends inside %s, which needs %zu more byte%s",
+                op_names[op], missing, missing == 1 ? "" : "s");
 }
 
 #define NEED(n, op)                                                                          \

@@ -557,7 +557,8 @@ static enum status add_segments(struct builder *b, struct pickle *p, struct pk_v
         if (host_dev != IDX_NONE) {
             g.device = host_dev;
         } else if (ps->device < 0 || ps->device >= 4096) {
-            errinfo_set(err, ST_FORMAT, s->path, -1, "segment %zu has device %lld", i,
+            errinfo_set(err, ST_FORMAT, s->path, -1,
+                        "segment %zu is on device %lld (devices 0 to 4095 are supported)", i,
                         (long long)ps->device);
             return ST_FORMAT;
         } else {

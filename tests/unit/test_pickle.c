@@ -295,9 +295,9 @@ static void test_bad_input(void **state)
         "test.pickle: byte 0: not a pickle of protocol 2 to 5: it starts with 0x7b, not PROTO "
         "(0x80)");
     BAD("\x80", ST_TRUNCATED, "test.pickle: byte 0: the input ends inside PROTO, which needs 1 "
-                              "more bytes");
+                              "more byte");
     BAD("\x80\x02]q", ST_TRUNCATED,
-        "test.pickle: byte 3: the input ends inside BINPUT, which needs 1 more bytes");
+        "test.pickle: byte 3: the input ends inside BINPUT, which needs 1 more byte");
     BAD("\x80\x02](K\x01", ST_TRUNCATED,
         "test.pickle: byte 6: the input ends before the pickle's STOP opcode");
     BAD("\x80\x04\x95\x10\x00\x00", ST_TRUNCATED,
