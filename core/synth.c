@@ -96,7 +96,7 @@ void sout_done(struct sout *o)
 struct user_sink {
     synth_write_fn fn;
     void *ud;
-    uint64_t bytes;             /* handed to fn */
+    uint64_t bytes; /* handed to fn */
 };
 
 static int user_write(struct user_sink *u, const char *buf, size_t len)
@@ -148,8 +148,8 @@ static int sink_gzip(struct sout *o, const char *buf, size_t len)
 /* Generation                                                               */
 /* ------------------------------------------------------------------------ */
 
-static void generate(const struct synth_opts *opts, const struct synth_plan *plan,
-                     struct sout *o, struct synth_stats *st)
+static void generate(const struct synth_opts *opts, const struct synth_plan *plan, struct sout *o,
+                     struct synth_stats *st)
 {
     memset(st, 0, sizeof(*st));
     st->layers = plan->layers;
@@ -161,11 +161,10 @@ static void generate(const struct synth_opts *opts, const struct synth_plan *pla
     sim_init(&s, &m, opts->seed, plan->data_frames);
     struct emitter e = {.o = o, .m = &m, .st = st};
     emit_header(&e, opts->seed);
-    sim_prologue(&s);
-    emit_step(&e, &s);
     for (unsigned i = 0; i < plan->steps && !o->err; i++) {
         sim_step(&s);
         emit_step(&e, &s);
+        s.r.n = 0;
     }
     if (!o->err)
         emit_trailer(&e, &s, opts->seed);
@@ -296,12 +295,11 @@ static int fd_write(void *ud, const void *buf, size_t len)
     return 0;
 }
 
-enum status synth_to_file(const struct synth_opts *opts, const char *path,
-                          struct synth_stats *st, struct errinfo *err)
+enum status synth_to_file(const struct synth_opts *opts, const char *path, struct synth_stats *st,
+                          struct errinfo *err)
 {
     bool is_stdout = strcmp(path, "-") == 0;
-    int fd = is_stdout ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                                              0666);
+    int fd = is_stdout ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
         errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
         return ST_IO;
@@ -344,10 +342,23 @@ bool synth_parse_size(const char *s, uint64_t *out)
         return false;
     double mul = 1;
     switch (*end) {
-    case 'k': case 'K': mul = 1024.0; end++; break;
-    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
-    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
-    default: break;
+    case 'k':
+    case 'K':
+        mul = 1024.0;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        mul = 1024.0 * 1024;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        mul = 1024.0 * 1024 * 1024;
+        end++;
+        break;
+    default:
+        break;
     }
     if (*end == 'B' || *end == 'b')
         end++;

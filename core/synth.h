@@ -33,45 +33,45 @@
 #define SYNTH_DEMO_DATA_FRAMES 16
 
 struct synth_opts {
-    uint64_t seed;              /* picks model dims, jitter, ids and the time offset */
-    uint64_t target_events;     /* approximate traceEvents count; 0 = no event target */
-    uint64_t target_bytes;      /* approximate JSON text size (uncompressed); 0 = none */
-    unsigned steps;             /* ProfilerStep count; 0 = from the target, or the demo's */
-    unsigned layers;            /* transformer blocks; 0 = from the target, or the demo's */
-    bool conv;                  /* add a conv2d + batch_norm stem to the model */
-    bool gzip;                  /* compress the output (gzip format) */
-    int gzip_level;             /* zlib level 1..9; 0 = 1 (fastest) */
+    uint64_t seed;          /* picks model dims, jitter, ids and the time offset */
+    uint64_t target_events; /* approximate traceEvents count; 0 = no event target */
+    uint64_t target_bytes;  /* approximate JSON text size (uncompressed); 0 = none */
+    unsigned steps;         /* ProfilerStep count; 0 = from the target, or the demo's */
+    unsigned layers;        /* transformer blocks; 0 = from the target, or the demo's */
+    bool conv;              /* add a conv2d + batch_norm stem to the model */
+    bool gzip;              /* compress the output (gzip format) */
+    int gzip_level;         /* zlib level 1..9; 0 = 1 (fastest) */
 };
 
 /* What a generation wrote. Event counts use the loader's kinds, so a
  * loaded trace's n_by_kind equals by_kind. */
 struct synth_stats {
-    uint64_t json_bytes;        /* JSON text produced */
-    uint64_t out_bytes;         /* bytes handed to the writer (compressed when gzip) */
-    uint64_t events;            /* elements of traceEvents, flows and metadata included */
+    uint64_t json_bytes;          /* JSON text produced */
+    uint64_t out_bytes;           /* bytes handed to the writer (compressed when gzip) */
+    uint64_t events;              /* elements of traceEvents, flows and metadata included */
     uint64_t by_kind[EVK__COUNT]; /* X / i / M records by kind (distinct metadata only) */
-    uint64_t meta_dups;         /* metadata records repeated verbatim, as Kineto does */
-    uint64_t ac2g_s, ac2g_f;    /* launch flows: one s per runtime call, one f per GPU event */
-    uint64_t fwdbwd_s, fwdbwd_f;/* forward -> backward flows (paired) */
-    uint64_t kernels;           /* kernel events */
-    uint64_t memcpys, memsets;  /* gpu_memcpy / gpu_memset events */
-    uint64_t linked;            /* GPU events with a runtime/driver call of their correlation */
-    uint64_t unlinked;          /* GPU events with none (launched before the window) */
-    uint64_t graph_kernels;     /* kernels owned by a cudaGraphLaunch */
-    uint64_t graph_launches;    /* cudaGraphLaunch calls */
-    uint64_t comm_kernels;      /* NCCL kernels (on the second stream) */
-    uint64_t mangled_kernels;   /* kernels named by their mangled (_Z...) symbol */
-    uint64_t driver_launches;   /* cuLaunchKernel calls */
-    uint64_t runtime_calls;     /* cuda_runtime events */
-    uint64_t python_frames;     /* python_function events */
-    uint64_t module_frames;     /* of which "nn.Module: ..." frames */
-    uint64_t py_cross_thread;   /* frames whose Python parent is on another thread */
-    uint64_t fwd_ops;           /* forward ops that own an autograd node (with a flow) */
-    uint64_t bwd_ops;           /* evaluate_function ops paired to one of them */
-    uint64_t memory_events;     /* [memory] instants */
-    unsigned steps, layers;     /* what was simulated */
-    unsigned data_frames;       /* data-pipeline Python frames per step */
-    int64_t base_ns;            /* baseTimeNanoseconds written */
+    uint64_t meta_dups;           /* metadata records repeated verbatim, as Kineto does */
+    uint64_t ac2g_s, ac2g_f;      /* launch flows: one s per runtime call, one f per GPU event */
+    uint64_t fwdbwd_s, fwdbwd_f;  /* forward -> backward flows (paired) */
+    uint64_t kernels;             /* kernel events */
+    uint64_t memcpys, memsets;    /* gpu_memcpy / gpu_memset events */
+    uint64_t linked;              /* GPU events with a runtime/driver call of their correlation */
+    uint64_t unlinked;            /* GPU events with none (launched before the window) */
+    uint64_t graph_kernels;       /* kernels owned by a cudaGraphLaunch */
+    uint64_t graph_launches;      /* cudaGraphLaunch calls */
+    uint64_t comm_kernels;        /* NCCL kernels (on the second stream) */
+    uint64_t mangled_kernels;     /* kernels named by their mangled (_Z...) symbol */
+    uint64_t driver_launches;     /* cuLaunchKernel calls */
+    uint64_t runtime_calls;       /* cuda_runtime events */
+    uint64_t python_frames;       /* python_function events */
+    uint64_t module_frames;       /* of which "nn.Module: ..." frames */
+    uint64_t py_cross_thread;     /* frames whose Python parent is on another thread */
+    uint64_t fwd_ops;             /* forward ops that own an autograd node (with a flow) */
+    uint64_t bwd_ops;             /* evaluate_function ops paired to one of them */
+    uint64_t memory_events;       /* [memory] instants */
+    unsigned steps, layers;       /* what was simulated */
+    unsigned data_frames;         /* data-pipeline Python frames per step */
+    int64_t base_ns;              /* baseTimeNanoseconds written */
 };
 
 /* Receives the output in order. Returns 0, or an errno value to stop the
@@ -86,8 +86,8 @@ enum status synth_write(const struct synth_opts *opts, synth_write_fn write, voi
 
 /* Same, into path ("-" = stdout), created or truncated. ST_IO with err
  * filled when the file cannot be opened or written. */
-enum status synth_to_file(const struct synth_opts *opts, const char *path,
-                          struct synth_stats *st, struct errinfo *err);
+enum status synth_to_file(const struct synth_opts *opts, const char *path, struct synth_stats *st,
+                          struct errinfo *err);
 
 /* Same, into memory: returns a malloc'd buffer (the caller frees it) and
  * its length in *len. Cannot fail. */
@@ -97,9 +97,9 @@ char *synth_to_memory(const struct synth_opts *opts, size_t *len, struct synth_s
  * whole layers, and the rest with the data pipeline's Python frames (a
  * data loader that tokenizes in Python: a few hundred bytes a frame). */
 struct synth_plan {
-    unsigned layers;            /* transformer blocks */
-    unsigned steps;             /* ProfilerStep count */
-    unsigned data_frames;       /* data-pipeline Python frames per step */
+    unsigned layers;      /* transformer blocks */
+    unsigned steps;       /* ProfilerStep count */
+    unsigned data_frames; /* data-pipeline Python frames per step */
 };
 
 /* The plan opts resolves to, found by measuring a few small generations

@@ -57,7 +57,7 @@ static void x_head(struct emitter *e, const char *cat, size_t cat_len, const cha
     PUT(o, ",\n    \"args\": {\n      ");
 }
 
-#define X_HEAD(e, cat, name, name_len, pid, tid, ts, dur)                                      \
+#define X_HEAD(e, cat, name, name_len, pid, tid, ts, dur)                                          \
     x_head(e, cat, sizeof(cat) - 1, name, name_len, pid, tid, ts, dur)
 
 static void args_end(struct emitter *e)
@@ -90,8 +90,8 @@ static int stream_id(int st)
 /* Host records                                                             */
 /* ------------------------------------------------------------------------ */
 
-static void flow(struct emitter *e, char ph, const char *cat, uint64_t id, int64_t pid,
-                 int64_t tid, int64_t ts)
+static void flow(struct emitter *e, char ph, const char *cat, uint64_t id, int64_t pid, int64_t tid,
+                 int64_t ts)
 {
     struct sout *o = e->o;
     ev_begin(e);
@@ -414,9 +414,8 @@ void emit_header(struct emitter *e, uint64_t seed)
     PUT(o, "\",\n  \"traceEvents\": [");
 }
 
-static void meta(struct emitter *e, const char *what, int64_t ts, const char *pid_text,
-                 int64_t pid, int64_t tid, const char *key, const char *sval, int64_t ival,
-                 bool dup)
+static void meta(struct emitter *e, const char *what, int64_t ts, const char *pid_text, int64_t pid,
+                 int64_t tid, const char *key, const char *sval, int64_t ival, bool dup)
 {
     struct sout *o = e->o;
     ev_begin(e);
@@ -475,8 +474,8 @@ void emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed)
                       i ? i : 0, -1);
     }
     const char *script = synth_py_names[PY_SCRIPT], *mainf = synth_py_names[PY_MAIN];
-    emit_py_frame(e, s->pid, s->pid, script, strlen(script), s->script_ts,
-                  end - 500 - s->script_ts, 6, 0, -1);
+    emit_py_frame(e, s->pid, s->pid, script, strlen(script), s->script_ts, end - 500 - s->script_ts,
+                  6, 0, -1);
     emit_py_frame(e, s->pid, s->pid, mainf, strlen(mainf), s->script_ts + 1300,
                   end - 1600 - s->script_ts - 1300, 7, 6, -1);
 
@@ -528,8 +527,7 @@ void emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed)
     args_end(e);
     ev_close(e);
     e->st->by_kind[EVK_SPAN]++;
-    meta(e, "process_sort_index", s->t0, "Spans", 0, 0, "sort_index", NULL, TRACE_SPAN_SORT,
-         false);
+    meta(e, "process_sort_index", s->t0, "Spans", 0, 0, "sort_index", NULL, TRACE_SPAN_SORT, false);
 
     ev_begin(e);
     PUT(o, "\"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", \"s\": \"g\",\n"

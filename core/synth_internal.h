@@ -70,13 +70,13 @@ struct sout;
 typedef int (*sout_sink_fn)(struct sout *o, const char *buf, size_t len);
 
 struct sout {
-    char *buf;                  /* pending bytes */
+    char *buf; /* pending bytes */
     size_t len;
-    size_t cap;                 /* flush when a put would pass this */
-    uint64_t flushed;           /* bytes handed to the sink before buf */
-    sout_sink_fn sink;          /* NULL: count only */
-    void *ud;                   /* the sink's state */
-    int err;                    /* first errno from the sink; later output is dropped */
+    size_t cap;        /* flush when a put would pass this */
+    uint64_t flushed;  /* bytes handed to the sink before buf */
+    sout_sink_fn sink; /* NULL: count only */
+    void *ud;          /* the sink's state */
+    int err;           /* first errno from the sink; later output is dropped */
 };
 
 void sout_init(struct sout *o, sout_sink_fn sink, void *ud);
@@ -153,26 +153,74 @@ static inline void sout_us(struct sout *o, int64_t ns)
 
 /* Python frames (names), in enum order of synth_model.c's table. */
 enum py_frame {
-    PY_BOOT, PY_BOOT_INNER, PY_TQDM_RUN, PY_WAIT, PY_WAIT_INNER,
-    PY_SCRIPT, PY_MAIN, PY_PROF_STEP, PY_TRANSIT, PY_TRAIN_STEP,
-    PY_DL_NEXT, PY_DL_NEXT_DATA, PY_DL_FETCH, PY_DL_COLLATE,
-    PY_GETITEM, PY_TOKENIZE, PY_ENCODE_BATCH, PY_ENCODE_BUILTIN,
-    PY_TO_DEVICE, PY_ZERO_GRAD,
-    PY_MODEL_FWD, PY_BLOCK_FWD, PY_ATTN_FWD, PY_MLP_FWD, PY_STEM_FWD,
-    PY_LINEAR_FWD, PY_LN_FWD, PY_EMB_FWD, PY_GELU_FWD, PY_CONV_FWD, PY_BN_FWD, PY_RELU_FWD,
-    PY_SDPA, PY_SOFTMAX, PY_CROSS_ENTROPY,
-    PY_TENSOR_BACKWARD, PY_AUTOGRAD_BACKWARD, PY_ENGINE_RUN, PY_RUN_BACKWARD,
-    PY_HOOK, PY_HOOK_FUT, PY_C10D_WRAPPER, PY_ALL_REDUCE,
-    PY_CLIP, PY_REPLAY, PY_REPLAY_BUILTIN,
-    PY_OPT_WRAPPER, PY_ADAMW_STEP, PY_FUSED_ADAM,
+    PY_BOOT,
+    PY_BOOT_INNER,
+    PY_TQDM_RUN,
+    PY_WAIT,
+    PY_WAIT_INNER,
+    PY_SCRIPT,
+    PY_MAIN,
+    PY_PROF_STEP,
+    PY_TRANSIT,
+    PY_TRAIN_STEP,
+    PY_DL_NEXT,
+    PY_DL_NEXT_DATA,
+    PY_DL_FETCH,
+    PY_DL_COLLATE,
+    PY_GETITEM,
+    PY_TOKENIZE,
+    PY_ENCODE_BATCH,
+    PY_ENCODE_BUILTIN,
+    PY_TO_DEVICE,
+    PY_ZERO_GRAD,
+    PY_MODEL_FWD,
+    PY_BLOCK_FWD,
+    PY_ATTN_FWD,
+    PY_MLP_FWD,
+    PY_STEM_FWD,
+    PY_LINEAR_FWD,
+    PY_LN_FWD,
+    PY_EMB_FWD,
+    PY_GELU_FWD,
+    PY_CONV_FWD,
+    PY_BN_FWD,
+    PY_RELU_FWD,
+    PY_SDPA,
+    PY_SOFTMAX,
+    PY_CROSS_ENTROPY,
+    PY_TENSOR_BACKWARD,
+    PY_AUTOGRAD_BACKWARD,
+    PY_ENGINE_RUN,
+    PY_RUN_BACKWARD,
+    PY_HOOK,
+    PY_HOOK_FUT,
+    PY_C10D_WRAPPER,
+    PY_ALL_REDUCE,
+    PY_CLIP,
+    PY_REPLAY,
+    PY_REPLAY_BUILTIN,
+    PY_OPT_WRAPPER,
+    PY_ADAMW_STEP,
+    PY_FUSED_ADAM,
     PY_ITEM,
     PY__COUNT
 };
 
 /* nn.Module classes, named "nn.Module: <Class>_<n>". */
 enum py_module {
-    MOD_GPT, MOD_EMBEDDING, MOD_BLOCK, MOD_LAYERNORM, MOD_ATTN, MOD_LOCAL_ATTN,
-    MOD_LINEAR, MOD_MLP, MOD_GELU, MOD_STEM, MOD_CONV, MOD_BN, MOD_RELU,
+    MOD_GPT,
+    MOD_EMBEDDING,
+    MOD_BLOCK,
+    MOD_LAYERNORM,
+    MOD_ATTN,
+    MOD_LOCAL_ATTN,
+    MOD_LINEAR,
+    MOD_MLP,
+    MOD_GELU,
+    MOD_STEM,
+    MOD_CONV,
+    MOD_BN,
+    MOD_RELU,
     MOD__COUNT
 };
 
@@ -181,15 +229,23 @@ extern const char *const synth_module_names[MOD__COUNT];
 
 /* Host API calls. */
 enum rt_api {
-    RT_LAUNCH, RT_LAUNCH_EXC, RT_MEMCPY, RT_MEMSET, RT_STREAM_SYNC, RT_GRAPH_LAUNCH,
-    RT_STREAM_WAIT, RT_EVENT_RECORD, RT_IS_CAPTURING, DRV_LAUNCH,
+    RT_LAUNCH,
+    RT_LAUNCH_EXC,
+    RT_MEMCPY,
+    RT_MEMSET,
+    RT_STREAM_SYNC,
+    RT_GRAPH_LAUNCH,
+    RT_STREAM_WAIT,
+    RT_EVENT_RECORD,
+    RT_IS_CAPTURING,
+    DRV_LAUNCH,
     RT__COUNT
 };
 
 struct rt_info {
     const char *name;
     unsigned cbid;
-    bool driver;                /* cuda_driver rather than cuda_runtime */
+    bool driver; /* cuda_driver rather than cuda_runtime */
 };
 extern const struct rt_info synth_rt[RT__COUNT];
 
@@ -206,12 +262,12 @@ enum skern_kind { SK_KERNEL, SK_MEMCPY, SK_MEMSET };
 /* A GPU activity as written. */
 struct skern {
     const char *name;
-    char *args;                 /* members after "correlation": geometry, collective args */
+    char *args; /* members after "correlation": geometry, collective args */
     size_t args_len;
-    int64_t dur_ns;             /* typical duration */
-    int64_t bytes;              /* memcpy / memset size */
-    uint8_t kind;               /* enum skern_kind */
-    uint8_t api;                /* enum rt_api that launches it */
+    int64_t dur_ns; /* typical duration */
+    int64_t bytes;  /* memcpy / memset size */
+    uint8_t kind;   /* enum skern_kind */
+    uint8_t api;    /* enum rt_api that launches it */
     bool comm, mangled;
 };
 
@@ -222,7 +278,7 @@ enum lin_kind { LIN_QKV, LIN_PROJ, LIN_FC1, LIN_FC2, LIN_HEAD, LIN__COUNT };
 struct lin_ops {
     int64_t in, out;
     uint16_t linear, t, transpose, as_strided, view_in, addmm, view_out;
-    uint16_t matmul, mm, unsafe_view;           /* LIN_HEAD: no bias, matmul path */
+    uint16_t matmul, mm, unsafe_view; /* LIN_HEAD: no bias, matmul path */
     uint16_t mm_dgrad, mm_wgrad, sum_bias;
     uint16_t k_fwd, k_dgrad, k_wgrad, k_bias;
 };
@@ -282,13 +338,13 @@ struct model_ops {
 };
 
 struct smodel {
-    int64_t B, S, H, NH, HD, F, V, T;   /* batch, seq, hidden, heads, head dim, ffn, vocab, tokens */
-    int64_t C, IMG;                     /* conv stem: channels, image side */
+    int64_t B, S, H, NH, HD, F, V, T; /* batch, seq, hidden, heads, head dim, ffn, vocab, tokens */
+    int64_t C, IMG;                   /* conv stem: channels, image side */
     unsigned layers;
     bool conv;
-    int64_t layer_params;               /* parameters per block */
-    int64_t other_params;               /* embedding, final norm, stem */
-    unsigned adamw_launches;            /* multi_tensor_apply chunks per step */
+    int64_t layer_params;    /* parameters per block */
+    int64_t other_params;    /* embedding, final norm, stem */
+    unsigned adamw_launches; /* multi_tensor_apply chunks per step */
     VEC(struct sop) ops;
     VEC(struct skern) kerns;
     struct lin_ops lin[LIN__COUNT];
@@ -312,31 +368,31 @@ enum { ST_COMPUTE, ST_COMM, ST__COUNT };
 enum rec_type { R_OP, R_ANN, R_PY, R_RT, R_GPU, R_MEM };
 
 enum rec_flags {
-    RF_BACKWARD = 1 << 0,       /* op: evaluate_function on the autograd thread */
-    RF_MODULE = 1 << 1,         /* py: nn.Module frame (inst = instance number) */
-    RF_NULL_PARENT = 1 << 2,    /* py: Python parent id is null */
-    RF_UNLINKED = 1 << 3,       /* GPU: no runtime call in the window */
-    RF_GRAPH = 1 << 4,          /* GPU: part of a graph launch */
+    RF_BACKWARD = 1 << 0,    /* op: evaluate_function on the autograd thread */
+    RF_MODULE = 1 << 1,      /* py: nn.Module frame (inst = instance number) */
+    RF_NULL_PARENT = 1 << 2, /* py: Python parent id is null */
+    RF_UNLINKED = 1 << 3,    /* GPU: no runtime call in the window */
+    RF_GRAPH = 1 << 4,       /* GPU: part of a graph launch */
 };
 
 /* Annotation names (R_ANN tmpl). */
 enum ann_name { ANN_STEP, ANN_ZERO_GRAD, ANN_OPT_STEP, ANN_NCCL_ALLREDUCE, ANN__COUNT };
 
 struct rec {
-    int64_t ts, dur;            /* ns relative to the trace base */
-    uint64_t ext;               /* External id, 0 = none (ops, annotations, runtime, GPU) */
-    uint64_t id;                /* Python id (py), correlation (runtime, GPU), address (memory) */
-    uint64_t parent;            /* Python parent id (py) */
-    int64_t seq;                /* Sequence number, -1 = none (ops) */
-    int64_t bytes;              /* memory: signed size; ProfilerStep: step number */
-    uint64_t total, reserved;   /* memory: Total Allocated after it, Total Reserved */
-    uint32_t flow;              /* ops: fwdbwd flow id, 0 = none */
-    uint32_t ngpu;              /* runtime: GPU records right after it */
-    uint16_t tmpl;              /* op / py frame / api / kernel variant / annotation */
-    uint16_t inst;              /* py module instance */
-    uint8_t type;               /* enum rec_type */
-    uint8_t th;                 /* host thread, or stream for GPU records */
-    uint8_t flags;              /* enum rec_flags */
+    int64_t ts, dur;          /* ns relative to the trace base */
+    uint64_t ext;             /* External id, 0 = none (ops, annotations, runtime, GPU) */
+    uint64_t id;              /* Python id (py), correlation (runtime, GPU), address (memory) */
+    uint64_t parent;          /* Python parent id (py) */
+    int64_t seq;              /* Sequence number, -1 = none (ops) */
+    int64_t bytes;            /* memory: signed size; ProfilerStep: step number */
+    uint64_t total, reserved; /* memory: Total Allocated after it, Total Reserved */
+    uint32_t flow;            /* ops: fwdbwd flow id, 0 = none */
+    uint32_t ngpu;            /* runtime: GPU records right after it */
+    uint16_t tmpl;            /* op / py frame / api / kernel variant / annotation */
+    uint16_t inst;            /* py module instance */
+    uint8_t type;             /* enum rec_type */
+    uint8_t th;               /* host thread, or stream for GPU records */
+    uint8_t flags;            /* enum rec_flags */
 };
 
 /* A GPU projection of ProfilerStep#N (gpu_user_annotation). */
@@ -356,37 +412,39 @@ struct sim_node;
 struct sim {
     struct srng rng;
     const struct smodel *m;
-    VEC(struct rec) r;                  /* the current step's records */
-    VEC(struct sim_node) nodes;         /* autograd nodes of the current step */
-    VEC(struct step_span) spans;        /* every step's GPU projection */
-    int64_t now[TH__COUNT];             /* host cursors, ns */
-    int64_t stream_free[ST__COUNT];     /* when each stream drains */
-    int64_t t0;                         /* profiling window start */
-    int64_t pid, tid_autograd;          /* the process; the main thread's tid is pid */
-    int64_t step_gpu_lo, step_gpu_hi;   /* compute-stream span of the current step */
-    int64_t prev_step_gpu;              /* length of the previous step's span */
+    VEC(struct rec) r;                /* the current step's records */
+    VEC(struct sim_node) nodes;       /* autograd nodes of the current step */
+    VEC(struct step_span) spans;      /* every step's GPU projection */
+    int64_t now[TH__COUNT];           /* host cursors, ns */
+    int64_t stream_free[ST__COUNT];   /* when each stream drains */
+    int64_t t0;                       /* profiling window start */
+    int64_t pid, tid_autograd;        /* the process; the main thread's tid is pid */
+    int64_t step_gpu_lo, step_gpu_hi; /* compute-stream span of the current step */
+    int64_t prev_step_gpu;            /* length of the previous step's span */
     uint32_t opstack[TH__COUNT][SIM_DEPTH];
     unsigned opdepth[TH__COUNT];
-    uint64_t pystack[TH__COUNT][SIM_DEPTH];     /* Python ids of open frames */
+    uint64_t pystack[TH__COUNT][SIM_DEPTH]; /* Python ids of open frames */
     unsigned pydepth[TH__COUNT];
     uint64_t next_ext, next_corr, next_py, next_seq;
     uint32_t next_flow;
-    unsigned mod_count[MOD__COUNT];     /* per-class instance numbers, reset per step */
-    uint64_t run_backward_py;           /* Python id of run_backward in this step */
+    unsigned mod_count[MOD__COUNT]; /* per-class instance numbers, reset per step */
+    uint64_t run_backward_py;       /* Python id of run_backward in this step */
     /* allocator */
     uint64_t heap_base, heap_top;
     uint64_t allocated, reserved;
     /* whole-trace frames, emitted last */
     int64_t boot_ts, script_ts;
-    uint64_t step_no;                   /* ProfilerStep#N of the current step */
-    unsigned data_frames;               /* data-pipeline frames per step */
+    uint64_t step_no;     /* ProfilerStep#N of the current step */
+    unsigned data_frames; /* data-pipeline frames per step */
 };
 
+/* A simulation of model m from the seed, with data_frames data-pipeline
+ * frames per step; freed by sim_done. */
 void sim_init(struct sim *s, const struct smodel *m, uint64_t seed, unsigned data_frames);
 void sim_done(struct sim *s);
-/* Records of the few kernels still running when the window opened. */
-void sim_prologue(struct sim *s);
-/* Simulate one ProfilerStep into s->r (cleared first). */
+/* Simulate one ProfilerStep, appending to s->r (the caller empties it after
+ * emitting; before the first step it holds the kernels still running when
+ * the window opened). */
 void sim_step(struct sim *s);
 /* When the last host or GPU activity ends. */
 int64_t sim_end(const struct sim *s);

@@ -1,12 +1,13 @@
-/* The simulated model: dims from the seed, and every op and kernel variant
- * with its args rendered once (shapes, launch geometry, collective args). */
+/* The simulated model: dims from the seed, the name tables, the builders of
+ * op and kernel variants (args rendered once: shapes, launch geometry,
+ * collective args) and the forward-pass variants. */
 #include "config.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/synth_internal.h"
+#include "core/synth_model.h"
 
 const char *const synth_py_names[PY__COUNT] = {
     [PY_BOOT] = "threading.py(1032): _bootstrap",
@@ -99,20 +100,7 @@ const struct rt_info synth_rt[RT__COUNT] = {
 /* Op args: "Concrete Inputs", "Input type", "Input Strides", "Input Dims"  */
 /* ------------------------------------------------------------------------ */
 
-#define BF "c10::BFloat16"
-#define F32 "float"
-#define I64 "long int"
-
-/* One op input. */
-struct targ {
-    char kind;                  /* 't' tensor, 's' scalar, 'l' scalar list, 'L' tensor list, 'n' none */
-    const char *dtype;
-    int nd;
-    int64_t d[5], st[5];        /* dims; strides (contiguous when st[0] == 0) */
-    char val[64];               /* scalar or list value */
-};
-
-static struct targ tensor(const char *dtype, int nd, const int64_t *d, const int64_t *st)
+struct targ smodel_tensor(const char *dtype, int nd, const int64_t *d, const int64_t *st)
 {
     struct targ a = {.kind = 't', .dtype = dtype, .nd = nd};
     for (int i = 0; i < nd; i++) {
@@ -129,19 +117,7 @@ static struct targ tensor(const char *dtype, int nd, const int64_t *d, const int
     return a;
 }
 
-#define T0(dt) tensor(dt, 0, NULL, NULL)
-#define T1(dt, a) tensor(dt, 1, (int64_t[]){a}, NULL)
-#define T2(dt, a, b) tensor(dt, 2, (int64_t[]){a, b}, NULL)
-#define T3(dt, a, b, c) tensor(dt, 3, (int64_t[]){a, b, c}, NULL)
-#define T4(dt, a, b, c, d) tensor(dt, 4, (int64_t[]){a, b, c, d}, NULL)
-#define TS2(dt, a, b, s0, s1) tensor(dt, 2, (int64_t[]){a, b}, (int64_t[]){s0, s1})
-#define TS3(dt, a, b, c, s0, s1, s2) tensor(dt, 3, (int64_t[]){a, b, c}, (int64_t[]){s0, s1, s2})
-#define TS4(dt, a, b, c, d, s0, s1, s2, s3)                                                    \
-    tensor(dt, 4, (int64_t[]){a, b, c, d}, (int64_t[]){s0, s1, s2, s3})
-
-static struct targ valued(char kind, const char *fmt, ...) ATTR_FORMAT(2, 3);
-
-static struct targ valued(char kind, const char *fmt, ...)
+struct targ smodel_value(char kind, const char *fmt, ...)
 {
     struct targ a = {.kind = kind};
     va_list ap;
@@ -150,11 +126,6 @@ static struct targ valued(char kind, const char *fmt, ...)
     va_end(ap);
     return a;
 }
-
-#define SC(...) valued('s', __VA_ARGS__)
-#define LS(...) valued('l', __VA_ARGS__)
-#define NONE ((struct targ){.kind = 'n'})
-#define TLIST ((struct targ){.kind = 'L'})
 
 static void put_ints(struct strbuf *sb, int n, const int64_t *v)
 {
@@ -198,7 +169,7 @@ static void render_args(struct strbuf *sb, int n, const struct targ *a)
 }
 
 /* A new op variant; n args (0: recorded without shapes). */
-static uint16_t op_new(struct smodel *m, const char *name, int n, const struct targ *a)
+uint16_t smodel_op(struct smodel *m, const char *name, int n, const struct targ *a)
 {
     struct strbuf sb = STRBUF_INIT;
     if (n)
@@ -212,49 +183,22 @@ static uint16_t op_new(struct smodel *m, const char *name, int n, const struct t
     return (uint16_t)(m->ops.n - 1);
 }
 
-#define OP(name, ...)                                                                          \
-    op_new(m, name, (int)(sizeof((struct targ[]){__VA_ARGS__}) / sizeof(struct targ)),          \
-           (struct targ[]){__VA_ARGS__})
-#define OP0(name) op_new(m, name, 0, NULL)
-
 /* ------------------------------------------------------------------------ */
 /* Kernels                                                                  */
 /* ------------------------------------------------------------------------ */
 
-#define H100_SMS 132
-#define H100_WARPS_PER_SM 64
-
-/* Sustained rates: dense bf16 tensor-core flops and HBM bytes per ns. */
-#define GEMM_FLOPS_PER_NS 620000
-#define FLASH_FLOPS_PER_NS 430000
-#define HBM_BYTES_PER_NS 2600
-#define PCIE_BYTES_PER_NS 22
-#define NVLINK_BYTES_PER_NS 160
-
-static int64_t gemm_ns(int64_t m, int64_t n, int64_t k)
+int64_t smodel_gemm_ns(int64_t m, int64_t n, int64_t k)
 {
     return 2 * m * n * k / GEMM_FLOPS_PER_NS + 4000;
 }
 
-static int64_t mem_ns(int64_t bytes)
+int64_t smodel_mem_ns(int64_t bytes)
 {
     return bytes / HBM_BYTES_PER_NS + 2500;
 }
 
-static int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
-struct geom {
-    int64_t grid[3];
-    int block;
-    int regs;
-    int smem;
-};
-
-static uint16_t kern_add(struct smodel *m, const char *name, uint8_t kind, uint8_t api,
-                         int64_t dur, int64_t bytes, struct strbuf *args)
+static uint16_t kern_add(struct smodel *m, const char *name, uint8_t kind, uint8_t api, int64_t dur,
+                         int64_t bytes, struct strbuf *args)
 {
     struct skern *k = VEC_ADD(&m->kerns);
     k->name = name;
@@ -272,11 +216,11 @@ static uint16_t kern_add(struct smodel *m, const char *name, uint8_t kind, uint8
 }
 
 /* A kernel with launch geometry and an occupancy estimate like CUPTI's. */
-static uint16_t kern(struct smodel *m, const char *name, uint8_t api, int64_t dur, struct geom g)
+uint16_t smodel_kern(struct smodel *m, const char *name, uint8_t api, int64_t dur, struct geom g)
 {
     struct strbuf sb = STRBUF_INIT;
     int64_t blocks = g.grid[0] * g.grid[1] * g.grid[2];
-    int64_t warps_per_block = cdiv(g.block, 32);
+    int64_t warps_per_block = smodel_cdiv(g.block, 32);
     /* blocks and warps per SM in millionths */
     int64_t bps = blocks * 1000000 / H100_SMS;
     int64_t wps = blocks * warps_per_block * 1000000 / H100_SMS;
@@ -294,22 +238,24 @@ static uint16_t kern(struct smodel *m, const char *name, uint8_t api, int64_t du
 }
 
 /* An elementwise kernel over n elements of `width` bytes (reads + writes). */
-static uint16_t kern_ew(struct smodel *m, const char *name, int64_t n, int64_t bytes_per_elem)
+uint16_t smodel_kern_ew(struct smodel *m, const char *name, int64_t n, int64_t bytes_per_elem)
 {
-    struct geom g = {{MIN(cdiv(n, 512 * 4), 132 * 16), 1, 1}, 128, 24, 0};
-    return kern(m, name, RT_LAUNCH, mem_ns(n * bytes_per_elem), g);
+    struct geom g = {{MIN(smodel_cdiv(n, 512 * 4), 132 * 16), 1, 1}, 128, 24, 0};
+    return smodel_kern(m, name, RT_LAUNCH, smodel_mem_ns(n * bytes_per_elem), g);
 }
 
-static uint16_t kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
+uint16_t smodel_kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
                           int64_t cols, int64_t k, int64_t batch)
 {
     bool big = rows * cols >= 4096 * 4096;
-    struct geom g = {{cdiv(cols, big ? 256 : 128), cdiv(rows, 128), batch}, big ? 384 : 256,
-                     168, big ? 213248 : 164864};
-    return kern(m, name, api, gemm_ns(rows, cols, k) * batch, g);
+    struct geom g = {{smodel_cdiv(cols, big ? 256 : 128), smodel_cdiv(rows, 128), batch},
+                     big ? 384 : 256,
+                     168,
+                     big ? 213248 : 164864};
+    return smodel_kern(m, name, api, smodel_gemm_ns(rows, cols, k) * batch, g);
 }
 
-static uint16_t kern_copy(struct smodel *m, const char *name, uint8_t api, int64_t bytes,
+uint16_t smodel_kern_copy(struct smodel *m, const char *name, uint8_t api, int64_t bytes,
                           int64_t bytes_per_ns)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -317,12 +263,14 @@ static uint16_t kern_copy(struct smodel *m, const char *name, uint8_t api, int64
                     bytes / bytes_per_ns + 1500, bytes, &sb);
 }
 
-static uint16_t kern_nccl(struct smodel *m, int64_t nelems)
+uint16_t smodel_kern_nccl(struct smodel *m, int64_t nelems)
 {
     struct geom g = {{24, 1, 1}, 544, 96, 87568};
-    uint16_t k = kern(m, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, "
-                         "ncclWork*)",
-                      RT_LAUNCH_EXC, nelems * 2 / NVLINK_BYTES_PER_NS + 12000, g);
+    uint16_t k =
+        smodel_kern(m,
+                    "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, "
+                    "ncclWork*)",
+                    RT_LAUNCH_EXC, nelems * 2 / NVLINK_BYTES_PER_NS + 12000, g);
     struct skern *kp = &m->kerns.v[k];
     struct strbuf sb = STRBUF_INIT;
     sb_putn(&sb, kp->args, kp->args_len);
@@ -339,7 +287,7 @@ static uint16_t kern_nccl(struct smodel *m, int64_t nelems)
 }
 
 /* record_param_comms: the collective's args, no shapes. */
-static uint16_t op_rpc(struct smodel *m, int64_t nelems)
+uint16_t smodel_op_rpc(struct smodel *m, int64_t nelems)
 {
     struct strbuf sb = STRBUF_INIT;
     sb_printf(&sb,
@@ -357,63 +305,6 @@ static uint16_t op_rpc(struct smodel *m, int64_t nelems)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Kernel names                                                             */
-/* ------------------------------------------------------------------------ */
-
-#define SM90_GEMM(layout, tile, wg)                                                            \
-    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_" layout "_n_tilesize" tile "_warpgroupsize" wg        \
-    "_execute_segment_k_off_kernel__5x_cublas"
-#define CUTLASS_GEMM(cfg) "void cutlass::Kernel2<" cfg ">(" cfg "::Params)"
-#define VEC_EW(functor, arity)                                                                 \
-    "void at::native::vectorized_elementwise_kernel<4, " functor ", at::detail::Array<char*, "  \
-    arity "> >(int, " functor ", at::detail::Array<char*, " arity ">)"
-
-#define GELU_FN                                                                                \
-    "at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#1}" \
-    "::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16)#1}"
-#define GELU_BWD_FN                                                                            \
-    "at::native::GeluBackwardCUDAKernelImpl(at::TensorIteratorBase&, "                          \
-    "at::native::GeluType)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() "      \
-    "const::{lambda(c10::BFloat16, c10::BFloat16)#1}"
-#define MUL_FN                                                                                 \
-    "at::native::AUnaryFunctor<c10::BFloat16, c10::BFloat16, c10::BFloat16, "                  \
-    "at::native::binary_internal::MulFunctor<float> >"
-#define CLAMP_FN                                                                               \
-    "at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, "         \
-    "c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() "   \
-    "const::{lambda()#14}::operator()() const::{lambda(c10::BFloat16)#1}"
-#define THRESHOLD_FN                                                                           \
-    "at::native::(anonymous namespace)::threshold_kernel_impl<c10::BFloat16>("                  \
-    "at::TensorIteratorBase&, c10::BFloat16, c10::BFloat16)::{lambda(c10::BFloat16, "           \
-    "c10::BFloat16)#1}"
-#define CLAMP_MAX_FN                                                                           \
-    "at::native::clamp_max_scalar_kernel_impl(at::TensorIteratorBase&, "                        \
-    "c10::Scalar)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() "               \
-    "const::{lambda(float)#1}"
-#define COPY_LAMBDA                                                                            \
-    "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() " \
-    "const::{lambda()#7}::operator()() const::{lambda(c10::BFloat16)#1}"
-#define COPY_IMPL                                                                              \
-    "at::native::gpu_kernel_impl_nocast<" COPY_LAMBDA ">(at::TensorIteratorBase&, " COPY_LAMBDA \
-    " const&)::{lambda(int)#1}"
-#define FLASH_BWD_TRAITS                                                                       \
-    "pytorch_flash::Flash_bwd_kernel_traits<128, 64, 128, 8, 2, 4, 2, false, false, "           \
-    "cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 64, 128, 8, "                 \
-    "cutlass::bfloat16_t> >"
-
-/* Itanium-mangled symbols, the form Kineto leaves very long names in. */
-#define MANGLED_ADAMW                                                                          \
-    "_ZN2at6native12_GLOBAL__N_125multi_tensor_apply_kernelINS1_18TensorListMetadataILi4EEENS1_" \
-    "20FusedAdamMathFunctorIN3c108BFloat16ELi4ELNS0_9ADAM_MODEE1ELb0EEEJPdPfSB_SB_SB_fPbSC_"    \
-    "EEEvT_T0_DpT1_"
-#define MANGLED_LPNORM                                                                         \
-    "_ZN2at6native12_GLOBAL__N_125multi_tensor_apply_kernelINS1_18TensorListMetadataILi1EEENS1_" \
-    "13LpNormFunctorIN3c108BFloat16ELNS0_8NormTypeE1EfLi1ELi1EEEJPfiEEEvT_T0_DpT1_"
-#define MANGLED_SUM                                                                            \
-    "_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIN3c108BFloat16ENS0_14func_wrapper_"   \
-    "tIS4_ZNS0_11sum_functorIS4_fS4_EclERNS_14TensorIteratorEEUlffE_EEjS4_Li4ELi4EEEEEvT1_"
-
-/* ------------------------------------------------------------------------ */
 /* Building the tables                                                      */
 /* ------------------------------------------------------------------------ */
 
@@ -428,18 +319,19 @@ static void lin_init(struct smodel *m, enum lin_kind which, int64_t in, int64_t 
                      : OP("aten::linear", T3(BF, B, S, in), T2(BF, out, in), NONE);
     l->t = OP("aten::t", T2(BF, out, in));
     l->transpose = OP("aten::transpose", T2(BF, out, in), SC("0"), SC("1"));
-    l->as_strided = OP("aten::as_strided", T2(BF, out, in), LS("[%lld, %lld]", (long long)in,
-                       (long long)out), LS("[1, %lld]", (long long)in), NONE);
-    l->view_in = OP("aten::view", T3(BF, B, S, in), LS("[%lld, %lld]", (long long)T,
-                    (long long)in));
-    l->addmm = OP("aten::addmm", T1(BF, out), T2(BF, T, in), TS2(BF, in, out, 1, in), SC("1"),
-                  SC("1"));
-    l->view_out = OP("aten::view", T2(BF, T, out), LS("[%lld, %lld, %lld]", (long long)B,
-                     (long long)S, (long long)out));
+    l->as_strided =
+        OP("aten::as_strided", T2(BF, out, in), LS("[%lld, %lld]", (long long)in, (long long)out),
+           LS("[1, %lld]", (long long)in), NONE);
+    l->view_in =
+        OP("aten::view", T3(BF, B, S, in), LS("[%lld, %lld]", (long long)T, (long long)in));
+    l->addmm =
+        OP("aten::addmm", T1(BF, out), T2(BF, T, in), TS2(BF, in, out, 1, in), SC("1"), SC("1"));
+    l->view_out = OP("aten::view", T2(BF, T, out),
+                     LS("[%lld, %lld, %lld]", (long long)B, (long long)S, (long long)out));
     l->matmul = OP("aten::matmul", T3(BF, B, S, in), TS2(BF, in, out, 1, in));
     l->mm = OP("aten::mm", T2(BF, T, in), TS2(BF, in, out, 1, in));
-    l->unsafe_view = OP("aten::_unsafe_view", T2(BF, T, out), LS("[%lld, %lld, %lld]",
-                        (long long)B, (long long)S, (long long)out));
+    l->unsafe_view = OP("aten::_unsafe_view", T2(BF, T, out),
+                        LS("[%lld, %lld, %lld]", (long long)B, (long long)S, (long long)out));
     l->mm_dgrad = OP("aten::mm", T2(BF, T, out), T2(BF, out, in));
     l->mm_wgrad = OP("aten::mm", TS2(BF, out, T, 1, out), T2(BF, T, in));
     l->sum_bias = OP("aten::sum", T2(BF, T, out), LS("[0]"), SC("True"), NONE);
@@ -447,23 +339,28 @@ static void lin_init(struct smodel *m, enum lin_kind which, int64_t in, int64_t 
     switch (which) {
     case LIN_QKV:
     case LIN_FC1:
-        l->k_fwd = kern_gemm(m, SM90_GEMM("tn", "128x256x64", "2x1x1"), DRV_LAUNCH, T, out, in, 1);
+        l->k_fwd =
+            smodel_kern_gemm(m, SM90_GEMM("tn", "128x256x64", "2x1x1"), DRV_LAUNCH, T, out, in, 1);
         break;
     case LIN_PROJ:
     case LIN_FC2:
-        l->k_fwd = kern_gemm(m,
+        l->k_fwd =
+            smodel_kern_gemm(m,
                              CUTLASS_GEMM("cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_"
                                           "32x3_tn_align8"),
                              RT_LAUNCH, T, out, in, 1);
         break;
     default:
-        l->k_fwd = kern_gemm(m, SM90_GEMM("tn", "256x128x64", "2x1x1"), DRV_LAUNCH, T, out, in, 1);
+        l->k_fwd =
+            smodel_kern_gemm(m, SM90_GEMM("tn", "256x128x64", "2x1x1"), DRV_LAUNCH, T, out, in, 1);
         break;
     }
-    l->k_dgrad = kern_gemm(m, SM90_GEMM("nn", "128x256x64", "2x1x1"), DRV_LAUNCH, T, in, out, 1);
-    l->k_wgrad = kern_gemm(m, SM90_GEMM("nt", "128x128x64", "1x1x1"), DRV_LAUNCH, out, in, T, 1);
-    struct geom g = {{cdiv(out, 32), MIN(cdiv(T, 256), 16), 1}, 512, 40, 4096};
-    l->k_bias = kern(m, MANGLED_SUM, RT_LAUNCH, mem_ns(T * out * 2), g);
+    l->k_dgrad =
+        smodel_kern_gemm(m, SM90_GEMM("nn", "128x256x64", "2x1x1"), DRV_LAUNCH, T, in, out, 1);
+    l->k_wgrad =
+        smodel_kern_gemm(m, SM90_GEMM("nt", "128x128x64", "1x1x1"), DRV_LAUNCH, out, in, T, 1);
+    struct geom g = {{smodel_cdiv(out, 32), MIN(smodel_cdiv(T, 256), 16), 1}, 512, 40, 4096};
+    l->k_bias = smodel_kern(m, MANGLED_SUM, RT_LAUNCH, smodel_mem_ns(T * out * 2), g);
 }
 
 static void ops_forward(struct smodel *m)
@@ -474,37 +371,39 @@ static void ops_forward(struct smodel *m)
 
     o->to = OP("aten::to", T2(I64, B, S), NONE, SC("4"), SC("True"), SC("False"), NONE);
     o->to_copy = OP("aten::_to_copy", T2(I64, B, S), SC("4"), NONE, NONE, NONE, SC("True"), NONE);
-    o->empty_strided = OP("aten::empty_strided", LS("[%lld, %lld]", lB, lS),
-                          LS("[%lld, 1]", lS), SC("4"), SC("0"), NONE, SC("False"));
+    o->empty_strided = OP("aten::empty_strided", LS("[%lld, %lld]", lB, lS), LS("[%lld, 1]", lS),
+                          SC("4"), SC("0"), NONE, SC("False"));
     o->copy_h2d = OP("aten::copy_", T2(I64, B, S), T2(I64, B, S), SC("True"));
-    o->k_h2d = kern_copy(m, "Memcpy HtoD (Pinned -> Device)", RT_MEMCPY, T * 8, PCIE_BYTES_PER_NS);
+    o->k_h2d =
+        smodel_kern_copy(m, "Memcpy HtoD (Pinned -> Device)", RT_MEMCPY, T * 8, PCIE_BYTES_PER_NS);
 
-    o->embedding = OP("aten::embedding", T2(BF, V, H), T2(I64, B, S), SC("-1"), SC("False"),
-                      SC("False"));
+    o->embedding =
+        OP("aten::embedding", T2(BF, V, H), T2(I64, B, S), SC("-1"), SC("False"), SC("False"));
     o->reshape_ids = OP("aten::reshape", T2(I64, B, S), LS("[-1]"));
     o->view_ids = OP("aten::view", T2(I64, B, S), LS("[-1]"));
     o->index_select = OP("aten::index_select", T2(BF, V, H), SC("0"), T1(I64, T));
     o->view_emb = OP("aten::view", T2(BF, T, H), LS("[%lld, %lld, %lld]", lB, lS, lH));
-    o->k_index_select =
-        kern(m,
-             "void at::native::(anonymous namespace)::indexSelectLargeIndex<c10::BFloat16, long, "
-             "unsigned int, 2, 2, -2, true>(at::cuda::detail::TensorInfo<c10::BFloat16, unsigned "
-             "int>, at::cuda::detail::TensorInfo<c10::BFloat16 const, unsigned int>, "
-             "at::cuda::detail::TensorInfo<long const, unsigned int>, int, int, unsigned int, "
-             "unsigned int, long)",
-             RT_LAUNCH, mem_ns(T * H * 4), (struct geom){{MIN(cdiv(T * H, 128 * 8), 1056), 1, 1},
-                                                          128, 32, 0});
+    o->k_index_select = smodel_kern(
+        m,
+        "void at::native::(anonymous namespace)::indexSelectLargeIndex<c10::BFloat16, long, "
+        "unsigned int, 2, 2, -2, true>(at::cuda::detail::TensorInfo<c10::BFloat16, unsigned "
+        "int>, at::cuda::detail::TensorInfo<c10::BFloat16 const, unsigned int>, "
+        "at::cuda::detail::TensorInfo<long const, unsigned int>, int, int, unsigned int, "
+        "unsigned int, long)",
+        RT_LAUNCH, smodel_mem_ns(T * H * 4),
+        (struct geom){{MIN(smodel_cdiv(T * H, 128 * 8), 1056), 1, 1}, 128, 32, 0});
 
-    o->layer_norm = OP("aten::layer_norm", T3(BF, B, S, H), LS("[%lld]", lH), T1(BF, H),
-                       T1(BF, H), SC("1.0000000000000001e-05"), SC("True"));
+    o->layer_norm = OP("aten::layer_norm", T3(BF, B, S, H), LS("[%lld]", lH), T1(BF, H), T1(BF, H),
+                       SC("1.0000000000000001e-05"), SC("True"));
     o->native_layer_norm = OP("aten::native_layer_norm", T3(BF, B, S, H), LS("[%lld]", lH),
                               T1(BF, H), T1(BF, H), SC("1.0000000000000001e-05"));
     o->empty_ln = OP("aten::empty", LS("[%lld]", lT), SC("6"), SC("0"), NONE, NONE, NONE);
-    o->k_ln = kern(m,
-                   "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<"
-                   "c10::BFloat16, float>(int, float, c10::BFloat16 const*, c10::BFloat16 const*, "
-                   "c10::BFloat16 const*, float*, float*, c10::BFloat16*)",
-                   RT_LAUNCH, mem_ns(T * H * 4), (struct geom){{T, 1, 1}, 256, 32, 0});
+    o->k_ln =
+        smodel_kern(m,
+                    "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<"
+                    "c10::BFloat16, float>(int, float, c10::BFloat16 const*, c10::BFloat16 const*, "
+                    "c10::BFloat16 const*, float*, float*, c10::BFloat16*)",
+                    RT_LAUNCH, smodel_mem_ns(T * H * 4), (struct geom){{T, 1, 1}, 256, 32, 0});
 
     /* attention: q, k, v are views of the qkv output [B, S, 3H] */
     int64_t H3 = 3 * H;
@@ -513,17 +412,17 @@ static void ops_forward(struct smodel *m)
     o->slice = OP("aten::slice", T3(BF, B, S, H3), SC("2"), SC("0"), SC("%lld", lH), SC("1"));
     o->view_head = OP("aten::view", TS3(BF, B, S, H, S * H3, H3, 1),
                       LS("[%lld, %lld, %lld, %lld]", lB, lS, (long long)NH, (long long)HD));
-    o->transpose_head = OP("aten::transpose", TS4(BF, B, S, NH, HD, S * H3, H3, HD, 1), SC("1"),
-                           SC("2"));
-#define QKV_T TS4(BF, B, NH, S, HD, S * H3, HD, H3, 1)
-#define QKV_N TS4(BF, B, S, NH, HD, S * H3, H3, HD, 1)
+    o->transpose_head =
+        OP("aten::transpose", TS4(BF, B, S, NH, HD, S * H3, H3, HD, 1), SC("1"), SC("2"));
+#define QKV_T TS4(BF, B, NH, S, HD, S *H3, HD, H3, 1)
+#define QKV_N TS4(BF, B, S, NH, HD, S *H3, H3, HD, 1)
     o->sdpa = OP("aten::scaled_dot_product_attention", QKV_T, QKV_T, QKV_T, NONE, SC("0."),
                  SC("True"), NONE, SC("False"));
-    o->sdpa_flash = OP("aten::_scaled_dot_product_flash_attention", QKV_T, QKV_T, QKV_T,
-                       SC("0."), SC("True"), SC("False"), NONE);
-    o->flash_fwd = OP("aten::_flash_attention_forward", QKV_N, QKV_N, QKV_N, NONE, NONE,
-                      SC("%lld", lS), SC("%lld", lS), SC("0."), SC("True"), SC("False"), NONE,
-                      NONE, NONE, NONE, NONE);
+    o->sdpa_flash = OP("aten::_scaled_dot_product_flash_attention", QKV_T, QKV_T, QKV_T, SC("0."),
+                       SC("True"), SC("False"), NONE);
+    o->flash_fwd =
+        OP("aten::_flash_attention_forward", QKV_N, QKV_N, QKV_N, NONE, NONE, SC("%lld", lS),
+           SC("%lld", lS), SC("0."), SC("True"), SC("False"), NONE, NONE, NONE, NONE, NONE);
     o->empty_attn = OP("aten::empty", LS("[%lld, %lld, %lld]", lB, (long long)NH, lS), SC("6"),
                        SC("0"), NONE, NONE, NONE);
     o->matmul_qk = OP("aten::matmul", QKV_T, TS4(BF, B, NH, HD, S, S * H3, HD, 1, H3));
@@ -537,48 +436,50 @@ static void ops_forward(struct smodel *m)
     o->reshape_out = OP("aten::reshape", TS4(BF, B, S, NH, HD, S * H, HD, S * HD, 1),
                         LS("[%lld, %lld, %lld]", lB, lS, lH));
     o->clone = OP("aten::clone", TS4(BF, B, S, NH, HD, S * H, HD, S * HD, 1), SC("0"));
-    o->empty_like = OP("aten::empty_like", TS4(BF, B, S, NH, HD, S * H, HD, S * HD, 1), NONE,
-                       NONE, NONE, NONE, SC("0"));
-    o->copy_out = OP("aten::copy_", T4(BF, B, S, NH, HD), TS4(BF, B, S, NH, HD, S * H, HD,
-                     S * HD, 1), SC("False"));
-    o->unsafe_view_out = OP("aten::_unsafe_view", T4(BF, B, S, NH, HD),
-                            LS("[%lld, %lld, %lld]", lB, lS, lH));
+    o->empty_like = OP("aten::empty_like", TS4(BF, B, S, NH, HD, S * H, HD, S * HD, 1), NONE, NONE,
+                       NONE, NONE, SC("0"));
+    o->copy_out = OP("aten::copy_", T4(BF, B, S, NH, HD),
+                     TS4(BF, B, S, NH, HD, S * H, HD, S * HD, 1), SC("False"));
+    o->unsafe_view_out =
+        OP("aten::_unsafe_view", T4(BF, B, S, NH, HD), LS("[%lld, %lld, %lld]", lB, lS, lH));
 #undef QKV_T
 #undef QKV_N
     int64_t flash_flops = 4 * B * NH * S * S * HD / 2;
-    o->k_flash_fwd = kern(m,
-                          "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_"
-                          "traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, "
-                          "pytorch_flash::Flash_kernel_traits<128, 128, 64, 4, "
-                          "cutlass::bfloat16_t> >, false, true, false, false, true, true, false, "
-                          "false>(pytorch_flash::Flash_fwd_params)",
-                          RT_LAUNCH, flash_flops / FLASH_FLOPS_PER_NS + 6000,
-                          (struct geom){{cdiv(S, 128), B, NH}, 128, 255, 49152});
-    o->k_bmm_qk = kern_gemm(m, SM90_GEMM("tn", "128x128x64", "1x1x1"), DRV_LAUNCH, S, S, HD,
-                            B * NH);
-    o->k_mul_scale = kern_ew(m, VEC_EW(MUL_FN, "2"), B * NH * S * S, 4);
-    o->k_softmax = kern(m,
-                        S <= 1024 ? "void (anonymous namespace)::softmax_warp_forward<"
-                                    "c10::BFloat16, c10::BFloat16, float, 10, false, false>("
-                                    "c10::BFloat16*, c10::BFloat16 const*, int, int, int, bool "
-                                    "const*, int, bool)"
-                                  : "void at::native::(anonymous namespace)::cunn_SoftMaxForward"
-                                    "Smem<8, c10::BFloat16, float, c10::BFloat16, "
-                                    "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>("
-                                    "c10::BFloat16*, c10::BFloat16 const*, long)",
-                        RT_LAUNCH, mem_ns(B * NH * S * S * 4),
-                        (struct geom){{B * NH * S / 4, 1, 1}, 128, 32, 0});
-    o->k_bmm_pv = kern_gemm(m, SM90_GEMM("nn", "128x128x64", "1x1x1"), DRV_LAUNCH, S, HD, S,
-                            B * NH);
-    o->k_copy = kern_ew(m,
-                        "void at::native::elementwise_kernel<128, 4, " COPY_IMPL ">(int, "
-                        COPY_IMPL ")",
-                        T * H, 4);
+    o->k_flash_fwd =
+        smodel_kern(m,
+                    "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_"
+                    "traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, "
+                    "pytorch_flash::Flash_kernel_traits<128, 128, 64, 4, "
+                    "cutlass::bfloat16_t> >, false, true, false, false, true, true, false, "
+                    "false>(pytorch_flash::Flash_fwd_params)",
+                    RT_LAUNCH, flash_flops / FLASH_FLOPS_PER_NS + 6000,
+                    (struct geom){{smodel_cdiv(S, 128), B, NH}, 128, 255, 49152});
+    o->k_bmm_qk =
+        smodel_kern_gemm(m, SM90_GEMM("tn", "128x128x64", "1x1x1"), DRV_LAUNCH, S, S, HD, B * NH);
+    o->k_mul_scale = smodel_kern_ew(m, VEC_EW(MUL_FN, "2"), B * NH * S * S, 4);
+    o->k_softmax =
+        smodel_kern(m,
+                    S <= 1024 ? "void (anonymous namespace)::softmax_warp_forward<"
+                                "c10::BFloat16, c10::BFloat16, float, 10, false, false>("
+                                "c10::BFloat16*, c10::BFloat16 const*, int, int, int, bool "
+                                "const*, int, bool)"
+                              : "void at::native::(anonymous namespace)::cunn_SoftMaxForward"
+                                "Smem<8, c10::BFloat16, float, c10::BFloat16, "
+                                "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>("
+                                "c10::BFloat16*, c10::BFloat16 const*, long)",
+                    RT_LAUNCH, smodel_mem_ns(B * NH * S * S * 4),
+                    (struct geom){{B * NH * S / 4, 1, 1}, 128, 32, 0});
+    o->k_bmm_pv =
+        smodel_kern_gemm(m, SM90_GEMM("nn", "128x128x64", "1x1x1"), DRV_LAUNCH, S, HD, S, B * NH);
+    o->k_copy = smodel_kern_ew(
+        m, "void at::native::elementwise_kernel<128, 4, " COPY_IMPL ">(int, " COPY_IMPL ")", T * H,
+        4);
 
     o->add = OP("aten::add", T3(BF, B, S, H), T3(BF, B, S, H), SC("1"));
     o->gelu = OP("aten::gelu", T3(BF, B, S, F), SC("tanh"));
-    o->k_add = kern_ew(m, VEC_EW("at::native::CUDAFunctor_add<c10::BFloat16>", "3"), T * H, 6);
-    o->k_gelu = kern_ew(m, VEC_EW(GELU_FN, "2"), T * F, 4);
+    o->k_add =
+        smodel_kern_ew(m, VEC_EW("at::native::CUDAFunctor_add<c10::BFloat16>", "3"), T * H, 6);
+    o->k_gelu = smodel_kern_ew(m, VEC_EW(GELU_FN, "2"), T * F, 4);
 
     o->cross_entropy = OP("aten::cross_entropy_loss", T2(BF, T, V), T1(I64, T), NONE, SC("1"),
                           SC("-100"), SC("0."));
@@ -586,283 +487,64 @@ static void ops_forward(struct smodel *m)
     o->log_softmax_inner = OP("aten::_log_softmax", T2(BF, T, V), SC("1"), SC("False"));
     o->nll_nd = OP("aten::nll_loss_nd", T2(BF, T, V), T1(I64, T), NONE, SC("1"), SC("-100"));
     o->nll = OP("aten::nll_loss", T2(BF, T, V), T1(I64, T), NONE, SC("1"), SC("-100"));
-    o->nll_fwd = OP("aten::nll_loss_forward", T2(BF, T, V), T1(I64, T), NONE, SC("1"),
-                    SC("-100"));
-    o->k_log_softmax = kern(m,
-                            "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, "
-                            "c10::BFloat16, float, c10::BFloat16, at::native::(anonymous "
-                            "namespace)::LogSoftMaxForwardEpilogue>(c10::BFloat16*, "
-                            "c10::BFloat16 const*, int)",
-                            RT_LAUNCH, mem_ns(T * V * 4), (struct geom){{T, 1, 1}, 1024, 38, 0});
-    o->k_nll = kern(m,
+    o->nll_fwd = OP("aten::nll_loss_forward", T2(BF, T, V), T1(I64, T), NONE, SC("1"), SC("-100"));
+    o->k_log_softmax =
+        smodel_kern(m,
+                    "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, "
+                    "c10::BFloat16, float, c10::BFloat16, at::native::(anonymous "
+                    "namespace)::LogSoftMaxForwardEpilogue>(c10::BFloat16*, "
+                    "c10::BFloat16 const*, int)",
+                    RT_LAUNCH, smodel_mem_ns(T * V * 4), (struct geom){{T, 1, 1}, 1024, 38, 0});
+    o->k_nll =
+        smodel_kern(m,
                     "void at::native::(anonymous namespace)::nll_loss_forward_reduce_cuda_kernel_"
                     "2d<c10::BFloat16, float, long>(c10::BFloat16*, c10::BFloat16*, c10::BFloat16 "
                     "const*, long const*, c10::BFloat16 const*, bool, long, long, long, long)",
-                    RT_LAUNCH, mem_ns(T * 16), (struct geom){{1, 1, 1}, 1024, 32, 0});
+                    RT_LAUNCH, smodel_mem_ns(T * 16), (struct geom){{1, 1, 1}, 1024, 32, 0});
 
     if (m->conv) {
         int64_t C = m->C, I = m->IMG, O = m->IMG / 2;
         long long lC = (long long)C;
-        o->conv2d = OP("aten::conv2d", T4(BF, B, 3, I, I), T4(BF, C, 3, 7, 7), NONE,
-                       LS("[2, 2]"), LS("[3, 3]"), LS("[1, 1]"), SC("1"));
-        o->convolution = OP("aten::convolution", T4(BF, B, 3, I, I), T4(BF, C, 3, 7, 7), NONE,
-                            LS("[2, 2]"), LS("[3, 3]"), LS("[1, 1]"), SC("False"), LS("[0, 0]"),
-                            SC("1"));
-        o->convolution_inner = OP("aten::_convolution", T4(BF, B, 3, I, I), T4(BF, C, 3, 7, 7),
-                                  NONE, LS("[2, 2]"), LS("[3, 3]"), LS("[1, 1]"), SC("False"),
-                                  LS("[0, 0]"), SC("1"), SC("False"), SC("False"), SC("True"),
-                                  SC("True"));
-        o->cudnn_conv = OP("aten::cudnn_convolution", T4(BF, B, 3, I, I), T4(BF, C, 3, 7, 7),
-                           LS("[3, 3]"), LS("[2, 2]"), LS("[1, 1]"), SC("1"), SC("False"),
-                           SC("True"), SC("True"));
-        o->batch_norm = OP("aten::batch_norm", T4(BF, B, C, O, O), T1(BF, C), T1(BF, C),
-                           T1(F32, C), T1(F32, C), SC("True"), SC("0.10000000000000001"),
-                           SC("1.0000000000000001e-05"), SC("True"));
+        o->conv2d = OP("aten::conv2d", T4(BF, B, 3, I, I), T4(BF, C, 3, 7, 7), NONE, LS("[2, 2]"),
+                       LS("[3, 3]"), LS("[1, 1]"), SC("1"));
+        o->convolution =
+            OP("aten::convolution", T4(BF, B, 3, I, I), T4(BF, C, 3, 7, 7), NONE, LS("[2, 2]"),
+               LS("[3, 3]"), LS("[1, 1]"), SC("False"), LS("[0, 0]"), SC("1"));
+        o->convolution_inner =
+            OP("aten::_convolution", T4(BF, B, 3, I, I), T4(BF, C, 3, 7, 7), NONE, LS("[2, 2]"),
+               LS("[3, 3]"), LS("[1, 1]"), SC("False"), LS("[0, 0]"), SC("1"), SC("False"),
+               SC("False"), SC("True"), SC("True"));
+        o->cudnn_conv =
+            OP("aten::cudnn_convolution", T4(BF, B, 3, I, I), T4(BF, C, 3, 7, 7), LS("[3, 3]"),
+               LS("[2, 2]"), LS("[1, 1]"), SC("1"), SC("False"), SC("True"), SC("True"));
+        o->batch_norm =
+            OP("aten::batch_norm", T4(BF, B, C, O, O), T1(BF, C), T1(BF, C), T1(F32, C), T1(F32, C),
+               SC("True"), SC("0.10000000000000001"), SC("1.0000000000000001e-05"), SC("True"));
         o->bn_impl = OP("aten::_batch_norm_impl_index", T4(BF, B, C, O, O), T1(BF, C), T1(BF, C),
                         T1(F32, C), T1(F32, C), SC("True"), SC("0.10000000000000001"),
                         SC("1.0000000000000001e-05"), SC("True"));
-        o->cudnn_bn = OP("aten::cudnn_batch_norm", T4(BF, B, C, O, O), T1(BF, C), T1(BF, C),
-                         T1(F32, C), T1(F32, C), SC("True"), SC("0.10000000000000001"),
-                         SC("1.0000000000000001e-05"));
+        o->cudnn_bn =
+            OP("aten::cudnn_batch_norm", T4(BF, B, C, O, O), T1(BF, C), T1(BF, C), T1(F32, C),
+               T1(F32, C), SC("True"), SC("0.10000000000000001"), SC("1.0000000000000001e-05"));
         o->relu = OP("aten::relu_", T4(BF, B, C, O, O));
         o->clamp_min = OP("aten::clamp_min_", T4(BF, B, C, O, O), SC("0"));
-        o->k_conv = kern(m,
-                         "sm90_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nchw_"
-                         "tilesize128x64x64_warpgroupsize1x1x1_g1_execute_segment_k_off_kernel__"
-                         "5x_cudnn",
-                         RT_LAUNCH, gemm_ns(B * O * O, C, 3 * 49),
-                         (struct geom){{cdiv(B * O * O, 128), 1, 1}, 128, 168, 197632});
-        o->k_bn = kern(m,
-                       "void cudnn::bn_fw_tr_1C11_kernel_NCHW<__nv_bfloat16, float, 512, true, "
-                       "1>(cudnnTensorStruct, __nv_bfloat16 const*, cudnnTensorStruct, "
-                       "__nv_bfloat16*, float const*, float const*, float, float, float*, "
-                       "float*, float*, float*, float, float)",
-                       RT_LAUNCH, mem_ns(B * C * O * O * 6), (struct geom){{C, 1, 1}, 512, 40,
-                                                                              8196});
-        o->k_relu = kern_ew(m, VEC_EW(CLAMP_FN, "2"), B * C * O * O, 4);
+        o->k_conv =
+            smodel_kern(m,
+                        "sm90_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nchw_"
+                        "tilesize128x64x64_warpgroupsize1x1x1_g1_execute_segment_k_off_kernel__"
+                        "5x_cudnn",
+                        RT_LAUNCH, smodel_gemm_ns(B * O * O, C, 3 * 49),
+                        (struct geom){{smodel_cdiv(B * O * O, 128), 1, 1}, 128, 168, 197632});
+        o->k_bn = smodel_kern(
+            m,
+            "void cudnn::bn_fw_tr_1C11_kernel_NCHW<__nv_bfloat16, float, 512, true, "
+            "1>(cudnnTensorStruct, __nv_bfloat16 const*, cudnnTensorStruct, "
+            "__nv_bfloat16*, float const*, float const*, float, float, float*, "
+            "float*, float*, float*, float, float)",
+            RT_LAUNCH, smodel_mem_ns(B * C * O * O * 6), (struct geom){{C, 1, 1}, 512, 40, 8196});
+        o->k_relu = smodel_kern_ew(m, VEC_EW(CLAMP_FN, "2"), B * C * O * O, 4);
         (void)lC;
     }
-}
-
-static void ops_backward(struct smodel *m)
-{
-    struct model_ops *o = &m->o;
-    int64_t B = m->B, S = m->S, H = m->H, NH = m->NH, HD = m->HD, F = m->F, V = m->V, T = m->T;
-    long long lH = (long long)H;
-
-#define EV(x) OP0("autograd::engine::evaluate_function: " x)
-    o->ev_addmm = EV("AddmmBackward0");
-    o->node_addmm = OP0("AddmmBackward0");
-    o->ev_mm = EV("MmBackward0");
-    o->node_mm = OP0("MmBackward0");
-    o->ev_ln = EV("NativeLayerNormBackward0");
-    o->node_ln = OP0("NativeLayerNormBackward0");
-    o->ln_bwd = OP("aten::native_layer_norm_backward", T3(BF, B, S, H), T3(BF, B, S, H),
-                   LS("[%lld]", lH), T3(F32, B, S, 1), T3(F32, B, S, 1), T1(BF, H), T1(BF, H),
-                   LS("[True, True, True]"));
-    o->ev_add = EV("AddBackward0");
-    o->node_add = OP0("AddBackward0");
-    o->ev_gelu = EV("GeluBackward0");
-    o->node_gelu = OP0("GeluBackward0");
-    o->gelu_bwd = OP("aten::gelu_backward", T3(BF, B, S, F), T3(BF, B, S, F), SC("tanh"));
-    o->ev_flash = EV("ScaledDotProductFlashAttentionBackward0");
-    o->node_flash = OP0("ScaledDotProductFlashAttentionBackward0");
-    o->sdpa_flash_bwd = OP("aten::_scaled_dot_product_flash_attention_backward",
-                           T4(BF, B, NH, S, HD), T4(BF, B, NH, S, HD), T4(BF, B, NH, S, HD),
-                           T4(BF, B, NH, S, HD), T4(BF, B, NH, S, HD), T3(F32, B, NH, S), NONE,
-                           NONE, SC("%lld", (long long)S), SC("%lld", (long long)S), SC("0."),
-                           SC("True"), T1(I64, 2), T0(I64), NONE);
-    o->flash_bwd = OP("aten::_flash_attention_backward", T4(BF, B, S, NH, HD),
-                      T4(BF, B, S, NH, HD), T4(BF, B, S, NH, HD), T4(BF, B, S, NH, HD),
-                      T4(BF, B, S, NH, HD), T3(F32, B, NH, S), NONE, NONE,
-                      SC("%lld", (long long)S), SC("%lld", (long long)S), SC("0."), SC("True"),
-                      T1(I64, 2), T0(I64), NONE);
-    o->ev_bmm = EV("BmmBackward0");
-    o->node_bmm = OP0("BmmBackward0");
-    o->bmm_qk_dgrad = OP("aten::bmm", T3(BF, B * NH, S, S), T3(BF, B * NH, S, HD));
-    o->bmm_qk_wgrad = OP("aten::bmm", T3(BF, B * NH, HD, S), T3(BF, B * NH, S, S));
-    o->bmm_pv_dgrad = OP("aten::bmm", T3(BF, B * NH, S, HD), T3(BF, B * NH, HD, S));
-    o->bmm_pv_wgrad = OP("aten::bmm", T3(BF, B * NH, S, S), T3(BF, B * NH, S, HD));
-    o->ev_softmax = EV("SoftmaxBackward0");
-    o->node_softmax = OP0("SoftmaxBackward0");
-    o->softmax_bwd = OP("aten::_softmax_backward_data", T4(BF, B, NH, S, S),
-                        T4(BF, B, NH, S, S), SC("-1"), SC("15"));
-    o->ev_mul = EV("MulBackward0");
-    o->node_mul = OP0("MulBackward0");
-    o->mul_bwd = OP("aten::mul", T4(BF, B, NH, S, S), SC("0.088388347648318433"));
-    o->ev_emb = EV("EmbeddingBackward0");
-    o->node_emb = OP0("EmbeddingBackward0");
-    o->emb_bwd = OP("aten::embedding_backward", T3(BF, B, S, H), T2(I64, B, S),
-                    SC("%lld", (long long)V), SC("-1"), SC("False"), SC("False"));
-    o->emb_dense_bwd = OP("aten::embedding_dense_backward", T3(BF, B, S, H), T2(I64, B, S),
-                          SC("%lld", (long long)V), SC("-1"), SC("False"));
-    o->zeros = OP("aten::zeros", LS("[%lld, %lld]", (long long)V, lH), SC("6"), NONE, NONE,
-                  SC("False"));
-    o->zero_ = OP("aten::zero_", T2(F32, V, H));
-    o->fill_ = OP("aten::fill_", T2(F32, V, H), SC("0"));
-    o->ev_log_softmax = EV("LogSoftmaxBackward0");
-    o->node_log_softmax = OP0("LogSoftmaxBackward0");
-    o->log_softmax_bwd = OP("aten::_log_softmax_backward_data", T2(BF, T, V), T2(BF, T, V),
-                            SC("1"), SC("15"));
-    o->ev_nll = EV("NllLossBackward0");
-    o->node_nll = OP0("NllLossBackward0");
-    o->nll_bwd = OP("aten::nll_loss_backward", T0(BF), T2(BF, T, V), T1(I64, T), NONE, SC("1"),
-                    SC("-100"), T0(F32));
-    o->nll_zero = OP("aten::zero_", T2(F32, T, V));
-    o->nll_fill = OP("aten::fill_", T2(F32, T, V), SC("0"));
-    o->ev_acc = EV("torch::autograd::AccumulateGrad");
-    o->node_acc = OP0("torch::autograd::AccumulateGrad");
-    o->detach = OP("aten::detach", T2(BF, H, H));
-    o->detach_inner = OP("detach", T2(BF, H, H));
-    if (m->conv) {
-        int64_t C = m->C, I = m->IMG, O = m->IMG / 2;
-        o->ev_conv = EV("ConvolutionBackward0");
-        o->node_conv = OP0("ConvolutionBackward0");
-        o->conv_bwd = OP("aten::convolution_backward", T4(BF, B, C, O, O), T4(BF, B, 3, I, I),
-                         T4(BF, C, 3, 7, 7), NONE, LS("[2, 2]"), LS("[3, 3]"), LS("[1, 1]"),
-                         SC("False"), LS("[0, 0]"), SC("1"), LS("[False, True, False]"));
-        o->ev_bn = EV("CudnnBatchNormBackward0");
-        o->node_bn = OP0("CudnnBatchNormBackward0");
-        o->bn_bwd = OP("aten::cudnn_batch_norm_backward", T4(BF, B, C, O, O),
-                       T4(BF, B, C, O, O), T1(BF, C), T1(F32, C), T1(F32, C), T1(F32, C),
-                       T1(F32, C), SC("1.0000000000000001e-05"), T1(BF, 0));
-        o->ev_relu = EV("ReluBackward0");
-        o->node_relu = OP0("ReluBackward0");
-        o->threshold_bwd = OP("aten::threshold_backward", T4(BF, B, C, O, O),
-                              T4(BF, B, C, O, O), SC("0"));
-        o->k_conv_wgrad = kern(m,
-                               "sm90_xmma_wgrad_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nchw_"
-                               "tilesize128x128x64_warpgroupsize1x1x1_g1_execute_segment_k_off_"
-                               "kernel__5x_cudnn",
-                               RT_LAUNCH, gemm_ns(C, 3 * 49, B * O * O) * 2,
-                               (struct geom){{1, cdiv(C, 128), 64}, 128, 168, 197632});
-        o->k_bn_bwd = kern(m,
-                           "void cudnn::bn_bw_1C11_kernel_new<__nv_bfloat16, float, float2, 512, "
-                           "true, 1>(float, float, float, float, cudnnTensorStruct, "
-                           "__nv_bfloat16 const*, cudnnTensorStruct, __nv_bfloat16 const*, "
-                           "cudnnTensorStruct, __nv_bfloat16*, float const*, float*, float*, "
-                           "float const*, float const*, float)",
-                           RT_LAUNCH, mem_ns(B * C * O * O * 8),
-                           (struct geom){{C, 1, 1}, 512, 40, 4096});
-        o->k_threshold_bwd = kern_ew(m, VEC_EW(THRESHOLD_FN, "3"), B * C * O * O, 6);
-    }
-#undef EV
-
-    o->k_ln_bwd_in = kern(m,
-                          "void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_"
-                          "vectorized<c10::BFloat16, float>(c10::BFloat16 const*, c10::BFloat16 "
-                          "const*, float const*, float const*, c10::BFloat16 const*, "
-                          "c10::BFloat16*, int)",
-                          RT_LAUNCH, mem_ns(T * H * 6), (struct geom){{T, 1, 1}, 256, 40, 0});
-    o->k_ln_bwd_gamma = kern(m,
-                             "void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel"
-                             "_32x32<c10::BFloat16, float>(long, long, c10::BFloat16 const*, "
-                             "c10::BFloat16 const*, float const*, float const*, c10::BFloat16*, "
-                             "c10::BFloat16*)",
-                             RT_LAUNCH, mem_ns(T * H * 4),
-                             (struct geom){{cdiv(H, 32), 1, 1}, 1024, 64, 8448});
-    o->k_gelu_bwd = kern_ew(m, VEC_EW(GELU_BWD_FN, "3"), T * F, 6);
-    o->k_flash_bwd_dot = kern(m,
-                              "void pytorch_flash::flash_bwd_dot_do_o_kernel<true, "
-                              FLASH_BWD_TRAITS " >(pytorch_flash::Flash_bwd_params)",
-                              RT_LAUNCH, mem_ns(T * H * 4), (struct geom){{cdiv(S, 128), B, NH},
-                                                                         256, 32, 0});
-    o->k_flash_bwd = kern(m,
-                          "void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<"
-                          FLASH_BWD_TRAITS ", false, true, false, false, false, true, true, "
-                          "false>(pytorch_flash::Flash_bwd_params)",
-                          RT_LAUNCH, 5 * (4 * B * NH * S * S * HD / 2) / 2 / FLASH_FLOPS_PER_NS +
-                                         9000,
-                          (struct geom){{cdiv(S, 128), B, NH}, 256, 255, 147456});
-    o->k_flash_bwd_convert = kern(m,
-                                  "void pytorch_flash::flash_bwd_convert_dq_kernel<"
-                                  FLASH_BWD_TRAITS " >(pytorch_flash::Flash_bwd_params, int)",
-                                  RT_LAUNCH, mem_ns(T * H * 6),
-                                  (struct geom){{cdiv(S, 128), B, NH}, 256, 64, 32768});
-    o->k_softmax_bwd = kern(m,
-                            S <= 1024 ? "void (anonymous namespace)::softmax_warp_backward<"
-                                        "c10::BFloat16, c10::BFloat16, float, 10, false, false>("
-                                        "c10::BFloat16*, c10::BFloat16 const*, c10::BFloat16 "
-                                        "const*, int, int, int, bool const*)"
-                                      : "void at::native::(anonymous namespace)::cunn_SoftMax"
-                                        "BackwardSmem<8, c10::BFloat16, float, c10::BFloat16, "
-                                        "at::native::(anonymous namespace)::SoftMaxBackward"
-                                        "Epilogue>(c10::BFloat16*, c10::BFloat16 const*, "
-                                        "c10::BFloat16 const*, long)",
-                            RT_LAUNCH, mem_ns(B * NH * S * S * 6),
-                            (struct geom){{B * NH * S / 4, 1, 1}, 128, 40, 0});
-    o->k_mul_bwd = kern_ew(m, VEC_EW(MUL_FN, "2"), B * NH * S * S, 4);
-    o->k_emb_bwd = kern(m,
-                        "void at::native::(anonymous namespace)::embedding_backward_feature_"
-                        "kernel<c10::BFloat16, float, long>(long const*, c10::BFloat16 const*, "
-                        "float*, int, long, int, int)",
-                        RT_LAUNCH, mem_ns(T * H * 8), (struct geom){{cdiv(H, 32), 1, 1}, 1024,
-                                                                    40, 8192});
-    o->k_memset = kern_copy(m, "Memset (Device)", RT_MEMSET, V * H * 4, 1800);
-    o->k_log_softmax_bwd = kern(m,
-                                "void at::native::(anonymous namespace)::cunn_SoftMaxBackward<4, "
-                                "c10::BFloat16, float, c10::BFloat16, at::native::(anonymous "
-                                "namespace)::LogSoftMaxBackwardEpilogue>(c10::BFloat16*, "
-                                "c10::BFloat16 const*, c10::BFloat16 const*, long)",
-                                RT_LAUNCH, mem_ns(T * V * 6),
-                                (struct geom){{T, 1, 1}, 1024, 40, 0});
-    o->k_nll_bwd = kern(m,
-                        "void at::native::(anonymous namespace)::nll_loss_backward_reduce_cuda_"
-                        "kernel_2d<c10::BFloat16, long>(c10::BFloat16*, c10::BFloat16 const*, "
-                        "long const*, c10::BFloat16 const*, c10::BFloat16 const*, bool, int, int, "
-                        "long, long)",
-                        RT_LAUNCH, mem_ns(T * 16), (struct geom){{1, 1, 1}, 1024, 32, 0});
-    o->k_fill = kern_ew(m, VEC_EW("at::native::FillFunctor<float>", "1"), T * V, 4);
-}
-
-static void ops_step(struct smodel *m)
-{
-    struct model_ops *o = &m->o;
-    int64_t H = m->H, V = m->V;
-    o->allreduce = OP0("c10d::allreduce_");
-    o->rpc_layer = op_rpc(m, m->layer_params);
-    o->rpc_last = op_rpc(m, m->other_params);
-    o->k_nccl_layer = kern_nccl(m, m->layer_params);
-    o->k_nccl_last = kern_nccl(m, m->other_params);
-
-    int64_t params = m->layer_params * m->layers + m->other_params;
-    struct geom g = {{320, 1, 1}, 512, 96, 0};
-    int64_t chunk = 320 * 65536;
-    m->adamw_launches = (unsigned)MAX(1, cdiv(params, chunk));
-    o->k_adamw = kern(m, MANGLED_ADAMW, RT_LAUNCH, mem_ns(MIN(params, chunk) * 16), g);
-    o->fused_adamw = OP("aten::_fused_adamw_", TLIST, TLIST, TLIST, TLIST, TLIST, TLIST,
-                        SC("0.00029999999999999997"), SC("0.90000000000000002"),
-                        SC("0.94999999999999996"), SC("0.10000000000000001"), SC("1e-08"),
-                        SC("False"), SC("False"), NONE, NONE);
-
-    struct geom gn = {{320, 1, 1}, 512, 64, 0};
-    o->k_graph[0] = kern(m, MANGLED_LPNORM, RT_GRAPH_LAUNCH, mem_ns(MIN(params, chunk) * 2), gn);
-    o->k_graph[1] = kern(m,
-                         "void at::native::lpnorm_cleanup<c10::BFloat16, "
-                         "(at::native::NormType)1, float, float>(float const*, "
-                         "at::native::TensorListAddresses, int)",
-                         RT_GRAPH_LAUNCH, 3500, (struct geom){{1, 1, 1}, 512, 32, 2048});
-    o->k_graph[2] = kern(m, VEC_EW(CLAMP_MAX_FN, "2"), RT_GRAPH_LAUNCH, 2200,
-                         (struct geom){{1, 1, 1}, 128, 20, 0});
-    o->k_graph[3] = kern(m,
-                         "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<"
-                         "at::native::(anonymous namespace)::TensorListMetadata<1>, "
-                         "at::native::(anonymous namespace)::BinaryOpScalarTensorFunctor<"
-                         "c10::BFloat16, 1, 1, 0>, std::multiplies<float>, float*>("
-                         "at::native::(anonymous namespace)::TensorListMetadata<1>, "
-                         "at::native::(anonymous namespace)::BinaryOpScalarTensorFunctor<"
-                         "c10::BFloat16, 1, 1, 0>, std::multiplies<float>, float*)",
-                         RT_GRAPH_LAUNCH, mem_ns(MIN(params, chunk) * 4), gn);
-
-    o->item = OP("aten::item", T0(F32));
-    o->local_scalar = OP("aten::_local_scalar_dense", T0(F32));
-    o->k_d2h = kern_copy(m, "Memcpy DtoH (Device -> Pinned)", RT_MEMCPY, 4, 1);
-
-    o->k_prev[0] = o->k_adamw;
-    o->k_prev[1] = o->k_fill;
-    o->k_prev[2] = o->k_add;
-    (void)H;
-    (void)V;
 }
 
 void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layers)
@@ -894,8 +576,8 @@ void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layer
     lin_init(m, LIN_FC2, m->F, m->H);
     lin_init(m, LIN_HEAD, m->H, m->V);
     ops_forward(m);
-    ops_backward(m);
-    ops_step(m);
+    smodel_ops_backward(m);
+    smodel_ops_step(m);
 }
 
 void smodel_done(struct smodel *m)

@@ -68,16 +68,24 @@ static void print_stats(const struct synth_stats *st, const char *path, double s
             (unsigned long long)st->unlinked, (unsigned long long)st->graph_kernels,
             (unsigned long long)st->comm_kernels, (unsigned long long)st->mangled_kernels,
             (unsigned long long)st->memcpys, (unsigned long long)st->memsets,
-            (unsigned long long)st->by_kind[EVK_CPU_OP],
-            (unsigned long long)st->python_frames, (unsigned long long)st->runtime_calls,
-            (unsigned long long)st->driver_launches, (unsigned long long)st->bwd_ops,
-            (unsigned long long)st->memory_events);
+            (unsigned long long)st->by_kind[EVK_CPU_OP], (unsigned long long)st->python_frames,
+            (unsigned long long)st->runtime_calls, (unsigned long long)st->driver_launches,
+            (unsigned long long)st->bwd_ops, (unsigned long long)st->memory_events);
 }
 
 int cmd_gen(int argc, char **argv)
 {
-    enum { OPT_EVENTS = 256, OPT_SIZE, OPT_STEPS, OPT_LAYERS, OPT_SEED, OPT_CONV, OPT_GZIP,
-           OPT_LEVEL, OPT_STATS };
+    enum {
+        OPT_EVENTS = 256,
+        OPT_SIZE,
+        OPT_STEPS,
+        OPT_LAYERS,
+        OPT_SEED,
+        OPT_CONV,
+        OPT_GZIP,
+        OPT_LEVEL,
+        OPT_STATS
+    };
     static const struct option longopts[] = {
         {"events", required_argument, NULL, OPT_EVENTS},
         {"size", required_argument, NULL, OPT_SIZE},
@@ -122,17 +130,29 @@ int cmd_gen(int argc, char **argv)
             if (!parse_count(optarg, &opts.seed, UINT64_MAX))
                 goto bad_value;
             break;
-        case OPT_CONV: opts.conv = true; break;
-        case OPT_GZIP: opts.gzip = true; break;
+        case OPT_CONV:
+            opts.conv = true;
+            break;
+        case OPT_GZIP:
+            opts.gzip = true;
+            break;
         case OPT_LEVEL:
             if (!parse_count(optarg, &v, 9) || !v)
                 goto bad_value;
             opts.gzip_level = (int)v;
             break;
-        case 'o': out = optarg; break;
-        case OPT_STATS: stats = true; break;
-        case 'h': gen_usage(stdout); return EXIT_OK;
-        default: gen_usage(stderr); return EXIT_USAGE;
+        case 'o':
+            out = optarg;
+            break;
+        case OPT_STATS:
+            stats = true;
+            break;
+        case 'h':
+            gen_usage(stdout);
+            return EXIT_OK;
+        default:
+            gen_usage(stderr);
+            return EXIT_USAGE;
         }
     }
     if (optind < argc) {
@@ -161,8 +181,8 @@ int cmd_gen(int argc, char **argv)
         return EXIT_FAILURE_RUN;
     }
     if (stats)
-        print_stats(&st, out, (double)(t1.tv_sec - t0.tv_sec) +
-                                  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        print_stats(&st, out,
+                    (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     return EXIT_OK;
 
 bad_value:

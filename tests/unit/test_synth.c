@@ -95,8 +95,7 @@ static void t_counts(void **state)
         for (int k = 0; k < EVK__COUNT; k++) {
             if (t->n_by_kind[k] != st->by_kind[k])
                 fail_msg("config %zu: %s: loaded %llu, generator says %llu", c, ev_kind_name(k),
-                         (unsigned long long)t->n_by_kind[k],
-                         (unsigned long long)st->by_kind[k]);
+                         (unsigned long long)t->n_by_kind[k], (unsigned long long)st->by_kind[k]);
             sum += st->by_kind[k];
         }
         assert_int_equal(t->ev.n, sum);
@@ -139,19 +138,31 @@ static void t_counts(void **state)
         assert_true(st->memcpys == 3 * st->steps && st->memsets == st->steps);
 
         /* Each kind the brief promises is present. */
-        const char *needles[] = {"aten::linear", "aten::addmm", "aten::mm", "aten::bmm",
+        const char *needles[] = {"aten::linear",
+                                 "aten::addmm",
+                                 "aten::mm",
+                                 "aten::bmm",
                                  "aten::_scaled_dot_product_flash_attention",
-                                 "aten::_flash_attention_forward", "aten::layer_norm",
-                                 "aten::native_layer_norm", "aten::add", "aten::mul",
-                                 "aten::gelu", "aten::copy_", "aten::softmax",
-                                 "record_param_comms", "cudaLaunchKernel", "cuLaunchKernel",
-                                 "cudaGraphLaunch", "cudaMemcpyAsync", "cudaMemsetAsync"};
+                                 "aten::_flash_attention_forward",
+                                 "aten::layer_norm",
+                                 "aten::native_layer_norm",
+                                 "aten::add",
+                                 "aten::mul",
+                                 "aten::gelu",
+                                 "aten::copy_",
+                                 "aten::softmax",
+                                 "record_param_comms",
+                                 "cudaLaunchKernel",
+                                 "cuLaunchKernel",
+                                 "cudaGraphLaunch",
+                                 "cudaMemcpyAsync",
+                                 "cudaMemsetAsync"};
         bool one_layer = st->layers == 1; /* one layer has no LocalAttention */
         for (size_t k = 0; k < ARRAY_SIZE(needles); k++) {
             bool found = strtab_find(&t->strs, needles[k], strlen(needles[k])) != IDX_NONE;
             if (!found && !(one_layer && (strcmp(needles[k], "aten::bmm") == 0 ||
-                                     strcmp(needles[k], "aten::mul") == 0 ||
-                                     strcmp(needles[k], "aten::softmax") == 0)))
+                                          strcmp(needles[k], "aten::mul") == 0 ||
+                                          strcmp(needles[k], "aten::softmax") == 0)))
                 fail_msg("config %zu: no %s", c, needles[k]);
         }
         if (configs[c].conv)
@@ -180,7 +191,8 @@ static const struct {
     {"layer_norm_grad_input", false, "aten::native_layer_norm_backward"},
     {"GammaBetaBackward", false, "aten::native_layer_norm_backward"},
     {"_ZN2at6native12_GLOBAL__N_125multi_tensor_apply_kernelINS1_18TensorListMetadataILi4EEENS1_"
-     "20FusedAdam", true, "aten::_fused_adamw_"},
+     "20FusedAdam",
+     true, "aten::_fused_adamw_"},
     {"_ZN2at6native13reduce_kernel", true, "aten::sum"},
     {"GeluBackward", false, "aten::gelu_backward"},
     {"GeluCUDAKernelImpl", false, "aten::gelu"},
@@ -261,8 +273,8 @@ static void t_links(void **state)
             if (is_gemm(name)) {
                 if (strcmp(op, "aten::addmm") && strcmp(op, "aten::mm") && strcmp(op, "aten::bmm"))
                     fail_msg("GEMM %s launched by %s", name, op);
-                assert_string_equal(launch_name, starts(name, "sm90") ? "cuLaunchKernel"
-                                                                      : "cudaLaunchKernel");
+                assert_string_equal(launch_name,
+                                    starts(name, "sm90") ? "cuLaunchKernel" : "cudaLaunchKernel");
                 continue;
             }
             size_t k = 0;
@@ -613,11 +625,21 @@ static void t_strict_json(void **state)
     char *b = synth_to_memory(&(struct synth_opts){.seed = 8, .conv = true}, &len, NULL);
     cJSON *doc = cJSON_ParseWithLength(b, len);
     assert_non_null(doc);
-    const char *order[] = {"schemaVersion", "deviceProperties", "cupti_version",
-                           "cuda_runtime_version", "distributedInfo", "record_shapes",
-                           "cuda_driver_version", "profile_memory", "with_stack",
-                           "with_modules", "trace_id", "traceEvents", "traceName",
-                           "displayTimeUnit", "baseTimeNanoseconds"};
+    const char *order[] = {"schemaVersion",
+                           "deviceProperties",
+                           "cupti_version",
+                           "cuda_runtime_version",
+                           "distributedInfo",
+                           "record_shapes",
+                           "cuda_driver_version",
+                           "profile_memory",
+                           "with_stack",
+                           "with_modules",
+                           "trace_id",
+                           "traceEvents",
+                           "traceName",
+                           "displayTimeUnit",
+                           "baseTimeNanoseconds"};
     size_t k = 0;
     for (const cJSON *c = doc->child; c; c = c->next, k++) {
         assert_true(k < ARRAY_SIZE(order));
@@ -659,8 +681,7 @@ static void t_write_error(void **state)
     size_t budget = 100000;
     struct errinfo err = {0};
     struct synth_stats st;
-    enum status s = synth_write(&(struct synth_opts){.seed = 1}, failing_write, &budget, &st,
-                                &err);
+    enum status s = synth_write(&(struct synth_opts){.seed = 1}, failing_write, &budget, &st, &err);
     assert_int_equal(s, ST_IO);
     assert_int_equal(err.status, ST_IO);
     assert_non_null(err.msg);
@@ -700,18 +721,12 @@ static void t_demo_plan(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(t_counts),
-        cmocka_unit_test(t_links),
-        cmocka_unit_test(t_mangled),
-        cmocka_unit_test(t_python),
-        cmocka_unit_test(t_fwd_bwd),
-        cmocka_unit_test(t_timeline),
-        cmocka_unit_test(t_gzip_same_events),
-        cmocka_unit_test(t_determinism),
-        cmocka_unit_test(t_size_targets),
-        cmocka_unit_test(t_strict_json),
-        cmocka_unit_test(t_write_error),
-        cmocka_unit_test(t_parse_size),
+        cmocka_unit_test(t_counts),           cmocka_unit_test(t_links),
+        cmocka_unit_test(t_mangled),          cmocka_unit_test(t_python),
+        cmocka_unit_test(t_fwd_bwd),          cmocka_unit_test(t_timeline),
+        cmocka_unit_test(t_gzip_same_events), cmocka_unit_test(t_determinism),
+        cmocka_unit_test(t_size_targets),     cmocka_unit_test(t_strict_json),
+        cmocka_unit_test(t_write_error),      cmocka_unit_test(t_parse_size),
         cmocka_unit_test(t_demo_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
