@@ -197,6 +197,7 @@ void synth_plan(const struct synth_opts *opts, struct synth_plan *plan)
     plan->layers = opts->layers ? opts->layers : SYNTH_DEMO_LAYERS;
     plan->steps = opts->steps ? opts->steps : SYNTH_DEMO_STEPS;
     plan->data_frames = SYNTH_DEMO_DATA_FRAMES;
+    plan->layers = MIN(plan->layers, SYNTH_MAX_LAYERS);
     if (!target || (opts->layers && opts->steps))
         return;
     /* Size is affine in each knob: fixed + steps * (per_step + (layers - 1)
@@ -226,7 +227,7 @@ void synth_plan(const struct synth_opts *opts, struct synth_plan *plan)
     n = MAX(n, 1);
     double rest = room - n * (per_step + (l - 1) * per_layer);
     double frames = rest > 0 ? round(rest / (n * per_frame)) : 0;
-    plan->layers = (unsigned)MIN(l, 65535);
+    plan->layers = (unsigned)MIN(l, SYNTH_MAX_LAYERS);
     plan->steps = (unsigned)MIN(n, 100000000);
     plan->data_frames = (unsigned)MIN(frames, MAX_DATA_FRAMES);
 }

@@ -29,6 +29,8 @@
 /* Layers and steps of the demo trace (a few thousand events). */
 #define SYNTH_DEMO_LAYERS 4
 #define SYNTH_DEMO_STEPS 3
+/* Most transformer blocks a trace can have. */
+#define SYNTH_MAX_LAYERS 4096
 /* Python frames of the data pipeline per step when no size is asked for. */
 #define SYNTH_DEMO_DATA_FRAMES 16
 
@@ -37,7 +39,8 @@ struct synth_opts {
     uint64_t target_events; /* approximate traceEvents count; 0 = no event target */
     uint64_t target_bytes;  /* approximate JSON text size (uncompressed); 0 = none */
     unsigned steps;         /* ProfilerStep count; 0 = from the target, or the demo's */
-    unsigned layers;        /* transformer blocks; 0 = from the target, or the demo's */
+    unsigned layers;        /* transformer blocks (at most SYNTH_MAX_LAYERS); 0 = from the
+                               target, or the demo's */
     bool conv;              /* add a conv2d + batch_norm stem to the model */
     bool gzip;              /* compress the output (gzip format) */
     int gzip_level;         /* zlib level 1..9; 0 = 1 (fastest) */

@@ -470,14 +470,14 @@ void emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed)
     for (size_t i = 0; i < ARRAY_SIZE(boot); i++) {
         const char *name = synth_py_names[boot[i]];
         int64_t ts = s->boot_ts + (int64_t)i * 1500;
-        emit_py_frame(e, 0, 0, name, strlen(name), ts, end - 1000 * (int64_t)i - ts, 1 + i,
-                      i ? i : 0, -1);
+        emit_py_frame(e, 0, 0, name, strlen(name), ts, end - 1000 * (int64_t)i - ts, PYID_BOOT + i,
+                      i ? PYID_BOOT + i - 1 : 0, -1);
     }
     const char *script = synth_py_names[PY_SCRIPT], *mainf = synth_py_names[PY_MAIN];
     emit_py_frame(e, s->pid, s->pid, script, strlen(script), s->script_ts, end - 500 - s->script_ts,
-                  6, 0, -1);
+                  PYID_SCRIPT, 0, -1);
     emit_py_frame(e, s->pid, s->pid, mainf, strlen(mainf), s->script_ts + 1300,
-                  end - 1600 - s->script_ts - 1300, 7, 6, -1);
+                  end - 1600 - s->script_ts - 1300, PYID_MAIN, PYID_SCRIPT, -1);
 
     for (size_t i = 0; i < s->spans.n; i++) {
         const struct step_span *sp = &s->spans.v[i];

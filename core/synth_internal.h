@@ -375,6 +375,10 @@ enum rec_flags {
     RF_GRAPH = 1 << 4,       /* GPU: part of a graph launch */
 };
 
+/* Python ids of the frames that outlive every step: the five frames of a
+ * thread started before the profiler (PYID_BOOT..), the script, main(). */
+enum { PYID_BOOT = 1, PYID_SCRIPT = 6, PYID_MAIN = 7, PYID_FIRST_FREE = 8 };
+
 /* Annotation names (R_ANN tmpl). */
 enum ann_name { ANN_STEP, ANN_ZERO_GRAD, ANN_OPT_STEP, ANN_NCCL_ALLREDUCE, ANN__COUNT };
 

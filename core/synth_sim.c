@@ -7,9 +7,6 @@
 
 #include "core/synth_sim.h"
 
-/* Python ids of the frames that outlive every step. */
-enum { PYID_BOOT = 1, PYID_SCRIPT = 6, PYID_MAIN = 7, PYID_FIRST_FREE = 8 };
-
 /* Where the caching allocator's blocks live. */
 #define HEAP_BASE 0x7f2a40000000ULL
 #define RESERVE_CHUNK (20ULL << 20)
@@ -420,7 +417,6 @@ void sim_done(struct sim *s)
     VEC_FREE(&s->nodes);
     VEC_FREE(&s->spans);
 }
-
 
 void sim_step(struct sim *s)
 {

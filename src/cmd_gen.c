@@ -122,7 +122,7 @@ int cmd_gen(int argc, char **argv)
             opts.steps = (unsigned)v;
             break;
         case OPT_LAYERS:
-            if (!parse_count(optarg, &v, 65535) || !v)
+            if (!parse_count(optarg, &v, SYNTH_MAX_LAYERS) || !v)
                 goto bad_value;
             opts.layers = (unsigned)v;
             break;
