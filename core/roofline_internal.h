@@ -1,0 +1,71 @@
+/* Internals shared by roofline.c and roofline_plot.c; not an API. */
+#ifndef TORCHTOP_CORE_ROOFLINE_INTERNAL_H
+#define TORCHTOP_CORE_ROOFLINE_INTERNAL_H
+
+#include "core/arena.h"
+#include "core/roofline.h"
+#include "core/u64map.h"
+#include "core/vec.h"
+
+/* One modelled instance. */
+struct rf_inst {
+    uint32_t ev;         /* the op event (the forward op for a backward
+                            modelled through the link) */
+    uint32_t time_ev;    /* event whose subtree GPU time is counted: ev,
+                            or the backward node */
+    uint32_t group;      /* index into roofline.groups */
+    bool bwd;            /* modelled through the forward<->backward link */
+    double flops, bytes; /* NaN when unknown */
+    double kernel_us;
+};
+
+/* One parameter combination: op name + parameter values in one sheet. */
+struct rf_group {
+    uint8_t sheet; /* enum pm_sheet */
+    uint32_t name; /* strtab id of the op name */
+    uint8_t nparams;
+    const char **params; /* arena; NULL entries are empty */
+    const char *key;     /* arena; the grouping key */
+    uint64_t hash;
+    uint32_t first; /* first instance (index into roofline.inst) */
+    uint32_t count;
+    double kt_sum; /* µs */
+    double tl_flops, tl_bytes;
+    char spec[24];
+    const char *model, *differs; /* static strings of the first instance */
+};
+
+/* An op a model names but could not evaluate. */
+struct rf_fail {
+    uint32_t ev;
+    const char *why; /* static */
+};
+
+struct roofline {
+    struct analysis *a;
+    const struct trace *t;
+    bool has_shapes;
+    bool have_dev;
+    struct device_peaks dev;
+    char note[600];
+    VEC(struct rf_inst) inst;
+    VEC(struct rf_group) groups;
+    VEC(struct rf_fail) fails;
+    struct u64map by_time_ev; /* time_ev -> instance */
+    uint32_t *mem_first;      /* CSR: instances of each group, event order */
+    uint32_t *mem;
+    uint32_t *slots; /* grouping hash: group index or IDX_NONE */
+    size_t slot_mask;
+    struct arena arena;
+    struct u64map model_of; /* name id -> index + 1 into models, 0 = none */
+    VEC(const struct pm_model *) models;
+};
+
+/* Model of an event's op name (cached per name); NULL when none. */
+const struct pm_model *rf_model(struct roofline *r, uint32_t ev);
+/* Roofline time in µs of flops/bytes for a spec, NaN without peaks;
+ * *compute_bound says which side is larger. */
+double rf_roof_us(const struct roofline *r, const char *spec, double flops, double bytes,
+                  bool *compute_bound);
+
+#endif
