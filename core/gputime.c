@@ -7,6 +7,12 @@
 #include "core/gputime.h"
 #include "core/interval.h"
 #include "core/sort.h"
+#include "core/u64map.h"
+
+struct tcache {
+    struct u64map idx;      /* event -> index into val */
+    VEC(int64_t) val;
+};
 
 struct gputime {
     const struct trace *t;
@@ -19,8 +25,9 @@ struct gputime {
     uint32_t n_by_pre;
     /* GPU work per launcher, start order (CSR). */
     uint32_t *launched_first, *launched;
-    /* Caches, -1 = not computed: [0] without comm, [1] with comm. */
-    int64_t *direct[2], *subtree[2];
+    /* Computed values: [0] without comm, [1] with comm. Sparse, since only
+     * launchers and the rows someone looks at are ever asked for. */
+    struct tcache direct[2], subtree[2];
     ivals_t scratch;
 };
 
@@ -142,21 +149,31 @@ void gputime_free(struct gputime *g)
     free(g->launched_first);
     free(g->launched);
     for (int k = 0; k < 2; k++) {
-        free(g->direct[k]);
-        free(g->subtree[k]);
+        u64map_free(&g->direct[k].idx);
+        VEC_FREE(&g->direct[k].val);
+        u64map_free(&g->subtree[k].idx);
+        VEC_FREE(&g->subtree[k].val);
     }
     VEC_FREE(&g->scratch);
     free(g);
 }
 
-static int64_t *cache(struct gputime *g, int64_t **slot)
+static bool tcache_get(struct tcache *c, uint32_t ev, int64_t *out)
 {
-    if (!*slot) {
-        size_t n = g->t->ev.n + 1;
-        *slot = xmalloc(n * sizeof(int64_t));
-        memset(*slot, 0xff, n * sizeof(int64_t));
-    }
-    return *slot;
+    uint32_t k = c->idx.keys ? u64map_get(&c->idx, ev) : IDX_NONE;
+    if (k == IDX_NONE)
+        return false;
+    *out = c->val.v[k];
+    return true;
+}
+
+static int64_t tcache_put(struct tcache *c, uint32_t ev, int64_t v)
+{
+    if (!c->idx.keys)
+        u64map_init(&c->idx, 1024);
+    u64map_put(&c->idx, ev, (uint32_t)c->val.n);
+    VEC_PUSH(&c->val, v);
+    return v;
 }
 
 static int64_t union_of(struct gputime *g, const uint32_t *evs, uint32_t n, bool with_comm)
@@ -207,22 +224,20 @@ const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t 
 
 int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm)
 {
-    int64_t *c = cache(g, &g->direct[with_comm]);
-    if (c[ev] < 0) {
-        uint32_t n;
-        const uint32_t *evs = gputime_launched(g, ev, &n);
-        c[ev] = union_of(g, evs, n, with_comm);
-    }
-    return c[ev];
+    int64_t v;
+    if (tcache_get(&g->direct[with_comm], ev, &v))
+        return v;
+    uint32_t n;
+    const uint32_t *evs = gputime_launched(g, ev, &n);
+    return tcache_put(&g->direct[with_comm], ev, union_of(g, evs, n, with_comm));
 }
 
 int64_t gputime_subtree(struct gputime *g, uint32_t ev, bool with_comm)
 {
-    int64_t *c = cache(g, &g->subtree[with_comm]);
-    if (c[ev] < 0) {
-        uint32_t n;
-        const uint32_t *evs = gputime_subtree_events(g, ev, &n);
-        c[ev] = union_of(g, evs, n, with_comm);
-    }
-    return c[ev];
+    int64_t v;
+    if (tcache_get(&g->subtree[with_comm], ev, &v))
+        return v;
+    uint32_t n;
+    const uint32_t *evs = gputime_subtree_events(g, ev, &n);
+    return tcache_put(&g->subtree[with_comm], ev, union_of(g, evs, n, with_comm));
 }

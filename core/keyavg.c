@@ -90,51 +90,25 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
     double scale = opts->time_scale > 0 ? opts->time_scale : 1e3;
     const char *unit = opts->time_unit ? opts->time_unit : "us";
     size_t n = t->ev.n;
-    int64_t *self_cpu = xcalloc(n + 1, sizeof(int64_t));
-    int64_t *self_dev = xcalloc(n + 1, sizeof(int64_t));
-    int64_t *dev_total = xcalloc(n + 1, sizeof(int64_t));
+    /* The row (group) of every row event; times go straight to groups, so
+     * no per-event time arrays are needed. */
+    uint32_t *group = xmalloc((n + 1) * sizeof(uint32_t));
+    memset(group, 0xff, (n + 1) * sizeof(uint32_t));
 
-    for (uint32_t i = 0; i < n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (!is_host_row_event(e))
-            continue;
-        self_cpu[i] += e->dur;
-        uint32_t p = row_parent(t, i);
-        if (p != IDX_NONE)
-            self_cpu[p] -= e->dur;
-    }
-    bool any_dev = false;
-    for (uint32_t i = 0; i < n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
-            continue;
-        any_dev = true;
-        self_dev[i] = dev_total[i] = e->dur;
-        uint32_t launch = t->gpus.v[e->aux].launch;
-        if (launch == IDX_NONE)
-            continue;
-        uint32_t op = owner_op(t, launch);
-        if (op == IDX_NONE)
-            continue;
-        self_dev[op] += e->dur;
-        for (uint32_t p = op; p != IDX_NONE; p = row_parent(t, p))
-            dev_total[p] += e->dur;
-    }
-
-    /* Group instances by key. */
     VEC(struct kagg) aggs = {0};
     VEC(struct inst) insts = {0};
     struct u64map by_key;
     u64map_init(&by_key, 1024);
     struct strbuf sk = STRBUF_INIT;
-    bool any_shapes = false, any_stack = false;
+    bool any_shapes = false, any_stack = false, any_dev = false;
     for (uint32_t i = 0; i < n; i++) {
         const struct event *e = &t->ev.v[i];
         if (!is_row_event(e))
             continue;
-        if (opts->top_level_only && !evk_is_gpu(e->kind) && row_parent(t, i) != IDX_NONE)
-            continue;
         bool gpu = evk_is_gpu(e->kind);
+        any_dev |= gpu;
+        if (opts->top_level_only && !gpu && row_parent(t, i) != IDX_NONE)
+            continue;
         const struct op_info *o = ev_op(t, i);
         uint32_t shapes = opts->group_by_shape && o ? o->input_dims : 0;
         sb_clear(&sk);
@@ -164,17 +138,49 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         struct kagg *g = &aggs.v[a];
         g->calls++;
         if (!gpu) {
-            g->self_cpu += self_cpu[i] > 0 ? self_cpu[i] : 0;
+            g->self_cpu += e->dur;
             g->cpu_total += e->dur;
+        } else {
+            g->self_dev += e->dur;
+            g->dev_total += e->dur;
         }
-        g->self_dev += self_dev[i];
-        g->dev_total += dev_total[i];
         any_shapes |= shapes != 0;
         any_stack |= g->stack != NULL;
+        group[i] = a;
         VEC_PUSH(&insts, ((struct inst){a, i}));
     }
     u64map_free(&by_key);
     sb_free(&sk);
+
+    /* Self CPU: a row event's time minus its nearest row descendants'. */
+    for (uint32_t i = 0; i < n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!is_host_row_event(e))
+            continue;
+        uint32_t p = row_parent(t, i);
+        if (p != IDX_NONE && group[p] != IDX_NONE)
+            aggs.v[group[p]].self_cpu -= e->dur;
+    }
+    /* Device time: self for the op owning the launch, total for it and
+     * every row event above it. */
+    for (uint32_t i = 0; i < n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
+            continue;
+        uint32_t launch = t->gpus.v[e->aux].launch;
+        uint32_t op = launch != IDX_NONE ? owner_op(t, launch) : IDX_NONE;
+        if (op == IDX_NONE)
+            continue;
+        if (group[op] != IDX_NONE)
+            aggs.v[group[op]].self_dev += e->dur;
+        for (uint32_t p = op; p != IDX_NONE; p = row_parent(t, p))
+            if (group[p] != IDX_NONE)
+                aggs.v[group[p]].dev_total += e->dur;
+    }
+    free(group);
+    for (size_t a = 0; a < aggs.n; a++)
+        if (aggs.v[a].self_cpu < 0)
+            aggs.v[a].self_cpu = 0;
 
     int64_t total_self_cpu = 0, total_self_dev = 0;
     for (size_t a = 0; a < aggs.n; a++) {
@@ -279,9 +285,6 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         free(aggs.v[a].stack);
     VEC_FREE(&aggs);
     VEC_FREE(&insts);
-    free(self_cpu);
-    free(self_dev);
-    free(dev_total);
 
     table_sort(tab, (size_t)colmap[KA_NAME], false);
     if (colmap[KA_DEV_TOTAL] >= 0)

@@ -370,6 +370,81 @@ static bool arg_i64(const struct argval *a, const cJSON *item, int64_t *out)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Compact JSON text of array and object args                               */
+/* ------------------------------------------------------------------------ */
+
+static void put_int(struct strbuf *sb, int64_t v)
+{
+    char buf[24], *p = buf + sizeof(buf);
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    sb_putn(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* Compact JSON of a parsed value, as cJSON_PrintUnformatted writes it but
+ * without printf for the integers that shape arrays are made of. */
+static void put_compact(struct strbuf *sb, const cJSON *v)
+{
+    switch (v->type & 0xff) {
+    case cJSON_NULL: sb_puts(sb, "null"); break;
+    case cJSON_False: sb_puts(sb, "false"); break;
+    case cJSON_True: sb_puts(sb, "true"); break;
+    case cJSON_Number: {
+        double d = v->valuedouble;
+        if (d == floor(d) && fabs(d) < TWO53) {
+            put_int(sb, (int64_t)d);
+        } else if (!isfinite(d)) {
+            sb_puts(sb, "null");
+        } else {
+            char buf[32];
+            snprintf(buf, sizeof(buf), "%.15g", d);
+            if (strtod(buf, NULL) != d)
+                snprintf(buf, sizeof(buf), "%.17g", d);
+            sb_puts(sb, buf);
+        }
+        break;
+    }
+    case cJSON_String: {
+        const char *s = v->valuestring ? v->valuestring : "";
+        sb_put_json_string(sb, s, strlen(s));
+        break;
+    }
+    case cJSON_Array:
+    case cJSON_Object: {
+        bool obj = (v->type & 0xff) == cJSON_Object;
+        sb_putc(sb, obj ? '{' : '[');
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child)
+                sb_putc(sb, ',');
+            if (obj) {
+                const char *k = c->string ? c->string : "";
+                sb_put_json_string(sb, k, strlen(k));
+                sb_putc(sb, ':');
+            }
+            put_compact(sb, c);
+        }
+        sb_putc(sb, obj ? '}' : ']');
+        break;
+    }
+    default:
+        sb_puts(sb, "null");
+        break;
+    }
+}
+
+static uint32_t intern_compact(struct worker *w, const cJSON *v)
+{
+    sb_clear(&w->tmp);
+    put_compact(&w->tmp, v);
+    return worker_intern(w, sb_str(&w->tmp), w->tmp.len);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Categories                                                               */
 /* ------------------------------------------------------------------------ */
 
@@ -397,6 +472,17 @@ static enum ev_kind kind_of_category(const char *c)
     if (n > 8 && strcmp(c + n - 8, "_runtime") == 0)
         return EVK_RUNTIME; /* mtia_runtime and similar */
     return EVK_OTHER;
+}
+
+/* Kind of an X event's category, cached per category id. */
+static enum ev_kind worker_kind(struct worker *w, uint32_t cat_id, const char *cat)
+{
+    struct kindcache_ent *e = &w->kinds[cat_id & (KINDCACHE_SIZE - 1)];
+    if (e->cat != cat_id + 1) {
+        e->cat = cat_id + 1;
+        e->kind = (uint8_t)kind_of_category(cat);
+    }
+    return (enum ev_kind)e->kind;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -477,12 +563,10 @@ static bool pack_args(struct worker *w, const cJSON *args, const char *text, siz
             a.v.s = intern_item_string(w, c);
             break;
         case cJSON_Array:
-        case cJSON_Object: {
-            char *json = cJSON_PrintUnformatted(c);
+        case cJSON_Object:
             a.type = ARG_JSON;
-            a.v.s = worker_intern(w, json ? json : "null", json ? strlen(json) : 4);
+            a.v.s = intern_compact(w, c);
             break;
-        }
         default:
             a.type = ARG_NULL;
             break;
@@ -569,8 +653,7 @@ static uint32_t name_of(struct worker *w, const cJSON *name)
         return 0;
     if (cJSON_IsString(name))
         return intern_item_string(w, name);
-    char *json = cJSON_PrintUnformatted(name);
-    return json ? worker_intern(w, json, strlen(json)) : 0;
+    return intern_compact(w, name);
 }
 
 static void add_flow(struct worker *w, const struct fields *f, char ph, uint32_t row, int64_t ts,
@@ -676,9 +759,9 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
         fail(out, ST_FORMAT, offset, "expected a string for \"cat\"");
         return;
     }
-    const char *cat = f.cat ? f.cat->valuestring : "";
+    uint32_t cat_id = f.cat ? intern_item_string(w, f.cat) : 0;
     if (ph == 'X')
-        kind = kind_of_category(cat);
+        kind = worker_kind(w, cat_id, f.cat ? f.cat->valuestring : "");
 
     int64_t ts = 0, dur = 0;
     if (f.ts) {
@@ -726,7 +809,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     e->ts = ts;
     e->dur = dur;
     e->name = name_of(w, f.name);
-    e->cat = f.cat ? intern_item_string(w, f.cat) : 0;
+    e->cat = cat_id;
     e->row = row;
     e->parent = e->first_child = e->next_sibling = IDX_NONE;
     e->kind = (uint8_t)kind;

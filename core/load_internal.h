@@ -92,12 +92,20 @@ struct rowcache_ent {
     uint32_t row;                   /* IDX_NONE = empty */
 };
 
+#define KINDCACHE_SIZE 64
+
+struct kindcache_ent {
+    uint32_t cat;                   /* category strtab id + 1; 0 = empty */
+    uint8_t kind;                   /* enum ev_kind */
+};
+
 /* A parsing thread's private state. */
 struct worker {
     struct load_shared *sh;
     struct arena arena;             /* cJSON allocations of the current event */
     struct strcache_ent strs[STRCACHE_SIZE];
     struct rowcache_ent rows[ROWCACHE_SIZE];
+    struct kindcache_ent kinds[KINDCACHE_SIZE];
     struct strbuf tmp;
 };
 

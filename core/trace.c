@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "core/trace.h"
 
 const char *ev_kind_name(enum ev_kind k)
@@ -111,4 +112,24 @@ size_t trace_memory(const struct trace *t)
     for (size_t r = 0; r < t->rows.n; r++)
         m += t->rows.v[r].nevents * sizeof(uint32_t);
     return m;
+}
+
+void trace_memory_describe(const struct trace *t, struct strbuf *out)
+{
+#define PART(name, bytes) sb_printf(out, " %s %.1f", name, (double)(bytes) / 1e6)
+    sb_puts(out, "MB:");
+    PART("strings", strtab_memory(&t->strs));
+    PART("events", t->ev.cap * sizeof(*t->ev.v));
+    PART("ops", t->ops.cap * sizeof(*t->ops.v));
+    PART("gpus", t->gpus.cap * sizeof(*t->gpus.v));
+    PART("launches", t->launches.cap * sizeof(*t->launches.v));
+    PART("pys", t->pys.cap * sizeof(*t->pys.v));
+    PART("flows", t->flows.cap * sizeof(*t->flows.v));
+    PART("args", t->argbuf.cap);
+    size_t orders = 0;
+    for (size_t r = 0; r < t->rows.n; r++)
+        orders += t->rows.v[r].nevents * sizeof(uint32_t);
+    PART("row-orders", orders);
+    PART("total", trace_memory(t));
+#undef PART
 }

@@ -281,5 +281,8 @@ const char *row_label(const struct trace *t, uint32_t row, char *buf, size_t n);
 
 /* Memory held by the trace, in bytes (for reports and benchmarks). */
 size_t trace_memory(const struct trace *t);
+struct strbuf;
+/* One line of the memory by part, in MB, for benchmarks. */
+void trace_memory_describe(const struct trace *t, struct strbuf *out);
 
 #endif

@@ -13,6 +13,7 @@
 #include "core/tabfmt.h"
 #include "core/xlsx.h"
 #include "src/commands.h"
+#include "core/tree.h"
 #include "src/progress.h"
 
 struct report_cli {
@@ -214,8 +215,19 @@ int cmd_report(int argc, char **argv)
     struct progress prog;
     progress_init(&prog, path, c.quiet);
     struct load_opts lo = {.threads = c.threads, .progress = progress_update, .progress_ud = &prog,
-                          .link_require_flow = c.flow_links};
+                          .link_require_flow = c.flow_links, .no_index = true};
+    struct phase_timer pt;
+    phase_timer_init(&pt);
     enum status st = trace_load_file(path, &lo, &t, &err);
+    phase_timer_mark(&pt, "load");
+    trace_index(t);
+    phase_timer_mark(&pt, "index");
+    if (pt.enabled) {
+        struct strbuf mem = STRBUF_INIT;
+        trace_memory_describe(t, &mem);
+        fprintf(stderr, "torchtop: memory %s\n", sb_str(&mem));
+        sb_free(&mem);
+    }
     progress_done(&prog);
     int status = EXIT_OK;
     if (st != ST_OK) {
@@ -232,9 +244,12 @@ int cmd_report(int argc, char **argv)
     }
 
     struct analysis *a = analysis_new(t);
+    phase_timer_mark(&pt, "analysis");
     struct table_list tables = {0};
     char msg[256];
-    if (!report_build(a, c.tables, &c.ropts, &tables, msg)) {
+    bool built = report_build(a, c.tables, &c.ropts, &tables, msg);
+    phase_timer_mark(&pt, "tables");
+    if (!built) {
         fprintf(stderr, "torchtop report: %s\n", msg);
         status = status ? status : EXIT_USAGE;
     } else {
@@ -271,6 +286,7 @@ int cmd_report(int argc, char **argv)
         sb_free(&header);
     }
 done:
+    phase_timer_mark(&pt, "output");
     table_list_free(&tables);
     analysis_free(a);
     trace_free(t);

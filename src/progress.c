@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,4 +55,20 @@ void progress_done(struct progress *p)
         fprintf(stderr, "\r\033[K");
         fflush(stderr);
     }
+}
+
+void phase_timer_init(struct phase_timer *t)
+{
+    const char *env = getenv("TORCHTOP_TIMING");
+    t->enabled = env && *env;
+    t->last = now();
+}
+
+void phase_timer_mark(struct phase_timer *t, const char *name)
+{
+    if (!t->enabled)
+        return;
+    double n = now();
+    fprintf(stderr, "torchtop: timing %-9s %.3f s\n", name, n - t->last);
+    t->last = n;
 }

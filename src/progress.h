@@ -18,4 +18,14 @@ void progress_init(struct progress *p, const char *name, bool quiet);
 void progress_update(void *ud, uint64_t done, uint64_t total, uint64_t events);
 void progress_done(struct progress *p);
 
+/* Phase timings for benchmarks: with TORCHTOP_TIMING set in the
+ * environment, each mark prints "torchtop: timing NAME S s" to stderr. */
+struct phase_timer {
+    bool enabled;
+    double last;
+};
+
+void phase_timer_init(struct phase_timer *t);
+void phase_timer_mark(struct phase_timer *t, const char *name);
+
 #endif
