@@ -362,6 +362,8 @@ static void cont_append(struct pickle *p, struct pk_value target, const struct p
                         size_t n)
 {
     struct pk_cont *c = cont(p, target);
+    if (n == 0)
+        return;
     if (c->n + n > c->cap) {
         size_t cap = c->cap ? c->cap : 4;
         while (cap < c->n + n)

@@ -753,7 +753,8 @@ enum status snapshot_load_source(struct source *src, const struct snapshot_load_
         b.state_ids[st] = strtab_intern_cstr(&s->strs, snap_state_name(st));
     rehash(&b.fslots, &b.fmask, NULL, 0, 1024);
     rehash(&b.sslots, &b.smask, NULL, 0, 1024);
-    VEC_PUSH(&s->stack_first, 0); /* stack 0: empty */
+    VEC_RESERVE(&s->stack_frames, 64); /* never NULL: snap_stack offsets into it */
+    VEC_PUSH(&s->stack_first, 0);      /* stack 0: empty */
     VEC_PUSH(&s->stack_first, 0);
     VEC_PUSH(&b.shash, 0);
 

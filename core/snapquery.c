@@ -37,7 +37,7 @@ static uint32_t add_alloc(struct snapshot *s, uint64_t addr, uint64_t size, uint
 static void replay_allocated(struct snapshot *s, uint32_t dev)
 {
     struct snap_device *d = &s->devices.v[dev];
-    const struct snap_entry *e = s->entries.v + d->first_entry;
+    const struct snap_entry *e = d->nentries ? s->entries.v + d->first_entry : NULL;
     struct u64map live;
     u64map_init(&live, 1024);
     d->first_alloc = (uint32_t)s->allocs.n;
@@ -98,7 +98,7 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
 static void replay_reserved(struct snapshot *s, uint32_t dev)
 {
     struct snap_device *d = &s->devices.v[dev];
-    const struct snap_entry *e = s->entries.v + d->first_entry;
+    const struct snap_entry *e = d->nentries ? s->entries.v + d->first_entry : NULL;
     struct u64map live;
     u64map_init(&live, 64);
     int64_t *after = xmalloc((d->nentries ? d->nentries : 1) * sizeof(*after));
@@ -228,7 +228,8 @@ size_t snapshot_live_at(const struct snapshot *s, uint32_t dev, uint32_t idx, ui
         if (snap_alloc_live(a, idx))
             keys[n++] = (struct live_key){.size = a->size, .addr = a->addr, .idx = i};
     }
-    qsort(keys, n, sizeof(*keys), cmp_live);
+    if (n)
+        qsort(keys, n, sizeof(*keys), cmp_live);
     uint32_t *ids = xmalloc((n ? n : 1) * sizeof(*ids));
     for (size_t i = 0; i < n; i++)
         ids[i] = keys[i].idx;
@@ -301,7 +302,7 @@ static uint32_t site_find(struct site_index *x, const uint32_t *key, size_t n, u
     for (uint32_t slot; (slot = x->slots[i]) != 0; i = (i + 1) & x->mask) {
         const struct snap_site *st = &x->sites.v[slot - 1];
         if (x->hashes.v[slot - 1] == h && st->nframes == n &&
-            memcmp(x->frames.v + st->first_frame, key, n * sizeof(*key)) == 0)
+            (n == 0 || memcmp(x->frames.v + st->first_frame, key, n * sizeof(*key)) == 0))
             return slot - 1;
     }
     struct snap_site st = {.first_frame = (uint32_t)x->frames.n,
@@ -372,6 +373,7 @@ void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
 {
     struct site_index x = {0};
     site_rehash(&x, 1024);
+    VEC_RESERVE(&x.frames, 64); /* never NULL, even with no frames at all */
     struct idvec key = {0};
     for (uint32_t di = 0; di < s->devices.n; di++) {
         if (dev != IDX_NONE && di != dev)
@@ -385,7 +387,8 @@ void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
         st->mean_lifetime_us = st->nlifetimes ? st->mean_lifetime_us / (double)st->nlifetimes
                                               : NAN;
     }
-    qsort(x.sites.v, x.sites.n, sizeof(*x.sites.v), cmp_site);
+    if (x.sites.n)
+        qsort(x.sites.v, x.sites.n, sizeof(*x.sites.v), cmp_site);
     out->v = x.sites.v;
     out->n = x.sites.n;
     out->frames = x.frames.v;
