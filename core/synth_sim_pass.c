@@ -8,6 +8,12 @@
 /* Forward                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Ops that own an autograd node take a fresh Sequence number; composite ops
+ * above them record the same number (RecordFunction reads the counter
+ * before the child takes it), so the backward op pairs with the latest. */
+
+/* Queue a node for the backward pass; op (the forward op that owns it) gets
+ * the fwdbwd flow. Buckets mark where a gradient all-reduce goes. */
 static void node_push(struct sim *s, uint8_t kind, uint8_t lin, int64_t seq, uint32_t op,
                       uint64_t addr, int64_t bytes)
 {
@@ -103,6 +109,8 @@ static void fwd_pair(struct sim *s, int th, uint16_t outer, uint16_t inner, uint
     fwd_node(s, kind, 0, q, b, m);
 }
 
+/* Global blocks run flash attention through SDPA; local (sliding-window)
+ * blocks run it eagerly: bmm, scale, masked softmax, bmm. */
 static void sim_attention(struct sim *s, int th, bool local)
 {
     const struct smodel *m = s->m;
