@@ -1,12 +1,95 @@
-/* torchtop [TRACE]: open the explorer (placeholder until the explorer lands). */
+/* torchtop [OPTIONS] [TRACE]: open a trace (or the demo) in the explorer. */
 #include "config.h"
 
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "src/commands.h"
+#include "tui/tui.h"
+
+static void explore_usage(FILE *f)
+{
+    fprintf(f, "usage: torchtop [OPTIONS] [TRACE]\n\n"
+               "Explore a PyTorch profiler trace (.json or .json.gz; - for stdin) in the\n"
+               "terminal: where the GPU time went, by op, call path and stream.\n\n"
+               "Options:\n"
+               "      --no-color         monochrome (also when NO_COLOR is set)\n"
+               "      --ascii            ASCII glyphs only (automatic outside UTF-8 locales)\n"
+               "      --threads N        parser threads (default: one per core, at most 4)\n"
+               "      --script FILE      run the steps in FILE headless (see torchtop(1))\n"
+               "      --script-timing F  script mode: write each step's time to F\n"
+               "      --size WxH         script mode: screen size (default 100x30)\n"
+               "  -h, --help             this help\n\n"
+               "Press ? in the explorer for the keys.\n");
+}
+
+enum { OPT_NOCOLOR = 256, OPT_ASCII, OPT_THREADS, OPT_SCRIPT, OPT_TIMING, OPT_SIZE };
 
 int cmd_explore(int argc, char **argv)
 {
-    fprintf(stderr, "torchtop: the explorer is not built yet; try 'torchtop report TRACE'\n");
-    return EXIT_FAILURE_RUN;
+    static const struct option longopts[] = {
+        {"no-color", no_argument, NULL, OPT_NOCOLOR},
+        {"no-colour", no_argument, NULL, OPT_NOCOLOR},
+        {"ascii", no_argument, NULL, OPT_ASCII},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"script", required_argument, NULL, OPT_SCRIPT},
+        {"script-timing", required_argument, NULL, OPT_TIMING},
+        {"size", required_argument, NULL, OPT_SIZE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct tui_opts o = {0};
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case OPT_NOCOLOR: o.no_color = true; break;
+        case OPT_ASCII: o.ascii = true; break;
+        case OPT_THREADS: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (!*optarg || *end || v < 1 || v > 64) {
+                fprintf(stderr, "torchtop: --threads needs a number (1-64)\n");
+                return EXIT_USAGE;
+            }
+            o.threads = (unsigned)v;
+            break;
+        }
+        case OPT_SCRIPT: o.script = optarg; break;
+        case OPT_TIMING: o.script_timing = optarg; break;
+        case OPT_SIZE:
+            if (sscanf(optarg, "%dx%d", &o.script_cols, &o.script_lines) != 2 ||
+                o.script_cols < 1 || o.script_lines < 1 || o.script_cols > 1000 ||
+                o.script_lines > 1000) {
+                fprintf(stderr, "torchtop: --size needs WIDTHxHEIGHT\n");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'h': explore_usage(stdout); return EXIT_OK;
+        default: explore_usage(stderr); return EXIT_USAGE;
+        }
+    }
+    if (argc - optind > 1) {
+        fprintf(stderr, "torchtop: expected at most one TRACE (or a command: see --help)\n");
+        return EXIT_USAGE;
+    }
+    if (o.script_timing && !o.script) {
+        fprintf(stderr, "torchtop: --script-timing needs --script\n");
+        return EXIT_USAGE;
+    }
+    if (optind == argc) {
+        fprintf(stderr, "torchtop: no trace given, and this build has no bundled demo trace yet\n"
+                        "usage: torchtop [OPTIONS] TRACE   (torchtop --help for more)\n");
+        return EXIT_USAGE;
+    }
+    o.path = argv[optind];
+    struct stat sbuf;
+    if (strcmp(o.path, "-") != 0 && stat(o.path, &sbuf) != 0) {
+        perror(o.path);
+        return EXIT_BAD_INPUT;
+    }
+    return tui_main(&o);
 }

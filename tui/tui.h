@@ -1,5 +1,30 @@
-/* The interactive explorer. */
+/* The interactive explorer: `torchtop [OPTIONS] [TRACE]`.
+ *
+ * tui_main() loads the trace behind a progress screen (cancellable with
+ * Ctrl-C), builds the analyses once, and runs the explorer until the user
+ * quits; in script mode it runs a script of actions and keys headless
+ * instead (tui/script.h). */
 #ifndef TORCHTOP_TUI_TUI_H
 #define TORCHTOP_TUI_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct tui_opts {
+    const char *path;           /* trace file ("-" = stdin) */
+    const char *name;           /* name shown in the header; NULL = from path */
+    const void *mem;            /* in-memory trace instead of path (borrowed) */
+    size_t mem_len;
+    bool no_color;              /* monochrome theme */
+    bool ascii;                 /* ASCII glyphs even in a UTF-8 locale */
+    const char *script;         /* run this script headless (NULL: interactive) */
+    const char *script_timing;  /* script mode: write per-step times here */
+    int script_lines, script_cols; /* script mode screen size (0: 30x100) */
+    unsigned threads;           /* parser threads; 0 = default */
+};
+
+/* Run the explorer. Returns the process exit status (0 ok, 1 run failure,
+ * 2 bad input). Errors go to stderr after the terminal is restored. */
+int tui_main(const struct tui_opts *o);
 
 #endif

@@ -1,0 +1,528 @@
+/* The explorer's dispatch: keys, actions and mouse to panes, reactions,
+ * layout and the one doupdate() per turn. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/report.h"
+#include "tui/app.h"
+#include "tui/chrome.h"
+#include "tui/overlay.h"
+
+const char *const app_view_names[APP_NVIEWS] = {
+    "ops", "categories", "unique-args", "kernels", "key-averages",
+};
+
+/* Layout slot of each pane. */
+static const enum layout_slot pane_slot[PANE__COUNT] = {
+    [PANE_TABLE] = L_TABLE,
+    [PANE_TREE] = L_TREE,
+    [PANE_TIMELINE] = L_TIMELINE,
+    [PANE_DETAIL] = L_DETAIL,
+};
+
+/* Declared in tree_pane.c for the drill history. */
+const uint32_t *tree_pane_instances(struct pane *p, size_t *n, const char **label);
+
+/* ------------------------------------------------------------------------ */
+/* Messages                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void vmessage(struct app *a, bool error, const char *fmt, va_list ap)
+{
+    vsnprintf(a->msg, sizeof(a->msg), fmt, ap);
+    a->msg_error = error;
+    a->dirty_chrome = true;
+}
+
+void app_message(struct app *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(a, false, fmt, ap);
+    va_end(ap);
+}
+
+void app_error(struct app *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(a, true, fmt, ap);
+    va_end(ap);
+    if (!a->headless)
+        beep();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Layout and drawing                                                       */
+/* ------------------------------------------------------------------------ */
+
+static WINDOW *place(WINDOW *w, const struct rect *r)
+{
+    if (w)
+        delwin(w);
+    if (r->h <= 0 || r->w <= 0)
+        return NULL;
+    return newwin(r->h, r->w, r->y, r->x);
+}
+
+static void all_dirty(struct app *a)
+{
+    for (int i = 0; i < PANE__COUNT; i++)
+        a->panes[i]->dirty = true;
+    a->dirty_chrome = true;
+}
+
+void app_resize(struct app *a, int lines, int cols)
+{
+    a->lines = lines;
+    a->cols = cols;
+    a->lcfg.timeline_lanes = timeline_pane_lanes(a->panes[PANE_TIMELINE]);
+    layout_compute(lines, cols, &a->lcfg, &a->lay);
+    struct rect none = {0, 0, 0, 0};
+    bool ok = !a->lay.too_small;
+    a->w_header = place(a->w_header, ok ? &a->lay.r[L_HEADER] : &none);
+    a->w_message = place(a->w_message, ok ? &a->lay.r[L_MESSAGE] : &none);
+    a->w_keybar = place(a->w_keybar, ok ? &a->lay.r[L_KEYBAR] : &none);
+    for (int i = 0; i < PANE__COUNT; i++) {
+        struct pane *p = a->panes[i];
+        p->r = ok ? a->lay.r[pane_slot[i]] : none;
+        p->win = place(p->win, &p->r);
+    }
+    if (a->w_overlay) {
+        delwin(a->w_overlay);
+        a->w_overlay = NULL;
+    }
+    /* A maximized pane other than the focused one makes no sense. */
+    if (ok && !a->panes[a->focus]->win) {
+        for (int i = 0; i < PANE__COUNT; i++)
+            if (a->panes[i]->win) {
+                app_focus(a, i);
+                break;
+            }
+    }
+    all_dirty(a);
+    clearok(curscr, TRUE);
+}
+
+static void draw_too_small(struct app *a)
+{
+    werase(stdscr);
+    char line[96];
+    snprintf(line, sizeof(line), "terminal too small: %dx%d (need %dx%d)", a->cols, a->lines,
+             LAYOUT_MIN_COLS, LAYOUT_MIN_LINES);
+    int y = a->lines / 2, x = MAX(0, (a->cols - (int)strlen(line)) / 2);
+    mvwaddnstr(stdscr, y, x, line, a->cols - x);
+    if (y + 1 < a->lines)
+        mvwaddnstr(stdscr, y + 1, MAX(0, (a->cols - 9) / 2), "q quits", a->cols);
+    wnoutrefresh(stdscr);
+}
+
+void app_render(struct app *a)
+{
+    if (a->lay.too_small) {
+        draw_too_small(a);
+        doupdate();
+        return;
+    }
+    for (int i = 0; i < PANE__COUNT; i++) {
+        struct pane *p = a->panes[i];
+        if (!p->win || !p->dirty)
+            continue;
+        pane_draw(p, a);
+        wnoutrefresh(p->win);
+        p->dirty = false;
+    }
+    chrome_header(a);
+    chrome_keybar(a);
+    overlay_draw(a);
+    /* The message line last: it holds the cursor while prompting. */
+    chrome_message(a);
+    a->dirty_chrome = false;
+    if (!a->headless)
+        curs_set(a->ov == OV_PROMPT ? 1 : 0);
+    doupdate();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Selection, focus, drill-in                                               */
+/* ------------------------------------------------------------------------ */
+
+void app_selection_changed(struct app *a, struct pane *from)
+{
+    if (from->id != PANE_DETAIL)
+        a->source = from->id;
+    struct pane *src = a->panes[a->source];
+    a->sel = pane_current_event(src, a);
+    for (int i = 0; i < PANE__COUNT; i++) {
+        struct pane *p = a->panes[i];
+        if (p != src && p->ops->follow)
+            p->ops->follow(p, a, a->sel);
+    }
+    detail_pane_refresh(a->panes[PANE_DETAIL], a, src);
+}
+
+void app_focus(struct app *a, int pane)
+{
+    if (pane < 0 || pane >= PANE__COUNT)
+        return;
+    if (a->lay.r[pane_slot[pane]].h == 0 && !a->lay.too_small) {
+        /* Hidden by a maximized pane: restore the layout first. */
+        a->lcfg.maximized = -1;
+        a->focus = pane;
+        app_resize(a, a->lines, a->cols);
+    }
+    a->panes[a->focus]->dirty = true;
+    a->focus = pane;
+    a->panes[pane]->dirty = true;
+    a->dirty_chrome = true;
+    if (pane != PANE_DETAIL)
+        app_selection_changed(a, a->panes[pane]);
+}
+
+void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
+{
+    struct pane *tree = a->panes[PANE_TREE];
+    struct hist *h = VEC_ADD(&a->hist);
+    size_t pn;
+    const char *plabel;
+    const uint32_t *prev = tree_pane_instances(tree, &pn, &plabel);
+    h->focus = a->focus;
+    h->sel = a->sel;
+    if (prev) {
+        h->inst = xmalloc((pn + 1) * sizeof(uint32_t));
+        memcpy(h->inst, prev, pn * sizeof(uint32_t));
+        h->ninst = pn;
+        h->label = xstrdup(plabel ? plabel : "");
+    }
+    tree_pane_set_instances(tree, a, ev, n, label);
+    a->focus = PANE_TREE;
+    bool shown = false;
+    for (size_t i = 0; i < n && !shown; i++)
+        shown = tree_pane_select(tree, a, ev[i]);
+    all_dirty(a);
+    app_selection_changed(a, tree);
+    app_message(a, "%zu instance%s of %s; Backspace goes back", n, n == 1 ? "" : "s", label);
+}
+
+static unsigned go_back(struct app *a)
+{
+    if (!a->hist.n) {
+        app_message(a, "nothing to go back to");
+        return R_HANDLED;
+    }
+    struct hist *h = &a->hist.v[--a->hist.n];
+    struct pane *tree = a->panes[PANE_TREE];
+    tree_pane_set_instances(tree, a, h->inst, h->ninst, h->label);
+    if (h->sel != IDX_NONE)
+        tree_pane_select(tree, a, h->sel);
+    free(h->inst);
+    free(h->label);
+    int focus = h->focus;
+    a->focus = focus;
+    all_dirty(a);
+    app_selection_changed(a, a->panes[focus]);
+    app_message(a, "back");
+    return R_HANDLED | R_DIRTY_ALL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Search and filter                                                        */
+/* ------------------------------------------------------------------------ */
+
+static unsigned run_search(struct app *a, int dir)
+{
+    if (!pattern_active(&a->search)) {
+        app_error(a, "no search yet: / starts one");
+        return R_HANDLED;
+    }
+    struct pane *p = a->panes[a->focus];
+    if (!p->ops->search)
+        return R_HANDLED;
+    return p->ops->search(p, a, dir);
+}
+
+void app_search_set(struct app *a, const char *text)
+{
+    char err[160];
+    if (!pattern_set(&a->search, text, err, sizeof(err))) {
+        app_error(a, "%s", err);
+        return;
+    }
+    all_dirty(a);
+    if (pattern_active(&a->search))
+        app_react(a, run_search(a, 1));
+}
+
+void app_filter_set(struct app *a, const char *text)
+{
+    char err[160];
+    if (!pattern_set(&a->filter, text, err, sizeof(err))) {
+        app_error(a, "%s", err);
+        return;
+    }
+    app_react(a, R_REBUILD | R_DIRTY_ALL | R_SYNC);
+    if (pattern_active(&a->filter))
+        app_message(a, "filter \"%s\"; F clears it", a->filter.text);
+    else
+        app_message(a, "filter cleared");
+}
+
+static void search_done(struct app *a, const char *text)
+{
+    if (!*text) {
+        pattern_clear(&a->search);
+        all_dirty(a);
+        return;
+    }
+    app_search_set(a, text);
+}
+
+static void filter_done(struct app *a, const char *text)
+{
+    app_filter_set(a, text);
+}
+
+void app_open_menu(struct app *a, const char *title, char **items, int n, int cur,
+                   menu_pick_fn pick)
+{
+    if (a->ov != OV_NONE)
+        overlay_close(a);
+    a->ov = OV_MENU;
+    a->menu.title = xasprintf(" %s ", title);
+    a->menu.items = items;
+    a->menu.n = n;
+    a->menu.cur = CLAMP(cur, 0, n - 1);
+    a->menu.top = 0;
+    a->menu.pick = pick;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dispatch                                                                 */
+/* ------------------------------------------------------------------------ */
+
+void app_react(struct app *a, unsigned r)
+{
+    if (r & R_RELAYOUT)
+        app_resize(a, a->lines, a->cols);
+    if (r & R_REBUILD)
+        for (int i = 0; i < PANE__COUNT; i++)
+            if (a->panes[i]->ops->rebuild)
+                a->panes[i]->ops->rebuild(a->panes[i], a);
+    if (r & R_SYNC)
+        app_selection_changed(a, a->panes[a->focus]);
+    if (r & R_DIRTY)
+        a->panes[a->focus]->dirty = true;
+    if (r & (R_DIRTY_ALL | R_REBUILD | R_RELAYOUT))
+        all_dirty(a);
+    a->dirty_chrome = true;
+}
+
+static unsigned global_action(struct app *a, enum action act)
+{
+    switch (act) {
+    case A_QUIT:
+        a->quit = true;
+        return R_HANDLED | R_QUIT;
+    case A_HELP:
+        a->ov = OV_HELP;
+        a->help_top = 0;
+        return R_HANDLED;
+    case A_CANCEL:
+        if (pattern_active(&a->search)) {
+            pattern_clear(&a->search);
+            app_message(a, "search cleared");
+        } else {
+            a->msg[0] = '\0';
+        }
+        return R_HANDLED | R_DIRTY_ALL;
+    case A_REDRAW:
+        clearok(curscr, TRUE);
+        return R_HANDLED | R_DIRTY_ALL;
+    case A_FOCUS_NEXT:
+    case A_FOCUS_PREV: {
+        int f = a->focus;
+        for (int k = 0; k < PANE__COUNT; k++) {
+            f = (f + (act == A_FOCUS_NEXT ? 1 : PANE__COUNT - 1)) % PANE__COUNT;
+            if (a->panes[f]->win)
+                break;
+        }
+        app_focus(a, f);
+        return R_HANDLED;
+    }
+    case A_FOCUS_TABLE: app_focus(a, PANE_TABLE); return R_HANDLED;
+    case A_FOCUS_TREE: app_focus(a, PANE_TREE); return R_HANDLED;
+    case A_FOCUS_TIMELINE: app_focus(a, PANE_TIMELINE); return R_HANDLED;
+    case A_FOCUS_DETAIL: app_focus(a, PANE_DETAIL); return R_HANDLED;
+    case A_MAXIMIZE: {
+        int slot = pane_slot[a->focus];
+        a->lcfg.maximized = a->lcfg.maximized == slot ? -1 : slot;
+        return R_HANDLED | R_RELAYOUT;
+    }
+    case A_BACK:
+    case A_MOVE_LEFT:
+        return go_back(a);
+    case A_SEARCH:
+        overlay_prompt(a, "/", NULL, search_done);
+        return R_HANDLED;
+    case A_SEARCH_NEXT: return run_search(a, 1);
+    case A_SEARCH_PREV: return run_search(a, -1);
+    case A_FILTER:
+        overlay_prompt(a, "filter: ", a->filter.text, filter_done);
+        return R_HANDLED;
+    case A_FILTER_CLEAR:
+        app_filter_set(a, NULL);
+        return R_HANDLED;
+    case A_NONE:
+        return R_HANDLED;
+    default:
+        app_message(a, "%s does nothing in the %s pane", action_name(act),
+                    a->panes[a->focus]->ops->name);
+        return R_HANDLED;
+    }
+}
+
+unsigned app_action(struct app *a, enum action act)
+{
+    if (a->lay.too_small && act != A_QUIT && act != A_REDRAW)
+        return R_HANDLED;
+    unsigned r = pane_action(a->panes[a->focus], a, act);
+    if (!(r & R_HANDLED))
+        r = global_action(a, act);
+    app_react(a, r);
+    return r;
+}
+
+unsigned app_key(struct app *a, int key)
+{
+    if (key == KEYF(KEY_RESIZE)) {
+        int lines, cols;
+        getmaxyx(stdscr, lines, cols);
+        app_resize(a, lines, cols);
+        return R_HANDLED | R_RELAYOUT;
+    }
+    if (key == KEYF(KEY_MOUSE)) {
+        MEVENT me;
+        if (getmouse(&me) != OK)
+            return R_NONE;
+        int kind = -1;
+        if (me.bstate & BUTTON1_DOUBLE_CLICKED)
+            kind = MOUSE_DOUBLE;
+        else if (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))
+            kind = MOUSE_CLICK;
+        else if (me.bstate & BUTTON4_PRESSED)
+            kind = MOUSE_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+        else if (me.bstate & BUTTON5_PRESSED)
+            kind = MOUSE_WHEEL_DOWN;
+#endif
+        return kind < 0 ? R_NONE : app_mouse(a, me.y, me.x, kind);
+    }
+    if (a->ov != OV_NONE) {
+        unsigned r = overlay_key(a, key);
+        a->dirty_chrome = true;
+        return r;
+    }
+    enum action act = keymap_lookup(a->focus, key);
+    if (act == A_NONE) {
+        char name[32];
+        keymap_key_name(key, name, sizeof(name));
+        app_message(a, "%s is not bound; ? shows the keys", name);
+        return R_HANDLED;
+    }
+    return app_action(a, act);
+}
+
+unsigned app_mouse(struct app *a, int y, int x, int kind)
+{
+    if (a->lay.too_small)
+        return R_NONE;
+    if (a->ov == OV_HELP || a->ov == OV_MENU) {
+        if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN)
+            return overlay_key(a, kind == MOUSE_WHEEL_UP ? KEYF(KEY_UP) : KEYF(KEY_DOWN));
+        overlay_close(a);
+        return R_HANDLED;
+    }
+    if (rect_contains(&a->lay.r[L_KEYBAR], y, x)) {
+        enum action act = chrome_keybar_action(x);
+        return act != A_NONE ? app_action(a, act) : R_NONE;
+    }
+    for (int i = 0; i < PANE__COUNT; i++) {
+        struct pane *p = a->panes[i];
+        if (!p->win || !rect_contains(&p->r, y, x))
+            continue;
+        if (a->focus != i)
+            app_focus(a, i);
+        unsigned r = R_HANDLED;
+        if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN) {
+            for (int k = 0; k < 3; k++)
+                r |= pane_action(p, a, kind == MOUSE_WHEEL_UP ? A_MOVE_UP : A_MOVE_DOWN);
+        } else if (p->ops->on_click) {
+            r |= p->ops->on_click(p, a, y - p->r.y, x - p->r.x, kind == MOUSE_DOUBLE);
+        }
+        app_react(a, r | R_DIRTY);
+        return r;
+    }
+    return R_NONE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lifetime                                                                 */
+/* ------------------------------------------------------------------------ */
+
+void app_init(struct app *a, bool ascii, bool headless)
+{
+    a->ascii = ascii;
+    a->g = ascii ? &glyphs_ascii : &glyphs_utf8;
+    a->headless = headless;
+    a->sel = IDX_NONE;
+    a->lcfg.maximized = -1;
+    a->lcfg.table_pct = 40;
+    gpu_breakdown(a->t, false, -1, &a->bd);
+    a->panes[PANE_TABLE] = table_pane_new(a);
+    a->panes[PANE_TREE] = tree_pane_new(a);
+    a->panes[PANE_TIMELINE] = timeline_pane_new(a);
+    a->panes[PANE_DETAIL] = detail_pane_new(a);
+    a->focus = PANE_TABLE;
+    a->source = PANE_TABLE;
+    int lines, cols;
+    getmaxyx(stdscr, lines, cols);
+    app_resize(a, lines, cols);
+    app_selection_changed(a, a->panes[PANE_TABLE]);
+    if (a->load_warning)
+        app_error(a, "%s", a->load_warning);
+    else
+        app_message(a, "? shows the keys; Tab moves between panes");
+}
+
+void app_done(struct app *a)
+{
+    if (a->ov != OV_NONE)
+        overlay_close(a);
+    for (int i = 0; i < PANE__COUNT; i++)
+        pane_free(a->panes[i]);
+    if (a->w_header)
+        delwin(a->w_header);
+    if (a->w_message)
+        delwin(a->w_message);
+    if (a->w_keybar)
+        delwin(a->w_keybar);
+    for (size_t i = 0; i < a->hist.n; i++) {
+        free(a->hist.v[i].inst);
+        free(a->hist.v[i].label);
+    }
+    VEC_FREE(&a->hist);
+    pattern_clear(&a->search);
+    pattern_clear(&a->filter);
+    for (int i = 0; i < APP_NVIEWS; i++) {
+        table_free(a->views[i]);
+        free(a->views_err[i]);
+    }
+    analysis_free(a->an);
+    trace_free(a->t);
+    free(a->name);
+    free(a->load_warning);
+}

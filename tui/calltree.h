@@ -1,0 +1,159 @@
+/* The explorer's call tree: a lazily built view of a trace's call tree
+ * with a flattened list of the visible rows. Pure (no curses).
+ *
+ * Roots are one node per host thread (its top-level spans below it) and
+ * one "unlinked" node per stream holding GPU work no launch claimed. Below
+ * a thread: Python frames, ops, runtime calls (trace_index's nesting), and
+ * below a runtime call the GPU work it launched. Children are made the
+ * first time a node is opened or searched through, and kept; nodes are
+ * addressed by index, which stays valid until the next rebuild
+ * (calltree_set_options / calltree_set_filter).
+ *
+ * Options: hide Python frames (their children take their place), and
+ * group siblings with the same name and kind into one node ("×126"), which
+ * opens onto the instances. A filter keeps only the paths from the roots to
+ * a set of events, and everything below those events.
+ *
+ * The visible list (rows) is maintained incrementally on open and close;
+ * bulk operations (open all, hot path, reveal, rebuilds) flatten once.
+ * A struct calltree borrows its trace and gputime. */
+#ifndef TORCHTOP_TUI_CALLTREE_H
+#define TORCHTOP_TUI_CALLTREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/gputime.h"
+#include "core/interval.h"
+#include "core/strbuf.h"
+#include "core/trace.h"
+#include "core/u64map.h"
+#include "core/vec.h"
+#include "tui/search.h"
+
+enum tnode_kind {
+    TN_THREAD,      /* ref: host row */
+    TN_UNLINKED,    /* ref: device row */
+    TN_EVENT,       /* ref: event */
+    TN_GROUP,       /* ref: first member event */
+};
+
+enum tnode_flags {
+    TNF_MATERIALIZED = 1 << 0,  /* children made (first, nkids valid) */
+    TNF_EXPANDED     = 1 << 1,  /* shown open */
+    TNF_LAST         = 1 << 2,  /* last of its siblings */
+    TNF_MATCH        = 1 << 3,  /* a filter match */
+    TNF_INMATCH      = 1 << 4,  /* below a filter match: children unfiltered */
+};
+
+#define CT_UNKNOWN INT64_MIN
+
+struct tnode {
+    uint32_t ref;           /* see enum tnode_kind */
+    uint32_t parent;        /* node index, IDX_NONE for roots */
+    uint32_t first;         /* first child node (children are contiguous) */
+    uint32_t nkids;         /* children, once materialized */
+    uint32_t members;       /* TN_GROUP: offset into calltree.members */
+    uint32_t count;         /* TN_GROUP: number of members; else 1 */
+    uint32_t depth;         /* 0 for roots */
+    uint8_t kind;           /* enum tnode_kind */
+    uint8_t flags;          /* enum tnode_flags */
+    int64_t cpu;            /* cached CPU ns (CT_UNKNOWN until computed, -1 = none) */
+    int64_t gpu;            /* cached induced GPU ns (CT_UNKNOWN until computed) */
+};
+
+struct calltree {
+    const struct trace *t;      /* borrowed */
+    struct gputime *gt;         /* borrowed */
+    bool hide_python;           /* splice Python frames out */
+    bool group;                 /* group identical siblings */
+    VEC(struct tnode) nodes;
+    uint32_t nroots;            /* roots are nodes[0 .. nroots) */
+    VEC(uint32_t) members;      /* group members */
+    VEC(uint32_t) rows;         /* visible nodes, display order */
+    bool filtered;
+    uint8_t *mark;              /* per event: CT_MARK_* while filtered */
+    uint8_t *rowmark;           /* per row: CT_MARK_PATH while filtered */
+    struct u64map saved_unfiltered; /* open nodes before the filter */
+    bool have_saved;            /* saved_unfiltered is set */
+    int64_t total_gpu;          /* union of all GPU work (CT_UNKNOWN until computed) */
+    /* Scratch. */
+    VEC(uint32_t) kids;
+    VEC(uint8_t) kid_in;
+    VEC(uint32_t) stack;
+    ivals_t iv;
+};
+
+#define CT_MARK_MATCH 1
+#define CT_MARK_PATH 2
+#define CT_NOT_FOUND SIZE_MAX
+
+struct calltree *calltree_new(const struct trace *t, struct gputime *gt);
+void calltree_free(struct calltree *ct);
+
+static inline size_t calltree_nrows(const struct calltree *ct)
+{
+    return ct->rows.n;
+}
+static inline uint32_t calltree_row_node(const struct calltree *ct, size_t row)
+{
+    return ct->rows.v[row];
+}
+static inline const struct tnode *calltree_node(const struct calltree *ct, uint32_t node)
+{
+    return &ct->nodes.v[node];
+}
+/* Row of a node, or CT_NOT_FOUND when it is not visible. */
+size_t calltree_row_of(const struct calltree *ct, uint32_t node);
+
+/* Whether the node has (or, before materializing, may have) children. */
+bool calltree_has_children(struct calltree *ct, uint32_t node);
+/* The event a node stands for (a group's first member), IDX_NONE for roots. */
+uint32_t calltree_event(const struct calltree *ct, uint32_t node);
+/* Members of a group node (count in *n); NULL for other kinds. */
+const uint32_t *calltree_members(const struct calltree *ct, uint32_t node, uint32_t *n);
+/* Display name (unsanitized): event name, or a root's label. */
+void calltree_name(const struct calltree *ct, uint32_t node, struct strbuf *out);
+/* CPU duration (ns; -1 when it has none: GPU work) and induced GPU time
+ * (gputime_subtree with communication; a GPU event's own duration). */
+int64_t calltree_cpu(struct calltree *ct, uint32_t node);
+int64_t calltree_gpu(struct calltree *ct, uint32_t node);
+/* GPU time of the node's parent (for the roots: all GPU work). */
+int64_t calltree_parent_gpu(struct calltree *ct, uint32_t node);
+
+/* Open / close the node at a row; the rows below shift. Return whether
+ * anything changed. */
+bool calltree_expand(struct calltree *ct, size_t row);
+bool calltree_collapse(struct calltree *ct, size_t row);
+bool calltree_toggle(struct calltree *ct, size_t row);
+/* Open everything below the node at row. */
+void calltree_expand_all(struct calltree *ct, size_t row);
+/* Close every node; returns the row of the root that held `row`. */
+size_t calltree_collapse_all(struct calltree *ct, size_t row);
+/* From the node at row, open the child with the most GPU time, down to a
+ * leaf; returns the row of the last node. */
+size_t calltree_hot_path(struct calltree *ct, size_t row);
+/* Row of the parent of the node at row (row itself for roots). */
+size_t calltree_parent_row(const struct calltree *ct, size_t row);
+/* Open the ancestors of event ev and return its row (or its group's row
+ * when grouping hides it... never: groups on the path are opened too);
+ * CT_NOT_FOUND when the event is not in the tree (filtered out or not a
+ * tree event). */
+size_t calltree_reveal(struct calltree *ct, uint32_t ev);
+/* Next (dir > 0) or previous node after the one at row, in pre-order over
+ * the whole tree (closed nodes included, wrapping around), whose name
+ * matches p; opens its ancestors and returns its row, or CT_NOT_FOUND.
+ * *wrapped tells whether the search went past an end. */
+size_t calltree_find(struct calltree *ct, size_t row, int dir, struct pattern *p, bool *wrapped);
+
+/* Change options; open nodes stay open where they still exist. */
+void calltree_set_options(struct calltree *ct, bool hide_python, bool group);
+/* Keep only paths to these events (n == 0 with NULL: no filter). Paths to
+ * the matches are opened. Returns the number of matches in the tree. */
+size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n);
+
+/* Whether an event can be a node: a host span or GPU work. */
+bool calltree_is_tree_event(const struct trace *t, uint32_t ev);
+
+#endif

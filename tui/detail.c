@@ -1,0 +1,288 @@
+/* Detail text of the selection: line building and the event sections. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/argpack.h"
+#include "core/opstats.h"
+#include "core/tree.h"
+#include "tui/app.h"
+#include "tui/detail.h"
+
+void detail_clear(struct detail_out *d)
+{
+    for (size_t i = 0; i < d->lines.n; i++) {
+        free(d->lines.v[i].key);
+        free(d->lines.v[i].val);
+    }
+    d->lines.n = 0;
+}
+
+static struct dline *add(struct detail_out *d, const char *key, const char *val, size_t n)
+{
+    struct dline *l = VEC_ADD(&d->lines);
+    l->elem = C_DEFAULT;
+    l->key = key ? xstrdup(key) : NULL;
+    l->val = xstrndup(val ? val : "", val ? n : 0);
+    l->vlen = val ? n : 0;
+    return l;
+}
+
+void detail_heading(struct detail_out *d, const char *title)
+{
+    struct dline *l = add(d, NULL, title, strlen(title));
+    l->heading = true;
+}
+
+void detail_kv(struct detail_out *d, const char *key, const char *val, size_t n)
+{
+    add(d, key, val, n);
+}
+
+void detail_kvf(struct detail_out *d, const char *key, const char *fmt, ...)
+{
+    struct strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    add(d, key, sb_str(&sb), sb.len);
+    sb_free(&sb);
+}
+
+void detail_wrap(struct detail_out *d, const char *key, const char *val, size_t n,
+                 enum color_elem e)
+{
+    struct dline *l = add(d, key, val, n);
+    l->wrap = true;
+    l->elem = (uint8_t)e;
+}
+
+void detail_textf(struct detail_out *d, enum color_elem e, const char *fmt, ...)
+{
+    struct strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    struct dline *l = add(d, NULL, sb_str(&sb), sb.len);
+    l->elem = (uint8_t)e;
+    sb_free(&sb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Event sections                                                           */
+/* ------------------------------------------------------------------------ */
+
+static double ms_since_start(const struct trace *t, int64_t ts)
+{
+    return (double)(ts - t->t_start) / 1e6;
+}
+
+static void put_dur(struct detail_out *d, struct app *a, const char *key, int64_t ns)
+{
+    char buf[32];
+    text_duration(buf, sizeof(buf), ns, a->ascii);
+    detail_kv(d, key, buf, strlen(buf));
+}
+
+static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
+{
+    const struct trace *t = a->t;
+    const struct event *e = trace_ev(t, ev);
+    char buf[256];
+    detail_wrap(d, NULL, ev_name(t, ev), strtab_len(&t->strs, e->name), C_THREAD);
+    detail_kvf(d, "kind", "%s", ev_kind_name(e->kind));
+    if (*ev_cat(t, ev))
+        detail_kv(d, "category", ev_cat(t, ev), strlen(ev_cat(t, ev)));
+    const char *where = row_label(t, e->row, buf, sizeof(buf));
+    detail_kv(d, "where", where, strlen(where));
+    detail_kvf(d, "start", "%.3f ms", ms_since_start(t, e->ts));
+    put_dur(d, a, "duration", e->dur);
+    if (evk_is_gpu(e->kind)) {
+        const struct gpu_info *g = ev_gpu(t, ev);
+        static const char *const buckets[] = {"computation", "communication", "memcpy"};
+        detail_kv(d, "class", buckets[ev_bucket(t, ev)], strlen(buckets[ev_bucket(t, ev)]));
+        if (g) {
+            detail_kvf(d, "device", "%d stream %d", g->device, g->stream);
+            if (g->corr)
+                detail_kvf(d, "correlation", "%llu", (unsigned long long)g->corr);
+            if (g->launch != IDX_NONE)
+                detail_kv(d, "launched by", ev_name(t, g->launch), strlen(ev_name(t, g->launch)));
+            else
+                detail_kvf(d, "launched by", "(no launch in the trace: unlinked)");
+            if (g->launcher != IDX_NONE && g->launcher != g->launch)
+                detail_kv(d, "launcher op", ev_name(t, g->launcher),
+                          strlen(ev_name(t, g->launcher)));
+        }
+    } else if (evk_is_host_span(e->kind)) {
+        put_dur(d, a, "GPU direct", gputime_direct(a->an->gt, ev, true));
+        put_dur(d, a, "GPU subtree", gputime_subtree(a->an->gt, ev, true));
+        if (e->kind == EVK_CPU_OP) {
+            const char *cat = opcat_name(opstats_category(a->an->ops, ev));
+            detail_kv(d, "op category", cat, strlen(cat));
+        }
+    }
+}
+
+static void sec_shapes(struct detail_out *d, struct app *a, uint32_t ev)
+{
+    const struct trace *t = a->t;
+    const struct op_info *o = ev_op(t, ev);
+    if (!o || !o->input_dims)
+        return;
+    detail_heading(d, "Shapes");
+    struct strbuf sb = STRBUF_INIT;
+    shapes_to_tuple_repr(&sb, trace_str(t, o->input_dims));
+    detail_wrap(d, "dims", sb_str(&sb), sb.len, C_DEFAULT);
+    if (o->input_type) {
+        sb_clear(&sb);
+        shapes_to_tuple_repr(&sb, trace_str(t, o->input_type));
+        detail_wrap(d, "types", sb_str(&sb), sb.len, C_DEFAULT);
+    }
+    if (o->input_strides) {
+        sb_clear(&sb);
+        shapes_to_tuple_repr(&sb, trace_str(t, o->input_strides));
+        detail_wrap(d, "strides", sb_str(&sb), sb.len, C_DEFAULT);
+    }
+    /* The param-combo line: the unique-args key of this op. */
+    sb_clear(&sb);
+    sb_puts(&sb, ev_name(t, ev));
+    sb_putc(&sb, ' ');
+    shapes_to_tuple_repr(&sb, trace_str(t, o->input_dims));
+    if (o->input_type) {
+        sb_putc(&sb, ' ');
+        shapes_to_tuple_repr(&sb, trace_str(t, o->input_type));
+    }
+    if (o->concrete_inputs) {
+        sb_putc(&sb, ' ');
+        shapes_to_tuple_repr(&sb, trace_str(t, o->concrete_inputs));
+    }
+    detail_wrap(d, "params", sb_str(&sb), sb.len, C_OP);
+    sb_free(&sb);
+}
+
+static void sec_kernels(struct detail_out *d, struct app *a, uint32_t ev)
+{
+    const struct trace *t = a->t;
+    uint32_t n = 0;
+    const uint32_t *k = NULL;
+    const struct launch_info *li = ev_launch(t, ev);
+    if (li && li->gpu_count) {
+        n = li->gpu_count;
+        k = t->launch_gpu + li->gpu_first;
+    } else if (evk_is_host_span(trace_ev(t, ev)->kind)) {
+        k = gputime_launched(a->an->gt, ev, &n);
+    }
+    uint32_t nsub = 0;
+    if (evk_is_host_span(trace_ev(t, ev)->kind))
+        gputime_subtree_events(a->an->gt, ev, &nsub);
+    if (!n && !nsub)
+        return;
+    detail_heading(d, "GPU work launched");
+    if (nsub > n)
+        detail_kvf(d, "in subtree", "%u GPU events", nsub);
+    enum { SHOW = 24 };
+    for (uint32_t i = 0; i < n && i < SHOW; i++) {
+        const struct event *g = trace_ev(t, k[i]);
+        const struct gpu_info *gi = ev_gpu(t, k[i]);
+        char dur[32], key[64];
+        text_duration(dur, sizeof(dur), g->dur, a->ascii);
+        snprintf(key, sizeof(key), "%9s s%-3d", dur, gi ? gi->stream : -1);
+        detail_kv(d, key, ev_name(t, k[i]), strtab_len(&t->strs, g->name));
+        d->lines.v[d->lines.n - 1].elem = C_KERNEL;
+    }
+    if (n > SHOW)
+        detail_textf(d, C_DIM, "... and %u more", n - SHOW);
+}
+
+static void sec_partner(struct detail_out *d, struct app *a, uint32_t ev)
+{
+    const struct trace *t = a->t;
+    const struct op_info *o = ev_op(t, ev);
+    if (!o || o->partner == IDX_NONE)
+        return;
+    const struct event *e = trace_ev(t, ev);
+    const struct event *p = trace_ev(t, o->partner);
+    detail_heading(d, (e->flags & EVF_BACKWARD) ? "Forward op" : "Backward op");
+    detail_wrap(d, NULL, ev_name(t, o->partner), strtab_len(&t->strs, p->name), C_OP);
+    char buf[256];
+    const char *where = row_label(t, p->row, buf, sizeof(buf));
+    detail_kv(d, "where", where, strlen(where));
+    detail_kvf(d, "start", "%.3f ms", ms_since_start(t, p->ts));
+    put_dur(d, a, "duration", p->dur);
+    put_dur(d, a, "GPU subtree", gputime_subtree(a->an->gt, o->partner, true));
+    if (o->seq >= 0)
+        detail_kvf(d, "sequence", "%lld", (long long)o->seq);
+}
+
+static void sec_parents(struct detail_out *d, struct app *a, uint32_t ev)
+{
+    const struct trace *t = a->t;
+    const struct event *e = trace_ev(t, ev);
+    uint32_t p = e->parent;
+    if (evk_is_gpu(e->kind)) {
+        const struct gpu_info *g = ev_gpu(t, ev);
+        p = g ? g->launch : IDX_NONE;
+    }
+    if (p == IDX_NONE)
+        return;
+    detail_heading(d, "Parents");
+    enum { SHOW = 40 };
+    int shown = 0;
+    for (; p != IDX_NONE && shown < SHOW; p = trace_ev(t, p)->parent, shown++) {
+        char dur[32];
+        text_duration(dur, sizeof(dur), trace_ev(t, p)->dur, a->ascii);
+        detail_kv(d, dur, ev_name(t, p), strtab_len(&t->strs, trace_ev(t, p)->name));
+        uint8_t k = trace_ev(t, p)->kind;
+        d->lines.v[d->lines.n - 1].elem = k == EVK_PYTHON ? C_PYTHON : k == EVK_RUNTIME ? C_RUNTIME
+                                                                                        : C_OP;
+    }
+    if (p != IDX_NONE)
+        detail_textf(d, C_DIM, "...");
+}
+
+static void sec_args(struct detail_out *d, struct app *a, uint32_t ev)
+{
+    const struct trace *t = a->t;
+    struct argiter it;
+    struct argval v;
+    argiter_init(&it, t, ev);
+    bool any = false;
+    struct strbuf sb = STRBUF_INIT;
+    while (argiter_next(&it, &v)) {
+        if (!any)
+            detail_heading(d, "Args");
+        any = true;
+        sb_clear(&sb);
+        argval_put_text(&sb, t, &v);
+        struct strbuf key = STRBUF_INIT;
+        text_clean(&key, trace_str(t, v.key), strtab_len(&t->strs, v.key), a->ascii);
+        detail_wrap(d, sb_str(&key), sb_str(&sb), sb.len, C_DEFAULT);
+        sb_free(&key);
+    }
+    sb_free(&sb);
+}
+
+/* Sections in display order. Tracebacks and source previews are further
+ * entries of this table. */
+const struct detail_section detail_sections[] = {
+    {"event", sec_event},
+    {"shapes", sec_shapes},
+    {"kernels", sec_kernels},
+    {"partner", sec_partner},
+    {"parents", sec_parents},
+    {"args", sec_args},
+    {NULL, NULL},
+};
+
+void detail_event(struct detail_out *d, struct app *a, uint32_t ev)
+{
+    if (ev == IDX_NONE || ev >= a->t->ev.n)
+        return;
+    for (const struct detail_section *s = detail_sections; s->fn; s++)
+        s->fn(d, a, ev);
+}

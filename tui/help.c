@@ -1,0 +1,45 @@
+/* Help text from the action and key tables. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tui/actions.h"
+#include "tui/help.h"
+#include "tui/keymap.h"
+
+/* Which key table an action group's keys come from. */
+static int group_pane(enum action_group g)
+{
+    switch (g) {
+    case AG_TABLE: return PANE_TABLE;
+    case AG_TREE: return PANE_TREE;
+    case AG_TIMELINE: return PANE_TIMELINE;
+    default: return PANE__COUNT;
+    }
+}
+
+void help_text(struct strbuf *out)
+{
+    sb_puts(out, "torchtop keys (pane keys first, then global ones; q or Esc closes)\n");
+    for (int g = 0; g < AG__COUNT; g++) {
+        sb_printf(out, "\n%s\n", action_group_title((enum action_group)g));
+        for (int act = 1; act < A__COUNT; act++) {
+            if (action_group((enum action)act) != (enum action_group)g)
+                continue;
+            char keys[96];
+            if (!keymap_keys_for(group_pane((enum action_group)g), (enum action)act, keys,
+                                 sizeof(keys)))
+                continue;
+            sb_printf(out, "  %-16s %-15s %s\n", keys, action_name((enum action)act),
+                      action_help((enum action)act));
+        }
+    }
+    sb_puts(out, "\nMouse\n"
+                 "  click            select and focus; click a column header to sort by it\n"
+                 "  double-click     open/close a tree node; drill into a table row\n"
+                 "  wheel            scroll\n"
+                 "\nSearch patterns\n"
+                 "  plain text is a substring; with ^$*+?()[]{}|\\ it is a POSIX extended\n"
+                 "  regex; lower-case text ignores case; re:TEXT forces a regex, =TEXT a\n"
+                 "  substring\n");
+}

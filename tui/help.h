@@ -1,0 +1,13 @@
+/* The help text, generated from the actions (tui/actions.h) and the key
+ * tables (tui/keymap.c), so that it never disagrees with what the keys do.
+ * Pure (no curses). */
+#ifndef TORCHTOP_TUI_HELP_H
+#define TORCHTOP_TUI_HELP_H
+
+#include "core/strbuf.h"
+
+/* Append the help as lines ending in '\n': per group a title, then one
+ * line per bound action: keys, action name, description. */
+void help_text(struct strbuf *out);
+
+#endif

@@ -1,0 +1,246 @@
+/* Script mode: steps from a file, screen dumps and step timing. */
+#include "config.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include "tui/app.h"
+#include "tui/script.h"
+#include "tui/term.h"
+
+/* The screen as UTF-8 text, one line per row, trailing blanks trimmed. */
+static void screen_text(struct strbuf *out)
+{
+    int lines, cols;
+    getmaxyx(curscr, lines, cols);
+    wchar_t *buf = xmalloc(((size_t)cols + 1) * sizeof(wchar_t));
+    for (int y = 0; y < lines; y++) {
+        int n = mvwinnwstr(curscr, y, 0, buf, cols);
+        size_t start = out->len;
+        for (int i = 0; i < n && buf[i]; i++) {
+            char mb[MB_LEN_MAX];
+            mbstate_t st;
+            memset(&st, 0, sizeof(st));
+            size_t k = wcrtomb(mb, buf[i], &st);
+            if (k == (size_t)-1)
+                sb_putc(out, '?');
+            else
+                sb_putn(out, mb, k);
+        }
+        while (out->len > start && out->s[out->len - 1] == ' ')
+            out->len--;
+        sb_putc(out, '\n');
+    }
+    free(buf);
+}
+
+int script_save_display(const char *path)
+{
+    struct strbuf sb = STRBUF_INIT;
+    screen_text(&sb);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        sb_free(&sb);
+        return 0;
+    }
+    fwrite(sb_str(&sb), 1, sb.len, f);
+    int ok = fclose(f) == 0;
+    sb_free(&sb);
+    return ok;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static bool parse_xy(const char *s, int *x, int *y)
+{
+    char *end;
+    long a = strtol(s, &end, 10);
+    if (end == s)
+        return false;
+    long b = strtol(end, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end || a < 0 || b < 0 || a > 10000 || b > 10000)
+        return false;
+    *x = (int)a;
+    *y = (int)b;
+    return true;
+}
+
+/* Feed each key of s; false on text that is not keys. */
+static bool feed_keys(struct app *a, const char *s, bool literal)
+{
+    while (*s && !a->quit) {
+        int key;
+        size_t used;
+        if (literal && *s == '<') {
+            key = '<';
+            used = 1;
+        } else if (literal) {
+            used = keymap_key_parse(s, &key);
+        } else {
+            if (*s == ' ') {
+                s++;
+                continue;
+            }
+            used = keymap_key_parse(s, &key);
+        }
+        if (!used)
+            return false;
+        app_key(a, key);
+        s += used;
+    }
+    return true;
+}
+
+static int fail(const char *path, int lineno, const char *line, const char *why)
+{
+    fprintf(stderr, "torchtop: %s:%d: %s: %s\n", path, lineno, why, line);
+    return 1;
+}
+
+/* One step. Returns 0, or 1 on an error (printed). */
+static int step(struct app *a, const char *path, int lineno, char *line)
+{
+    char *arg = line;
+    while (*arg && !isspace((unsigned char)*arg))
+        arg++;
+    size_t wlen = (size_t)(arg - line);
+    while (isspace((unsigned char)*arg))
+        arg++;
+    char word[48];
+    if (wlen >= sizeof(word))
+        wlen = sizeof(word) - 1;
+    memcpy(word, line, wlen);
+    word[wlen] = '\0';
+
+    if (strcmp(word, "save-display") == 0) {
+        if (!*arg)
+            return fail(path, lineno, line, "save-display needs a file name");
+        if (!script_save_display(arg))
+            return fail(path, lineno, line, "cannot write the screen");
+        return 0;
+    }
+    if (strcmp(word, "expect") == 0) {
+        struct strbuf sb = STRBUF_INIT;
+        screen_text(&sb);
+        bool ok = strstr(sb_str(&sb), arg) != NULL;
+        if (!ok)
+            fprintf(stderr, "%s", sb_str(&sb));
+        sb_free(&sb);
+        return ok ? 0 : fail(path, lineno, line, "the screen does not show it");
+    }
+    if (strcmp(word, "resize") == 0) {
+        int w, h;
+        if (sscanf(arg, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 1000 || h > 1000)
+            return fail(path, lineno, line, "resize needs WIDTHxHEIGHT");
+        term_resize_headless(h, w);
+        app_resize(a, h, w);
+        return 0;
+    }
+    if (strcmp(word, "type") == 0)
+        return feed_keys(a, arg, true) ? 0 : fail(path, lineno, line, "bad text");
+    if (strcmp(word, "keys") == 0)
+        return feed_keys(a, arg, false) ? 0 : fail(path, lineno, line, "bad key");
+    if (strcmp(word, "search") == 0) {
+        app_search_set(a, arg);
+        return 0;
+    }
+    if (strcmp(word, "filter") == 0) {
+        app_filter_set(a, *arg ? arg : NULL);
+        return 0;
+    }
+    if (strcmp(word, "view") == 0) {
+        if (!table_pane_set_view(a->panes[PANE_TABLE], a, arg))
+            return fail(path, lineno, line, "no such view");
+        app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
+        return 0;
+    }
+    if (strcmp(word, "sort-by") == 0) {
+        if (!table_pane_sort_by(a->panes[PANE_TABLE], a, arg))
+            return fail(path, lineno, line, "no such column in this view");
+        app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
+        return 0;
+    }
+    static const struct {
+        const char *name;
+        int kind;
+    } mouse[] = {
+        {"click", MOUSE_CLICK},
+        {"double-click", MOUSE_DOUBLE},
+        {"wheel-up", MOUSE_WHEEL_UP},
+        {"wheel-down", MOUSE_WHEEL_DOWN},
+    };
+    for (size_t i = 0; i < sizeof(mouse) / sizeof(mouse[0]); i++)
+        if (strcmp(word, mouse[i].name) == 0) {
+            int x, y;
+            if (!parse_xy(arg, &x, &y))
+                return fail(path, lineno, line, "needs X Y");
+            app_mouse(a, y, x, mouse[i].kind);
+            return 0;
+        }
+    enum action act = action_find(word);
+    if (act != A_NONE && !*arg) {
+        app_action(a, act);
+        return 0;
+    }
+    return feed_keys(a, line, false) ? 0 : fail(path, lineno, line, "unknown step");
+}
+
+int script_run(struct app *a, const char *path, const char *timing_path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "torchtop: cannot read the script %s\n", path);
+        return 1;
+    }
+    FILE *timing = NULL;
+    if (timing_path) {
+        timing = fopen(timing_path, "w");
+        if (!timing) {
+            fclose(f);
+            fprintf(stderr, "torchtop: cannot write %s\n", timing_path);
+            return 1;
+        }
+    }
+    app_render(a);
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, rc = 0;
+    ssize_t len;
+    while (!a->quit && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && isspace((unsigned char)line[len - 1]))
+            line[--len] = '\0';
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        double t0 = now_ms();
+        rc = step(a, path, lineno, s);
+        if (rc)
+            break;
+        app_render(a);
+        if (timing) {
+            char *sp = strpbrk(s, " \t");
+            int wl = sp ? (int)(sp - s) : (int)strlen(s);
+            fprintf(timing, "%.*s\t%.3f\n", wl, s, now_ms() - t0);
+        }
+    }
+    free(line);
+    fclose(f);
+    if (timing)
+        fclose(timing);
+    return rc;
+}

@@ -1,0 +1,644 @@
+/* The op table pane: the report tables (core/report.h), one view each,
+ * sortable by any column, narrowed by the filter; Enter drills into the
+ * row's instances in the call tree. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/tabfmt.h"
+#include "tui/app.h"
+#include "tui/detail.h"
+#include "tui/draw.h"
+
+struct tview {
+    struct table *tab;          /* borrowed from app.views */
+    int sort_col;               /* -1: the builder's order */
+    bool desc;
+    VEC(uint32_t) rows;         /* table rows shown (filter), in table order */
+    struct listview lv;
+    int *natural;               /* natural width per column */
+    int hscroll;                /* first scrolled column after the name */
+};
+
+struct table_pane {
+    int view;                   /* index into app_view_names */
+    bool all_cols;              /* show COLF_DETAIL columns */
+    struct tview v[APP_NVIEWS];
+    struct strbuf cell;
+    int shown[64];              /* columns drawn last time, for clicks and digits */
+    int shown_x[64];
+    int shown_w[64];
+    int nshown;
+};
+
+static struct table_pane *tp_of(struct pane *p)
+{
+    return p->priv;
+}
+
+static struct tview *cur_view(struct pane *p)
+{
+    return &tp_of(p)->v[tp_of(p)->view];
+}
+
+static bool col_visible(const struct table_pane *tp, const struct table *tab, size_t c)
+{
+    return tp->all_cols || !(tab->cols[c].flags & COLF_DETAIL);
+}
+
+static const char *col_title(const struct table_col *c)
+{
+    return c->title ? c->title : c->name;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rows, widths, sorting                                                    */
+/* ------------------------------------------------------------------------ */
+
+static bool row_matches(struct app *a, const struct table *tab, size_t r, struct strbuf *sb)
+{
+    if (!pattern_active(&a->filter))
+        return true;
+    for (size_t c = 0; c < tab->ncols; c++) {
+        if (tab->cols[c].kind != COL_TEXT)
+            continue;
+        union cell v = table_cell(tab, r, c);
+        if (v.s && pattern_match(&a->filter, v.s))
+            return true;
+    }
+    (void)sb;
+    return false;
+}
+
+static void view_rows(struct app *a, struct tview *v)
+{
+    v->rows.n = 0;
+    if (!v->tab)
+        return;
+    for (size_t r = 0; r < v->tab->nrows; r++)
+        if (row_matches(a, v->tab, r, NULL))
+            VEC_PUSH(&v->rows, (uint32_t)r);
+    v->lv.n = v->rows.n;
+    listview_clamp(&v->lv);
+}
+
+static void view_widths(struct table_pane *tp, struct tview *v)
+{
+    struct table *tab = v->tab;
+    v->natural = xcalloc(tab->ncols, sizeof(int));
+    for (size_t c = 0; c < tab->ncols; c++) {
+        const char *title = col_title(&tab->cols[c]);
+        int w = (int)text_width(title, strlen(title)) + 1;
+        int cap = (tab->cols[c].flags & COLF_WIDE) ? 100 : 60;
+        for (size_t r = 0; r < tab->nrows && w < cap; r++) {
+            sb_clear(&tp->cell);
+            tabfmt_cell_text(&tp->cell, tab, r, c);
+            int cw = (int)text_width(sb_str(&tp->cell), tp->cell.len);
+            if (cw > w)
+                w = cw;
+        }
+        v->natural[c] = w < cap ? w : cap;
+    }
+}
+
+/* The builder's order is usually "by one numeric column, descending":
+ * mark that column when the rows are in that order. */
+static void detect_sort(struct tview *v)
+{
+    struct table *tab = v->tab;
+    v->sort_col = -1;
+    if (tab->nrows < 2)
+        return;
+    for (size_t c = 0; c < tab->ncols; c++) {
+        if (tab->cols[c].kind == COL_TEXT || (tab->cols[c].flags & COLF_DETAIL))
+            continue;
+        bool sorted = true, any_diff = false;
+        for (size_t r = 0; r + 1 < tab->nrows && sorted; r++) {
+            int cmp = table_compare_rows(tab, c, r, r + 1);
+            sorted = cmp >= 0;
+            any_diff |= cmp != 0;
+        }
+        if (sorted && any_diff) {
+            v->sort_col = (int)c;
+            v->desc = true;
+            return;
+        }
+    }
+}
+
+static void sort_view(struct app *a, struct tview *v, int col, bool desc)
+{
+    struct table *tab = v->tab;
+    if (!tab || col < 0 || (size_t)col >= tab->ncols)
+        return;
+    uint32_t keep_ref = IDX_NONE;
+    size_t keep_row = SIZE_MAX;
+    if (v->lv.cur < v->rows.n) {
+        keep_row = v->rows.v[v->lv.cur];
+        keep_ref = tab->refs[keep_row];
+    }
+    /* Remember the cursor row by its cells' identity: ref + first column. */
+    char *keep_first = NULL;
+    if (keep_row != SIZE_MAX) {
+        struct strbuf sb = STRBUF_INIT;
+        tabfmt_cell_text(&sb, tab, keep_row, 0);
+        keep_first = sb_steal(&sb);
+    }
+    table_sort(tab, (size_t)col, desc);
+    v->sort_col = col;
+    v->desc = desc;
+    view_rows(a, v);
+    v->lv.cur = 0;
+    v->lv.top = 0;
+    if (keep_first) {
+        struct strbuf sb = STRBUF_INIT;
+        for (size_t i = 0; i < v->rows.n; i++) {
+            uint32_t r = v->rows.v[i];
+            if (tab->refs[r] != keep_ref)
+                continue;
+            sb_clear(&sb);
+            tabfmt_cell_text(&sb, tab, r, 0);
+            if (strcmp(sb_str(&sb), keep_first) == 0) {
+                listview_set(&v->lv, i);
+                break;
+            }
+        }
+        sb_free(&sb);
+        free(keep_first);
+    }
+    listview_clamp(&v->lv);
+}
+
+static bool natural_desc(const struct table *tab, int col)
+{
+    return !(tab->cols[col].flags & COLF_ASC) && tab->cols[col].kind != COL_TEXT;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Drawing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Choose the columns that fit in width w: the first shown column (the
+ * name) always, then the others from hscroll on. */
+static void plan_columns(struct table_pane *tp, struct tview *v, int w)
+{
+    struct table *tab = v->tab;
+    tp->nshown = 0;
+    int name = -1;
+    for (size_t c = 0; c < tab->ncols; c++)
+        if (col_visible(tp, tab, c)) {
+            name = (int)c;
+            break;
+        }
+    if (name < 0)
+        return;
+    int name_w = MIN(v->natural[name], MAX(16, w * 2 / 5));
+    int used = name_w;
+    int skip = v->hscroll;
+    for (size_t c = (size_t)name + 1; c < tab->ncols && tp->nshown < 63; c++) {
+        if (!col_visible(tp, tab, c))
+            continue;
+        if (skip > 0) {
+            skip--;
+            continue;
+        }
+        int cw = v->natural[c];
+        if (tab->cols[c].flags & COLF_WIDE)
+            cw = MIN(cw, 40);
+        if (used + 1 + cw > w)
+            break;
+        tp->shown[1 + tp->nshown] = (int)c;
+        tp->shown_w[1 + tp->nshown] = cw;
+        tp->nshown++;
+        used += 1 + cw;
+    }
+    tp->shown[0] = name;
+    tp->shown_w[0] = name_w;
+    tp->nshown++;
+    /* Give what is left to the name, then to the wide columns. */
+    int left = w - used;
+    int grow = MIN(left, v->natural[name] - name_w);
+    if (grow > 0) {
+        tp->shown_w[0] += grow;
+        left -= grow;
+    }
+    for (int i = 1; i < tp->nshown && left > 0; i++) {
+        int c = tp->shown[i];
+        if (!(tab->cols[c].flags & COLF_WIDE))
+            continue;
+        int g2 = MIN(left, v->natural[c] - tp->shown_w[i]);
+        if (g2 > 0) {
+            tp->shown_w[i] += g2;
+            left -= g2;
+        }
+    }
+    int x = 0;
+    for (int i = 0; i < tp->nshown; i++) {
+        tp->shown_x[i] = x;
+        x += tp->shown_w[i] + 1;
+    }
+}
+
+static void draw_title(struct pane *p, struct app *a, struct tview *v)
+{
+    struct table_pane *tp = tp_of(p);
+    attr_t attr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
+    struct strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, " %s", app_view_names[tp->view]);
+    if (v->tab) {
+        sb_printf(&sb, ": %s  %zu", v->tab->title, v->rows.n);
+        if (v->rows.n != v->tab->nrows)
+            sb_printf(&sb, " of %zu", v->tab->nrows);
+        sb_puts(&sb, " rows");
+        if (v->sort_col >= 0)
+            sb_printf(&sb, "  sort %s %s", col_title(&v->tab->cols[v->sort_col]),
+                      v->desc ? a->g->sort_desc : a->g->sort_asc);
+        if (pattern_active(&a->filter))
+            sb_printf(&sb, "  filter \"%s\"", a->filter.text);
+    }
+    draw_fit(p->win, 0, 0, p->r.w, sb_str(&sb), sb.len, false, false, attr, a->ascii);
+    sb_free(&sb);
+}
+
+static void draw_header(struct pane *p, struct app *a, struct tview *v)
+{
+    struct table_pane *tp = tp_of(p);
+    draw_blank(p->win, 1, 0, p->r.w, color_attr(C_COLHEAD));
+    for (int i = 0; i < tp->nshown; i++) {
+        int c = tp->shown[i];
+        const struct table_col *col = &v->tab->cols[c];
+        bool sorted = c == v->sort_col;
+        struct strbuf sb = STRBUF_INIT;
+        sb_puts(&sb, col_title(col));
+        if (sorted)
+            sb_puts(&sb, v->desc ? a->g->sort_desc : a->g->sort_asc);
+        bool right = col->kind != COL_TEXT;
+        draw_fit(p->win, 1, tp->shown_x[i], tp->shown_w[i], sb_str(&sb), sb.len, false, right,
+                 color_attr(sorted ? C_COLHEAD_SORT : C_COLHEAD), a->ascii);
+        sb_free(&sb);
+    }
+}
+
+static void table_draw(struct pane *p, struct app *a)
+{
+    struct table_pane *tp = tp_of(p);
+    struct tview *v = cur_view(p);
+    werase(p->win);
+    draw_title(p, a, v);
+    if (!v->tab) {
+        const char *why = a->views_err[tp->view] ? a->views_err[tp->view] : "not available";
+        draw_str(p->win, 2, 1, p->r.w - 2, why, color_attr(C_DIM), a->ascii);
+        return;
+    }
+    plan_columns(tp, v, p->r.w);
+    draw_header(p, a, v);
+    v->lv.height = p->r.h - 2;
+    listview_clamp(&v->lv);
+    if (!v->rows.n) {
+        draw_str(p->win, 2, 1, p->r.w - 2, "(no rows match)", color_attr(C_DIM), a->ascii);
+        return;
+    }
+    for (int y = 0; y < v->lv.height; y++) {
+        size_t i = v->lv.top + (size_t)y;
+        if (i >= v->rows.n)
+            break;
+        uint32_t r = v->rows.v[i];
+        bool cur = i == v->lv.cur;
+        attr_t base = cur ? color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_SELECT) : 0;
+        if (cur)
+            draw_blank(p->win, 2 + y, 0, p->r.w, base);
+        for (int k = 0; k < tp->nshown; k++) {
+            int c = tp->shown[k];
+            const struct table_col *col = &v->tab->cols[c];
+            sb_clear(&tp->cell);
+            tabfmt_cell_text(&tp->cell, v->tab, r, (size_t)c);
+            attr_t at = base ? base : color_attr(col->kind == COL_TEXT ? C_DEFAULT : C_NUMBER);
+            if (!base && k == 0 && pattern_active(&a->search) &&
+                pattern_match(&a->search, sb_str(&tp->cell)))
+                at = color_attr(C_MATCH);
+            draw_fit(p->win, 2 + y, tp->shown_x[k], tp->shown_w[k], sb_str(&tp->cell),
+                     tp->cell.len, true, col->kind != COL_TEXT, at, a->ascii);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void sort_menu_pick(struct app *a, int item)
+{
+    struct pane *p = a->panes[PANE_TABLE];
+    struct tview *v = cur_view(p);
+    if (!v->tab || item < 0 || (size_t)item >= v->tab->ncols)
+        return;
+    bool desc = natural_desc(v->tab, item);
+    if (item == v->sort_col)
+        desc = !v->desc;
+    sort_view(a, v, item, desc);
+    app_message(a, "sorted by %s", col_title(&v->tab->cols[item]));
+    p->dirty = true;
+    app_react(a, R_SYNC);
+}
+
+static void open_sort_menu(struct pane *p, struct app *a)
+{
+    struct tview *v = cur_view(p);
+    if (!v->tab)
+        return;
+    char **items = xcalloc(v->tab->ncols, sizeof(char *));
+    for (size_t c = 0; c < v->tab->ncols; c++) {
+        const struct table_col *col = &v->tab->cols[c];
+        items[c] = xasprintf("%s%s", col_title(col),
+                             (int)c == v->sort_col ? (v->desc ? " (descending)" : " (ascending)")
+                                                   : "");
+    }
+    app_open_menu(a, "Sort by", items, (int)v->tab->ncols, v->sort_col >= 0 ? v->sort_col : 0,
+                  sort_menu_pick);
+}
+
+/* Visible columns in display order (name first, then all others, not just
+ * those that fit), for sort-next/prev and the digit keys. */
+static int visible_cols(struct table_pane *tp, const struct table *tab, int *out)
+{
+    int n = 0;
+    for (size_t c = 0; c < tab->ncols && n < 64; c++)
+        if (col_visible(tp, tab, c))
+            out[n++] = (int)c;
+    return n;
+}
+
+static unsigned drill(struct pane *p, struct app *a)
+{
+    struct tview *v = cur_view(p);
+    if (!v->tab || v->lv.cur >= v->rows.n)
+        return R_HANDLED;
+    uint32_t r = v->rows.v[v->lv.cur];
+    struct strbuf label = STRBUF_INIT;
+    tabfmt_cell_text(&label, v->tab, r, 0);
+    if (v->tab->inst_first) {
+        uint32_t lo = v->tab->inst_first[r], hi = v->tab->inst_first[r + 1];
+        if (hi > lo) {
+            app_drill(a, v->tab->inst + lo, hi - lo, sb_str(&label));
+            sb_free(&label);
+            return R_HANDLED | R_DIRTY_ALL;
+        }
+    }
+    uint32_t ev = pane_current_event(p, a);
+    sb_free(&label);
+    if (ev == IDX_NONE) {
+        app_error(a, "this row has no events to show");
+        return R_HANDLED;
+    }
+    /* No instance list: jump to the first one. */
+    app_focus(a, PANE_TREE);
+    if (!tree_pane_select(a->panes[PANE_TREE], a, ev))
+        app_error(a, "the event is not in the call tree (filtered out?)");
+    return R_HANDLED | R_DIRTY_ALL | R_SYNC;
+}
+
+static unsigned table_action(struct pane *p, struct app *a, enum action act)
+{
+    struct table_pane *tp = tp_of(p);
+    struct tview *v = cur_view(p);
+    if (listview_action(&v->lv, act))
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    int cols[64];
+    switch (act) {
+    case A_VIEW_NEXT:
+    case A_VIEW_PREV:
+        tp->view = (tp->view + (act == A_VIEW_NEXT ? 1 : APP_NVIEWS - 1)) % APP_NVIEWS;
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    case A_SORT_MENU:
+        open_sort_menu(p, a);
+        return R_HANDLED;
+    case A_SORT_REVERSE:
+        if (v->tab && v->sort_col >= 0)
+            sort_view(a, v, v->sort_col, !v->desc);
+        else if (v->tab)
+            app_message(a, "pick a sort column first (s)");
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    case A_SORT_NEXT:
+    case A_SORT_PREV: {
+        if (!v->tab)
+            return R_HANDLED;
+        int n = visible_cols(tp, v->tab, cols), at = 0;
+        for (int i = 0; i < n; i++)
+            if (cols[i] == v->sort_col)
+                at = i;
+        at = (at + (act == A_SORT_NEXT ? 1 : n - 1)) % n;
+        sort_view(a, v, cols[at], natural_desc(v->tab, cols[at]));
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    }
+    case A_SORT_1: case A_SORT_2: case A_SORT_3: case A_SORT_4: case A_SORT_5:
+    case A_SORT_6: case A_SORT_7: case A_SORT_8: case A_SORT_9: {
+        if (!v->tab)
+            return R_HANDLED;
+        int n = visible_cols(tp, v->tab, cols), k = (int)(act - A_SORT_1);
+        if (k >= n) {
+            app_error(a, "no column %d", k + 1);
+            return R_HANDLED;
+        }
+        sort_menu_pick(a, cols[k]);
+        return R_HANDLED | R_DIRTY;
+    }
+    case A_ALL_COLUMNS:
+        tp->all_cols = !tp->all_cols;
+        v->hscroll = 0;
+        app_message(a, tp->all_cols ? "showing all columns" : "hiding detail columns");
+        return R_HANDLED | R_DIRTY;
+    case A_SCROLL_LEFT:
+        if (v->hscroll > 0)
+            v->hscroll--;
+        return R_HANDLED | R_DIRTY;
+    case A_SCROLL_RIGHT:
+        if (v->tab && v->hscroll + 2 < visible_cols(tp, v->tab, cols))
+            v->hscroll++;
+        return R_HANDLED | R_DIRTY;
+    case A_ACTIVATE:
+        return drill(p, a);
+    case A_MOVE_LEFT:
+        return app_action(a, A_BACK);
+    default:
+        return R_NONE;
+    }
+}
+
+static unsigned table_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+{
+    struct table_pane *tp = tp_of(p);
+    struct tview *v = cur_view(p);
+    if (y == 1 && v->tab) {
+        for (int i = 0; i < tp->nshown; i++)
+            if (x >= tp->shown_x[i] && x < tp->shown_x[i] + tp->shown_w[i]) {
+                sort_menu_pick(a, tp->shown[i]);
+                return R_HANDLED | R_DIRTY;
+            }
+        return R_HANDLED;
+    }
+    if (y < 2)
+        return R_HANDLED;
+    size_t row = v->lv.top + (size_t)(y - 2);
+    if (row >= v->rows.n)
+        return R_HANDLED;
+    listview_set(&v->lv, row);
+    if (dbl)
+        return drill(p, a) | R_DIRTY | R_SYNC;
+    return R_HANDLED | R_DIRTY | R_SYNC;
+}
+
+static uint32_t table_current(struct pane *p, struct app *a)
+{
+    struct tview *v = cur_view(p);
+    if (!v->tab || v->lv.cur >= v->rows.n)
+        return IDX_NONE;
+    uint32_t r = v->rows.v[v->lv.cur];
+    if (v->tab->inst_first && v->tab->inst_first[r + 1] > v->tab->inst_first[r])
+        return v->tab->inst[v->tab->inst_first[r]];
+    /* Tables without instances reference an example event. */
+    if (strcmp(v->tab->name, "ops_unique_args") == 0 && v->tab->refs[r] < a->t->ev.n)
+        return v->tab->refs[r];
+    return IDX_NONE;
+}
+
+static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
+{
+    struct tview *v = cur_view(p);
+    if (!v->tab || v->lv.cur >= v->rows.n)
+        return;
+    uint32_t r = v->rows.v[v->lv.cur];
+    detail_heading(d, v->tab->title);
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t c = 0; c < v->tab->ncols; c++) {
+        sb_clear(&sb);
+        tabfmt_cell_text(&sb, v->tab, r, c);
+        if (!sb.len)
+            continue;
+        if (v->tab->cols[c].kind == COL_TEXT)
+            detail_wrap(d, col_title(&v->tab->cols[c]), sb_str(&sb), sb.len, C_DEFAULT);
+        else
+            detail_kv(d, col_title(&v->tab->cols[c]), sb_str(&sb), sb.len);
+    }
+    sb_free(&sb);
+    if (v->tab->inst_first) {
+        uint32_t n = v->tab->inst_first[r + 1] - v->tab->inst_first[r];
+        detail_textf(d, C_DIM, "%u instances; Enter shows them in the call tree", n);
+    }
+    uint32_t ev = table_current(p, a);
+    if (ev != IDX_NONE) {
+        detail_heading(d, "First instance");
+        detail_event(d, a, ev);
+    }
+}
+
+static unsigned table_search(struct pane *p, struct app *a, int dir)
+{
+    struct tview *v = cur_view(p);
+    if (!v->tab || !v->rows.n)
+        return R_HANDLED;
+    size_t n = v->rows.n;
+    for (size_t k = 1; k <= n; k++) {
+        size_t i = dir >= 0 ? (v->lv.cur + k) % n : (v->lv.cur + n - k % n) % n;
+        uint32_t r = v->rows.v[i];
+        for (size_t c = 0; c < v->tab->ncols; c++) {
+            if (v->tab->cols[c].kind != COL_TEXT)
+                continue;
+            union cell cv = table_cell(v->tab, r, c);
+            if (cv.s && pattern_match(&a->search, cv.s)) {
+                bool wrapped = dir >= 0 ? i <= v->lv.cur : i >= v->lv.cur;
+                listview_set(&v->lv, i);
+                app_message(a, "/%s: row %zu of %zu%s", a->search.text, i + 1, n,
+                            wrapped ? " (wrapped)" : "");
+                return R_HANDLED | R_DIRTY | R_SYNC;
+            }
+        }
+    }
+    app_error(a, "/%s: no match in this table", a->search.text);
+    return R_HANDLED;
+}
+
+static void table_rebuild(struct pane *p, struct app *a)
+{
+    struct table_pane *tp = tp_of(p);
+    for (int i = 0; i < APP_NVIEWS; i++)
+        view_rows(a, &tp->v[i]);
+}
+
+static void table_position(struct pane *p, struct app *a, char *buf, size_t n)
+{
+    struct tview *v = cur_view(p);
+    snprintf(buf, n, "%zu/%zu", v->rows.n ? v->lv.cur + 1 : 0, v->rows.n);
+}
+
+static void table_free_priv(struct pane *p)
+{
+    struct table_pane *tp = tp_of(p);
+    for (int i = 0; i < APP_NVIEWS; i++) {
+        VEC_FREE(&tp->v[i].rows);
+        free(tp->v[i].natural);
+    }
+    sb_free(&tp->cell);
+    free(tp);
+}
+
+static const struct pane_ops table_ops = {
+    .name = "table",
+    .draw = table_draw,
+    .on_action = table_action,
+    .on_click = table_click,
+    .current_event = table_current,
+    .describe = table_describe,
+    .search = table_search,
+    .rebuild = table_rebuild,
+    .position = table_position,
+    .free = table_free_priv,
+};
+
+struct pane *table_pane_new(struct app *a)
+{
+    struct pane *p = xcalloc(1, sizeof(*p));
+    struct table_pane *tp = xcalloc(1, sizeof(*tp));
+    p->ops = &table_ops;
+    p->id = PANE_TABLE;
+    p->priv = tp;
+    for (int i = 0; i < APP_NVIEWS; i++) {
+        struct tview *v = &tp->v[i];
+        v->tab = a->views[i];
+        v->sort_col = -1;
+        if (!v->tab)
+            continue;
+        view_widths(tp, v);
+        detect_sort(v);
+        view_rows(a, v);
+    }
+    return p;
+}
+
+bool table_pane_set_view(struct pane *p, struct app *a, const char *name)
+{
+    for (int i = 0; i < APP_NVIEWS; i++)
+        if (strcmp(app_view_names[i], name) == 0) {
+            tp_of(p)->view = i;
+            p->dirty = true;
+            return true;
+        }
+    return false;
+}
+
+bool table_pane_sort_by(struct pane *p, struct app *a, const char *col)
+{
+    struct tview *v = cur_view(p);
+    if (!v->tab)
+        return false;
+    for (size_t c = 0; c < v->tab->ncols; c++) {
+        const struct table_col *tc = &v->tab->cols[c];
+        if (strcasecmp(tc->name, col) == 0 || (tc->title && strcasecmp(tc->title, col) == 0)) {
+            sort_view(a, v, (int)c, natural_desc(v->tab, (int)c));
+            p->dirty = true;
+            return true;
+        }
+    }
+    return false;
+}

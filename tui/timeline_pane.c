@@ -1,0 +1,495 @@
+/* The timeline pane: one lane per GPU stream and one for a thread's CPU
+ * ops, binned into columns and drawn with block characters coloured by
+ * class; zoom, pan, a cursor, and a marker on the selected event. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/detail.h"
+#include "tui/draw.h"
+#include "tui/lanes.h"
+
+#define LABEL_W 12
+
+struct tl_pane {
+    struct lane *lanes;         /* GPU streams, then the CPU lane (last) */
+    int nlanes;
+    int lane;                   /* current lane */
+    int lane_top;               /* first lane shown */
+    int64_t v0, v1;             /* view, ns (trace time) */
+    int64_t cursor;             /* cursor time */
+    uint32_t under;             /* event under the cursor on the current lane */
+    float *occ;                 /* bins scratch */
+    int occ_cols;
+};
+
+static struct tl_pane *tl_of(struct pane *p)
+{
+    return p->priv;
+}
+
+static int plot_w(struct pane *p)
+{
+    return MAX(1, p->r.w - LABEL_W);
+}
+
+static int64_t col_ns(struct pane *p)
+{
+    struct tl_pane *tl = tl_of(p);
+    return MAX((int64_t)1, (tl->v1 - tl->v0) / plot_w(p));
+}
+
+static struct lane *cpu_lane(struct tl_pane *tl)
+{
+    return &tl->lanes[tl->nlanes - 1];
+}
+
+/* Keep the view inside the trace and at least one ns per column. */
+static void clamp_view(struct pane *p, struct app *a)
+{
+    struct tl_pane *tl = tl_of(p);
+    int64_t lo = a->t->t_start, hi = MAX(a->t->t_end, a->t->t_start + 1);
+    int64_t span = tl->v1 - tl->v0;
+    int64_t min_span = plot_w(p);
+    if (span < min_span)
+        span = min_span;
+    if (span > hi - lo)
+        span = hi - lo;
+    if (tl->v0 < lo)
+        tl->v0 = lo;
+    tl->v1 = tl->v0 + span;
+    if (tl->v1 > hi) {
+        tl->v1 = hi;
+        tl->v0 = hi - span;
+    }
+    tl->cursor = CLAMP(tl->cursor, lo, hi);
+}
+
+/* Pan so that time x is in view, keeping the zoom. */
+static void show_time(struct pane *p, struct app *a, int64_t x)
+{
+    struct tl_pane *tl = tl_of(p);
+    int64_t span = tl->v1 - tl->v0;
+    if (x < tl->v0 || x >= tl->v1) {
+        tl->v0 = x - span / 2;
+        tl->v1 = tl->v0 + span;
+    }
+    clamp_view(p, a);
+}
+
+static void update_under(struct pane *p, struct app *a)
+{
+    struct tl_pane *tl = tl_of(p);
+    tl->under = lane_event_at(&tl->lanes[tl->lane], a->t, tl->cursor, col_ns(p));
+}
+
+static void set_cpu_row(struct tl_pane *tl, struct app *a, uint32_t row)
+{
+    if (cpu_lane(tl)->row != row)
+        lane_build(cpu_lane(tl), a->t, row, true);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Drawing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void lane_label(struct app *a, const struct lane *l, char *buf, size_t n)
+{
+    const struct row *r = &a->t->rows.v[l->row];
+    if (l->cpu)
+        snprintf(buf, n, "CPU %s", trace_str(a->t, r->tid_str));
+    else
+        snprintf(buf, n, "GPU%d s%d", r->device, r->stream);
+}
+
+static void draw_lane(struct pane *p, struct app *a, int y, int li)
+{
+    struct tl_pane *tl = tl_of(p);
+    const struct lane *l = &tl->lanes[li];
+    int w = plot_w(p);
+    char label[64];
+    lane_label(a, l, label, sizeof(label));
+    bool cur = li == tl->lane;
+    attr_t lattr = cur ? color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_SELECT)
+                       : color_attr(C_DIM);
+    draw_fit(p->win, y, 0, LABEL_W - 1, label, strlen(label), true, false, lattr, a->ascii);
+    if (tl->occ_cols < w) {
+        tl->occ = xreallocarray(tl->occ, (size_t)w * LC__COUNT, sizeof(float));
+        tl->occ_cols = w;
+    }
+    lane_bins(l, tl->v0, tl->v1, w, tl->occ);
+    int64_t cns = col_ns(p);
+    int cursor_col = (int)((tl->cursor - tl->v0) / cns);
+    static const enum color_elem elems[LC__COUNT] = {C_COMP, C_COMM, C_MEMCPY, C_CPU};
+    bool mono = color_pair(C_COMP) == 0;
+    for (int col = 0; col < w; col++) {
+        float total = 0, best = 0;
+        int cls = LC_COMP;
+        for (int c = 0; c < LC__COUNT; c++) {
+            float v = tl->occ[(size_t)c * (size_t)w + (size_t)col];
+            total += v;
+            if (v > best) {
+                best = v;
+                cls = c;
+            }
+        }
+        if (total > 1)
+            total = 1;
+        const char *glyph;
+        int level = total > 0 ? MAX(1, (int)(total * 8 + 0.5f)) : 0;
+        if (level == 0)
+            glyph = " ";
+        else if ((mono || a->ascii) && cls == LC_COMM)
+            glyph = a->g->shade_comm;
+        else if ((mono || a->ascii) && cls == LC_MEMCPY)
+            glyph = a->g->shade_memcpy;
+        else
+            glyph = a->g->levels[level];
+        attr_t at = color_attr(level ? elems[cls] : C_IDLE);
+        if (cur && col == cursor_col && a->focus == p->id) {
+            at = color_attr(C_SELECT_FOCUS);
+            if (level == 0)
+                glyph = a->ascii ? "|" : a->g->vline;
+        }
+        draw_raw(p->win, y, LABEL_W + col, glyph, at);
+    }
+}
+
+static void draw_axis(struct pane *p, struct app *a, int y)
+{
+    struct tl_pane *tl = tl_of(p);
+    int w = plot_w(p);
+    int64_t cns = col_ns(p);
+    char buf[48];
+    snprintf(buf, sizeof(buf), "%+.3f ms", (double)(tl->cursor - a->t->t_start) / 1e6);
+    draw_fit(p->win, y, 0, LABEL_W - 1, buf, strlen(buf), false, false, color_attr(C_DIM),
+             a->ascii);
+    int s0 = -1, s1 = -1;
+    if (a->sel != IDX_NONE && a->sel < a->t->ev.n) {
+        const struct event *e = trace_ev(a->t, a->sel);
+        if (ev_end(e) >= tl->v0 && e->ts < tl->v1) {
+            s0 = (int)((MAX(e->ts, tl->v0) - tl->v0) / cns);
+            s1 = (int)((MIN(ev_end(e), tl->v1) - tl->v0) / cns);
+            s1 = MIN(s1, w - 1);
+        }
+    }
+    int cursor_col = (int)((tl->cursor - tl->v0) / cns);
+    for (int col = 0; col < w; col++) {
+        const char *g = col % 10 == 0 ? a->g->tick : a->g->axis;
+        attr_t at = color_attr(C_GUIDE);
+        if (col >= s0 && col <= s1 && s0 >= 0) {
+            g = a->g->cursor;
+            at = color_attr(C_CURSOR);
+        }
+        if (col == cursor_col && a->focus == p->id) {
+            g = a->ascii ? "|" : a->g->vline;
+            at = color_attr(C_SELECT_FOCUS);
+        }
+        draw_raw(p->win, y, LABEL_W + col, g, at);
+    }
+}
+
+static void timeline_draw(struct pane *p, struct app *a)
+{
+    struct tl_pane *tl = tl_of(p);
+    werase(p->win);
+    clamp_view(p, a);
+    char d0[32], d1[32], dc[32];
+    text_duration(d0, sizeof(d0), tl->v0 - a->t->t_start, a->ascii);
+    text_duration(d1, sizeof(d1), tl->v1 - a->t->t_start, a->ascii);
+    text_duration(dc, sizeof(dc), col_ns(p), a->ascii);
+    struct strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, " Timeline  %s .. %s  (%s/col)", d0, d1, dc);
+    attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
+    draw_fit(p->win, 0, 0, p->r.w, sb_str(&sb), sb.len, false, false, tattr, a->ascii);
+    sb_free(&sb);
+    int rows = p->r.h - 2;
+    if (rows < 1)
+        return;
+    if (tl->lane < tl->lane_top)
+        tl->lane_top = tl->lane;
+    if (tl->lane >= tl->lane_top + rows)
+        tl->lane_top = tl->lane - rows + 1;
+    for (int i = 0; i < rows && tl->lane_top + i < tl->nlanes; i++)
+        draw_lane(p, a, 1 + i, tl->lane_top + i);
+    draw_axis(p, a, p->r.h - 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void zoom(struct pane *p, struct app *a, double factor)
+{
+    struct tl_pane *tl = tl_of(p);
+    int64_t span = (int64_t)((double)(tl->v1 - tl->v0) * factor);
+    double at = tl->v1 > tl->v0 ? (double)(tl->cursor - tl->v0) / (double)(tl->v1 - tl->v0) : 0.5;
+    tl->v0 = tl->cursor - (int64_t)(at * (double)span);
+    tl->v1 = tl->v0 + MAX(span, (int64_t)1);
+    clamp_view(p, a);
+}
+
+static void fit_event(struct pane *p, struct app *a, uint32_t ev)
+{
+    struct tl_pane *tl = tl_of(p);
+    const struct event *e = trace_ev(a->t, ev);
+    int64_t span = MAX(e->dur + e->dur / 4, (int64_t)plot_w(p) * 10);
+    tl->v0 = e->ts - (span - e->dur) / 2;
+    tl->v1 = tl->v0 + span;
+    tl->cursor = e->ts;
+    clamp_view(p, a);
+}
+
+static unsigned move_cursor(struct pane *p, struct app *a, int64_t to)
+{
+    struct tl_pane *tl = tl_of(p);
+    tl->cursor = to;
+    show_time(p, a, to);
+    update_under(p, a);
+    return R_HANDLED | R_DIRTY | R_SYNC;
+}
+
+static unsigned select_in_tree(struct pane *p, struct app *a)
+{
+    struct tl_pane *tl = tl_of(p);
+    if (tl->under == IDX_NONE) {
+        app_error(a, "no event under the cursor");
+        return R_HANDLED;
+    }
+    if (!tree_pane_select(a->panes[PANE_TREE], a, tl->under))
+        app_error(a, "the event is not in the call tree (filtered out?)");
+    else
+        app_message(a, "selected in the call tree");
+    return R_HANDLED | R_DIRTY_ALL | R_SYNC;
+}
+
+static unsigned timeline_action(struct pane *p, struct app *a, enum action act)
+{
+    struct tl_pane *tl = tl_of(p);
+    int64_t cns = col_ns(p);
+    int64_t span = tl->v1 - tl->v0;
+    switch (act) {
+    case A_MOVE_UP:
+    case A_MOVE_DOWN:
+        tl->lane = CLAMP(tl->lane + (act == A_MOVE_UP ? -1 : 1), 0, tl->nlanes - 1);
+        update_under(p, a);
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    case A_MOVE_FIRST:
+        return move_cursor(p, a, a->t->t_start);
+    case A_MOVE_LAST:
+        return move_cursor(p, a, a->t->t_end - 1);
+    case A_MOVE_LEFT:
+        return move_cursor(p, a, tl->cursor - cns);
+    case A_MOVE_RIGHT:
+        return move_cursor(p, a, tl->cursor + cns);
+    case A_PAGE_UP:
+    case A_PAN_LEFT:
+        tl->v0 -= span / 2;
+        tl->v1 -= span / 2;
+        clamp_view(p, a);
+        return move_cursor(p, a, CLAMP(tl->cursor, tl->v0, tl->v1 - 1));
+    case A_PAGE_DOWN:
+    case A_PAN_RIGHT:
+        tl->v0 += span / 2;
+        tl->v1 += span / 2;
+        clamp_view(p, a);
+        return move_cursor(p, a, CLAMP(tl->cursor, tl->v0, tl->v1 - 1));
+    case A_ZOOM_IN:
+        zoom(p, a, 0.5);
+        update_under(p, a);
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    case A_ZOOM_OUT:
+        zoom(p, a, 2.0);
+        update_under(p, a);
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    case A_ZOOM_FIT:
+        tl->v0 = a->t->t_start;
+        tl->v1 = a->t->t_end;
+        clamp_view(p, a);
+        return R_HANDLED | R_DIRTY;
+    case A_ZOOM_SELECTION:
+        if (a->sel == IDX_NONE) {
+            app_error(a, "nothing selected");
+            return R_HANDLED;
+        }
+        fit_event(p, a, a->sel);
+        return R_HANDLED | R_DIRTY;
+    case A_EVENT_PREV:
+    case A_EVENT_NEXT: {
+        uint32_t ev = lane_event_step(&tl->lanes[tl->lane], a->t, tl->cursor,
+                                      act == A_EVENT_NEXT ? 1 : -1);
+        if (ev == IDX_NONE) {
+            app_message(a, "no more events on this lane");
+            return R_HANDLED;
+        }
+        unsigned r = move_cursor(p, a, trace_ev(a->t, ev)->ts);
+        tl->under = ev;
+        return r;
+    }
+    case A_ACTIVATE:
+        return select_in_tree(p, a);
+    default:
+        return R_NONE;
+    }
+}
+
+static unsigned timeline_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+{
+    struct tl_pane *tl = tl_of(p);
+    int li = tl->lane_top + y - 1;
+    if (y >= 1 && y < p->r.h - 1 && li < tl->nlanes)
+        tl->lane = li;
+    if (x >= LABEL_W)
+        tl->cursor = tl->v0 + (int64_t)(x - LABEL_W) * col_ns(p) + col_ns(p) / 2;
+    update_under(p, a);
+    if (tl->under != IDX_NONE)
+        return select_in_tree(p, a);
+    return R_HANDLED | R_DIRTY | R_SYNC;
+}
+
+static uint32_t timeline_current(struct pane *p, struct app *a)
+{
+    return tl_of(p)->under;
+}
+
+static void timeline_describe(struct pane *p, struct app *a, struct detail_out *d)
+{
+    struct tl_pane *tl = tl_of(p);
+    char label[64];
+    lane_label(a, &tl->lanes[tl->lane], label, sizeof(label));
+    detail_kvf(d, "lane", "%s", label);
+    detail_kvf(d, "cursor", "%.3f ms", (double)(tl->cursor - a->t->t_start) / 1e6);
+    if (tl->under == IDX_NONE) {
+        detail_textf(d, C_DIM, "(no event under the cursor)");
+        return;
+    }
+    detail_event(d, a, tl->under);
+}
+
+static void timeline_follow(struct pane *p, struct app *a, uint32_t ev)
+{
+    struct tl_pane *tl = tl_of(p);
+    if (ev == IDX_NONE || ev >= a->t->ev.n)
+        return;
+    const struct event *e = trace_ev(a->t, ev);
+    if (evk_is_gpu(e->kind)) {
+        for (int i = 0; i + 1 < tl->nlanes; i++)
+            if (tl->lanes[i].row == e->row)
+                tl->lane = i;
+    } else if (evk_is_host_span(e->kind)) {
+        set_cpu_row(tl, a, e->row);
+        tl->lane = tl->nlanes - 1;
+    }
+    tl->cursor = e->ts;
+    show_time(p, a, e->ts);
+    tl->under = ev;
+    p->dirty = true;
+}
+
+static unsigned timeline_search(struct pane *p, struct app *a, int dir)
+{
+    /* Names live in the tree: search there; the cursor follows. */
+    struct pane *tree = a->panes[PANE_TREE];
+    unsigned r = tree->ops->search(tree, a, dir);
+    tree->dirty = true;
+    if (r & R_SYNC)
+        app_selection_changed(a, tree);
+    return R_HANDLED | R_DIRTY;
+}
+
+static void timeline_position(struct pane *p, struct app *a, char *buf, size_t n)
+{
+    struct tl_pane *tl = tl_of(p);
+    snprintf(buf, n, "lane %d/%d", tl->lane + 1, tl->nlanes);
+}
+
+static void timeline_free_priv(struct pane *p)
+{
+    struct tl_pane *tl = tl_of(p);
+    for (int i = 0; i < tl->nlanes; i++)
+        lane_free(&tl->lanes[i]);
+    free(tl->lanes);
+    free(tl->occ);
+    free(tl);
+}
+
+static const struct pane_ops timeline_ops = {
+    .name = "timeline",
+    .draw = timeline_draw,
+    .on_action = timeline_action,
+    .on_click = timeline_click,
+    .current_event = timeline_current,
+    .describe = timeline_describe,
+    .search = timeline_search,
+    .follow = timeline_follow,
+    .position = timeline_position,
+    .free = timeline_free_priv,
+};
+
+struct stream_key {
+    int32_t device, stream;
+    uint32_t row;
+};
+
+static int stream_cmp(const void *pa, const void *pb)
+{
+    const struct stream_key *x = pa, *y = pb;
+    if (x->device != y->device)
+        return x->device < y->device ? -1 : 1;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+struct pane *timeline_pane_new(struct app *a)
+{
+    const struct trace *t = a->t;
+    struct pane *p = xcalloc(1, sizeof(*p));
+    struct tl_pane *tl = xcalloc(1, sizeof(*tl));
+    p->ops = &timeline_ops;
+    p->id = PANE_TIMELINE;
+    p->priv = tl;
+
+    /* Streams with GPU work. */
+    bool *has = xcalloc(t->rows.n + 1, sizeof(bool));
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (evk_is_gpu(t->ev.v[i].kind))
+            has[t->ev.v[i].row] = true;
+    struct stream_key *keys = xmalloc((t->rows.n + 1) * sizeof(*keys));
+    int n = 0;
+    for (uint32_t r = 0; r < t->rows.n; r++)
+        if (has[r])
+            keys[n++] = (struct stream_key){t->rows.v[r].device, t->rows.v[r].stream, r};
+    qsort(keys, (size_t)n, sizeof(*keys), stream_cmp);
+    tl->nlanes = n + 1;
+    tl->lanes = xcalloc((size_t)tl->nlanes, sizeof(struct lane));
+    for (int i = 0; i < n; i++)
+        lane_build(&tl->lanes[i], t, keys[i].row, false);
+    free(keys);
+    free(has);
+
+    /* The CPU lane starts on the thread with the most cpu ops. */
+    uint32_t *ops = xcalloc(t->rows.n + 1, sizeof(uint32_t));
+    uint32_t best = 0;
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (t->ev.v[i].kind == EVK_CPU_OP)
+            ops[t->ev.v[i].row]++;
+    for (uint32_t r = 0; r < t->rows.n; r++)
+        if (ops[r] > ops[best])
+            best = r;
+    free(ops);
+    lane_build(cpu_lane(tl), t, t->rows.n ? best : 0, true);
+    tl->v0 = t->t_start;
+    tl->v1 = MAX(t->t_end, t->t_start + 1);
+    tl->cursor = t->t_start;
+    tl->under = IDX_NONE;
+    return p;
+}
+
+int timeline_pane_lanes(struct pane *p)
+{
+    return tl_of(p)->nlanes;
+}
