@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
 #include "core/pickle.h"
+#include "core/snapintern.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
 
@@ -84,13 +84,7 @@ struct builder {
     struct snapshot *s;
     uint32_t action_ids[SA__COUNT];     /* strtab ids of the action names */
     uint32_t state_ids[BS__COUNT];
-    /* Interning: open addressing, slot = id + 1, 0 = empty. */
-    uint32_t *fslots;
-    size_t fmask;
-    VEC(uint32_t) fhash;
-    uint32_t *sslots;
-    size_t smask;
-    VEC(uint32_t) shash;
+    struct snapintern in;
     VEC(uint32_t) tmp;
     /* Records in the order the pickle completed them. */
     VEC(struct snap_entry) entries;
@@ -108,130 +102,6 @@ static inline struct pk_value user(uint8_t kind, uint32_t id)
 static inline bool is_user(struct pk_value v, uint8_t kind)
 {
     return v.tag == PK_USER && v.sub == kind;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Frames and stacks                                                        */
-/* ------------------------------------------------------------------------ */
-
-static bool has_suffix(const char *s, size_t n, const char *suf)
-{
-    size_t m = strlen(suf);
-    return n >= m && memcmp(s + n - m, suf, m) == 0;
-}
-
-/* memory_viz's frameFilter: unwinder and CPython internals. */
-static bool frame_hidden(const char *name, const char *file)
-{
-    static const char *const names[] = {"unwind::unwind", "CapturedTraceback::gather",
-                                        "gather_with_cpp", "_start", "__libc_start_main",
-                                        "PyEval_", "PyObject_", "PyFunction_"};
-    static const char *const files[] = {"core/boxing", "/Register", "/Redispatch",
-                                        "pythonrun.c", "Modules/main.c", "Objects/call.c",
-                                        "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
-                                        "cpython/abstract.h"};
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-        if (strstr(name, names[i]))
-            return true;
-    for (size_t i = 0; i < ARRAY_SIZE(files); i++)
-        if (strstr(file, files[i]))
-            return true;
-    return false;
-}
-
-/* A frame left unresolved by the dladdr or fast symbolizers: an absolute
- * path to a shared object or executable, and an in-image address as line. */
-static bool frame_raw(const char *file, size_t n, int64_t line)
-{
-    static const char *const src_ext[] = {"py", "pyx", "pyi", "c", "cc", "cpp", "cxx", "h",
-                                          "hh", "hpp", "hxx", "cu", "cuh", "inl", "inc", "ipp",
-                                          "tcc", "s", "S", "rs", "go"};
-    if (n < 2 || file[0] != '/' || line <= 0)
-        return false;
-    const char *base = strrchr(file, '/') + 1;
-    const char *dot = strrchr(base, '.');
-    if (dot) {
-        for (size_t i = 0; i < ARRAY_SIZE(src_ext); i++)
-            if (strcmp(dot + 1, src_ext[i]) == 0)
-                return false;
-    }
-    const char *so = strstr(base, ".so");
-    if (so && (so[3] == 0 || so[3] == '.'))
-        return true;
-    /* Executables (python3.11, /proc/self/exe targets): no source extension,
-     * and a line that can only be an address. */
-    bool numeric_ext = dot != NULL;
-    for (const char *c = dot ? dot + 1 : ""; *c; c++)
-        if (*c < '0' || *c > '9')
-            numeric_ext = false;
-    return (!dot || numeric_ext) && line >= 0x1000;
-}
-
-static void rehash(uint32_t **slots, size_t *mask, const uint32_t *hashes, size_t n, size_t cap)
-{
-    free(*slots);
-    *slots = xcalloc(cap, sizeof(**slots));
-    *mask = cap - 1;
-    for (size_t id = 0; id < n; id++) {
-        size_t i = hashes[id] & *mask;
-        while ((*slots)[i])
-            i = (i + 1) & *mask;
-        (*slots)[i] = (uint32_t)id + 1;
-    }
-}
-
-static uint32_t intern_frame(struct builder *b, uint32_t file, uint32_t name, int64_t line)
-{
-    struct snapshot *s = b->s;
-    uint32_t h = (uint32_t)hash_mix64(((uint64_t)file << 32 | name) ^ hash_mix64((uint64_t)line));
-    size_t i = h & b->fmask;
-    for (uint32_t slot; (slot = b->fslots[i]) != 0; i = (i + 1) & b->fmask) {
-        const struct snap_frame *f = &s->frames.v[slot - 1];
-        if (b->fhash.v[slot - 1] == h && f->filename == file && f->name == name && f->line == line)
-            return slot - 1;
-    }
-    uint32_t id = (uint32_t)s->frames.n;
-    const char *fn = strtab_str(&s->strs, file);
-    size_t fnlen = strtab_len(&s->strs, file);
-    struct snap_frame f = {.filename = file, .name = name, .line = line};
-    if (frame_hidden(strtab_str(&s->strs, name), fn))
-        f.flags |= SFF_HIDDEN;
-    if (frame_raw(fn, fnlen, line)) {
-        f.flags |= SFF_RAW;
-        s->n_raw_frames++;
-    }
-    if (has_suffix(fn, fnlen, ".py"))
-        f.flags |= SFF_PYTHON;
-    VEC_PUSH(&s->frames, f);
-    VEC_PUSH(&b->fhash, h);
-    b->fslots[i] = id + 1;
-    if (s->frames.n * 2 > b->fmask)
-        rehash(&b->fslots, &b->fmask, b->fhash.v, s->frames.n, (b->fmask + 1) * 2);
-    return id;
-}
-
-static uint32_t intern_stack(struct builder *b, const uint32_t *ids, size_t n)
-{
-    struct snapshot *s = b->s;
-    uint32_t h = (uint32_t)hash_bytes(ids, n * sizeof(*ids));
-    size_t i = h & b->smask;
-    for (uint32_t slot; (slot = b->sslots[i]) != 0; i = (i + 1) & b->smask) {
-        uint32_t id = slot - 1;
-        uint32_t first = s->stack_first.v[id], len = s->stack_first.v[id + 1] - first;
-        if (b->shash.v[id] == h && len == n &&
-            memcmp(s->stack_frames.v + first, ids, n * sizeof(*ids)) == 0)
-            return id;
-    }
-    uint32_t id = (uint32_t)s->stack_first.n - 1;
-    VEC_RESERVE(&s->stack_frames, s->stack_frames.n + n);
-    memcpy(s->stack_frames.v + s->stack_frames.n, ids, n * sizeof(*ids));
-    s->stack_frames.n += n;
-    VEC_PUSH(&s->stack_first, (uint32_t)s->stack_frames.n);
-    VEC_PUSH(&b->shash, h);
-    b->sslots[i] = id + 1;
-    if (b->shash.n * 2 > b->smask)
-        rehash(&b->sslots, &b->smask, b->shash.v, b->shash.n, (b->smask + 1) * 2);
-    return id;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -463,7 +333,7 @@ static void seal_dict(struct builder *b, struct pickle *p, struct pk_value *v)
     if ((have & FRAME_KEYS) == FRAME_KEYS) {
         if (f[K_FILENAME].tag != PK_STR || f[K_NAME].tag != PK_STR || f[K_LINE].tag != PK_INT)
             return; /* not a frame after all: stays a dict */
-        *v = user(UK_FRAME, intern_frame(b, f[K_FILENAME].id, f[K_NAME].id, f[K_LINE].i));
+        *v = user(UK_FRAME, snapintern_frame(&b->in, b->s, f[K_FILENAME].id, f[K_NAME].id, f[K_LINE].i));
         allowed = FRAME_KEYS;
         where = "frame";
     } else if (have & BIT(K_ACTION)) {
@@ -499,7 +369,7 @@ static void seal_list(struct builder *b, struct pickle *p, struct pk_value *v)
             return;
         VEC_PUSH(&b->tmp, it[i].id);
     }
-    *v = user(UK_STACK, n ? intern_stack(b, b->tmp.v, n) : 0);
+    *v = user(UK_STACK, n ? snapintern_stack(&b->in, b->s, b->tmp.v, n) : 0);
 }
 
 static enum status seal_hook(void *ud, struct pickle *p, struct pk_value *v, struct errinfo *err)
@@ -725,10 +595,7 @@ static enum status finish(struct builder *b, struct pickle *p, struct pk_value r
 
 static void builder_free(struct builder *b)
 {
-    free(b->fslots);
-    free(b->sslots);
-    VEC_FREE(&b->fhash);
-    VEC_FREE(&b->shash);
+    snapintern_free(&b->in);
     VEC_FREE(&b->tmp);
     VEC_FREE(&b->entries);
     VEC_FREE(&b->segs);
@@ -751,12 +618,7 @@ enum status snapshot_load_source(struct source *src, const struct snapshot_load_
         b.action_ids[a] = strtab_intern_cstr(&s->strs, snap_action_name(a));
     for (int st = 0; st < BS_OTHER; st++)
         b.state_ids[st] = strtab_intern_cstr(&s->strs, snap_state_name(st));
-    rehash(&b.fslots, &b.fmask, NULL, 0, 1024);
-    rehash(&b.sslots, &b.smask, NULL, 0, 1024);
-    VEC_RESERVE(&s->stack_frames, 64); /* never NULL: snap_stack offsets into it */
-    VEC_PUSH(&s->stack_first, 0);      /* stack 0: empty */
-    VEC_PUSH(&s->stack_first, 0);
-    VEC_PUSH(&b.shash, 0);
+    snapintern_init(&b.in, s);
 
     struct pickle_opts po = {.strs = &s->strs, .seal = seal_hook, .seal_ud = &b};
     if (opts) {
