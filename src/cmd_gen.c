@@ -60,14 +60,15 @@ static void print_stats(const struct synth_stats *st, const char *path, double s
             (unsigned long long)st->json_bytes, (unsigned long long)st->out_bytes, secs,
             secs > 0 ? (double)st->json_bytes / 1e6 / secs : 0.0);
     fprintf(stderr,
-            "  kernels %llu (linked %llu, unlinked %llu, graph %llu, nccl %llu, mangled %llu), "
-            "memcpy %llu, memset %llu\n"
-            "  cpu_op %llu, python %llu, runtime %llu, driver %llu, fwd/bwd pairs %llu, "
-            "[memory] %llu\n",
-            (unsigned long long)st->kernels, (unsigned long long)st->linked,
-            (unsigned long long)st->unlinked, (unsigned long long)st->graph_kernels,
+            "  GPU events %llu: kernels %llu (graph %llu, nccl %llu, mangled names %llu), memcpy "
+            "%llu, memset %llu; linked %llu, unlinked %llu\n"
+            "  cpu_op %llu, python %llu, runtime %llu, driver %llu, fwd/bwd pairs %llu, [memory] "
+            "%llu\n",
+            (unsigned long long)(st->kernels + st->memcpys + st->memsets),
+            (unsigned long long)st->kernels, (unsigned long long)st->graph_kernels,
             (unsigned long long)st->comm_kernels, (unsigned long long)st->mangled_kernels,
             (unsigned long long)st->memcpys, (unsigned long long)st->memsets,
+            (unsigned long long)st->linked, (unsigned long long)st->unlinked,
             (unsigned long long)st->by_kind[EVK_CPU_OP], (unsigned long long)st->python_frames,
             (unsigned long long)st->runtime_calls, (unsigned long long)st->driver_launches,
             (unsigned long long)st->bwd_ops, (unsigned long long)st->memory_events);
