@@ -1,0 +1,463 @@
+/* Reading one compile unit for the DWARF index: its line table and its
+ * functions (out-of-line and inlined), folded into address pieces. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dwarfidx_internal.h"
+#include "core/sort.h"
+#include "core/vec.h"
+#include "core/xalloc.h"
+
+/* Deeper DIE nesting than this is not followed (hostile input). */
+#define MAX_DIE_DEPTH 64
+/* Abstract origin / specification hops followed for a name. */
+#define MAX_NAME_HOPS 8
+
+void dw_unit_free(struct unit *u)
+{
+    free(u->rows);
+    free(u->files);
+    free(u->scopes);
+    free(u->pieces);
+    u->rows = NULL;
+    u->files = NULL;
+    u->scopes = NULL;
+    u->pieces = NULL;
+    u->nrows = u->nfiles = u->nscopes = u->npieces = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Line table                                                               */
+/* ------------------------------------------------------------------------ */
+
+struct seq {
+    size_t first, count;    /* rows in the unit's temporary row array */
+    uint64_t lo;
+};
+
+static inline bool seq_less(const struct seq *a, const struct seq *b)
+{
+    return a->lo < b->lo;
+}
+
+SORT_DEFINE(seq_sort, struct seq, seq_less)
+
+static void read_files(struct dwarfidx *d, struct unit *u, Dwarf_Die cu, uint64_t line_version)
+{
+    Dwarf_Error err = NULL;
+    char **names = NULL;
+    Dwarf_Signed n = 0;
+    if (dwarf_srcfiles(cu, &names, &n, &err) != DW_DLV_OK) {
+        dw_drop_error(d, &err);
+        return;
+    }
+    u->files = xmalloc((n ? (size_t)n : 1) * sizeof(*u->files));
+    u->nfiles = (size_t)n;
+    for (Dwarf_Signed i = 0; i < n; i++) {
+        u->files[i] = strtab_intern_cstr(&d->strs, names[i] ? names[i] : "");
+        dwarf_dealloc(d->dbg, names[i], DW_DLA_STRING);
+    }
+    dwarf_dealloc(d->dbg, names, DW_DLA_LIST);
+    /* File numbers start at 1 before DWARF 5 and at 0 from DWARF 5 on;
+     * dwarf_srcfiles lists them from the first. */
+    u->file_base = line_version >= 5 ? 0 : 1;
+}
+
+static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
+{
+    Dwarf_Error err = NULL;
+    Dwarf_Unsigned version = 0;
+    Dwarf_Small tables = 0;
+    Dwarf_Line_Context ctx = NULL;
+    if (dwarf_srclines_b(cu, &version, &tables, &ctx, &err) != DW_DLV_OK) {
+        dw_drop_error(d, &err);
+        return;
+    }
+    read_files(d, u, cu, version);
+    Dwarf_Line *lines = NULL;
+    Dwarf_Signed n = 0;
+    if (tables == 0 || dwarf_srclines_from_linecontext(ctx, &lines, &n, &err) != DW_DLV_OK) {
+        dw_drop_error(d, &err);
+        dwarf_srclines_dealloc_b(ctx);
+        return;
+    }
+    struct lrow *tmp = xmalloc((n ? (size_t)n : 1) * sizeof(*tmp));
+    VEC(struct seq) seqs = {0};
+    size_t seq_start = 0;
+    for (Dwarf_Signed i = 0; i < n; i++) {
+        Dwarf_Addr addr = 0;
+        Dwarf_Unsigned lineno = 0, col = 0, fileno = 0, isa = 0, discr = 0;
+        Dwarf_Bool end = 0, prologue = 0, epilogue = 0;
+        if (dwarf_lineaddr(lines[i], &addr, &err) != DW_DLV_OK ||
+            dwarf_lineendsequence(lines[i], &end, &err) != DW_DLV_OK) {
+            dw_drop_error(d, &err);
+            end = 1; /* close the sequence rather than misplace rows */
+        }
+        if (dwarf_lineno(lines[i], &lineno, &err) != DW_DLV_OK)
+            lineno = 0;
+        dw_drop_error(d, &err);
+        if (dwarf_lineoff_b(lines[i], &col, &err) != DW_DLV_OK)
+            col = 0;
+        dw_drop_error(d, &err);
+        if (dwarf_line_srcfileno(lines[i], &fileno, &err) != DW_DLV_OK)
+            fileno = UINT32_MAX;
+        dw_drop_error(d, &err);
+        if (dwarf_prologue_end_etc(lines[i], &prologue, &epilogue, &isa, &discr, &err) !=
+            DW_DLV_OK)
+            discr = 0;
+        dw_drop_error(d, &err);
+        uint32_t file = IDX_NONE;
+        if (fileno >= u->file_base && fileno - u->file_base < u->nfiles)
+            file = (uint32_t)(fileno - u->file_base);
+        tmp[i] = (struct lrow){addr, lineno > UINT32_MAX ? 0 : (uint32_t)lineno, file,
+                               col > UINT32_MAX ? 0 : (uint32_t)col,
+                               (uint32_t)(discr > UINT32_MAX / 2 ? 0 : discr) << 1 | (end != 0)};
+        if (end) {
+            size_t count = (size_t)i + 1 - seq_start;
+            /* A sequence with a row before its end; code the linker
+             * discarded starts at 0 or at a -1/-2 tombstone. */
+            uint64_t lo = tmp[seq_start].addr;
+            if (count >= 2 && lo != 0 && lo < UINT64_MAX - 1 && addr > lo)
+                VEC_PUSH(&seqs, ((struct seq){seq_start, count, lo}));
+            seq_start = (size_t)i + 1;
+        }
+    }
+    dwarf_srclines_dealloc_b(ctx);
+
+    /* Sequences in address order; one that starts inside the previous
+     * one is dropped, so the concatenation stays sorted. */
+    seq_sort(seqs.v, seqs.n);
+    size_t total = 0;
+    for (size_t k = 0; k < seqs.n; k++)
+        total += seqs.v[k].count;
+    u->rows = xmalloc((total ? total : 1) * sizeof(*u->rows));
+    uint64_t covered = 0;
+    for (size_t k = 0; k < seqs.n; k++) {
+        const struct seq *s = &seqs.v[k];
+        if (s->lo < covered)
+            continue;
+        bool sorted = true;
+        for (size_t r = 1; r < s->count && sorted; r++)
+            sorted = tmp[s->first + r].addr >= tmp[s->first + r - 1].addr;
+        if (!sorted)
+            continue;
+        memcpy(u->rows + u->nrows, tmp + s->first, s->count * sizeof(*tmp));
+        u->nrows += s->count;
+        covered = tmp[s->first + s->count - 1].addr;
+    }
+    VEC_FREE(&seqs);
+    free(tmp);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Functions                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* What a function DIE says about itself. */
+struct die_facts {
+    const char *linkage;    /* DW_AT_linkage_name / DW_AT_MIPS_linkage_name */
+    const char *name;       /* DW_AT_name */
+    Dwarf_Off origin;       /* DW_AT_abstract_origin, or 0 */
+    Dwarf_Off spec;         /* DW_AT_specification, or 0 */
+    Dwarf_Unsigned call_file, call_line, call_column, discr;
+};
+
+static void die_facts(struct dwarfidx *d, Dwarf_Die die, struct die_facts *f)
+{
+    memset(f, 0, sizeof(*f));
+    Dwarf_Error err = NULL;
+    Dwarf_Attribute *attrs = NULL;
+    Dwarf_Signed n = 0;
+    if (dwarf_attrlist(die, &attrs, &n, &err) != DW_DLV_OK) {
+        dw_drop_error(d, &err);
+        return;
+    }
+    for (Dwarf_Signed i = 0; i < n; i++) {
+        Dwarf_Half at = 0;
+        if (dwarf_whatattr(attrs[i], &at, &err) != DW_DLV_OK) {
+            dw_drop_error(d, &err);
+            continue;
+        }
+        char *s = NULL;
+        Dwarf_Off off = 0;
+        switch (at) {
+        case DW_AT_linkage_name:
+        case DW_AT_MIPS_linkage_name:
+            if (dwarf_formstring(attrs[i], &s, &err) == DW_DLV_OK && s && *s)
+                f->linkage = s;
+            break;
+        case DW_AT_name:
+            if (dwarf_formstring(attrs[i], &s, &err) == DW_DLV_OK && s && *s)
+                f->name = s;
+            break;
+        case DW_AT_abstract_origin:
+            if (dwarf_global_formref(attrs[i], &off, &err) == DW_DLV_OK)
+                f->origin = off;
+            break;
+        case DW_AT_specification:
+            if (dwarf_global_formref(attrs[i], &off, &err) == DW_DLV_OK)
+                f->spec = off;
+            break;
+        case DW_AT_call_file:
+            if (dwarf_formudata(attrs[i], &f->call_file, &err) != DW_DLV_OK)
+                f->call_file = UINT32_MAX;
+            break;
+        case DW_AT_call_line:
+            if (dwarf_formudata(attrs[i], &f->call_line, &err) != DW_DLV_OK)
+                f->call_line = 0;
+            break;
+        case DW_AT_call_column:
+            if (dwarf_formudata(attrs[i], &f->call_column, &err) != DW_DLV_OK)
+                f->call_column = 0;
+            break;
+        case DW_AT_GNU_discriminator:
+            if (dwarf_formudata(attrs[i], &f->discr, &err) != DW_DLV_OK)
+                f->discr = 0;
+            break;
+        default:
+            break;
+        }
+        dw_drop_error(d, &err);
+    }
+    /* Strings from dwarf_formstring point into the section data and stay
+     * valid after the attributes are released. */
+    for (Dwarf_Signed i = 0; i < n; i++)
+        dwarf_dealloc_attribute(attrs[i]);
+    dwarf_dealloc(d->dbg, attrs, DW_DLA_LIST);
+}
+
+/* The name llvm-symbolizer prints for a function DIE: the first linkage
+ * name along the abstract-origin / specification chain, else the first
+ * plain name along it. Cached by DIE offset for referenced DIEs. */
+static uint32_t function_name(struct dwarfidx *d, const struct die_facts *self)
+{
+    if (self->linkage)
+        return strtab_intern_cstr(&d->strs, self->linkage);
+    const char *plain = self->name;
+    Dwarf_Off ref = self->origin ? self->origin : self->spec;
+    Dwarf_Off first_ref = ref;
+    if (ref) {
+        uint32_t cached = u64map_get(&d->name_of_die, ref);
+        if (cached != IDX_NONE)
+            return cached ? cached : plain ? strtab_intern_cstr(&d->strs, plain) : 0;
+    }
+    uint32_t found = 0;
+    const char *ref_plain = NULL;
+    for (int hop = 0; ref && hop < MAX_NAME_HOPS; hop++) {
+        Dwarf_Error err = NULL;
+        Dwarf_Die die = NULL;
+        if (dwarf_offdie_b(d->dbg, ref, 1, &die, &err) != DW_DLV_OK) {
+            dw_drop_error(d, &err);
+            break;
+        }
+        struct die_facts f;
+        die_facts(d, die, &f);
+        if (f.linkage) {
+            found = strtab_intern_cstr(&d->strs, f.linkage);
+            dwarf_dealloc_die(die);
+            break;
+        }
+        if (!ref_plain && f.name)
+            ref_plain = f.name;
+        Dwarf_Off next = f.origin ? f.origin : f.spec;
+        dwarf_dealloc_die(die);
+        if (next == ref)
+            break;
+        ref = next;
+    }
+    if (!found && ref_plain)
+        found = strtab_intern_cstr(&d->strs, ref_plain);
+    if (first_ref)
+        u64map_put(&d->name_of_die, first_ref, found);
+    if (!found && plain)
+        found = strtab_intern_cstr(&d->strs, plain);
+    return found;
+}
+
+/* A range of a scope, before folding into pieces. */
+struct srange {
+    uint64_t lo, hi;
+    uint32_t scope;
+    uint32_t depth;
+};
+
+struct walker {
+    struct dwarfidx *d;
+    struct unit *u;
+    uint64_t base;                  /* unit base address (DWARF 4 ranges) */
+    VEC(struct scope) scopes;
+    VEC(struct srange) ranges;
+    uint32_t cur_scope;             /* for the range callback */
+    uint32_t cur_depth;
+};
+
+static void add_scope_range(void *ud, uint64_t lo, uint64_t hi)
+{
+    struct walker *w = ud;
+    if (lo != 0 && lo < UINT64_MAX - 1)
+        VEC_PUSH(&w->ranges, ((struct srange){lo, hi, w->cur_scope, w->cur_depth}));
+}
+
+static void walk(struct walker *w, Dwarf_Die parent, uint32_t scope, uint32_t depth);
+
+/* A subprogram or inlined call: a new scope when it has code. */
+static void visit_function(struct walker *w, Dwarf_Die die, bool inlined, uint32_t parent,
+                           uint32_t depth)
+{
+    size_t before = w->ranges.n;
+    w->cur_scope = (uint32_t)w->scopes.n;
+    w->cur_depth = depth;
+    dw_die_ranges(w->d, die, w->u->version, w->base, add_scope_range, w);
+    if (w->ranges.n == before)
+        return; /* a declaration or an abstract instance: no code here */
+    struct die_facts f;
+    die_facts(w->d, die, &f);
+    struct scope s = {function_name(w->d, &f), inlined ? parent : IDX_NONE, IDX_NONE, 0, 0, 0};
+    if (inlined) {
+        s.call_file = f.call_file > UINT32_MAX ? IDX_NONE : (uint32_t)f.call_file;
+        s.call_line = f.call_line > UINT32_MAX ? 0 : (uint32_t)f.call_line;
+        s.call_column = f.call_column > UINT32_MAX ? 0 : (uint32_t)f.call_column;
+        s.call_discr = f.discr > UINT32_MAX ? 0 : (uint32_t)f.discr;
+    }
+    uint32_t id = (uint32_t)w->scopes.n;
+    VEC_PUSH(&w->scopes, s);
+    walk(w, die, id, depth + 1);
+}
+
+static void walk(struct walker *w, Dwarf_Die parent, uint32_t scope, uint32_t depth)
+{
+    if (depth > MAX_DIE_DEPTH)
+        return;
+    Dwarf_Error err = NULL;
+    Dwarf_Die die = NULL;
+    int res = dwarf_child(parent, &die, &err);
+    while (res == DW_DLV_OK) {
+        Dwarf_Half tag = 0;
+        if (dwarf_tag(die, &tag, &err) == DW_DLV_OK) {
+            switch (tag) {
+            case DW_TAG_subprogram:
+                visit_function(w, die, false, IDX_NONE, depth);
+                break;
+            case DW_TAG_inlined_subroutine:
+                if (scope != IDX_NONE)
+                    visit_function(w, die, true, scope, depth);
+                break;
+            case DW_TAG_lexical_block:
+            case DW_TAG_try_block:
+            case DW_TAG_catch_block:
+                if (scope != IDX_NONE)
+                    walk(w, die, scope, depth + 1);
+                break;
+            case DW_TAG_namespace:
+            case DW_TAG_module:
+            case DW_TAG_class_type:
+            case DW_TAG_structure_type:
+            case DW_TAG_union_type:
+            case DW_TAG_interface_type:
+                if (scope == IDX_NONE)
+                    walk(w, die, scope, depth + 1);
+                break;
+            default:
+                break;
+            }
+        }
+        dw_drop_error(w->d, &err);
+        Dwarf_Die next = NULL;
+        res = dwarf_siblingof_b(w->d->dbg, die, 1, &next, &err);
+        dwarf_dealloc_die(die);
+        die = next;
+    }
+    dw_drop_error(w->d, &err);
+}
+
+static inline bool depth_less(const struct srange *a, const struct srange *b)
+{
+    return a->depth < b->depth;
+}
+
+SORT_DEFINE(depth_sort, struct srange, depth_less)
+
+static inline bool u64_less(const uint64_t *a, const uint64_t *b)
+{
+    return *a < *b;
+}
+
+SORT_DEFINE(u64_sort, uint64_t, u64_less)
+
+/* Fold the ranges into pieces: cut the address space at every range end,
+ * then paint each cut with the ranges from the outermost to the innermost,
+ * so that each address keeps its innermost function. */
+static void fold_pieces(struct walker *w)
+{
+    size_t nr = w->ranges.n;
+    if (!nr)
+        return;
+    uint64_t *cuts = xmalloc(2 * nr * sizeof(*cuts));
+    for (size_t i = 0; i < nr; i++) {
+        cuts[2 * i] = w->ranges.v[i].lo;
+        cuts[2 * i + 1] = w->ranges.v[i].hi;
+    }
+    u64_sort(cuts, 2 * nr);
+    size_t nc = 0;
+    for (size_t i = 0; i < 2 * nr; i++)
+        if (nc == 0 || cuts[nc - 1] != cuts[i])
+            cuts[nc++] = cuts[i];
+    uint32_t *paint = xmalloc(nc * sizeof(*paint));
+    for (size_t i = 0; i < nc; i++)
+        paint[i] = IDX_NONE;
+    depth_sort(w->ranges.v, nr);
+    for (size_t i = 0; i < nr; i++) {
+        const struct srange *r = &w->ranges.v[i];
+        size_t lo = 0, hi = nc;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (cuts[mid] < r->lo)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t k = lo; k + 1 < nc && cuts[k] < r->hi; k++)
+            paint[k] = r->scope;
+    }
+    struct piece *pieces = xmalloc(nc * sizeof(*pieces));
+    size_t np = 0;
+    for (size_t k = 0; k < nc; k++) {
+        if (np && pieces[np - 1].scope == paint[k])
+            continue;
+        pieces[np++] = (struct piece){cuts[k], paint[k]};
+    }
+    free(cuts);
+    free(paint);
+    w->u->pieces = pieces;
+    w->u->npieces = np;
+}
+
+void dw_unit_load(struct dwarfidx *d, struct unit *u)
+{
+    Dwarf_Error err = NULL;
+    Dwarf_Die cu = NULL;
+    u->state = UNIT_FAILED;
+    if (dwarf_offdie_b(d->dbg, u->off, 1, &cu, &err) != DW_DLV_OK) {
+        dw_drop_error(d, &err);
+        return;
+    }
+    read_lines(d, u, cu);
+
+    struct walker w;
+    memset(&w, 0, sizeof(w));
+    w.d = d;
+    w.u = u;
+    Dwarf_Addr base = 0;
+    if (dwarf_lowpc(cu, &base, &err) == DW_DLV_OK)
+        w.base = base;
+    dw_drop_error(d, &err);
+    walk(&w, cu, IDX_NONE, 0);
+    fold_pieces(&w);
+    u->scopes = w.scopes.v;
+    u->nscopes = w.scopes.n;
+    VEC_FREE(&w.ranges);
+    dwarf_dealloc_die(cu);
+    u->state = UNIT_READY;
+}

@@ -1,0 +1,315 @@
+/* torchtop symbolize: addresses to function, file and line, in addr2line's
+ * output format (or JSON lines). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/display.h"
+#include "core/xalloc.h"
+#include "core/elfmod.h"
+#include "core/strbuf.h"
+#include "core/symbolize.h"
+#include "core/u64map.h"
+#include "core/strtab.h"
+#include "src/commands.h"
+
+#define OUT_CHUNK (256 * 1024) /* output is written out in pieces this big */
+
+struct sym_cli {
+    const char *exe;            /* -e; NULL: locations are LIB+0xOFF */
+    bool functions, inlines, addresses, pretty, basenames, json;
+    struct symbolizer *s;
+    struct sym_result res;
+    struct strbuf out;
+    struct strtab warned;       /* reasons already printed to stderr */
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: torchtop symbolize [-e BINARY] [-a] [-f] [-i] [-C] [-p] [-s] [--json]\n"
+            "                          [--debug-dir DIR] [ADDRESS... | LIB+0xOFFSET...]\n\n"
+            "Translate addresses into function names and source locations, through the\n"
+            "DWARF debug information (or the separate debug file found by build id or\n"
+            ".gnu_debuglink), as addr2line does and in its output format.\n\n"
+            "  -e, --exe BINARY     the file the addresses belong to (default a.out)\n"
+            "  -a, --addresses      print the address before its location\n"
+            "  -f, --functions      print the function name\n"
+            "  -i, --inlines        also print the callers an address was inlined into\n"
+            "  -C, --demangle       demangle C++ names\n"
+            "  -p, --pretty-print   one line per address\n"
+            "  -s, --basenames      file names without directories\n"
+            "      --json           one JSON object per address (module, status, reason,\n"
+            "                       frames with function, file, line, column)\n"
+            "      --debug-dir DIR  where separate debug files live (default\n"
+            "                       /usr/lib/debug; may be repeated)\n\n"
+            "Addresses are hexadecimal module addresses (as nm shows them), read from\n"
+            "stdin, one per line, when none are given. Without -e, each location is\n"
+            "LIB+0xOFFSET, LIB(+0xOFFSET) or LIB(SYMBOL+0xOFFSET): a library and an\n"
+            "offset such as a PyTorch memory snapshot records with\n"
+            "TORCH_SYMBOLIZE_MODE=dladdr (filename, line).\n");
+}
+
+static void flush_out(struct sym_cli *c)
+{
+    if (c->out.len)
+        fwrite(c->out.s, 1, c->out.len, stdout);
+    sb_clear(&c->out);
+    fflush(stdout);
+}
+
+static void put_text(struct strbuf *out, const char *s)
+{
+    display_sanitize(out, s, strlen(s));
+}
+
+static void warn_once(struct sym_cli *c, const char *reason)
+{
+    if (!reason || strtab_find(&c->warned, reason, strlen(reason)) != IDX_NONE)
+        return;
+    strtab_intern_cstr(&c->warned, reason);
+    struct strbuf sb = STRBUF_INIT;
+    put_text(&sb, reason);
+    fprintf(stderr, "torchtop symbolize: %s\n", sb_str(&sb));
+    sb_free(&sb);
+}
+
+static void put_location(struct sym_cli *c, const struct sym_frame *f)
+{
+    const char *file = f->file;
+    if (file && c->basenames) {
+        const char *sl = strrchr(file, '/');
+        if (sl)
+            file = sl + 1;
+    }
+    if (file)
+        put_text(&c->out, file);
+    else
+        sb_puts(&c->out, "??");
+    sb_putc(&c->out, ':');
+    if (!f->line)
+        sb_puts(&c->out, "?\n");
+    else if (f->discriminator)
+        sb_printf(&c->out, "%u (discriminator %u)\n", f->line, f->discriminator);
+    else
+        sb_printf(&c->out, "%u\n", f->line);
+}
+
+static void put_a2l(struct sym_cli *c, const struct sym_result *r)
+{
+    if (c->addresses) {
+        sb_printf(&c->out, r->is64 ? "0x%016llx" : "0x%08llx", (unsigned long long)r->addr);
+        sb_puts(&c->out, c->pretty ? ": " : "\n");
+    }
+    if (!r->nframes) {
+        if (c->functions)
+            sb_puts(&c->out, c->pretty ? "?? " : "??\n");
+        sb_puts(&c->out, "??:0\n");
+        return;
+    }
+    size_t n = c->inlines ? r->nframes : 1;
+    for (size_t i = 0; i < n; i++) {
+        const struct sym_frame *f = &r->frames[i];
+        if (i && c->pretty)
+            sb_puts(&c->out, " (inlined by) ");
+        if (c->functions) {
+            if (f->function && *f->function)
+                put_text(&c->out, f->function);
+            else
+                sb_puts(&c->out, "??");
+            sb_puts(&c->out, c->pretty ? " at " : "\n");
+        }
+        put_location(c, f);
+    }
+}
+
+static void put_json_str(struct strbuf *out, const char *s)
+{
+    if (s)
+        sb_put_json_string(out, s, strlen(s));
+    else
+        sb_puts(out, "null");
+}
+
+static void put_json(struct sym_cli *c, const char *input, const struct sym_result *r)
+{
+    struct strbuf *o = &c->out;
+    sb_puts(o, "{\"input\":");
+    put_json_str(o, input);
+    sb_puts(o, ",\"module\":");
+    put_json_str(o, r->module);
+    sb_printf(o, ",\"address\":\"0x%llx\",\"status\":\"%s\",\"reason\":",
+              (unsigned long long)r->addr, sym_status_name(r->status));
+    put_json_str(o, r->reason);
+    sb_puts(o, ",\"frames\":[");
+    size_t n = c->inlines || !r->nframes ? r->nframes : 1;
+    for (size_t i = 0; i < n; i++) {
+        const struct sym_frame *f = &r->frames[i];
+        sb_puts(o, i ? ",{\"function\":" : "{\"function\":");
+        put_json_str(o, f->function);
+        sb_puts(o, ",\"file\":");
+        put_json_str(o, f->file);
+        sb_printf(o, ",\"line\":%u,\"column\":%u,\"discriminator\":%u,\"inlined\":%s}", f->line,
+                  f->column, f->discriminator, i + 1 < r->nframes ? "true" : "false");
+    }
+    sb_puts(o, "]}\n");
+}
+
+/* One address or location: resolve and print. */
+static void handle(struct sym_cli *c, const char *word)
+{
+    struct sym_result *r = &c->res;
+    bool is_location = !c->exe || strchr(word, '+') || strchr(word, '(');
+    if (is_location) {
+        symbolizer_lookup_text(c->s, word, r);
+    } else {
+        const char *p = word;
+        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+            p += 2;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(p, &end, 16);
+        if (errno || end == p)
+            v = 0; /* addr2line reads what it can and goes on */
+        symbolizer_lookup(c->s, c->exe, v, r);
+    }
+    if (r->status != SYM_OK)
+        warn_once(c, r->reason);
+    if (c->json)
+        put_json(c, word, r);
+    else
+        put_a2l(c, r);
+    if (c->out.len >= OUT_CHUNK) {
+        fwrite(c->out.s, 1, c->out.len, stdout);
+        sb_clear(&c->out);
+    }
+}
+
+/* Addresses from stdin, one per line (the first word). Output is flushed
+ * before each read that could block, so a script can drive the command
+ * one address at a time through pipes, as it can drive addr2line. */
+static void read_stdin(struct sym_cli *c)
+{
+    size_t cap = 64 * 1024, len = 0, pos = 0;
+    char *buf = xmalloc(cap + 1);
+    bool eof = false;
+    for (;;) {
+        char *nl = pos < len ? memchr(buf + pos, '\n', len - pos) : NULL;
+        if (!nl && !eof) {
+            memmove(buf, buf + pos, len - pos);
+            len -= pos;
+            pos = 0;
+            if (len == cap) {
+                cap *= 2;
+                buf = xreallocarray(buf, cap + 1, 1);
+            }
+            flush_out(c);
+            ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                eof = true;
+            else
+                len += (size_t)got;
+            continue;
+        }
+        if (!nl && pos == len)
+            break;
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        buf[end] = '\0';
+        char *line = buf + pos;
+        pos = nl ? end + 1 : len;
+        while (*line == ' ' || *line == '\t')
+            line++;
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+            line[--n] = '\0';
+        if (c->exe && !strchr(line, '(')) {
+            /* addr2line takes the first word of the line */
+            char *sp = strpbrk(line, " \t");
+            if (sp)
+                *sp = '\0';
+        }
+        if (*line)
+            handle(c, line);
+    }
+    free(buf);
+}
+
+int cmd_symbolize(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"exe", required_argument, NULL, 'e'},
+        {"addresses", no_argument, NULL, 'a'},
+        {"functions", no_argument, NULL, 'f'},
+        {"inlines", no_argument, NULL, 'i'},
+        {"demangle", no_argument, NULL, 'C'},
+        {"pretty-print", no_argument, NULL, 'p'},
+        {"basenames", no_argument, NULL, 's'},
+        {"json", no_argument, NULL, 'J'},
+        {"debug-dir", required_argument, NULL, 'D'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct sym_cli c;
+    memset(&c, 0, sizeof(c));
+    bool demangle = false;
+    const char *dirs[16];
+    size_t ndirs = 0;
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "e:afiCpsh", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'e': c.exe = optarg; break;
+        case 'a': c.addresses = true; break;
+        case 'f': c.functions = true; break;
+        case 'i': c.inlines = true; break;
+        case 'C': demangle = true; break;
+        case 'p': c.pretty = true; break;
+        case 's': c.basenames = true; break;
+        case 'J': c.json = true; break;
+        case 'D':
+            if (ndirs == ARRAY_SIZE(dirs)) {
+                fprintf(stderr, "torchtop symbolize: too many --debug-dir options\n");
+                return EXIT_USAGE;
+            }
+            dirs[ndirs++] = optarg;
+            break;
+        case 'h': usage(stdout); return EXIT_OK;
+        default: usage(stderr); return EXIT_USAGE;
+        }
+    }
+    /* Bare addresses with no -e and no LIB+ form: addr2line's a.out. */
+    bool any_bare = false;
+    for (int i = optind; i < argc; i++)
+        any_bare |= !strchr(argv[i], '+') && !strchr(argv[i], '(');
+    if (!c.exe && any_bare)
+        c.exe = "a.out";
+    if (c.exe && !elfmod_is_elf(c.exe)) {
+        fprintf(stderr, "torchtop symbolize: %s: %s\n", c.exe,
+                access(c.exe, F_OK) == 0 ? "not an ELF file" : "file not found");
+        return EXIT_FAILURE_RUN;
+    }
+    struct sym_opts o = {.demangle = demangle,
+                         .debug_dirs = ndirs ? dirs : NULL,
+                         .ndebug_dirs = ndirs};
+    c.s = symbolizer_new(&o);
+    sym_result_init(&c.res);
+    strtab_init(&c.warned);
+    if (optind < argc)
+        for (int i = optind; i < argc; i++)
+            handle(&c, argv[i]);
+    else
+        read_stdin(&c);
+    flush_out(&c);
+    sb_free(&c.out);
+    strtab_free(&c.warned);
+    sym_result_done(&c.res);
+    symbolizer_free(c.s);
+    return ferror(stdout) ? EXIT_FAILURE_RUN : EXIT_OK;
+}
