@@ -96,7 +96,7 @@ static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
     char buf[256];
     detail_wrap(d, NULL, ev_name(t, ev), strtab_len(&t->strs, e->name), C_THREAD);
     detail_kvf(d, "kind", "%s", ev_kind_name(e->kind));
-    if (*ev_cat(t, ev))
+    if (*ev_cat(t, ev) && strcmp(ev_cat(t, ev), ev_kind_name(e->kind)) != 0)
         detail_kv(d, "category", ev_cat(t, ev), strlen(ev_cat(t, ev)));
     const char *where = row_label(t, e->row, buf, sizeof(buf));
     detail_kv(d, "where", where, strlen(where));

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <curses.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,8 +86,10 @@ bool term_open(bool mono)
 
 bool term_open_headless(int lines, int cols)
 {
-    null_out = fopen("/dev/null", "w");
-    null_in = fopen("/dev/null", "r");
+    /* Opened without O_CREAT: never make a file where the device is. */
+    int wfd = open("/dev/null", O_WRONLY), rfd = open("/dev/null", O_RDONLY);
+    null_out = wfd >= 0 ? fdopen(wfd, "w") : NULL;
+    null_in = rfd >= 0 ? fdopen(rfd, "r") : NULL;
     if (!null_out || !null_in) {
         fprintf(stderr, "torchtop: cannot open /dev/null\n");
         return false;

@@ -192,7 +192,9 @@ size_t text_wrap(const char *clean, size_t n, size_t width, size_t *starts, size
     if (width == 0)
         width = 1;
     starts[lines++] = 0;
-    size_t col = 0, i = 0;
+    /* brk: where the line may break (after a space or a comma), and the
+     * columns before it; used when it keeps at least half the line. */
+    size_t col = 0, i = 0, brk = 0, brk_col = 0;
     while (i < n) {
         uint32_t cp = (unsigned char)clean[i];
         size_t len = cp < 0x80 ? 1 : utf8_decode(clean + i, n - i, &cp);
@@ -204,11 +206,21 @@ size_t text_wrap(const char *clean, size_t n, size_t width, size_t *starts, size
         if (col + cw > width && col > 0) {
             if (lines == max)
                 break;
-            starts[lines++] = i;
-            col = 0;
+            if (brk > starts[lines - 1] && brk_col * 2 >= width) {
+                starts[lines++] = brk;
+                col -= brk_col;
+            } else {
+                starts[lines++] = i;
+                col = 0;
+            }
+            brk = 0;
         }
         col += cw;
         i += len;
+        if (cp == ' ' || cp == ',') {
+            brk = i;
+            brk_col = col;
+        }
     }
     return lines;
 }

@@ -21,6 +21,7 @@ struct tree_pane {
     size_t ninst;
     char *inst_label;           /* what the instances are (owned) */
     size_t nmatch;              /* matches of the active filter */
+    uint32_t base;              /* tree levels scrolled off to the left */
     struct strbuf line, name;
 };
 
@@ -71,29 +72,30 @@ static enum color_elem node_elem(const struct calltree *ct, uint32_t n)
     }
 }
 
-/* Guides of node n into out: "│ " or "  " per ancestor level, then "├─" or
- * "└─". Deep trees keep the last levels and show the depth. */
-static void put_guides(struct pane *p, struct app *a, uint32_t n, int max_cols)
+/* Guides of node n: "│ " or "  " per ancestor level, then "├─" or "└─".
+ * Levels up to tr->base are scrolled off to the left (deep Python stacks
+ * would leave no room for names); rows that deep start with a marker. */
+static void put_guides(struct pane *p, struct app *a, uint32_t n)
 {
     struct tree_pane *tr = tr_of(p);
     const struct calltree *ct = tr->ct;
     uint32_t depth = calltree_node(ct, n)->depth;
+    if (tr->base && depth <= tr->base) {
+        sb_puts(&tr->line, a->ascii ? "<" : "\xc2\xab");
+        return;
+    }
     if (!depth)
         return;
-    uint8_t last[512];
-    uint32_t d = depth;
+    uint32_t levels = depth - tr->base;
+    uint8_t last[256];
+    if (levels > sizeof(last))
+        levels = sizeof(last);
+    uint32_t d = levels;
     for (uint32_t x = n; d > 0 && x != IDX_NONE; x = calltree_node(ct, x)->parent, d--)
-        if (d - 1 < sizeof(last))
-            last[d - 1] = (calltree_node(ct, x)->flags & TNF_LAST) != 0;
-    uint32_t levels = MIN(depth, (uint32_t)sizeof(last));
-    uint32_t from = 1;
-    if ((int)levels * 2 > max_cols) {
-        uint32_t keep = (uint32_t)MAX(1, max_cols / 2 - 3);
-        from = levels - keep + 1;
-        sb_printf(&tr->line, "%u ", depth);
-        sb_puts(&tr->line, a->g->ellipsis);
-    }
-    for (uint32_t lv = from; lv < levels; lv++)
+        last[d - 1] = (calltree_node(ct, x)->flags & TNF_LAST) != 0;
+    if (tr->base)
+        sb_puts(&tr->line, a->ascii ? "<" : "\xc2\xab");
+    for (uint32_t lv = 1; lv < levels; lv++)
         sb_puts(&tr->line, last[lv - 1] ? "  " : a->g->tree_vert);
     sb_puts(&tr->line, last[levels - 1] ? a->g->tree_end : a->g->tree_tee);
 }
@@ -111,7 +113,7 @@ static void draw_row(struct pane *p, struct app *a, int y, size_t row)
         name_w = p->r.w;
 
     sb_clear(&tr->line);
-    put_guides(p, a, n, name_w / 2);
+    put_guides(p, a, n);
     int guide_w = (int)text_width(sb_str(&tr->line), tr->line.len);
     const char *exp = calltree_has_children(ct, n)
                           ? ((node->flags & TNF_EXPANDED) ? a->g->expanded : a->g->collapsed)
@@ -198,6 +200,11 @@ static void tree_draw(struct pane *p, struct app *a)
         draw_str(p->win, 2, 1, p->r.w - 2, "(nothing matches)", color_attr(C_DIM), a->ascii);
         return;
     }
+    /* Scroll the guides so that the cursor row keeps a third of the name
+     * column for its guides at most. */
+    int levels_fit = MAX(2, (p->r.w - RIGHT_W - 1) / 3 / 2);
+    uint32_t cdepth = calltree_node(tr->ct, cur_node(tr))->depth;
+    tr->base = cdepth > (uint32_t)levels_fit ? cdepth - (uint32_t)levels_fit : 0;
     for (int y = 0; y < tr->lv.height; y++) {
         size_t row = tr->lv.top + (size_t)y;
         if (row >= tr->lv.n)

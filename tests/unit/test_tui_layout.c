@@ -1,0 +1,170 @@
+/* Unit tests: the pure layout function and the list cursor arithmetic. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "tui/layout.h"
+#include "tui/pane.h"
+
+/* Every visible slot inside the screen, no two overlapping, and every
+ * cell of the screen covered by exactly one slot. */
+static void check_tiling(int lines, int cols, const struct layout *l)
+{
+    static unsigned char cover[200][400];
+    memset(cover, 0, sizeof(cover));
+    for (int s = 0; s < L__COUNT; s++) {
+        const struct rect *r = &l->r[s];
+        if (r->h == 0)
+            continue;
+        assert_true(r->w > 0 && r->h > 0);
+        assert_true(r->y >= 0 && r->x >= 0);
+        assert_true(r->y + r->h <= lines);
+        assert_true(r->x + r->w <= cols);
+        for (int y = r->y; y < r->y + r->h; y++)
+            for (int x = r->x; x < r->x + r->w; x++)
+                cover[y][x]++;
+    }
+    for (int y = 0; y < lines; y++)
+        for (int x = 0; x < cols; x++)
+            assert_int_equal(cover[y][x], 1);
+}
+
+static void test_minimum(void **state)
+{
+    struct layout_cfg cfg = {.timeline_lanes = 2, .maximized = -1};
+    struct layout l;
+    assert_false(layout_compute(LAYOUT_MIN_LINES - 1, 200, &cfg, &l));
+    assert_true(l.too_small);
+    assert_false(layout_compute(50, LAYOUT_MIN_COLS - 1, &cfg, &l));
+    assert_true(l.too_small);
+    assert_false(layout_compute(0, 0, &cfg, &l));
+    assert_true(layout_compute(LAYOUT_MIN_LINES, LAYOUT_MIN_COLS, &cfg, &l));
+    assert_false(l.too_small);
+    check_tiling(LAYOUT_MIN_LINES, LAYOUT_MIN_COLS, &l);
+    /* Each pane keeps room for its title and one row at the minimum. */
+    assert_true(l.r[L_TABLE].h >= 3);
+    assert_true(l.r[L_TREE].h >= 3);
+    assert_true(l.r[L_TIMELINE].h >= 3);
+    assert_true(l.r[L_DETAIL].h >= 2);
+}
+
+static void test_wide_and_narrow(void **state)
+{
+    struct layout_cfg cfg = {.timeline_lanes = 3, .maximized = -1};
+    struct layout l;
+    assert_true(layout_compute(40, 120, &cfg, &l));
+    /* Detail on the right of table and tree. */
+    assert_int_equal(l.r[L_DETAIL].y, 2);
+    assert_true(l.r[L_DETAIL].x > 0);
+    assert_int_equal(l.r[L_TABLE].x, 0);
+    assert_int_equal(l.r[L_TABLE].w + l.r[L_DETAIL].w, 120);
+    assert_int_equal(l.r[L_TIMELINE].w, 120);
+    assert_int_equal(l.r[L_TIMELINE].h, 3 + 2);
+    assert_int_equal(l.r[L_HEADER].h, 2);
+    assert_int_equal(l.r[L_KEYBAR].y, 39);
+    assert_int_equal(l.r[L_MESSAGE].y, 38);
+    check_tiling(40, 120, &l);
+    /* Narrow: detail below the tree, full width. */
+    assert_true(layout_compute(30, 100, &cfg, &l));
+    assert_int_equal(l.r[L_DETAIL].x, 0);
+    assert_int_equal(l.r[L_DETAIL].w, 100);
+    assert_true(l.r[L_DETAIL].y > l.r[L_TREE].y);
+    check_tiling(30, 100, &l);
+    /* Many lanes never take more than a quarter of the body. */
+    cfg.timeline_lanes = 50;
+    assert_true(layout_compute(40, 120, &cfg, &l));
+    assert_true(l.r[L_TIMELINE].h <= (40 - 4) / 4);
+    check_tiling(40, 120, &l);
+}
+
+static void test_every_size(void **state)
+{
+    struct layout_cfg cfg = {.timeline_lanes = 2, .maximized = -1};
+    struct layout l;
+    for (int lines = LAYOUT_MIN_LINES; lines < 120; lines += 7)
+        for (int cols = LAYOUT_MIN_COLS; cols < 330; cols += 13) {
+            for (int lanes = 1; lanes < 12; lanes += 5) {
+                cfg.timeline_lanes = lanes;
+                assert_true(layout_compute(lines, cols, &cfg, &l));
+                check_tiling(lines, cols, &l);
+            }
+        }
+}
+
+static void test_maximized(void **state)
+{
+    struct layout_cfg cfg = {.timeline_lanes = 2, .maximized = L_TREE};
+    struct layout l;
+    assert_true(layout_compute(40, 120, &cfg, &l));
+    assert_int_equal(l.r[L_TREE].h, 36);
+    assert_int_equal(l.r[L_TREE].w, 120);
+    assert_int_equal(l.r[L_TABLE].h, 0);
+    assert_int_equal(l.r[L_DETAIL].h, 0);
+    assert_int_equal(l.r[L_TIMELINE].h, 0);
+    check_tiling(40, 120, &l);
+    struct rect r = l.r[L_TREE];
+    assert_true(rect_contains(&r, 2, 0));
+    assert_false(rect_contains(&r, 1, 0));
+    assert_false(rect_contains(&r, 38, 0));
+}
+
+static void test_listview(void **state)
+{
+    struct listview lv = {.n = 100, .height = 10};
+    listview_clamp(&lv);
+    assert_int_equal(lv.cur, 0);
+    assert_true(listview_move(&lv, 1));
+    assert_false(listview_move(&lv, -5) && lv.cur != 0);
+    assert_int_equal(lv.cur, 0);
+    assert_true(listview_action(&lv, A_PAGE_DOWN));
+    assert_int_equal(lv.cur, 9);
+    assert_int_equal(lv.top, 0);
+    listview_action(&lv, A_PAGE_DOWN);
+    assert_int_equal(lv.cur, 18);
+    assert_int_equal(lv.top, 9);
+    listview_action(&lv, A_MOVE_LAST);
+    assert_int_equal(lv.cur, 99);
+    assert_int_equal(lv.top, 90);
+    listview_action(&lv, A_MOVE_FIRST);
+    assert_int_equal(lv.cur, 0);
+    assert_int_equal(lv.top, 0);
+    assert_false(listview_action(&lv, A_QUIT));
+    /* Shrinking the list keeps the cursor inside and no blank tail. */
+    listview_set(&lv, 95);
+    lv.n = 12;
+    listview_clamp(&lv);
+    assert_int_equal(lv.cur, 11);
+    assert_int_equal(lv.top, 2);
+    lv.n = 0;
+    listview_clamp(&lv);
+    assert_int_equal(lv.cur, 0);
+    assert_false(listview_move(&lv, 1));
+    /* Wheel scrolling drags the cursor along. */
+    lv.n = 100;
+    lv.cur = lv.top = 0;
+    listview_scroll(&lv, 30);
+    assert_int_equal(lv.top, 30);
+    assert_int_equal(lv.cur, 30);
+    listview_scroll(&lv, 1000);
+    assert_int_equal(lv.top, 90);
+    listview_scroll(&lv, -1000);
+    assert_int_equal(lv.top, 0);
+    assert_int_equal(lv.cur, 9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_minimum),
+        cmocka_unit_test(test_wide_and_narrow),
+        cmocka_unit_test(test_every_size),
+        cmocka_unit_test(test_maximized),
+        cmocka_unit_test(test_listview),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
