@@ -491,10 +491,10 @@ static enum ev_kind worker_kind(struct worker *w, uint32_t cat_id, const char *c
 
 /* Hot fields gathered from one event's args. */
 struct hot {
-    bool has_corr, has_ext, has_seq, has_fwd, has_py_id, has_py_parent;
+    bool has_corr, has_ext, has_seq, has_py_id, has_py_parent;
     bool has_stream, has_device, has_coll;
     uint64_t corr, ext, py_id, py_parent;
-    int64_t seq, fwd, stream, device;
+    int64_t seq, stream, device;
     uint32_t dims, types, strides, concrete;
     struct coll_info coll;
 };
@@ -514,7 +514,6 @@ static void note_hot(struct hot *h, uint32_t key, const struct argval *a, const 
     case KEY_EXT_ID:
     case KEY_EXT_ID_LOWER: h->has_ext = arg_u64(a, item, &h->ext); break;
     case KEY_SEQ: h->has_seq = arg_i64(a, item, &h->seq); break;
-    case KEY_FWD_THREAD: h->has_fwd = arg_i64(a, item, &h->fwd); break;
     case KEY_PY_ID: h->has_py_id = arg_u64(a, item, &h->py_id); break;
     case KEY_PY_PARENT: h->has_py_parent = arg_u64(a, item, &h->py_parent); break;
     case KEY_STREAM: h->has_stream = arg_i64(a, item, &h->stream); break;
@@ -687,9 +686,7 @@ static uint32_t add_aux(enum ev_kind kind, const struct hot *h, const char *name
     case EVK_CPU_OP:
     case EVK_ANNOTATION: {
         struct op_info *o = VEC_ADD(&out->ops);
-        o->ext_id = h->has_ext ? h->ext : 0;
         o->seq = h->has_seq ? h->seq : -1;
-        o->fwd_thread = h->has_fwd ? (int32_t)h->fwd : -1;
         o->input_dims = h->dims;
         o->input_type = h->types;
         o->input_strides = h->strides;

@@ -18,7 +18,6 @@
     _(KEY_EXT_ID,        "External id")                                        \
     _(KEY_EXT_ID_LOWER,  "external id")                                        \
     _(KEY_SEQ,           "Sequence number")                                    \
-    _(KEY_FWD_THREAD,    "Fwd thread id")                                      \
     _(KEY_PY_ID,         "Python id")                                          \
     _(KEY_PY_PARENT,     "Python parent id")                                   \
     _(KEY_STREAM,        "stream")                                             \

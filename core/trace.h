@@ -96,9 +96,10 @@ struct event {
     uint16_t flags;         /* enum ev_flags */
 };
 
-/* Side table of EVK_CPU_OP and EVK_ANNOTATION events. */
+/* Side table of EVK_CPU_OP and EVK_ANNOTATION events. Kept small: ops are
+ * half the events of a big trace. Other args (External id, Fwd thread id,
+ * ...) are read through ev_arg() (argpack.h). */
 struct op_info {
-    uint64_t ext_id;            /* "External id" / "external id", 0 = none */
     int64_t  seq;               /* "Sequence number", -1 = none */
     uint32_t input_dims;        /* strtab ids of the compact JSON text of  */
     uint32_t input_type;        /* "Input Dims", "Input type",             */
@@ -106,7 +107,6 @@ struct op_info {
     uint32_t concrete_inputs;   /* 0 ("") when absent                      */
     uint32_t partner;           /* forward <-> backward op, IDX_NONE */
     uint32_t coll;              /* index into trace.colls, IDX_NONE */
-    int32_t  fwd_thread;        /* "Fwd thread id", -1 = none */
 };
 
 /* Side table of EVK_PYTHON events. */

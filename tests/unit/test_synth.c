@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <libiberty/demangle.h>
 
+#include "core/argpack.h"
 #include "core/load.h"
 #include "core/synth.h"
 #include "core/trace.h"
@@ -272,7 +273,9 @@ static void t_links(void **state)
             /* External id: the innermost op or annotation around the launch. */
             uint32_t around = trace_ev(t, gi->launch)->parent;
             assert_int_not_equal(around, IDX_NONE);
-            assert_int_equal(gi->ext_id, ev_op(t, around)->ext_id);
+            struct argval ext;
+            assert_true(ev_arg(t, around, "External id", &ext));
+            assert_int_equal(gi->ext_id, ext.v.i);
             const char *op = ev_name(t, gi->launcher);
             if (is_gemm(name)) {
                 if (strcmp(op, "aten::addmm") && strcmp(op, "aten::mm") && strcmp(op, "aten::bmm"))
@@ -415,12 +418,15 @@ static void t_fwd_bwd(void **state)
                 assert_string_equal(node, "torch::autograd::AccumulateGrad");
                 continue;
             }
-            assert_int_equal(o->fwd_thread, 1);
+            struct argval fwd;
+            assert_true(ev_arg(t, i, "Fwd thread id", &fwd));
+            assert_int_equal(fwd.v.i, 1);
             assert_int_not_equal(o->partner, IDX_NONE);
             const struct op_info *f = ev_op(t, o->partner);
             assert_int_equal(f->seq, o->seq);
             assert_int_equal(f->partner, i);
-            assert_int_equal(f->fwd_thread, 0);
+            assert_true(ev_arg(t, o->partner, "Fwd thread id", &fwd));
+            assert_int_equal(fwd.v.i, 0);
             assert_int_not_equal(trace_ev(t, o->partner)->row, e->row);
             assert_true(trace_ev(t, o->partner)->ts < e->ts);
             size_t k = 0;
