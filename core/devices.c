@@ -198,7 +198,7 @@ bool devices_builtin(const char *name, struct device_peaks *out)
     if (!b)
         return false;
     fill(b, out);
-    snprintf(out->origin, sizeof(out->origin), "built-in '%s' (--arch)", b->name);
+    snprintf(out->origin, sizeof(out->origin), "built-in entry, --arch %s", b->name);
     return true;
 }
 
@@ -415,8 +415,8 @@ bool devices_resolve(const struct trace *t, const char *arch, struct device_peak
         const struct device *dev = &t->devices.v[d];
         if (devices_match(t, dev, out)) {
             const char *nm = dev->name ? trace_str(t, dev->name) : "";
-            snprintf(out->origin, sizeof(out->origin), "built-in '%s', from device %d '%.80s'",
-                     out->name, dev->id, nm);
+            snprintf(out->origin, sizeof(out->origin), "built-in entry for device %d '%.80s'",
+                     dev->id, nm);
             ok = true;
         }
     }

@@ -65,7 +65,7 @@ const struct report_table report_tables[] = {
     {"unique-args", "GPU time by op and input shapes (ops_unique_args)", build_unique_args, true},
     {"kernels", "GPU time by kernel, with its launcher (kernel_summary)", build_kernels, true},
     {"key-averages", "PyTorch's key_averages() table", build_keyavg, true},
-    {"roofline", "FLOPs, bytes and roofline per op parameter combination (TraceLens's perf sheets)", roofline_report_build, false},
+    {"roofline", "FLOPs, bytes and roofline per op and shapes (TraceLens perf sheets)", roofline_report_build, false},
     {NULL, NULL, NULL, false},
 };
 

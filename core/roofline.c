@@ -597,13 +597,16 @@ static struct table *unmodelled_table(const struct roofline *r)
         covered[r->inst.v[i].ev] = 1;
         covered[r->inst.v[i].time_ev] = 1;
     }
+    /* A launcher under an op whose model failed is that op's row. */
+    for (size_t f = 0; f < r->fails.n; f++)
+        covered[r->fails.v[f].ev] |= 2;
     VEC(struct ukey) keys = {0};
     const struct opstats *s = r->a->ops;
     for (size_t k = 0; k < s->n; k++) {
         uint32_t e = s->l[k].ev;
         bool cov = false;
         for (uint32_t p = e; p != IDX_NONE && !cov; p = t->ev.v[p].parent)
-            cov = covered[p];
+            cov = covered[p] != 0;
         if (!cov) {
             struct ukey u = {t->ev.v[e].name, "no model", e, (double)s->l[k].subtree / 1000.0};
             VEC_PUSH(&keys, u);
@@ -849,7 +852,7 @@ bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_
         sb_printf(out, "%.4g GFLOP/s", pt.tflops * 1e3);
     if (!isnan(pt.pct)) {
         sb_puts(out, dot);
-        sb_printf(out, "%.0f %% of roofline, %s", pt.pct,
+        sb_printf(out, pt.pct < 10 ? "%.2g %% of roofline, %s" : "%.0f %% of roofline, %s", pt.pct,
                   pt.compute_bound ? "compute-bound" : "memory-bound");
     }
     free(res);

@@ -138,13 +138,15 @@ bool roofline_plot(struct strbuf *out, const struct roofline *r, uint32_t ev, in
               r->have_dev ? r->dev.name : "unknown device");
     put_fit(out, &line, width, ascii);
     sb_free(&line);
+    /* A label on the row of each decade (the first one wins a row). */
+    char(*ylab)[16] = xcalloc((size_t)plot_h, sizeof(*ylab));
+    for (double d = y1; d >= y0; d -= 1) {
+        int row = ROW_OF(d);
+        if (row >= 0 && row < plot_h && !ylab[row][0])
+            fmt_val(ylab[row], sizeof(ylab[row]), pow(10, d));
+    }
     for (int row = 0; row < plot_h; row++) {
-        double y = y1 - (y1 - y0) * row / (plot_h - 1);
-        char lab[32] = "";
-        int prev = row ? ROW_OF(floor(y1 - (y1 - y0) * (row - 1) / (plot_h - 1))) : -1;
-        double dec = floor(y + 1e-9);
-        if (ROW_OF(dec) == row && prev != row)
-            fmt_val(lab, sizeof(lab), pow(10, dec));
+        const char *lab = ylab[row];
         put_pad(out, lab, label_w - 1);
         sb_putc(out, ' ');
         sb_puts(out, gl->vaxis);
@@ -154,6 +156,7 @@ bool roofline_plot(struct strbuf *out, const struct roofline *r, uint32_t ev, in
             out->s[--out->len] = '\0';
         sb_putc(out, '\n');
     }
+    free(ylab);
     /* X axis with a tick per decade, labels under it. */
     put_pad(out, "TFLOP/s", label_w - 1);
     sb_putc(out, ' ');
@@ -178,11 +181,14 @@ bool roofline_plot(struct strbuf *out, const struct roofline *r, uint32_t ev, in
         sb_puts(out, tick ? gl->tick : gl->haxis);
     }
     sb_putc(out, '\n');
-    put_pad(out, "", label_w);
+    size_t start = out->len;
+    put_pad(out, "", label_w + 1);
     sb_puts(out, labels);
     while (out->len && out->s[out->len - 1] == ' ')
         out->s[--out->len] = '\0';
-    sb_puts(out, "  FLOP/B\n");
+    if (out->len - start + 8 <= (size_t)width)
+        sb_puts(out, "  FLOP/B");
+    sb_putc(out, '\n');
     free(labels);
     /* Legend. */
     struct strbuf leg = STRBUF_INIT;

@@ -1,0 +1,594 @@
+/* Unit tests: every performance model against hand-computed FLOPs, bytes,
+ * parameters and compute specs (metrics.md section 5), including the
+ * documented differences from TraceLens (tl_flops / tl_bytes). */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/perfmodel.h"
+
+static struct pm_result R;
+
+/* Evaluate op's model on the four recorded texts. */
+static bool run_linked(const char *op, const char *dims, const char *types, const char *strides,
+                       const char *concrete, bool bwd, const struct op_args *linked)
+{
+    struct op_args a;
+    op_args_parse(&a, dims, types, strides, concrete);
+    const struct pm_model *m = pm_find(op);
+    assert_non_null(m);
+    struct pm_ctx c = {.op = op, .a = &a, .bwd = bwd, .linked = linked};
+    bool ok = pm_eval(m, &c, &R);
+    op_args_done(&a);
+    return ok;
+}
+
+static bool run(const char *op, const char *dims, const char *types, const char *concrete)
+{
+    return run_linked(op, dims, types, NULL, concrete, false, NULL);
+}
+
+static bool run_bwd(const char *op, const char *dims, const char *types, const char *concrete)
+{
+    return run_linked(op, dims, types, NULL, concrete, true, NULL);
+}
+
+static const char *param(const char *key)
+{
+    size_t n;
+    const struct pm_param_def *d = pm_sheet_params(R.sheet, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(d[i].key, key) == 0)
+            return pm_param(&R, i);
+    fail_msg("no parameter %s in sheet %s", key, pm_sheet_name(R.sheet));
+    return NULL;
+}
+
+#define EQ(x, v) assert_true(fabs((x) - (double)(v)) <= 1e-9 * fabs((double)(v)))
+
+static void test_registry(void **state)
+{
+    assert_null(pm_find("aten::gelu"));
+    assert_null(pm_find(""));
+    assert_int_equal(pm_find("aten::mm")->sheet, PM_GEMM);
+    assert_int_equal(pm_find("aten::convolution_backward")->sheet, PM_CONV_BWD);
+    assert_int_equal(pm_find("FlashAttnFunc")->sheet, PM_SDPA_FWD);
+    assert_int_equal(pm_find("aten::native_layer_norm_backward")->sheet, PM_NORM);
+    assert_int_equal(pm_find("aten::mean")->bwd_sheet, PM_REDUCE_BWD);
+    assert_string_equal(pm_sheet_name(PM_BINARY), "BinaryElementwise");
+    size_t n;
+    const struct pm_param_def *d = pm_sheet_params(PM_GEMM, &n);
+    assert_int_equal(n, 8);
+    assert_string_equal(d[0].col, "param: M");
+    assert_true(d[0].is_int);
+    assert_false(pm_eval(pm_find("aten::convolution_backward"),
+                         &(struct pm_ctx){.op = "x", .bwd = true}, &R));
+}
+
+static void test_gemm(void **state)
+{
+    /* 4096^3 bf16 mm: 2MNK FLOPs, (MK + KN + MN) * 2 bytes. */
+    assert_true(run("aten::mm", "[[4096,4096],[4096,4096]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\"]", NULL));
+    EQ(R.flops, 137438953472.0);
+    EQ(R.bytes, 3.0 * 4096 * 4096 * 2);
+    assert_string_equal(R.spec, "matrix_bf16");
+    assert_string_equal(param("M"), "4096");
+    assert_string_equal(param("bias"), "False");
+    assert_string_equal(param("B"), "1");
+    assert_string_equal(param("dtype_A_B"), "('c10::BFloat16', 'c10::BFloat16')");
+    EQ(R.tl_flops, R.flops);
+    EQ(R.tl_bytes, R.bytes);
+    assert_null(R.differs);
+    /* addmm(bias, A, B): the BERT row of the H100 oracle. */
+    assert_true(run_linked("aten::addmm", "[[512],[141,512],[512,512],[],[]]",
+                           "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\","
+                           "\"Scalar\"]",
+                           "[[1],[512,1],[1,512],[],[]]", "[\"\",\"\",\"\",\"1\",\"1\"]", false,
+                           NULL));
+    EQ(R.flops, 2.0 * 141 * 512 * 512 + 141 * 512);
+    EQ(R.bytes, 814080);
+    assert_string_equal(param("stride_A"), "(512, 1)");
+    assert_string_equal(param("stride_B"), "(1, 512)");
+    assert_string_equal(param("bias"), "True");
+    /* bmm B=8, M=64, K=32, N=16 fp16. */
+    assert_true(run("aten::bmm", "[[8,64,32],[8,32,16]]", "[\"c10::Half\",\"c10::Half\"]", NULL));
+    EQ(R.flops, 8.0 * 2 * 64 * 16 * 32);
+    EQ(R.bytes, 8.0 * (64 * 32 + 32 * 16 + 64 * 16) * 2);
+    assert_string_equal(param("B"), "8");
+    assert_string_equal(R.spec, "matrix_fp16");
+    /* baddbmm B=2, M=4, K=8, N=3 fp32: B(2MNK + MN), B(MK+KN+MN+N)4. */
+    assert_true(run("aten::baddbmm", "[[2,4,3],[2,4,8],[2,8,3],[],[]]",
+                    "[\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\"]", NULL));
+    EQ(R.flops, 408);
+    EQ(R.bytes, 568);
+    /* Wrong ranks do not fit. */
+    assert_false(run("aten::mm", "[[4,4,4],[4,4]]", NULL, NULL));
+    assert_false(run("aten::bmm", "[[4,4],[4,4]]", NULL, NULL));
+}
+
+static void test_gemm_backward_through_link(void **state)
+{
+    /* dA and dB: twice the forward's GEMM work; bytes read dY twice. */
+    assert_true(run_bwd("aten::mm", "[[64,32],[32,16]]", "[\"float\",\"float\"]", NULL));
+    assert_int_equal(R.sheet, PM_GEMM_BWD);
+    EQ(R.flops, 4.0 * 64 * 16 * 32);
+    EQ(R.bytes, 4.0 * 2 * (64 * 32 + 32 * 16 + 64 * 16));
+    assert_true(isnan(R.tl_flops)); /* TraceLens has no GEMM backward */
+    assert_true(run_bwd("aten::addmm", "[[16],[64,32],[32,16],[],[]]",
+                        "[\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\"]", NULL));
+    EQ(R.flops, 4.0 * 64 * 16 * 32 + 64 * 16);
+    EQ(R.bytes, 4.0 * (2 * (64 * 32 + 32 * 16 + 64 * 16) + 64 * 16 + 16));
+}
+
+static void test_scaled_mm_fp8(void **state)
+{
+    const char *types = "[\"c10::Float8_e4m3fn\",\"c10::Float8_e4m3fn\",\"float\",\"float\","
+                        "\"c10::BFloat16\",\"\",\"\",\"Scalar\"]";
+    /* Bias [64] bf16, out_dtype 15 (bfloat16). */
+    assert_true(run("aten::_scaled_mm", "[[128,256],[256,64],[],[],[64],[],[],[]]", types,
+                    "[\"\",\"\",\"\",\"\",\"\",\"\",\"15\",\"False\"]"));
+    EQ(R.flops, 2.0 * 128 * 64 * 256 + 128 * 64);
+    EQ(R.bytes, 128 * 256 + 256 * 64 + 128 * 64 * 2 + 64 * 2);
+    EQ(R.tl_flops, 2.0 * 128 * 64 * 256);
+    EQ(R.tl_bytes, 128 * 256 + 256 * 64 + 128 * 64 * 2);
+    assert_string_equal(R.spec, "matrix_fp8");
+    assert_string_equal(param("bias"), "True");
+    assert_non_null(R.differs);
+    /* No bias, no out_dtype: fp8 -> 2-byte output, as TraceLens assumes. */
+    assert_true(run("aten::_scaled_mm", "[[128,256],[256,64],[],[],[],[],[],[]]", types, NULL));
+    EQ(R.bytes, 128 * 256 + 256 * 64 + 128 * 64 * 2);
+    EQ(R.tl_bytes, R.bytes);
+    /* fp32 output requested. */
+    assert_true(run("aten::_scaled_mm", "[[128,256],[256,64],[],[],[],[],[],[]]", types,
+                    "[\"\",\"\",\"\",\"\",\"\",\"\",\"6\",\"\"]"));
+    EQ(R.bytes, 128 * 256 + 256 * 64 + 128 * 64 * 4);
+}
+
+#define CONV_TYPES(t)                                                                              \
+    "[\"" t "\",\"" t "\",\"" t "\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\","      \
+    "\"ScalarList\",\"Scalar\"]"
+
+static void test_conv_bias(void **state)
+{
+    /* x (2,3,8,8), w (4,3,3,3), bias (4,), stride 1, pad 1 -> out (2,4,8,8). */
+    assert_true(
+        run("aten::convolution", "[[2,3,8,8],[4,3,3,3],[4],[],[],[],[],[],[]]", CONV_TYPES("float"),
+            "[\"\",\"\",\"\",\"[1, 1]\",\"[1, 1]\",\"[1, 1]\",\"False\",\"[0, 0]\",\"1\"]"));
+    EQ(R.flops, 2.0 * 27 * 512 + 512);
+    EQ(R.bytes, (384 + 108 + 512 + 4) * 4.0);
+    /* The documented difference: TraceLens never counts the bias. */
+    EQ(R.tl_flops, 2.0 * 27 * 512);
+    EQ(R.tl_bytes, (384 + 108 + 512) * 4.0);
+    assert_non_null(R.differs);
+    assert_string_equal(param("bias"), "True");
+    assert_string_equal(param("convNd"), "conv2d");
+    assert_string_equal(param("stride"), "(1, 1)");
+    assert_string_equal(param("output_padding"), "(0, 0)");
+    assert_string_equal(R.spec, "matrix_fp32");
+    /* Without bias the two agree; stride 2 and no padding -> out (2,4,3,3). */
+    assert_true(run("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
+                    CONV_TYPES("float"),
+                    "[\"\",\"\",\"\",\"[2]\",\"[0]\",\"[1]\",\"False\",\"[0]\",\"1\"]"));
+    EQ(R.flops, 2.0 * 27 * 72);
+    EQ(R.tl_flops, R.flops);
+    EQ(R.bytes, (384 + 108 + 72) * 4.0);
+    assert_string_equal(param("bias"), "False");
+    assert_string_equal(param("stride"), "(2, 2)");
+}
+
+static void test_conv_grouped_transposed(void **state)
+{
+    /* Grouped: x (1,8,5,5), w (8,2,3,3), groups 4, pad 1 -> out (1,8,5,5). */
+    assert_true(
+        run("aten::convolution", "[[1,8,5,5],[8,2,3,3],[],[],[],[],[],[],[]]", CONV_TYPES("float"),
+            "[\"\",\"\",\"\",\"[1, 1]\",\"[1, 1]\",\"[1, 1]\",\"False\",\"[0, 0]\",\"4\"]"));
+    EQ(R.flops, 2.0 * 18 * 200);
+    EQ(R.bytes, (200 + 144 + 200) * 4.0);
+    assert_string_equal(param("groups"), "4");
+    /* Transposed: x (1,4,3,3), w (4,2,2,2), stride 2 -> out (1,2,6,6);
+     * FLOPs per input element 2 * prod(w[1:]). */
+    assert_true(run("aten::convolution", "[[1,4,3,3],[4,2,2,2],[],[],[],[],[],[],[]]",
+                    CONV_TYPES("float"),
+                    "[\"\",\"\",\"\",\"[2, 2]\",\"[0, 0]\",\"[1, 1]\",\"True\",\"[0, 0]\",\"1\"]"));
+    EQ(R.flops, 36.0 * 2 * 8);
+    EQ(R.bytes, (36 + 32 + 72) * 4.0);
+    assert_string_equal(param("transposed_conv"), "True");
+    /* Grouped transposed: C_out = w[1] * groups. */
+    assert_true(run("aten::convolution", "[[1,4,3,3],[4,1,2,2],[],[],[],[],[],[],[]]",
+                    CONV_TYPES("float"),
+                    "[\"\",\"\",\"\",\"[2, 2]\",\"[0, 0]\",\"[1, 1]\",\"True\",\"[1, 1]\",\"2\"]"));
+    /* out spatial (3-1)*2 + 1 + 1 + 1 = 7 */
+    EQ(R.flops, 36.0 * 2 * 4);
+    EQ(R.bytes, (36 + 16 + 2 * 49) * 4.0);
+    /* 1-d and 3-d convolutions. */
+    assert_true(run("aten::convolution", "[[1,2,10],[3,2,3],[],[],[],[],[],[],[]]",
+                    CONV_TYPES("float"),
+                    "[\"\",\"\",\"\",\"[1]\",\"[0]\",\"[1]\",\"False\",\"[0]\",\"1\"]"));
+    assert_string_equal(param("convNd"), "conv1d");
+    EQ(R.flops, 2.0 * 6 * 24);
+}
+
+static void test_conv_vendor_signatures(void **state)
+{
+    /* miopen_convolution(self, weight, bias, padding, stride, dilation, groups, ...) */
+    assert_true(run("aten::miopen_convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"\",\"ScalarList\",\"ScalarList\","
+                    "\"ScalarList\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"\",\"\",\"[1, 1]\",\"[2, 2]\",\"[1, 1]\",\"1\",\"False\",\"False\"]"));
+    assert_string_equal(param("stride"), "(2, 2)");
+    assert_string_equal(param("padding"), "(1, 1)");
+    EQ(R.flops, 2.0 * 27 * 2 * 4 * 4 * 4);
+    /* cudnn_convolution(self, weight, padding, stride, dilation, groups, ...) */
+    assert_true(run("aten::cudnn_convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
+                    "[\"float\",\"float\",\"ScalarList\",\"ScalarList\",\"ScalarList\","
+                    "\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"\",\"[1, 1]\",\"[1, 1]\",\"[1, 1]\",\"1\",\"\",\"\",\"\"]"));
+    EQ(R.flops, 2.0 * 27 * 512);
+}
+
+static const char *conv_bwd_dims = "[[2,4,8,8],[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]";
+static const char *conv_bwd_types =
+    "[\"float\",\"float\",\"float\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"ScalarList\","
+    "\"Scalar\",\"ScalarList\",\"Scalar\",\"ScalarList\"]";
+
+static void test_conv_backward(void **state)
+{
+    assert_true(run("aten::convolution_backward", conv_bwd_dims, conv_bwd_types,
+                    "[\"\",\"\",\"\",\"[4]\",\"[1, 1]\",\"[1, 1]\",\"[1, 1]\",\"False\",\"[0, 0]\","
+                    "\"1\",\"[True, True, True]\"]"));
+    assert_int_equal(R.sheet, PM_CONV_BWD);
+    /* grad input + grad weight (each the forward's 2*27*512) + grad bias. */
+    EQ(R.flops, 2 * 27648.0 + 512);
+    EQ(R.bytes, (2 * 1004 + 512 + 4) * 4.0);
+    EQ(R.tl_flops, 2 * 27648.0);
+    EQ(R.tl_bytes, 2 * 1004 * 4.0);
+    assert_string_equal(param("bias"), "True");
+    assert_string_equal(param("output_mask"), "[True, True, True]");
+    /* First layer: no input gradient. TraceLens counts it anyway. */
+    assert_true(run("aten::convolution_backward", conv_bwd_dims, conv_bwd_types,
+                    "[\"\",\"\",\"\",\"[0]\",\"[1, 1]\",\"[1, 1]\",\"[1, 1]\",\"False\",\"[0, 0]\","
+                    "\"1\",\"[False, True, False]\"]"));
+    EQ(R.flops, 27648.0);
+    EQ(R.bytes, 1004 * 4.0);
+    EQ(R.tl_flops, 2 * 27648.0);
+    assert_string_equal(param("bias"), "False");
+    /* PyTorch 1.9: cudnn_convolution_backward without Concrete Inputs; the
+     * output shape is grad_output's. */
+    assert_true(run("aten::cudnn_convolution_backward",
+                    "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL, NULL));
+    EQ(R.flops, 2 * 27648.0);
+    assert_string_equal(param("stride"), "None");
+}
+
+static void test_conv_through_link(void **state)
+{
+    /* The backward of a forward convolution with bias. */
+    assert_true(run_bwd("aten::convolution", "[[2,3,8,8],[4,3,3,3],[4],[],[],[],[],[],[]]",
+                        CONV_TYPES("float"),
+                        "[\"\",\"\",\"\",\"[1, 1]\",\"[1, 1]\",\"[1, 1]\",\"False\",\"[0, 0]\","
+                        "\"1\"]"));
+    assert_int_equal(R.sheet, PM_CONV_BWD);
+    EQ(R.flops, 2 * 27648.0 + 512);
+    /* A forward op without Concrete Inputs learns its output shape from the
+     * backward op under its backward node. */
+    struct op_args linked;
+    op_args_parse(&linked, "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL, NULL,
+                  NULL);
+    assert_true(run_linked("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
+                           "[\"float\",\"float\"]", NULL, NULL, false, &linked));
+    EQ(R.flops, 27648.0);
+    op_args_done(&linked);
+    /* Without it, stride 1 / padding 0 are assumed: out (2,4,6,6). */
+    assert_true(run("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
+                    "[\"float\",\"float\"]", NULL));
+    EQ(R.flops, 2.0 * 27 * 2 * 4 * 36);
+}
+
+#define SDPA_TYPES "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\"]"
+
+static void test_sdpa_forward(void **state)
+{
+    /* BHND (2, 8, 128, 64) bf16, not causal. */
+    const char *dims = "[[2,8,128,64],[2,8,128,64],[2,8,128,64],[],[],[],[]]";
+    assert_true(run("aten::_scaled_dot_product_flash_attention", dims, SDPA_TYPES,
+                    "[\"\",\"\",\"\",\"0.\",\"False\",\"False\",\"0.125\"]"));
+    EQ(R.flops, 2.0 * 8 * (2.0 * 128 * 128 * 64 * 2));
+    EQ(R.bytes, 4.0 * 2 * 128 * 8 * 64 * 2);
+    EQ(R.tl_bytes, R.bytes);
+    assert_string_equal(param("H_Q"), "8");
+    assert_string_equal(param("N_Q"), "128");
+    assert_string_equal(param("dropout"), "0.0");
+    assert_string_equal(param("causal"), "False");
+    assert_string_equal(param("flash_impl"), "True");
+    assert_string_equal(R.spec, "matrix_bf16");
+    /* Causal: half the FLOPs. */
+    assert_true(run("aten::_scaled_dot_product_flash_attention", dims, SDPA_TYPES,
+                    "[\"\",\"\",\"\",\"0.\",\"True\",\"False\",\"\"]"));
+    EQ(R.flops, 2.0 * 8 * (2.0 * 128 * 128 * 64 * 2) / 2);
+    assert_string_equal(param("causal"), "True");
+}
+
+static void test_sdpa_gqa_dtype_layout(void **state)
+{
+    /* GQA: 32 query heads, 8 KV heads, fp16, efficient attention. */
+    assert_true(run("aten::_scaled_dot_product_efficient_attention",
+                    "[[1,32,256,128],[1,8,256,128],[1,8,256,128],[],[],[],[]]",
+                    "[\"c10::Half\",\"c10::Half\",\"c10::Half\",\"\",\"Scalar\",\"Scalar\","
+                    "\"Scalar\"]",
+                    "[\"\",\"\",\"\",\"\",\"False\",\"0.\",\"False\"]"));
+    EQ(R.flops, 32.0 * 2 * 256 * 256 * 128 * 2);
+    EQ(R.bytes, (256.0 * 32 * 128 + 256.0 * 8 * 256 + 256.0 * 32 * 128) * 2);
+    assert_string_equal(param("H_KV"), "8");
+    assert_string_equal(param("flash_impl"), "False");
+    /* fp32: the documented difference, real dtype vs TraceLens's 2 bytes. */
+    assert_true(run("aten::_scaled_dot_product_efficient_attention",
+                    "[[1,2,16,8],[1,2,16,8],[1,2,16,8],[],[],[],[]]",
+                    "[\"float\",\"float\",\"float\",\"\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"\",\"\",\"\",\"False\",\"0.\",\"False\"]"));
+    EQ(R.bytes, 4.0 * 16 * 2 * 8 * 4);
+    EQ(R.tl_bytes, 4.0 * 16 * 2 * 8 * 2);
+    assert_non_null(R.differs);
+    /* BNHD (flash_attn): the same tensor dims mean (B, N, H, d). */
+    const char *bnhd = "[[2,128,8,64],[2,128,8,64],[2,128,8,64],[],[],[]]";
+    assert_true(run("flash_attn::_flash_attn_forward", bnhd, SDPA_TYPES,
+                    "[\"\",\"\",\"\",\"0.0\",\"0.125\",\"True\"]"));
+    EQ(R.flops, 2.0 * 8 * (2.0 * 128 * 128 * 64 * 2) / 2);
+    assert_string_equal(param("N_Q"), "128");
+    assert_string_equal(param("H_Q"), "8");
+    /* ...and read as BHND by an aten op they are (B=2, H=128, N=8, d=64). */
+    assert_true(run("aten::_scaled_dot_product_flash_attention", bnhd, SDPA_TYPES,
+                    "[\"\",\"\",\"\",\"0.\",\"False\",\"False\"]"));
+    EQ(R.flops, 2.0 * 128 * (2.0 * 8 * 8 * 64 * 2));
+    /* Mismatched K/V fail. */
+    assert_false(run("aten::_scaled_dot_product_flash_attention",
+                     "[[2,8,128,64],[2,8,128,64],[2,8,64,64]]", SDPA_TYPES, NULL));
+}
+
+static void test_sdpa_causal_unequal(void **state)
+{
+    /* N_Q 4, N_KV 8: top-left (aten) keeps 1+2+3+4 of 32 pairs;
+     * bottom-right (flash_attn) 5+6+7+8. TraceLens has no value. */
+    double full = 1.0 * 1 * (2.0 * 4 * 8 * 16 * 2);
+    assert_true(run("aten::_scaled_dot_product_flash_attention",
+                    "[[1,1,4,16],[1,1,8,16],[1,1,8,16]]", SDPA_TYPES,
+                    "[\"\",\"\",\"\",\"0.\",\"True\"]"));
+    EQ(R.flops, full * 10 / 32);
+    assert_true(isnan(R.tl_flops));
+    assert_true(run("flash_attn::_flash_attn_forward", "[[1,4,1,16],[1,8,1,16],[1,8,1,16]]",
+                    SDPA_TYPES, "[\"\",\"\",\"\",\"0.0\",\"0.25\",\"True\"]"));
+    EQ(R.flops, full * 26 / 32);
+}
+
+static void test_sdpa_backward(void **state)
+{
+    /* aten flash backward: recompute, dV, dP, dQ, dK, halved for causal. */
+    const char *dims = "[[2,8,128,64],[2,8,128,64],[2,8,128,64],[2,8,128,64],[2,8,128,64],"
+                       "[2,8,128],[],[],[],[],[],[],[],[]]";
+    assert_true(run("aten::_scaled_dot_product_flash_attention_backward", dims,
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\"]",
+                    "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"128\",\"128\",\"0.\",\"True\","
+                    "\"\",\"\"]"));
+    assert_int_equal(R.sheet, PM_SDPA_BWD);
+    double term = 2.0 * 8 * 2 * 128 * 128 * 64;
+    EQ(R.flops, 5 * term / 2);
+    EQ(R.bytes, 7.0 * 2 * 128 * 8 * 64 * 2);
+    assert_true(isnan(R.tl_flops)); /* category only in TraceLens */
+    /* flash_attn backward (BNHD) with GQA: the dV / dK group reductions. */
+    assert_true(run("flash_attn::_flash_attn_backward",
+                    "[[1,64,4,32],[1,64,4,32],[1,64,2,32],[1,64,2,32],[1,64,4,32],[1,4,64],"
+                    "[],[],[],[],[],[]]",
+                    "[\"c10::Half\",\"c10::Half\",\"c10::Half\",\"c10::Half\"]",
+                    "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"0.0\",\"0.17\",\"False\"]"));
+    double t4 = 1.0 * 4 * 2 * 64 * 64 * 32;
+    EQ(R.flops, 5 * t4 + 2 * (1.0 * 64 * 32 * 1));
+    assert_string_equal(param("causal"), "False");
+    EQ(R.tl_flops, R.flops);
+    /* Through the link: the backward of a forward SDPA. */
+    assert_true(run_bwd("aten::_scaled_dot_product_efficient_attention",
+                        "[[2,8,128,64],[2,8,128,64],[2,8,128,64],[],[],[],[]]", SDPA_TYPES,
+                        "[\"\",\"\",\"\",\"\",\"True\",\"0.\",\"False\"]"));
+    assert_int_equal(R.sheet, PM_SDPA_BWD);
+    EQ(R.flops, 4 * term);
+}
+
+static void test_unary(void **state)
+{
+    assert_true(run("aten::copy_", "[[1000,512],[1000,512],[]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\"]", "[\"\",\"\",\"False\"]"));
+    assert_int_equal(R.sheet, PM_UNARY);
+    EQ(R.flops, 512000);
+    EQ(R.bytes, 512000.0 * 4);
+    assert_string_equal(param("dtype_in_out"), "('c10::BFloat16', 'c10::BFloat16')");
+    assert_string_equal(R.spec, "vector_bf16");
+    /* No output tensor: out dtype None, same size as the input. */
+    assert_true(run("aten::clamp_min", "[[5,128],[]]", "[\"float\",\"Scalar\"]", NULL));
+    EQ(R.bytes, 640.0 * 8);
+    assert_string_equal(param("dtype_in_out"), "('float', None)");
+    assert_string_equal(param("stride_output"), "None");
+    /* Integers have no compute spec. */
+    assert_true(run("aten::copy_", "[[],[],[]]", "[\"long int\",\"long int\",\"Scalar\"]", NULL));
+    EQ(R.bytes, 16);
+    assert_string_equal(R.spec, "");
+}
+
+static void test_binary_broadcast(void **state)
+{
+    /* (4,1,8) + (3,1) -> (4,3,8). */
+    assert_true(run("aten::add", "[[4,1,8],[3,1],[]]", "[\"float\",\"float\",\"Scalar\"]", NULL));
+    assert_int_equal(R.sheet, PM_BINARY);
+    EQ(R.flops, 96);
+    EQ(R.bytes, 32 * 4 + 3 * 4 + 96 * 4);
+    assert_string_equal(param("dtype_in1_in2_out"), "('float', 'float', None)");
+    /* Scalar operand (double) with an out tensor: the MI300 oracle row. */
+    assert_true(run("aten::mul", "[[512],[],[512]]",
+                    "[\"c10::BFloat16\",\"double\",\"c10::BFloat16\"]", NULL));
+    EQ(R.bytes, 2056);
+    EQ(R.flops, 512);
+    /* A Scalar operand does not widen; two tensors promote. */
+    assert_true(run("aten::div", "[[10,512,7,7],[]]", "[\"c10::BFloat16\",\"Scalar\"]", NULL));
+    EQ(R.bytes, 250880.0 * 2 + 4 + 250880.0 * 2);
+    assert_true(run("aten::add", "[[4],[4]]", "[\"c10::BFloat16\",\"float\"]", NULL));
+    EQ(R.bytes, 8 + 16 + 16);
+    /* Not broadcastable. */
+    assert_false(run("aten::mul", "[[4,3],[5]]", "[\"float\",\"float\"]", NULL));
+}
+
+static void test_reduce(void **state)
+{
+    /* sum over dim 0 of (10, 1000), keepdim: 1000 outputs (TraceLens: 1). */
+    assert_true(run("aten::sum", "[[10,1000],[],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"Scalar\",\"\"]",
+                    "[\"\",\"[0]\",\"True\",\"\"]"));
+    assert_int_equal(R.sheet, PM_REDUCE_FWD);
+    EQ(R.flops, 10000);
+    EQ(R.bytes, (10000.0 + 1000) * 2);
+    EQ(R.tl_bytes, (10000.0 + 1) * 2);
+    assert_string_equal(param("num_output_elems"), "1000");
+    assert_string_equal(param("reduce_type"), "sum");
+    assert_non_null(R.differs);
+    /* Negative dims. */
+    assert_true(run("aten::mean", "[[10,512,7,7],[],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"Scalar\",\"\"]",
+                    "[\"\",\"[-1, -2]\",\"True\",\"\"]"));
+    assert_string_equal(param("num_output_elems"), "5120");
+    assert_string_equal(param("reduce_type"), "mean");
+    /* Everything reduced: both agree. */
+    assert_true(run("aten::mean", "[[10,1000],[],[],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"Scalar\",\"\",\"c10::BFloat16\"]",
+                    "[\"\",\"[]\",\"False\",\"\",\"\"]"));
+    assert_string_equal(param("num_output_elems"), "1");
+    EQ(R.bytes, R.tl_bytes);
+    assert_null(R.differs);
+    /* max(self, int dim, keepdim), cumsum keeps every element. */
+    assert_true(run("aten::max", "[[4,6],[],[]]", "[\"float\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"1\",\"False\"]"));
+    assert_string_equal(param("num_output_elems"), "4");
+    assert_string_equal(param("reduce_type"), "max");
+    assert_true(
+        run("aten::cumsum", "[[4,6],[],[]]", "[\"float\",\"Scalar\",\"\"]", "[\"\",\"1\",\"\"]"));
+    assert_string_equal(param("num_output_elems"), "24");
+    /* Backward through the link: same numbers, Reduce_bwd sheet. */
+    assert_true(run_bwd("aten::mean", "[[10,512,7,7],[],[],[]]",
+                        "[\"c10::BFloat16\",\"ScalarList\",\"Scalar\",\"\"]",
+                        "[\"\",\"[-1, -2]\",\"True\",\"\"]"));
+    assert_int_equal(R.sheet, PM_REDUCE_BWD);
+    EQ(R.flops, 250880);
+    EQ(R.bytes, (250880.0 + 5120) * 2);
+}
+
+static void test_norm_forward(void **state)
+{
+    /* batch_norm, training: the MI300 oracle row (10,64,56,56) bf16. */
+    const char *dims = "[[10,64,56,56],[64],[64],[64],[64],[],[],[],[]]";
+    const char *types = "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\","
+                        "\"c10::BFloat16\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\"]";
+    assert_true(run("aten::batch_norm", dims, types,
+                    "[\"\",\"\",\"\",\"\",\"\",\"True\",\"0.1\",\"1e-05\",\"True\"]"));
+    assert_int_equal(R.sheet, PM_NORM);
+    EQ(R.flops, 10035584);
+    EQ(R.bytes, 8028928);
+    EQ(R.tl_flops, R.flops);
+    EQ(R.tl_bytes, R.bytes);
+    assert_string_equal(param("num_channels"), "64");
+    assert_string_equal(R.spec, "vector_bf16");
+    /* Inference: no statistics computed or written (TraceLens: training). */
+    assert_true(run("aten::batch_norm", dims, types,
+                    "[\"\",\"\",\"\",\"\",\"\",\"False\",\"0.1\",\"1e-05\",\"True\"]"));
+    double n = 10.0 * 64 * 56 * 56;
+    EQ(R.flops, 64 * 6 + 2 * n);
+    EQ(R.bytes, n * 4 + 4 * 64 * 2);
+    EQ(R.tl_flops, 10035584);
+    assert_string_equal(param("is_training"), "False");
+    assert_non_null(R.differs);
+    /* layer_norm: the H100 oracle row. */
+    assert_true(run("aten::layer_norm", "[[1,141,512],[],[512],[512],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"c10::BFloat16\",\"c10::BFloat16\","
+                    "\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"[512]\",\"\",\"\",\"9.9999999999999998e-13\",\"True\"]"));
+    EQ(R.flops, 364032);
+    EQ(R.bytes, 294912);
+    /* layer_norm without affine parameters. */
+    assert_true(run("aten::layer_norm", "[[1,141,512],[],[],[],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"\",\"\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"[512]\",\"\",\"\",\"1e-05\",\"True\"]"));
+    EQ(R.bytes, 141.0 * 512 * 4 + 4 * 512 * 2);
+    EQ(R.tl_bytes, 294912);
+    assert_string_equal(param("is_affine"), "False");
+    /* group_norm(input, num_groups, weight, bias, ...), fp32. */
+    assert_true(run("aten::group_norm", "[[2,32,4,4],[],[32],[32],[],[]]",
+                    "[\"float\",\"Scalar\",\"float\",\"float\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"8\",\"\",\"\",\"1e-05\",\"True\"]"));
+    EQ(R.flops, 96 + 3072 + 96 + 2048);
+    EQ(R.bytes, 1024.0 * 8 + 6 * 32 * 4);
+    /* RMS norm: (N/C)(2C+2) + 2N FLOPs, in + out + weight bytes. */
+    assert_true(run("aten::_fused_rms_norm", "[[2,8,64],[],[64],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"c10::BFloat16\",\"Scalar\"]",
+                    "[\"\",\"[64]\",\"\",\"1e-05\"]"));
+    EQ(R.flops, 16 * 130 + 2048);
+    EQ(R.bytes, 1024.0 * 4 + 128);
+    assert_string_equal(param("has_bias"), "False");
+}
+
+static void test_norm_backward(void **state)
+{
+    /* native_batch_norm_backward: the MI300 oracle row (10,64,112,112). */
+    assert_true(
+        run("aten::native_batch_norm_backward",
+            "[[10,64,112,112],[10,64,112,112],[64],[64],[64],[64],[64],[],[],[]]",
+            "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\","
+            "\"c10::BFloat16\",\"float\",\"float\",\"Scalar\",\"Scalar\",\"ScalarList\"]",
+            "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"True\",\"1e-05\",\"[True, True, True]\"]"));
+    EQ(R.flops, 72253440);
+    EQ(R.bytes, 48169472);
+    EQ(R.tl_bytes, R.bytes);
+    assert_string_equal(param("output_mask"), "[True]");
+    /* native_layer_norm_backward (grad_out, input, shape, mean, rstd, w, b, mask). */
+    assert_true(run("aten::native_layer_norm_backward",
+                    "[[1,141,512],[1,141,512],[],[1,141,1],[1,141,1],[512],[512],[]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"ScalarList\",\"float\",\"float\","
+                    "\"c10::BFloat16\",\"c10::BFloat16\",\"ScalarList\"]",
+                    "[\"\",\"\",\"[512]\",\"\",\"\",\"\",\"\",\"[True, True, True]\"]"));
+    double n = 141.0 * 512;
+    EQ(R.flops, 9 * n);
+    EQ(R.bytes, n * 6 + 512 * 2 + 512 * 2 * 3);
+    assert_string_equal(param("output_mask"), "[True, True, True]");
+    /* _fused_rms_norm_backward with weight: dW accumulates over rows. */
+    assert_true(run("aten::_fused_rms_norm_backward", "[[2,8,64],[2,8,64],[],[2,8,1],[64],[]]",
+                    "[\"float\",\"float\",\"ScalarList\",\"float\",\"float\",\"ScalarList\"]",
+                    "[\"\",\"\",\"[64]\",\"\",\"\",\"[True, True]\"]"));
+    EQ(R.flops, 1024.0 * (1 + 1 + 6 + 2));
+    EQ(R.bytes, 1024.0 * 12 + 64 * 8);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_gemm),
+        cmocka_unit_test(test_gemm_backward_through_link),
+        cmocka_unit_test(test_scaled_mm_fp8),
+        cmocka_unit_test(test_conv_bias),
+        cmocka_unit_test(test_conv_grouped_transposed),
+        cmocka_unit_test(test_conv_vendor_signatures),
+        cmocka_unit_test(test_conv_backward),
+        cmocka_unit_test(test_conv_through_link),
+        cmocka_unit_test(test_sdpa_forward),
+        cmocka_unit_test(test_sdpa_gqa_dtype_layout),
+        cmocka_unit_test(test_sdpa_causal_unequal),
+        cmocka_unit_test(test_sdpa_backward),
+        cmocka_unit_test(test_unary),
+        cmocka_unit_test(test_binary_broadcast),
+        cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_norm_forward),
+        cmocka_unit_test(test_norm_backward),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,355 @@
+/* Unit tests: roofline tables on a small synthetic trace (grouping, kernel
+ * time, the backward through the forward<->backward link, ops without a
+ * model), the no-shapes message, device notes, the per-instance line and
+ * the text plot. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/load.h"
+#include "core/roofline.h"
+#include "core/tabfmt.h"
+
+#define OP(name, tid, ts, dur, args)                                                               \
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" name "\", \"pid\": 1, \"tid\": " #tid      \
+    ", \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {" args "}},"
+#define LAUNCH(tid, ts, corr)                                                                      \
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "      \
+    "\"tid\": " #tid ", \"ts\": " #ts ", \"dur\": 1, \"args\": {\"correlation\": " #corr "}},"
+#define KERNEL(ts, dur, corr)                                                                      \
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k" #corr "\", \"pid\": 0, \"tid\": 7, "      \
+    "\"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": 7, \"device\": 0, "                \
+    "\"correlation\": " #corr "}},"
+
+/* Forward on thread 1, backward nodes on thread 2:
+ * - aten::mm (seq 5) twice with the same shapes, once with others; its
+ *   backward node launches a kernel directly (no aten::mm under it), so it
+ *   is modelled through the link (GEMM_bwd);
+ * - aten::mean (seq 6) whose backward node holds an aten::div: Reduce_bwd
+ *   through the link, and the div in BinaryElementwise;
+ * - aten::gelu: no model; aten::addmm with shapes that do not fit. */
+static const char *trace_json =
+    "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}],"
+    "\"traceEvents\": [" OP(
+        "aten::mm", 1, 10, 10,
+        "\"Sequence number\": 5, \"Input Dims\": [[64,32],[32,16]], "
+        "\"Input type\": [\"float\",\"float\"], \"Input Strides\": [[32,1],[16,1]], "
+        "\"Concrete Inputs\": [\"\",\"\"]") LAUNCH(1, 11, 100) KERNEL(20, 8, 100)
+        OP("aten::mm", 1, 22, 5,
+           "\"Input Dims\": [[64,32],[32,16]], "
+           "\"Input type\": [\"float\",\"float\"], \"Input Strides\": [[32,1],[16,1]]")
+            LAUNCH(1, 23, 106) KERNEL(28, 2, 106) OP(
+                "aten::mm", 1, 27.5, 2,
+                "\"Input Dims\": [[8,8],[8,8]], "
+                "\"Input type\": [\"float\",\"float\"], \"Input Strides\": [[8,1],[8,1]]")
+                LAUNCH(1, 28, 107) KERNEL(31, 1, 107) OP(
+                    "aten::mean", 1, 30, 10,
+                    "\"Sequence number\": 6, \"Input Dims\": [[8,16],[],[],[]], "
+                    "\"Input type\": [\"float\",\"ScalarList\",\"Scalar\",\"\"], "
+                    "\"Concrete Inputs\": [\"\",\"[1]\",\"False\",\"\"]") LAUNCH(1, 31, 101)
+                    KERNEL(40, 4, 101) OP("aten::gelu", 1, 50, 5,
+                                          "\"Input Dims\": [[8,16]], \"Input type\": [\"float\"]")
+                        LAUNCH(1, 51, 102) KERNEL(60, 2, 102) OP(
+                            "aten::addmm", 1, 65, 5,
+                            "\"Input Dims\": [[1],[2]], \"Input type\": [\"float\",\"float\"]")
+                            LAUNCH(1, 66, 103) KERNEL(70, 1, 103)
+                                OP("autograd::engine::evaluate_function: MeanBackward1", 2, 100, 20,
+                                   "\"Sequence number\": 6") OP("MeanBackward1", 2, 101, 18,
+                                                                "\"Sequence number\": 6")
+                                    OP("aten::div", 2, 102, 10,
+                                       "\"Input Dims\": [[8,16],[]], \"Input type\": "
+                                       "[\"float\",\"Scalar\"]") LAUNCH(2, 103,
+                                                                        104) KERNEL(110, 5, 104)
+                                        OP("autograd::engine::evaluate_function: MmBackward0", 2,
+                                           130, 20,
+                                           "\"Sequence number\": 5") OP("MmBackward0", 2, 131, 18,
+                                                                        "\"Sequence number\": 5")
+                                            LAUNCH(2, 132, 105) KERNEL(
+                                                140, 6,
+                                                105) "{\"ph\": \"i\", \"name\": \"end\", \"pid\": "
+                                                     "1, \"tid\": 1, \"ts\": 200, \"s\": \"t\"}"
+                                                     "]}";
+
+static struct trace *load(const char *json)
+{
+    struct errinfo err = {0};
+    struct trace *t = NULL;
+    struct load_opts o = {.threads = 1};
+    assert_int_equal(trace_load_mem("synthetic.json", json, strlen(json), &o, &t, &err), ST_OK);
+    errinfo_clear(&err);
+    return t;
+}
+
+static uint32_t event_named(const struct trace *t, const char *name, int nth)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (strcmp(ev_name(t, i), name) == 0 && nth-- == 0)
+            return i;
+    fail_msg("no event %s", name);
+    return IDX_NONE;
+}
+
+static const struct table *find_table(const struct table_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->items.n; i++)
+        if (strcmp(l->items.v[i]->name, name) == 0)
+            return l->items.v[i];
+    return NULL;
+}
+
+static double fcell(const struct table *t, size_t row, const char *col)
+{
+    int c = table_col_index(t, col);
+    assert_true(c >= 0);
+    return table_cell(t, row, (size_t)c).f;
+}
+
+static const char *scell(const struct table *t, size_t row, const char *col)
+{
+    int c = table_col_index(t, col);
+    assert_true(c >= 0);
+    return table_cell(t, row, (size_t)c).s;
+}
+
+static int64_t icell(const struct table *t, size_t row, const char *col)
+{
+    int c = table_col_index(t, col);
+    assert_true(c >= 0);
+    return table_cell(t, row, (size_t)c).i;
+}
+
+#define NEAR(x, v) assert_true(fabs((x) - (v)) <= 1e-9 * fabs(v) + 1e-12)
+
+static void test_tables(void **state)
+{
+    struct trace *t = load(trace_json);
+    struct analysis *a = analysis_new(t);
+    char err[256];
+    struct roofline *r = roofline_new(a, NULL, err);
+    assert_non_null(r);
+    assert_true(roofline_has_shapes(r));
+    assert_non_null(roofline_device(r));
+    assert_string_equal(roofline_device(r)->name, "H100 SXM");
+    struct table_list l = {0};
+    roofline_tables(r, &l);
+
+    const struct table *g = find_table(&l, "GEMM");
+    assert_non_null(g);
+    assert_int_equal(g->nrows, 2);
+    /* Grouped by shapes: the two 64x32x16 calls, 8 + 2 µs, sorted first. */
+    assert_string_equal(scell(g, 0, "name"), "aten::mm");
+    assert_int_equal(icell(g, 0, "param: M"), 64);
+    assert_int_equal(icell(g, 0, "name_count"), 2);
+    NEAR(fcell(g, 0, "Kernel Time (µs)_sum"), 10.0);
+    NEAR(fcell(g, 0, "Kernel Time (µs)_mean"), 5.0);
+    NEAR(fcell(g, 0, "GFLOPS_first"), 2.0 * 64 * 16 * 32 / 1e9);
+    double flops = 2.0 * 64 * 16 * 32, bytes = (64 * 32 + 32 * 16 + 64 * 16) * 4.0;
+    NEAR(fcell(g, 0, "Data Moved (MB)_first"), bytes / 1048576);
+    NEAR(fcell(g, 0, "FLOPS/Byte_first"), flops / bytes);
+    /* TFLOP/s per instance, then mean / min / max. */
+    NEAR(fcell(g, 0, "TFLOPS/s_mean"), (flops / 8e6 + flops / 2e6) / 2);
+    NEAR(fcell(g, 0, "TFLOPS/s_min"), flops / 8e6);
+    NEAR(fcell(g, 0, "TFLOPS/s_max"), flops / 2e6);
+    /* Roofline against H100 SXM fp32 (67 TFLOP/s, 3350 GB/s): memory-bound. */
+    assert_string_equal(scell(g, 0, "Compute Spec"), "matrix_fp32");
+    double roof = bytes / 3350e3;
+    NEAR(fcell(g, 0, "Roofline Time (µs)_first"), roof);
+    assert_string_equal(scell(g, 0, "Roofline Bound_first"), "MEMORY_BOUND");
+    NEAR(fcell(g, 0, "Pct Roofline_mean"), (roof / 8 + roof / 2) / 2 * 100);
+    assert_int_equal(icell(g, 1, "param: M"), 8);
+    /* Instances: the events behind each row. */
+    assert_int_equal(g->inst_first[1] - g->inst_first[0], 2);
+    assert_int_equal(g->inst[g->inst_first[0]], event_named(t, "aten::mm", 0));
+    assert_int_equal(table_ref(g, 0), event_named(t, "aten::mm", 0));
+
+    /* mm's backward node has no GEMM op under it: modelled through the link. */
+    const struct table *gb = find_table(&l, "GEMM_bwd");
+    assert_non_null(gb);
+    assert_int_equal(gb->nrows, 1);
+    assert_string_equal(scell(gb, 0, "name"), "aten::mm");
+    NEAR(fcell(gb, 0, "Kernel Time (µs)_sum"), 6.0);
+    NEAR(fcell(gb, 0, "GFLOPS_first"), 2 * flops / 1e9);
+    uint32_t mm_bwd = event_named(t, "autograd::engine::evaluate_function: MmBackward0", 0);
+    assert_int_equal(gb->inst[0], mm_bwd);
+
+    const struct table *rf = find_table(&l, "Reduce_fwd");
+    assert_non_null(rf);
+    assert_int_equal(icell(rf, 0, "param: num_output_elems"), 8);
+    NEAR(fcell(rf, 0, "Kernel Time (µs)_sum"), 4.0);
+    const struct table *rb = find_table(&l, "Reduce_bwd");
+    assert_non_null(rb);
+    assert_string_equal(scell(rb, 0, "name"), "aten::mean");
+    NEAR(fcell(rb, 0, "Kernel Time (µs)_sum"), 5.0);
+    const struct table *bin = find_table(&l, "BinaryElementwise");
+    assert_non_null(bin);
+    assert_string_equal(scell(bin, 0, "name"), "aten::div");
+
+    /* No model: gelu; a modelled name whose shapes do not fit: addmm. */
+    const struct table *nm = find_table(&l, "no_model");
+    assert_non_null(nm);
+    assert_int_equal(nm->nrows, 2);
+    assert_string_equal(scell(nm, 0, "name"), "aten::gelu");
+    assert_string_equal(scell(nm, 0, "reason"), "no model");
+    NEAR(fcell(nm, 0, "Kernel Time (µs)_sum"), 2.0);
+    assert_string_equal(scell(nm, 1, "name"), "aten::addmm");
+    assert_string_equal(scell(nm, 1, "reason"), "arguments do not fit the model");
+    assert_null(find_table(&l, "CONV_fwd"));
+
+    /* Every table prints in every format. */
+    for (int f = FMT_TEXT; f <= FMT_MD; f++) {
+        struct strbuf sb = STRBUF_INIT;
+        struct tabfmt_opts o = {.format = (enum tab_format)f};
+        tabfmt_list(&sb, &l, &o, NULL);
+        assert_true(sb.len > 0);
+        sb_free(&sb);
+    }
+    table_list_free(&l);
+    roofline_free(r);
+    analysis_free(a);
+    trace_free(t);
+}
+
+static void test_instance_line_and_plot(void **state)
+{
+    struct trace *t = load(trace_json);
+    struct analysis *a = analysis_new(t);
+    char err[256];
+    struct roofline *r = roofline_new(a, "H100 SXM", err);
+    assert_non_null(r);
+    uint32_t mm = event_named(t, "aten::mm", 0);
+    struct pm_result *res = malloc(sizeof(*res));
+    struct roofline_point pt;
+    assert_true(roofline_instance(r, mm, res, &pt));
+    assert_int_equal(res->sheet, PM_GEMM);
+    assert_string_equal(pm_param(res, 0), "64");
+    NEAR(pt.flops, 2.0 * 64 * 16 * 32);
+    NEAR(pt.kernel_us, 8.0);
+    NEAR(pt.peak_tflops, 67.0);
+    assert_false(pt.compute_bound);
+    assert_false(roofline_instance(r, event_named(t, "aten::gelu", 0), NULL, NULL));
+    /* The backward node stands for the backward instance. */
+    uint32_t bwd = event_named(t, "autograd::engine::evaluate_function: MmBackward0", 0);
+    assert_true(roofline_instance(r, bwd, res, &pt));
+    assert_int_equal(res->sheet, PM_GEMM_BWD);
+    NEAR(pt.kernel_us, 6.0);
+    free(res);
+
+    struct strbuf sb = STRBUF_INIT;
+    assert_true(roofline_summary_line(&sb, r, mm, false));
+    assert_string_equal(sb_str(&sb), "aten::mm 64\u00d716\u00d732 fp32 \u00b7 0.06554 MFLOP "
+                                     "\u00b7 4.57 FLOP/B \u00b7 8.192 GFLOP/s \u00b7 0.053 % "
+                                     "of roofline, memory-bound");
+    sb_clear(&sb);
+    assert_true(roofline_summary_line(&sb, r, mm, true));
+    assert_non_null(strstr(sb_str(&sb), "64x16x32 fp32 - "));
+    sb_clear(&sb);
+    assert_false(roofline_summary_line(&sb, r, event_named(t, "aten::gelu", 0), true));
+    assert_int_equal(sb.len, 0);
+
+    /* Plot: exactly `height` lines, none wider than `width` columns. */
+    assert_true(roofline_plot(&sb, r, mm, 60, 16, true));
+    int lines = 0;
+    const char *s = sb_str(&sb);
+    for (const char *p = s; *p;) {
+        const char *nl = strchr(p, '\n');
+        assert_non_null(nl);
+        assert_true(nl - p <= 60);
+        lines++;
+        p = nl + 1;
+    }
+    assert_int_equal(lines, 16);
+    assert_non_null(strchr(s, '@')); /* this combination */
+    assert_non_null(strchr(s, 'o')); /* the other one */
+    assert_non_null(strstr(s, "roof: 67 TFLOP/s"));
+    sb_clear(&sb);
+    assert_true(roofline_plot(&sb, r, mm, 80, 20, false));
+    assert_non_null(strstr(sb_str(&sb), "\u25cf"));
+    sb_clear(&sb);
+    assert_false(roofline_plot(&sb, r, mm, 10, 5, true));
+    sb_free(&sb);
+    roofline_free(r);
+    analysis_free(a);
+    trace_free(t);
+}
+
+static void test_no_shapes_message(void **state)
+{
+    struct trace *t = load(
+        "{\"traceEvents\": [" OP("aten::mm", 1, 10, 10, "\"Sequence number\": 5") LAUNCH(1, 11, 100)
+            KERNEL(20, 8,
+                   100) "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 30}"
+                        "]}");
+    struct analysis *a = analysis_new(t);
+    struct table_list l = {0};
+    char err[256];
+    struct report_opts o = {0};
+    assert_true(roofline_report_build(a, &o, &l, err));
+    assert_int_equal(l.items.n, 1);
+    const struct table *m = l.items.v[0];
+    assert_string_equal(m->name, "roofline");
+    assert_int_equal(m->nrows, 1);
+    assert_non_null(strstr(table_cell(m, 0, 0).s, "record_shapes=True"));
+    table_list_free(&l);
+    analysis_free(a);
+    trace_free(t);
+}
+
+static void test_unknown_device(void **state)
+{
+    const char *json =
+        "{\"deviceProperties\": [{\"id\": 0, \"name\": \"Some Future GPU\"}], \"traceEvents\": "
+        "[" OP("aten::mm", 1, 10, 10,
+               "\"Input Dims\": [[4,4],[4,4]], \"Input type\": "
+               "[\"float\",\"float\"]") LAUNCH(1, 11, 100)
+            KERNEL(20, 8,
+                   100) "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 30}]}";
+    struct trace *t = load(json);
+    struct analysis *a = analysis_new(t);
+    char err[256];
+    struct roofline *r = roofline_new(a, NULL, err);
+    assert_non_null(r);
+    assert_null(roofline_device(r));
+    assert_non_null(strstr(roofline_device_note(r), "--arch"));
+    struct table_list l = {0};
+    roofline_tables(r, &l);
+    const struct table *g = find_table(&l, "GEMM");
+    assert_non_null(g);
+    /* FLOPs, bytes and rates are there; the roofline columns are empty. */
+    NEAR(fcell(g, 0, "GFLOPS_first"), 128.0 / 1e9);
+    assert_false(isnan(fcell(g, 0, "TFLOPS/s_mean")));
+    assert_true(isnan(fcell(g, 0, "Roofline Time (µs)_first")));
+    assert_null(scell(g, 0, "Roofline Bound_first"));
+    assert_true(isnan(fcell(g, 0, "Pct Roofline_mean")));
+    assert_non_null(strstr(g->notes.v[0], "--arch"));
+    table_list_free(&l);
+    /* The plot still draws the point, without a roof. */
+    struct strbuf sb = STRBUF_INIT;
+    assert_true(roofline_plot(&sb, r, event_named(t, "aten::mm", 0), 50, 10, true));
+    assert_non_null(strstr(sb_str(&sb), "no roof"));
+    sb_free(&sb);
+    roofline_free(r);
+    /* An explicit --arch that cannot be used is an error. */
+    assert_null(roofline_new(a, "NoSuchGPU", err));
+    assert_non_null(strstr(err, "NoSuchGPU"));
+    analysis_free(a);
+    trace_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_instance_line_and_plot),
+        cmocka_unit_test(test_no_shapes_message),
+        cmocka_unit_test(test_unknown_device),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
