@@ -19,8 +19,8 @@
 #include "core/tree.h"
 #include "core/u64map.h"
 
-#define WINDOW_INITIAL (4u << 20)   /* bytes of JSON held while scanning */
-#define BATCH_BYTES    (1u << 20)   /* events handed to a worker at once */
+#define WINDOW_INITIAL (1u << 20)   /* bytes of JSON held while scanning */
+#define BATCH_BYTES    (256u << 10) /* events handed to a worker at once */
 #define MAX_THREADS    8
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };
