@@ -4,8 +4,9 @@
  * constructs objects: the accepted opcodes are PROTO, FRAME, STOP, MARK,
  * EMPTY_DICT, SETITEM(S), EMPTY_LIST, APPEND(S), EMPTY_TUPLE, TUPLE1/2/3,
  * TUPLE, NONE, NEWTRUE/NEWFALSE, BININT, BININT1, BININT2, LONG1 (up to 9
- * bytes), BINFLOAT, SHORT_BINUNICODE, BINUNICODE, BINUNICODE8 (protocol 4+),
- * MEMOIZE, BINPUT/LONG_BINPUT and BINGET/LONG_BINGET. The one call allowed
+ * bytes: a 9-byte value in [2^63, 2^64) is PK_UINT), BINFLOAT,
+ * SHORT_BINUNICODE, BINUNICODE, BINUNICODE8, MEMOIZE, BINPUT/LONG_BINPUT
+ * and BINGET/LONG_BINGET. Strings must be valid UTF-8. The one call allowed
  * is torch.jit._pickle.restore_type_tag (GLOBAL or STACK_GLOBAL, then its
  * argument tuple and REDUCE), which older C++ writers wrap around dicts and
  * lists: the reader keeps the value and drops the tag. Every other opcode
