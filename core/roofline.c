@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,12 +30,6 @@ const struct pm_model *rf_model(struct roofline *r, uint32_t ev)
         u64map_put(&r->model_of, e->name, k);
     }
     return r->models.v[k];
-}
-
-static const struct pm_model *model_cached(const struct roofline *r, uint32_t ev)
-{
-    uint32_t k = u64map_get(&r->model_of, r->t->ev.v[ev].name);
-    return k == IDX_NONE ? NULL : r->models.v[k];
 }
 
 /* Families, for "does this backward node hold an op of the same family". */
@@ -713,29 +708,21 @@ bool roofline_instance(const struct roofline *r, uint32_t ev, struct pm_result *
     const struct rf_inst *in = &r->inst.v[k];
     const struct rf_group *g = &r->groups.v[in->group];
     if (res) {
-        const struct pm_model *m = model_cached(r, in->ev);
-        struct op_args args;
-        parse_op(r->t, in->ev, &args);
-        struct pm_ctx c = {
-            .op = trace_str(r->t, r->t->ev.v[in->ev].name), .a = &args, .bwd = in->bwd};
-        if (!m || !pm_eval(m, &c, res)) {
-            /* Not reproducible without the linked op: the group's record. */
-            memset(res, 0, offsetof(struct pm_result, text));
-            res->sheet = g->sheet;
-            res->nparams = g->nparams;
-            for (size_t i = 0; i < PM_MAX_PARAMS; i++)
-                res->off[i] = UINT16_MAX;
-            for (size_t i = 0; i < g->nparams; i++)
-                pm_set_text(res, i, g->params[i]);
-            memcpy(res->spec, g->spec, sizeof(res->spec));
-            res->model = g->model;
-            res->differs = g->differs;
-            res->tl_flops = g->tl_flops;
-            res->tl_bytes = g->tl_bytes;
-        }
+        /* An instance's parameters are its group's. */
+        memset(res, 0, offsetof(struct pm_result, text));
+        res->sheet = g->sheet;
+        res->nparams = g->nparams;
+        for (size_t i = 0; i < PM_MAX_PARAMS; i++)
+            res->off[i] = UINT16_MAX;
+        for (size_t i = 0; i < g->nparams; i++)
+            pm_set_text(res, i, g->params[i]);
+        memcpy(res->spec, g->spec, sizeof(res->spec));
+        res->model = g->model;
+        res->differs = g->differs;
+        res->tl_flops = g->tl_flops;
+        res->tl_bytes = g->tl_bytes;
         res->flops = in->flops;
         res->bytes = in->bytes;
-        op_args_done(&args);
     }
     if (pt) {
         memset(pt, 0, sizeof(*pt));

@@ -60,18 +60,17 @@ static const char *trace_json =
                         LAUNCH(1, 51, 102) KERNEL(60, 2, 102) OP(
                             "aten::addmm", 1, 65, 5,
                             "\"Input Dims\": [[1],[2]], \"Input type\": [\"float\",\"float\"]")
-                            LAUNCH(1, 66, 103) KERNEL(70, 1, 103)
-                                OP("autograd::engine::evaluate_function: MeanBackward1", 2, 100, 20,
-                                   "\"Sequence number\": 6") OP("MeanBackward1", 2, 101, 18,
-                                                                "\"Sequence number\": 6")
-                                    OP("aten::div", 2, 102, 10,
-                                       "\"Input Dims\": [[8,16],[]], \"Input type\": "
-                                       "[\"float\",\"Scalar\"]") LAUNCH(2, 103,
-                                                                        104) KERNEL(110, 5, 104)
-                                        OP("autograd::engine::evaluate_function: MmBackward0", 2,
-                                           130, 20,
-                                           "\"Sequence number\": 5") OP("MmBackward0", 2, 131, 18,
-                                                                        "\"Sequence number\": 5")
+                            LAUNCH(1, 66, 103) KERNEL(70, 1, 103) OP(
+                                "autograd::engine::evaluate_function: MeanBackward1", 2, 100, 20,
+                                "\"Sequence number\": 6") OP("MeanBackward1", 2, 101, 18,
+                                                             "\"Sequence number\": 6")
+                                OP("aten::div", 2, 102, 10,
+                                   "\"Input Dims\": [[8,16],[]], \"Input type\": "
+                                   "[\"float\",\"Scalar\"]")
+                                    LAUNCH(2, 103, 104) KERNEL(110, 5, 104) OP(
+                                        "autograd::engine::evaluate_function: MmBackward0", 2,
+                                        130, 20, "\"Sequence number\": 5")
+                                        OP("MmBackward0", 2, 131, 18, "\"Sequence number\": 5")
                                             LAUNCH(2, 132, 105) KERNEL(
                                                 140, 6,
                                                 105) "{\"ph\": \"i\", \"name\": \"end\", \"pid\": "
@@ -280,6 +279,31 @@ static void test_instance_line_and_plot(void **state)
     trace_free(t);
 }
 
+/* The detail-pane line of the issue's example: a 4096^3 bf16 mm at
+ * 650 TFLOP/s on an H100 SXM (989.5 TFLOP/s dense bf16). */
+static void test_example_line(void **state)
+{
+    struct trace *t =
+        load("{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}],"
+             "\"traceEvents\": [" OP("aten::mm", 1, 10, 300,
+                                     "\"Input Dims\": [[4096,4096],[4096,4096]], \"Input type\": "
+                                     "[\"c10::BFloat16\",\"c10::BFloat16\"]") LAUNCH(1, 11, 100)
+                 KERNEL(20, 211.444, 100) "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, "
+                                          "\"tid\": 1, \"ts\": 400}]}");
+    struct analysis *a = analysis_new(t);
+    char err[256];
+    struct roofline *r = roofline_new(a, NULL, err);
+    struct strbuf sb = STRBUF_INIT;
+    assert_true(roofline_summary_line(&sb, r, event_named(t, "aten::mm", 0), false));
+    assert_string_equal(sb_str(&sb), "aten::mm 4096\u00d74096\u00d74096 bf16 \u00b7 137.4 GFLOP "
+                                     "\u00b7 1365 FLOP/B \u00b7 650 TFLOP/s \u00b7 66 % of "
+                                     "roofline, compute-bound");
+    sb_free(&sb);
+    roofline_free(r);
+    analysis_free(a);
+    trace_free(t);
+}
+
 static void test_no_shapes_message(void **state)
 {
     struct trace *t = load(
@@ -346,9 +370,8 @@ static void test_unknown_device(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tables),
-        cmocka_unit_test(test_instance_line_and_plot),
-        cmocka_unit_test(test_no_shapes_message),
+        cmocka_unit_test(test_tables),         cmocka_unit_test(test_instance_line_and_plot),
+        cmocka_unit_test(test_example_line),   cmocka_unit_test(test_no_shapes_message),
         cmocka_unit_test(test_unknown_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
