@@ -1,4 +1,5 @@
-/* Internals shared by roofline.c and roofline_plot.c; not an API. */
+/* Internals shared by roofline.c, roofline_table.c and roofline_plot.c;
+ * not an API. */
 #ifndef TORCHTOP_CORE_ROOFLINE_INTERNAL_H
 #define TORCHTOP_CORE_ROOFLINE_INTERNAL_H
 
