@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/synth.h"
 #include "src/commands.h"
 #include "tui/tui.h"
 
@@ -14,7 +15,8 @@ static void explore_usage(FILE *f)
 {
     fprintf(f, "usage: torchtop [OPTIONS] [TRACE]\n\n"
                "Explore a PyTorch profiler trace (.json or .json.gz; - for stdin) in the\n"
-               "terminal: where the GPU time went, by op, call path and stream.\n\n"
+               "terminal: where the GPU time went, by op, call path and stream. With no\n"
+               "TRACE, open a bundled demo (a synthetic training run).\n\n"
                "Options:\n"
                "      --no-color         monochrome (also when NO_COLOR is set)\n"
                "      --ascii            ASCII glyphs only (automatic outside UTF-8 locales)\n"
@@ -81,9 +83,15 @@ int cmd_explore(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (optind == argc) {
-        fprintf(stderr, "torchtop: no trace given, and this build has no bundled demo trace yet\n"
-                        "usage: torchtop [OPTIONS] TRACE   (torchtop --help for more)\n");
-        return EXIT_USAGE;
+        /* No trace: the bundled demo, generated in memory. */
+        size_t len = 0;
+        char *demo = synth_to_memory(&(struct synth_opts){.seed = 1}, &len, NULL);
+        o.mem = demo;
+        o.mem_len = len;
+        o.name = "demo (synthetic training steps)";
+        int rc = tui_main(&o);
+        free(demo);
+        return rc;
     }
     o.path = argv[optind];
     struct stat sbuf;
