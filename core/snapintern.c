@@ -97,6 +97,8 @@ uint32_t snapintern_frame(struct snapintern *b, struct snapshot *s, uint32_t fil
     }
     if (has_suffix(fn, fnlen, ".py"))
         f.flags |= SFF_PYTHON;
+    if ((f.flags & SFF_PYTHON) && strstr(fn, "torchinductor_"))
+        f.flags |= SFF_INDUCTOR;
     VEC_PUSH(&s->frames, f);
     VEC_PUSH(&b->fhash, h);
     b->fslots[i] = id + 1;

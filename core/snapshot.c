@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/snapshot.h"
+#include "core/traceback.h"
 
 const char *snap_action_name(enum snap_action a)
 {
@@ -62,6 +63,25 @@ void snap_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *
         sb_printf(out, " (%s:%lld)", fn, (long long)f->line);
     else if (!unknown_file(fn))
         sb_printf(out, " (%s)", fn);
+}
+
+size_t snap_stack_traceback(const struct snapshot *s, uint32_t stack, bool all,
+                            struct traceback *tb)
+{
+    const uint32_t *f;
+    size_t n = snap_stack(s, stack, &f), added = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct snap_frame *fr = snap_frame(s, f[i]);
+        if ((fr->flags & SFF_HIDDEN) && !all)
+            continue;
+        enum tb_kind k = (fr->flags & SFF_INDUCTOR) ? TB_INDUCTOR
+                         : (fr->flags & SFF_PYTHON) ? TB_PYTHON
+                                                    : TB_NATIVE;
+        const char *file = snap_str(s, fr->filename);
+        traceback_push(tb, k, snap_str(s, fr->name), file[0] ? file : NULL, fr->line);
+        added++;
+    }
+    return added;
 }
 
 void snapshot_free(struct snapshot *s)

@@ -85,6 +85,8 @@ enum snap_frame_flags {
     SFF_RAW    = 1 << 1,    /* unresolved native frame: filename is an absolute ELF path and
                                line is (return address - 1) - load bias, an ELF vaddr */
     SFF_PYTHON = 1 << 2,    /* a .py source file */
+    SFF_INDUCTOR = 1 << 3,  /* Inductor generated code (a torchinductor_* cache file); the
+                               frames after it are its original source */
 };
 
 struct snap_frame {
@@ -282,6 +284,14 @@ uint32_t snap_top_frame(const struct snapshot *s, uint32_t stack);
 uint32_t snap_site_frame(const struct snapshot *s, uint32_t stack);
 /* Append "name (file:line)"; raw native frames as "name (lib.so+0x1a2b)". */
 void snap_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *out);
+/* Append the frames of a stack to tb, innermost first, for the traceback
+ * pane: SFF_PYTHON frames as TB_PYTHON, SFF_INDUCTOR ones as TB_INDUCTOR,
+ * the rest as TB_NATIVE (raw ones keep their vaddr as line; check
+ * SFF_RAW through the frame ids, in the same order). Frames hidden by the
+ * frame filter are left out unless `all`. Returns the frames appended. */
+struct traceback;
+size_t snap_stack_traceback(const struct snapshot *s, uint32_t stack, bool all,
+                            struct traceback *tb);
 
 /* A device's entry i (0-based within the device). */
 static inline const struct snap_entry *snap_entry(const struct snapshot *s, uint32_t dev,

@@ -16,6 +16,7 @@
 #include "core/snapreport.h"
 #include "core/snapshot.h"
 #include "core/tabfmt.h"
+#include "core/traceback.h"
 
 /* ------------------------------------------------------------------------ */
 /* A tiny pickle writer                                                     */
@@ -306,6 +307,17 @@ static void test_model(void **state)
     snap_frame_format(s, fr[2], &sb);
     assert_string_equal(sb_str(&sb), "forward (/home/u/model.py:10)");
     sb_free(&sb);
+    struct traceback tb;
+    traceback_init(&tb);
+    assert_int_equal(snap_stack_traceback(s, f2, false, &tb), 2);
+    assert_int_equal(tb.frames.v[0].kind, TB_NATIVE);
+    assert_int_equal(tb.frames.v[0].line, 0x1a2b3c);
+    assert_int_equal(tb.frames.v[1].kind, TB_PYTHON);
+    assert_string_equal(tb.frames.v[1].file, "/home/u/model.py");
+    traceback_clear(&tb);
+    assert_int_equal(snap_stack_traceback(s, f2, true, &tb), 3);
+    assert_string_equal(tb.frames.v[0].name, "torch::unwind::unwind()");
+    traceback_done(&tb);
     /* settings, annotations, unknown keys */
     assert_true(s->has_settings);
     assert_int_equal(s->settings.n, 3);
@@ -508,7 +520,7 @@ static void test_cpp_tagged(void **state)
     w_str(&b, "frames");
     PUT(&b, "h\x00](h\x00}(");
     kv_str(&b, "name", "f");
-    kv_str(&b, "filename", "a.py");
+    kv_str(&b, "filename", "/tmp/torchinductor_u/ab/cab.py");
     kv_int(&b, "line", 3);
     PUT(&b, "u");
     w_str(&b, "Dict[str, Any]");
@@ -541,6 +553,13 @@ static void test_cpp_tagged(void **state)
     assert_int_equal(s->entries.n, 2);
     assert_int_equal(s->frames.n, 1);
     assert_int_equal(snap_entry(s, 0, 0)->frames, snap_entry(s, 0, 1)->frames);
+    assert_int_equal(s->frames.v[0].flags, SFF_PYTHON | SFF_INDUCTOR);
+    struct traceback tb;
+    traceback_init(&tb);
+    snap_stack_traceback(s, snap_entry(s, 0, 0)->frames, false, &tb);
+    assert_int_equal(tb.frames.n, 1);
+    assert_int_equal(tb.frames.v[0].kind, TB_INDUCTOR);
+    traceback_done(&tb);
     assert_int_equal(s->devices.v[0].peak_allocated, 0x20);
     assert_int_equal(s->devices.v[0].peak_idx, 0);
     snapshot_free(s);
