@@ -81,17 +81,17 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
                   struct table_list *out, char *err)
 {
     err[0] = '\0';
-    if (!names || strcmp(names, "all") == 0) {
-        for (const struct report_table *r = report_tables; r->name; r++)
-            if (r->in_all && !r->build(a, o, out, err))
-                return false;
-        return true;
-    }
+    if (!names)
+        names = "all";
     char *copy = xstrdup(names), *save = NULL;
     bool ok = true;
     for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
         const struct report_table *r = report_table_find(tok);
-        if (!r) {
+        if (strcmp(tok, "all") == 0) {
+            for (r = report_tables; r->name && ok; r++)
+                if (r->in_all)
+                    ok = r->build(a, o, out, err);
+        } else if (!r) {
             snprintf(err, 256, "unknown table '%.64s' (see --help for the list)", tok);
             ok = false;
         } else {

@@ -247,7 +247,9 @@ int cmd_report(int argc, char **argv)
     phase_timer_mark(&pt, "analysis");
     struct table_list tables = {0};
     char msg[256];
-    bool built = report_build(a, c.tables, &c.ropts, &tables, msg);
+    /* A workbook gets the roofline sheets too unless tables were chosen. */
+    const char *names = c.tables ? c.tables : c.xlsx_path ? "all,roofline" : "all";
+    bool built = report_build(a, names, &c.ropts, &tables, msg);
     phase_timer_mark(&pt, "tables");
     if (!built) {
         fprintf(stderr, "torchtop report: %s\n", msg);
