@@ -78,6 +78,9 @@ struct dwarfidx {
 typedef void (*range_fn)(void *ud, uint64_t lo, uint64_t hi);
 void dw_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
                    range_fn add, void *ud);
+/* The same from the DIE's attribute list, already read. */
+void dw_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, Dwarf_Signed n,
+                     uint16_t version, uint64_t base, range_fn add, void *ud);
 
 /* Discard a libdwarf error (every call passes a Dwarf_Error*). */
 void dw_drop_error(struct dwarfidx *d, Dwarf_Error *err);

@@ -65,6 +65,28 @@ static void read_files(struct dwarfidx *d, struct unit *u, Dwarf_Die cu, uint64_
     u->file_base = line_version >= 5 ? 0 : 1;
 }
 
+/* Whether a DWARF 5 line table relies on the file register's default of 1,
+ * which this libdwarf starts at 0 instead: gcc (and GNU as) never name file
+ * 0 in the line program and list the unit's file again after it; clang
+ * always sets the register. A row reported in file 0 is then in file 1. */
+static bool v5_default_file_is_one(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
+{
+    for (size_t i = 1; i < u->nfiles; i++)
+        if (u->files[i] == u->files[0])
+            return true;
+    Dwarf_Error err = NULL;
+    Dwarf_Attribute attr = NULL;
+    bool gnu = false;
+    if (dwarf_attr(cu, DW_AT_producer, &attr, &err) == DW_DLV_OK) {
+        char *producer = NULL;
+        if (dwarf_formstring(attr, &producer, &err) == DW_DLV_OK && producer)
+            gnu = strncmp(producer, "GNU ", 4) == 0;
+        dwarf_dealloc_attribute(attr);
+    }
+    dw_drop_error(d, &err);
+    return gnu;
+}
+
 static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
 {
     Dwarf_Error err = NULL;
@@ -83,6 +105,7 @@ static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
         dwarf_srclines_dealloc_b(ctx);
         return;
     }
+    bool zero_is_one = version >= 5 && v5_default_file_is_one(d, u, cu);
     struct lrow *tmp = xmalloc((n ? (size_t)n : 1) * sizeof(*tmp));
     VEC(struct seq) seqs = {0};
     size_t seq_start = 0;
@@ -108,6 +131,8 @@ static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
             DW_DLV_OK)
             discr = 0;
         dw_drop_error(d, &err);
+        if (fileno == 0 && zero_is_one)
+            fileno = 1;
         uint32_t file = IDX_NONE;
         if (fileno >= u->file_base && fileno - u->file_base < u->nfiles)
             file = (uint32_t)(fileno - u->file_base);
@@ -155,6 +180,25 @@ static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
 /* Functions                                                                */
 /* ------------------------------------------------------------------------ */
 
+/* An unsigned attribute value. DW_FORM_implicit_const (gcc's DWARF 5
+ * call_file) is refused by this libdwarf's dwarf_formudata; read it signed. */
+static bool attr_unsigned(struct dwarfidx *d, Dwarf_Attribute attr, Dwarf_Unsigned *out)
+{
+    Dwarf_Error err = NULL;
+    Dwarf_Half form = 0;
+    if (dwarf_whatform(attr, &form, &err) == DW_DLV_OK && form != DW_FORM_implicit_const &&
+        dwarf_formudata(attr, out, &err) == DW_DLV_OK)
+        return true;
+    dw_drop_error(d, &err);
+    Dwarf_Signed v = 0;
+    if (dwarf_formsdata(attr, &v, &err) == DW_DLV_OK && v >= 0) {
+        *out = (Dwarf_Unsigned)v;
+        return true;
+    }
+    dw_drop_error(d, &err);
+    return false;
+}
+
 /* What a function DIE says about itself. */
 struct die_facts {
     const char *linkage;    /* DW_AT_linkage_name / DW_AT_MIPS_linkage_name */
@@ -164,7 +208,13 @@ struct die_facts {
     Dwarf_Unsigned call_file, call_line, call_column, discr;
 };
 
-static void die_facts(struct dwarfidx *d, Dwarf_Die die, struct die_facts *f)
+struct walker;
+static void add_scope_range(void *ud, uint64_t lo, uint64_t hi);
+
+/* Read a DIE's facts, and with a walker, its address ranges too (one pass
+ * over the attributes). */
+static void die_facts(struct dwarfidx *d, Dwarf_Die die, struct die_facts *f, struct walker *w,
+                      uint16_t version, uint64_t base)
 {
     memset(f, 0, sizeof(*f));
     Dwarf_Error err = NULL;
@@ -201,19 +251,19 @@ static void die_facts(struct dwarfidx *d, Dwarf_Die die, struct die_facts *f)
                 f->spec = off;
             break;
         case DW_AT_call_file:
-            if (dwarf_formudata(attrs[i], &f->call_file, &err) != DW_DLV_OK)
+            if (!attr_unsigned(d, attrs[i], &f->call_file))
                 f->call_file = UINT32_MAX;
             break;
         case DW_AT_call_line:
-            if (dwarf_formudata(attrs[i], &f->call_line, &err) != DW_DLV_OK)
+            if (!attr_unsigned(d, attrs[i], &f->call_line))
                 f->call_line = 0;
             break;
         case DW_AT_call_column:
-            if (dwarf_formudata(attrs[i], &f->call_column, &err) != DW_DLV_OK)
+            if (!attr_unsigned(d, attrs[i], &f->call_column))
                 f->call_column = 0;
             break;
         case DW_AT_GNU_discriminator:
-            if (dwarf_formudata(attrs[i], &f->discr, &err) != DW_DLV_OK)
+            if (!attr_unsigned(d, attrs[i], &f->discr))
                 f->discr = 0;
             break;
         default:
@@ -221,6 +271,8 @@ static void die_facts(struct dwarfidx *d, Dwarf_Die die, struct die_facts *f)
         }
         dw_drop_error(d, &err);
     }
+    if (w)
+        dw_attrs_ranges(d, die, attrs, n, version, base, add_scope_range, w);
     /* Strings from dwarf_formstring point into the section data and stay
      * valid after the attributes are released. */
     for (Dwarf_Signed i = 0; i < n; i++)
@@ -253,7 +305,7 @@ static uint32_t function_name(struct dwarfidx *d, const struct die_facts *self)
             break;
         }
         struct die_facts f;
-        die_facts(d, die, &f);
+        die_facts(d, die, &f, NULL, 0, 0);
         if (f.linkage) {
             found = strtab_intern_cstr(&d->strs, f.linkage);
             dwarf_dealloc_die(die);
@@ -302,18 +354,32 @@ static void add_scope_range(void *ud, uint64_t lo, uint64_t hi)
 
 static void walk(struct walker *w, Dwarf_Die parent, uint32_t scope, uint32_t depth);
 
+/* Whether a DIE has addresses; asks the abbreviation, allocates nothing. */
+static bool has_code(struct dwarfidx *d, Dwarf_Die die)
+{
+    Dwarf_Error err = NULL;
+    Dwarf_Bool lo = 0, ranges = 0;
+    if (dwarf_hasattr(die, DW_AT_low_pc, &lo, &err) != DW_DLV_OK ||
+        (!lo && dwarf_hasattr(die, DW_AT_ranges, &ranges, &err) != DW_DLV_OK)) {
+        dw_drop_error(d, &err);
+        return true; /* let the full read decide */
+    }
+    return lo || ranges;
+}
+
 /* A subprogram or inlined call: a new scope when it has code. */
 static void visit_function(struct walker *w, Dwarf_Die die, bool inlined, uint32_t parent,
                            uint32_t depth)
 {
+    if (!has_code(w->d, die))
+        return; /* a declaration or an abstract instance */
     size_t before = w->ranges.n;
     w->cur_scope = (uint32_t)w->scopes.n;
     w->cur_depth = depth;
-    dw_die_ranges(w->d, die, w->u->version, w->base, add_scope_range, w);
+    struct die_facts f;
+    die_facts(w->d, die, &f, w, w->u->version, w->base);
     if (w->ranges.n == before)
         return; /* a declaration or an abstract instance: no code here */
-    struct die_facts f;
-    die_facts(w->d, die, &f);
     struct scope s = {function_name(w->d, &f), inlined ? parent : IDX_NONE, IDX_NONE, 0, 0, 0};
     if (inlined) {
         s.call_file = f.call_file > UINT32_MAX ? IDX_NONE : (uint32_t)f.call_file;

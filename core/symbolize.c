@@ -41,6 +41,7 @@ struct module {
     struct elfmod *syms;        /* where symbols come from (elf or the debug file) */
     struct elfmod *debug_elf;   /* the separate debug file, when used for symbols */
     struct dwarfidx *dw;
+    bool mangled_syms;          /* some symbol is a C++ name */
 };
 
 struct request {
@@ -57,6 +58,7 @@ struct symbolizer {
     VEC(struct module *) modules;
     struct u64map demangled;        /* name pointer -> strtab id + 1 (0 = not mangled) */
     struct dw_frame scratch[MAX_FRAMES];
+    struct module *last;            /* the module of the previous lookup */
 
     /* Asynchronous requests. */
     pthread_mutex_t qlock;
@@ -149,6 +151,8 @@ static void module_open(struct symbolizer *s, struct module *m)
             free(dbg);
         }
     }
+    for (size_t i = 0; i < m->syms->nsyms && !m->mangled_syms; i++)
+        m->mangled_syms = demangle_is_mangled(m->syms->syms[i].name);
     if (m->dw) {
         m->level = SYM_OK;
     } else if (dw_why) {
@@ -174,15 +178,17 @@ static void module_open(struct symbolizer *s, struct module *m)
 
 static struct module *module_get(struct symbolizer *s, const char *path)
 {
+    if (s->last && strcmp(s->last->path, path) == 0)
+        return s->last; /* addresses come in runs of one module */
     uint32_t id = strtab_intern_cstr(&s->strs, path);
     uint32_t idx = u64map_get(&s->module_of_path, id);
     if (idx != IDX_NONE)
-        return s->modules.v[idx];
+        return s->last = s->modules.v[idx];
     struct module *m = xcalloc(1, sizeof(*m));
     m->path = strtab_str(&s->strs, id);
     u64map_put(&s->module_of_path, id, (uint32_t)s->modules.n);
     VEC_PUSH(&s->modules, m);
-    return m;
+    return s->last = m;
 }
 
 static void module_free(struct module *m)
@@ -213,6 +219,56 @@ static const char *show_name(struct symbolizer *s, const char *raw)
 /* Lookups                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Length of name without gcc's clone suffixes (".cold", ".part.1",
+ * ".constprop.0", ".isra.0", and chains of them). */
+static size_t clone_base_len(const char *name)
+{
+    size_t n = strlen(name);
+    for (;;) {
+        size_t k = n;
+        while (k > 0 && isdigit((unsigned char)name[k - 1]))
+            k--;
+        if (k < n && k > 0 && name[k - 1] == '.')
+            k--; /* ".0" */
+        else
+            k = n;
+        static const char *const tags[] = {".cold", ".part", ".constprop", ".isra", ".lto_priv"};
+        bool cut = false;
+        for (size_t t = 0; t < ARRAY_SIZE(tags) && !cut; t++) {
+            size_t tl = strlen(tags[t]);
+            if (k > tl && memcmp(name + k - tl, tags[t], tl) == 0) {
+                n = k - tl;
+                cut = true;
+            }
+        }
+        if (!cut)
+            return n;
+    }
+}
+
+/* The mangled symbol covering addr when DWARF only named the function
+ * `plain` (an internal-linkage C++ function), without clone suffixes;
+ * NULL when there is none. */
+static const char *linkage_from_symbol(struct symbolizer *s, struct module *m, uint64_t addr,
+                                       const char *plain)
+{
+    if (!m->mangled_syms)
+        return NULL;
+    const struct elf_sym *sym = elfmod_symbol_at(m->syms, addr);
+    if (!sym || !demangle_is_mangled(sym->name))
+        return NULL;
+    size_t len = clone_base_len(sym->name);
+    size_t pl = strlen(plain);
+    bool names_it = false;
+    for (size_t i = 0; i + pl <= len && !names_it; i++)
+        names_it = memcmp(sym->name + i, plain, pl) == 0;
+    if (!names_it)
+        return NULL;
+    if (len == strlen(sym->name))
+        return sym->name;
+    return strtab_str(&s->strs, strtab_intern(&s->strs, sym->name, len));
+}
+
 static enum sym_status lookup_locked(struct symbolizer *s, const char *module, uint64_t addr,
                                      struct sym_result *out)
 {
@@ -239,7 +295,14 @@ static enum sym_status lookup_locked(struct symbolizer *s, const char *module, u
         f->discriminator = s->scratch[i].discriminator;
         have_line |= f->file != NULL;
     }
-    /* No function from DWARF for the outermost frame: the symbol table. */
+    /* The outermost function from the symbol table: when DWARF has none,
+     * or only a plain DW_AT_name where the symbol is a C++ linkage name
+     * (gcc writes no linkage name for internal-linkage functions). */
+    if (n && s->scratch[n - 1].function && !demangle_is_mangled(s->scratch[n - 1].function)) {
+        const char *better = linkage_from_symbol(s, m, addr, s->scratch[n - 1].function);
+        if (better)
+            out->frames[n - 1].function = show_name(s, better);
+    }
     if (!n || !out->frames[n - 1].function) {
         const struct elf_sym *sym = elfmod_symbol_at(m->syms, addr);
         if (sym) {

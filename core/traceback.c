@@ -134,12 +134,14 @@ struct cs_frames {
     size_t starts[256]; /* frame k is s[starts[k] .. ends[k]) */
     size_t ends[256];
     size_t n;
+    size_t first;       /* frames before this one were pushed already */
 };
 
 static void cs_split(struct cs_frames *c, const char *s)
 {
     c->s = s;
     c->n = 0;
+    c->first = 0;
     size_t i = 0, len = strlen(s);
     while (i < len && c->n < ARRAY_SIZE(c->starts)) {
         size_t j = i;
@@ -159,28 +161,40 @@ static void cs_split(struct cs_frames *c, const char *s)
     }
 }
 
+/* Frames i of a and j of b are the same function (file and name; the line
+ * may differ: an outer scope was opened at another line of it). */
 static bool cs_same(const struct cs_frames *a, size_t i, const struct cs_frames *b, size_t j)
 {
+    const char *sa = a->s + a->starts[i], *sb = b->s + b->starts[j];
     size_t la = a->ends[i] - a->starts[i], lb = b->ends[j] - b->starts[j];
-    return la == lb && memcmp(a->s + a->starts[i], b->s + b->starts[j], la) == 0;
+    struct pyframe fa, fb;
+    if (pyframe_parse(sa, la, &fa) && pyframe_parse(sb, lb, &fb))
+        return fa.file_len == fb.file_len && fa.func_len == fb.func_len &&
+               memcmp(fa.file, fb.file, fa.file_len) == 0 &&
+               memcmp(fa.func, fb.func, fa.func_len) == 0;
+    return la == lb && memcmp(sa, sb, la) == 0;
 }
 
-/* Push the frames of `c` that are not in the common tail with `outer`
- * (all of them when outer is NULL). */
-static void cs_push(struct traceback *tb, const struct cs_frames *c, const struct cs_frames *outer)
+static void cs_push_range(struct traceback *tb, const struct cs_frames *c, size_t from, size_t to)
 {
-    size_t keep = c->n;
-    if (outer) {
-        size_t i = c->n, j = outer->n;
-        while (i > 0 && j > 0 && cs_same(c, i - 1, outer, j - 1)) {
-            i--;
-            j--;
-        }
-        keep = i;
-    }
-    for (size_t k = 0; k < keep; k++)
+    for (size_t k = from; k < to; k++)
         push_python(tb, IDX_NONE, c->s + c->starts[k], c->ends[k] - c->starts[k], false,
                     TBF_CALLSTACK);
+}
+
+/* An outer op with Call stack `outer` encloses the frames of `c` from
+ * c->first on: push the frames of c that are not in their common tail,
+ * which stays pending (in c's version, with c's lines). The outer stack's
+ * own extra frames are where that scope was opened, not on the stack now. */
+static void cs_advance(struct traceback *tb, struct cs_frames *c, const struct cs_frames *outer)
+{
+    size_t i = c->n, j = outer->n;
+    while (i > c->first && j > 0 && cs_same(c, i - 1, outer, j - 1)) {
+        i--;
+        j--;
+    }
+    cs_push_range(tb, c, c->first, i);
+    c->first = i;
 }
 
 void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev)
@@ -205,7 +219,8 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
         cur = g ? g->launch : IDX_NONE;
     }
 
-    /* Call stacks of old traces: the innermost one not yet placed. */
+    /* Call stacks of old traces: the innermost one, whose frames from
+     * `first` on are not placed yet. */
     struct cs_frames *pending = NULL;
     struct cs_frames bufs[2];
     bool seen_python = false, crossed = false;
@@ -226,11 +241,14 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
         case EVK_OTHER: {
             const char *cs = seen_python ? NULL : str_arg(t, cur, key_cs);
             if (cs) {
-                struct cs_frames *c = pending == &bufs[0] ? &bufs[1] : &bufs[0];
-                cs_split(c, cs);
-                if (pending)
-                    cs_push(tb, pending, c);
-                pending = c;
+                if (pending) {
+                    struct cs_frames *outer = pending == &bufs[0] ? &bufs[1] : &bufs[0];
+                    cs_split(outer, cs);
+                    cs_advance(tb, pending, outer);
+                } else {
+                    pending = &bufs[0];
+                    cs_split(pending, cs);
+                }
             }
             const char *kf = str_arg(t, cur, key_kf);
             if (kf) {
@@ -264,5 +282,5 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
         cur = next;
     }
     if (pending)
-        cs_push(tb, pending, NULL);
+        cs_push_range(tb, pending, pending->first, pending->n);
 }

@@ -12,9 +12,11 @@
  *   code of the main thread (flag TBF_CROSS_THREAD);
  * - traces without python_function events (PyTorch 1.8-1.12) carry the
  *   Python stack in the "Call stack" arg of ops, innermost first and
- *   ';'-separated; its frames follow the outermost op (flag TBF_CALLSTACK;
- *   when nested ops carry different stacks, the frames an inner op has
- *   beyond the next outer one are placed between the two);
+ *   ';'-separated; the innermost op's stack is the Python stack at that
+ *   time and its frames follow the ops (flag TBF_CALLSTACK). An enclosing
+ *   op with a stack of its own goes above the inner frames it does not
+ *   share (frames compared by file and function, from the outermost); its
+ *   other frames, where that scope was opened, are left out;
  * - an op with a "kernel_file" arg (a Triton kernel launched by Inductor
  *   code) is preceded by an inductor frame naming that generated file;
  * - "nn.Module: X_0" Python frames have TBF_MODULE.

@@ -63,9 +63,28 @@ static void flush_out(struct sym_cli *c)
     fflush(stdout);
 }
 
+/* Names and paths are printable ASCII nearly always: copy those as they
+ * are, sanitize the rest. */
 static void put_text(struct strbuf *out, const char *s)
 {
-    display_sanitize(out, s, strlen(s));
+    size_t n = 0;
+    while (s[n] >= 0x20 && s[n] < 0x7f)
+        n++;
+    if (!s[n])
+        sb_putn(out, s, n);
+    else
+        display_sanitize(out, s, n + strlen(s + n));
+}
+
+static void put_uint(struct strbuf *out, uint32_t v)
+{
+    char buf[12];
+    size_t i = sizeof(buf);
+    do {
+        buf[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    sb_putn(out, buf + i, sizeof(buf) - i);
 }
 
 static void warn_once(struct sym_cli *c, const char *reason)
@@ -92,12 +111,17 @@ static void put_location(struct sym_cli *c, const struct sym_frame *f)
     else
         sb_puts(&c->out, "??");
     sb_putc(&c->out, ':');
-    if (!f->line)
+    if (!f->line) {
         sb_puts(&c->out, "?\n");
-    else if (f->discriminator)
-        sb_printf(&c->out, "%u (discriminator %u)\n", f->line, f->discriminator);
-    else
-        sb_printf(&c->out, "%u\n", f->line);
+        return;
+    }
+    put_uint(&c->out, f->line);
+    if (f->discriminator) {
+        sb_puts(&c->out, " (discriminator ");
+        put_uint(&c->out, f->discriminator);
+        sb_putc(&c->out, ')');
+    }
+    sb_putc(&c->out, '\n');
 }
 
 static void put_a2l(struct sym_cli *c, const struct sym_result *r)
@@ -160,6 +184,25 @@ static void put_json(struct sym_cli *c, const char *input, const struct sym_resu
     sb_puts(o, "]}\n");
 }
 
+/* A hexadecimal address with or without "0x"; like addr2line, the digits
+ * that parse (none: 0), the rest ignored. */
+static uint64_t parse_address(const char *p)
+{
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    uint64_t v = 0;
+    for (;; p++) {
+        unsigned c = (unsigned char)*p, d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+            d = (c | 0x20) - 'a' + 10;
+        else
+            return v;
+        v = v << 4 | d;
+    }
+}
+
 /* One address or location: resolve and print. */
 static void handle(struct sym_cli *c, const char *word)
 {
@@ -168,15 +211,7 @@ static void handle(struct sym_cli *c, const char *word)
     if (is_location) {
         symbolizer_lookup_text(c->s, word, r);
     } else {
-        const char *p = word;
-        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-            p += 2;
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(p, &end, 16);
-        if (errno || end == p)
-            v = 0; /* addr2line reads what it can and goes on */
-        symbolizer_lookup(c->s, c->exe, v, r);
+        symbolizer_lookup(c->s, c->exe, parse_address(word), r);
     }
     if (r->status != SYM_OK)
         warn_once(c, r->reason);
