@@ -1,13 +1,17 @@
 /* key_averages: self/total CPU and device time per op name. */
 #include "config.h"
 
+#include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/argpack.h"
 #include "core/hash.h"
 #include "core/keyavg.h"
 #include "core/kernstats.h"
+#include "core/shapes.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
 #include "core/u64map.h"
@@ -61,6 +65,8 @@ static void stack_key(const struct trace *t, uint32_t i, int depth, struct strbu
 
 struct kagg {
     int64_t self_cpu, cpu_total, self_dev, dev_total;
+    int64_t self_cpu_mem, cpu_mem, self_dev_mem, dev_mem;   /* bytes */
+    double flops;
     uint64_t calls;
     uint32_t first;         /* first instance */
     uint32_t name;          /* strtab id */
@@ -82,8 +88,98 @@ SORT_DEFINE(inst_sort, struct inst, inst_less)
 
 enum {
     KA_NAME, KA_SELF_CPU_PCT, KA_SELF_CPU, KA_CPU_TOTAL_PCT, KA_CPU_TOTAL, KA_CPU_AVG,
-    KA_SELF_DEV, KA_SELF_DEV_PCT, KA_DEV_TOTAL, KA_DEV_AVG, KA_CALLS, KA_SHAPES, KA_STACK, KA__N
+    KA_SELF_DEV, KA_SELF_DEV_PCT, KA_DEV_TOTAL, KA_DEV_AVG, KA_CPU_MEM, KA_SELF_CPU_MEM,
+    KA_DEV_MEM, KA_SELF_DEV_MEM, KA_CALLS, KA_SHAPES, KA_STACK, KA_FLOPS, KA__N
 };
+
+/* FLOPs of one op instance: its "flops" arg when the trace has one, else
+ * PyTorch's own formulas (torch.profiler with_flops) from the recorded
+ * shapes, for the ops PyTorch counts: mm, addmm, bmm, baddbmm, conv2d,
+ * mul and add. */
+static double op_flops(const struct trace *t, uint32_t ev)
+{
+    struct argval a;
+    double v;
+    if (ev_arg(t, ev, "flops", &a) && argval_number(t, &a, &v))
+        return v;
+    const struct op_info *o = ev_op(t, ev);
+    if (!o || !o->input_dims)
+        return 0;
+    const char *name = ev_name(t, ev);
+    enum { MM, ADDMM, BMM, BADDBMM, CONV2D, ELTWISE, NONE } kind = NONE;
+    if (strcmp(name, "aten::mm") == 0) kind = MM;
+    else if (strcmp(name, "aten::addmm") == 0) kind = ADDMM;
+    else if (strcmp(name, "aten::bmm") == 0) kind = BMM;
+    else if (strcmp(name, "aten::baddbmm") == 0) kind = BADDBMM;
+    else if (strcmp(name, "aten::conv2d") == 0) kind = CONV2D;
+    else if (strcmp(name, "aten::mul") == 0 || strcmp(name, "aten::add") == 0) kind = ELTWISE;
+    if (kind == NONE)
+        return 0;
+    struct op_args args;
+    if (!op_args_parse(&args, trace_str(t, o->input_dims), trace_str(t, o->input_type), "",
+                       trace_str(t, o->concrete_inputs)))
+        return 0;
+    double flops = 0;
+    const struct shape *d = args.dims;
+    switch (kind) {
+    case MM:
+    case ADDMM: {
+        uint32_t a1 = kind == MM ? 0 : 1;
+        if (op_args_shape(&args, a1 + 1) && d[a1].nd == 2 && d[a1 + 1].nd == 2)
+            flops = 2.0 * (double)d[a1].d[0] * (double)d[a1].d[1] * (double)d[a1 + 1].d[1];
+        break;
+    }
+    case BMM:
+    case BADDBMM: {
+        uint32_t a1 = kind == BMM ? 0 : 1;
+        if (op_args_shape(&args, a1 + 1) && d[a1].nd == 3 && d[a1 + 1].nd == 3)
+            flops = 2.0 * (double)d[a1].d[0] * (double)d[a1].d[1] * (double)d[a1].d[2] *
+                    (double)d[a1 + 1].d[2];
+        break;
+    }
+    case CONV2D: {
+        /* input [N, C, H, W], weight [K, C/groups, R, S]; stride, padding,
+         * dilation and groups from Concrete Inputs (defaults 1, 0, 1, 1). */
+        if (!op_args_shape(&args, 1) || d[0].nd != 4 || d[1].nd != 4)
+            break;
+        int64_t st[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1}, groups = 1;
+        int n;
+        shapes_parse_int_list(op_args_concrete(&args, 3), st, 2, &n);
+        if (n == 1)
+            st[1] = st[0];
+        shapes_parse_int_list(op_args_concrete(&args, 4), pad, 2, &n);
+        if (n == 1)
+            pad[1] = pad[0];
+        shapes_parse_int_list(op_args_concrete(&args, 5), dil, 2, &n);
+        if (n == 1)
+            dil[1] = dil[0];
+        shapes_parse_int(op_args_concrete(&args, 6), &groups);
+        if (st[0] <= 0 || st[1] <= 0 || groups <= 0)
+            break;
+        int64_t oh = (d[0].d[2] + 2 * pad[0] - dil[0] * (d[1].d[2] - 1) - 1) / st[0] + 1;
+        int64_t ow = (d[0].d[3] + 2 * pad[1] - dil[1] * (d[1].d[3] - 1) - 1) / st[1] + 1;
+        if (oh > 0 && ow > 0)
+            flops = 2.0 * (double)d[0].d[0] * (double)oh * (double)ow * (double)d[1].d[2] *
+                    (double)d[1].d[3] * (double)d[0].d[1] * (double)d[1].d[0] / (double)groups;
+        break;
+    }
+    case ELTWISE:
+        if (op_args_tensor(&args, 0))
+            flops = (double)shape_numel(&d[0]);
+        break;
+    default:
+        break;
+    }
+    op_args_done(&args);
+    return flops > 0 ? flops : 0;
+}
+
+/* Whether the trace was recorded with profile_memory / with_flops. */
+static bool top_flag(const struct trace *t, const char *key)
+{
+    const cJSON *v = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, key) : NULL;
+    return cJSON_IsNumber(v) && v->valuedouble != 0;
+}
 
 struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts)
 {
@@ -101,6 +197,8 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
     u64map_init(&by_key, 1024);
     struct strbuf sk = STRBUF_INIT;
     bool any_shapes = false, any_stack = false, any_dev = false;
+    bool with_flops = top_flag(t, "with_flops");
+    bool any_mem = top_flag(t, "profile_memory"), any_flops = false;
     for (uint32_t i = 0; i < n; i++) {
         const struct event *e = &t->ev.v[i];
         if (!is_row_event(e))
@@ -140,6 +238,8 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         if (!gpu) {
             g->self_cpu += e->dur;
             g->cpu_total += e->dur;
+            if (with_flops && e->kind == EVK_CPU_OP)
+                g->flops += op_flops(t, i);
         } else {
             g->self_dev += e->dur;
             g->dev_total += e->dur;
@@ -177,7 +277,35 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
             if (group[p] != IDX_NONE)
                 aggs.v[group[p]].dev_total += e->dur;
     }
+    /* Memory: each [memory] instant (Bytes, negative for frees) counts for
+     * the innermost row event around it (self) and every row event above. */
+    uint32_t mem_name = strtab_find(&t->strs, "[memory]", 8);
+    for (uint32_t i = 0; i < n && mem_name != IDX_NONE; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_INSTANT || e->name != mem_name)
+            continue;
+        any_mem = true;
+        struct argval a;
+        int64_t bytes = 0, dtype = 0;
+        if (!ev_arg(t, i, "Bytes", &a) || !argval_int(t, &a, &bytes))
+            continue;
+        if (ev_arg(t, i, "Device Type", &a))
+            argval_int(t, &a, &dtype);
+        uint32_t owner = e->parent;
+        while (owner != IDX_NONE && !is_host_row_event(&t->ev.v[owner]))
+            owner = t->ev.v[owner].parent;
+        if (owner == IDX_NONE)
+            continue;
+        bool dev = dtype != 0;
+        if (group[owner] != IDX_NONE)
+            *(dev ? &aggs.v[group[owner]].self_dev_mem : &aggs.v[group[owner]].self_cpu_mem) += bytes;
+        for (uint32_t p = owner; p != IDX_NONE; p = row_parent(t, p))
+            if (group[p] != IDX_NONE)
+                *(dev ? &aggs.v[group[p]].dev_mem : &aggs.v[group[p]].cpu_mem) += bytes;
+    }
     free(group);
+    for (size_t a = 0; a < aggs.n; a++)
+        any_flops |= aggs.v[a].flops > 0;
     for (size_t a = 0; a < aggs.n; a++)
         if (aggs.v[a].self_cpu < 0)
             aggs.v[a].self_cpu = 0;
@@ -206,9 +334,14 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         [KA_SELF_DEV_PCT] = {"Self CUDA %", COL_PERCENT, 2, 0, false},
         [KA_DEV_TOTAL] = {"CUDA total", COL_FLOAT, 3, 0, true},
         [KA_DEV_AVG] = {"CUDA time avg", COL_FLOAT, 3, 0, true},
+        [KA_CPU_MEM] = {"CPU Mem", COL_INT, 0, 0, false},
+        [KA_SELF_CPU_MEM] = {"Self CPU Mem", COL_INT, 0, 0, false},
+        [KA_DEV_MEM] = {"CUDA Mem", COL_INT, 0, 0, false},
+        [KA_SELF_DEV_MEM] = {"Self CUDA Mem", COL_INT, 0, 0, false},
         [KA_CALLS] = {"# of Calls", COL_INT, 0, 0, false},
         [KA_SHAPES] = {"Input Shapes", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
         [KA_STACK] = {"Source Location", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
+        [KA_FLOPS] = {"Total FLOPs", COL_FLOAT, 3, 0, false},
     };
     bool on[KA__N];
     for (int c = 0; c < KA__N; c++)
@@ -217,6 +350,20 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         on[KA_SELF_DEV] = on[KA_SELF_DEV_PCT] = on[KA_DEV_TOTAL] = on[KA_DEV_AVG] = false;
     on[KA_SHAPES] = any_shapes;
     on[KA_STACK] = any_stack;
+    on[KA_CPU_MEM] = on[KA_SELF_CPU_MEM] = on[KA_DEV_MEM] = on[KA_SELF_DEV_MEM] = any_mem;
+    on[KA_FLOPS] = any_flops;
+    /* FLOPs in one unit for the whole column, as PyTorch prints them. */
+    double flops_max = 0, flops_scale = 1;
+    const char *flops_prefix = "";
+    for (size_t a = 0; a < aggs.n; a++)
+        flops_max = fmax(flops_max, aggs.v[a].flops);
+    static const char *const prefixes[] = {"", "K", "M", "G", "T", "P"};
+    for (int k = 5; k > 0; k--)
+        if (flops_max >= pow(1000.0, k)) {
+            flops_scale = pow(1000.0, k);
+            flops_prefix = prefixes[k];
+            break;
+        }
     struct table_col cols[KA__N];
     int colmap[KA__N];
     size_t nc = 0;
@@ -224,15 +371,23 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         colmap[c] = -1;
         if (!on[c])
             continue;
-        snprintf(titles[c], sizeof(titles[c]), all[c].timed ? "%s (%s)" : "%s", all[c].name, unit);
-        cols[nc] = (struct table_col){all[c].name, titles[c], all[c].kind, all[c].decimals,
-                                      all[c].flags};
+        if (c == KA_FLOPS)
+            snprintf(titles[c], sizeof(titles[c]), "Total %sFLOPs", flops_prefix);
+        else
+            snprintf(titles[c], sizeof(titles[c]), all[c].timed ? "%s (%s)" : "%s", all[c].name, unit);
+        /* The FLOPs column's name carries its unit ("Total GFLOPs"), as
+         * PyTorch prints it, so CSV and JSON readers know the scale. */
+        cols[nc] = (struct table_col){c == KA_FLOPS ? titles[c] : all[c].name, titles[c],
+                                      all[c].kind, all[c].decimals, all[c].flags};
         colmap[c] = (int)nc++;
     }
     struct table *tab = table_new("key_averages", "Key averages (PyTorch profiler table)", cols, nc);
     /* Titles point at static storage overwritten by the next call: copy. */
-    for (size_t c = 0; c < nc; c++)
+    for (size_t c = 0; c < nc; c++) {
         tab->cols[c].title = arena_strndup(&tab->arena, cols[c].title, strlen(cols[c].title));
+        if (cols[c].name == cols[c].title)
+            tab->cols[c].name = tab->cols[c].title;
+    }
 
     struct strbuf sb = STRBUF_INIT;
     for (size_t a = 0; a < aggs.n; a++) {
@@ -259,6 +414,14 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         }
 #undef SETF
         table_set_int(tab, r, (size_t)colmap[KA_CALLS], (int64_t)g->calls);
+        if (any_mem && !g->gpu) {
+            table_set_int(tab, r, (size_t)colmap[KA_CPU_MEM], g->cpu_mem);
+            table_set_int(tab, r, (size_t)colmap[KA_SELF_CPU_MEM], g->self_cpu_mem);
+            table_set_int(tab, r, (size_t)colmap[KA_DEV_MEM], g->dev_mem);
+            table_set_int(tab, r, (size_t)colmap[KA_SELF_DEV_MEM], g->self_dev_mem);
+        }
+        if (any_flops && g->flops > 0)
+            table_set_float(tab, r, (size_t)colmap[KA_FLOPS], g->flops / flops_scale);
         if (colmap[KA_SHAPES] >= 0 && g->shapes) {
             sb_clear(&sb);
             sb_puts(&sb, trace_str(t, g->shapes));
@@ -291,6 +454,9 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         table_sort(tab, (size_t)colmap[KA_DEV_TOTAL], true);
     else
         table_sort(tab, (size_t)colmap[KA_CPU_TOTAL], true);
-    table_add_note(tab, "times in %s; Self CPU total %.3f %s", unit, total_self_cpu / scale, unit);
+    table_add_note(tab, "times in %s; Self CPU total %.3f %s%s%s", unit, total_self_cpu / scale, unit,
+                   any_mem ? "; memory in bytes (frees negative)" : "",
+                   any_flops ? "; FLOPs from the ops' flops args, else PyTorch's formulas on the "
+                               "recorded shapes" : "");
     return tab;
 }

@@ -132,6 +132,14 @@ static void nest_row(struct trace *t, struct row *row, uint32_t *stack, uint32_t
     for (uint32_t k = 0; k < row->nevents; k++) {
         uint32_t i = row->order[k];
         struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_INSTANT) {
+            /* Instants ([memory] and others) get the innermost span around
+             * them as parent, but are no one's child in the tree. */
+            while (depth && e->ts >= ev_end(&t->ev.v[stack[depth - 1]]))
+                depth--;
+            e->parent = depth ? stack[depth - 1] : IDX_NONE;
+            continue;
+        }
         if (!evk_is_host_span(e->kind) || e->ph != 'X')
             continue;
         int64_t end = ev_end(e);

@@ -4,7 +4,8 @@
  * - per row, the row's events in start order (row.order);
  * - host nesting per (pid, tid): parent / first_child / next_sibling, with
  *   overhangs under 1 µs nested and larger ones kept as siblings (flags
- *   EVF_OVERHANG, EVF_SIBLING); no event is dropped;
+ *   EVF_OVERHANG, EVF_SIBLING); no event is dropped; instants get the
+ *   innermost span around them as parent without being listed as children;
  * - Python frames' parents from Python id / Python parent id (py_info.py_parent),
  *   which may cross threads;
  * - GPU work -> launching runtime/driver call by correlation (gpu_info.launch;

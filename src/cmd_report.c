@@ -10,6 +10,9 @@
 #include "core/analysis.h"
 #include "core/load.h"
 #include "core/report.h"
+#include "core/snapreport.h"
+#include "core/snapshot.h"
+#include "core/source.h"
 #include "core/tabfmt.h"
 #include "core/xlsx.h"
 #include "src/commands.h"
@@ -32,7 +35,9 @@ struct report_cli {
 static void report_usage(FILE *f)
 {
     fprintf(f, "usage: torchtop report [OPTIONS] TRACE\n\n"
-               "Print the analyses of a PyTorch profiler trace (.json or .json.gz; - for stdin).\n\n"
+               "Print the analyses of a PyTorch profiler trace (.json or .json.gz; - for stdin),\n"
+               "or the tables of a CUDA memory snapshot (.pickle or .pickle.gz: summary, sites,\n"
+               "segments by default; -t trace for the trace entries, -n for the number of sites).\n\n"
                "Options:\n"
                "  -t, --table LIST       tables to print, comma-separated (default: all):\n");
     for (const struct report_table *r = report_tables; r->name; r++)
@@ -200,44 +205,115 @@ static int write_out(const struct report_cli *c, const struct strbuf *sb)
     return EXIT_OK;
 }
 
-int cmd_report(int argc, char **argv)
+/* Print tables and the header in the chosen format. */
+static int print_tables(const struct report_cli *c, struct table_list *tables, const struct trace *t,
+                        const char *snapshot_path)
 {
-    struct report_cli c = {0};
-    c.ropts.keyavg.time_scale = 1e3;
-    c.ropts.keyavg.time_unit = "us";
-    const char *path = NULL;
-    int rc = parse_args(argc, argv, &c, &path);
-    if (rc >= 0)
-        return rc;
+    if (c->sort)
+        for (size_t i = 0; i < tables->items.n; i++)
+            report_sort_table(tables->items.v[i], c->sort);
+    struct strbuf out = STRBUF_INIT;
+    struct strbuf header = STRBUF_INIT;
+    if (c->fmt.format == FMT_JSON) {
+        if (t) {
+            report_header_json(&header, t);
+        } else {
+            sb_puts(&header, "{\"file\": ");
+            sb_put_json_string(&header, snapshot_path, strlen(snapshot_path));
+            sb_puts(&header, ", \"kind\": \"memory snapshot\"}");
+        }
+        tabfmt_list(&out, tables, &c->fmt, c->no_header ? NULL : sb_str(&header));
+    } else {
+        if (!c->no_header && c->fmt.format == FMT_TEXT && t) {
+            report_header_text(&out, t);
+            sb_putc(&out, '\n');
+        }
+        tabfmt_list(&out, tables, &c->fmt, NULL);
+    }
+    int rc = write_out(c, &out);
+    sb_free(&out);
+    sb_free(&header);
+    return rc;
+}
 
-    struct errinfo err = {0};
+static void print_error(struct errinfo *err)
+{
+    char *m = errinfo_format(err);
+    fprintf(stderr, "torchtop: %s\n", m);
+    free(m);
+}
+
+/* A CUDA memory snapshot (pickle): its tables, summary/sites/segments by
+ * default, trace entries on request. */
+static int report_snapshot(const struct report_cli *c, struct source *src, struct errinfo *err)
+{
+    if (c->xlsx_path) {
+        fprintf(stderr, "torchtop report: --xlsx is for traces, not memory snapshots\n");
+        return EXIT_USAGE;
+    }
+    char *names = c->tables && strcmp(c->tables, "all") ? xstrdup(c->tables) : NULL;
+    if (names) {
+        char *copy = xstrdup(names), *save = NULL;
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+            if (!snapshot_table_known(tok)) {
+                fprintf(stderr, "torchtop: unknown table '%s' (tables: %s)\n", tok,
+                        SNAPSHOT_TABLE_NAMES);
+                free(copy);
+                free(names);
+                return EXIT_USAGE;
+            }
+        free(copy);
+    }
+    struct snapshot *s = NULL;
+    struct snapshot_load_opts so = {0};
+    if (snapshot_load_source(src, &so, &s, err) != ST_OK) {
+        print_error(err);
+        free(names);
+        return EXIT_BAD_INPUT;
+    }
+    struct table_list tables = {0};
+    size_t top = c->fmt.top ? c->fmt.top : 20;
+    if (!names) {
+        snapshot_tables(s, NULL, top, &tables);
+    } else {
+        char *save = NULL;
+        for (char *tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+            snapshot_tables(s, tok, top, &tables);
+    }
+    int rc = print_tables(c, &tables, NULL, src->name);
+    table_list_free(&tables);
+    snapshot_free(s);
+    free(names);
+    return rc;
+}
+
+/* A profiler trace: load (with progress), index, analyse, print. */
+static int report_trace(const struct report_cli *c, struct source *src, struct errinfo *err)
+{
     struct trace *t = NULL;
     struct progress prog;
-    progress_init(&prog, path, c.quiet);
-    struct load_opts lo = {.threads = c.threads, .progress = progress_update, .progress_ud = &prog,
-                          .link_require_flow = c.flow_links, .no_index = true};
+    progress_init(&prog, src->name, c->quiet);
+    struct load_opts lo = {.threads = c->threads, .progress = progress_update, .progress_ud = &prog,
+                          .link_require_flow = c->flow_links, .no_index = true};
     struct phase_timer pt;
     phase_timer_init(&pt);
-    enum status st = trace_load_file(path, &lo, &t, &err);
+    enum status st = trace_load_source(src, &lo, &t, err);
     phase_timer_mark(&pt, "load");
     trace_index(t);
     phase_timer_mark(&pt, "index");
+    progress_done(&prog);
     if (pt.enabled) {
         struct strbuf mem = STRBUF_INIT;
         trace_memory_describe(t, &mem);
         fprintf(stderr, "torchtop: memory %s\n", sb_str(&mem));
         sb_free(&mem);
     }
-    progress_done(&prog);
     int status = EXIT_OK;
     if (st != ST_OK) {
-        char *m = errinfo_format(&err);
-        fprintf(stderr, "torchtop: %s\n", m);
-        free(m);
+        print_error(err);
         status = EXIT_BAD_INPUT;
         if (!t->ev.n) {
             trace_free(t);
-            errinfo_clear(&err);
             return status;
         }
         fprintf(stderr, "torchtop: reporting the %zu events read before the fault\n", t->ev.n);
@@ -248,50 +324,57 @@ int cmd_report(int argc, char **argv)
     struct table_list tables = {0};
     char msg[256];
     /* A workbook gets the roofline sheets too unless tables were chosen. */
-    const char *names = c.tables ? c.tables : c.xlsx_path ? "all,roofline" : "all";
-    bool built = report_build(a, names, &c.ropts, &tables, msg);
+    const char *names = c->tables ? c->tables : c->xlsx_path ? "all,roofline" : "all";
+    bool built = report_build(a, names, &c->ropts, &tables, msg);
     phase_timer_mark(&pt, "tables");
     if (!built) {
         fprintf(stderr, "torchtop report: %s\n", msg);
         status = status ? status : EXIT_USAGE;
-    } else {
-        if (c.sort)
+    } else if (c->xlsx_path) {
+        if (c->sort)
             for (size_t i = 0; i < tables.items.n; i++)
-                report_sort_table(tables.items.v[i], c.sort);
-        if (c.xlsx_path) {
-            struct errinfo xerr = {0};
-            if (xlsx_write(c.xlsx_path, t, &tables, &xerr) != ST_OK) {
-                char *m = errinfo_format(&xerr);
-                fprintf(stderr, "torchtop: %s\n", m);
-                free(m);
-                status = status ? status : EXIT_FAILURE_RUN;
-            }
-            errinfo_clear(&xerr);
-            goto done;
+                report_sort_table(tables.items.v[i], c->sort);
+        struct errinfo xerr = {0};
+        if (xlsx_write(c->xlsx_path, t, &tables, &xerr) != ST_OK) {
+            print_error(&xerr);
+            status = status ? status : EXIT_FAILURE_RUN;
         }
-        struct strbuf out = STRBUF_INIT;
-        struct strbuf header = STRBUF_INIT;
-        if (c.fmt.format == FMT_JSON) {
-            report_header_json(&header, t);
-            tabfmt_list(&out, &tables, &c.fmt, c.no_header ? NULL : sb_str(&header));
-        } else {
-            if (!c.no_header && c.fmt.format == FMT_TEXT) {
-                report_header_text(&out, t);
-                sb_putc(&out, '\n');
-            }
-            tabfmt_list(&out, &tables, &c.fmt, NULL);
-        }
-        int w = write_out(&c, &out);
+        errinfo_clear(&xerr);
+    } else {
+        int w = print_tables(c, &tables, t, NULL);
         if (w && !status)
             status = w;
-        sb_free(&out);
-        sb_free(&header);
     }
-done:
     phase_timer_mark(&pt, "output");
     table_list_free(&tables);
     analysis_free(a);
     trace_free(t);
-    errinfo_clear(&err);
     return status;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    struct report_cli c = {0};
+    c.ropts.keyavg.time_scale = 1e3;
+    c.ropts.keyavg.time_unit = "us";
+    const char *path = NULL;
+    int rc = parse_args(argc, argv, &c, &path);
+    if (rc >= 0)
+        return rc;
+    struct errinfo err = {0};
+    struct source src;
+    if (source_open(&src, path, &err) != ST_OK) {
+        print_error(&err);
+        source_close(&src);
+        errinfo_clear(&err);
+        return EXIT_BAD_INPUT;
+    }
+    /* Traces and memory snapshots are told apart by content. */
+    if (source_sniff(&src, &err) == INPUT_PICKLE)
+        rc = report_snapshot(&c, &src, &err);
+    else
+        rc = report_trace(&c, &src, &err);
+    source_close(&src);
+    errinfo_clear(&err);
+    return rc;
 }

@@ -10,7 +10,6 @@ struct command {
 
 int cmd_report(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
-int cmd_snapshot_report(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 

@@ -10,7 +10,6 @@
 
 static const struct command commands[] = {
     {"report", cmd_report, "print the analyses of a trace as tables (text, csv, json, md)"},
-    {"snapshot-report", cmd_snapshot_report, "print a CUDA memory snapshot's tables (temporary)"},
     {"gen", cmd_gen, "write a synthetic Kineto trace (demo data, benchmarks)"},
     {"symbolize", cmd_symbolize, "addresses to function, file and line (addr2line's format)"},
 };

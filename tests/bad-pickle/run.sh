@@ -33,22 +33,22 @@ n=0
 while IFS="$tab" read -r name status message; do
     case "$name" in ''|'#'*) continue ;; esac
     n=$((n + 1))
-    "$tt" snapshot-report "$src/$name" >"$tmp/out" 2>"$tmp/err"
+    "$tt" report "$src/$name" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     sed "s|^torchtop: $src/$name|FILE|" "$tmp/err" >"$tmp/err2"
     check "$name" "$status" "$message" "$rc" "$tmp/err2" "$tmp/out"
-    "$tt" snapshot-report - <"$src/$name" >"$tmp/out" 2>"$tmp/err"
+    "$tt" report - <"$src/$name" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     sed "s|^torchtop: -|FILE|" "$tmp/err" >"$tmp/err2"
     check "$name (stdin)" "$status" "$message" "$rc" "$tmp/err2" "$tmp/out"
 done <"$src/expected.txt"
 
-"$tt" snapshot-report "$tmp/missing.pickle" >"$tmp/out" 2>"$tmp/err"
+"$tt" report "$tmp/missing.pickle" >"$tmp/out" 2>"$tmp/err"
 check "a missing file" 2 "torchtop: $tmp/missing.pickle: cannot open: No such file or directory" \
     $? "$tmp/err" "$tmp/out"
-"$tt" snapshot-report "$src" >"$tmp/out" 2>"$tmp/err"
+"$tt" report "$src" >"$tmp/out" 2>"$tmp/err"
 check "a directory" 2 "torchtop: $src: is a directory, expected a trace file" $? "$tmp/err" "$tmp/out"
-"$tt" snapshot-report -t nope "$src/ok-minimal.pickle" >"$tmp/out" 2>"$tmp/err"
+"$tt" report -t nope "$src/ok-minimal.pickle" >"$tmp/out" 2>"$tmp/err"
 check "an unknown table" 64 "torchtop: unknown table 'nope' (tables: summary, sites, segments, trace)" \
     $? "$tmp/err" "$tmp/out"
 

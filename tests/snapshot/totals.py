@@ -5,7 +5,7 @@
                           only; the peak follows MemoryViz.js
                           process_alloc_data, free_requested/free_completed
                           merging included)
-  totals.py report JSON   from `torchtop snapshot-report -t summary -f json`
+  totals.py report JSON   from `torchtop report -t summary -f json`
 
 Both print the same lines ("cuda:0 segments 96", ...), sorted, so that the
 two outputs can be compared with diff.

@@ -34,10 +34,10 @@ for f in "$SHARED"/snapshots/*.pickle; do
     "$PYTHON3" "$py" pickle "$f" >"$tmp/want" || { echo "FAIL: $name: python could not read it"; fail=$((fail + 1)); continue; }
     for how in file gzip stdin; do
         case $how in
-        file) "$tt" snapshot-report -t summary -f json "$f" >"$tmp/out.json" 2>"$tmp/err" ;;
+        file) "$tt" report -t summary -f json "$f" >"$tmp/out.json" 2>"$tmp/err" ;;
         gzip) gzip -c "$f" >"$tmp/s.pickle.gz"
-              "$tt" snapshot-report -t summary -f json "$tmp/s.pickle.gz" >"$tmp/out.json" 2>"$tmp/err" ;;
-        stdin) gzip -c "$f" | "$tt" snapshot-report -t summary -f json - >"$tmp/out.json" 2>"$tmp/err" ;;
+              "$tt" report -t summary -f json "$tmp/s.pickle.gz" >"$tmp/out.json" 2>"$tmp/err" ;;
+        stdin) gzip -c "$f" | "$tt" report -t summary -f json - >"$tmp/out.json" 2>"$tmp/err" ;;
         esac
         rc=$?
         if [ $rc -ne 0 ]; then
@@ -57,7 +57,7 @@ for f in "$SHARED"/snapshots/*.pickle; do
     # Every table in every format prints without error.
     for fmt in text csv json md; do
         for t in summary sites segments trace; do
-            if ! "$tt" snapshot-report -t $t -f $fmt "$f" >/dev/null 2>"$tmp/err"; then
+            if ! "$tt" report -t $t -f $fmt "$f" >/dev/null 2>"$tmp/err"; then
                 echo "FAIL: $name: table $t in $fmt: $(head -n 1 "$tmp/err")"
                 fail=$((fail + 1))
             fi
