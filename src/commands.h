@@ -10,6 +10,7 @@ struct command {
 
 int cmd_report(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 

@@ -1,0 +1,116 @@
+/* torchtop export: write a slice of a trace as a Kineto JSON trace. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/export.h"
+#include "core/load.h"
+#include "src/commands.h"
+
+static void export_usage(FILE *f)
+{
+    fprintf(f, "usage: torchtop export --chrome OUT.json[.gz] [--step N | --window START:END |\n"
+               "                       --match REGEX] TRACE\n\n"
+               "Write a slice of TRACE as a Kineto (Chrome trace) JSON file that Perfetto and\n"
+               "chrome://tracing open; .gz output names are gzip-compressed.\n\n"
+               "  --chrome FILE      the output file (- for standard output)\n"
+               "  --step N           profiler step N (the ProfilerStep#N annotation's time)\n"
+               "  --window A:B       from A to B milliseconds after the trace's first event\n"
+               "  --match REGEX      ops whose names match (POSIX extended), with everything\n"
+               "                     nested under them and the GPU work they launched\n"
+               "  -q, --quiet        no summary line on standard error\n"
+               "  -h, --help         this help\n\n"
+               "A window or step keeps whole host spans overlapping it and the GPU work they\n"
+               "launched. Metadata, top-level keys and the flows between kept events are kept.\n");
+}
+
+int cmd_export(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"chrome", required_argument, NULL, 'c'}, {"step", required_argument, NULL, 's'},
+        {"window", required_argument, NULL, 'w'}, {"match", required_argument, NULL, 'm'},
+        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL, *window = NULL;
+    struct export_sel sel = {.kind = EXPORT_ALL};
+    bool quiet = false;
+    int ch, nsel = 0;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'c': out = optarg; break;
+        case 's': {
+            char *end;
+            sel.step = strtoll(optarg, &end, 10);
+            if (!*optarg || *end) {
+                fprintf(stderr, "torchtop export: --step needs a step number\n");
+                return EXIT_USAGE;
+            }
+            sel.kind = EXPORT_STEP;
+            nsel++;
+            break;
+        }
+        case 'w': window = optarg; sel.kind = EXPORT_WINDOW; nsel++; break;
+        case 'm': sel.regex = optarg; sel.kind = EXPORT_MATCH; nsel++; break;
+        case 'q': quiet = true; break;
+        case 'h': export_usage(stdout); return EXIT_OK;
+        default: export_usage(stderr); return EXIT_USAGE;
+        }
+    }
+    if (!out || optind != argc - 1 || nsel > 1) {
+        fprintf(stderr, "torchtop export: expected --chrome OUT, at most one selection, and TRACE\n");
+        export_usage(stderr);
+        return EXIT_USAGE;
+    }
+    double a_ms = 0, b_ms = 0;
+    if (window) {
+        char *end;
+        a_ms = strtod(window, &end);
+        if (*end != ':' || !*(end + 1) || (b_ms = strtod(end + 1, &end), *end)) {
+            fprintf(stderr, "torchtop export: --window needs START:END in milliseconds\n");
+            return EXIT_USAGE;
+        }
+    }
+    struct errinfo err = {0};
+    struct trace *t = NULL;
+    enum status st = trace_load_file(argv[optind], NULL, &t, &err);
+    int status = EXIT_OK;
+    if (st != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop: %s\n", m);
+        free(m);
+        status = EXIT_BAD_INPUT;
+    }
+    if (window) {
+        sel.from = t->t_start + (int64_t)(a_ms * 1e6);
+        sel.to = t->t_start + (int64_t)(b_ms * 1e6);
+    }
+    uint8_t *keep = xmalloc(t->ev.n + 1);
+    char msg[256];
+    if (!t->ev.n || !export_select(t, &sel, keep, msg)) {
+        fprintf(stderr, "torchtop export: %s\n", t->ev.n ? msg : "no events to export");
+        status = status ? status : EXIT_FAILURE_RUN;
+    } else {
+        bool gz = strlen(out) > 3 && strcmp(out + strlen(out) - 3, ".gz") == 0;
+        uint64_t ne = 0, nf = 0;
+        struct errinfo werr = {0};
+        if (export_chrome(t, keep, out, gz, &ne, &nf, &werr) != ST_OK) {
+            char *m = errinfo_format(&werr);
+            fprintf(stderr, "torchtop: %s\n", m);
+            free(m);
+            status = status ? status : EXIT_FAILURE_RUN;
+        } else if (!quiet) {
+            fprintf(stderr, "torchtop export: wrote %llu events and %llu flow points to %s\n",
+                    (unsigned long long)ne, (unsigned long long)nf, out);
+        }
+        errinfo_clear(&werr);
+    }
+    free(keep);
+    trace_free(t);
+    errinfo_clear(&err);
+    return status;
+}
