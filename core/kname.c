@@ -403,6 +403,8 @@ static void simplify_component(struct strbuf *out, const char *c, size_t n, int 
     trim(&base, &bn);
     sb_putn(out, base, bn);
     if (i < n && c[i] == '<') {
+        if (bn && base[bn - 1] == '<')
+            sb_putc(out, ' '); /* "operator< <int>" */
         size_t e = skip_group(c, n, i);
         size_t inner = e > i + 1 && c[e - 1] == '>' ? e - i - 2 : e - i - 1;
         simplify_targs(out, c + i + 1, inner, depth);
@@ -478,6 +480,8 @@ static void simplify_signature(struct strbuf *out, const char *s, size_t n)
         size_t ol = s[i] == 'o' ? operator_len(s, n, i) : 0;
         if (ol) {
             i += ol;
+            if (i + 1 < n && s[i] == ' ' && s[i + 1] == '<')
+                i++; /* "operator< <int>": the space belongs to the name */
             continue;
         }
         char c = s[i];

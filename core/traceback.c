@@ -224,9 +224,18 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
     struct cs_frames *pending = NULL;
     struct cs_frames bufs[2];
     bool seen_python = false, crossed = false;
+    /* A Python frame whose parent frame is not above it on its thread:
+     * the ops above it on its thread come first, then that parent. */
+    uint32_t jump = IDX_NONE;
     size_t guard = 0;
     while (cur != IDX_NONE && guard++ < t->ev.n) {
         e = &t->ev.v[cur];
+        if (jump != IDX_NONE && e->kind == EVK_PYTHON) {
+            cur = jump;
+            jump = IDX_NONE;
+            crossed |= t->ev.v[cur].row != e->row;
+            continue;
+        }
         uint32_t next = e->parent;
         const char *name = trace_str(t, e->name);
         size_t first = tb->frames.n;
@@ -266,11 +275,8 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
             pending = NULL;
             push_python(tb, cur, name, strlen(name), true, 0);
             const struct py_info *py = ev_py(t, cur);
-            if (py && py->py_parent != IDX_NONE && !tree_is_descendant(t, cur, py->py_parent)) {
-                next = py->py_parent;
-                if (t->ev.v[next].row != e->row)
-                    crossed = true;
-            }
+            if (py && py->py_parent != IDX_NONE && !tree_is_descendant(t, cur, py->py_parent))
+                jump = py->py_parent;
             break;
         }
         default:
@@ -279,6 +285,11 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
         if (was_crossed)
             for (size_t k = first; k < tb->frames.n; k++)
                 tb->frames.v[k].flags |= TBF_CROSS_THREAD;
+        if (next == IDX_NONE && jump != IDX_NONE) {
+            crossed |= t->ev.v[jump].row != e->row;
+            next = jump;
+            jump = IDX_NONE;
+        }
         cur = next;
     }
     if (pending)

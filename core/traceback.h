@@ -6,10 +6,11 @@
  * (innermost) first, as in a memory snapshot:
  * - GPU work links to its launch through the correlation id (tree.h);
  * - host events follow the time nesting of their thread (event.parent);
- * - a Python frame follows its "Python parent id" (py_info.py_parent)
- *   instead when that parent is not one of its time-nesting ancestors,
- *   which is how a backward hook on the autograd thread reaches the Python
- *   code of the main thread (flag TBF_CROSS_THREAD);
+ * - a Python frame whose "Python parent id" (py_info.py_parent) is not one
+ *   of its time-nesting ancestors continues there after the ops above it
+ *   on its own thread: a backward hook on the autograd thread is followed
+ *   by the autograd ops that ran it, then by the Python code of the main
+ *   thread that called backward() (those frames have TBF_CROSS_THREAD);
  * - traces without python_function events (PyTorch 1.8-1.12) carry the
  *   Python stack in the "Call stack" arg of ops, innermost first and
  *   ';'-separated; the innermost op's stack is the Python stack at that
