@@ -86,10 +86,22 @@ static inline bool inst_less(const struct inst *a, const struct inst *b)
 
 SORT_DEFINE(inst_sort, struct inst, inst_less)
 
+struct ts_key {
+    int64_t ts;
+    uint32_t ev, agg;
+};
+
+static inline bool ts_less(const struct ts_key *a, const struct ts_key *b)
+{
+    return a->ts < b->ts || (a->ts == b->ts && a->ev < b->ev);
+}
+
+SORT_DEFINE(ts_sort, struct ts_key, ts_less)
+
 enum {
     KA_NAME, KA_SELF_CPU_PCT, KA_SELF_CPU, KA_CPU_TOTAL_PCT, KA_CPU_TOTAL, KA_CPU_AVG,
     KA_SELF_DEV, KA_SELF_DEV_PCT, KA_DEV_TOTAL, KA_DEV_AVG, KA_CPU_MEM, KA_SELF_CPU_MEM,
-    KA_DEV_MEM, KA_SELF_DEV_MEM, KA_CALLS, KA_SHAPES, KA_STACK, KA_FLOPS, KA__N
+    KA_DEV_MEM, KA_SELF_DEV_MEM, KA_CALLS, KA_SHAPES, KA_STACK, KA_FLOPS, KA_START, KA__N
 };
 
 /* FLOPs of one op instance: its "flops" arg when the trace has one, else
@@ -181,7 +193,9 @@ static bool top_flag(const struct trace *t, const char *key)
     return cJSON_IsNumber(v) && v->valuedouble != 0;
 }
 
-struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts)
+/* Key averages (grouped) or the event list (one row per event, in start
+ * order, each followed by rows holding its source frames). */
+static struct table *build(const struct trace *t, const struct keyavg_opts *opts, bool per_event)
 {
     double scale = opts->time_scale > 0 ? opts->time_scale : 1e3;
     const char *unit = opts->time_unit ? opts->time_unit : "us";
@@ -208,14 +222,14 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         if (opts->top_level_only && !gpu && row_parent(t, i) != IDX_NONE)
             continue;
         const struct op_info *o = ev_op(t, i);
-        uint32_t shapes = opts->group_by_shape && o ? o->input_dims : 0;
+        uint32_t shapes = (opts->group_by_shape || per_event) && o ? o->input_dims : 0;
         sb_clear(&sk);
-        if (opts->group_by_stack > 0 && !gpu)
-            stack_key(t, i, opts->group_by_stack, &sk);
+        if ((opts->group_by_stack > 0 || per_event) && !gpu)
+            stack_key(t, i, opts->group_by_stack > 0 ? opts->group_by_stack : 5, &sk);
         uint64_t key = ((uint64_t)e->name << 1 | gpu) * 0x9e3779b97f4a7c15ULL ^
                        (uint64_t)shapes * 0xc2b2ae3d27d4eb4fULL ^
                        (sk.len ? hash_bytes(sk.s, sk.len) : 0);
-        uint32_t a = u64map_get(&by_key, key);
+        uint32_t a = per_event ? IDX_NONE : u64map_get(&by_key, key);
         if (a != IDX_NONE) {
             /* Verify: a 64-bit key collision must not merge distinct rows. */
             const struct kagg *g = &aggs.v[a];
@@ -231,7 +245,8 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
             g->shapes = shapes;
             g->gpu = gpu;
             g->stack = sk.len ? xstrdup(sk.s) : NULL;
-            u64map_put(&by_key, key, a);
+            if (!per_event)
+                u64map_put(&by_key, key, a);
         }
         struct kagg *g = &aggs.v[a];
         g->calls++;
@@ -342,6 +357,7 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
         [KA_SHAPES] = {"Input Shapes", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
         [KA_STACK] = {"Source Location", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
         [KA_FLOPS] = {"Total FLOPs", COL_FLOAT, 3, 0, false},
+        [KA_START] = {"Start", COL_FLOAT, 3, 0, true},
     };
     bool on[KA__N];
     for (int c = 0; c < KA__N; c++)
@@ -352,6 +368,9 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
     on[KA_STACK] = any_stack;
     on[KA_CPU_MEM] = on[KA_SELF_CPU_MEM] = on[KA_DEV_MEM] = on[KA_SELF_DEV_MEM] = any_mem;
     on[KA_FLOPS] = any_flops;
+    on[KA_START] = per_event;
+    if (per_event)
+        on[KA_CPU_AVG] = on[KA_DEV_AVG] = on[KA_CALLS] = false;
     /* FLOPs in one unit for the whole column, as PyTorch prints them. */
     double flops_max = 0, flops_scale = 1;
     const char *flops_prefix = "";
@@ -381,7 +400,10 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
                                       all[c].kind, all[c].decimals, all[c].flags};
         colmap[c] = (int)nc++;
     }
-    struct table *tab = table_new("key_averages", "Key averages (PyTorch profiler table)", cols, nc);
+    struct table *tab = per_event
+                            ? table_new("events", "Events (PyTorch profiler event list)", cols, nc)
+                            : table_new("key_averages", "Key averages (PyTorch profiler table)", cols,
+                                        nc);
     /* Titles point at static storage overwritten by the next call: copy. */
     for (size_t c = 0; c < nc; c++) {
         tab->cols[c].title = arena_strndup(&tab->arena, cols[c].title, strlen(cols[c].title));
@@ -389,9 +411,22 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
             tab->cols[c].name = tab->cols[c].title;
     }
 
+    /* Rows: events in start order (then file order) for the event list. */
+    uint32_t *order = xmalloc((aggs.n + 1) * sizeof(uint32_t));
+    for (size_t a = 0; a < aggs.n; a++)
+        order[a] = (uint32_t)a;
+    if (per_event) {
+        struct ts_key *keys = xmalloc((aggs.n + 1) * sizeof(*keys));
+        for (size_t a = 0; a < aggs.n; a++)
+            keys[a] = (struct ts_key){t->ev.v[aggs.v[a].first].ts, aggs.v[a].first, (uint32_t)a};
+        ts_sort(keys, aggs.n);
+        for (size_t a = 0; a < aggs.n; a++)
+            order[a] = keys[a].agg;
+        free(keys);
+    }
     struct strbuf sb = STRBUF_INIT;
-    for (size_t a = 0; a < aggs.n; a++) {
-        const struct kagg *g = &aggs.v[a];
+    for (size_t k = 0; k < aggs.n; k++) {
+        const struct kagg *g = &aggs.v[order[k]];
         size_t r = table_add_row(tab);
 #define SETF(col, v) if (colmap[col] >= 0) table_set_float(tab, r, (size_t)colmap[col], (v))
         if (g->gpu) {
@@ -413,7 +448,8 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
             SETF(KA_DEV_AVG, g->dev_total / scale / (double)g->calls);
         }
 #undef SETF
-        table_set_int(tab, r, (size_t)colmap[KA_CALLS], (int64_t)g->calls);
+        if (colmap[KA_CALLS] >= 0)
+            table_set_int(tab, r, (size_t)colmap[KA_CALLS], (int64_t)g->calls);
         if (any_mem && !g->gpu) {
             table_set_int(tab, r, (size_t)colmap[KA_CPU_MEM], g->cpu_mem);
             table_set_int(tab, r, (size_t)colmap[KA_SELF_CPU_MEM], g->self_cpu_mem);
@@ -427,12 +463,34 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
             sb_puts(&sb, trace_str(t, g->shapes));
             table_set_text(tab, r, (size_t)colmap[KA_SHAPES], sb_str(&sb));
         }
-        if (colmap[KA_STACK] >= 0 && g->stack)
-            table_set_text(tab, r, (size_t)colmap[KA_STACK], g->stack);
+        if (colmap[KA_START] >= 0)
+            table_set_float(tab, r, (size_t)colmap[KA_START],
+                            (double)(t->ev.v[g->first].ts - t->t_start) / scale);
         table_set_ref(tab, r, g->first);
+        if (colmap[KA_STACK] < 0 || !g->stack)
+            continue;
+        if (!per_event) {
+            table_set_text(tab, r, (size_t)colmap[KA_STACK], g->stack);
+            continue;
+        }
+        /* The event list puts each source frame on a row of its own. */
+        const char *p = g->stack;
+        for (bool first = true; *p; first = false) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            size_t fr = first ? r : table_add_row(tab);
+            table_set_textn(tab, fr, (size_t)colmap[KA_STACK], p, len);
+            table_set_ref(tab, fr, g->first);
+            p += len + (nl != NULL);
+        }
     }
+    free(order);
     sb_free(&sb);
 
+    if (per_event) {
+        /* Frame rows break the one-row-per-group layout: no instance lists. */
+        VEC_FREE(&insts);
+    }
     inst_sort(insts.v, insts.n);
     uint32_t *first = xcalloc(aggs.n + 1, sizeof(uint32_t));
     uint32_t *list = xmalloc((insts.n + 1) * sizeof(uint32_t));
@@ -442,21 +500,38 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
     }
     for (size_t a = 0; a < aggs.n; a++)
         first[a + 1] += first[a];
-    table_set_instances(tab, first, list);
+    if (per_event) {
+        free(first);
+        free(list);
+    } else {
+        table_set_instances(tab, first, list);
+    }
 
     for (size_t a = 0; a < aggs.n; a++)
         free(aggs.v[a].stack);
     VEC_FREE(&aggs);
     VEC_FREE(&insts);
 
-    table_sort(tab, (size_t)colmap[KA_NAME], false);
-    if (colmap[KA_DEV_TOTAL] >= 0)
-        table_sort(tab, (size_t)colmap[KA_DEV_TOTAL], true);
-    else
-        table_sort(tab, (size_t)colmap[KA_CPU_TOTAL], true);
+    if (!per_event) {
+        table_sort(tab, (size_t)colmap[KA_NAME], false);
+        if (colmap[KA_DEV_TOTAL] >= 0)
+            table_sort(tab, (size_t)colmap[KA_DEV_TOTAL], true);
+        else
+            table_sort(tab, (size_t)colmap[KA_CPU_TOTAL], true);
+    }
     table_add_note(tab, "times in %s; Self CPU total %.3f %s%s%s", unit, total_self_cpu / scale, unit,
                    any_mem ? "; memory in bytes (frees negative)" : "",
                    any_flops ? "; FLOPs from the ops' flops args, else PyTorch's formulas on the "
                                "recorded shapes" : "");
     return tab;
+}
+
+struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts)
+{
+    return build(t, opts, false);
+}
+
+struct table *events_table(const struct trace *t, const struct keyavg_opts *opts)
+{
+    return build(t, opts, true);
 }

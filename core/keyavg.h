@@ -33,4 +33,12 @@ struct keyavg_opts {
  * total. */
 struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts);
 
+/* PyTorch's EventList.table(): one row per event (cpu ops, annotations,
+ * runtime calls, kernels) in start order, with the same columns for that
+ * one event, its input shapes, its start, and its source frames (the
+ * with_stack Python frames above it, group_by_stack or 5 of them) each on
+ * a row of its own below it. top_level_only keeps events with no enclosing
+ * op. Row refs are the events. */
+struct table *events_table(const struct trace *t, const struct keyavg_opts *opts);
+
 #endif

@@ -58,6 +58,13 @@ static bool build_keyavg(struct analysis *a, const struct report_opts *o, struct
     return true;
 }
 
+static bool build_events(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                         char *err)
+{
+    table_list_add(out, events_table(a->t, &o->keyavg));
+    return true;
+}
+
 const struct report_table report_tables[] = {
     {"timeline", "GPU timeline breakdown: computation, exposed comm/memcpy, idle", build_timeline, true},
     {"ops", "GPU time by launcher op (TraceLens ops_summary)", build_ops, true},
@@ -65,6 +72,7 @@ const struct report_table report_tables[] = {
     {"unique-args", "GPU time by op and input shapes (ops_unique_args)", build_unique_args, true},
     {"kernels", "GPU time by kernel, with its launcher (kernel_summary)", build_kernels, true},
     {"key-averages", "PyTorch's key_averages() table", build_keyavg, true},
+    {"events", "one row per event, source frames below it (PyTorch's EventList.table())", build_events, false},
     {"roofline", "FLOPs, bytes and roofline per op and shapes (TraceLens perf sheets)", roofline_report_build, false},
     {NULL, NULL, NULL, false},
 };
