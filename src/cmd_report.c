@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/analysis.h"
+#include "core/folded.h"
 #include "core/load.h"
 #include "core/report.h"
 #include "core/snapreport.h"
@@ -30,6 +31,7 @@ struct report_cli {
     bool quiet;
     bool flow_links;
     unsigned threads;
+    enum folded_metric metric;
 };
 
 static void report_usage(FILE *f)
@@ -42,6 +44,8 @@ static void report_usage(FILE *f)
                "  -t, --table LIST       tables to print, comma-separated (default: all):\n");
     for (const struct report_table *r = report_tables; r->name; r++)
         fprintf(f, "                           %-13s %s\n", r->name, r->summary);
+    fprintf(f, "                           %-13s %s\n", "folded",
+            "folded stacks for flamegraph.pl / speedscope (alone; see --metric)");
     fprintf(f, "  -f, --format FMT       text (default), csv, json or md\n"
                "  -n, --top N            print at most N rows per table (also --row-limit)\n"
                "  -s, --sort COLUMN      sort every table by this column (name or title)\n"
@@ -53,6 +57,7 @@ static void report_usage(FILE *f)
                "      --top-level-only   key-averages: only events with no enclosing op\n"
                "      --time-unit UNIT   key-averages: s, ms or us (default us)\n"
                "      --arch NAME|FILE   roofline: device peaks by built-in name or TraceLens arch JSON\n"
+               "      --metric M         folded: self_cpu (default) or self_device\n"
                "      --max-name-width N text output: cut names to N columns (default 60)\n"
                "      --all-columns      text/md output: include the detail columns\n"
                "      --no-header        leave out the trace header\n"
@@ -67,7 +72,7 @@ static void report_usage(FILE *f)
 
 enum {
     OPT_LINKED = 256, OPT_SHAPE, OPT_STACK, OPT_TOPLEVEL, OPT_UNIT, OPT_NAMEW, OPT_ALLCOLS,
-    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS, OPT_XLSX,
+    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS, OPT_XLSX, OPT_METRIC,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -101,6 +106,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"arch", required_argument, NULL, OPT_ARCH},
         {"flow-links", no_argument, NULL, OPT_FLOWLINKS},
         {"xlsx", required_argument, NULL, OPT_XLSX},
+        {"metric", required_argument, NULL, OPT_METRIC},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -168,6 +174,12 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         case OPT_ARCH: c->ropts.arch = optarg; break;
         case OPT_FLOWLINKS: c->flow_links = true; break;
         case OPT_XLSX: c->xlsx_path = optarg; break;
+        case OPT_METRIC:
+            if (!folded_metric_parse(optarg, &c->metric)) {
+                fprintf(stderr, "torchtop report: --metric is self_cpu or self_device\n");
+                return EXIT_USAGE;
+            }
+            break;
         case 'q': c->quiet = true; break;
         case 'h': report_usage(stdout); return EXIT_OK;
         default: report_usage(stderr); return EXIT_USAGE;
@@ -319,6 +331,15 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         fprintf(stderr, "torchtop: reporting the %zu events read before the fault\n", t->ev.n);
     }
 
+    if (c->tables && strcmp(c->tables, "folded") == 0) {
+        /* Folded stacks are lines for flame-graph tools, not a table. */
+        struct strbuf out = STRBUF_INIT;
+        folded_write(&out, t, c->metric);
+        int w = write_out(c, &out);
+        sb_free(&out);
+        trace_free(t);
+        return status ? status : w;
+    }
     struct analysis *a = analysis_new(t);
     phase_timer_mark(&pt, "analysis");
     struct table_list tables = {0};
