@@ -87,6 +87,8 @@ void app_resize(struct app *a, int lines, int cols)
     a->w_header = place(a->w_header, ok ? &a->lay.r[L_HEADER] : &none);
     a->w_message = place(a->w_message, ok ? &a->lay.r[L_MESSAGE] : &none);
     a->w_keybar = place(a->w_keybar, ok ? &a->lay.r[L_KEYBAR] : &none);
+    if (a->w_message)
+        keypad(a->w_message, TRUE);
     for (int i = 0; i < PANE__COUNT; i++) {
         struct pane *p = a->panes[i];
         p->r = ok ? a->lay.r[pane_slot[i]] : none;
@@ -480,7 +482,7 @@ void app_init(struct app *a, bool ascii, bool headless)
     a->headless = headless;
     a->sel = IDX_NONE;
     a->lcfg.maximized = -1;
-    a->lcfg.table_pct = 40;
+    a->lcfg.table_pct = 45;
     gpu_breakdown(a->t, false, -1, &a->bd);
     a->panes[PANE_TABLE] = table_pane_new(a);
     a->panes[PANE_TREE] = tree_pane_new(a);

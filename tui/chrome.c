@@ -50,7 +50,7 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
     devices_text(t, &dev);
     attr_t at = color_attr(C_HEADER) | A_BOLD;
     draw_blank(w, 0, 0, cols, at);
-    int x = draw_str(w, 0, 0, cols, " torchtop  ", at, a->ascii);
+    int x = draw_str(w, 0, 0, cols, " ", at, a->ascii);
     /* The name gets up to 40% of the line, cut in the middle; then the
      * numbers; the device name takes what is left. */
     int rest_w = (int)text_width(sb_str(&rest), rest.len);

@@ -18,22 +18,39 @@ static int group_pane(enum action_group g)
     }
 }
 
-void help_text(struct strbuf *out)
+static enum action_group pane_group(int pane)
 {
-    sb_puts(out, "torchtop keys (pane keys first, then global ones; q or Esc closes)\n");
-    for (int g = 0; g < AG__COUNT; g++) {
-        sb_printf(out, "\n%s\n", action_group_title((enum action_group)g));
-        for (int act = 1; act < A__COUNT; act++) {
-            if (action_group((enum action)act) != (enum action_group)g)
-                continue;
-            char keys[96];
-            if (!keymap_keys_for(group_pane((enum action_group)g), (enum action)act, keys,
-                                 sizeof(keys)))
-                continue;
-            sb_printf(out, "  %-16s %-15s %s\n", keys, action_name((enum action)act),
-                      action_help((enum action)act));
-        }
+    switch (pane) {
+    case PANE_TABLE: return AG_TABLE;
+    case PANE_TREE: return AG_TREE;
+    case PANE_TIMELINE: return AG_TIMELINE;
+    default: return AG__COUNT;
     }
+}
+
+static void put_group(struct strbuf *out, enum action_group g)
+{
+    sb_printf(out, "\n%s\n", action_group_title(g));
+    for (int act = 1; act < A__COUNT; act++) {
+        if (action_group((enum action)act) != g)
+            continue;
+        char keys[96];
+        if (!keymap_keys_for(group_pane(g), (enum action)act, keys, sizeof(keys)))
+            continue;
+        sb_printf(out, "  %-20s %-15s %s\n", keys, action_name((enum action)act),
+                  action_help((enum action)act));
+    }
+}
+
+void help_text(struct strbuf *out, int pane)
+{
+    sb_puts(out, "torchtop keys (this pane's first; q or Esc closes, j/k scroll)\n");
+    enum action_group first = pane_group(pane);
+    if (first != AG__COUNT)
+        put_group(out, first);
+    for (int g = 0; g < AG__COUNT; g++)
+        if ((enum action_group)g != first)
+            put_group(out, (enum action_group)g);
     sb_puts(out, "\nMouse\n"
                  "  click            select and focus; click a column header to sort by it\n"
                  "  double-click     open/close a tree node; drill into a table row\n"

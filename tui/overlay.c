@@ -34,9 +34,9 @@ void overlay_close(struct app *a)
 /* Help                                                                     */
 /* ------------------------------------------------------------------------ */
 
-static int help_lines(struct strbuf *sb)
+static int help_lines(struct strbuf *sb, int pane)
 {
-    help_text(sb);
+    help_text(sb, pane);
     int n = 0;
     for (size_t i = 0; i < sb->len; i++)
         n += sb->s[i] == '\n';
@@ -84,7 +84,7 @@ static void help_draw(struct app *a)
     WINDOW *win = a->w_overlay;
     draw_box(win, a, " Help ");
     struct strbuf sb = STRBUF_INIT;
-    int n = help_lines(&sb);
+    int n = help_lines(&sb, a->focus);
     int rows = h - 2;
     a->help_top = CLAMP(a->help_top, 0, MAX(0, n - rows));
     const char *line = sb_str(&sb);

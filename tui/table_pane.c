@@ -149,6 +149,8 @@ static void sort_view(struct app *a, struct tview *v, int col, bool desc)
     table_sort(tab, (size_t)col, desc);
     v->sort_col = col;
     v->desc = desc;
+    app_message(a, "sorted by %s %s", col_title(&tab->cols[col]),
+                 desc ? a->g->sort_desc : a->g->sort_asc);
     view_rows(a, v);
     v->lv.cur = 0;
     v->lv.top = 0;
@@ -338,7 +340,6 @@ static void sort_menu_pick(struct app *a, int item)
     if (item == v->sort_col)
         desc = !v->desc;
     sort_view(a, v, item, desc);
-    app_message(a, "sorted by %s", col_title(&v->tab->cols[item]));
     p->dirty = true;
     app_react(a, R_SYNC);
 }

@@ -192,7 +192,7 @@ size_t text_wrap(const char *clean, size_t n, size_t width, size_t *starts, size
     if (width == 0)
         width = 1;
     starts[lines++] = 0;
-    /* brk: where the line may break (after a space or a comma), and the
+    /* brk: where the line may break, and the
      * columns before it; used when it keeps at least half the line. */
     size_t col = 0, i = 0, brk = 0, brk_col = 0;
     while (i < n) {
@@ -217,7 +217,9 @@ size_t text_wrap(const char *clean, size_t n, size_t width, size_t *starts, size
         }
         col += cw;
         i += len;
-        if (cp == ' ' || cp == ',') {
+        /* After a space, or after a comma not followed by one (the space
+         * would start the next line). */
+        if (cp == ' ' || (cp == ',' && (i >= n || clean[i] != ' '))) {
             brk = i;
             brk_col = col;
         }

@@ -282,11 +282,10 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
         sync_rows(tr);
         if (to != CT_NOT_FOUND)
             listview_set(&tr->lv, to);
-        /* Keep some of the path above the cursor in view. */
+        /* The cursor mid-pane: the path above it, its siblings below. */
         size_t depth = calltree_node(ct, cur_node(tr))->depth;
         size_t above = MIN(depth, (size_t)MAX(0, tr->lv.height / 2));
-        if (tr->lv.cur >= above && tr->lv.top > tr->lv.cur - above)
-            tr->lv.top = tr->lv.cur - above;
+        tr->lv.top = tr->lv.cur >= above ? tr->lv.cur - above : 0;
         listview_clamp(&tr->lv);
         return R_HANDLED | R_DIRTY | R_SYNC;
     }

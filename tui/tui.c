@@ -190,8 +190,11 @@ static void loop(struct app *a)
 {
     app_render(a);
     while (!a->quit) {
+        /* Keys are read through the message line's window: reading
+         * through stdscr would repaint stdscr (blank after a resize) over
+         * the panes, and the prompt's cursor lives in that window. */
         wint_t wch;
-        int rc = wget_wch(stdscr, &wch);
+        int rc = wget_wch(a->w_message ? a->w_message : stdscr, &wch);
         if (term_stop_requested())
             break;
         if (rc == ERR)

@@ -108,7 +108,7 @@ static void test_key_names(void **state)
 static void test_help_generated(void **state)
 {
     struct strbuf sb = STRBUF_INIT;
-    help_text(&sb);
+    help_text(&sb, PANE__COUNT);
     const char *h = sb_str(&sb);
     /* Every bound action appears, with its keys, under its group. */
     for (int p = 0; p <= PANE__COUNT; p++)
@@ -116,7 +116,7 @@ static void test_help_generated(void **state)
             assert_non_null(strstr(h, action_name(kb->action)));
     for (int g = 0; g < AG__COUNT; g++)
         assert_non_null(strstr(h, action_group_title((enum action_group)g)));
-    assert_non_null(strstr(h, "x                hot-path"));
+    assert_non_null(strstr(h, "x                    hot-path"));
     assert_non_null(strstr(h, "? <F1>"));
     char keys[96];
     assert_true(keymap_keys_for(PANE_TREE, A_TOGGLE, keys, sizeof(keys)));
@@ -125,6 +125,16 @@ static void test_help_generated(void **state)
     assert_true(keymap_keys_for(PANE_TREE, A_PAGE_DOWN, keys, sizeof(keys)));
     assert_null(strstr(keys, "<Space>"));
     assert_false(keymap_keys_for(PANE__COUNT, A_HOT_PATH, keys, sizeof(keys)));
+    /* The focused pane's keys come first. */
+    sb_clear(&sb);
+    help_text(&sb, PANE_TREE);
+    h = sb_str(&sb);
+    assert_true(strstr(h, "hot-path") < strstr(h, "quit"));
+    sb_clear(&sb);
+    help_text(&sb, PANE_TABLE);
+    h = sb_str(&sb);
+    assert_true(strstr(h, "sort-menu") < strstr(h, "quit"));
+    assert_true(strstr(h, "quit") < strstr(h, "hot-path"));
     sb_free(&sb);
 }
 

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Op table: open a trace, sort by GPU time and by other columns (keys,
+# sort menu, header click), reverse, switch views, show all columns,
+# filter and search.
+. "${top_srcdir:-.}/tests/ui/lib.sh"
+need_shared
+run_script table "$TRACES/tracelens-h100-bert-small-infer.json.gz" <<'STEPS'
+save-display table-open.txt
+# Sort by count with the digit key, then back to GPU time by name.
+4
+expect sort count ▼
+sort-by direct ms
+sort-reverse
+save-display table-sorted-asc.txt
+S
+# The sort menu: pick "count" (6th column) with the keys.
+s
+save-display table-sort-menu.txt
+<Down>
+<Down>
+<Enter>
+expect sort count ▼
+# A click on a column header sorts by it.
+click 45 3
+expect sort subtree ms ▼
+view kernels
+save-display table-kernels.txt
+v
+expect key-averages: Key averages
+w
+save-display table-keyavg-all.txt
+]
+]
+expect CPU total (us)
+V
+V
+V
+expect categories: GPU time by op category
+search elementwise
+expect elementwise
+view ops
+filter layer_norm
+save-display table-filtered.txt
+filter
+expect filter cleared
+STEPS
+check_screen table-open.txt
+check_screen table-sorted-asc.txt
+check_screen table-sort-menu.txt
+check_screen table-kernels.txt
+check_screen table-keyavg-all.txt
+check_screen table-filtered.txt
+finish

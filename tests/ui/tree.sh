@@ -1,0 +1,66 @@
+#!/bin/sh
+# Call tree: hot path, Python frames hidden, identical siblings grouped,
+# open all and page through, search with n/N, filter, drill in from the
+# table and back, mouse.
+. "${top_srcdir:-.}/tests/ui/lib.sh"
+need_shared
+run_script tree "$TRACES/tracelens-h100-bert-small-infer.json.gz" <<'STEPS'
+focus-tree
+save-display tree-roots.txt
+hot-path
+save-display tree-hot-path.txt
+collapse-all
+hide-python
+group
+hot-path
+save-display tree-grouped-hot-path.txt
+collapse-all
+expand-all
+page-down
+page-down
+save-display tree-expanded-paged.txt
+G
+expect tree 720/720
+g
+search layer_norm
+save-display tree-search.txt
+n
+n
+N
+search ^aten::(add|gelu)$
+expect found
+filter gelu
+save-display tree-filter.txt
+filter
+# Drill in: the table's first row (aten::addmm) shows its 26 instances.
+focus-table
+<Enter>
+save-display tree-drilled.txt
+expect instances of aten::addmm (26)
+back
+expect table 1/10
+# Mouse: focus the tree with a click on its second row (screen line 12 at
+# 100x30), open it with a double-click.
+focus-tree
+collapse-all
+focus-table
+click 3 12
+expect tree 2/
+double-click 3 12
+save-display tree-mouse.txt
+wheel-down 3 12
+expect tree 3/3
+wheel-up 3 12
+expect tree 1/3
+h
+expect nothing to go back to
+STEPS
+check_screen tree-roots.txt
+check_screen tree-hot-path.txt
+check_screen tree-grouped-hot-path.txt
+check_screen tree-expanded-paged.txt
+check_screen tree-search.txt
+check_screen tree-filter.txt
+check_screen tree-drilled.txt
+check_screen tree-mouse.txt
+finish
