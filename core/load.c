@@ -411,6 +411,7 @@ static enum status parse_events(struct loader *L, bool bare_array)
                     return L->err->status;
                 if (bare_array)
                     return ST_OK; /* Chrome's array format may omit the ']' */
+                drain(L); /* a bad event before the end is the first fault */
                 L->t->truncated = true;
                 return fail_at(L, ST_TRUNCATED, L->pos,
                                "truncated: the input ends inside \"traceEvents\" "
@@ -425,7 +426,10 @@ static enum status parse_events(struct loader *L, bool bare_array)
         }
         char c = L->buf[L->pos];
         if (c == ']') {
+            /* Merge now: a bad event must be reported before any fault
+             * found later in the document, as with one thread. */
             dispatch(L, bstart, L->pos);
+            drain(L);
             L->pos++;
             return ST_OK;
         }
