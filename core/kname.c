@@ -421,10 +421,20 @@ static void simplify_qualified(struct strbuf *out, const char *s, size_t n)
             size_t len = i - start;
             trim(&c, &len);
             if (len && !span_eq(c, len, "(anonymous namespace)")) {
+                size_t mark = out->len;
                 if (!first)
                     sb_puts(out, "::");
+                size_t body = out->len;
                 simplify_component(out, c, len, 0);
-                first = false;
+                if (out->len == body) {
+                    /* Nothing shown (a bare group): no "::" for it either,
+                     * so that simplifying again changes nothing. */
+                    out->len = mark;
+                    if (out->s)
+                        out->s[mark] = '\0';
+                } else {
+                    first = false;
+                }
             }
             if (i == n)
                 break;
