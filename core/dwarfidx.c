@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/dwarfidx_internal.h"
+#include "core/elfmod.h"
 #include "core/sort.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
@@ -324,6 +325,11 @@ struct dwarfidx *dwarfidx_open(const char *path, char **why)
     Dwarf_Debug dbg = NULL;
     Dwarf_Error err = NULL;
     *why = NULL;
+    const char *unsafe = NULL;
+    if (!elfmod_dwarf_safe(path, &unsafe)) {
+        *why = xstrdup(unsafe);
+        return NULL;
+    }
     /* Every libdwarf object is released by its owner here, so libdwarf's
      * own tracking of allocations (a search tree, a third of the time of
      * reading a unit) is not needed. */

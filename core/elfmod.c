@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/common.h"
 #include "core/elfmod.h"
 #include "core/sort.h"
 #include "core/vec.h"
@@ -125,6 +126,127 @@ static void parse_debuglink(struct elfmod *m, const struct shdr *sh)
         return;
     m->debuglink = xstrndup(s, len);
     m->debuglink_crc = rd32((const uint8_t *)s + crc_off);
+}
+
+/* DWARF 5 range and location list sections are checked before libdwarf
+ * sees them: libdwarf 20210528 frees a malformed unit header's context and
+ * then keeps using it (a double free). The unit headers must tile the
+ * section: a unit length of at least the header, version 5, an address
+ * size of 4 or 8 and an offset table inside the unit. */
+struct lists_walk {
+    uint64_t pos;           /* bytes seen */
+    uint64_t next;          /* offset of the next unit header */
+    uint8_t hdr[20];        /* that header, gathered across pieces */
+    size_t have;
+    bool bad;
+};
+
+static void lists_header(struct lists_walk *w)
+{
+    bool dw64 = rd32(w->hdr) == 0xffffffffu;
+    uint64_t len = dw64 ? rd64(w->hdr + 4) : rd32(w->hdr);
+    const uint8_t *h = w->hdr + (dw64 ? 12 : 4);
+    uint64_t offsets = (uint64_t)rd32(h + 4) * (dw64 ? 8 : 4);
+    if ((!dw64 && len >= 0xfffffff0u) || len < 8 || len > UINT64_MAX - w->next - 12 ||
+        rd16(h) != 5 || (h[2] != 4 && h[2] != 8) || offsets > len - 8)
+        w->bad = true;
+    w->next += len + (dw64 ? 12 : 4);
+    w->have = 0;
+}
+
+static void lists_feed(struct lists_walk *w, const uint8_t *p, size_t n)
+{
+    while (n && !w->bad) {
+        if (w->pos < w->next) {
+            size_t skip = w->next - w->pos < n ? (size_t)(w->next - w->pos) : n;
+            p += skip;
+            n -= skip;
+            w->pos += skip;
+            continue;
+        }
+        /* The first 4 bytes tell the 32- from the 64-bit header. */
+        size_t want = w->have < 4 ? 4 : rd32(w->hdr) == 0xffffffffu ? 20 : 12;
+        size_t take = MIN(n, want - w->have);
+        memcpy(w->hdr + w->have, p, take);
+        w->have += take;
+        p += take;
+        n -= take;
+        if (w->have == want && want != 4) {
+            w->pos += w->have;
+            lists_header(w);
+        }
+    }
+}
+
+static bool lists_done(const struct lists_walk *w)
+{
+    return !w->bad && w->have == 0 && w->next == w->pos;
+}
+
+/* Feed the inflated zlib stream in[0..n) to w; false when it is corrupt
+ * or does not inflate to exactly `size` bytes. */
+static bool lists_inflate(struct lists_walk *w, const uint8_t *in, uint64_t n, uint64_t size)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof(zs));
+    if (n > UINT32_MAX || inflateInit(&zs) != Z_OK)
+        return false;
+    uint8_t *buf = xmalloc(64 * 1024);
+    zs.next_in = (Bytef *)in;
+    zs.avail_in = (uInt)n;
+    int r;
+    do {
+        zs.next_out = buf;
+        zs.avail_out = 64 * 1024;
+        r = inflate(&zs, Z_NO_FLUSH);
+        lists_feed(w, buf, 64 * 1024 - zs.avail_out);
+    } while (r == Z_OK && !w->bad && zs.total_out <= size);
+    bool ok = r == Z_STREAM_END && zs.total_out == size;
+    inflateEnd(&zs);
+    free(buf);
+    return ok;
+}
+
+/* Whether a .debug_rnglists / .debug_loclists section (plain, SHF_COMPRESSED
+ * or .zdebug_) is safe to hand to libdwarf. */
+static bool lists_section_ok(const struct elfmod *m, const struct shdr *sh, bool zdebug)
+{
+    if (sh->type == SHT_NOBITS || sh->size == 0)
+        return true;
+    if (!in_file(m, sh->offset, sh->size))
+        return false;
+    const uint8_t *p = m->map + sh->offset;
+    struct lists_walk w = {0};
+    if (sh->flags & SHF_COMPRESSED) {
+        size_t hlen = m->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+        if (sh->size < hlen || rd32(p) != ELFCOMPRESS_ZLIB)
+            return false;
+        uint64_t size = m->is64 ? rd64(p + offsetof(Elf64_Chdr, ch_size))
+                                : rd32(p + offsetof(Elf32_Chdr, ch_size));
+        if (!lists_inflate(&w, p + hlen, sh->size - hlen, size))
+            return false;
+    } else if (zdebug) {
+        if (sh->size < 12 || memcmp(p, "ZLIB", 4) != 0)
+            return false;
+        uint64_t size = 0;
+        for (int i = 4; i < 12; i++)
+            size = size << 8 | p[i];
+        if (!lists_inflate(&w, p + 12, sh->size - 12, size))
+            return false;
+    } else {
+        lists_feed(&w, p, sh->size);
+    }
+    return lists_done(&w);
+}
+
+static bool is_lists_section(const char *name, bool *zdebug)
+{
+    *zdebug = strncmp(name, ".zdebug_", 8) == 0;
+    const char *s = name + (*zdebug ? 8 : strncmp(name, ".debug_", 7) == 0 ? 7 : 0);
+    if (s == name)
+        return false;
+    return strcmp(s, "rnglists") == 0 || strcmp(s, "loclists") == 0 ||
+           strcmp(s, "rnglists.dwo") == 0 || strcmp(s, "loclists.dwo") == 0;
 }
 
 /* Symbols: better ones sort later at the same address (the lookup takes the
@@ -251,6 +373,9 @@ static bool parse(struct elfmod *m, bool symbols, const char **why)
             m->has_dwarf = true;
         else if (strcmp(name, ".gnu_debuglink") == 0 && !m->debuglink)
             parse_debuglink(m, &shs[i]);
+        bool zdebug;
+        if (is_lists_section(name, &zdebug) && !lists_section_ok(m, &shs[i], zdebug))
+            m->dwarf_lists_bad = true;
         if (shs[i].type == SHT_NOTE && !m->build_id_len)
             parse_notes(m, &shs[i]);
         else if (shs[i].type == SHT_SYMTAB && symtab == SIZE_MAX)
@@ -306,6 +431,18 @@ static struct elfmod *open_file(const char *path, bool symbols, const char **why
 struct elfmod *elfmod_open(const char *path, const char **why)
 {
     return open_file(path, true, why);
+}
+
+bool elfmod_dwarf_safe(const char *path, const char **why)
+{
+    struct elfmod *m = open_file(path, false, why);
+    if (!m)
+        return false;
+    bool bad = m->dwarf_lists_bad;
+    elfmod_free(m);
+    if (bad)
+        *why = "corrupt DWARF: malformed range or location list header";
+    return !bad;
 }
 
 void elfmod_free(struct elfmod *m)

@@ -34,6 +34,8 @@ struct elfmod {
     uint32_t debuglink_crc;     /* its CRC-32 */
     struct elf_sym *syms;       /* function symbols, sorted by addr */
     size_t nsyms;
+    bool dwarf_lists_bad;       /* a malformed DWARF 5 range or location list
+                                   header: see elfmod_dwarf_safe */
 };
 
 /* Open and check path. On failure returns NULL and sets *why to a static
@@ -58,6 +60,11 @@ bool elfmod_symbol_addr(const struct elfmod *m, const char *name, uint64_t *addr
  * must match the CRC-32. Returns a malloc'd path or NULL. debug_dirs may be
  * NULL (then "/usr/lib/debug" alone). */
 char *elfmod_find_debug_file(const struct elfmod *m, const char *const *debug_dirs, size_t ndirs);
+
+/* Whether libdwarf may read path: an ELF file whose DWARF 5 range and
+ * location list headers are well formed (libdwarf 20210528 corrupts its
+ * heap on malformed ones). False with a static reason in *why otherwise. */
+bool elfmod_dwarf_safe(const char *path, const char **why);
 
 /* Whether path is an ELF file (reads its first bytes). */
 bool elfmod_is_elf(const char *path);
