@@ -1,0 +1,96 @@
+/* Fuzz target: names. The input is one name (NUL bytes end it, as in C
+ * strings from a trace): demangled, simplified, and fitted for display.
+ * Oracles from kname.h and display.h: a non-empty name simplifies to a
+ * non-empty name no longer than its demangled form, simplifying is
+ * idempotent, and display text holds no control bytes. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/demangle.h"
+#include "core/display.h"
+#include "core/kname.h"
+#include "core/xalloc.h"
+#include "tests/fuzz/fuzz.h"
+
+/* Display text: valid UTF-8 without C0/C1 controls or DEL. */
+static void check_clean(const struct strbuf *sb, const char *what)
+{
+    const unsigned char *p = (const unsigned char *)sb_str(sb), *end = p + sb->len;
+    while (p < end) {
+        unsigned c = *p;
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+                                  : (c & 0xf8) == 0xf0 ? 4 : 0;
+        if (!len || (size_t)(end - p) < len)
+            fuzz_fail("%s: invalid UTF-8", what);
+        uint32_t cp = len == 1 ? c : c & (0x7f >> len);
+        for (size_t i = 1; i < len; i++) {
+            if ((p[i] & 0xc0) != 0x80)
+                fuzz_fail("%s: invalid UTF-8", what);
+            cp = cp << 6 | (p[i] & 0x3f);
+        }
+        if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+            fuzz_fail("%s: control character U+%04X", what, (unsigned)cp);
+        p += len;
+    }
+}
+
+static void check_display(const char *s, size_t n)
+{
+    struct strbuf sb = STRBUF_INIT;
+    display_sanitize(&sb, s, n);
+    check_clean(&sb, "display_sanitize");
+    display_width(sb_str(&sb), sb.len);
+    size_t widths[] = {0, 1, 2, 10, 40};
+    for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+        for (int middle = 0; middle < 2; middle++) {
+            sb_clear(&sb);
+            size_t w = display_fit(&sb, s, n, widths[i], middle, middle);
+            if (w > widths[i])
+                fuzz_fail("display_fit wrote %zu columns for a width of %zu", w, widths[i]);
+            check_clean(&sb, "display_fit");
+        }
+    }
+    sb_free(&sb);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_init();
+    char *name = xstrndup((const char *)data, size);
+    size_t n = strlen(name);
+
+    char *d = demangle(name);
+    char *full = demangle_or_copy(name);
+    if (d && strcmp(d, full) != 0)
+        fuzz_fail("demangle and demangle_or_copy disagree");
+    struct strbuf sb = STRBUF_INIT;
+    demangle_put(&sb, name);
+    if (strcmp(sb_str(&sb), full) != 0)
+        fuzz_fail("demangle_put and demangle_or_copy disagree");
+    sb_free(&sb);
+
+    char *simple = kname_simplify(name);
+    if (n && !*simple)
+        fuzz_fail("a non-empty name simplified to an empty one");
+    if (strlen(simple) > strlen(full))
+        fuzz_fail("the simplified name is longer than the demangled one");
+    char *again = kname_simplify(simple);
+    if (strcmp(again, simple) != 0)
+        fuzz_fail("simplifying is not idempotent: \"%s\" -> \"%s\"", simple, again);
+    struct strbuf part = STRBUF_INIT;
+    kname_simplify_put(&part, name, n / 2);
+    sb_free(&part);
+
+    check_display(name, n);
+    check_display((const char *)data, size);
+    check_display(simple, strlen(simple));
+
+    free(again);
+    free(simple);
+    free(full);
+    free(d);
+    free(name);
+    return 0;
+}

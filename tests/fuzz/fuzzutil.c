@@ -1,0 +1,173 @@
+/* Helpers shared by the trace fuzz targets: load, index, analyse, report
+ * in every format, and compare one-thread and two-thread loads. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analysis.h"
+#include "core/argpack.h"
+#include "core/folded.h"
+#include "core/load.h"
+#include "core/report.h"
+#include "core/tabfmt.h"
+#include "core/traceback.h"
+#include "core/tree.h"
+#include "tests/fuzz/fuzz.h"
+
+/* Tracebacks are linear in the depth; a few events are enough. */
+#define MAX_TRACEBACKS 64
+
+void fuzz_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("fuzz oracle failed: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
+
+void fuzz_init(void)
+{
+    static bool done;
+    if (!done) {
+        setlocale(LC_CTYPE, "C.UTF-8");
+        done = true;
+    }
+}
+
+void fuzz_trace_opts_from_byte(struct fuzz_trace_opts *o, uint8_t b)
+{
+    memset(o, 0, sizeof(*o));
+    o->threads = (b & 1) ? 2 : 1;
+    o->linked_only = b & 2;
+    o->link_require_flow = b & 4;
+    o->keyavg_shape = b & 8;
+    o->keyavg_top = b & 16;
+    o->keyavg_stack = (b >> 5) & 3;
+}
+
+static void check_json(const struct strbuf *sb, const char *what)
+{
+    cJSON *j = cJSON_ParseWithLength(sb_str(sb), sb->len);
+    if (!j)
+        fuzz_fail("%s is not valid JSON", what);
+    cJSON_Delete(j);
+}
+
+void fuzz_trace_exercise(struct trace *t, const struct fuzz_trace_opts *o)
+{
+    trace_index(t);
+    struct analysis *a = analysis_new(t);
+    struct report_opts ro = {0};
+    ro.linked_only = o->linked_only;
+    ro.keyavg.time_scale = 1e3;
+    ro.keyavg.time_unit = "us";
+    ro.keyavg.group_by_shape = o->keyavg_shape;
+    ro.keyavg.top_level_only = o->keyavg_top;
+    ro.keyavg.group_by_stack = o->keyavg_stack;
+    struct table_list tables = {0};
+    char msg[256];
+    /* Failing to build a table (e.g. nothing to report) is not a fault. */
+    report_build(a, "all", &ro, &tables, msg);
+    report_build(a, "roofline", &ro, &tables, msg);
+
+    struct strbuf out = STRBUF_INIT, header = STRBUF_INIT;
+    report_header_json(&header, t);
+    check_json(&header, "the report header");
+    static const enum tab_format formats[] = {FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MD};
+    for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
+        struct tabfmt_opts fo = {.format = formats[f], .all_columns = true};
+        sb_clear(&out);
+        tabfmt_list(&out, &tables, &fo, formats[f] == FMT_JSON ? sb_str(&header) : NULL);
+        if (formats[f] == FMT_JSON)
+            check_json(&out, "the JSON report");
+    }
+    sb_clear(&out);
+    report_header_text(&out, t);
+    for (size_t i = 0; i < tables.items.n; i++)
+        if (tables.items.v[i]->ncols)
+            report_sort_table(tables.items.v[i], tables.items.v[i]->cols[0].name);
+
+    for (int m = FOLDED_SELF_CPU; m <= FOLDED_SELF_DEVICE; m++) {
+        sb_clear(&out);
+        folded_write(&out, t, (enum folded_metric)m);
+    }
+
+    struct traceback tb;
+    traceback_init(&tb);
+    size_t step = t->ev.n / MAX_TRACEBACKS + 1;
+    for (size_t i = 0; i < t->ev.n; i += step)
+        traceback_of_event(&tb, t, (uint32_t)i);
+    traceback_done(&tb);
+
+    sb_clear(&out);
+    trace_memory_describe(t, &out);
+    sb_free(&out);
+    sb_free(&header);
+    table_list_free(&tables);
+    analysis_free(a);
+}
+
+/* Events and their args must not depend on the thread count. String ids
+ * may (workers intern concurrently), so strings are compared. */
+static void compare_loads(const struct trace *a, enum status sa, const struct errinfo *ea,
+                          const struct trace *b, enum status sb_, const struct errinfo *eb)
+{
+    if (sa != sb_)
+        fuzz_fail("status %s with one thread, %s with two", status_str(sa), status_str(sb_));
+    if (ea->has_offset != eb->has_offset || ea->offset != eb->offset)
+        fuzz_fail("error offset %llu with one thread, %llu with two",
+                  (unsigned long long)ea->offset, (unsigned long long)eb->offset);
+    if (a->ev.n != b->ev.n)
+        fuzz_fail("%zu events with one thread, %zu with two", a->ev.n, b->ev.n);
+    if (a->flows.n != b->flows.n || a->rows.n != b->rows.n)
+        fuzz_fail("flow or row count differs between one and two threads");
+    struct strbuf ja = STRBUF_INIT, jb = STRBUF_INIT;
+    for (uint32_t i = 0; i < a->ev.n; i++) {
+        const struct event *x = &a->ev.v[i], *y = &b->ev.v[i];
+        if (x->ts != y->ts || x->dur != y->dur || x->kind != y->kind || x->ph != y->ph ||
+            strcmp(ev_name(a, i), ev_name(b, i)) != 0 || strcmp(ev_cat(a, i), ev_cat(b, i)) != 0)
+            fuzz_fail("event %u differs between one and two threads", i);
+        sb_clear(&ja);
+        sb_clear(&jb);
+        ev_args_put_json(&ja, a, i);
+        ev_args_put_json(&jb, b, i);
+        if (ja.len != jb.len || memcmp(sb_str(&ja), sb_str(&jb), ja.len) != 0)
+            fuzz_fail("args of event %u differ between one and two threads", i);
+    }
+    sb_free(&ja);
+    sb_free(&jb);
+}
+
+void fuzz_trace_run(const void *buf, size_t len, const struct fuzz_trace_opts *o)
+{
+    struct load_opts lo = {.threads = o->threads, .no_index = true,
+                           .link_require_flow = o->link_require_flow};
+    struct errinfo err = {0};
+    struct trace *t = NULL;
+    enum status st = trace_load_mem("fuzz", buf, len, &lo, &t, &err);
+    if (st != ST_OK) {
+        char *m = errinfo_format(&err);
+        free(m);
+    }
+    if (o->threads > 1) {
+        struct load_opts lo1 = lo;
+        lo1.threads = 1;
+        struct errinfo err1 = {0};
+        struct trace *t1 = NULL;
+        enum status st1 = trace_load_mem("fuzz", buf, len, &lo1, &t1, &err1);
+        compare_loads(t1, st1, &err1, t, st, &err);
+        trace_free(t1);
+        errinfo_clear(&err1);
+    }
+    fuzz_trace_exercise(t, o);
+    trace_free(t);
+    errinfo_clear(&err);
+}
