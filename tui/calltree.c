@@ -608,6 +608,10 @@ struct calltree *calltree_new(const struct trace *t, struct gputime *gt)
     ct->t = t;
     ct->gt = gt;
     ct->total_gpu = CT_UNKNOWN;
+    /* Room for every event as a node and a row: the memory is only touched
+     * as nodes are made, and opening everything then never copies. */
+    VEC_RESERVE(&ct->nodes, t->ev.n + t->rows.n + 1);
+    VEC_RESERVE(&ct->rows, t->ev.n + t->rows.n + 1);
     make_roots(ct);
     ct_flatten_all(ct);
     return ct;
@@ -623,6 +627,7 @@ void calltree_free(struct calltree *ct)
     VEC_FREE(&ct->kids);
     VEC_FREE(&ct->kid_in);
     VEC_FREE(&ct->stack);
+    VEC_FREE(&ct->ins);
     VEC_FREE(&ct->iv);
     free(ct->mark);
     free(ct->rowmark);

@@ -82,6 +82,7 @@ struct calltree {
     VEC(uint32_t) kids;
     VEC(uint8_t) kid_in;
     VEC(uint32_t) stack;
+    VEC(uint32_t) ins;          /* rows being inserted */
     ivals_t iv;
 };
 

@@ -79,16 +79,16 @@ static void rows_erase(struct calltree *ct, size_t from, size_t to)
 
 static void rows_insert_subtree(struct calltree *ct, size_t row)
 {
-    VEC(uint32_t) tmp = {0};
-    flatten_into(ct, ct->rows.v[row], &tmp);
-    if (tmp.n) {
-        VEC_RESERVE(&ct->rows, ct->rows.n + tmp.n);
-        memmove(ct->rows.v + row + 1 + tmp.n, ct->rows.v + row + 1,
+    ct->ins.n = 0;
+    flatten_into(ct, ct->rows.v[row], &ct->ins);
+    size_t k = ct->ins.n;
+    if (k) {
+        VEC_RESERVE(&ct->rows, ct->rows.n + k);
+        memmove(ct->rows.v + row + 1 + k, ct->rows.v + row + 1,
                 (ct->rows.n - row - 1) * sizeof(uint32_t));
-        memcpy(ct->rows.v + row + 1, tmp.v, tmp.n * sizeof(uint32_t));
-        ct->rows.n += tmp.n;
+        memcpy(ct->rows.v + row + 1, ct->ins.v, k * sizeof(uint32_t));
+        ct->rows.n += k;
     }
-    VEC_FREE(&tmp);
 }
 
 bool calltree_expand(struct calltree *ct, size_t row)
