@@ -48,8 +48,12 @@ int cmd_explore(int argc, char **argv)
     optind = 1;
     while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (ch) {
-        case OPT_NOCOLOR: o.no_color = true; break;
-        case OPT_ASCII: o.ascii = true; break;
+        case OPT_NOCOLOR:
+            o.no_color = true;
+            break;
+        case OPT_ASCII:
+            o.ascii = true;
+            break;
         case OPT_THREADS: {
             char *end;
             long v = strtol(optarg, &end, 10);
@@ -60,8 +64,12 @@ int cmd_explore(int argc, char **argv)
             o.threads = (unsigned)v;
             break;
         }
-        case OPT_SCRIPT: o.script = optarg; break;
-        case OPT_TIMING: o.script_timing = optarg; break;
+        case OPT_SCRIPT:
+            o.script = optarg;
+            break;
+        case OPT_TIMING:
+            o.script_timing = optarg;
+            break;
         case OPT_SIZE:
             if (sscanf(optarg, "%dx%d", &o.script_cols, &o.script_lines) != 2 ||
                 o.script_cols < 1 || o.script_lines < 1 || o.script_cols > 1000 ||
@@ -70,8 +78,12 @@ int cmd_explore(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
-        case 'h': explore_usage(stdout); return EXIT_OK;
-        default: explore_usage(stderr); return EXIT_USAGE;
+        case 'h':
+            explore_usage(stdout);
+            return EXIT_OK;
+        default:
+            explore_usage(stderr);
+            return EXIT_USAGE;
         }
     }
     if (argc - optind > 1) {

@@ -24,8 +24,6 @@ static const enum layout_slot pane_slot[PANE__COUNT] = {
     [PANE_DETAIL] = L_DETAIL,
 };
 
-/* Declared in tree_pane.c for the drill history. */
-const uint32_t *tree_pane_instances(struct pane *p, size_t *n, const char **label);
 
 /* ------------------------------------------------------------------------ */
 /* Messages                                                                 */
@@ -355,10 +353,18 @@ static unsigned global_action(struct app *a, enum action act)
         app_focus(a, f);
         return R_HANDLED;
     }
-    case A_FOCUS_TABLE: app_focus(a, PANE_TABLE); return R_HANDLED;
-    case A_FOCUS_TREE: app_focus(a, PANE_TREE); return R_HANDLED;
-    case A_FOCUS_TIMELINE: app_focus(a, PANE_TIMELINE); return R_HANDLED;
-    case A_FOCUS_DETAIL: app_focus(a, PANE_DETAIL); return R_HANDLED;
+    case A_FOCUS_TABLE:
+        app_focus(a, PANE_TABLE);
+        return R_HANDLED;
+    case A_FOCUS_TREE:
+        app_focus(a, PANE_TREE);
+        return R_HANDLED;
+    case A_FOCUS_TIMELINE:
+        app_focus(a, PANE_TIMELINE);
+        return R_HANDLED;
+    case A_FOCUS_DETAIL:
+        app_focus(a, PANE_DETAIL);
+        return R_HANDLED;
     case A_MAXIMIZE: {
         int slot = pane_slot[a->focus];
         a->lcfg.maximized = a->lcfg.maximized == slot ? -1 : slot;
@@ -370,8 +376,10 @@ static unsigned global_action(struct app *a, enum action act)
     case A_SEARCH:
         overlay_prompt(a, "/", NULL, search_done);
         return R_HANDLED;
-    case A_SEARCH_NEXT: return run_search(a, 1);
-    case A_SEARCH_PREV: return run_search(a, -1);
+    case A_SEARCH_NEXT:
+        return run_search(a, 1);
+    case A_SEARCH_PREV:
+        return run_search(a, -1);
     case A_FILTER:
         overlay_prompt(a, "filter: ", a->filter.text, filter_done);
         return R_HANDLED;

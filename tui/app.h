@@ -31,41 +31,41 @@ typedef void (*menu_pick_fn)(struct app *a, int item);
 typedef void (*prompt_done_fn)(struct app *a, const char *text);
 
 struct menu {
-    char *title;                /* owned */
-    char **items;               /* owned, n of them */
+    char *title;  /* owned */
+    char **items; /* owned, n of them */
     int n, cur, top;
     menu_pick_fn pick;
 };
 
 struct prompt {
-    char label[32];             /* "/" or "filter: " */
-    struct strbuf text;         /* UTF-8 being typed */
+    char label[32];     /* "/" or "filter: " */
+    struct strbuf text; /* UTF-8 being typed */
     prompt_done_fn done;
 };
 
 /* One step of drill-in history, undone by `back`. */
 struct hist {
-    int focus;                  /* pane focused before the drill */
-    uint32_t *inst;             /* tree instance filter before it (owned), NULL = none */
+    int focus;      /* pane focused before the drill */
+    uint32_t *inst; /* tree instance filter before it (owned), NULL = none */
     size_t ninst;
-    char *label;                /* its label (owned) */
-    uint32_t sel;               /* selected event before it */
+    char *label;  /* its label (owned) */
+    uint32_t sel; /* selected event before it */
 };
 
 struct app {
     /* What is shown. */
-    struct trace *t;                    /* owned */
-    struct analysis *an;                /* owned */
-    struct table *views[APP_NVIEWS];    /* report tables, owned (NULL when not built) */
-    char *views_err[APP_NVIEWS];        /* why a view could not be built (owned) */
-    char *name;                         /* trace name for the header (owned) */
-    struct gpu_breakdown bd;            /* the header's bar */
-    char *load_warning;                 /* load fault shown at start (owned) */
+    struct trace *t;                 /* owned */
+    struct analysis *an;             /* owned */
+    struct table *views[APP_NVIEWS]; /* report tables, owned (NULL when not built) */
+    char *views_err[APP_NVIEWS];     /* why a view could not be built (owned) */
+    char *name;                      /* trace name for the header (owned) */
+    struct gpu_breakdown bd;         /* the header's bar */
+    char *load_warning;              /* load fault shown at start (owned) */
 
     /* Options. */
-    bool ascii;                         /* ASCII glyphs and text */
+    bool ascii; /* ASCII glyphs and text */
     const struct glyphs *g;
-    bool headless;                      /* script mode */
+    bool headless; /* script mode */
 
     /* Screen. */
     int lines, cols;
@@ -73,20 +73,20 @@ struct app {
     struct layout lay;
     WINDOW *w_header, *w_message, *w_keybar, *w_overlay;
     struct pane *panes[PANE__COUNT];
-    int focus;                          /* enum pane_id */
-    int source;                         /* pane whose selection the detail pane shows */
-    bool dirty_chrome;                  /* header, message line, key bar */
+    int focus;         /* enum pane_id */
+    int source;        /* pane whose selection the detail pane shows */
+    bool dirty_chrome; /* header, message line, key bar */
 
     /* Interaction. */
-    struct pattern search;              /* last search */
-    struct pattern filter;              /* narrows table and tree */
-    uint32_t sel;                       /* selected event, IDX_NONE */
+    struct pattern search; /* last search */
+    struct pattern filter; /* narrows table and tree */
+    uint32_t sel;          /* selected event, IDX_NONE */
     char msg[512];
     bool msg_error;
     enum overlay ov;
     struct menu menu;
     struct prompt prompt;
-    int help_top;                       /* help overlay scroll */
+    int help_top; /* help overlay scroll */
     VEC(struct hist) hist;
     bool quit;
 };

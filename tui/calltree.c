@@ -96,7 +96,8 @@ static void make_roots(struct calltree *ct)
         for (uint32_t j = 0; j < row->nevents && !any; j++)
             any = is_unlinked_gpu(&t->ev.v[row->order[j]]);
         if (any)
-            keys[k++] = (struct root_key){row->process_sort, row->pid, row->thread_sort, row->tid, r};
+            keys[k++] =
+                (struct root_key){row->process_sort, row->pid, row->thread_sort, row->tid, r};
     }
     qsort(keys, k, sizeof(*keys), root_cmp);
     for (size_t i = 0; i < k; i++)
@@ -472,10 +473,14 @@ int64_t calltree_parent_gpu(struct calltree *ct, uint32_t n)
 static uint64_t node_key(const struct tnode *n)
 {
     switch (n->kind) {
-    case TN_THREAD: return (1ULL << 62) | n->ref;
-    case TN_UNLINKED: return (2ULL << 62) | n->ref;
-    case TN_GROUP: return (3ULL << 62) | n->ref;
-    default: return n->ref;
+    case TN_THREAD:
+        return (1ULL << 62) | n->ref;
+    case TN_UNLINKED:
+        return (2ULL << 62) | n->ref;
+    case TN_GROUP:
+        return (3ULL << 62) | n->ref;
+    default:
+        return n->ref;
     }
 }
 

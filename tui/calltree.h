@@ -33,56 +33,56 @@
 #include "tui/search.h"
 
 enum tnode_kind {
-    TN_THREAD,      /* ref: host row */
-    TN_UNLINKED,    /* ref: device row */
-    TN_EVENT,       /* ref: event */
-    TN_GROUP,       /* ref: first member event */
+    TN_THREAD,   /* ref: host row */
+    TN_UNLINKED, /* ref: device row */
+    TN_EVENT,    /* ref: event */
+    TN_GROUP,    /* ref: first member event */
 };
 
 enum tnode_flags {
-    TNF_MATERIALIZED = 1 << 0,  /* children made (first, nkids valid) */
-    TNF_EXPANDED     = 1 << 1,  /* shown open */
-    TNF_LAST         = 1 << 2,  /* last of its siblings */
-    TNF_MATCH        = 1 << 3,  /* a filter match */
-    TNF_INMATCH      = 1 << 4,  /* below a filter match: children unfiltered */
+    TNF_MATERIALIZED = 1 << 0, /* children made (first, nkids valid) */
+    TNF_EXPANDED = 1 << 1,     /* shown open */
+    TNF_LAST = 1 << 2,         /* last of its siblings */
+    TNF_MATCH = 1 << 3,        /* a filter match */
+    TNF_INMATCH = 1 << 4,      /* below a filter match: children unfiltered */
 };
 
 #define CT_UNKNOWN INT64_MIN
 
 struct tnode {
-    uint32_t ref;           /* see enum tnode_kind */
-    uint32_t parent;        /* node index, IDX_NONE for roots */
-    uint32_t first;         /* first child node (children are contiguous) */
-    uint32_t nkids;         /* children, once materialized */
-    uint32_t members;       /* TN_GROUP: offset into calltree.members */
-    uint32_t count;         /* TN_GROUP: number of members; else 1 */
-    uint32_t depth;         /* 0 for roots */
-    uint8_t kind;           /* enum tnode_kind */
-    uint8_t flags;          /* enum tnode_flags */
-    int64_t cpu;            /* cached CPU ns (CT_UNKNOWN until computed, -1 = none) */
-    int64_t gpu;            /* cached induced GPU ns (CT_UNKNOWN until computed) */
+    uint32_t ref;     /* see enum tnode_kind */
+    uint32_t parent;  /* node index, IDX_NONE for roots */
+    uint32_t first;   /* first child node (children are contiguous) */
+    uint32_t nkids;   /* children, once materialized */
+    uint32_t members; /* TN_GROUP: offset into calltree.members */
+    uint32_t count;   /* TN_GROUP: number of members; else 1 */
+    uint32_t depth;   /* 0 for roots */
+    uint8_t kind;     /* enum tnode_kind */
+    uint8_t flags;    /* enum tnode_flags */
+    int64_t cpu;      /* cached CPU ns (CT_UNKNOWN until computed, -1 = none) */
+    int64_t gpu;      /* cached induced GPU ns (CT_UNKNOWN until computed) */
 };
 
 struct calltree {
-    const struct trace *t;      /* borrowed */
-    struct gputime *gt;         /* borrowed */
-    bool hide_python;           /* splice Python frames out */
-    bool group;                 /* group identical siblings */
+    const struct trace *t; /* borrowed */
+    struct gputime *gt;    /* borrowed */
+    bool hide_python;      /* splice Python frames out */
+    bool group;            /* group identical siblings */
     VEC(struct tnode) nodes;
-    uint32_t nroots;            /* roots are nodes[0 .. nroots) */
-    VEC(uint32_t) members;      /* group members */
-    VEC(uint32_t) rows;         /* visible nodes, display order */
+    uint32_t nroots;       /* roots are nodes[0 .. nroots) */
+    VEC(uint32_t) members; /* group members */
+    VEC(uint32_t) rows;    /* visible nodes, display order */
     bool filtered;
-    uint8_t *mark;              /* per event: CT_MARK_* while filtered */
-    uint8_t *rowmark;           /* per row: CT_MARK_PATH while filtered */
+    uint8_t *mark;                  /* per event: CT_MARK_* while filtered */
+    uint8_t *rowmark;               /* per row: CT_MARK_PATH while filtered */
     struct u64map saved_unfiltered; /* open nodes before the filter */
-    bool have_saved;            /* saved_unfiltered is set */
-    int64_t total_gpu;          /* union of all GPU work (CT_UNKNOWN until computed) */
+    bool have_saved;                /* saved_unfiltered is set */
+    int64_t total_gpu;              /* union of all GPU work (CT_UNKNOWN until computed) */
     /* Scratch. */
     VEC(uint32_t) kids;
     VEC(uint8_t) kid_in;
     VEC(uint32_t) stack;
-    VEC(uint32_t) ins;          /* rows being inserted */
+    VEC(uint32_t) ins; /* rows being inserted */
     ivals_t iv;
 };
 

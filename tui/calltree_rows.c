@@ -370,4 +370,3 @@ size_t calltree_find(struct calltree *ct, size_t row, int dir, struct pattern *p
             return CT_NOT_FOUND;
     }
 }
-

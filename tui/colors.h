@@ -11,35 +11,35 @@
 
 enum color_elem {
     C_DEFAULT,
-    C_TITLE,            /* pane title line, unfocused */
-    C_TITLE_FOCUS,      /* pane title line, focused */
-    C_COLHEAD,          /* column headers */
-    C_COLHEAD_SORT,     /* the sort column's header */
-    C_SELECT,           /* cursor row of an unfocused pane */
-    C_SELECT_FOCUS,     /* cursor row of the focused pane */
-    C_GUIDE,            /* tree guides and separators */
-    C_THREAD,           /* thread and stream roots */
-    C_PYTHON,           /* Python frames */
-    C_OP,               /* cpu ops and annotations */
-    C_RUNTIME,          /* runtime and driver calls */
-    C_KERNEL,           /* GPU work */
-    C_GROUP,            /* grouped siblings */
-    C_NUMBER,           /* numbers in tables */
-    C_DIM,              /* secondary text */
-    C_MATCH,            /* search and filter matches */
-    C_COMP,             /* timeline: computation */
-    C_COMM,             /* timeline: communication */
-    C_MEMCPY,           /* timeline: memcpy */
-    C_IDLE,             /* timeline: idle */
-    C_CPU,              /* timeline: CPU ops lane */
-    C_CURSOR,           /* timeline cursor and selection span */
-    C_HEADER,           /* header lines */
-    C_KEY,              /* key names in the key bar and help */
-    C_KEYLABEL,         /* labels in the key bar */
-    C_MESSAGE,          /* message line */
-    C_ERROR,            /* error messages */
-    C_POPUP,            /* help overlay and menus */
-    C_DETAIL_KEY,       /* field names in the detail pane */
+    C_TITLE,        /* pane title line, unfocused */
+    C_TITLE_FOCUS,  /* pane title line, focused */
+    C_COLHEAD,      /* column headers */
+    C_COLHEAD_SORT, /* the sort column's header */
+    C_SELECT,       /* cursor row of an unfocused pane */
+    C_SELECT_FOCUS, /* cursor row of the focused pane */
+    C_GUIDE,        /* tree guides and separators */
+    C_THREAD,       /* thread and stream roots */
+    C_PYTHON,       /* Python frames */
+    C_OP,           /* cpu ops and annotations */
+    C_RUNTIME,      /* runtime and driver calls */
+    C_KERNEL,       /* GPU work */
+    C_GROUP,        /* grouped siblings */
+    C_NUMBER,       /* numbers in tables */
+    C_DIM,          /* secondary text */
+    C_MATCH,        /* search and filter matches */
+    C_COMP,         /* timeline: computation */
+    C_COMM,         /* timeline: communication */
+    C_MEMCPY,       /* timeline: memcpy */
+    C_IDLE,         /* timeline: idle */
+    C_CPU,          /* timeline: CPU ops lane */
+    C_CURSOR,       /* timeline cursor and selection span */
+    C_HEADER,       /* header lines */
+    C_KEY,          /* key names in the key bar and help */
+    C_KEYLABEL,     /* labels in the key bar */
+    C_MESSAGE,      /* message line */
+    C_ERROR,        /* error messages */
+    C_POPUP,        /* help overlay and menus */
+    C_DETAIL_KEY,   /* field names in the detail pane */
     C__COUNT
 };
 

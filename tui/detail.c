@@ -238,8 +238,9 @@ static void sec_parents(struct detail_out *d, struct app *a, uint32_t ev)
         text_duration(dur, sizeof(dur), trace_ev(t, p)->dur, a->ascii);
         detail_kv(d, dur, ev_name(t, p), strtab_len(&t->strs, trace_ev(t, p)->name));
         uint8_t k = trace_ev(t, p)->kind;
-        d->lines.v[d->lines.n - 1].elem = k == EVK_PYTHON ? C_PYTHON : k == EVK_RUNTIME ? C_RUNTIME
-                                                                                        : C_OP;
+        d->lines.v[d->lines.n - 1].elem = k == EVK_PYTHON    ? C_PYTHON
+                                          : k == EVK_RUNTIME ? C_RUNTIME
+                                                             : C_OP;
     }
     if (p != IDX_NONE)
         detail_textf(d, C_DIM, "...");

@@ -16,12 +16,12 @@
 struct app;
 
 struct dline {
-    uint8_t elem;           /* enum color_elem of the value */
-    bool heading;           /* a section title */
-    char *key;              /* program text, NULL for none (owned) */
-    char *val;              /* untrusted bytes, cleaned when drawn (owned) */
+    uint8_t elem; /* enum color_elem of the value */
+    bool heading; /* a section title */
+    char *key;    /* program text, NULL for none (owned) */
+    char *val;    /* untrusted bytes, cleaned when drawn (owned) */
     size_t vlen;
-    bool wrap;              /* wrap the value instead of cutting it */
+    bool wrap; /* wrap the value instead of cutting it */
 };
 
 struct detail_out {
@@ -47,7 +47,7 @@ void detail_event(struct detail_out *d, struct app *a, uint32_t ev);
 /* A section of the event description. */
 typedef void (*detail_section_fn)(struct detail_out *d, struct app *a, uint32_t ev);
 struct detail_section {
-    const char *title;          /* heading; NULL = none */
+    const char *title; /* heading; NULL = none */
     detail_section_fn fn;
 };
 extern const struct detail_section detail_sections[];

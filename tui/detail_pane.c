@@ -12,19 +12,19 @@
 #define MAX_WRAP 40
 
 struct pline {
-    uint32_t dl;            /* index of the logical line */
-    uint32_t off, len;      /* bytes of the cleaned value shown here */
-    bool first;             /* first physical line of dl (shows the key) */
+    uint32_t dl;       /* index of the logical line */
+    uint32_t off, len; /* bytes of the cleaned value shown here */
+    bool first;        /* first physical line of dl (shows the key) */
 };
 
 struct detail_pane {
     struct detail_out d;
-    VEC(char *) clean;      /* cleaned value per logical line */
+    VEC(char *) clean; /* cleaned value per logical line */
     VEC(struct pline) lines;
-    int laid_w;             /* width the lines were made for, -1 = stale */
+    int laid_w; /* width the lines were made for, -1 = stale */
     int key_w;
     size_t top;
-    char source[16];        /* pane the text describes */
+    char source[16]; /* pane the text describes */
 };
 
 static struct detail_pane *dp_of(struct pane *p)
@@ -129,14 +129,28 @@ static unsigned detail_action(struct pane *p, struct app *a, enum action act)
     long max_top = (long)dp->lines.n > rows ? (long)dp->lines.n - rows : 0;
     long top = (long)dp->top;
     switch (act) {
-    case A_MOVE_UP: top--; break;
-    case A_MOVE_DOWN: top++; break;
-    case A_PAGE_UP: top -= rows - 1; break;
-    case A_PAGE_DOWN: top += rows - 1; break;
-    case A_MOVE_FIRST: top = 0; break;
-    case A_MOVE_LAST: top = max_top; break;
-    case A_MOVE_LEFT: return app_action(a, A_BACK);
-    default: return R_NONE;
+    case A_MOVE_UP:
+        top--;
+        break;
+    case A_MOVE_DOWN:
+        top++;
+        break;
+    case A_PAGE_UP:
+        top -= rows - 1;
+        break;
+    case A_PAGE_DOWN:
+        top += rows - 1;
+        break;
+    case A_MOVE_FIRST:
+        top = 0;
+        break;
+    case A_MOVE_LAST:
+        top = max_top;
+        break;
+    case A_MOVE_LEFT:
+        return app_action(a, A_BACK);
+    default:
+        return R_NONE;
     }
     dp->top = (size_t)CLAMP(top, 0, max_top);
     return R_HANDLED | R_DIRTY;

@@ -16,8 +16,8 @@ static void put(WINDOW *w, int y, int x, const char *s, size_t n, attr_t attr)
     wattrset(w, A_NORMAL);
 }
 
-int draw_fit(WINDOW *w, int y, int x, int width, const char *s, size_t n, bool middle,
-             bool right, attr_t attr, bool ascii)
+int draw_fit(WINDOW *w, int y, int x, int width, const char *s, size_t n, bool middle, bool right,
+             attr_t attr, bool ascii)
 {
     if (width <= 0)
         return 0;

@@ -13,8 +13,8 @@
 /* Draw s[0..n) at (y, x) in exactly `width` columns (cut and padded),
  * in the middle-cut style when middle is set, right-aligned when right is.
  * Returns the columns of text (without padding). */
-int draw_fit(WINDOW *w, int y, int x, int width, const char *s, size_t n, bool middle,
-             bool right, attr_t attr, bool ascii);
+int draw_fit(WINDOW *w, int y, int x, int width, const char *s, size_t n, bool middle, bool right,
+             attr_t attr, bool ascii);
 /* Same for a NUL-terminated string, not padded: draws at most width
  * columns and returns the columns drawn. */
 int draw_str(WINDOW *w, int y, int x, int width, const char *s, attr_t attr, bool ascii);

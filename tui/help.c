@@ -11,20 +11,28 @@
 static int group_pane(enum action_group g)
 {
     switch (g) {
-    case AG_TABLE: return PANE_TABLE;
-    case AG_TREE: return PANE_TREE;
-    case AG_TIMELINE: return PANE_TIMELINE;
-    default: return PANE__COUNT;
+    case AG_TABLE:
+        return PANE_TABLE;
+    case AG_TREE:
+        return PANE_TREE;
+    case AG_TIMELINE:
+        return PANE_TIMELINE;
+    default:
+        return PANE__COUNT;
     }
 }
 
 static enum action_group pane_group(int pane)
 {
     switch (pane) {
-    case PANE_TABLE: return AG_TABLE;
-    case PANE_TREE: return AG_TREE;
-    case PANE_TIMELINE: return AG_TIMELINE;
-    default: return AG__COUNT;
+    case PANE_TABLE:
+        return AG_TABLE;
+    case PANE_TREE:
+        return AG_TREE;
+    case PANE_TIMELINE:
+        return AG_TIMELINE;
+    default:
+        return AG__COUNT;
     }
 }
 

@@ -11,6 +11,7 @@
 #include "core/utf8.h"
 #include "tui/keymap.h"
 
+/* clang-format off */
 static const struct keybind keys_global[] = {
     {'?', A_HELP, "Help"},
     {KEYF(KEY_F(1)), A_HELP, NULL},
@@ -106,15 +107,21 @@ static const struct keybind keys_timeline[] = {
 static const struct keybind keys_detail[] = {
     {0, A_NONE, NULL},
 };
+/* clang-format on */
 
 const struct keybind *keymap_table(int pane)
 {
     switch (pane) {
-    case PANE_TABLE: return keys_table;
-    case PANE_TREE: return keys_tree;
-    case PANE_TIMELINE: return keys_timeline;
-    case PANE_DETAIL: return keys_detail;
-    default: return keys_global;
+    case PANE_TABLE:
+        return keys_table;
+    case PANE_TREE:
+        return keys_tree;
+    case PANE_TIMELINE:
+        return keys_timeline;
+    case PANE_DETAIL:
+        return keys_detail;
+    default:
+        return keys_global;
     }
 }
 
@@ -146,6 +153,7 @@ int keymap_normalize(int code, bool is_fn)
     return code;
 }
 
+/* clang-format off */
 static const struct {
     const char *name;
     int key;
@@ -175,6 +183,7 @@ static const struct {
     {"Mouse", KEYF(KEY_MOUSE)},
     {"Resize", KEYF(KEY_RESIZE)},
 };
+/* clang-format on */
 
 size_t keymap_key_parse(const char *s, int *key)
 {
@@ -194,8 +203,7 @@ size_t keymap_key_parse(const char *s, int *key)
                         *key = named[i].key;
                         return len + 2;
                     }
-                if ((name[0] == 'C' || name[0] == 'c') && name[1] == '-' && name[2] &&
-                    !name[3]) {
+                if ((name[0] == 'C' || name[0] == 'c') && name[1] == '-' && name[2] && !name[3]) {
                     *key = KEY_CTRL(name[2]);
                     return len + 2;
                 }
@@ -271,8 +279,8 @@ void keymap_key_name(int key, char *buf, size_t n)
     snprintf(buf, n, "%s", u);
 }
 
-static void append_keys(const struct keybind *kb, enum action a, char *buf, size_t n,
-                        bool *any, const struct keybind *shadow)
+static void append_keys(const struct keybind *kb, enum action a, char *buf, size_t n, bool *any,
+                        const struct keybind *shadow)
 {
     for (; kb->key; kb++) {
         if (kb->action != a)

@@ -14,8 +14,8 @@
 
 #define KEYF_BIT 0x01000000
 #define KEYF(k) (KEYF_BIT | (k))
-#define KEY_IS_FN(k) (((k) & KEYF_BIT) != 0)
-#define KEY_CTRL(c) ((c) & 0x1f)
+#define KEY_IS_FN(k) (((k)&KEYF_BIT) != 0)
+#define KEY_CTRL(c) ((c)&0x1f)
 #define KEY_ESC 27
 
 /* The panes, in focus order. */
@@ -24,7 +24,7 @@ enum pane_id { PANE_TABLE, PANE_TREE, PANE_TIMELINE, PANE_DETAIL, PANE__COUNT };
 struct keybind {
     int key;
     enum action action;
-    const char *bar;        /* label in the key bar; NULL = not shown there */
+    const char *bar; /* label in the key bar; NULL = not shown there */
 };
 
 /* Bindings of a pane (PANE__COUNT = the global table), ending with key 0. */

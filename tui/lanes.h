@@ -14,9 +14,9 @@
 enum lane_class { LC_COMP, LC_COMM, LC_MEMCPY, LC_CPU, LC__COUNT };
 
 struct lane {
-    uint32_t row;               /* trace row */
-    bool cpu;                   /* a thread's CPU ops, else a GPU stream */
-    ivals_t iv[LC__COUNT];      /* disjoint busy intervals per class */
+    uint32_t row;          /* trace row */
+    bool cpu;              /* a thread's CPU ops, else a GPU stream */
+    ivals_t iv[LC__COUNT]; /* disjoint busy intervals per class */
 };
 
 /* Build the lane of a row (cpu: the row's cpu ops; else its GPU work). */

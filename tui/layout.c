@@ -8,8 +8,7 @@
 
 bool rect_contains(const struct rect *r, int y, int x)
 {
-    return r->h > 0 && r->w > 0 && y >= r->y && y < r->y + r->h && x >= r->x &&
-           x < r->x + r->w;
+    return r->h > 0 && r->w > 0 && y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w;
 }
 
 static struct rect mk(int y, int x, int h, int w)

@@ -25,26 +25,17 @@ struct rect {
     int y, x, h, w;
 };
 
-enum layout_slot {
-    L_HEADER,
-    L_TABLE,
-    L_TREE,
-    L_TIMELINE,
-    L_DETAIL,
-    L_MESSAGE,
-    L_KEYBAR,
-    L__COUNT
-};
+enum layout_slot { L_HEADER, L_TABLE, L_TREE, L_TIMELINE, L_DETAIL, L_MESSAGE, L_KEYBAR, L__COUNT };
 
 struct layout_cfg {
-    int timeline_lanes;     /* lanes the timeline wants (>= 1) */
-    int maximized;          /* slot shown alone in the body, or -1 */
-    int table_pct;          /* share of the left column for the table (10..90) */
+    int timeline_lanes; /* lanes the timeline wants (>= 1) */
+    int maximized;      /* slot shown alone in the body, or -1 */
+    int table_pct;      /* share of the left column for the table (10..90) */
 };
 
 struct layout {
-    bool too_small;         /* below the minimum: nothing else is valid */
-    struct rect r[L__COUNT];/* h == 0 for hidden slots */
+    bool too_small;          /* below the minimum: nothing else is valid */
+    struct rect r[L__COUNT]; /* h == 0 for hidden slots */
 };
 
 /* Fill out for a lines x cols screen. Returns !out->too_small. */

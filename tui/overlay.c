@@ -101,8 +101,8 @@ static void help_draw(struct app *a)
     sb_free(&sb);
     if (n > rows) {
         char more[64];
-        snprintf(more, sizeof(more), " %d-%d of %d ", a->help_top + 1,
-                 MIN(n, a->help_top + rows), n);
+        snprintf(more, sizeof(more), " %d-%d of %d ", a->help_top + 1, MIN(n, a->help_top + rows),
+                 n);
         draw_raw(win, h - 1, w - 2 - (int)strlen(more), more, color_attr(C_POPUP));
     }
 }
@@ -112,19 +112,32 @@ static unsigned help_key(struct app *a, int key)
     enum action act = keymap_lookup(PANE_DETAIL, key);
     int page = MAX(1, a->lines - 5);
     switch (act) {
-    case A_MOVE_DOWN: a->help_top++; break;
-    case A_MOVE_UP: a->help_top--; break;
-    case A_PAGE_DOWN: a->help_top += page; break;
-    case A_PAGE_UP: a->help_top -= page; break;
-    case A_MOVE_FIRST: a->help_top = 0; break;
-    case A_MOVE_LAST: a->help_top = 1 << 20; break;
+    case A_MOVE_DOWN:
+        a->help_top++;
+        break;
+    case A_MOVE_UP:
+        a->help_top--;
+        break;
+    case A_PAGE_DOWN:
+        a->help_top += page;
+        break;
+    case A_PAGE_UP:
+        a->help_top -= page;
+        break;
+    case A_MOVE_FIRST:
+        a->help_top = 0;
+        break;
+    case A_MOVE_LAST:
+        a->help_top = 1 << 20;
+        break;
     case A_QUIT:
     case A_CANCEL:
     case A_HELP:
     case A_ACTIVATE:
         overlay_close(a);
         return R_HANDLED;
-    default: break;
+    default:
+        break;
     }
     return R_HANDLED;
 }
@@ -166,12 +179,24 @@ static unsigned menu_key(struct app *a, int key)
     struct menu *m = &a->menu;
     enum action act = keymap_lookup(PANE_DETAIL, key);
     switch (act) {
-    case A_MOVE_DOWN: m->cur = MIN(m->cur + 1, m->n - 1); break;
-    case A_MOVE_UP: m->cur = MAX(m->cur - 1, 0); break;
-    case A_PAGE_DOWN: m->cur = MIN(m->cur + 10, m->n - 1); break;
-    case A_PAGE_UP: m->cur = MAX(m->cur - 10, 0); break;
-    case A_MOVE_FIRST: m->cur = 0; break;
-    case A_MOVE_LAST: m->cur = m->n - 1; break;
+    case A_MOVE_DOWN:
+        m->cur = MIN(m->cur + 1, m->n - 1);
+        break;
+    case A_MOVE_UP:
+        m->cur = MAX(m->cur - 1, 0);
+        break;
+    case A_PAGE_DOWN:
+        m->cur = MIN(m->cur + 10, m->n - 1);
+        break;
+    case A_PAGE_UP:
+        m->cur = MAX(m->cur - 10, 0);
+        break;
+    case A_MOVE_FIRST:
+        m->cur = 0;
+        break;
+    case A_MOVE_LAST:
+        m->cur = m->n - 1;
+        break;
     case A_ACTIVATE: {
         menu_pick_fn pick = m->pick;
         int item = m->cur;
@@ -185,7 +210,8 @@ static unsigned menu_key(struct app *a, int key)
     case A_MOVE_LEFT:
         overlay_close(a);
         return R_HANDLED;
-    default: break;
+    default:
+        break;
     }
     return R_HANDLED;
 }
@@ -271,19 +297,28 @@ void overlay_prompt(struct app *a, const char *label, const char *initial, promp
 unsigned overlay_key(struct app *a, int key)
 {
     switch (a->ov) {
-    case OV_HELP: return help_key(a, key);
-    case OV_MENU: return menu_key(a, key);
-    case OV_PROMPT: return prompt_key(a, key);
-    default: return R_NONE;
+    case OV_HELP:
+        return help_key(a, key);
+    case OV_MENU:
+        return menu_key(a, key);
+    case OV_PROMPT:
+        return prompt_key(a, key);
+    default:
+        return R_NONE;
     }
 }
 
 void overlay_draw(struct app *a)
 {
     switch (a->ov) {
-    case OV_HELP: help_draw(a); break;
-    case OV_MENU: menu_draw(a); break;
-    default: return;
+    case OV_HELP:
+        help_draw(a);
+        break;
+    case OV_MENU:
+        menu_draw(a);
+        break;
+    default:
+        return;
     }
     if (a->w_overlay) {
         touchwin(a->w_overlay);

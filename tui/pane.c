@@ -48,17 +48,26 @@ bool listview_action(struct listview *lv, enum action act)
 {
     long page = lv->height > 1 ? lv->height - 1 : 1;
     switch (act) {
-    case A_MOVE_UP: listview_move(lv, -1); return true;
-    case A_MOVE_DOWN: listview_move(lv, 1); return true;
+    case A_MOVE_UP:
+        listview_move(lv, -1);
+        return true;
+    case A_MOVE_DOWN:
+        listview_move(lv, 1);
+        return true;
     case A_PAGE_UP:
         listview_move(lv, -page);
         return true;
     case A_PAGE_DOWN:
         listview_move(lv, page);
         return true;
-    case A_MOVE_FIRST: listview_set(lv, 0); return true;
-    case A_MOVE_LAST: listview_set(lv, lv->n ? lv->n - 1 : 0); return true;
-    default: return false;
+    case A_MOVE_FIRST:
+        listview_set(lv, 0);
+        return true;
+    case A_MOVE_LAST:
+        listview_set(lv, lv->n ? lv->n - 1 : 0);
+        return true;
+    default:
+        return false;
     }
 }
 

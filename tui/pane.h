@@ -24,24 +24,25 @@ struct detail_out;
 /* Reaction bits: what a handler wants the loop to do. */
 enum reaction {
     R_NONE = 0,
-    R_HANDLED = 1 << 0,     /* the action was consumed */
-    R_DIRTY = 1 << 1,       /* redraw the pane that handled it */
-    R_DIRTY_ALL = 1 << 2,   /* redraw every pane */
-    R_REBUILD = 1 << 3,     /* the filter changed: panes rebuild their rows */
-    R_RELAYOUT = 1 << 4,    /* recompute the layout (resize, maximize) */
-    R_SYNC = 1 << 5,        /* the selected event changed: timeline and detail follow */
-    R_QUIT = 1 << 6,        /* leave the loop */
+    R_HANDLED = 1 << 0,   /* the action was consumed */
+    R_DIRTY = 1 << 1,     /* redraw the pane that handled it */
+    R_DIRTY_ALL = 1 << 2, /* redraw every pane */
+    R_REBUILD = 1 << 3,   /* the filter changed: panes rebuild their rows */
+    R_RELAYOUT = 1 << 4,  /* recompute the layout (resize, maximize) */
+    R_SYNC = 1 << 5,      /* the selected event changed: timeline and detail follow */
+    R_QUIT = 1 << 6,      /* leave the loop */
 };
 
 struct pane_ops {
-    const char *name;                                           /* "table", "tree", ... */
-    void (*draw)(struct pane *p, struct app *a);                /* whole pane into p->win */
+    const char *name;                            /* "table", "tree", ... */
+    void (*draw)(struct pane *p, struct app *a); /* whole pane into p->win */
     unsigned (*on_action)(struct pane *p, struct app *a, enum action act); /* 0 = not handled */
     unsigned (*on_click)(struct pane *p, struct app *a, int y, int x, bool dbl); /* pane-relative */
-    uint32_t (*current_event)(struct pane *p, struct app *a);   /* event under the cursor */
+    uint32_t (*current_event)(struct pane *p, struct app *a); /* event under the cursor */
     void (*describe)(struct pane *p, struct app *a, struct detail_out *d); /* detail pane text */
-    unsigned (*search)(struct pane *p, struct app *a, int dir); /* go to the next match of a->search */
-    void (*rebuild)(struct pane *p, struct app *a);             /* the filter changed */
+    unsigned (*search)(struct pane *p, struct app *a,
+                       int dir);                    /* go to the next match of a->search */
+    void (*rebuild)(struct pane *p, struct app *a); /* the filter changed */
     void (*follow)(struct pane *p, struct app *a, uint32_t ev); /* selection changed elsewhere */
     void (*position)(struct pane *p, struct app *a, char *buf, size_t n); /* "12/345" */
     void (*free)(struct pane *p);
@@ -49,19 +50,19 @@ struct pane_ops {
 
 struct pane {
     const struct pane_ops *ops;
-    int id;                 /* enum pane_id */
-    WINDOW *win;            /* NULL while hidden */
-    struct rect r;          /* where it is */
+    int id;        /* enum pane_id */
+    WINDOW *win;   /* NULL while hidden */
+    struct rect r; /* where it is */
     bool dirty;
-    void *priv;             /* the pane's state */
+    void *priv; /* the pane's state */
 };
 
 /* Cursor and scroll of a list of n rows shown in `height` lines. */
 struct listview {
-    size_t n;               /* rows */
-    size_t cur;             /* cursor row (0 when n == 0) */
-    size_t top;             /* first row shown */
-    int height;             /* lines available for rows */
+    size_t n;   /* rows */
+    size_t cur; /* cursor row (0 when n == 0) */
+    size_t top; /* first row shown */
+    int height; /* lines available for rows */
 };
 
 /* Keep cur in range and visible (scrolling as little as possible). */
@@ -108,6 +109,9 @@ bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev);
  * names the set in the title. */
 void tree_pane_set_instances(struct pane *p, struct app *a, const uint32_t *ev, size_t n,
                              const char *label);
+/* Tree pane: the instance filter in force (count in *n, its label in
+ * *label), NULL when none; borrowed until the next change. */
+const uint32_t *tree_pane_instances(struct pane *p, size_t *n, const char **label);
 /* Detail pane: rebuild from the pane that has the selection. */
 void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source);
 

@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 struct pattern {
-    char *text;             /* as typed; NULL when unset */
-    char *needle;           /* substring (lower-cased when icase) */
-    bool regex;             /* re is compiled */
+    char *text;   /* as typed; NULL when unset */
+    char *needle; /* substring (lower-cased when icase) */
+    bool regex;   /* re is compiled */
     bool icase;
     regex_t re;
     /* Verdicts per string-table id: 0 unknown, 1 no, 2 yes. */

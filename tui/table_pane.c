@@ -13,21 +13,21 @@
 #include "tui/draw.h"
 
 struct tview {
-    struct table *tab;          /* borrowed from app.views */
-    int sort_col;               /* -1: the builder's order */
+    struct table *tab; /* borrowed from app.views */
+    int sort_col;      /* -1: the builder's order */
     bool desc;
-    VEC(uint32_t) rows;         /* table rows shown (filter), in table order */
+    VEC(uint32_t) rows; /* table rows shown (filter), in table order */
     struct listview lv;
-    int *natural;               /* natural width per column */
-    int hscroll;                /* first scrolled column after the name */
+    int *natural; /* natural width per column */
+    int hscroll;  /* first scrolled column after the name */
 };
 
 struct table_pane {
-    int view;                   /* index into app_view_names */
-    bool all_cols;              /* show COLF_DETAIL columns */
+    int view;      /* index into app_view_names */
+    bool all_cols; /* show COLF_DETAIL columns */
     struct tview v[APP_NVIEWS];
     struct strbuf cell;
-    int shown[64];              /* columns drawn last time, for clicks and digits */
+    int shown[64]; /* columns drawn last time, for clicks and digits */
     int shown_x[64];
     int shown_w[64];
     int nshown;
@@ -57,7 +57,7 @@ static const char *col_title(const struct table_col *c)
 /* Rows, widths, sorting                                                    */
 /* ------------------------------------------------------------------------ */
 
-static bool row_matches(struct app *a, const struct table *tab, size_t r, struct strbuf *sb)
+static bool row_matches(struct app *a, const struct table *tab, size_t r)
 {
     if (!pattern_active(&a->filter))
         return true;
@@ -68,7 +68,6 @@ static bool row_matches(struct app *a, const struct table *tab, size_t r, struct
         if (v.s && pattern_match(&a->filter, v.s))
             return true;
     }
-    (void)sb;
     return false;
 }
 
@@ -78,7 +77,7 @@ static void view_rows(struct app *a, struct tview *v)
     if (!v->tab)
         return;
     for (size_t r = 0; r < v->tab->nrows; r++)
-        if (row_matches(a, v->tab, r, NULL))
+        if (row_matches(a, v->tab, r))
             VEC_PUSH(&v->rows, (uint32_t)r);
     v->lv.n = v->rows.n;
     listview_clamp(&v->lv);
@@ -150,7 +149,7 @@ static void sort_view(struct app *a, struct tview *v, int col, bool desc)
     v->sort_col = col;
     v->desc = desc;
     app_message(a, "sorted by %s %s", col_title(&tab->cols[col]),
-                 desc ? a->g->sort_desc : a->g->sort_asc);
+                desc ? a->g->sort_desc : a->g->sort_asc);
     view_rows(a, v);
     v->lv.cur = 0;
     v->lv.top = 0;
@@ -320,8 +319,8 @@ static void table_draw(struct pane *p, struct app *a)
             if (!base && k == 0 && pattern_active(&a->search) &&
                 pattern_match(&a->search, sb_str(&tp->cell)))
                 at = color_attr(C_MATCH);
-            draw_fit(p->win, 2 + y, tp->shown_x[k], tp->shown_w[k], sb_str(&tp->cell),
-                     tp->cell.len, true, col->kind != COL_TEXT, at, a->ascii);
+            draw_fit(p->win, 2 + y, tp->shown_x[k], tp->shown_w[k], sb_str(&tp->cell), tp->cell.len,
+                     true, col->kind != COL_TEXT, at, a->ascii);
         }
     }
 }
@@ -352,9 +351,9 @@ static void open_sort_menu(struct pane *p, struct app *a)
     char **items = xcalloc(v->tab->ncols, sizeof(char *));
     for (size_t c = 0; c < v->tab->ncols; c++) {
         const struct table_col *col = &v->tab->cols[c];
-        items[c] = xasprintf("%s%s", col_title(col),
-                             (int)c == v->sort_col ? (v->desc ? " (descending)" : " (ascending)")
-                                                   : "");
+        items[c] =
+            xasprintf("%s%s", col_title(col),
+                      (int)c == v->sort_col ? (v->desc ? " (descending)" : " (ascending)") : "");
     }
     app_open_menu(a, "Sort by", items, (int)v->tab->ncols, v->sort_col >= 0 ? v->sort_col : 0,
                   sort_menu_pick);
@@ -433,8 +432,15 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act)
         sort_view(a, v, cols[at], natural_desc(v->tab, cols[at]));
         return R_HANDLED | R_DIRTY | R_SYNC;
     }
-    case A_SORT_1: case A_SORT_2: case A_SORT_3: case A_SORT_4: case A_SORT_5:
-    case A_SORT_6: case A_SORT_7: case A_SORT_8: case A_SORT_9: {
+    case A_SORT_1:
+    case A_SORT_2:
+    case A_SORT_3:
+    case A_SORT_4:
+    case A_SORT_5:
+    case A_SORT_6:
+    case A_SORT_7:
+    case A_SORT_8:
+    case A_SORT_9: {
         if (!v->tab)
             return R_HANDLED;
         int n = visible_cols(tp, v->tab, cols), k = (int)(act - A_SORT_1);

@@ -23,8 +23,8 @@ const struct glyphs glyphs_utf8 = {
     .sort_asc = "\xe2\x96\xb2",
     .vline = "\xe2\x94\x82",
     .times = "\xc3\x97",
-    .levels = {" ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
-               "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"},
+    .levels = {" ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84", "\xe2\x96\x85",
+               "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"},
     .shade_comm = "\xe2\x96\x93",
     .shade_memcpy = "\xe2\x96\x92",
     .shade_idle = "\xe2\x96\x91",
@@ -63,13 +63,22 @@ const struct glyphs glyphs_ascii = {
 static const char *ascii_alike(uint32_t cp)
 {
     switch (cp) {
-    case 0xb5: return "u";       /* µ */
-    case 0x3bc: return "u";      /* μ */
-    case 0xd7: return "x";       /* × */
-    case 0x2026: return "~";     /* … */
-    case 0x2013: case 0x2014: case 0x2500: return "-";
-    case 0x2502: return "|";
-    default: return "?";
+    case 0xb5:
+        return "u"; /* µ */
+    case 0x3bc:
+        return "u"; /* μ */
+    case 0xd7:
+        return "x"; /* × */
+    case 0x2026:
+        return "~"; /* … */
+    case 0x2013:
+    case 0x2014:
+    case 0x2500:
+        return "-";
+    case 0x2502:
+        return "|";
+    default:
+        return "?";
     }
 }
 
@@ -132,8 +141,7 @@ static size_t cp_start(const char *s, size_t i)
     return i;
 }
 
-size_t text_fit(struct strbuf *out, const char *s, size_t n, size_t width, bool middle,
-                bool ascii)
+size_t text_fit(struct strbuf *out, const char *s, size_t n, size_t width, bool middle, bool ascii)
 {
     /* Every input character becomes at least one column, and at most four
      * bytes make one character; so when the text is far longer than the

@@ -18,26 +18,26 @@
 
 /* Glyphs used by the panes; one set for UTF-8 terminals, one for ASCII. */
 struct glyphs {
-    const char *ellipsis;       /* cut marker */
-    const char *tree_vert;      /* "│ " guide of an ancestor with later siblings */
-    const char *tree_tee;       /* "├─" child with later siblings */
-    const char *tree_end;       /* "└─" last child */
-    const char *expanded;       /* node shown open */
-    const char *collapsed;      /* node with hidden children */
-    const char *leaf;           /* node without children */
-    const char *sort_desc;      /* sort marker, descending */
-    const char *sort_asc;       /* sort marker, ascending */
-    const char *vline;          /* pane separator */
-    const char *times;          /* "×" of grouped siblings */
-    const char *levels[9];      /* occupancy 0/8 .. 8/8 (timeline) */
-    const char *shade_comm;     /* timeline/bar glyph of exposed communication */
-    const char *shade_memcpy;   /* timeline/bar glyph of exposed memcpy */
-    const char *shade_idle;     /* header bar glyph of idle time */
-    const char *full;           /* full cell (bars) */
-    const char *cursor;         /* timeline selection marker on the axis */
-    const char *tick;           /* axis tick */
-    const char *axis;           /* axis line */
-    const char *mu;             /* micro sign in units */
+    const char *ellipsis;     /* cut marker */
+    const char *tree_vert;    /* "│ " guide of an ancestor with later siblings */
+    const char *tree_tee;     /* "├─" child with later siblings */
+    const char *tree_end;     /* "└─" last child */
+    const char *expanded;     /* node shown open */
+    const char *collapsed;    /* node with hidden children */
+    const char *leaf;         /* node without children */
+    const char *sort_desc;    /* sort marker, descending */
+    const char *sort_asc;     /* sort marker, ascending */
+    const char *vline;        /* pane separator */
+    const char *times;        /* "×" of grouped siblings */
+    const char *levels[9];    /* occupancy 0/8 .. 8/8 (timeline) */
+    const char *shade_comm;   /* timeline/bar glyph of exposed communication */
+    const char *shade_memcpy; /* timeline/bar glyph of exposed memcpy */
+    const char *shade_idle;   /* header bar glyph of idle time */
+    const char *full;         /* full cell (bars) */
+    const char *cursor;       /* timeline selection marker on the axis */
+    const char *tick;         /* axis tick */
+    const char *axis;         /* axis line */
+    const char *mu;           /* micro sign in units */
 };
 
 extern const struct glyphs glyphs_utf8;
@@ -51,8 +51,7 @@ size_t text_width(const char *clean, size_t n);
 /* Append s[0..n), cleaned and cut to at most `width` columns: in the middle
  * when middle is set, else at the end, with the ellipsis marking the cut.
  * Returns the columns written. */
-size_t text_fit(struct strbuf *out, const char *s, size_t n, size_t width, bool middle,
-                 bool ascii);
+size_t text_fit(struct strbuf *out, const char *s, size_t n, size_t width, bool middle, bool ascii);
 /* text_fit padded with spaces to exactly `width` columns; right-aligned
  * when right is set. */
 void text_fit_pad(struct strbuf *out, const char *s, size_t n, size_t width, bool middle,

@@ -15,14 +15,14 @@
 #define LABEL_W 12
 
 struct tl_pane {
-    struct lane *lanes;         /* GPU streams, then the CPU lane (last) */
+    struct lane *lanes; /* GPU streams, then the CPU lane (last) */
     int nlanes;
-    int lane;                   /* current lane */
-    int lane_top;               /* first lane shown */
-    int64_t v0, v1;             /* view, ns (trace time) */
-    int64_t cursor;             /* cursor time */
-    uint32_t under;             /* event under the cursor on the current lane */
-    float *occ;                 /* bins scratch */
+    int lane;       /* current lane */
+    int lane_top;   /* first lane shown */
+    int64_t v0, v1; /* view, ns (trace time) */
+    int64_t cursor; /* cursor time */
+    uint32_t under; /* event under the cursor on the current lane */
+    float *occ;     /* bins scratch */
     int occ_cols;
 };
 
@@ -113,8 +113,8 @@ static void draw_lane(struct pane *p, struct app *a, int y, int li)
     char label[64];
     lane_label(a, l, label, sizeof(label));
     bool cur = li == tl->lane;
-    attr_t lattr = cur ? color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_SELECT)
-                       : color_attr(C_DIM);
+    attr_t lattr =
+        cur ? color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_SELECT) : color_attr(C_DIM);
     draw_fit(p->win, y, 0, LABEL_W - 1, label, strlen(label), true, false, lattr, a->ascii);
     if (tl->occ_cols < w) {
         tl->occ = xreallocarray(tl->occ, (size_t)w * LC__COUNT, sizeof(float));
@@ -319,8 +319,8 @@ static unsigned timeline_action(struct pane *p, struct app *a, enum action act)
         return R_HANDLED | R_DIRTY;
     case A_EVENT_PREV:
     case A_EVENT_NEXT: {
-        uint32_t ev = lane_event_step(&tl->lanes[tl->lane], a->t, tl->cursor,
-                                      act == A_EVENT_NEXT ? 1 : -1);
+        uint32_t ev =
+            lane_event_step(&tl->lanes[tl->lane], a->t, tl->cursor, act == A_EVENT_NEXT ? 1 : -1);
         if (ev == IDX_NONE) {
             app_message(a, "no more events on this lane");
             return R_HANDLED;

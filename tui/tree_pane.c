@@ -17,11 +17,11 @@
 struct tree_pane {
     struct calltree *ct;
     struct listview lv;
-    uint32_t *inst;             /* instance filter (owned), NULL = none */
+    uint32_t *inst; /* instance filter (owned), NULL = none */
     size_t ninst;
-    char *inst_label;           /* what the instances are (owned) */
-    size_t nmatch;              /* matches of the active filter */
-    uint32_t base;              /* tree levels scrolled off to the left */
+    char *inst_label; /* what the instances are (owned) */
+    size_t nmatch;    /* matches of the active filter */
+    uint32_t base;    /* tree levels scrolled off to the left */
     struct strbuf line, name;
 };
 
@@ -62,13 +62,17 @@ static enum color_elem node_elem(const struct calltree *ct, uint32_t n)
     if (node->kind == TN_GROUP)
         return C_GROUP;
     switch (trace_ev(ct->t, node->ref)->kind) {
-    case EVK_PYTHON: return C_PYTHON;
+    case EVK_PYTHON:
+        return C_PYTHON;
     case EVK_RUNTIME:
-    case EVK_DRIVER: return C_RUNTIME;
+    case EVK_DRIVER:
+        return C_RUNTIME;
     case EVK_KERNEL:
     case EVK_MEMCPY:
-    case EVK_MEMSET: return C_KERNEL;
-    default: return C_OP;
+    case EVK_MEMSET:
+        return C_KERNEL;
+    default:
+        return C_OP;
     }
 }
 
@@ -495,8 +499,6 @@ void tree_pane_set_instances(struct pane *p, struct app *a, const uint32_t *ev, 
     tree_rebuild(p, a);
 }
 
-/* The instance filter, for the app's drill history. */
-const uint32_t *tree_pane_instances(struct pane *p, size_t *n, const char **label);
 const uint32_t *tree_pane_instances(struct pane *p, size_t *n, const char **label)
 {
     struct tree_pane *tr = tr_of(p);

@@ -291,5 +291,5 @@ int tui_main(const struct tui_opts *o)
         loop(&a);
     app_done(&a);
     term_close();
-    return rc ? rc : (headless ? 0 : status);
+    return rc ? rc : status;
 }

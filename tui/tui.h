@@ -11,16 +11,16 @@
 #include <stddef.h>
 
 struct tui_opts {
-    const char *path;           /* trace file ("-" = stdin) */
-    const char *name;           /* name shown in the header; NULL = from path */
-    const void *mem;            /* in-memory trace instead of path (borrowed) */
+    const char *path; /* trace file ("-" = stdin) */
+    const char *name; /* name shown in the header; NULL = from path */
+    const void *mem;  /* in-memory trace instead of path (borrowed) */
     size_t mem_len;
-    bool no_color;              /* monochrome theme */
-    bool ascii;                 /* ASCII glyphs even in a UTF-8 locale */
-    const char *script;         /* run this script headless (NULL: interactive) */
-    const char *script_timing;  /* script mode: write per-step times here */
+    bool no_color;                 /* monochrome theme */
+    bool ascii;                    /* ASCII glyphs even in a UTF-8 locale */
+    const char *script;            /* run this script headless (NULL: interactive) */
+    const char *script_timing;     /* script mode: write per-step times here */
     int script_lines, script_cols; /* script mode screen size (0: 30x100) */
-    unsigned threads;           /* parser threads; 0 = default */
+    unsigned threads;              /* parser threads; 0 = default */
 };
 
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,

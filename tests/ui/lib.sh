@@ -44,7 +44,8 @@ fail() {
 }
 
 # run_script NAME TRACE [OPTIONS...] < steps
-# TRACE may be "" for the bundled demo. Screens land in $tmp.
+# TRACE may be "" for the bundled demo. Screens land in $tmp. The exit
+# status must be $EXPECT_STATUS (default 0).
 run_script() {
     name=$1
     trace=$2
@@ -58,7 +59,7 @@ run_script() {
             > "$tmp/$name.out" 2> "$tmp/$name.err"
     fi
     rc=$?
-    if [ $rc -ne 0 ]; then
+    if [ $rc -ne "${EXPECT_STATUS:-0}" ]; then
         fail "$name: exit status $rc"
         cat "$tmp/$name.err"
     elif [ -s "$tmp/$name.err" ]; then

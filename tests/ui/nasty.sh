@@ -42,5 +42,17 @@ for f in nasty-table.txt nasty-tree.txt nasty-kernel.txt nasty-detail-end.txt na
     if ! iconv -f UTF-8 -t UTF-8 "$tmp/$f" >/dev/null 2>&1; then fail "$f: invalid UTF-8 on screen"; fi
 done
 grep -q 'evil\\x1b\[2J' "$tmp/nasty-tree.txt" || fail "escape sequence not shown escaped"
+
+# A trace cut in the middle of an event: the events before the cut are
+# shown, the fault is on the message line, and the exit status is 2.
+head -c 700 "$tmp/nasty.json" > "$tmp/cut.json"
+EXPECT_STATUS=2
+run_script cut "$tmp/cut.json" <<'STEPS'
+expect truncated
+focus-tree
+expand-all
+expect evil\x1b[2J
+STEPS
+EXPECT_STATUS=0
 grep -q '<U+202E>' "$tmp/nasty-tree.txt" || fail "RTL override not shown"
 finish

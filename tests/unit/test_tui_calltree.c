@@ -18,33 +18,31 @@
 #include "tui/calltree.h"
 #include "tui/lanes.h"
 
-#define X(cat, name, tid, ts, dur, args)                                                      \
-    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid          \
+#define X(cat, name, tid, ts, dur, args)                                                           \
+    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid              \
     ",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{" args "}},"
-#define K(name, ts, dur, corr)                                                                \
-    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts   \
+#define K(name, ts, dur, corr)                                                                     \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts       \
     ",\"dur\":" #dur ",\"args\":{\"device\":0,\"stream\":7,\"correlation\":" #corr "}},"
 
 static const char *trace_json =
-    "{\"traceEvents\":["
-    X("user_annotation", "ProfilerStep#1", 1, 0, 1000, "")
-    X("python_function", "model.py(10): forward", 1, 10, 900, "\"Python id\":1")
-    X("cpu_op", "aten::mm", 1, 20, 100, "\"External id\":1")
-    X("cuda_runtime", "cudaLaunchKernel", 1, 30, 10, "\"correlation\":100")
-    X("cpu_op", "aten::mm", 1, 200, 100, "\"External id\":2")
-    X("cuda_runtime", "cudaLaunchKernel", 1, 210, 10, "\"correlation\":101")
-    X("cpu_op", "aten::mm", 1, 400, 100, "\"External id\":3")
-    X("cuda_runtime", "cudaLaunchKernel", 1, 410, 10, "\"correlation\":102")
-    X("cpu_op", "aten::relu", 1, 600, 50, "\"External id\":4")
-    X("cuda_runtime", "cudaLaunchKernel", 1, 610, 10, "\"correlation\":103")
-    X("cpu_op", "aten::add", 2, 0, 30, "")
-    K("gemm_a", 50, 100, 100)
-    K("gemm_a", 250, 300, 101)
-    K("gemm_b", 500, 50, 102)
-    K("relu_k", 700, 20, 103)
-    K("orphan", 900, 30, 999)
-    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}}"
-    "]}";
+    "{\"traceEvents\":[" X("user_annotation", "ProfilerStep#1", 1, 0, 1000, "")
+        X("python_function", "model.py(10): forward", 1, 10, 900,
+          "\"Python id\":1") X("cpu_op", "aten::mm", 1, 20, 100, "\"External id\":1")
+            X("cuda_runtime", "cudaLaunchKernel", 1, 30, 10,
+              "\"correlation\":100") X("cpu_op", "aten::mm", 1, 200, 100, "\"External id\":2")
+                X("cuda_runtime", "cudaLaunchKernel", 1, 210, 10,
+                  "\"correlation\":101") X("cpu_op", "aten::mm", 1, 400, 100, "\"External id\":3")
+                    X("cuda_runtime", "cudaLaunchKernel", 1, 410, 10, "\"correlation\":102")
+                        X("cpu_op", "aten::relu", 1, 600, 50, "\"External id\":4")
+                            X("cuda_runtime", "cudaLaunchKernel", 1, 610, 10, "\"correlation\":103")
+                                X("cpu_op", "aten::add", 2, 0, 30, "") K("gemm_a", 50, 100, 100)
+                                    K("gemm_a", 250, 300, 101) K("gemm_b", 500, 50, 102)
+                                        K("relu_k", 700, 20, 103)
+                                            K("orphan", 900, 30,
+                                              999) "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":"
+                                                   "1,\"tid\":1,\"args\":{\"name\":\"main\"}}"
+                                                   "]}";
 
 struct fixture {
     struct trace *t;
@@ -339,12 +337,27 @@ static void test_random_ops(void **state)
         size_t n = calltree_nrows(ct);
         size_t row = n ? (size_t)(x >> 8) % n : 0;
         switch ((x >> 40) % 9) {
-        case 0: case 1: case 2: calltree_toggle(ct, row); break;
-        case 3: calltree_expand_all(ct, row); break;
-        case 4: if (x % 7 == 0) calltree_collapse_all(ct, row); break;
-        case 5: calltree_hot_path(ct, row); break;
-        case 6: calltree_set_options(ct, (x >> 3) & 1, (x >> 4) & 1); break;
-        case 7: calltree_reveal(ct, (uint32_t)((x >> 20) % f->t->ev.n)); break;
+        case 0:
+        case 1:
+        case 2:
+            calltree_toggle(ct, row);
+            break;
+        case 3:
+            calltree_expand_all(ct, row);
+            break;
+        case 4:
+            if (x % 7 == 0)
+                calltree_collapse_all(ct, row);
+            break;
+        case 5:
+            calltree_hot_path(ct, row);
+            break;
+        case 6:
+            calltree_set_options(ct, (x >> 3) & 1, (x >> 4) & 1);
+            break;
+        case 7:
+            calltree_reveal(ct, (uint32_t)((x >> 20) % f->t->ev.n));
+            break;
         case 8:
             if ((x >> 5) & 1) {
                 uint32_t ev = (uint32_t)((x >> 24) % f->t->ev.n);

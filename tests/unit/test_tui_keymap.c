@@ -141,10 +141,8 @@ static void test_help_generated(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_action_names),
-        cmocka_unit_test(test_lookup_order),
-        cmocka_unit_test(test_tables_sane),
-        cmocka_unit_test(test_key_names),
+        cmocka_unit_test(test_action_names),   cmocka_unit_test(test_lookup_order),
+        cmocka_unit_test(test_tables_sane),    cmocka_unit_test(test_key_names),
         cmocka_unit_test(test_help_generated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

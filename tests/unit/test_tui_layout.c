@@ -160,10 +160,8 @@ static void test_listview(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_minimum),
-        cmocka_unit_test(test_wide_and_narrow),
-        cmocka_unit_test(test_every_size),
-        cmocka_unit_test(test_maximized),
+        cmocka_unit_test(test_minimum),    cmocka_unit_test(test_wide_and_narrow),
+        cmocka_unit_test(test_every_size), cmocka_unit_test(test_maximized),
         cmocka_unit_test(test_listview),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

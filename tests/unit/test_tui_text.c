@@ -43,8 +43,7 @@ static void test_plain_fit(void **state)
     struct strbuf sb = STRBUF_INIT;
     assert_int_equal(fit(&sb, "aten::mm", 20, true, false), 8);
     assert_string_equal(sb_str(&sb), "aten::mm");
-    assert_int_equal(fit(&sb, "at::native::vectorized_elementwise_kernel<4>", 20, true, false),
-                     20);
+    assert_int_equal(fit(&sb, "at::native::vectorized_elementwise_kernel<4>", 20, true, false), 20);
     assert_int_equal(cols(&sb), 20);
     assert_non_null(strstr(sb_str(&sb), "\xe2\x80\xa6"));
     assert_true(strncmp(sb_str(&sb), "at::native", 10) == 0);
@@ -70,7 +69,10 @@ static void test_escapes(void **state)
     assert_non_null(strstr(sb_str(&sb), "\\x07"));
     assert_non_null(strstr(sb_str(&sb), "\\n"));
     /* C1 controls (U+009B is a one-byte CSI on some terminals). */
-    fit(&sb, "a\xc2\x9b" "31mred", 200, true, false);
+    fit(&sb,
+        "a\xc2\x9b"
+        "31mred",
+        200, true, false);
     assert_terminal_safe(&sb);
     assert_null(strstr(sb_str(&sb), "\xc2\x9b"));
     /* Cut in the middle of an escape: still no raw ESC. */
@@ -89,7 +91,10 @@ static void test_invalid_utf8_and_bidi(void **state)
     assert_terminal_safe(&sb);
     assert_non_null(strstr(sb_str(&sb), "\xef\xbf\xbd"));
     /* Right-to-left override would reorder the rest of the line. */
-    fit(&sb, "kernel\xe2\x80\xae" "gnp.exe", 100, true, false);
+    fit(&sb,
+        "kernel\xe2\x80\xae"
+        "gnp.exe",
+        100, true, false);
     assert_terminal_safe(&sb);
     assert_non_null(strstr(sb_str(&sb), "<U+202E>"));
     /* Isolates and marks too. */
@@ -101,7 +106,8 @@ static void test_invalid_utf8_and_bidi(void **state)
 static void test_cjk(void **state)
 {
     struct strbuf sb = STRBUF_INIT;
-    const char *cjk = "\xe7\x9f\xa9\xe9\x98\xb5\xe4\xb9\x98\xe6\xb3\x95_matmul_\xe5\x86\x85\xe6\xa0\xb8";
+    const char *cjk =
+        "\xe7\x9f\xa9\xe9\x98\xb5\xe4\xb9\x98\xe6\xb3\x95_matmul_\xe5\x86\x85\xe6\xa0\xb8";
     assert_int_equal(text_width("\xe7\x9f\xa9", 3), 2);
     for (size_t w = 1; w <= 24; w++) {
         size_t got = fit(&sb, cjk, w, true, false);
@@ -131,7 +137,10 @@ static void test_combining_and_zero_width(void **state)
 {
     struct strbuf sb = STRBUF_INIT;
     /* A combining mark alone would attach to a neighbouring cell. */
-    text_clean(&sb, "\xcc\x81" "abc", 5, false);
+    text_clean(&sb,
+               "\xcc\x81"
+               "abc",
+               5, false);
     assert_true(strncmp(sb_str(&sb), "\xef\xbf\xbd", 3) == 0);
     assert_int_equal(cols(&sb), 4);
     sb_free(&sb);
