@@ -19,8 +19,14 @@
 #include "core/tree.h"
 #include "core/u64map.h"
 
+#ifndef TORCHTOP_FUZZ_SMALL_BUFFERS
 #define WINDOW_INITIAL (1u << 20)   /* bytes of JSON held while scanning */
 #define BATCH_BYTES    (256u << 10) /* events handed to a worker at once */
+#else
+/* The fuzz build: small inputs cross window refills and batch boundaries. */
+#define WINDOW_INITIAL 64u
+#define BATCH_BYTES    256u
+#endif
 #define MAX_THREADS    8
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };

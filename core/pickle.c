@@ -15,7 +15,11 @@
 #include "core/vec.h"
 #include "core/xalloc.h"
 
+#ifndef TORCHTOP_FUZZ_SMALL_BUFFERS
 #define BUF_SIZE (4u << 20)             /* read window */
+#else
+#define BUF_SIZE 64u                    /* the fuzz build: small inputs cross refills */
+#endif
 #define PK_MAX_STR (256u << 20)         /* longest string accepted */
 #define PK_MAX_STACK (1u << 26)         /* values on the stack */
 #define PK_MAX_MEMO (1u << 27)          /* memo slots */
