@@ -330,13 +330,24 @@ static size_t fill(struct loader *L, size_t keep)
         L->cap *= 2;
         L->buf = xreallocarray(L->buf, L->cap, 1);
     }
-    ssize_t n = source_read(L->src, L->buf + L->len, L->cap - L->len, L->err);
+    struct errinfo rerr = {0};
+    ssize_t n = source_read(L->src, L->buf + L->len, L->cap - L->len, &rerr);
     if (n < 0) {
+        /* A bad event in a batch handed out before this point is the
+         * first fault, as when batches are parsed inline: merge them
+         * before recording the read error. */
+        drain(L);
         L->eof = true;
         L->read_failed = true;
-        if (L->err->status == ST_TRUNCATED) {
+        if (rerr.status == ST_TRUNCATED) {
             L->t->truncated = true;
             L->t->lost_bytes = L->len - L->pos;
+        }
+        if (L->err->status == ST_OK) {
+            errinfo_clear(L->err);
+            *L->err = rerr;
+        } else {
+            errinfo_clear(&rerr);
         }
         return shift;
     }
