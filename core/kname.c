@@ -535,6 +535,12 @@ void kname_simplify_put(struct strbuf *out, const char *name, size_t n)
     const char *s = dem ? dem : name;
     size_t sn = dem ? strlen(dem) : n;
     simplify_signature(out, s, sn);
+    if (out->len - mark > sn) {
+        /* Only a malformed name (an unclosed '<') comes out longer than
+         * it went in: keep it as it is. */
+        out->len = mark;
+        out->s[mark] = '\0';
+    }
     if (out->len == mark)
         sb_putn(out, s, sn);
     free(dem);
