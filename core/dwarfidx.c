@@ -65,6 +65,17 @@ static void ranges_v4(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute attr, u
     dwarf_ranges_dealloc(d->dbg, r, n);
 }
 
+static Dwarf_Unsigned rnglists_size(struct dwarfidx *d)
+{
+    Dwarf_Unsigned sz[20] = {0};
+    if (dwarf_get_section_max_offsets_d(d->dbg, &sz[0], &sz[1], &sz[2], &sz[3], &sz[4], &sz[5],
+                                        &sz[6], &sz[7], &sz[8], &sz[9], &sz[10], &sz[11], &sz[12],
+                                        &sz[13], &sz[14], &sz[15], &sz[16], &sz[17], &sz[18],
+                                        &sz[19]) != DW_DLV_OK)
+        return 0;
+    return sz[19]; /* .debug_rnglists */
+}
+
 static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, void *ud)
 {
     Dwarf_Error err = NULL;
@@ -86,6 +97,11 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
         dw_drop_error(d, &err);
         return;
     }
+    /* libdwarf 20210528 reads a list at any offset it is given when the
+     * unit has DW_AT_rnglists_base: keep offsets inside the section. Table
+     * entries (DW_FORM_rnglistx) were checked by elfmod_dwarf_safe. */
+    if (form != DW_FORM_rnglistx && value >= rnglists_size(d))
+        return;
     Dwarf_Rnglists_Head head = NULL;
     Dwarf_Unsigned count = 0, global = 0;
     if (dwarf_rnglists_get_rle_head(attr, form, value, &head, &count, &global, &err) !=

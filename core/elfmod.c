@@ -129,58 +129,80 @@ static void parse_debuglink(struct elfmod *m, const struct shdr *sh)
 }
 
 /* DWARF 5 range and location list sections are checked before libdwarf
- * sees them: libdwarf 20210528 frees a malformed unit header's context and
- * then keeps using it (a double free). The unit headers must tile the
+ * sees them. libdwarf 20210528 frees a malformed unit header's context and
+ * then keeps using it (a double free), and follows offset table entries
+ * (DW_FORM_rnglistx) without bounds. The unit headers must tile the
  * section: a unit length of at least the header, version 5, an address
- * size of 4 or 8 and an offset table inside the unit. */
+ * size of 4 or 8, an offset table inside the unit, and every table entry
+ * pointing inside the unit. */
 struct lists_walk {
     uint64_t pos;           /* bytes seen */
     uint64_t next;          /* offset of the next unit header */
-    uint8_t hdr[20];        /* that header, gathered across pieces */
+    uint8_t buf[20];        /* the header or table entry being gathered */
     size_t have;
+    uint64_t entries;       /* table entries of this unit still to check */
+    uint8_t esize;          /* their size: 4, or 8 in 64-bit DWARF */
+    uint64_t limit;         /* they must be below this */
     bool bad;
 };
 
+/* buf holds a whole header, which ended at pos. */
 static void lists_header(struct lists_walk *w)
 {
-    bool dw64 = rd32(w->hdr) == 0xffffffffu;
-    uint64_t len = dw64 ? rd64(w->hdr + 4) : rd32(w->hdr);
-    const uint8_t *h = w->hdr + (dw64 ? 12 : 4);
-    uint64_t offsets = (uint64_t)rd32(h + 4) * (dw64 ? 8 : 4);
-    if ((!dw64 && len >= 0xfffffff0u) || len < 8 || len > UINT64_MAX - w->next - 12 ||
-        rd16(h) != 5 || (h[2] != 4 && h[2] != 8) || offsets > len - 8)
+    bool dw64 = rd32(w->buf) == 0xffffffffu;
+    size_t hsize = dw64 ? 20 : 12;
+    uint64_t start = w->pos - hsize;
+    uint64_t len = dw64 ? rd64(w->buf + 4) : rd32(w->buf);
+    const uint8_t *h = w->buf + (dw64 ? 12 : 4);
+    uint64_t count = rd32(h + 4);
+    w->esize = dw64 ? 8 : 4;
+    if ((!dw64 && len >= 0xfffffff0u) || len < 8 || len > UINT64_MAX - start - 12 ||
+        rd16(h) != 5 || (h[2] != 4 && h[2] != 8) || count * w->esize > len - 8) {
         w->bad = true;
-    w->next += len + (dw64 ? 12 : 4);
-    w->have = 0;
+        return;
+    }
+    w->next = start + len + (dw64 ? 12 : 4);
+    w->entries = count;
+    w->limit = w->next - (start + hsize); /* entries count from the table's start */
 }
 
 static void lists_feed(struct lists_walk *w, const uint8_t *p, size_t n)
 {
     while (n && !w->bad) {
-        if (w->pos < w->next) {
+        if (w->pos < w->next && !w->entries) {
             size_t skip = w->next - w->pos < n ? (size_t)(w->next - w->pos) : n;
             p += skip;
             n -= skip;
             w->pos += skip;
             continue;
         }
-        /* The first 4 bytes tell the 32- from the 64-bit header. */
-        size_t want = w->have < 4 ? 4 : rd32(w->hdr) == 0xffffffffu ? 20 : 12;
+        /* A table entry, or a header (its first 4 bytes tell the 32- from
+         * the 64-bit form). */
+        size_t want = w->entries ? w->esize
+                      : w->have < 4 ? 4
+                      : rd32(w->buf) == 0xffffffffu ? 20 : 12;
         size_t take = MIN(n, want - w->have);
-        memcpy(w->hdr + w->have, p, take);
+        memcpy(w->buf + w->have, p, take);
         w->have += take;
+        w->pos += take;
         p += take;
         n -= take;
-        if (w->have == want && want != 4) {
-            w->pos += w->have;
+        if (w->have < want || (!w->entries && want == 4))
+            continue;
+        if (w->entries) {
+            uint64_t v = w->esize == 8 ? rd64(w->buf) : rd32(w->buf);
+            w->bad = v >= w->limit;
+            w->entries--;
+        } else {
             lists_header(w);
         }
+        w->have = 0;
     }
 }
 
 static bool lists_done(const struct lists_walk *w)
 {
-    return !w->bad && w->have == 0 && w->next == w->pos;
+    return !w->bad && w->have == 0 && w->entries == 0 && w->next == w->pos;
 }
 
 /* Feed the inflated zlib stream in[0..n) to w; false when it is corrupt
