@@ -426,17 +426,31 @@ static const struct lrow *row_for(const struct unit *u, uint64_t pc)
     return &u->rows[lo - 1];
 }
 
-static uint32_t scope_for(const struct unit *u, uint64_t pc)
+static uint32_t piece_at(const struct piece *p, size_t n, uint64_t pc)
 {
-    size_t lo = 0, hi = u->npieces;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (u->pieces[mid].lo <= pc)
+        if (p[mid].lo <= pc)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo ? u->pieces[lo - 1].scope : IDX_NONE;
+    return lo ? p[lo - 1].id : IDX_NONE;
+}
+
+/* The innermost scope at pc: the function there, then its inlined calls
+ * (read on first use). */
+static uint32_t scope_for(struct dwarfidx *d, struct unit *u, uint64_t pc)
+{
+    uint32_t fi = piece_at(u->pieces, u->npieces, pc);
+    if (fi == IDX_NONE)
+        return IDX_NONE;
+    struct func *f = &u->funcs.v[fi];
+    if (!f->read)
+        dw_func_load(d, u, f);
+    uint32_t s = piece_at(f->pieces, f->npieces, pc);
+    return s != IDX_NONE ? s : f->scope;
 }
 
 static const char *file_name(const struct dwarfidx *d, const struct unit *u, uint32_t file)
@@ -463,7 +477,7 @@ size_t dwarfidx_lookup(struct dwarfidx *d, uint64_t pc, struct dw_frame *out, si
         d->units_loaded++;
     }
     const struct lrow *row = row_for(u, pc);
-    uint32_t s = scope_for(u, pc);
+    uint32_t s = scope_for(d, u, pc);
     struct dw_frame *f = &out[0];
     memset(f, 0, sizeof(*f));
     if (row) {
@@ -474,13 +488,13 @@ size_t dwarfidx_lookup(struct dwarfidx *d, uint64_t pc, struct dw_frame *out, si
     }
     if (s == IDX_NONE)
         return 1;
-    f->function = scope_name(d, &u->scopes[s]);
+    f->function = scope_name(d, &u->scopes.v[s]);
     size_t n = 1;
-    while (u->scopes[s].parent != IDX_NONE && n < max) {
-        const struct scope *callee = &u->scopes[s];
+    while (u->scopes.v[s].parent != IDX_NONE && n < max) {
+        const struct scope *callee = &u->scopes.v[s];
         s = callee->parent;
         f = &out[n++];
-        f->function = scope_name(d, &u->scopes[s]);
+        f->function = scope_name(d, &u->scopes.v[s]);
         f->file = file_name(d, u, callee->call_file);
         f->line = callee->call_line;
         f->column = callee->call_column;
@@ -494,12 +508,20 @@ void dwarfidx_get_stats(const struct dwarfidx *d, struct dwarfidx_stats *out)
     memset(out, 0, sizeof(*out));
     out->aranges_units = d->aranges_units;
     out->units_loaded = d->units_loaded;
+    out->funcs_read = d->funcs_read;
     for (size_t i = 0; i < d->nunits; i++) {
-        out->rows += d->units[i].nrows;
-        out->pieces += d->units[i].npieces;
+        const struct unit *u = &d->units[i];
+        out->rows += u->nrows;
+        out->funcs += u->funcs.n;
+        for (size_t k = 0; k < u->funcs.n; k++)
+            out->pieces += u->funcs.v[k].npieces;
     }
     /* Units with code: those with at least one range. */
+    bool *seen = xcalloc(d->nunits ? d->nunits : 1, sizeof(*seen));
     for (size_t i = 0; i < d->nranges; i++)
-        if (i == 0 || d->ranges[i].unit != d->ranges[i - 1].unit)
+        if (!seen[d->ranges[i].unit]) {
+            seen[d->ranges[i].unit] = true;
             out->units++;
+        }
+    free(seen);
 }

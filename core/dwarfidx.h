@@ -3,15 +3,22 @@
  *
  * Opening reads only the unit table: .debug_aranges when present, and the
  * top DIE of every compile unit for the units aranges do not cover (clang
- * writes no aranges). A unit's line table and its functions are read the
- * first time an address falls in it, then kept:
- * - the line table as one array sorted by address (sequences starting at
- *   0 or at a tombstone, left by the linker for discarded code, dropped);
- * - every DW_TAG_subprogram and DW_TAG_inlined_subroutine with code, its
- *   ranges (low/high pc, DWARF 4 .debug_ranges relative to the unit base,
- *   DWARF 5 rnglists), folded into one sorted array of address pieces that
- *   each name the innermost function there.
- * A lookup is then two binary searches and a walk up the inline chain.
+ * writes no aranges). The rest is read on demand and kept:
+ * - a unit's line table and its out-of-line functions (DW_TAG_subprogram
+ *   with code, through namespaces and classes, without their children)
+ *   the first time an address falls in the unit; the line table becomes
+ *   one array sorted by address (sequences starting at 0 or at a
+ *   tombstone, left by the linker for discarded code, dropped), the
+ *   functions' ranges one sorted array of address pieces;
+ * - a function's inlined calls (DW_TAG_inlined_subroutine, through lexical
+ *   blocks) the first time an address falls in that function, folded with
+ *   the function's own ranges into pieces that each name the innermost
+ *   inlined call there.
+ * Ranges are low/high pc, DWARF 4 .debug_ranges relative to the unit base,
+ * or DWARF 5 rnglists. A lookup is three binary searches and a walk up the
+ * inline chain. Subprograms nested inside other subprograms (GNU C nested
+ * functions) are not indexed: their addresses get the line table's answer
+ * and the symbol table's name.
  * Function names are linkage names when DWARF has one (following
  * DW_AT_abstract_origin / DW_AT_specification, as llvm-symbolizer does),
  * else DW_AT_name; they are not demangled here.
@@ -52,7 +59,9 @@ struct dwarfidx_stats {
     size_t units_loaded;        /* units whose lines and functions were read */
     size_t aranges_units;       /* units placed by .debug_aranges */
     size_t rows;                /* line rows kept */
-    size_t pieces;              /* function pieces kept */
+    size_t funcs;               /* out-of-line functions of the units read */
+    size_t funcs_read;          /* of which the inlined calls were read */
+    size_t pieces;              /* inline pieces kept */
 };
 void dwarfidx_get_stats(const struct dwarfidx *d, struct dwarfidx_stats *out);
 

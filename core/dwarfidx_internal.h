@@ -12,6 +12,7 @@
 #include "core/dwarfidx.h"
 #include "core/strtab.h"
 #include "core/u64map.h"
+#include "core/vec.h"
 
 /* A line table row. */
 struct lrow {
@@ -32,11 +33,22 @@ struct scope {
     uint32_t call_discr;
 };
 
-/* A run of addresses [lo, next piece's lo) whose innermost scope is
- * `scope` (IDX_NONE: no function). */
+/* A run of addresses [lo, next piece's lo) mapped to `id` (IDX_NONE: a
+ * gap). In a unit's pieces the id is a function (index into unit.funcs);
+ * in a function's pieces, the innermost scope there. */
 struct piece {
     uint64_t lo;
-    uint32_t scope;
+    uint32_t id;
+};
+
+/* An out-of-line function of a unit. Its inlined calls are read the first
+ * time an address falls in it. */
+struct func {
+    Dwarf_Off off;          /* its DIE */
+    uint32_t scope;         /* its scope */
+    bool read;              /* inlined calls read into pieces */
+    struct piece *pieces;   /* the function and its inlined calls, folded */
+    size_t npieces;
 };
 
 enum unit_state { UNIT_NEW, UNIT_READY, UNIT_FAILED };
@@ -50,9 +62,9 @@ struct unit {
     uint32_t *files;        /* strtab ids of the line table's files */
     size_t nfiles;
     uint32_t file_base;     /* file number of files[0]: 1 before DWARF 5 */
-    struct scope *scopes;
-    size_t nscopes;
-    struct piece *pieces;   /* sorted by lo */
+    VEC(struct scope) scopes;   /* functions and inlined calls read so far */
+    VEC(struct func) funcs;     /* out-of-line functions */
+    struct piece *pieces;   /* the functions' ranges folded, sorted by lo */
     size_t npieces;
 };
 
@@ -71,6 +83,7 @@ struct dwarfidx {
     struct u64map name_of_die;      /* DIE offset -> strtab id of its name */
     size_t aranges_units;
     size_t units_loaded;
+    size_t funcs_read;              /* functions whose inlined calls were read */
 };
 
 /* Address ranges of a DIE: calls add(ud, lo, hi) for each non-empty range.
@@ -85,8 +98,11 @@ void dw_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, 
 /* Discard a libdwarf error (every call passes a Dwarf_Error*). */
 void dw_drop_error(struct dwarfidx *d, Dwarf_Error *err);
 
-/* Read the lines and functions of unit u (dwarfunit.c); sets u->state. */
+/* Read the lines and the out-of-line functions of unit u (dwarfunit.c);
+ * sets u->state. */
 void dw_unit_load(struct dwarfidx *d, struct unit *u);
+/* Read the inlined calls of function f of unit u (once). */
+void dw_func_load(struct dwarfidx *d, struct unit *u, struct func *f);
 void dw_unit_free(struct unit *u);
 
 #endif

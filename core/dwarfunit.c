@@ -19,13 +19,15 @@ void dw_unit_free(struct unit *u)
 {
     free(u->rows);
     free(u->files);
-    free(u->scopes);
+    VEC_FREE(&u->scopes);
+    for (size_t i = 0; i < u->funcs.n; i++)
+        free(u->funcs.v[i].pieces);
+    VEC_FREE(&u->funcs);
     free(u->pieces);
     u->rows = NULL;
     u->files = NULL;
-    u->scopes = NULL;
     u->pieces = NULL;
-    u->nrows = u->nfiles = u->nscopes = u->npieces = 0;
+    u->nrows = u->nfiles = u->npieces = 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -328,20 +330,21 @@ static uint32_t function_name(struct dwarfidx *d, const struct die_facts *self)
     return found;
 }
 
-/* A range of a scope, before folding into pieces. */
+/* A range before folding into pieces: of a scope or of a function. */
 struct srange {
     uint64_t lo, hi;
-    uint32_t scope;
+    uint32_t id;
     uint32_t depth;
 };
+
+typedef VEC(struct srange) srange_vec;
 
 struct walker {
     struct dwarfidx *d;
     struct unit *u;
     uint64_t base;                  /* unit base address (DWARF 4 ranges) */
-    VEC(struct scope) scopes;
-    VEC(struct srange) ranges;
-    uint32_t cur_scope;             /* for the range callback */
+    srange_vec ranges;
+    uint32_t cur_id;                /* for the range callback */
     uint32_t cur_depth;
 };
 
@@ -349,50 +352,60 @@ static void add_scope_range(void *ud, uint64_t lo, uint64_t hi)
 {
     struct walker *w = ud;
     if (lo != 0 && lo < UINT64_MAX - 1)
-        VEC_PUSH(&w->ranges, ((struct srange){lo, hi, w->cur_scope, w->cur_depth}));
+        VEC_PUSH(&w->ranges, ((struct srange){lo, hi, w->cur_id, w->cur_depth}));
 }
 
-static void walk(struct walker *w, Dwarf_Die parent, uint32_t scope, uint32_t depth);
-
-/* Whether a DIE has addresses; asks the abbreviation, allocates nothing. */
-static bool has_code(struct dwarfidx *d, Dwarf_Die die)
+static uint32_t add_scope(struct unit *u, const struct die_facts *f, uint32_t name, uint32_t parent)
 {
+    struct scope s = {name, parent, IDX_NONE, 0, 0, 0};
+    if (parent != IDX_NONE) {
+        s.call_file = f->call_file > UINT32_MAX ? IDX_NONE : (uint32_t)f->call_file;
+        s.call_line = f->call_line > UINT32_MAX ? 0 : (uint32_t)f->call_line;
+        s.call_column = f->call_column > UINT32_MAX ? 0 : (uint32_t)f->call_column;
+        s.call_discr = f->discr > UINT32_MAX ? 0 : (uint32_t)f->discr;
+    }
+    VEC_PUSH(&u->scopes, s);
+    return (uint32_t)(u->scopes.n - 1);
+}
+
+/* The inlined calls under a function's DIE (through lexical blocks). */
+static void walk_inlined(struct walker *w, Dwarf_Die parent, uint32_t scope, uint32_t depth)
+{
+    if (depth > MAX_DIE_DEPTH)
+        return;
     Dwarf_Error err = NULL;
-    Dwarf_Bool lo = 0, ranges = 0;
-    if (dwarf_hasattr(die, DW_AT_low_pc, &lo, &err) != DW_DLV_OK ||
-        (!lo && dwarf_hasattr(die, DW_AT_ranges, &ranges, &err) != DW_DLV_OK)) {
-        dw_drop_error(d, &err);
-        return true; /* let the full read decide */
+    Dwarf_Die die = NULL;
+    int res = dwarf_child(parent, &die, &err);
+    while (res == DW_DLV_OK) {
+        Dwarf_Half tag = 0;
+        if (dwarf_tag(die, &tag, &err) == DW_DLV_OK) {
+            if (tag == DW_TAG_inlined_subroutine) {
+                size_t before = w->ranges.n;
+                w->cur_id = (uint32_t)w->u->scopes.n;
+                w->cur_depth = depth;
+                struct die_facts f;
+                die_facts(w->d, die, &f, w, w->u->version, w->base);
+                if (w->ranges.n > before) {
+                    uint32_t id = add_scope(w->u, &f, function_name(w->d, &f), scope);
+                    walk_inlined(w, die, id, depth + 1);
+                }
+            } else if (tag == DW_TAG_lexical_block || tag == DW_TAG_try_block ||
+                       tag == DW_TAG_catch_block) {
+                walk_inlined(w, die, scope, depth + 1);
+            }
+        }
+        dw_drop_error(w->d, &err);
+        Dwarf_Die next = NULL;
+        res = dwarf_siblingof_b(w->d->dbg, die, 1, &next, &err);
+        dwarf_dealloc_die(die);
+        die = next;
     }
-    return lo || ranges;
+    dw_drop_error(w->d, &err);
 }
 
-/* A subprogram or inlined call: a new scope when it has code. */
-static void visit_function(struct walker *w, Dwarf_Die die, bool inlined, uint32_t parent,
-                           uint32_t depth)
-{
-    if (!has_code(w->d, die))
-        return; /* a declaration or an abstract instance */
-    size_t before = w->ranges.n;
-    w->cur_scope = (uint32_t)w->scopes.n;
-    w->cur_depth = depth;
-    struct die_facts f;
-    die_facts(w->d, die, &f, w, w->u->version, w->base);
-    if (w->ranges.n == before)
-        return; /* a declaration or an abstract instance: no code here */
-    struct scope s = {function_name(w->d, &f), inlined ? parent : IDX_NONE, IDX_NONE, 0, 0, 0};
-    if (inlined) {
-        s.call_file = f.call_file > UINT32_MAX ? IDX_NONE : (uint32_t)f.call_file;
-        s.call_line = f.call_line > UINT32_MAX ? 0 : (uint32_t)f.call_line;
-        s.call_column = f.call_column > UINT32_MAX ? 0 : (uint32_t)f.call_column;
-        s.call_discr = f.discr > UINT32_MAX ? 0 : (uint32_t)f.discr;
-    }
-    uint32_t id = (uint32_t)w->scopes.n;
-    VEC_PUSH(&w->scopes, s);
-    walk(w, die, id, depth + 1);
-}
-
-static void walk(struct walker *w, Dwarf_Die parent, uint32_t scope, uint32_t depth)
+/* The out-of-line functions of a unit (through namespaces and classes),
+ * without their children. */
+static void walk_functions(struct walker *w, Dwarf_Die parent, uint32_t depth)
 {
     if (depth > MAX_DIE_DEPTH)
         return;
@@ -403,27 +416,29 @@ static void walk(struct walker *w, Dwarf_Die parent, uint32_t scope, uint32_t de
         Dwarf_Half tag = 0;
         if (dwarf_tag(die, &tag, &err) == DW_DLV_OK) {
             switch (tag) {
-            case DW_TAG_subprogram:
-                visit_function(w, die, false, IDX_NONE, depth);
+            case DW_TAG_subprogram: {
+                size_t before = w->ranges.n;
+                w->cur_id = (uint32_t)w->u->funcs.n;
+                w->cur_depth = 0;
+                struct die_facts f;
+                die_facts(w->d, die, &f, w, w->u->version, w->base);
+                Dwarf_Off off = 0;
+                if (w->ranges.n > before && dwarf_dieoffset(die, &off, &err) == DW_DLV_OK) {
+                    struct func *fn = VEC_ADD(&w->u->funcs);
+                    fn->off = off;
+                    fn->scope = add_scope(w->u, &f, function_name(w->d, &f), IDX_NONE);
+                } else {
+                    w->ranges.n = before; /* a declaration or an abstract instance */
+                }
                 break;
-            case DW_TAG_inlined_subroutine:
-                if (scope != IDX_NONE)
-                    visit_function(w, die, true, scope, depth);
-                break;
-            case DW_TAG_lexical_block:
-            case DW_TAG_try_block:
-            case DW_TAG_catch_block:
-                if (scope != IDX_NONE)
-                    walk(w, die, scope, depth + 1);
-                break;
+            }
             case DW_TAG_namespace:
             case DW_TAG_module:
             case DW_TAG_class_type:
             case DW_TAG_structure_type:
             case DW_TAG_union_type:
             case DW_TAG_interface_type:
-                if (scope == IDX_NONE)
-                    walk(w, die, scope, depth + 1);
+                walk_functions(w, die, depth + 1);
                 break;
             default:
                 break;
@@ -452,18 +467,19 @@ static inline bool u64_less(const uint64_t *a, const uint64_t *b)
 
 SORT_DEFINE(u64_sort, uint64_t, u64_less)
 
-/* Fold the ranges into pieces: cut the address space at every range end,
- * then paint each cut with the ranges from the outermost to the innermost,
- * so that each address keeps its innermost function. */
-static void fold_pieces(struct walker *w)
+/* Fold ranges into pieces: cut the address space at every range end, then
+ * paint each cut with the ranges from the outermost to the innermost, so
+ * that each address keeps its innermost range's id. */
+static struct piece *fold_pieces(srange_vec *ranges, size_t *npieces)
 {
-    size_t nr = w->ranges.n;
+    size_t nr = ranges->n;
+    *npieces = 0;
     if (!nr)
-        return;
+        return NULL;
     uint64_t *cuts = xmalloc(2 * nr * sizeof(*cuts));
     for (size_t i = 0; i < nr; i++) {
-        cuts[2 * i] = w->ranges.v[i].lo;
-        cuts[2 * i + 1] = w->ranges.v[i].hi;
+        cuts[2 * i] = ranges->v[i].lo;
+        cuts[2 * i + 1] = ranges->v[i].hi;
     }
     u64_sort(cuts, 2 * nr);
     size_t nc = 0;
@@ -473,9 +489,9 @@ static void fold_pieces(struct walker *w)
     uint32_t *paint = xmalloc(nc * sizeof(*paint));
     for (size_t i = 0; i < nc; i++)
         paint[i] = IDX_NONE;
-    depth_sort(w->ranges.v, nr);
+    depth_sort(ranges->v, nr);
     for (size_t i = 0; i < nr; i++) {
-        const struct srange *r = &w->ranges.v[i];
+        const struct srange *r = &ranges->v[i];
         size_t lo = 0, hi = nc;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
@@ -485,19 +501,29 @@ static void fold_pieces(struct walker *w)
                 hi = mid;
         }
         for (size_t k = lo; k + 1 < nc && cuts[k] < r->hi; k++)
-            paint[k] = r->scope;
+            paint[k] = r->id;
     }
     struct piece *pieces = xmalloc(nc * sizeof(*pieces));
     size_t np = 0;
     for (size_t k = 0; k < nc; k++) {
-        if (np && pieces[np - 1].scope == paint[k])
+        if (np && pieces[np - 1].id == paint[k])
             continue;
         pieces[np++] = (struct piece){cuts[k], paint[k]};
     }
     free(cuts);
     free(paint);
-    w->u->pieces = pieces;
-    w->u->npieces = np;
+    *npieces = np;
+    return pieces;
+}
+
+static uint64_t unit_base(struct dwarfidx *d, Dwarf_Die cu)
+{
+    Dwarf_Error err = NULL;
+    Dwarf_Addr base = 0;
+    if (dwarf_lowpc(cu, &base, &err) != DW_DLV_OK)
+        base = 0;
+    dw_drop_error(d, &err);
+    return base;
 }
 
 void dw_unit_load(struct dwarfidx *d, struct unit *u)
@@ -510,20 +536,43 @@ void dw_unit_load(struct dwarfidx *d, struct unit *u)
         return;
     }
     read_lines(d, u, cu);
-
     struct walker w;
     memset(&w, 0, sizeof(w));
     w.d = d;
     w.u = u;
-    Dwarf_Addr base = 0;
-    if (dwarf_lowpc(cu, &base, &err) == DW_DLV_OK)
-        w.base = base;
-    dw_drop_error(d, &err);
-    walk(&w, cu, IDX_NONE, 0);
-    fold_pieces(&w);
-    u->scopes = w.scopes.v;
-    u->nscopes = w.scopes.n;
+    w.base = unit_base(d, cu);
+    walk_functions(&w, cu, 0);
+    u->pieces = fold_pieces(&w.ranges, &u->npieces);
     VEC_FREE(&w.ranges);
     dwarf_dealloc_die(cu);
     u->state = UNIT_READY;
+}
+
+void dw_func_load(struct dwarfidx *d, struct unit *u, struct func *f)
+{
+    f->read = true;
+    Dwarf_Error err = NULL;
+    Dwarf_Die cu = NULL, die = NULL;
+    struct walker w;
+    memset(&w, 0, sizeof(w));
+    w.d = d;
+    w.u = u;
+    if (dwarf_offdie_b(d->dbg, u->off, 1, &cu, &err) == DW_DLV_OK) {
+        w.base = unit_base(d, cu);
+        dwarf_dealloc_die(cu);
+    }
+    dw_drop_error(d, &err);
+    if (dwarf_offdie_b(d->dbg, f->off, 1, &die, &err) != DW_DLV_OK) {
+        dw_drop_error(d, &err);
+        return;
+    }
+    /* The function's own ranges first (depth 0), then its inlined calls. */
+    w.cur_id = f->scope;
+    w.cur_depth = 0;
+    dw_die_ranges(d, die, u->version, w.base, add_scope_range, &w);
+    walk_inlined(&w, die, f->scope, 1);
+    dwarf_dealloc_die(die);
+    f->pieces = fold_pieces(&w.ranges, &f->npieces);
+    VEC_FREE(&w.ranges);
+    d->funcs_read++;
 }

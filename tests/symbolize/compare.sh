@@ -172,7 +172,7 @@ note "ok   missing files"
 
 # --- JSON -------------------------------------------------------------------
 if [ -n "${PYTHON3:-}" ]; then
-    head -50 "$base.addrs" | "$torchtop" symbolize --json -i -C -e "$base" > "$work/out.json"
+    head -50 "$base.addrs" | "$torchtop" symbolize --json -i -C -e "$base" > "$work/out.json" 2>/dev/null
     "$PYTHON3" - "$work/out.json" <<'EOF' || bad "JSON output"
 import json, sys
 n = 0
