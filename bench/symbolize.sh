@@ -99,7 +99,7 @@ norm() {
         -e 's/ \(discriminator [0-9]+\)$//' \
         -e 's/:0$/:?/' \
         -e 's|^[^ ]*/([^/]*:[0-9?]+)$|\1|' \
-        -e 's/\.(cold|constprop\.[0-9]+|isra\.[0-9]+|part\.[0-9]+)+$//' | grep -v '^$'
+        -e 's/(\.(cold|constprop\.[0-9]+|isra\.[0-9]+|part\.[0-9]+))+$//' | grep -v '^$'
 }
 # one line per address: its normalised frames joined by tabs
 records() {

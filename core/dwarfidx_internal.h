@@ -41,11 +41,18 @@ struct piece {
     uint32_t id;
 };
 
+/* An address range [lo, hi). */
+struct frange {
+    uint64_t lo, hi;
+};
+
 /* An out-of-line function of a unit. Its inlined calls are read the first
  * time an address falls in it. */
 struct func {
     Dwarf_Off off;          /* its DIE */
     uint32_t scope;         /* its scope */
+    uint32_t ranges;        /* its ranges: unit.franges[ranges .. ranges + nranges) */
+    uint32_t nranges;
     bool read;              /* inlined calls read into pieces */
     struct piece *pieces;   /* the function and its inlined calls, folded */
     size_t npieces;
@@ -56,6 +63,7 @@ enum unit_state { UNIT_NEW, UNIT_READY, UNIT_FAILED };
 struct unit {
     Dwarf_Off off;          /* global offset of the unit's top DIE */
     uint16_t version;       /* DWARF version of the unit header */
+    uint64_t base;          /* the unit's base address (DW_AT_low_pc), once read */
     uint8_t state;          /* enum unit_state */
     struct lrow *rows;      /* sorted by address */
     size_t nrows;
@@ -64,6 +72,7 @@ struct unit {
     uint32_t file_base;     /* file number of files[0]: 1 before DWARF 5 */
     VEC(struct scope) scopes;   /* functions and inlined calls read so far */
     VEC(struct func) funcs;     /* out-of-line functions */
+    struct frange *franges;     /* the functions' ranges, by function */
     struct piece *pieces;   /* the functions' ranges folded, sorted by lo */
     size_t npieces;
 };

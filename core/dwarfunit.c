@@ -23,6 +23,7 @@ void dw_unit_free(struct unit *u)
     for (size_t i = 0; i < u->funcs.n; i++)
         free(u->funcs.v[i].pieces);
     VEC_FREE(&u->funcs);
+    free(u->franges);
     free(u->pieces);
     u->rows = NULL;
     u->files = NULL;
@@ -540,8 +541,18 @@ void dw_unit_load(struct dwarfidx *d, struct unit *u)
     memset(&w, 0, sizeof(w));
     w.d = d;
     w.u = u;
-    w.base = unit_base(d, cu);
+    w.base = u->base = unit_base(d, cu);
     walk_functions(&w, cu, 0);
+    /* Keep each function's ranges for when its inlined calls are read;
+     * walk_functions added them function by function. */
+    u->franges = xmalloc((w.ranges.n ? w.ranges.n : 1) * sizeof(*u->franges));
+    for (size_t i = 0; i < w.ranges.n; i++) {
+        struct func *f = &u->funcs.v[w.ranges.v[i].id];
+        if (!f->nranges)
+            f->ranges = (uint32_t)i;
+        f->nranges++;
+        u->franges[i] = (struct frange){w.ranges.v[i].lo, w.ranges.v[i].hi};
+    }
     u->pieces = fold_pieces(&w.ranges, &u->npieces);
     VEC_FREE(&w.ranges);
     dwarf_dealloc_die(cu);
@@ -552,24 +563,21 @@ void dw_func_load(struct dwarfidx *d, struct unit *u, struct func *f)
 {
     f->read = true;
     Dwarf_Error err = NULL;
-    Dwarf_Die cu = NULL, die = NULL;
+    Dwarf_Die die = NULL;
     struct walker w;
     memset(&w, 0, sizeof(w));
     w.d = d;
     w.u = u;
-    if (dwarf_offdie_b(d->dbg, u->off, 1, &cu, &err) == DW_DLV_OK) {
-        w.base = unit_base(d, cu);
-        dwarf_dealloc_die(cu);
-    }
-    dw_drop_error(d, &err);
+    w.base = u->base;
     if (dwarf_offdie_b(d->dbg, f->off, 1, &die, &err) != DW_DLV_OK) {
         dw_drop_error(d, &err);
         return;
     }
-    /* The function's own ranges first (depth 0), then its inlined calls. */
-    w.cur_id = f->scope;
-    w.cur_depth = 0;
-    dw_die_ranges(d, die, u->version, w.base, add_scope_range, &w);
+    /* The function's own ranges (depth 0), then its inlined calls. */
+    for (uint32_t i = 0; i < f->nranges; i++) {
+        const struct frange *r = &u->franges[f->ranges + i];
+        VEC_PUSH(&w.ranges, ((struct srange){r->lo, r->hi, f->scope, 0}));
+    }
     walk_inlined(&w, die, f->scope, 1);
     dwarf_dealloc_die(die);
     f->pieces = fold_pieces(&w.ranges, &f->npieces);

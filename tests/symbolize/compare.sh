@@ -55,7 +55,7 @@ norm() {
         -e 's/ \(discriminator [0-9]+\)$//' \
         -e 's/:0$/:?/' \
         -e 's|^[^ ]*/([^/]*:[0-9?]+)$|\1|' \
-        -e 's/\.(cold|constprop\.[0-9]+|isra\.[0-9]+|part\.[0-9]+)+$//' \
+        -e 's/(\.(cold|constprop\.[0-9]+|isra\.[0-9]+|part\.[0-9]+))+$//' \
         -e '/^_Z/s/([CD])[0-2]E/\1xE/g'
 }
 
@@ -101,6 +101,27 @@ for cc in $compilers; do
         done
     done
 done
+
+# --- torchtop itself: hundreds of units, whatever CFLAGS built it ----------
+# Every 7th instruction. Code without DWARF (crt files, static libraries)
+# gets "??:?" like addr2line, where llvm-symbolizer names the object file
+# from the symbol table; such lines are compared as "??:?".
+self="$work/torchtop-self"
+cp "$torchtop" "$self"
+objdump -d --no-show-raw-insn "$self" | awk '/^ +[0-9a-f]+:/ { a = $1; sub(/:$/, "", a); print "0x" a }' |
+    awk 'NR % 7 == 0' > "$self.addrs"
+n=$(wc -l < "$self.addrs")
+"$torchtop" symbolize -a -f -i -e "$self" < "$self.addrs" 2>/dev/null | norm |
+    sed -E 's/^[^ ]*:\?$/??:?/' > "$self.ours"
+"$llvm" --output-style=GNU --no-demangle -a -f -i --obj="$self" < "$self.addrs" | grep -v '^$' |
+    norm | sed -E 's/^[^ ]*:\?$/??:?/' > "$self.llvm"
+total=$((total + n))
+if cmp -s "$self.ours" "$self.llvm"; then
+    note "ok   torchtop itself: $n addresses"
+else
+    bad "torchtop itself: differs from llvm-symbolizer"
+    diff "$self.ours" "$self.llvm" | head -20
+fi
 
 # --- separate debug files -------------------------------------------------
 first=$(echo $compilers | cut -d' ' -f1)
