@@ -44,6 +44,16 @@ void listview_set(struct listview *lv, size_t row)
     listview_clamp(lv);
 }
 
+void listview_jump(struct listview *lv, size_t row)
+{
+    size_t h = lv->height > 0 ? (size_t)lv->height : 1;
+    bool visible = row >= lv->top && row < lv->top + h;
+    lv->cur = row;
+    if (!visible)
+        lv->top = row > h / 2 ? row - h / 2 : 0;
+    listview_clamp(lv);
+}
+
 bool listview_action(struct listview *lv, enum action act)
 {
     long page = lv->height > 1 ? lv->height - 1 : 1;

@@ -71,6 +71,9 @@ void listview_clamp(struct listview *lv);
 bool listview_move(struct listview *lv, long delta);
 /* Put the cursor on row (clamped), scrolling so it is visible. */
 void listview_set(struct listview *lv, size_t row);
+/* Put the cursor on row; when that row is off screen, scroll it to the
+ * middle (jumps: search results, revealed events). */
+void listview_jump(struct listview *lv, size_t row);
 /* Apply a movement action (up, down, page, first, last); returns whether
  * it was one. */
 bool listview_action(struct listview *lv, enum action act);

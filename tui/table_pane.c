@@ -555,7 +555,7 @@ static unsigned table_search(struct pane *p, struct app *a, int dir)
             union cell cv = table_cell(v->tab, r, c);
             if (cv.s && pattern_match(&a->search, cv.s)) {
                 bool wrapped = dir >= 0 ? i <= v->lv.cur : i >= v->lv.cur;
-                listview_set(&v->lv, i);
+                listview_jump(&v->lv, i);
                 app_message(a, "/%s: row %zu of %zu%s", a->search.text, i + 1, n,
                             wrapped ? " (wrapped)" : "");
                 return R_HANDLED | R_DIRTY | R_SYNC;

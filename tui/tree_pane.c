@@ -387,7 +387,7 @@ static unsigned tree_search(struct pane *p, struct app *a, int dir)
         app_error(a, "/%s: not found in the call tree", a->search.text);
         return R_HANDLED | R_DIRTY;
     }
-    listview_set(&tr->lv, row);
+    listview_jump(&tr->lv, row);
     app_message(a, "/%s: found%s", a->search.text, wrapped ? " (wrapped)" : "");
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
@@ -477,7 +477,7 @@ bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev)
     p->dirty = true;
     if (row == CT_NOT_FOUND)
         return false;
-    listview_set(&tr->lv, row);
+    listview_jump(&tr->lv, row);
     return true;
 }
 

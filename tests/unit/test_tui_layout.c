@@ -144,6 +144,18 @@ static void test_listview(void **state)
     listview_clamp(&lv);
     assert_int_equal(lv.cur, 0);
     assert_false(listview_move(&lv, 1));
+    /* Jumps off screen put the row mid-pane; on screen they do not scroll. */
+    lv.n = 100;
+    lv.cur = lv.top = 0;
+    listview_jump(&lv, 5);
+    assert_int_equal(lv.top, 0);
+    listview_jump(&lv, 50);
+    assert_int_equal(lv.cur, 50);
+    assert_int_equal(lv.top, 45);
+    listview_jump(&lv, 99);
+    assert_int_equal(lv.top, 90);
+    listview_jump(&lv, 1);
+    assert_int_equal(lv.top, 0);
     /* Wheel scrolling drags the cursor along. */
     lv.n = 100;
     lv.cur = lv.top = 0;
