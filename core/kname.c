@@ -368,7 +368,9 @@ static void simplify_targs(struct strbuf *out, const char *t, size_t n, int dept
     sb_putn(out, t + best.pos, best.len);
     if (best.targs) {
         const char *inner = t + best.targs + 1;
-        size_t innern = best.targs_end - best.targs - 2;
+        size_t e = best.targs_end; /* just past the '>', or the end when unclosed */
+        size_t innern = e > best.targs + 1 && t[e - 1] == '>' ? e - best.targs - 2
+                                                             : e - best.targs - 1;
         if (best.kind == CAND_CLASS && !plain_targs(inner, innern))
             sb_puts(out, "<" ELL ">"); /* a class's arguments: only when short */
         else
