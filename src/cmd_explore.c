@@ -9,6 +9,8 @@
 
 #include "core/synth.h"
 #include "src/commands.h"
+#include "tui/help.h"
+#include "tui/keymap.h"
 #include "tui/tui.h"
 
 static void explore_usage(FILE *f)
@@ -24,11 +26,12 @@ static void explore_usage(FILE *f)
                "      --script FILE      run the steps in FILE headless (see torchtop(1))\n"
                "      --script-timing F  script mode: write each step's time to F\n"
                "      --size WxH         script mode: screen size (default 100x30)\n"
+               "      --keys             print the key bindings (the help screen) and exit\n"
                "  -h, --help             this help\n\n"
                "Press ? in the explorer for the keys.\n");
 }
 
-enum { OPT_NOCOLOR = 256, OPT_ASCII, OPT_THREADS, OPT_SCRIPT, OPT_TIMING, OPT_SIZE };
+enum { OPT_NOCOLOR = 256, OPT_ASCII, OPT_THREADS, OPT_SCRIPT, OPT_TIMING, OPT_SIZE, OPT_KEYS };
 
 int cmd_explore(int argc, char **argv)
 {
@@ -40,6 +43,7 @@ int cmd_explore(int argc, char **argv)
         {"script", required_argument, NULL, OPT_SCRIPT},
         {"script-timing", required_argument, NULL, OPT_TIMING},
         {"size", required_argument, NULL, OPT_SIZE},
+        {"keys", no_argument, NULL, OPT_KEYS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -78,6 +82,13 @@ int cmd_explore(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
+        case OPT_KEYS: {
+            struct strbuf sb = STRBUF_INIT;
+            help_text(&sb, PANE__COUNT);
+            fputs(sb_str(&sb), stdout);
+            sb_free(&sb);
+            return EXIT_OK;
+        }
         case 'h':
             explore_usage(stdout);
             return EXIT_OK;

@@ -52,7 +52,10 @@ static void put_group(struct strbuf *out, enum action_group g)
 
 void help_text(struct strbuf *out, int pane)
 {
-    sb_puts(out, "torchtop keys (this pane's first; q or Esc closes, j/k scroll)\n");
+    if (pane < PANE__COUNT)
+        sb_puts(out, "torchtop keys (this pane's first; q or Esc closes, j/k scroll)\n");
+    else
+        sb_puts(out, "torchtop keys\n");
     enum action_group first = pane_group(pane);
     if (first != AG__COUNT)
         put_group(out, first);
