@@ -9,10 +9,18 @@ s=${top_srcdir:-.}
 fz=$s/tests/fuzz
 status=0
 
+# In sanitizer builds: leaks inside libdwarf are suppressed (lsan.supp),
+# which needs full allocation stacks.
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$fz/lsan.supp"
+export LSAN_OPTIONS
+
 replay() { # target, inputs...
     t=$1
     shift
-    if ! "$b/tests/fuzz/replay_$t" "$fz/corpus/$t" "$fz/regress/$t" "$@"; then
+    san=""
+    [ "$t" = elf ] && san="fast_unwind_on_malloc=0"
+    if ! ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$san" \
+        "$b/tests/fuzz/replay_$t" "$fz/corpus/$t" "$fz/regress/$t" "$@"; then
         echo "FAIL: replay_$t"
         status=1
     fi

@@ -32,6 +32,9 @@ for t in $targets; do
     elf) extra="tests/fuzz/seeds/elf"; opts="-max_len=65536" ;;
     demangle) opts="-max_len=4096" ;;
     esac
+    # The elf target needs full allocation stacks for its suppression.
+    san=""
+    [ "$t" = elf ] && san="fast_unwind_on_malloc=0"
     work=fuzz-corpus/$t
     mkdir -p "$work" fuzz-artifacts
     dirs=""
@@ -40,7 +43,9 @@ for t in $targets; do
     done
     log=fuzz-$t.log
     # shellcheck disable=SC2086
-    "$prog" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$san" \
+        LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$fz/lsan.supp" \
+        "$prog" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
         -artifact_prefix="fuzz-artifacts/$t-" $opts \
         "$work" $dirs >"$log" 2>&1
     rc=$?
