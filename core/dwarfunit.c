@@ -70,13 +70,10 @@ static void read_files(struct dwarfidx *d, struct unit *u, Dwarf_Die cu, uint64_
 
 /* Whether a DWARF 5 line table relies on the file register's default of 1,
  * which this libdwarf starts at 0 instead: gcc (and GNU as) never name file
- * 0 in the line program and list the unit's file again after it; clang
- * always sets the register. A row reported in file 0 is then in file 1. */
-static bool v5_default_file_is_one(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
+ * 0 in the line program; clang always sets the register and does use file
+ * 0. A row of a GNU unit reported in file 0 is then in file 1. */
+static bool v5_default_file_is_one(struct dwarfidx *d, Dwarf_Die cu)
 {
-    for (size_t i = 1; i < u->nfiles; i++)
-        if (u->files[i] == u->files[0])
-            return true;
     Dwarf_Error err = NULL;
     Dwarf_Attribute attr = NULL;
     bool gnu = false;
@@ -108,7 +105,7 @@ static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
         dwarf_srclines_dealloc_b(ctx);
         return;
     }
-    bool zero_is_one = version >= 5 && v5_default_file_is_one(d, u, cu);
+    bool zero_is_one = version >= 5 && v5_default_file_is_one(d, cu);
     struct lrow *tmp = xmalloc((n ? (size_t)n : 1) * sizeof(*tmp));
     VEC(struct seq) seqs = {0};
     size_t seq_start = 0;

@@ -271,18 +271,17 @@ static bool is_lists_section(const char *name, bool *zdebug)
            strcmp(s, "rnglists.dwo") == 0 || strcmp(s, "loclists.dwo") == 0;
 }
 
-/* Symbols: better ones sort later at the same address (the lookup takes the
- * last): global before weak before local, then sized, then longer. */
+/* Of several symbols at one address the largest is kept, and of those the
+ * last in the symbol table, as llvm-symbolizer does (the sort is stable). */
 struct symkey {
     struct elf_sym sym;
-    int rank;
 };
 
 static inline bool sym_less(const struct symkey *a, const struct symkey *b)
 {
     if (a->sym.addr != b->sym.addr)
         return a->sym.addr < b->sym.addr;
-    return a->rank < b->rank;
+    return a->sym.size < b->sym.size;
 }
 
 SORT_DEFINE(sym_sort, struct symkey, sym_less)
@@ -315,7 +314,7 @@ static void parse_symbols(struct elfmod *m, const struct shdr *shs, size_t nsh, 
             value = rd32(p + offsetof(Elf32_Sym, st_value));
             size = rd32(p + offsetof(Elf32_Sym, st_size));
         }
-        unsigned type = info & 0xf, bind = info >> 4;
+        unsigned type = info & 0xf;
         if (shndx == SHN_UNDEF || shndx >= SHN_LORESERVE || value == 0)
             continue;
         bool code = shndx < nsh && (shs[shndx].flags & SHF_EXECINSTR);
@@ -324,8 +323,7 @@ static void parse_symbols(struct elfmod *m, const struct shdr *shs, size_t nsh, 
         const char *s = str_at(m, strtab, name);
         if (!s || !*s || s[0] == '$')
             continue;
-        int rank = (bind == STB_GLOBAL ? 4 : bind == STB_WEAK ? 2 : 0) + (size != 0);
-        VEC_PUSH(&v, ((struct symkey){{value, size, s}, rank}));
+        VEC_PUSH(&v, ((struct symkey){{value, size, s}}));
     }
     sym_sort(v.v, v.n);
     m->syms = xmalloc((v.n ? v.n : 1) * sizeof(*m->syms));

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "prog.h"
+
 static inline int sym_square(int x)
 {
     return x * x;
@@ -52,7 +54,7 @@ int main(int argc, char **argv)
     sym_fn f = argc > 5 ? abs : sym_checked;
     int r = 0;
     for (int i = 0; i < argc + 3; i++)
-        r += f(i) + sym_recurse(argc + i, r);
+        r += f(i) + sym_recurse(argc + i, r) + sym_from_header(i);
     if (argc > 1 && argv[1][0] == '-')
         sym_fail(argv[1], 3);
     printf("%d\n", r);
