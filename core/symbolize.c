@@ -280,6 +280,7 @@ static enum sym_status lookup_locked(struct symbolizer *s, const char *module, u
     out->addr = addr;
     out->is64 = m->elf ? m->elf->is64 : true;
     out->reason = m->reason;
+    out->module_reason = m->reason != NULL;
     if (!m->elf) {
         out->status = SYM_NO_MODULE;
         return out->status;
@@ -314,6 +315,7 @@ static enum sym_status lookup_locked(struct symbolizer *s, const char *module, u
     if (have_line || (n && out->frames[0].function && m->dw)) {
         out->status = SYM_OK;
         out->reason = NULL;
+        out->module_reason = false;
     } else if (out->nframes && out->frames[out->nframes - 1].function) {
         out->status = SYM_SYMBOL_ONLY;
         if (!out->reason)
@@ -417,6 +419,7 @@ enum sym_status symbolizer_lookup_text(struct symbolizer *s, const char *text,
         out->module = intern(s, text);
         out->addr = 0;
         out->reason = intern(s, "not a location (expected LIB+0xOFFSET or LIB(SYMBOL+0xOFFSET))");
+        out->module_reason = false;
         pthread_mutex_unlock(&s->lock);
         return out->status;
     }
@@ -433,6 +436,7 @@ enum sym_status symbolizer_lookup_text(struct symbolizer *s, const char *text,
             out->module = m->path;
             out->addr = 0;
             out->status = m->elf ? SYM_NO_INFO : SYM_NO_MODULE;
+            out->module_reason = !m->elf;
             out->reason = m->elf ? internf(s, xasprintf("%s: no symbol %s", base_name(m->path),
                                                         loc.symbol))
                                  : m->reason;

@@ -62,6 +62,8 @@ struct sym_result {
     const char *reason;         /* why the answer is partial or missing
                                    (e.g. "no debug info in libfoo.so; install
                                    the debug symbols"), or NULL */
+    bool module_reason;         /* reason concerns the whole module (missing,
+                                   no debug info), not just this address */
     const char *module;         /* the module path as given */
     uint64_t addr;              /* the module address looked up */
     bool is64;                  /* the module is 64-bit ELF (for printing) */

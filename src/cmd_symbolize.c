@@ -213,7 +213,9 @@ static void handle(struct sym_cli *c, const char *word)
     } else {
         symbolizer_lookup(c->s, c->exe, parse_address(word), r);
     }
-    if (r->status != SYM_OK)
+    /* Like addr2line, nothing about single addresses on stderr; a module
+     * that cannot answer at all is worth a line. */
+    if (r->status != SYM_OK && (r->module_reason || is_location))
         warn_once(c, r->reason);
     if (c->json)
         put_json(c, word, r);
