@@ -9,10 +9,18 @@
  * "+0x..." of glibc backtraces, and what addr2line -e takes.
  *
  * Everything is lazy and cached per module: a module is opened the first
- * time one of its addresses is asked for; its DWARF unit table is read
- * then, and each unit's lines and functions the first time an address
- * falls in it (dwarfidx.h). Repeated and nearby lookups are binary
+ * time one of its addresses is asked for, and its DWARF unit table read
+ * then; a unit's line table and functions are read the first time an
+ * address falls in the unit, a function's inlined calls the first time an
+ * address falls in the function (dwarfidx.h). Lookups are then binary
  * searches.
+ *
+ * Answers match llvm-symbolizer's (function names from DWARF linkage
+ * names, else DW_AT_name; the outermost function from the ELF symbol table
+ * when DWARF has none, or only a plain name for a C++ symbol); the command
+ * line prints them in addr2line's format. A corrupt DWARF section gives
+ * partial answers, never a crash (libdwarf may keep a few hundred bytes it
+ * allocated on its error paths).
  *
  * Two ways to call it:
  * - symbolizer_lookup(): synchronous, for the command line and scripts;
