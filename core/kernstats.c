@@ -5,15 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libiberty/demangle.h>
+#include "core/demangle.h"
 #include "core/kernstats.h"
 #include "core/sort.h"
 #include "core/timeline.h"
 
 char *kernel_display_name(const char *name)
 {
-    char *d = strncmp(name, "_Z", 2) == 0 ? cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI) : NULL;
-    return d ? d : xstrdup(name);
+    return demangle_or_copy(name);
 }
 
 struct kkey {
@@ -128,7 +127,12 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
     }
     table_set_instances(tab, first, inst);
     VEC_FREE(&keys);
+    /* A total order on the row keys first, so ties do not depend on
+     * string ids (which parsing threads assign in any order). */
+    table_sort(tab, K_STREAM, false);
     table_sort(tab, K_NAME, false);
+    table_sort(tab, K_PARENT, false);
+    table_sort(tab, K_CAT, false);
     table_sort(tab, K_SUM, true);
     if (n_unlinked)
         table_add_note(tab, "%llu kernels are not linked to a launch: their category and "

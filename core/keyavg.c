@@ -513,6 +513,11 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
     VEC_FREE(&insts);
 
     if (!per_event) {
+        /* Ties in the totals fall back to the row keys, never to ids. */
+        if (colmap[KA_STACK] >= 0)
+            table_sort(tab, (size_t)colmap[KA_STACK], false);
+        if (colmap[KA_SHAPES] >= 0)
+            table_sort(tab, (size_t)colmap[KA_SHAPES], false);
         table_sort(tab, (size_t)colmap[KA_NAME], false);
         if (colmap[KA_DEV_TOTAL] >= 0)
             table_sort(tab, (size_t)colmap[KA_DEV_TOTAL], true);

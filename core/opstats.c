@@ -441,7 +441,9 @@ struct table *opstats_unique_args_table(const struct opstats *s)
     free(keys);
     free(gstart);
     free(row_of);
-    table_sort(tab, UA_NAME, false);
+    /* Ties keep the order of their first instances: string ids are not
+     * stable between runs (parsing threads intern in any order). */
+    table_sort(tab, UA_EX_UID, false);
     table_sort(tab, UA_D_SUM, true);
     fill_percent(tab, UA_D_SUM, UA_PCT, UA_CUM);
     if (s->n && !any_shapes)

@@ -242,11 +242,14 @@ SORT_DEFINE(ukey_sort, struct ukey, ukey_less)
 struct urow {
     size_t first, n;
     double sum;
+    uint32_t ev; /* first instance: ties keep file order, not string ids */
 };
 
 static inline bool urow_less(const struct urow *a, const struct urow *b)
 {
-    return a->sum > b->sum;
+    if (a->sum != b->sum)
+        return a->sum > b->sum;
+    return a->ev < b->ev;
 }
 
 SORT_DEFINE(urow_sort, struct urow, urow_less)
@@ -298,7 +301,10 @@ static struct table *unmodelled_table(const struct roofline *r)
         double sum = 0;
         while (j < keys.n && keys.v[j].name == keys.v[i].name && keys.v[j].why == keys.v[i].why)
             sum += keys.v[j++].us;
-        struct urow u = {i, j - i, sum};
+        struct urow u = {i, j - i, sum, keys.v[i].ev};
+        for (size_t k = i; k < j; k++)
+            if (keys.v[k].ev < u.ev)
+                u.ev = keys.v[k].ev;
         VEC_PUSH(&rows, u);
         i = j;
     }

@@ -13,22 +13,27 @@
 #include "tui/keymap.h"
 #include "tui/tui.h"
 
-static void explore_usage(FILE *f)
+void explore_options(FILE *f)
 {
-    fprintf(f, "usage: torchtop [OPTIONS] [TRACE]\n\n"
-               "Explore a PyTorch profiler trace (.json or .json.gz; - for stdin) in the\n"
-               "terminal: where the GPU time went, by op, call path and stream. With no\n"
-               "TRACE, open a bundled demo (a synthetic training run).\n\n"
-               "Options:\n"
-               "      --no-color         monochrome (also when NO_COLOR is set)\n"
+    fprintf(f, "      --no-color         monochrome (also when NO_COLOR is set)\n"
                "      --ascii            ASCII glyphs only (automatic outside UTF-8 locales)\n"
                "      --threads N        parser threads (default: one per core, at most 4)\n"
                "      --script FILE      run the steps in FILE headless (see torchtop(1))\n"
                "      --script-timing F  script mode: write each step's time to F\n"
                "      --size WxH         script mode: screen size (default 100x30)\n"
                "      --keys             print the key bindings (the help screen) and exit\n"
-               "  -h, --help             this help\n\n"
-               "Press ? in the explorer for the keys.\n");
+               "  -h, --help             this help\n");
+}
+
+static void explore_usage(FILE *f)
+{
+    fprintf(f, "usage: torchtop [OPTIONS] [TRACE]\n\n"
+               "Explore a PyTorch profiler trace (.json or .json.gz; - for stdin) in the\n"
+               "terminal: where the GPU time went, by op, call path and stream. With no\n"
+               "TRACE, open a bundled demo (a synthetic training run).\n\n"
+               "Options:\n");
+    explore_options(f);
+    fprintf(f, "\nPress ? in the explorer for the keys.\n");
 }
 
 enum { OPT_NOCOLOR = 256, OPT_ASCII, OPT_THREADS, OPT_SCRIPT, OPT_TIMING, OPT_SIZE, OPT_KEYS };

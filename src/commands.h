@@ -2,6 +2,8 @@
 #ifndef TORCHTOP_SRC_COMMANDS_H
 #define TORCHTOP_SRC_COMMANDS_H
 
+#include <stdio.h>
+
 struct command {
     const char *name;                       /* word after "torchtop" */
     int (*run)(int argc, char **argv);      /* argv[0] is the command name */
@@ -10,6 +12,8 @@ struct command {
 
 int cmd_report(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
+/* The explorer's options, one per line, for the general usage text. */
+void explore_options(FILE *f);
 int cmd_export(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);

@@ -24,6 +24,8 @@ static void usage(FILE *f)
                "Commands:\n");
     for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nExplorer options (torchtop [OPTIONS] [TRACE]):\n");
+    explore_options(f);
     fprintf(f, "\nRun 'torchtop COMMAND --help' for a command's options; see torchtop(1).\n");
 }
 

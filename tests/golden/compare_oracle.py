@@ -81,7 +81,10 @@ def demangler():
         if not name.startswith("_Z") or not exe:
             return name
         if name not in cache:
-            out = subprocess.run([exe], input=(name + "\n").encode(), stdout=subprocess.PIPE)
+            # Deep CUTLASS names exceed the demangler's default recursion
+            # limit; torchtop demangles them, so lift the limit here too.
+            args = [exe, "--no-recurse-limit"] if exe.endswith("c++filt") else [exe]
+            out = subprocess.run(args, input=(name + "\n").encode(), stdout=subprocess.PIPE)
             cache[name] = out.stdout.decode().strip() or name
         return cache[name]
     return dm
