@@ -314,18 +314,17 @@ enum {
     UA_D_MAX, UA_S_MAX, UA_D_SUM, UA_S_SUM, UA_EX_UID, UA_PCT, UA_CUM, UA__N
 };
 
+static inline bool double_less(const double *a, const double *b)
+{
+    return *a < *b;
+}
+
+SORT_DEFINE(double_sort, double, double_less)
+
+/* Median of v (reordered). */
 static double median_of(double *v, size_t n)
 {
-    /* insertion sort: groups are small, and this keeps it dependency-free */
-    for (size_t i = 1; i < n; i++) {
-        double x = v[i];
-        size_t j = i;
-        while (j > 0 && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
+    double_sort(v, n);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
