@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,13 @@
 #include "core/strbuf.h"
 #include "core/symbolize.h"
 #include "core/u64map.h"
+#include "core/sort.h"
+#include "core/vec.h"
 #include "core/strtab.h"
 #include "src/commands.h"
 
 #define OUT_CHUNK (256 * 1024) /* output is written out in pieces this big */
+#define BATCH_MAX (1u << 20)   /* input lines answered together at most */
 
 struct sym_cli {
     const char *exe;            /* -e; NULL: locations are LIB+0xOFF */
@@ -27,6 +31,7 @@ struct sym_cli {
     struct sym_result res;
     struct strbuf out;
     struct strtab warned;       /* reasons already printed to stderr */
+    bool batching;              /* answers of a batch collect in out */
 };
 
 static void usage(FILE *f)
@@ -203,38 +208,116 @@ static uint64_t parse_address(const char *p)
     }
 }
 
+/* Whether an input word is LIB+0xOFF rather than an address of -e. */
+static bool is_location(const struct sym_cli *c, const char *word)
+{
+    return !c->exe || strpbrk(word, "+(") != NULL;
+}
+
 /* One address or location: resolve and print. */
-static void handle(struct sym_cli *c, const char *word)
+static void handle(struct sym_cli *c, const char *word, bool location)
 {
     struct sym_result *r = &c->res;
-    bool is_location = !c->exe || strchr(word, '+') || strchr(word, '(');
-    if (is_location) {
+    if (location) {
         symbolizer_lookup_text(c->s, word, r);
     } else {
         symbolizer_lookup(c->s, c->exe, parse_address(word), r);
     }
     /* Like addr2line, nothing about single addresses on stderr; a module
      * that cannot answer at all is worth a line. */
-    if (r->status != SYM_OK && (r->module_reason || is_location))
+    if (r->status != SYM_OK && (r->module_reason || location))
         warn_once(c, r->reason);
     if (c->json)
         put_json(c, word, r);
     else
         put_a2l(c, r);
+    if (!c->batching && c->out.len >= OUT_CHUNK) {
+        fwrite(c->out.s, 1, c->out.len, stdout);
+        sb_clear(&c->out);
+    }
+}
+
+/* A batch of input lines, answered in address order (the DWARF index is
+ * then walked with warm caches) and printed in input order. */
+struct batch_line {
+    uint64_t addr;          /* module address; location lines sort last */
+    uint32_t idx;           /* position in the input */
+    uint32_t text;          /* offset of the line in the batch text */
+};
+
+static inline bool line_less(const struct batch_line *x, const struct batch_line *y)
+{
+    return x->addr < y->addr || (x->addr == y->addr && x->idx < y->idx);
+}
+
+SORT_DEFINE(line_sort, struct batch_line, line_less)
+
+struct batch {
+    struct strbuf text;             /* the lines, NUL-separated */
+    VEC(struct batch_line) lines;
+};
+
+static void batch_add(struct sym_cli *c, struct batch *b, const char *line)
+{
+    struct batch_line *l = VEC_ADD(&b->lines);
+    l->idx = (uint32_t)(b->lines.n - 1);
+    l->text = (uint32_t)b->text.len;
+    l->addr = is_location(c, line) ? UINT64_MAX : parse_address(line);
+    sb_putn(&b->text, line, strlen(line) + 1);
+}
+
+static void batch_run(struct sym_cli *c, struct batch *b)
+{
+    size_t n = b->lines.n;
+    if (!n)
+        return;
+    line_sort(b->lines.v, n);
+    /* Answers go to c->out in address order; slices remember where. */
+    size_t *start = xmalloc((n + 1) * sizeof(size_t)), *len = xmalloc((n + 1) * sizeof(size_t));
+    size_t base = c->out.len;
+    c->batching = true;
+    for (size_t k = 0; k < n; k++) {
+        const struct batch_line *l = &b->lines.v[k];
+        size_t at = c->out.len;
+        handle(c, b->text.s + l->text, l->addr == UINT64_MAX);
+        start[l->idx] = at;
+        len[l->idx] = c->out.len - at;
+    }
+    c->batching = false;
+    struct strbuf ordered = STRBUF_INIT;
+    sb_reserve(&ordered, c->out.len - base);
+    for (size_t i = 0; i < n; i++)
+        sb_putn(&ordered, c->out.s + start[i], len[i]);
+    c->out.len = base;
+    sb_putn(&c->out, sb_str(&ordered), ordered.len);
+    sb_free(&ordered);
+    free(start);
+    free(len);
+    b->lines.n = 0;
+    sb_clear(&b->text);
     if (c->out.len >= OUT_CHUNK) {
         fwrite(c->out.s, 1, c->out.len, stdout);
         sb_clear(&c->out);
     }
 }
 
-/* Addresses from stdin, one per line (the first word). Output is flushed
- * before each read that could block, so a script can drive the command
- * one address at a time through pipes, as it can drive addr2line. */
+/* Whether more input is ready without waiting. */
+static bool input_ready(void)
+{
+    struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+    return poll(&p, 1, 0) > 0;
+}
+
+/* Addresses from stdin, one per line (the first word). Lines that are
+ * already there are answered as a batch; output is flushed before each
+ * read that could block, so a script can drive the command one address at
+ * a time through pipes, as it can drive addr2line. */
 static void read_stdin(struct sym_cli *c)
 {
     size_t cap = 64 * 1024, len = 0, pos = 0;
     char *buf = xmalloc(cap + 1);
     bool eof = false;
+    struct batch b = {STRBUF_INIT, {0}};
     for (;;) {
         char *nl = pos < len ? memchr(buf + pos, '\n', len - pos) : NULL;
         if (!nl && !eof) {
@@ -245,7 +328,10 @@ static void read_stdin(struct sym_cli *c)
                 cap *= 2;
                 buf = xreallocarray(buf, cap + 1, 1);
             }
-            flush_out(c);
+            if (!input_ready() || b.lines.n >= BATCH_MAX) {
+                batch_run(c, &b);
+                flush_out(c);
+            }
             ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
             if (got < 0 && errno == EINTR)
                 continue;
@@ -273,8 +359,11 @@ static void read_stdin(struct sym_cli *c)
                 *sp = '\0';
         }
         if (*line)
-            handle(c, line);
+            batch_add(c, &b, line);
     }
+    batch_run(c, &b);
+    sb_free(&b.text);
+    VEC_FREE(&b.lines);
     free(buf);
 }
 
@@ -340,7 +429,7 @@ int cmd_symbolize(int argc, char **argv)
     strtab_init(&c.warned);
     if (optind < argc)
         for (int i = optind; i < argc; i++)
-            handle(&c, argv[i]);
+            handle(&c, argv[i], is_location(&c, argv[i]));
     else
         read_stdin(&c);
     flush_out(&c);
