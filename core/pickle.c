@@ -377,7 +377,8 @@ static enum status make_tuple(struct pickle *p, size_t from)
         if (st != ST_OK)
             return st;
     }
-    cont_append(p, t, p->stack.v + from, p->stack.n - from);
+    if (p->stack.n > from) /* the stack may still be unallocated */
+        cont_append(p, t, p->stack.v + from, p->stack.n - from);
     p->stack.n = from;
     return push(p, t);
 }
