@@ -485,6 +485,12 @@ static enum status parse_events(struct loader *L, bool bare_array)
     }
 }
 
+/* Whether d converts to int64 (converting anything else is undefined). */
+static bool fits_i64(double d)
+{
+    return d >= -9223372036854775808.0 && d < 9223372036854775808.0;
+}
+
 /* Keep a top-level value (any key but traceEvents). */
 static enum status top_value(struct loader *L, const char *key, size_t vstart, size_t vend)
 {
@@ -510,7 +516,7 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
         long long ns = strtoll(digits, &end, 10);
         if (!errno && end != digits && (*end == '\0' || json_is_ws((unsigned char)*end)))
             L->t->base_ns = ns;
-        else if (cJSON_IsNumber(v))
+        else if (cJSON_IsNumber(v) && fits_i64(v->valuedouble))
             L->t->base_ns = (int64_t)v->valuedouble;
     }
     if (!L->t->top)
@@ -619,7 +625,7 @@ static enum status parse_document(struct loader *L)
 static int64_t json_int(const cJSON *obj, const char *key, int64_t dflt)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : dflt;
+    return cJSON_IsNumber(v) && fits_i64(v->valuedouble) ? (int64_t)v->valuedouble : dflt;
 }
 
 static void read_devices(struct trace *t)
