@@ -666,7 +666,8 @@ static void add_flow(struct worker *w, const struct fields *f, char ph, uint32_t
     fl->name = name_of(w, f->name);
     fl->bind_enclosing = f->bp && cJSON_IsString(f->bp) && strcmp(f->bp->valuestring, "e") == 0;
     if (f->id) {
-        if (cJSON_IsNumber(f->id) && f->id->valuedouble >= 0)
+        if (cJSON_IsNumber(f->id) && f->id->valuedouble >= 0 &&
+            f->id->valuedouble < 18446744073709551616.0)
             fl->id = (uint64_t)f->id->valuedouble;
         else if (cJSON_IsString(f->id))
             fl->id = strtoull(f->id->valuestring, NULL, 0);
