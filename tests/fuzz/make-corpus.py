@@ -16,8 +16,8 @@ import os
 import pickle
 import sys
 
-TRACE_MAX = 6000        # bytes of JSON per trace seed
-PER_KIND_START = 12     # events per (ph, cat) before shrinking to fit
+TRACE_MAX = 12000       # bytes of JSON per trace seed
+PER_KIND_START = 20     # events per (ph, cat) before shrinking to fit
 
 TRACES = [
     "hta-a100-triton-tiny.json.gz",
@@ -41,14 +41,16 @@ def load(path):
         return json.load(f)
 
 
-def short(v, n=120):
-    """Header values cut down: long strings and lists shortened."""
+def short(v, n=120, depth=0):
+    """Header values cut down: long strings, lists and objects shortened,
+    nesting below three levels dropped."""
     if isinstance(v, str):
         return v[:n]
     if isinstance(v, list):
-        return [short(x, n) for x in v[:2]]
+        return [short(x, n, depth + 1) for x in v[:2]] if depth < 3 else []
     if isinstance(v, dict):
-        return {k: short(x, n) for k, x in list(v.items())[:24]}
+        keys = 24 if depth == 0 or depth == 1 and len(json.dumps(v)) < 1000 else 6
+        return {k: short(x, n, depth + 1) for k, x in list(v.items())[:keys]} if depth < 3 else {}
     return v
 
 
