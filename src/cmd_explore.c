@@ -1,4 +1,5 @@
-/* torchtop [OPTIONS] [TRACE]: open a trace (or the demo) in the explorer. */
+/* torchtop [OPTIONS] [TRACE|SNAPSHOT]: open a trace, a CUDA memory snapshot
+ * (told apart by content) or the demo in the explorer. */
 #include "config.h"
 
 #include <getopt.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/source.h"
 #include "core/synth.h"
 #include "src/commands.h"
 #include "tui/help.h"
@@ -27,10 +29,12 @@ void explore_options(FILE *f)
 
 static void explore_usage(FILE *f)
 {
-    fprintf(f, "usage: torchtop [OPTIONS] [TRACE]\n\n"
+    fprintf(f, "usage: torchtop [OPTIONS] [TRACE|SNAPSHOT]\n\n"
                "Explore a PyTorch profiler trace (.json or .json.gz; - for stdin) in the\n"
                "terminal: where the GPU time went, by op, call path and stream. With no\n"
-               "TRACE, open a bundled demo (a synthetic training run).\n\n"
+               "TRACE, open a bundled demo (a synthetic training run). A CUDA memory\n"
+               "snapshot (.pickle or .pickle.gz) opens in the memory views: memory over\n"
+               "time, live allocations, allocation sites, segments and tracebacks.\n\n"
                "Options:\n");
     explore_options(f);
     fprintf(f, "\nPress ? in the explorer for the keys.\n");
@@ -127,5 +131,21 @@ int cmd_explore(int argc, char **argv)
         perror(o.path);
         return EXIT_BAD_INPUT;
     }
-    return tui_main(&o);
+    /* Traces and memory snapshots are told apart by content, not by name. */
+    struct errinfo err = {0};
+    struct source src;
+    if (source_open(&src, o.path, &err) != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop: %s\n", m);
+        free(m);
+        source_close(&src);
+        errinfo_clear(&err);
+        return EXIT_BAD_INPUT;
+    }
+    o.snapshot = source_sniff(&src, &err) == INPUT_PICKLE;
+    o.src = &src;
+    int rc = tui_main(&o);
+    source_close(&src);
+    errinfo_clear(&err);
+    return rc;
 }

@@ -11,7 +11,9 @@
     _(AG_SEARCH,   "Search and filter")                                        \
     _(AG_TABLE,    "Op table")                                                 \
     _(AG_TREE,     "Call tree")                                                \
-    _(AG_TIMELINE, "Timeline")
+    _(AG_TIMELINE, "Timeline")                                                 \
+    _(AG_TRACEBACK, "Traceback and source")                                    \
+    _(AG_SNAPSHOT, "Memory snapshot")
 
 enum action_group {
 #define AG_ENUM(id, title) id,
@@ -81,7 +83,14 @@ enum action_group {
     _(A_PAN_LEFT,       "pan-left",       AG_TIMELINE, "Pan left half a screen")               \
     _(A_PAN_RIGHT,      "pan-right",      AG_TIMELINE, "Pan right half a screen")              \
     _(A_EVENT_PREV,     "event-prev",     AG_TIMELINE, "Previous event on the lane")           \
-    _(A_EVENT_NEXT,     "event-next",     AG_TIMELINE, "Next event on the lane")
+    _(A_EVENT_NEXT,     "event-next",     AG_TIMELINE, "Next event on the lane")               \
+    _(A_TRACEBACK,      "traceback",      AG_TRACEBACK, "Show the traceback of the selection (again: its details)") \
+    _(A_SOURCE,         "source",         AG_TRACEBACK, "Show the source file of the frame at its line") \
+    _(A_ALL_FRAMES,     "all-frames",     AG_TRACEBACK, "Show or hide the frames memory_viz hides (unwinder, interpreter)") \
+    _(A_DEVICE_NEXT,    "device-next",    AG_SNAPSHOT, "Show the next device")                 \
+    _(A_PEAK,           "peak",           AG_SNAPSHOT, "Move the memory cursor to the peak of allocated memory") \
+    _(A_OOM_NEXT,       "oom-next",       AG_SNAPSHOT, "Move the memory cursor to the next out-of-memory event") \
+    _(A_SITE_DEPTH,     "site-depth",     AG_SNAPSHOT, "Group allocation sites by their top 1, 2, 3, 5 frames or all")
 
 enum action {
 #define A_ENUM(id, name, group, help) id,

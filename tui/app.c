@@ -11,6 +11,7 @@
 #include "tui/app.h"
 #include "tui/chrome.h"
 #include "tui/overlay.h"
+#include "tui/snap_view.h"
 
 const char *const app_view_names[APP_NVIEWS] = {
     "ops", "categories", "unique-args", "kernels", "key-averages",
@@ -78,7 +79,8 @@ void app_resize(struct app *a, int lines, int cols)
 {
     a->lines = lines;
     a->cols = cols;
-    a->lcfg.timeline_lanes = timeline_pane_lanes(a->panes[PANE_TIMELINE]);
+    a->lcfg.timeline_lanes =
+        a->snap ? snapview_chart_lines(a) : timeline_pane_lanes(a->panes[PANE_TIMELINE]);
     layout_compute(lines, cols, &a->lcfg, &a->lay);
     struct rect none = {0, 0, 0, 0};
     bool ok = !a->lay.too_small;
@@ -386,6 +388,8 @@ static unsigned global_action(struct app *a, enum action act)
     case A_FILTER_CLEAR:
         app_filter_set(a, NULL);
         return R_HANDLED;
+    case A_TRACEBACK:
+        return detail_pane_traceback(a->panes[PANE_DETAIL], a);
     case A_NONE:
         return R_HANDLED;
     default:
@@ -400,6 +404,8 @@ unsigned app_action(struct app *a, enum action act)
     if (a->lay.too_small && act != A_QUIT && act != A_REDRAW)
         return R_HANDLED;
     unsigned r = pane_action(a->panes[a->focus], a, act);
+    if (!(r & R_HANDLED) && a->snap)
+        r = snapview_action(a, act);
     if (!(r & R_HANDLED))
         r = global_action(a, act);
     app_react(a, r);
@@ -436,7 +442,7 @@ unsigned app_key(struct app *a, int key)
         a->dirty_chrome = true;
         return r;
     }
-    enum action act = keymap_lookup(a->focus, key);
+    enum action act = keymap_lookup(pane_keytab(a->panes[a->focus], a), key);
     if (act == A_NONE) {
         char name[32];
         keymap_key_name(key, name, sizeof(name));
@@ -479,6 +485,24 @@ unsigned app_mouse(struct app *a, int y, int x, int kind)
     return R_NONE;
 }
 
+unsigned app_tick(struct app *a, bool wait)
+{
+    unsigned r = R_NONE;
+    for (int i = 0; i < PANE__COUNT; i++)
+        r |= pane_tick(a->panes[i], a, wait);
+    if (r)
+        app_react(a, r);
+    return r;
+}
+
+bool app_busy(struct app *a)
+{
+    for (int i = 0; i < PANE__COUNT; i++)
+        if (pane_busy(a->panes[i]))
+            return true;
+    return false;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Lifetime                                                                 */
 /* ------------------------------------------------------------------------ */
@@ -491,10 +515,14 @@ void app_init(struct app *a, bool ascii, bool headless)
     a->sel = IDX_NONE;
     a->lcfg.maximized = -1;
     a->lcfg.table_pct = 45;
-    gpu_breakdown(a->t, false, -1, &a->bd);
-    a->panes[PANE_TABLE] = table_pane_new(a);
-    a->panes[PANE_TREE] = tree_pane_new(a);
-    a->panes[PANE_TIMELINE] = timeline_pane_new(a);
+    if (a->snap) {
+        snapview_panes(a);
+    } else {
+        gpu_breakdown(a->t, false, -1, &a->bd);
+        a->panes[PANE_TABLE] = table_pane_new(a);
+        a->panes[PANE_TREE] = tree_pane_new(a);
+        a->panes[PANE_TIMELINE] = timeline_pane_new(a);
+    }
     a->panes[PANE_DETAIL] = detail_pane_new(a);
     a->focus = PANE_TABLE;
     a->source = PANE_TABLE;
@@ -533,6 +561,7 @@ void app_done(struct app *a)
     }
     analysis_free(a->an);
     trace_free(a->t);
+    snapview_free(a->snap);
     free(a->name);
     free(a->load_warning);
 }

@@ -30,6 +30,8 @@ enum overlay { OV_NONE, OV_HELP, OV_MENU, OV_PROMPT };
 typedef void (*menu_pick_fn)(struct app *a, int item);
 typedef void (*prompt_done_fn)(struct app *a, const char *text);
 
+struct snapview;
+
 struct menu {
     char *title;  /* owned */
     char **items; /* owned, n of them */
@@ -61,6 +63,8 @@ struct app {
     char *name;                      /* trace name for the header (owned) */
     struct gpu_breakdown bd;         /* the header's bar */
     char *load_warning;              /* load fault shown at start (owned) */
+    struct snapview *snap;           /* a memory snapshot instead of a trace (owned); t, an
+                                        and views are then NULL (tui/snap_view.h) */
 
     /* Options. */
     bool ascii; /* ASCII glyphs and text */
@@ -125,5 +129,12 @@ void app_open_menu(struct app *a, const char *title, char **items, int n, int cu
 
 /* Selected event changed in pane `from`: move the other views. */
 void app_selection_changed(struct app *a, struct pane *from);
+
+/* Take in background work that finished (symbolizer answers) and apply the
+ * reactions; with wait, first wait until none is pending (script mode, so
+ * that screens do not depend on timing). Returns the reactions. */
+unsigned app_tick(struct app *a, bool wait);
+/* Background work is pending: the key loop should come back soon. */
+bool app_busy(struct app *a);
 
 #endif

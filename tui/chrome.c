@@ -7,6 +7,7 @@
 #include "tui/app.h"
 #include "tui/chrome.h"
 #include "tui/draw.h"
+#include "tui/snap_view.h"
 
 /* ------------------------------------------------------------------------ */
 /* Header                                                                   */
@@ -124,8 +125,12 @@ void chrome_header(struct app *a)
     if (!w)
         return;
     werase(w);
-    header_line1(a, w, a->cols);
-    header_line2(a, w, a->cols);
+    if (a->snap) {
+        snapview_header(a, w, a->cols);
+    } else {
+        header_line1(a, w, a->cols);
+        header_line2(a, w, a->cols);
+    }
     wnoutrefresh(w);
 }
 
@@ -227,7 +232,7 @@ void chrome_keybar(struct app *a)
     werase(w);
     nzones = 0;
     int x = 0;
-    const struct keybind *own = keymap_table(a->focus);
+    const struct keybind *own = keymap_table(pane_keytab(a->panes[a->focus], a));
     keybar_entries(own, w, a, &x, NULL);
     keybar_entries(keymap_table(PANE__COUNT), w, a, &x, own);
     wnoutrefresh(w);

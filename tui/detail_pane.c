@@ -1,5 +1,6 @@
 /* The detail pane: the selection described by its pane (detail.h), wrapped
- * to the pane's width and scrollable. */
+ * to the pane's width and scrollable; or, after `t`, the traceback view
+ * (traceback_pane.h) in its place. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "tui/app.h"
 #include "tui/detail.h"
 #include "tui/draw.h"
+#include "tui/traceback_pane.h"
 
 #define MAX_WRAP 40
 
@@ -25,11 +27,24 @@ struct detail_pane {
     int key_w;
     size_t top;
     char source[16]; /* pane the text describes */
+    struct pane *tb; /* the traceback view (owned), made on first use */
+    bool tb_on;      /* shown instead of the text */
 };
 
 static struct detail_pane *dp_of(struct pane *p)
 {
     return p->priv;
+}
+
+/* The traceback view when it is shown, with this pane's window lent. */
+static struct pane *shown_tb(struct pane *p)
+{
+    struct detail_pane *dp = dp_of(p);
+    if (!dp->tb_on)
+        return NULL;
+    dp->tb->win = p->win;
+    dp->tb->r = p->r;
+    return dp->tb;
 }
 
 static void clear_layout(struct detail_pane *dp)
@@ -78,6 +93,11 @@ static void lay_out(struct pane *p, struct app *a, int w)
 static void detail_draw(struct pane *p, struct app *a)
 {
     struct detail_pane *dp = dp_of(p);
+    struct pane *tb = shown_tb(p);
+    if (tb) {
+        pane_draw(tb, a);
+        return;
+    }
     werase(p->win);
     /* A separator column when the pane sits beside others. */
     int x0 = p->r.x > 0 ? 2 : 0;
@@ -128,6 +148,16 @@ static unsigned detail_action(struct pane *p, struct app *a, enum action act)
     long rows = MAX(1, p->r.h - 1);
     long max_top = (long)dp->lines.n > rows ? (long)dp->lines.n - rows : 0;
     long top = (long)dp->top;
+    struct pane *tb = shown_tb(p);
+    if (tb) {
+        unsigned r = pane_action(tb, a, act);
+        if (r & R_HANDLED)
+            return r;
+        if (act != A_BACK && act != A_MOVE_LEFT)
+            return R_NONE;
+        dp->tb_on = false;
+        return R_HANDLED | R_DIRTY;
+    }
     switch (act) {
     case A_MOVE_UP:
         top--;
@@ -158,12 +188,16 @@ static unsigned detail_action(struct pane *p, struct app *a, enum action act)
 
 static unsigned detail_click(struct pane *p, struct app *a, int y, int x, bool dbl)
 {
-    return R_HANDLED;
+    struct pane *tb = shown_tb(p);
+    return tb ? tb->ops->on_click(tb, a, y, x, dbl) : R_HANDLED;
 }
 
 static unsigned detail_search(struct pane *p, struct app *a, int dir)
 {
     struct detail_pane *dp = dp_of(p);
+    struct pane *tb = shown_tb(p);
+    if (tb)
+        return tb->ops->search(tb, a, dir);
     size_t n = dp->lines.n;
     for (size_t k = 1; k <= n; k++) {
         size_t i = dir >= 0 ? (dp->top + k) % n : (dp->top + n - k % n) % n;
@@ -182,12 +216,41 @@ static unsigned detail_search(struct pane *p, struct app *a, int dir)
 static void detail_position(struct pane *p, struct app *a, char *buf, size_t n)
 {
     struct detail_pane *dp = dp_of(p);
+    struct pane *tb = shown_tb(p);
+    if (tb) {
+        tb->ops->position(tb, a, buf, n);
+        return;
+    }
     snprintf(buf, n, "line %zu/%zu", dp->lines.n ? dp->top + 1 : 0, dp->lines.n);
+}
+
+static int detail_keytab(struct pane *p, struct app *a)
+{
+    struct pane *tb = shown_tb(p);
+    return tb ? pane_keytab(tb, a) : PANE_DETAIL;
+}
+
+static unsigned detail_tick(struct pane *p, struct app *a, bool wait)
+{
+    struct detail_pane *dp = dp_of(p);
+    if (!dp->tb)
+        return R_NONE;
+    unsigned r = pane_tick(dp->tb, a, wait);
+    if (r && dp->tb_on)
+        p->dirty = true;
+    return r;
+}
+
+static bool detail_busy(struct pane *p)
+{
+    struct detail_pane *dp = dp_of(p);
+    return dp->tb && pane_busy(dp->tb);
 }
 
 static void detail_free_priv(struct pane *p)
 {
     struct detail_pane *dp = dp_of(p);
+    pane_free(dp->tb);
     clear_layout(dp);
     detail_clear(&dp->d);
     VEC_FREE(&dp->d.lines);
@@ -204,6 +267,9 @@ static const struct pane_ops detail_ops = {
     .search = detail_search,
     .position = detail_position,
     .free = detail_free_priv,
+    .keytab = detail_keytab,
+    .tick = detail_tick,
+    .busy = detail_busy,
 };
 
 struct pane *detail_pane_new(struct app *a)
@@ -226,5 +292,28 @@ void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source)
     snprintf(dp->source, sizeof(dp->source), "%s", source ? source->ops->name : "-");
     if (source && source->ops->describe)
         source->ops->describe(source, a, &dp->d);
+    if (dp->tb_on && source)
+        traceback_view_load(dp->tb, a, source);
     p->dirty = true;
+}
+
+unsigned detail_pane_traceback(struct pane *p, struct app *a)
+{
+    struct detail_pane *dp = dp_of(p);
+    if (dp->tb_on && a->focus == p->id) {
+        dp->tb_on = false;
+        p->dirty = true;
+        app_message(a, "details of the selection; t shows its traceback");
+        return R_HANDLED | R_DIRTY;
+    }
+    if (!dp->tb)
+        dp->tb = traceback_view_new(a);
+    if (!dp->tb_on) {
+        dp->tb_on = true;
+        traceback_view_load(dp->tb, a, a->panes[a->source]);
+    }
+    app_focus(a, PANE_DETAIL);
+    p->dirty = true;
+    app_message(a, "Enter shows a frame's source; t the details");
+    return R_HANDLED | R_DIRTY;
 }

@@ -17,9 +17,32 @@ static int group_pane(enum action_group g)
         return PANE_TREE;
     case AG_TIMELINE:
         return PANE_TIMELINE;
+    case AG_TRACEBACK:
+        return KEYS_TRACEBACK;
+    case AG_SNAPSHOT:
+        return KEYS_SNAP_TABLE;
     default:
         return PANE__COUNT;
     }
+}
+
+/* Further tables of a group whose actions are spread over several views:
+ * an action's keys come from the first table that binds it. */
+static const int more_tables[][3] = {
+    [AG_TRACEBACK] = {KEYS_SOURCE, PANE_DETAIL, -1},
+    [AG_SNAPSHOT] = {KEYS_SNAP_MEMORY, KEYS_SNAP_CHART, -1},
+};
+
+static bool group_keys(enum action_group g, enum action act, char *buf, size_t n)
+{
+    if (keymap_keys_for(group_pane(g), act, buf, n))
+        return true;
+    if ((size_t)g >= sizeof(more_tables) / sizeof(more_tables[0]))
+        return false;
+    for (int i = 0; i < 3 && more_tables[g][i] > 0; i++)
+        if (keymap_keys_for(more_tables[g][i], act, buf, n))
+            return true;
+    return false;
 }
 
 static enum action_group pane_group(int pane)
@@ -31,6 +54,13 @@ static enum action_group pane_group(int pane)
         return AG_TREE;
     case PANE_TIMELINE:
         return AG_TIMELINE;
+    case KEYS_TRACEBACK:
+    case KEYS_SOURCE:
+        return AG_TRACEBACK;
+    case KEYS_SNAP_TABLE:
+    case KEYS_SNAP_MEMORY:
+    case KEYS_SNAP_CHART:
+        return AG_SNAPSHOT;
     default:
         return AG__COUNT;
     }
@@ -43,7 +73,7 @@ static void put_group(struct strbuf *out, enum action_group g)
         if (action_group((enum action)act) != g)
             continue;
         char keys[96];
-        if (!keymap_keys_for(group_pane(g), (enum action)act, keys, sizeof(keys)))
+        if (!group_keys(g, (enum action)act, keys, sizeof(keys)))
             continue;
         sb_printf(out, "  %-20s %-15s %s\n", keys, action_name((enum action)act),
                   action_help((enum action)act));

@@ -8,7 +8,8 @@
 
 /* Append the help as lines ending in '\n': per group a title, then one
  * line per bound action: keys, action name, description. The group of
- * `pane` (enum pane_id; PANE__COUNT for none) comes first. */
+ * key table `pane` (enum pane_id or enum keytab; PANE__COUNT for none)
+ * comes first. */
 void help_text(struct strbuf *out, int pane);
 
 #endif

@@ -50,6 +50,7 @@ static const struct keybind keys_global[] = {
     {'G', A_MOVE_LAST, NULL},
     {KEYF(KEY_END), A_MOVE_LAST, NULL},
     {'\n', A_ACTIVATE, NULL},
+    {'t', A_TRACEBACK, NULL},
     {0, A_NONE, NULL},
 };
 
@@ -105,6 +106,75 @@ static const struct keybind keys_timeline[] = {
 };
 
 static const struct keybind keys_detail[] = {
+    {'t', A_TRACEBACK, "Traceback"},
+    {0, A_NONE, NULL},
+};
+
+static const struct keybind keys_traceback[] = {
+    {'\n', A_SOURCE, "Source"},
+    {'t', A_TRACEBACK, "Details"},
+    {'a', A_ALL_FRAMES, "All frames"},
+    {0, A_NONE, NULL},
+};
+
+static const struct keybind keys_source[] = {
+    {KEYF(KEY_BACKSPACE), A_BACK, "Frames"},
+    {'t', A_TRACEBACK, "Details"},
+    {0, A_NONE, NULL},
+};
+
+/* Memory snapshots: the report tables, the live allocations and segments,
+ * the memory chart. */
+static const struct keybind keys_snap_table[] = {
+    {'\n', A_TRACEBACK, "Traceback"},
+    {'v', A_VIEW_NEXT, "View"},
+    {'V', A_VIEW_PREV, NULL},
+    {'s', A_SORT_MENU, "Sort"},
+    {'S', A_SORT_REVERSE, NULL},
+    {'>', A_SORT_NEXT, NULL},
+    {'<', A_SORT_PREV, NULL},
+    {'1', A_SORT_1, NULL},
+    {'2', A_SORT_2, NULL},
+    {'3', A_SORT_3, NULL},
+    {'4', A_SORT_4, NULL},
+    {'5', A_SORT_5, NULL},
+    {'6', A_SORT_6, NULL},
+    {'7', A_SORT_7, NULL},
+    {'8', A_SORT_8, NULL},
+    {'9', A_SORT_9, NULL},
+    {'w', A_ALL_COLUMNS, "Columns"},
+    {'[', A_SCROLL_LEFT, NULL},
+    {']', A_SCROLL_RIGHT, NULL},
+    {'D', A_SITE_DEPTH, "Depth"},
+    {'d', A_DEVICE_NEXT, NULL},
+    {'p', A_PEAK, NULL},
+    {'o', A_OOM_NEXT, NULL},
+    {0, A_NONE, NULL},
+};
+
+static const struct keybind keys_snap_memory[] = {
+    {'\n', A_TRACEBACK, "Traceback"},
+    {'v', A_VIEW_NEXT, "View"},
+    {'V', A_VIEW_PREV, NULL},
+    {'p', A_PEAK, "Peak"},
+    {'o', A_OOM_NEXT, "OOM"},
+    {'d', A_DEVICE_NEXT, "Device"},
+    {0, A_NONE, NULL},
+};
+
+static const struct keybind keys_snap_chart[] = {
+    {'\n', A_TRACEBACK, "Traceback"},
+    {'p', A_PEAK, "Peak"},
+    {'o', A_OOM_NEXT, "OOM"},
+    {'+', A_ZOOM_IN, "Zoom"},
+    {'=', A_ZOOM_IN, NULL},
+    {'-', A_ZOOM_OUT, NULL},
+    {'0', A_ZOOM_FIT, "Fit"},
+    {'H', A_PAN_LEFT, NULL},
+    {'L', A_PAN_RIGHT, NULL},
+    {'[', A_EVENT_PREV, NULL},
+    {']', A_EVENT_NEXT, NULL},
+    {'d', A_DEVICE_NEXT, "Device"},
     {0, A_NONE, NULL},
 };
 /* clang-format on */
@@ -120,6 +190,16 @@ const struct keybind *keymap_table(int pane)
         return keys_timeline;
     case PANE_DETAIL:
         return keys_detail;
+    case KEYS_TRACEBACK:
+        return keys_traceback;
+    case KEYS_SOURCE:
+        return keys_source;
+    case KEYS_SNAP_TABLE:
+        return keys_snap_table;
+    case KEYS_SNAP_MEMORY:
+        return keys_snap_memory;
+    case KEYS_SNAP_CHART:
+        return keys_snap_chart;
     default:
         return keys_global;
     }
@@ -135,7 +215,7 @@ static enum action find_in(const struct keybind *kb, int key)
 
 enum action keymap_lookup(int pane, int key)
 {
-    enum action a = pane < PANE__COUNT ? find_in(keymap_table(pane), key) : A_NONE;
+    enum action a = pane != PANE__COUNT ? find_in(keymap_table(pane), key) : A_NONE;
     return a != A_NONE ? a : find_in(keys_global, key);
 }
 
@@ -300,7 +380,7 @@ bool keymap_keys_for(int pane, enum action a, char *buf, size_t n)
 {
     bool any = false;
     buf[0] = '\0';
-    const struct keybind *own = pane < PANE__COUNT ? keymap_table(pane) : NULL;
+    const struct keybind *own = pane != PANE__COUNT ? keymap_table(pane) : NULL;
     if (own)
         append_keys(own, a, buf, n, &any, NULL);
     append_keys(keys_global, a, buf, n, &any, own);

@@ -21,15 +21,29 @@
 /* The panes, in focus order. */
 enum pane_id { PANE_TABLE, PANE_TREE, PANE_TIMELINE, PANE_DETAIL, PANE__COUNT };
 
+/* Key tables of views that take a pane's place (the traceback and the
+ * source preview in the detail pane, the memory snapshot views); a pane
+ * says which table is in force (pane_keytab). Pane ids name their own
+ * tables and PANE__COUNT the global one. */
+enum keytab {
+    KEYS_TRACEBACK = PANE__COUNT + 1,
+    KEYS_SOURCE,
+    KEYS_SNAP_TABLE,
+    KEYS_SNAP_MEMORY,
+    KEYS_SNAP_CHART,
+    KEYS__COUNT
+};
+
 struct keybind {
     int key;
     enum action action;
     const char *bar; /* label in the key bar; NULL = not shown there */
 };
 
-/* Bindings of a pane (PANE__COUNT = the global table), ending with key 0. */
+/* Bindings of a pane or an enum keytab (PANE__COUNT = the global table),
+ * ending with key 0. */
 const struct keybind *keymap_table(int pane);
-/* Action for key with `pane` focused: the pane's table, then the global
+/* Action for key with table `pane` in force: that table, then the global
  * one; A_NONE when unbound. */
 enum action keymap_lookup(int pane, int key);
 

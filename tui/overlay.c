@@ -84,7 +84,7 @@ static void help_draw(struct app *a)
     WINDOW *win = a->w_overlay;
     draw_box(win, a, " Help ");
     struct strbuf sb = STRBUF_INIT;
-    int n = help_lines(&sb, a->focus);
+    int n = help_lines(&sb, pane_keytab(a->panes[a->focus], a));
     int rows = h - 2;
     a->help_top = CLAMP(a->help_top, 0, MAX(0, n - rows));
     const char *line = sb_str(&sb);

@@ -20,6 +20,7 @@
 struct app;
 struct pane;
 struct detail_out;
+struct table;
 
 /* Reaction bits: what a handler wants the loop to do. */
 enum reaction {
@@ -46,6 +47,10 @@ struct pane_ops {
     void (*follow)(struct pane *p, struct app *a, uint32_t ev); /* selection changed elsewhere */
     void (*position)(struct pane *p, struct app *a, char *buf, size_t n); /* "12/345" */
     void (*free)(struct pane *p);
+    int (*keytab)(struct pane *p, struct app *a); /* key table in force; NULL: p->id's */
+    unsigned (*tick)(struct pane *p, struct app *a,
+                     bool wait);   /* take in finished background work (wait: all of it) */
+    bool (*busy)(struct pane *p); /* background work is pending */
 };
 
 struct pane {
@@ -92,6 +97,19 @@ static inline uint32_t pane_current_event(struct pane *p, struct app *a)
 {
     return p->ops->current_event ? p->ops->current_event(p, a) : UINT32_MAX;
 }
+/* Key table in force in p (keymap_table): enum pane_id or enum keytab. */
+static inline int pane_keytab(struct pane *p, struct app *a)
+{
+    return p->ops->keytab ? p->ops->keytab(p, a) : p->id;
+}
+static inline unsigned pane_tick(struct pane *p, struct app *a, bool wait)
+{
+    return p->ops->tick ? p->ops->tick(p, a, wait) : R_NONE;
+}
+static inline bool pane_busy(struct pane *p)
+{
+    return p->ops->busy && p->ops->busy(p);
+}
 
 /* Constructors (one file each). */
 struct pane *table_pane_new(struct app *a);
@@ -102,6 +120,17 @@ void pane_free(struct pane *p);
 
 /* The timeline's wanted lane count (for the layout). */
 int timeline_pane_lanes(struct pane *p);
+/* A table pane over other tables than the trace's report views (memory
+ * snapshots): n views (at most APP_NVIEWS) named names[i], showing tabs[i]
+ * (borrowed; NULL with errs[i] saying why), keys from table keytab.
+ * Enter on a row without instances runs `enter` when set. */
+struct pane *table_pane_new_views(struct app *a, int n, const char *const *names,
+                                  struct table *const *tabs, char *const *errs, int keytab,
+                                  enum action enter);
+/* Table pane: show tab (borrowed) in view i instead of what it showed. */
+void table_pane_set_table(struct pane *p, struct app *a, int view, struct table *tab);
+/* Table pane: the table and row under the cursor; false when none. */
+bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row);
 /* Table pane: switch to a view by report name; sort by column name or
  * title. False when there is no such view / column. */
 bool table_pane_set_view(struct pane *p, struct app *a, const char *name);
@@ -117,5 +146,8 @@ void tree_pane_set_instances(struct pane *p, struct app *a, const uint32_t *ev, 
 const uint32_t *tree_pane_instances(struct pane *p, size_t *n, const char **label);
 /* Detail pane: rebuild from the pane that has the selection. */
 void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source);
+/* Detail pane: show the traceback of the selection instead of its details
+ * and focus it; when shown and focused, the details again. Reactions. */
+unsigned detail_pane_traceback(struct pane *p, struct app *a);
 
 #endif

@@ -231,6 +231,9 @@ int script_run(struct app *a, const char *path, const char *timing_path)
         rc = step(a, path, lineno, s);
         if (rc)
             break;
+        /* Symbolizer answers are in before the next step: screens never
+         * depend on timing. */
+        app_tick(a, true);
         app_render(a);
         if (timing) {
             char *sp = strpbrk(s, " \t");

@@ -23,7 +23,12 @@ struct tview {
 };
 
 struct table_pane {
-    int view;      /* index into app_view_names */
+    int view;      /* index into names */
+    int nviews;    /* views in v */
+    const char *const *names; /* view names (app_view_names for a trace) */
+    char *const *errs;        /* why a view has no table (borrowed) */
+    int keytab;               /* key table (enum pane_id or enum keytab) */
+    enum action enter;        /* Enter on a row without instances, A_NONE: drill */
     bool all_cols; /* show COLF_DETAIL columns */
     struct tview v[APP_NVIEWS];
     struct strbuf cell;
@@ -247,7 +252,7 @@ static void draw_title(struct pane *p, struct app *a, struct tview *v)
     struct table_pane *tp = tp_of(p);
     attr_t attr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     struct strbuf sb = STRBUF_INIT;
-    sb_printf(&sb, " %s", app_view_names[tp->view]);
+    sb_printf(&sb, " %s", tp->names[tp->view]);
     if (v->tab) {
         sb_printf(&sb, ": %s  %zu", v->tab->title, v->rows.n);
         if (v->rows.n != v->tab->nrows)
@@ -289,7 +294,7 @@ static void table_draw(struct pane *p, struct app *a)
     werase(p->win);
     draw_title(p, a, v);
     if (!v->tab) {
-        const char *why = a->views_err[tp->view] ? a->views_err[tp->view] : "not available";
+        const char *why = tp->errs[tp->view] ? tp->errs[tp->view] : "not available";
         draw_str(p->win, 2, 1, p->r.w - 2, why, color_attr(C_DIM), a->ascii);
         return;
     }
@@ -388,6 +393,8 @@ static unsigned drill(struct pane *p, struct app *a)
     }
     uint32_t ev = pane_current_event(p, a);
     sb_free(&label);
+    if (tp_of(p)->enter != A_NONE)
+        return app_action(a, tp_of(p)->enter);
     if (ev == IDX_NONE) {
         app_error(a, "this row has no events to show");
         return R_HANDLED;
@@ -409,7 +416,7 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act)
     switch (act) {
     case A_VIEW_NEXT:
     case A_VIEW_PREV:
-        tp->view = (tp->view + (act == A_VIEW_NEXT ? 1 : APP_NVIEWS - 1)) % APP_NVIEWS;
+        tp->view = (tp->view + (act == A_VIEW_NEXT ? 1 : tp->nviews - 1)) % tp->nviews;
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_SORT_MENU:
         open_sort_menu(p, a);
@@ -569,7 +576,7 @@ static unsigned table_search(struct pane *p, struct app *a, int dir)
 static void table_rebuild(struct pane *p, struct app *a)
 {
     struct table_pane *tp = tp_of(p);
-    for (int i = 0; i < APP_NVIEWS; i++)
+    for (int i = 0; i < tp->nviews; i++)
         view_rows(a, &tp->v[i]);
 }
 
@@ -577,6 +584,11 @@ static void table_position(struct pane *p, struct app *a, char *buf, size_t n)
 {
     struct tview *v = cur_view(p);
     snprintf(buf, n, "%zu/%zu", v->rows.n ? v->lv.cur + 1 : 0, v->rows.n);
+}
+
+static int table_keytab(struct pane *p, struct app *a)
+{
+    return tp_of(p)->keytab;
 }
 
 static void table_free_priv(struct pane *p)
@@ -601,32 +613,74 @@ static const struct pane_ops table_ops = {
     .rebuild = table_rebuild,
     .position = table_position,
     .free = table_free_priv,
+    .keytab = table_keytab,
 };
 
-struct pane *table_pane_new(struct app *a)
+static void view_set(struct app *a, struct table_pane *tp, struct tview *v, struct table *tab)
+{
+    free(v->natural);
+    v->natural = NULL;
+    v->tab = tab;
+    v->sort_col = -1;
+    v->hscroll = 0;
+    v->lv.cur = v->lv.top = 0;
+    v->rows.n = 0;
+    if (!v->tab)
+        return;
+    view_widths(tp, v);
+    detect_sort(v);
+    view_rows(a, v);
+}
+
+struct pane *table_pane_new_views(struct app *a, int n, const char *const *names,
+                                  struct table *const *tabs, char *const *errs, int keytab,
+                                  enum action enter)
 {
     struct pane *p = xcalloc(1, sizeof(*p));
     struct table_pane *tp = xcalloc(1, sizeof(*tp));
     p->ops = &table_ops;
     p->id = PANE_TABLE;
     p->priv = tp;
-    for (int i = 0; i < APP_NVIEWS; i++) {
-        struct tview *v = &tp->v[i];
-        v->tab = a->views[i];
-        v->sort_col = -1;
-        if (!v->tab)
-            continue;
-        view_widths(tp, v);
-        detect_sort(v);
-        view_rows(a, v);
-    }
+    tp->nviews = CLAMP(n, 1, APP_NVIEWS);
+    tp->names = names;
+    tp->errs = errs;
+    tp->keytab = keytab;
+    tp->enter = enter;
+    for (int i = 0; i < tp->nviews; i++)
+        view_set(a, tp, &tp->v[i], tabs[i]);
     return p;
+}
+
+struct pane *table_pane_new(struct app *a)
+{
+    return table_pane_new_views(a, APP_NVIEWS, app_view_names, a->views, a->views_err,
+                                PANE_TABLE, A_NONE);
+}
+
+void table_pane_set_table(struct pane *p, struct app *a, int view, struct table *tab)
+{
+    struct table_pane *tp = tp_of(p);
+    if (view < 0 || view >= tp->nviews)
+        return;
+    view_set(a, tp, &tp->v[view], tab);
+    p->dirty = true;
+}
+
+bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row)
+{
+    struct tview *v = cur_view(p);
+    if (!v->tab || v->lv.cur >= v->rows.n)
+        return false;
+    *tab = v->tab;
+    *row = v->rows.v[v->lv.cur];
+    return true;
 }
 
 bool table_pane_set_view(struct pane *p, struct app *a, const char *name)
 {
-    for (int i = 0; i < APP_NVIEWS; i++)
-        if (strcmp(app_view_names[i], name) == 0) {
+    struct table_pane *tp = tp_of(p);
+    for (int i = 0; i < tp->nviews; i++)
+        if (strcmp(tp->names[i], name) == 0) {
             tp_of(p)->view = i;
             p->dirty = true;
             return true;

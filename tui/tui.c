@@ -15,10 +15,12 @@
 
 #include "core/load.h"
 #include "core/report.h"
+#include "core/snapshot.h"
 #include "tui/app.h"
 #include "tui/colors.h"
 #include "tui/draw.h"
 #include "tui/script.h"
+#include "tui/snap_view.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 
@@ -40,6 +42,7 @@ struct loader {
     struct analysis *an;
     struct table *views[APP_NVIEWS];
     char *views_err[APP_NVIEWS];
+    struct snapshot *snap; /* o->snapshot: the memory snapshot */
 };
 
 static void on_progress(void *ud, uint64_t done, uint64_t total, uint64_t events)
@@ -48,6 +51,11 @@ static void on_progress(void *ud, uint64_t done, uint64_t total, uint64_t events
     atomic_store(&ld->done, done);
     atomic_store(&ld->total, total);
     atomic_store(&ld->events, events);
+}
+
+static void on_snap_progress(void *ud, uint64_t done, uint64_t total)
+{
+    on_progress(ud, done, total, 0);
 }
 
 static void build_views(struct loader *ld)
@@ -81,7 +89,19 @@ static void *load_thread(void *arg)
         .cancel = &ld->cancel,
     };
     const char *name = ld->o->name ? ld->o->name : ld->o->path;
-    if (ld->o->mem)
+    if (ld->o->snapshot) {
+        struct snapshot_load_opts so = {
+            .progress = on_snap_progress,
+            .progress_ud = ld,
+            .cancel = &ld->cancel,
+        };
+        ld->st = snapshot_load_source(ld->o->src, &so, &ld->snap, &ld->err);
+        atomic_store(&ld->phase, PH_DONE);
+        return NULL;
+    }
+    if (ld->o->src)
+        ld->st = trace_load_source(ld->o->src, &lo, &ld->t, &ld->err);
+    else if (ld->o->mem)
         ld->st = trace_load_mem(name, ld->o->mem, ld->o->mem_len, &lo, &ld->t, &ld->err);
     else
         ld->st = trace_load_file(ld->o->path, &lo, &ld->t, &ld->err);
@@ -134,6 +154,10 @@ static void draw_progress(struct loader *ld, const char *name, double start, boo
     if (phase >= PH_ANALYSE) {
         sb_printf(&sb, "%llu events read; building the call tree and tables...",
                   (unsigned long long)events);
+    } else if (total && ld->o->snapshot) {
+        text_bytes(b2, sizeof(b2), total);
+        double eta = frac > 0.01 ? el * (1 - frac) / frac : 0;
+        sb_printf(&sb, "%s of %s  ETA %.0f s", b1, b2, eta);
     } else if (total) {
         text_bytes(b2, sizeof(b2), total);
         double rate = el > 0 ? (double)events / el : 0;
@@ -193,14 +217,22 @@ static void loop(struct app *a)
         /* Keys are read through the message line's window: reading
          * through stdscr would repaint stdscr (blank after a resize) over
          * the panes, and the prompt's cursor lives in that window. */
+        WINDOW *in = a->w_message ? a->w_message : stdscr;
+        /* While answers are due (the symbolizer), come back to take them in
+         * even without a key. */
+        wtimeout(in, app_busy(a) ? 50 : -1);
         wint_t wch;
-        int rc = wget_wch(a->w_message ? a->w_message : stdscr, &wch);
+        int rc = wget_wch(in, &wch);
         if (term_stop_requested())
             break;
-        if (rc == ERR)
+        if (rc == ERR) {
+            if (app_tick(a, false))
+                app_render(a);
             continue;
+        }
         int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
         app_key(a, key);
+        app_tick(a, false);
         app_render(a);
     }
 }
@@ -213,6 +245,7 @@ static void free_loader(struct loader *ld)
     }
     analysis_free(ld->an);
     trace_free(ld->t);
+    snapshot_free(ld->snap);
     errinfo_clear(&ld->err);
 }
 
@@ -245,7 +278,18 @@ int tui_main(const struct tui_opts *o)
 
     int status = 0;
     char *warning = NULL;
-    if (ld.st != ST_OK) {
+    if (o->snapshot) {
+        /* A snapshot is whole or refused: no partial snapshot is shown. */
+        if (ld.st != ST_OK || !ld.snap) {
+            if (!headless)
+                term_close();
+            char *m = errinfo_format(&ld.err);
+            fprintf(stderr, "torchtop: %s\n", m);
+            free(m);
+            free_loader(&ld);
+            return 2;
+        }
+    } else if (ld.st != ST_OK) {
         char *m = errinfo_format(&ld.err);
         if (!ld.t || !ld.t->ev.n) {
             if (!headless)
@@ -276,6 +320,10 @@ int tui_main(const struct tui_opts *o)
     struct app a = {0};
     a.t = ld.t;
     a.an = ld.an;
+    if (ld.snap) {
+        a.snap = snapview_new(ld.snap);
+        ld.snap = NULL;
+    }
     for (int i = 0; i < APP_NVIEWS; i++) {
         a.views[i] = ld.views[i];
         a.views_err[i] = ld.views_err[i];

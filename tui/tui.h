@@ -1,6 +1,6 @@
-/* The interactive explorer: `torchtop [OPTIONS] [TRACE]`.
+/* The interactive explorer: `torchtop [OPTIONS] [TRACE|SNAPSHOT]`.
  *
- * tui_main() loads the trace behind a progress screen (cancellable with
+ * tui_main() loads the trace (or memory snapshot) behind a progress screen (cancellable with
  * Ctrl-C), builds the analyses once, and runs the explorer until the user
  * quits; in script mode it runs a script of actions and keys headless
  * instead (tui/script.h). */
@@ -10,8 +10,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct source;
+
 struct tui_opts {
     const char *path; /* trace file ("-" = stdin) */
+    struct source *src; /* opened (and sniffed) input instead of path (borrowed) */
+    bool snapshot;      /* src holds a CUDA memory snapshot pickle, not a trace */
     const char *name; /* name shown in the header; NULL = from path */
     const void *mem;  /* in-memory trace instead of path (borrowed) */
     size_t mem_len;

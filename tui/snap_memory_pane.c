@@ -1,0 +1,586 @@
+/* The memory pane of snapshot mode: the allocations live at the memory
+ * cursor, largest first ("live"), or the segments map, each segment's
+ * blocks as a bar of allocated, pending-free and free bytes ("map"). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/detail.h"
+#include "tui/draw.h"
+#include "tui/memchart.h"
+#include "tui/snap_view.h"
+
+enum { MV_LIVE, MV_MAP, MV__COUNT };
+static const char *const view_names[MV__COUNT] = {"live", "map"};
+
+#define SIZE_W 9
+#define SINCE_W 7
+#define ADDR_W 14
+
+struct mem_pane {
+    int view;
+    struct listview lv[MV__COUNT];
+    unsigned gen; /* snapview.gen the rows were made for */
+    bool built;
+    VEC(uint32_t) live;  /* indices into snapview.live that pass the filter */
+    VEC(uint32_t) segs;  /* segments of the device shown */
+    VEC(uint64_t) sizes; /* scratch: block sizes of a segment */
+    VEC(uint8_t) states; /* scratch: their states */
+    uint8_t *cells;      /* scratch: bar cells */
+    int ncells;
+    struct strbuf sb;
+};
+
+static struct mem_pane *mp_of(struct pane *p)
+{
+    return p->priv;
+}
+
+/* "name (file:line)" of the frame that best names where an allocation was
+ * made. */
+static void site_text(const struct snapshot *s, uint32_t stack, struct strbuf *out)
+{
+    uint32_t f = snap_site_frame(s, stack);
+    if (f == IDX_NONE)
+        sb_puts(out, "<allocated before recording or no context>");
+    else
+        snap_frame_format(s, f, out);
+}
+
+static void build(struct pane *p, struct app *a)
+{
+    struct mem_pane *mp = mp_of(p);
+    const struct snapview *sv = a->snap;
+    const struct snapshot *s = sv->s;
+    bool moved = !mp->built || mp->gen != sv->gen;
+    mp->live.n = 0;
+    for (size_t i = 0; i < sv->nlive; i++) {
+        if (pattern_active(&a->filter)) {
+            sb_clear(&mp->sb);
+            site_text(s, s->allocs.v[sv->live[i]].frames, &mp->sb);
+            if (!pattern_match(&a->filter, sb_str(&mp->sb)))
+                continue;
+        }
+        VEC_PUSH(&mp->live, (uint32_t)i);
+    }
+    mp->segs.n = 0;
+    for (uint32_t g = 0; g < s->segments.n; g++)
+        if (s->segments.v[g].device == sv->dev)
+            VEC_PUSH(&mp->segs, g);
+    mp->lv[MV_LIVE].n = mp->live.n;
+    mp->lv[MV_MAP].n = mp->segs.n;
+    if (moved) {
+        /* A new cursor position: the largest allocation first. */
+        mp->lv[MV_LIVE].cur = mp->lv[MV_LIVE].top = 0;
+    }
+    for (int v = 0; v < MV__COUNT; v++)
+        listview_clamp(&mp->lv[v]);
+    mp->gen = sv->gen;
+    mp->built = true;
+}
+
+static void ensure_built(struct pane *p, struct app *a)
+{
+    struct mem_pane *mp = mp_of(p);
+    if (!mp->built || mp->gen != a->snap->gen)
+        build(p, a);
+}
+
+static const struct snap_alloc *cur_alloc(struct pane *p, struct app *a)
+{
+    struct mem_pane *mp = mp_of(p);
+    ensure_built(p, a);
+    struct listview *lv = &mp->lv[MV_LIVE];
+    if (mp->view != MV_LIVE || lv->cur >= mp->live.n)
+        return NULL;
+    return &a->snap->s->allocs.v[a->snap->live[mp->live.v[lv->cur]]];
+}
+
+static uint32_t cur_segment(struct pane *p, struct app *a)
+{
+    struct mem_pane *mp = mp_of(p);
+    ensure_built(p, a);
+    struct listview *lv = &mp->lv[MV_MAP];
+    if (mp->view != MV_MAP || lv->cur >= mp->segs.n)
+        return IDX_NONE;
+    return mp->segs.v[lv->cur];
+}
+
+/* ------------------------------------------------------------------------ */
+/* Drawing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void draw_title(struct pane *p, struct app *a, const char *text, size_t n)
+{
+    attr_t attr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
+    draw_fit(p->win, 0, 0, p->r.w, text, n, false, false, attr, a->ascii);
+}
+
+static void fmt_since(const struct snap_alloc *al, char *buf, size_t n)
+{
+    if (al->alloc_idx == IDX_NONE)
+        snprintf(buf, n, "before");
+    else
+        snprintf(buf, n, "%u", al->alloc_idx);
+}
+
+static void draw_live(struct pane *p, struct app *a)
+{
+    struct mem_pane *mp = mp_of(p);
+    const struct snapview *sv = a->snap;
+    const struct snapshot *s = sv->s;
+    struct listview *lv = &mp->lv[MV_LIVE];
+    char b[32], dev[32];
+    text_bytes(b, sizeof(b), sv->live_bytes > 0 ? (uint64_t)sv->live_bytes : 0);
+    snapview_device_label(s, sv->dev, dev, sizeof(dev));
+    sb_clear(&mp->sb);
+    sb_printf(&mp->sb, " live: %zu allocation%s, %s on %s ", sv->nlive, sv->nlive == 1 ? "" : "s",
+              b, dev);
+    uint32_t nent = sv->dev < s->devices.n ? s->devices.v[sv->dev].nentries : 0;
+    if (sv->cursor == IDX_NONE)
+        sb_puts(&mp->sb, nent ? "before the first entry" : "at snapshot time");
+    else
+        sb_printf(&mp->sb, "after entry %u of %u", sv->cursor, nent);
+    if (mp->live.n != sv->nlive)
+        sb_printf(&mp->sb, "  %zu match \"%s\"", mp->live.n, a->filter.text);
+    draw_title(p, a, sb_str(&mp->sb), mp->sb.len);
+    if (p->r.h < 2)
+        return;
+    int w = p->r.w, sx = SIZE_W + 1 + SINCE_W + 1 + ADDR_W + 1;
+    draw_blank(p->win, 1, 0, w, color_attr(C_COLHEAD));
+    draw_fit(p->win, 1, 0, SIZE_W, "size", 4, false, true, color_attr(C_COLHEAD_SORT), a->ascii);
+    draw_fit(p->win, 1, SIZE_W + 1, SINCE_W, "since", 5, false, true, color_attr(C_COLHEAD),
+             a->ascii);
+    draw_fit(p->win, 1, SIZE_W + SINCE_W + 2, ADDR_W, "address", 7, false, false,
+             color_attr(C_COLHEAD), a->ascii);
+    draw_fit(p->win, 1, sx, w - sx, "allocated at", 12, false, false, color_attr(C_COLHEAD),
+             a->ascii);
+    lv->height = MAX(1, p->r.h - 2);
+    listview_clamp(lv);
+    if (!mp->live.n) {
+        draw_str(p->win, 2, 1, w - 1,
+                 sv->nlive ? "(no allocation matches the filter)" : "(nothing allocated here)",
+                 color_attr(C_DIM), a->ascii);
+        return;
+    }
+    for (int y = 0; y < lv->height; y++) {
+        size_t i = lv->top + (size_t)y;
+        if (i >= mp->live.n)
+            break;
+        const struct snap_alloc *al = &s->allocs.v[sv->live[mp->live.v[i]]];
+        bool cur = i == lv->cur;
+        attr_t base = cur ? color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_SELECT) : 0;
+        if (cur)
+            draw_blank(p->win, 2 + y, 0, w, base);
+        char num[40];
+        text_bytes(num, sizeof(num), al->size);
+        draw_fit(p->win, 2 + y, 0, SIZE_W, num, strlen(num), false, true,
+                 base ? base : color_attr(C_NUMBER), a->ascii);
+        fmt_since(al, num, sizeof(num));
+        draw_fit(p->win, 2 + y, SIZE_W + 1, SINCE_W, num, strlen(num), false, true,
+                 base ? base : color_attr(C_DIM), a->ascii);
+        snprintf(num, sizeof(num), "0x%llx", (unsigned long long)al->addr);
+        draw_fit(p->win, 2 + y, SIZE_W + SINCE_W + 2, ADDR_W, num, strlen(num), false, false,
+                 base ? base : color_attr(C_DIM), a->ascii);
+        sb_clear(&mp->sb);
+        site_text(s, al->frames, &mp->sb);
+        attr_t at = base ? base : color_attr(C_DEFAULT);
+        if (!base && pattern_active(&a->search) && pattern_match(&a->search, sb_str(&mp->sb)))
+            at = color_attr(C_MATCH);
+        draw_fit(p->win, 2 + y, sx, w - sx, sb_str(&mp->sb), mp->sb.len, true, false, at, a->ascii);
+    }
+}
+
+static const char *state_glyph(struct app *a, uint8_t st)
+{
+    switch (st) {
+    case BS_ACTIVE_ALLOCATED:
+        return a->g->full;
+    case BS_ACTIVE_PENDING_FREE:
+        return a->g->shade_memcpy;
+    case MEMCHART_EMPTY:
+        return " ";
+    default:
+        return a->g->shade_idle;
+    }
+}
+
+static enum color_elem state_elem(uint8_t st)
+{
+    switch (st) {
+    case BS_ACTIVE_ALLOCATED:
+        return C_COMP;
+    case BS_ACTIVE_PENDING_FREE:
+        return C_MEMCPY;
+    default:
+        return C_IDLE;
+    }
+}
+
+static void draw_map(struct pane *p, struct app *a)
+{
+    struct mem_pane *mp = mp_of(p);
+    const struct snapview *sv = a->snap;
+    const struct snapshot *s = sv->s;
+    struct listview *lv = &mp->lv[MV_MAP];
+    char dev[32], b[32];
+    snapview_device_label(s, sv->dev, dev, sizeof(dev));
+    uint64_t reserved = sv->dev < s->devices.n ? s->devices.v[sv->dev].reserved : 0;
+    text_bytes(b, sizeof(b), reserved);
+    sb_clear(&mp->sb);
+    sb_printf(&mp->sb, " map: %zu segment%s of %s, %s reserved  %s allocated %s pending %s free",
+              mp->segs.n, mp->segs.n == 1 ? "" : "s", dev, b, a->g->full, a->g->shade_memcpy,
+              a->g->shade_idle);
+    draw_title(p, a, sb_str(&mp->sb), mp->sb.len);
+    lv->height = MAX(1, p->r.h - 1);
+    listview_clamp(lv);
+    if (!mp->segs.n) {
+        draw_str(p->win, 1, 1, p->r.w - 1, "(no segments on this device)", color_attr(C_DIM),
+                 a->ascii);
+        return;
+    }
+    int w = p->r.w;
+    int bx = ADDR_W + 1 + SIZE_W + 2, fw = 9;
+    int bw = w - bx - 1 - fw;
+    if (bw > mp->ncells) {
+        mp->cells = xreallocarray(mp->cells, (size_t)bw, 1);
+        mp->ncells = bw;
+    }
+    for (int y = 0; y < lv->height; y++) {
+        size_t i = lv->top + (size_t)y;
+        if (i >= mp->segs.n)
+            break;
+        const struct snap_segment *sg = &s->segments.v[mp->segs.v[i]];
+        bool cur = i == lv->cur;
+        attr_t base = cur ? color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_SELECT) : 0;
+        if (cur)
+            draw_blank(p->win, 1 + y, 0, w, base);
+        char num[40];
+        snprintf(num, sizeof(num), "0x%llx", (unsigned long long)sg->address);
+        draw_fit(p->win, 1 + y, 0, ADDR_W, num, strlen(num), false, false,
+                 base ? base : color_attr(C_DIM), a->ascii);
+        text_bytes(num, sizeof(num), sg->total_size);
+        draw_fit(p->win, 1 + y, ADDR_W + 1, SIZE_W, num, strlen(num), false, true,
+                 base ? base : color_attr(C_NUMBER), a->ascii);
+        if (bw < 4)
+            continue;
+        mp->sizes.n = mp->states.n = 0;
+        for (uint32_t k = 0; k < sg->nblocks; k++) {
+            const struct snap_block *bl = &s->blocks.v[sg->first_block + k];
+            VEC_PUSH(&mp->sizes, bl->size);
+            VEC_PUSH(&mp->states, bl->state);
+        }
+        memchart_segbar(mp->sizes.v, mp->states.v, mp->sizes.n, bw, mp->cells);
+        draw_raw(p->win, 1 + y, bx - 1, "[", base ? base : color_attr(C_GUIDE));
+        for (int c = 0; c < bw; c++)
+            draw_raw(p->win, 1 + y, bx + c, state_glyph(a, mp->cells[c]),
+                     color_attr(state_elem(mp->cells[c])));
+        draw_raw(p->win, 1 + y, bx + bw, "]", base ? base : color_attr(C_GUIDE));
+        struct snap_frag fr;
+        snapshot_segment_frag(s, mp->segs.v[i], &fr);
+        if (fr.free && fr.nfree > 1)
+            snprintf(num, sizeof(num), "frag %2.0f%%",
+                     100.0 * (1.0 - (double)fr.largest_free / (double)fr.free));
+        else
+            snprintf(num, sizeof(num), "%u blk", sg->nblocks);
+        draw_fit(p->win, 1 + y, bx + bw + 1, fw, num, strlen(num), false, true,
+                 base ? base : color_attr(C_DIM), a->ascii);
+    }
+}
+
+static void mem_draw(struct pane *p, struct app *a)
+{
+    struct mem_pane *mp = mp_of(p);
+    ensure_built(p, a);
+    werase(p->win);
+    if (mp->view == MV_LIVE)
+        draw_live(p, a);
+    else
+        draw_map(p, a);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Description                                                              */
+/* ------------------------------------------------------------------------ */
+
+static void put_entry(struct detail_out *d, struct app *a, const char *key, uint32_t idx,
+                      const char *none)
+{
+    const struct snapview *sv = a->snap;
+    if (idx == IDX_NONE) {
+        detail_kv(d, key, none, strlen(none));
+        return;
+    }
+    double sec = snapview_entry_seconds(sv->s, sv->dev, idx);
+    if (sec >= 0)
+        detail_kvf(d, key, "entry %u (+%.3f s)", idx, sec);
+    else
+        detail_kvf(d, key, "entry %u", idx);
+}
+
+/* The first frames of a stack, as lines of the detail text. */
+static void put_frames(struct detail_out *d, const struct snapshot *s, uint32_t stack)
+{
+    const uint32_t *f;
+    size_t n = snap_stack(s, stack, &f), shown = 0;
+    if (!n) {
+        detail_textf(d, C_DIM,
+                     "no traceback recorded (before _record_memory_history, or "
+                     "without context)");
+        return;
+    }
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < n && shown < 6; i++) {
+        const struct snap_frame *fr = snap_frame(s, f[i]);
+        if (fr->flags & SFF_HIDDEN)
+            continue;
+        sb_clear(&sb);
+        snap_frame_format(s, f[i], &sb);
+        detail_wrap(d, NULL, sb_str(&sb), sb.len, (fr->flags & SFF_PYTHON) ? C_PYTHON : C_DEFAULT);
+        shown++;
+    }
+    sb_free(&sb);
+    detail_textf(d, C_DIM, "%zu frames; t shows the traceback", n);
+}
+
+static void describe_alloc(struct detail_out *d, struct app *a, const struct snap_alloc *al)
+{
+    const struct snapshot *s = a->snap->s;
+    char b[32];
+    text_bytes(b, sizeof(b), al->size);
+    detail_heading(d, "Allocation");
+    detail_kvf(d, "size", "%s (%llu bytes)", b, (unsigned long long)al->size);
+    detail_kvf(d, "address", "0x%llx", (unsigned long long)al->addr);
+    put_entry(d, a, "allocated", al->alloc_idx, "before the trace (not recorded)");
+    put_entry(d, a, "freed", al->free_idx, "still live at snapshot time");
+    double t0 = snapview_entry_seconds(s, a->snap->dev, al->alloc_idx);
+    double t1 = snapview_entry_seconds(s, a->snap->dev, al->free_idx);
+    if (t0 >= 0 && t1 >= 0)
+        detail_kvf(d, "lifetime", "%.3f s", t1 - t0);
+    if (al->alloc_idx != IDX_NONE) {
+        const struct snap_entry *e = snap_entry(s, a->snap->dev, al->alloc_idx);
+        detail_kvf(d, "stream", "%lld", (long long)e->stream);
+    }
+    if (al->block != IDX_NONE) {
+        const struct snap_block *bl = &s->blocks.v[al->block];
+        const struct snap_segment *sg = &s->segments.v[bl->segment];
+        detail_kvf(d, "block", "%s in segment 0x%llx (%s)", snap_state_name(bl->state),
+                   (unsigned long long)sg->address, snap_str(s, sg->segment_type));
+    }
+    detail_heading(d, "Allocated at");
+    put_frames(d, s, al->frames);
+}
+
+static void describe_segment(struct detail_out *d, struct app *a, uint32_t g)
+{
+    const struct snapshot *s = a->snap->s;
+    const struct snap_segment *sg = &s->segments.v[g];
+    struct snap_frag fr;
+    snapshot_segment_frag(s, g, &fr);
+    char b[4][32];
+    text_bytes(b[0], sizeof(b[0]), sg->total_size);
+    text_bytes(b[1], sizeof(b[1]), fr.allocated);
+    text_bytes(b[2], sizeof(b[2]), fr.pending);
+    text_bytes(b[3], sizeof(b[3]), fr.free);
+    detail_heading(d, "Segment");
+    detail_kvf(d, "address", "0x%llx", (unsigned long long)sg->address);
+    detail_kvf(d, "size", "%s (%llu bytes)", b[0], (unsigned long long)sg->total_size);
+    detail_kvf(d, "type", "%s%s", snap_str(s, sg->segment_type),
+               sg->is_expandable ? ", expandable" : "");
+    detail_kvf(d, "stream", "%lld", (long long)sg->stream);
+    if (sg->pool_id[0] || sg->pool_id[1])
+        detail_kvf(d, "pool", "(%lld, %lld)", (long long)sg->pool_id[0], (long long)sg->pool_id[1]);
+    detail_kvf(d, "allocated", "%s", b[1]);
+    detail_kvf(d, "pending free", "%s", b[2]);
+    detail_kvf(d, "free", "%s in %u block%s", b[3], fr.nfree, fr.nfree == 1 ? "" : "s");
+    if (fr.free) {
+        char lf[32];
+        text_bytes(lf, sizeof(lf), fr.largest_free);
+        detail_kvf(d, "largest free", "%s (fragmentation %.1f%%)", lf,
+                   100.0 * (1.0 - (double)fr.largest_free / (double)fr.free));
+    }
+    detail_heading(d, "Blocks");
+    enum { SHOW = 24 };
+    for (uint32_t k = 0; k < sg->nblocks && k < SHOW; k++) {
+        const struct snap_block *bl = &s->blocks.v[sg->first_block + k];
+        char sz[32], key[48];
+        text_bytes(sz, sizeof(sz), bl->size);
+        snprintf(key, sizeof(key), "%s", sz);
+        detail_kvf(d, key, "%s at 0x%llx", snap_state_name(bl->state),
+                   (unsigned long long)bl->address);
+    }
+    if (sg->nblocks > SHOW)
+        detail_textf(d, C_DIM, "... and %u more", sg->nblocks - SHOW);
+    detail_heading(d, "Segment allocated at");
+    put_frames(d, s, sg->frames);
+}
+
+static void mem_describe(struct pane *p, struct app *a, struct detail_out *d)
+{
+    const struct snap_alloc *al = cur_alloc(p, a);
+    if (al) {
+        describe_alloc(d, a, al);
+        return;
+    }
+    uint32_t g = cur_segment(p, a);
+    if (g != IDX_NONE)
+        describe_segment(d, a, g);
+}
+
+bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
+{
+    const struct snapshot *s = a->snap->s;
+    const struct snap_alloc *al = cur_alloc(p, a);
+    char b[32];
+    if (al) {
+        text_bytes(b, sizeof(b), al->size);
+        out->stack = al->frames;
+        out->key = (3ull << 62) | (uint64_t)(al - s->allocs.v);
+        snprintf(out->what, sizeof(out->what), "allocation of %s at 0x%llx", b,
+                 (unsigned long long)al->addr);
+        return true;
+    }
+    uint32_t g = cur_segment(p, a);
+    if (g == IDX_NONE)
+        return false;
+    const struct snap_segment *sg = &s->segments.v[g];
+    text_bytes(b, sizeof(b), sg->total_size);
+    out->stack = sg->frames;
+    out->key = (2ull << 62) | g;
+    snprintf(out->what, sizeof(out->what), "segment of %s at 0x%llx", b,
+             (unsigned long long)sg->address);
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static unsigned mem_action(struct pane *p, struct app *a, enum action act)
+{
+    struct mem_pane *mp = mp_of(p);
+    ensure_built(p, a);
+    if (listview_action(&mp->lv[mp->view], act))
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    switch (act) {
+    case A_VIEW_NEXT:
+    case A_VIEW_PREV:
+        mp->view = (mp->view + 1) % MV__COUNT;
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    case A_ACTIVATE:
+        return app_action(a, A_TRACEBACK);
+    case A_MOVE_LEFT:
+    case A_MOVE_RIGHT:
+        return R_HANDLED;
+    default:
+        return R_NONE;
+    }
+}
+
+static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+{
+    struct mem_pane *mp = mp_of(p);
+    int first = mp->view == MV_LIVE ? 2 : 1;
+    struct listview *lv = &mp->lv[mp->view];
+    if (y < first)
+        return R_HANDLED;
+    size_t row = lv->top + (size_t)(y - first);
+    if (row >= lv->n)
+        return R_HANDLED;
+    listview_set(lv, row);
+    if (dbl)
+        return app_action(a, A_TRACEBACK) | R_DIRTY;
+    return R_HANDLED | R_DIRTY | R_SYNC;
+}
+
+static unsigned mem_search(struct pane *p, struct app *a, int dir)
+{
+    struct mem_pane *mp = mp_of(p);
+    ensure_built(p, a);
+    if (mp->view != MV_LIVE || !mp->live.n) {
+        app_error(a, "search looks through the live allocations' sites (v: live)");
+        return R_HANDLED;
+    }
+    const struct snapshot *s = a->snap->s;
+    struct listview *lv = &mp->lv[MV_LIVE];
+    size_t n = mp->live.n;
+    for (size_t k = 1; k <= n; k++) {
+        size_t i = dir >= 0 ? (lv->cur + k) % n : (lv->cur + n - k % n) % n;
+        sb_clear(&mp->sb);
+        site_text(s, s->allocs.v[a->snap->live[mp->live.v[i]]].frames, &mp->sb);
+        if (pattern_match(&a->search, sb_str(&mp->sb))) {
+            listview_jump(lv, i);
+            app_message(a, "/%s: allocation %zu of %zu", a->search.text, i + 1, n);
+            return R_HANDLED | R_DIRTY | R_SYNC;
+        }
+    }
+    app_error(a, "/%s: no live allocation from there", a->search.text);
+    return R_HANDLED;
+}
+
+static void mem_rebuild(struct pane *p, struct app *a)
+{
+    build(p, a);
+}
+
+static void mem_position(struct pane *p, struct app *a, char *buf, size_t n)
+{
+    struct mem_pane *mp = mp_of(p);
+    ensure_built(p, a);
+    const struct listview *lv = &mp->lv[mp->view];
+    snprintf(buf, n, "%zu/%zu", lv->n ? lv->cur + 1 : 0, lv->n);
+}
+
+static int mem_keytab(struct pane *p, struct app *a)
+{
+    return KEYS_SNAP_MEMORY;
+}
+
+static void mem_free(struct pane *p)
+{
+    struct mem_pane *mp = mp_of(p);
+    VEC_FREE(&mp->live);
+    VEC_FREE(&mp->segs);
+    VEC_FREE(&mp->sizes);
+    VEC_FREE(&mp->states);
+    free(mp->cells);
+    sb_free(&mp->sb);
+    free(mp);
+}
+
+static const struct pane_ops memory_ops = {
+    .name = "memory",
+    .draw = mem_draw,
+    .on_action = mem_action,
+    .on_click = mem_click,
+    .describe = mem_describe,
+    .search = mem_search,
+    .rebuild = mem_rebuild,
+    .position = mem_position,
+    .free = mem_free,
+    .keytab = mem_keytab,
+};
+
+struct pane *snap_memory_pane_new(struct app *a)
+{
+    struct pane *p = xcalloc(1, sizeof(*p));
+    struct mem_pane *mp = xcalloc(1, sizeof(*mp));
+    p->ops = &memory_ops;
+    p->id = PANE_TREE;
+    p->priv = mp;
+    return p;
+}
+
+bool snap_memory_pane_set_view(struct pane *p, const char *name)
+{
+    for (int v = 0; v < MV__COUNT; v++)
+        if (strcmp(view_names[v], name) == 0) {
+            mp_of(p)->view = v;
+            p->dirty = true;
+            return true;
+        }
+    return false;
+}
