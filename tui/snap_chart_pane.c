@@ -384,8 +384,8 @@ bool snap_chart_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
     text_bytes(b, sizeof(b), e->size);
     out->stack = e->frames;
     out->key = (1ull << 63) | ((uint64_t)sv->dev << 32) | sv->cursor;
-    snprintf(out->what, sizeof(out->what), "%s of %s at 0x%llx (entry %u)",
-             snap_str(sv->s, e->action_name), b, (unsigned long long)e->addr, sv->cursor);
+    snprintf(out->what, sizeof(out->what), "entry %u, %s %s, 0x%llx", sv->cursor,
+             snap_str(sv->s, e->action_name), b, (unsigned long long)e->addr);
     return true;
 }
 

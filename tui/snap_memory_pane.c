@@ -439,7 +439,7 @@ bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
         text_bytes(b, sizeof(b), al->size);
         out->stack = al->frames;
         out->key = (3ull << 62) | (uint64_t)(al - s->allocs.v);
-        snprintf(out->what, sizeof(out->what), "allocation of %s at 0x%llx", b,
+        snprintf(out->what, sizeof(out->what), "%s allocation, 0x%llx", b,
                  (unsigned long long)al->addr);
         return true;
     }
@@ -450,7 +450,7 @@ bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
     text_bytes(b, sizeof(b), sg->total_size);
     out->stack = sg->frames;
     out->key = (2ull << 62) | g;
-    snprintf(out->what, sizeof(out->what), "segment of %s at 0x%llx", b,
+    snprintf(out->what, sizeof(out->what), "%s segment, 0x%llx", b,
              (unsigned long long)sg->address);
     return true;
 }

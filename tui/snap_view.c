@@ -366,7 +366,7 @@ static bool pick_table(struct pane *p, struct app *a, struct snap_pick *out)
         out->key = (2ull << 62) | ref;
         char b[32];
         text_bytes(b, sizeof(b), sg->total_size);
-        snprintf(out->what, sizeof(out->what), "segment of %s at 0x%llx", b,
+        snprintf(out->what, sizeof(out->what), "%s segment, 0x%llx", b,
                  (unsigned long long)sg->address);
         ok = true;
     }

@@ -122,6 +122,19 @@ bool srcview_open(struct srcview *sv, const char *path, int64_t line, bool ascii
     return true;
 }
 
+int64_t srcview_find(const struct srcview *sv, const char *text)
+{
+    size_t tl = strlen(text);
+    for (size_t i = 0; i < srcview_lines(sv); i++) {
+        const char *s = sv->text.s + sv->off.v[i];
+        size_t n = sv->off.v[i + 1] - sv->off.v[i];
+        for (size_t k = 0; tl && k + tl <= n; k++)
+            if (memcmp(s + k, text, tl) == 0)
+                return (int64_t)i + 1;
+    }
+    return 0;
+}
+
 size_t srcview_top_for(size_t nlines, int64_t line, int height)
 {
     if (line <= 0 || nlines == 0)

@@ -49,6 +49,9 @@ void srcview_set_text(struct srcview *sv, const char *buf, size_t n, bool ascii)
 bool srcview_open(struct srcview *sv, const char *path, int64_t line, bool ascii, char *why,
                   size_t whyn);
 
+/* The first line (1-based) holding text, 0 when none. */
+int64_t srcview_find(const struct srcview *sv, const char *text);
+
 /* First line (0-based) to show in a window of `height` lines so that the
  * 1-based `line` sits a third of the way down (clamped to the file);
  * line 0 gives 0. */

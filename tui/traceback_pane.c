@@ -68,7 +68,8 @@ enum tbframe_class tbframe_classify(const struct tb_frame *f, bool raw)
     switch (f->kind) {
     case TB_PYTHON:
     case TB_INDUCTOR:
-        return f->file && f->file[0] ? TBC_SOURCE : TBC_NO_SOURCE;
+        /* "<string>", "<frozen importlib._bootstrap>": code not read from a file. */
+        return f->file && f->file[0] && f->file[0] != '<' ? TBC_SOURCE : TBC_NO_SOURCE;
     case TB_NATIVE:
         return f->file && f->file[0] && f->line > 0 && strcmp(f->file, "??") != 0 ? TBC_SOURCE
                                                                                   : TBC_NO_SOURCE;
@@ -429,14 +430,14 @@ static void draw_frames(struct pane *p, struct app *a, int x0)
     struct tbview *tv = tv_of(p);
     int w = p->r.w - x0;
     struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT, loc = STRBUF_INIT;
-    sb_printf(&sb, " Traceback (%s), %zu frame%s", tv->source, tv->tb.frames.n,
-              tv->tb.frames.n == 1 ? "" : "s");
-    if (tv->hidden)
-        sb_printf(&sb, " (%zu hidden)", tv->hidden);
+    /* The frame count is in the position ("frame 3/34"). */
+    sb_printf(&sb, " Traceback (%s)", tv->source);
     if (tv->what.len) {
         sb_puts(&sb, ": ");
         sb_putn(&sb, tv->what.s, tv->what.len);
     }
+    if (tv->hidden)
+        sb_printf(&sb, ", %zu frames hidden", tv->hidden);
     attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     draw_fit(p->win, 0, x0 ? 1 : 0, p->r.w - (x0 ? 1 : 0), sb_str(&sb), sb.len, false, false, tattr,
              a->ascii);
@@ -590,6 +591,8 @@ static bool row_location(struct app *a, struct tbview *tv, const struct tbrow *r
     default:
         if (f->kind == TB_NATIVE)
             app_error(a, "no source location recorded for this native frame");
+        else if (f->file && f->file[0] == '<')
+            app_error(a, "%s is not a file: this code was not read from one", f->file);
         else
             app_message(a, "%s frames have no source file; the Python frames below do",
                         tb_kind_name((enum tb_kind)f->kind));
@@ -614,6 +617,12 @@ static unsigned open_source(struct pane *p, struct app *a)
     }
     const struct tb_frame *f = &tv->tb.frames.v[row->frame];
     if (f->kind == TB_INDUCTOR && row->sub < 0) {
+        if (line <= 0) {
+            /* A kernel named by its generated file: mark its definition. */
+            char *def = xasprintf("def %s(", f->name);
+            tv->src.line = line = srcview_find(&tv->src, def);
+            free(def);
+        }
         long o = tbframe_original(&tv->tb, row->frame);
         struct strbuf sb = STRBUF_INIT;
         sb_puts(&sb, "Inductor generated code; original source: ");
