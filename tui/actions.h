@@ -87,7 +87,7 @@ enum action_group {
     _(A_TRACEBACK,      "traceback",      AG_TRACEBACK, "Show the traceback of the selection (again: its details)") \
     _(A_SOURCE,         "source",         AG_TRACEBACK, "Show the source file of the frame at its line") \
     _(A_ALL_FRAMES,     "all-frames",     AG_TRACEBACK, "Show or hide the frames memory_viz hides (unwinder, interpreter)") \
-    _(A_DEVICE_NEXT,    "device-next",    AG_SNAPSHOT, "Show the next device")                 \
+    _(A_DEVICE_NEXT,    "device-next",    AG_SNAPSHOT, "Show the memory of the next device")   \
     _(A_PEAK,           "peak",           AG_SNAPSHOT, "Move the memory cursor to the peak of allocated memory") \
     _(A_OOM_NEXT,       "oom-next",       AG_SNAPSHOT, "Move the memory cursor to the next out-of-memory event") \
     _(A_SITE_DEPTH,     "site-depth",     AG_SNAPSHOT, "Group allocation sites by their top 1, 2, 3, 5 frames or all")

@@ -123,4 +123,36 @@ expect Source: model.py:5
 STEPS
 check_screen sym-frames.txt
 check_screen sym-source.txt
+
+# The same in a real terminal: the key loop takes the answers in while no
+# key is pressed (the row turns from "resolving" into the function).
+TMUX_BIN=${TMUX_BIN:-$(command -v tmux 2>/dev/null)}
+if [ -z "$TMUX_BIN" ]; then
+    [ "${CI:-}" = "true" ] && fail "tmux is needed"
+    echo "note: tmux not found; the terminal session was skipped"
+    finish
+fi
+sock="torchtop-sym-$$"
+T() { "$TMUX_BIN" -L "$sock" "$@"; }
+trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
+T new-session -d -s sym -x 120 -y 40 -c "$tmp" -e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 \
+    "'$TORCHTOP' native.pickle; echo EXIT=\$?; sleep 60"
+limit=${TUI_WAIT:-60}
+wait_for() {
+    i=0
+    while [ $i -lt $((limit * 10)) ]; do
+        T capture-pane -p -t sym | grep -qF -- "$1" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "'$1' never showed in the terminal"
+    T capture-pane -p -t sym
+    return 1
+}
+wait_for "Memory over time" &&
+    T send-keys -t sym F3 t &&
+    wait_for "leaf  ././prog.c:16" &&
+    wait_for "main  ././prog.c:21" &&
+    T send-keys -t sym q &&
+    wait_for "EXIT=0"
 finish
