@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/devices.h"
 #include "core/source.h"
 #include "core/synth.h"
 #include "src/commands.h"
@@ -20,6 +21,7 @@ void explore_options(FILE *f)
     fprintf(f, "      --no-color         monochrome (also when NO_COLOR is set)\n"
                "      --ascii            ASCII glyphs only (automatic outside UTF-8 locales)\n"
                "      --threads N        parser threads (default: one per core, at most 4)\n"
+               "      --arch NAME|FILE   roofline: device peaks (built-in name or TraceLens JSON)\n"
                "      --script FILE      run the steps in FILE headless (see torchtop(1))\n"
                "      --script-timing F  script mode: write each step's time to F\n"
                "      --size WxH         script mode: screen size (default 100x30)\n"
@@ -40,7 +42,42 @@ static void explore_usage(FILE *f)
     fprintf(f, "\nPress ? in the explorer for the keys.\n");
 }
 
-enum { OPT_NOCOLOR = 256, OPT_ASCII, OPT_THREADS, OPT_SCRIPT, OPT_TIMING, OPT_SIZE, OPT_KEYS };
+enum {
+    OPT_NOCOLOR = 256,
+    OPT_ASCII,
+    OPT_THREADS,
+    OPT_SCRIPT,
+    OPT_TIMING,
+    OPT_SIZE,
+    OPT_KEYS,
+    OPT_ARCH
+};
+
+/* Whether --arch can be used, before the trace is read: an arch file that
+ * reads (an existing path or a name ending in .json), else a built-in
+ * entry; as devices_resolve() takes it. */
+static bool arch_usable(const char *arch)
+{
+    struct device_peaks dp;
+    char err[256];
+    struct stat sb;
+    size_t n = strlen(arch);
+    if (stat(arch, &sb) == 0 || (n > 5 && strcmp(arch + n - 5, ".json") == 0)) {
+        if (devices_load_arch_file(arch, &dp, err))
+            return true;
+        fprintf(stderr, "torchtop: --arch %s: %s\n", arch, err);
+        return false;
+    }
+    if (devices_builtin(arch, &dp))
+        return true;
+    struct strbuf names = STRBUF_INIT;
+    devices_builtin_names(&names);
+    fprintf(stderr,
+            "torchtop: --arch %s: no such device (built-in: %s; or a TraceLens arch JSON file)\n",
+            arch, sb_str(&names));
+    sb_free(&names);
+    return false;
+}
 
 int cmd_explore(int argc, char **argv)
 {
@@ -53,6 +90,7 @@ int cmd_explore(int argc, char **argv)
         {"script-timing", required_argument, NULL, OPT_TIMING},
         {"size", required_argument, NULL, OPT_SIZE},
         {"keys", no_argument, NULL, OPT_KEYS},
+        {"arch", required_argument, NULL, OPT_ARCH},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -79,6 +117,11 @@ int cmd_explore(int argc, char **argv)
         }
         case OPT_SCRIPT:
             o.script = optarg;
+            break;
+        case OPT_ARCH:
+            if (!arch_usable(optarg))
+                return EXIT_USAGE;
+            o.arch = optarg;
             break;
         case OPT_TIMING:
             o.script_timing = optarg;

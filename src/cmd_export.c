@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,10 @@ int cmd_export(int argc, char **argv)
         status = EXIT_BAD_INPUT;
     }
     if (window) {
-        sel.from = t->t_start + (int64_t)(a_ms * 1e6);
-        sel.to = t->t_start + (int64_t)(b_ms * 1e6);
+        /* Rounded: a window given to the nanosecond (as the explorer
+         * prints it) selects exactly that window. */
+        sel.from = t->t_start + llround(a_ms * 1e6);
+        sel.to = t->t_start + llround(b_ms * 1e6);
     }
     uint8_t *keep = xmalloc(t->ev.n + 1);
     char msg[256];

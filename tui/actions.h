@@ -37,6 +37,8 @@ enum action_group {
     _(A_FOCUS_DETAIL,   "focus-detail",   AG_GLOBAL,   "Focus the detail pane")                \
     _(A_MAXIMIZE,       "maximize",       AG_GLOBAL,   "Maximize the focused pane (again: restore)") \
     _(A_BACK,           "back",           AG_GLOBAL,   "Go back (undo the last drill-in)")     \
+    _(A_KERNEL_NAMES,   "kernel-names",   AG_GLOBAL,   "Kernel names in tables and the tree: simplified or full (demangled)") \
+    _(A_EXPORT,         "export",         AG_GLOBAL,   "Export the selected subtree or the timeline window as a Kineto JSON trace") \
     _(A_MOVE_UP,        "move-up",        AG_MOVE,     "Move up")                              \
     _(A_MOVE_DOWN,      "move-down",      AG_MOVE,     "Move down")                            \
     _(A_MOVE_LEFT,      "move-left",      AG_MOVE,     "Tree: collapse or go to parent; timeline: earlier; else back") \
@@ -51,7 +53,7 @@ enum action_group {
     _(A_SEARCH_PREV,    "search-prev",    AG_SEARCH,   "Previous match")                       \
     _(A_FILTER,         "filter",         AG_SEARCH,   "Filter the table and tree by name")    \
     _(A_FILTER_CLEAR,   "filter-clear",   AG_SEARCH,   "Clear the filter")                     \
-    _(A_VIEW_NEXT,      "view-next",      AG_TABLE,    "Next table view (ops, categories, unique args, kernels, key averages)") \
+    _(A_VIEW_NEXT,      "view-next",      AG_TABLE,    "Next table view (ops, categories, unique args, kernels, key averages, roofline)") \
     _(A_VIEW_PREV,      "view-prev",      AG_TABLE,    "Previous table view")                  \
     _(A_SORT_MENU,      "sort-menu",      AG_TABLE,    "Choose the sort column from a menu")   \
     _(A_SORT_REVERSE,   "sort-reverse",   AG_TABLE,    "Reverse the sort order")               \
@@ -69,6 +71,7 @@ enum action_group {
     _(A_ALL_COLUMNS,    "all-columns",    AG_TABLE,    "Show or hide the detail columns")      \
     _(A_SCROLL_LEFT,    "scroll-left",    AG_TABLE,    "Scroll the columns left")              \
     _(A_SCROLL_RIGHT,   "scroll-right",   AG_TABLE,    "Scroll the columns right")             \
+    _(A_ROOFLINE,       "roofline",       AG_TABLE,    "Roofline view; again: choose its category (GEMM, SDPA_fwd, ...)") \
     _(A_TOGGLE,         "toggle",         AG_TREE,     "Open or close the node")               \
     _(A_EXPAND_ALL,     "expand-all",     AG_TREE,     "Open everything below the node")       \
     _(A_COLLAPSE_ALL,   "collapse-all",   AG_TREE,     "Close every node")                     \
@@ -76,6 +79,7 @@ enum action_group {
     _(A_PARENT,         "parent",         AG_TREE,     "Go to the parent node")                \
     _(A_HIDE_PYTHON,    "hide-python",    AG_TREE,     "Hide or show Python frames")           \
     _(A_GROUP,          "group",          AG_TREE,     "Group identical siblings (aten::mm x126)") \
+    _(A_EXPORT_SUBTREE, "export-subtree", AG_TREE,     "Export the selected node's subtree (with its GPU work) as a Kineto JSON trace") \
     _(A_ZOOM_IN,        "zoom-in",        AG_TIMELINE, "Zoom in around the cursor")            \
     _(A_ZOOM_OUT,       "zoom-out",       AG_TIMELINE, "Zoom out")                             \
     _(A_ZOOM_FIT,       "zoom-fit",       AG_TIMELINE, "Show the whole trace")                 \
@@ -83,6 +87,7 @@ enum action_group {
     _(A_PAN_LEFT,       "pan-left",       AG_TIMELINE, "Pan left half a screen")               \
     _(A_PAN_RIGHT,      "pan-right",      AG_TIMELINE, "Pan right half a screen")              \
     _(A_EVENT_PREV,     "event-prev",     AG_TIMELINE, "Previous event on the lane")           \
+    _(A_EXPORT_WINDOW,  "export-window",  AG_TIMELINE, "Export the visible time window as a Kineto JSON trace") \
     _(A_EVENT_NEXT,     "event-next",     AG_TIMELINE, "Next event on the lane")               \
     _(A_TRACEBACK,      "traceback",      AG_TRACEBACK, "Show the traceback of the selection (again: its details)") \
     _(A_SOURCE,         "source",         AG_TRACEBACK, "Show the source file of the frame at its line") \

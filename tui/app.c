@@ -10,11 +10,14 @@
 #include "core/report.h"
 #include "tui/app.h"
 #include "tui/chrome.h"
+#include "tui/export_ui.h"
+#include "tui/knames.h"
 #include "tui/overlay.h"
 #include "tui/snap_view.h"
+#include "tui/roofline_view.h"
 
 const char *const app_view_names[APP_NVIEWS] = {
-    "ops", "categories", "unique-args", "kernels", "key-averages",
+    "ops", "categories", "unique-args", "kernels", "key-averages", "roofline",
 };
 
 /* Layout slot of each pane. */
@@ -390,6 +393,18 @@ static unsigned global_action(struct app *a, enum action act)
         return R_HANDLED;
     case A_TRACEBACK:
         return detail_pane_traceback(a->panes[PANE_DETAIL], a);
+    case A_KERNEL_NAMES:
+        if (!a->kn)
+            return R_HANDLED;
+        knames_set_full(a->kn, !knames_full(a->kn));
+        app_message(a, knames_full(a->kn) ? "full kernel names" : "simplified kernel names");
+        return R_HANDLED | R_DIRTY_ALL | R_SYNC;
+    case A_EXPORT:
+    case A_EXPORT_SUBTREE:
+    case A_EXPORT_WINDOW:
+        return export_ui_action(a, act);
+    case A_ROOFLINE:
+        return roofline_view_action(a);
     case A_NONE:
         return R_HANDLED;
     default:
@@ -518,12 +533,14 @@ void app_init(struct app *a, bool ascii, bool headless)
     if (a->snap) {
         snapview_panes(a);
     } else {
+        a->kn = knames_new(a->t);
         gpu_breakdown(a->t, false, -1, &a->bd);
         a->panes[PANE_TABLE] = table_pane_new(a);
         a->panes[PANE_TREE] = tree_pane_new(a);
         a->panes[PANE_TIMELINE] = timeline_pane_new(a);
     }
     a->panes[PANE_DETAIL] = detail_pane_new(a);
+    roofline_view_attach(a);
     a->focus = PANE_TABLE;
     a->source = PANE_TABLE;
     int lines, cols;
@@ -559,6 +576,8 @@ void app_done(struct app *a)
         table_free(a->views[i]);
         free(a->views_err[i]);
     }
+    roofline_view_free(a->rlv);
+    knames_free(a->kn);
     analysis_free(a->an);
     trace_free(a->t);
     snapview_free(a->snap);

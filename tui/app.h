@@ -21,11 +21,17 @@
 #include "tui/search.h"
 #include "tui/text.h"
 
-/* The table views: report tables, in the order `v` cycles through them. */
-#define APP_NVIEWS 5
+/* The table views: report tables, in the order `v` cycles through them;
+ * the last, the roofline, shows one category at a time
+ * (tui/roofline_view.h). */
+#define APP_NVIEWS 6
+#define APP_VIEW_ROOFLINE 5
 extern const char *const app_view_names[APP_NVIEWS];
 
 enum overlay { OV_NONE, OV_HELP, OV_MENU, OV_PROMPT };
+
+struct knames;
+struct roofline_view;
 
 typedef void (*menu_pick_fn)(struct app *a, int item);
 typedef void (*prompt_done_fn)(struct app *a, const char *text);
@@ -65,6 +71,8 @@ struct app {
     char *load_warning;              /* load fault shown at start (owned) */
     struct snapview *snap;           /* a memory snapshot instead of a trace (owned); t, an
                                         and views are then NULL (tui/snap_view.h) */
+    struct roofline_view *rlv;       /* roofline and its tables (owned), NULL: none */
+    struct knames *kn;               /* kernel names as rows show them (owned) */
 
     /* Options. */
     bool ascii; /* ASCII glyphs and text */

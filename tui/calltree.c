@@ -18,15 +18,27 @@ static uint32_t node_add(struct calltree *ct, uint8_t kind, uint32_t ref, uint32
                          uint32_t depth)
 {
     struct tnode *n = VEC_ADD(&ct->nodes);
+    memset(n, 0, sizeof(*n));
     n->kind = kind;
     n->ref = ref;
     n->parent = parent;
     n->first = IDX_NONE;
     n->count = 1;
-    n->depth = depth;
+    n->depth = (uint16_t)MIN(depth, (uint32_t)UINT16_MAX);
     n->cpu = CT_UNKNOWN;
     n->gpu = CT_UNKNOWN;
     return (uint32_t)(ct->nodes.n - 1);
+}
+
+void ct_set_open(struct calltree *ct, uint32_t n, bool open)
+{
+    struct tnode *node = &ct->nodes.v[n];
+    if (open) {
+        node->flags |= TNF_EXPANDED;
+        node->epoch = ct->epoch;
+    } else {
+        node->flags &= (uint8_t)~TNF_EXPANDED;
+    }
 }
 
 bool calltree_is_tree_event(const struct trace *t, uint32_t ev)
@@ -62,35 +74,27 @@ static int root_cmp(const void *pa, const void *pb)
 }
 
 /* Roots in display order: host threads with spans, then streams with
- * unlinked GPU work. Kept in ct->stack between calls would be fragile, so
- * they are recomputed; it is O(rows + events) and only runs on rebuilds. */
-static void make_roots(struct calltree *ct)
+ * unlinked GPU work. Computed once: O(rows + GPU events). */
+static void order_roots(struct calltree *ct)
 {
     const struct trace *t = ct->t;
-    ct->nodes.n = 0;
-    ct->members.n = 0;
-    ct->rows.n = 0;
     size_t nr = t->rows.n;
     struct root_key *keys = xmalloc((nr + 1) * sizeof(*keys));
     size_t k = 0;
     for (uint32_t r = 0; r < nr; r++) {
         const struct row *row = &t->rows.v[r];
-        if (row->cls != ROW_HOST || row->first_root == IDX_NONE)
-            continue;
-        if (ct->filtered && !(ct->rowmark[r] & CT_MARK_PATH))
-            continue;
-        keys[k++] = (struct root_key){row->process_sort, row->pid, row->thread_sort, row->tid, r};
+        if (row->cls == ROW_HOST && row->first_root != IDX_NONE)
+            keys[k++] =
+                (struct root_key){row->process_sort, row->pid, row->thread_sort, row->tid, r};
     }
     qsort(keys, k, sizeof(*keys), root_cmp);
     for (size_t i = 0; i < k; i++)
-        node_add(ct, TN_THREAD, keys[i].row, IDX_NONE, 0);
+        VEC_PUSH(&ct->all_roots, ((struct ct_root){TN_THREAD, keys[i].row}));
 
     k = 0;
     for (uint32_t r = 0; r < nr; r++) {
         const struct row *row = &t->rows.v[r];
         if (row->cls != ROW_DEVICE)
-            continue;
-        if (ct->filtered && !(ct->rowmark[r] & CT_MARK_PATH))
             continue;
         bool any = false;
         for (uint32_t j = 0; j < row->nevents && !any; j++)
@@ -101,11 +105,26 @@ static void make_roots(struct calltree *ct)
     }
     qsort(keys, k, sizeof(*keys), root_cmp);
     for (size_t i = 0; i < k; i++)
-        node_add(ct, TN_UNLINKED, keys[i].row, IDX_NONE, 0);
+        VEC_PUSH(&ct->all_roots, ((struct ct_root){TN_UNLINKED, keys[i].row}));
     free(keys);
+}
+
+/* Drop every node and make the roots (those on a filter path when
+ * filtered). The rows start again at the roots. */
+static void make_roots(struct calltree *ct)
+{
+    ct->nodes.n = 0;
+    ct->members.n = 0;
+    for (size_t i = 0; i < ct->all_roots.n; i++) {
+        const struct ct_root *r = &ct->all_roots.v[i];
+        if (ct->filtered && !(ct->rowmark[r->row] & CT_MARK_PATH))
+            continue;
+        node_add(ct, r->kind, r->row, IDX_NONE, 0);
+    }
     ct->nroots = (uint32_t)ct->nodes.n;
     if (ct->nroots)
         ct->nodes.v[ct->nroots - 1].flags |= TNF_LAST;
+    ct_restart_rows(ct);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -484,51 +503,69 @@ static uint64_t node_key(const struct tnode *n)
     }
 }
 
-static void collect_keys(const struct calltree *ct, struct u64map *m)
+/* Keys of the open nodes that are shown (rows complete): what a rebuild
+ * opens again. Open nodes under closed ones are not kept, as a rebuild
+ * could not reach them anyway. */
+static void collect_keys(struct calltree *ct, struct u64map *m)
 {
+    calltree_finish(ct);
     size_t open = 0;
-    for (size_t i = 0; i < ct->nodes.n; i++)
-        open += (ct->nodes.v[i].flags & TNF_EXPANDED) != 0;
+    for (size_t i = 0; i < ct->rows.n; i++)
+        open += calltree_is_open(ct, ct->rows.v[i]);
     u64map_init(m, open + 1);
-    for (size_t i = 0; i < ct->nodes.n; i++)
-        if (ct->nodes.v[i].flags & TNF_EXPANDED)
-            u64map_put(m, node_key(&ct->nodes.v[i]), 1);
+    for (size_t i = 0; i < ct->rows.n; i++)
+        if (calltree_is_open(ct, ct->rows.v[i]))
+            u64map_put(m, node_key(&ct->nodes.v[ct->rows.v[i]]), 1);
 }
 
-/* Rebuild the nodes from the roots, opening those in `keys`, or (keys
- * NULL) those on a path to a filter match. */
-static void rebuild(struct calltree *ct, const struct u64map *keys)
+void ct_start_pass(struct calltree *ct, enum ct_pass_mode mode, uint32_t root)
 {
-    make_roots(ct);
-    VEC(uint32_t) todo = {0};
-    for (uint32_t r = ct->nroots; r-- > 0;)
-        VEC_PUSH(&todo, r);
-    while (todo.n) {
-        uint32_t n = todo.v[--todo.n];
-        const struct tnode *node = &ct->nodes.v[n];
-        bool open;
-        if (keys)
-            open = u64map_get(keys, node_key(node)) != IDX_NONE;
-        else if (node->flags & (TNF_MATCH | TNF_INMATCH))
-            open = false;
-        else if (node->kind == TN_THREAD || node->kind == TN_UNLINKED)
-            open = true;
-        else if (node->kind == TN_GROUP)
-            open = true;
-        else
-            open = (ct->mark[node->ref] & CT_MARK_PATH) != 0;
-        if (!open)
-            continue;
-        ct_materialize(ct, n);
-        node = &ct->nodes.v[n];
-        if (!node->nkids)
-            continue;
-        ct->nodes.v[n].flags |= TNF_EXPANDED;
-        for (uint32_t k = node->nkids; k-- > 0;)
-            VEC_PUSH(&todo, node->first + k);
+    ct_end_pass(ct);
+    if (++ct->pass == 0) {
+        /* The stamp wrapped: forget every node's old stamp. */
+        for (size_t i = 0; i < ct->nodes.n; i++)
+            ct->nodes.v[i].visit = 0;
+        ct->pass = 1;
     }
-    VEC_FREE(&todo);
-    ct_flatten_all(ct);
+    ct->pass_mode = (uint8_t)mode;
+    ct->pass_root = root;
+}
+
+void ct_end_pass(struct calltree *ct)
+{
+    if (ct->pass_mode == CTP_KEYS)
+        u64map_free(&ct->pass_keys);
+    ct->pass_mode = CTP_NONE;
+    ct->pass_root = IDX_NONE;
+}
+
+bool ct_pass_wants(const struct calltree *ct, uint32_t n)
+{
+    const struct tnode *node = &ct->nodes.v[n];
+    switch (ct->pass_mode) {
+    case CTP_ALL:
+        return true;
+    case CTP_KEYS:
+        return u64map_get(&ct->pass_keys, node_key(node)) != IDX_NONE;
+    case CTP_FILTER:
+        if (node->flags & (TNF_MATCH | TNF_INMATCH))
+            return false;
+        if (node->kind != TN_EVENT)
+            return true;
+        return (ct->mark[node->ref] & CT_MARK_PATH) != 0;
+    default:
+        return false;
+    }
+}
+
+/* Rebuild the nodes from the roots; the rows then open those in `keys`
+ * (taken), or (keys NULL) those on a path to a filter match. */
+static void rebuild(struct calltree *ct, struct u64map *keys)
+{
+    ct_start_pass(ct, keys ? CTP_KEYS : CTP_FILTER, IDX_NONE);
+    if (keys)
+        ct->pass_keys = *keys;
+    make_roots(ct);
 }
 
 void calltree_set_options(struct calltree *ct, bool hide_python, bool group)
@@ -540,7 +577,6 @@ void calltree_set_options(struct calltree *ct, bool hide_python, bool group)
     ct->hide_python = hide_python;
     ct->group = group;
     rebuild(ct, &keys);
-    u64map_free(&keys);
 }
 
 size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n)
@@ -551,14 +587,12 @@ size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n
             return 0;
         ct->filtered = false;
         if (ct->have_saved) {
-            rebuild(ct, &ct->saved_unfiltered);
-            u64map_free(&ct->saved_unfiltered);
             ct->have_saved = false;
+            rebuild(ct, &ct->saved_unfiltered);
         } else {
             struct u64map keys;
             collect_keys(ct, &keys);
             rebuild(ct, &keys);
-            u64map_free(&keys);
         }
         return 0;
     }
@@ -607,18 +641,82 @@ size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n
 /* Lifetime                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* The tree events by name (calltree.name_*). */
+static void index_names(struct calltree *ct)
+{
+    const struct trace *t = ct->t;
+    size_t nstr = strtab_count(&t->strs);
+    uint32_t *slot = xmalloc((nstr + 1) * sizeof(uint32_t));
+    memset(slot, 0xff, (nstr + 1) * sizeof(uint32_t));
+    VEC(uint32_t) ids = {0};
+    VEC(uint32_t) cnt = {0};
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        if (!calltree_is_tree_event(t, i))
+            continue;
+        uint32_t id = t->ev.v[i].name;
+        if (id > nstr)
+            continue;
+        if (slot[id] == IDX_NONE) {
+            slot[id] = (uint32_t)ids.n;
+            VEC_PUSH(&ids, id);
+            VEC_PUSH(&cnt, 0);
+        }
+        cnt.v[slot[id]]++;
+    }
+    ct->nnames = (uint32_t)ids.n;
+    ct->name_ids = ids.v;
+    ct->name_first = xmalloc((ids.n + 1) * sizeof(uint32_t));
+    uint32_t total = 0;
+    for (size_t k = 0; k < ids.n; k++) {
+        ct->name_first[k] = total;
+        total += cnt.v[k];
+        cnt.v[k] = ct->name_first[k];
+    }
+    ct->name_first[ids.n] = total;
+    ct->name_ev = xmalloc(((size_t)total + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        if (!calltree_is_tree_event(t, i))
+            continue;
+        uint32_t id = t->ev.v[i].name;
+        if (id <= nstr)
+            ct->name_ev[cnt.v[slot[id]]++] = i;
+    }
+    VEC_FREE(&cnt);
+    free(slot);
+}
+
+void calltree_match_events(const struct calltree *ct, struct pattern *p, void *outv)
+{
+    VEC(uint32_t) *out = outv;
+    const struct trace *t = ct->t;
+    size_t nstr = strtab_count(&t->strs);
+    for (uint32_t k = 0; k < ct->nnames; k++) {
+        uint32_t id = ct->name_ids[k];
+        if (!pattern_match_id(p, id, trace_str(t, id), nstr))
+            continue;
+        uint32_t lo = ct->name_first[k], hi = ct->name_first[k + 1];
+        VEC_RESERVE(out, out->n + (hi - lo));
+        memcpy(out->v + out->n, ct->name_ev + lo, (hi - lo) * sizeof(uint32_t));
+        out->n += hi - lo;
+    }
+}
+
 struct calltree *calltree_new(const struct trace *t, struct gputime *gt)
 {
     struct calltree *ct = xcalloc(1, sizeof(*ct));
     ct->t = t;
     ct->gt = gt;
     ct->total_gpu = CT_UNKNOWN;
+    ct->epoch = 1;
+    ct->pass_root = IDX_NONE;
     /* Room for every event as a node and a row: the memory is only touched
      * as nodes are made, and opening everything then never copies. */
     VEC_RESERVE(&ct->nodes, t->ev.n + t->rows.n + 1);
     VEC_RESERVE(&ct->rows, t->ev.n + t->rows.n + 1);
+    order_roots(ct);
+    index_names(ct);
     make_roots(ct);
-    ct_flatten_all(ct);
+    calltree_ensure(ct, ct->nroots);
     return ct;
 }
 
@@ -626,14 +724,20 @@ void calltree_free(struct calltree *ct)
 {
     if (!ct)
         return;
+    ct_end_pass(ct);
     VEC_FREE(&ct->nodes);
     VEC_FREE(&ct->members);
     VEC_FREE(&ct->rows);
+    VEC_FREE(&ct->gen);
+    VEC_FREE(&ct->all_roots);
     VEC_FREE(&ct->kids);
     VEC_FREE(&ct->kid_in);
     VEC_FREE(&ct->stack);
     VEC_FREE(&ct->ins);
     VEC_FREE(&ct->iv);
+    free(ct->name_ids);
+    free(ct->name_first);
+    free(ct->name_ev);
     free(ct->mark);
     free(ct->rowmark);
     if (ct->have_saved) {

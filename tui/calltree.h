@@ -14,8 +14,17 @@
  * opens onto the instances. A filter keeps only the paths from the roots to
  * a set of events, and everything below those events.
  *
- * The visible list (rows) is maintained incrementally on open and close;
- * bulk operations (open all, hot path, reveal, rebuilds) flatten once.
+ * The visible rows are made on demand: the row list is always a prefix of
+ * the pre-order walk of the open nodes, and a generator (a stack of
+ * positions in the tree) makes the rows after it. Opening or closing the
+ * node at row r drops the rows after r and puts the generator back on r;
+ * bulk operations (open all below a node, the rebuilds of filters and
+ * options) become an open "pass" that the generator carries out as it
+ * reaches the nodes. So every operation costs about what is shown, and
+ * the rest is made in bounded steps (calltree_generate) while the user
+ * looks, or at once by calltree_finish. Closing everything flips an
+ * epoch instead of visiting the nodes.
+ *
  * A struct calltree borrows its trace and gputime. */
 #ifndef TORCHTOP_TUI_CALLTREE_H
 #define TORCHTOP_TUI_CALLTREE_H
@@ -41,7 +50,7 @@ enum tnode_kind {
 
 enum tnode_flags {
     TNF_MATERIALIZED = 1 << 0, /* children made (first, nkids valid) */
-    TNF_EXPANDED = 1 << 1,     /* shown open */
+    TNF_EXPANDED = 1 << 1,     /* shown open, while tnode.epoch == calltree.epoch */
     TNF_LAST = 1 << 2,         /* last of its siblings */
     TNF_MATCH = 1 << 3,        /* a filter match */
     TNF_INMATCH = 1 << 4,      /* below a filter match: children unfiltered */
@@ -56,11 +65,35 @@ struct tnode {
     uint32_t nkids;   /* children, once materialized */
     uint32_t members; /* TN_GROUP: offset into calltree.members */
     uint32_t count;   /* TN_GROUP: number of members; else 1 */
-    uint32_t depth;   /* 0 for roots */
+    uint16_t depth;   /* 0 for roots (stops at 65535) */
+    uint16_t epoch;   /* calltree.epoch when TNF_EXPANDED was last set */
     uint8_t kind;     /* enum tnode_kind */
     uint8_t flags;    /* enum tnode_flags */
+    uint16_t visit;   /* calltree.pass when the open pass last decided the node */
     int64_t cpu;      /* cached CPU ns (CT_UNKNOWN until computed, -1 = none) */
     int64_t gpu;      /* cached induced GPU ns (CT_UNKNOWN until computed) */
+};
+
+/* A position of the row generator: the children of node (IDX_NONE: the
+ * roots) from index next on. */
+struct ct_frame {
+    uint32_t node;
+    uint32_t next;
+    bool in_pass; /* the children are in the open pass's subtree */
+};
+
+/* What an open pass opens as the generator reaches the nodes. */
+enum ct_pass_mode {
+    CTP_NONE,   /* no pass pending */
+    CTP_ALL,    /* everything below pass_root */
+    CTP_KEYS,   /* the nodes whose keys are in pass_keys (a rebuild keeps what was open) */
+    CTP_FILTER, /* the paths to the filter's matches */
+};
+
+/* A root in display order (before filtering). */
+struct ct_root {
+    uint8_t kind; /* TN_THREAD or TN_UNLINKED */
+    uint32_t row; /* trace row */
 };
 
 struct calltree {
@@ -69,9 +102,23 @@ struct calltree {
     bool hide_python;      /* splice Python frames out */
     bool group;            /* group identical siblings */
     VEC(struct tnode) nodes;
-    uint32_t nroots;       /* roots are nodes[0 .. nroots) */
-    VEC(uint32_t) members; /* group members */
-    VEC(uint32_t) rows;    /* visible nodes, display order */
+    uint32_t nroots;          /* roots are nodes[0 .. nroots) */
+    VEC(uint32_t) members;    /* group members */
+    VEC(uint32_t) rows;       /* visible nodes, display order (a prefix while gen is not empty) */
+    VEC(struct ct_frame) gen; /* row generator; empty when rows are complete */
+    uint16_t epoch;           /* TNF_EXPANDED of other epochs reads as closed */
+    uint16_t pass;            /* stamp of the current open pass */
+    uint8_t pass_mode;        /* enum ct_pass_mode */
+    uint32_t pass_root;       /* node the pass opens below, IDX_NONE: all roots */
+    struct u64map pass_keys;  /* CTP_KEYS: node keys to open */
+    VEC(struct ct_root) all_roots; /* roots in display order, unfiltered */
+    /* Tree events by name: the distinct names, and per name its events
+     * (CSR), for filters and searches that would otherwise read every
+     * event. */
+    uint32_t *name_ids; /* string ids */
+    uint32_t nnames;
+    uint32_t *name_first; /* nnames + 1 offsets into name_ev */
+    uint32_t *name_ev;
     bool filtered;
     uint8_t *mark;                  /* per event: CT_MARK_* while filtered */
     uint8_t *rowmark;               /* per row: CT_MARK_PATH while filtered */
@@ -105,8 +152,27 @@ static inline const struct tnode *calltree_node(const struct calltree *ct, uint3
 {
     return &ct->nodes.v[node];
 }
-/* Row of a node, or CT_NOT_FOUND when it is not visible. */
-size_t calltree_row_of(const struct calltree *ct, uint32_t node);
+/* Rows still to be made after the last one (the generator is not done). */
+static inline bool calltree_pending(const struct calltree *ct)
+{
+    return ct->gen.n > 0;
+}
+/* Make rows until there are at least n (or all there are). */
+void calltree_ensure(struct calltree *ct, size_t n);
+/* Make up to budget more rows; returns how many were made. */
+size_t calltree_generate(struct calltree *ct, size_t budget);
+/* Make every row. */
+void calltree_finish(struct calltree *ct);
+
+/* Whether the node is shown open. */
+static inline bool calltree_is_open(const struct calltree *ct, uint32_t node)
+{
+    const struct tnode *n = &ct->nodes.v[node];
+    return (n->flags & TNF_EXPANDED) && n->epoch == ct->epoch;
+}
+/* Row of a visible node, making rows until it comes; CT_NOT_FOUND when it
+ * is not visible (then every row has been made). */
+size_t calltree_row_of(struct calltree *ct, uint32_t node);
 
 /* Whether the node has (or, before materializing, may have) children. */
 bool calltree_has_children(struct calltree *ct, uint32_t node);
@@ -123,12 +189,12 @@ int64_t calltree_gpu(struct calltree *ct, uint32_t node);
 /* GPU time of the node's parent (for the roots: all GPU work). */
 int64_t calltree_parent_gpu(struct calltree *ct, uint32_t node);
 
-/* Open / close the node at a row; the rows below shift. Return whether
- * anything changed. */
+/* Open / close the node at a row; the rows below are made again. Return
+ * whether anything changed. */
 bool calltree_expand(struct calltree *ct, size_t row);
 bool calltree_collapse(struct calltree *ct, size_t row);
 bool calltree_toggle(struct calltree *ct, size_t row);
-/* Open everything below the node at row. */
+/* Open everything below the node at row (as the rows are made). */
 void calltree_expand_all(struct calltree *ct, size_t row);
 /* Close every node; returns the row of the root that held `row`. */
 size_t calltree_collapse_all(struct calltree *ct, size_t row);
@@ -156,5 +222,8 @@ size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n
 
 /* Whether an event can be a node: a host span or GPU work. */
 bool calltree_is_tree_event(const struct trace *t, uint32_t ev);
+/* Append to out (a VEC(uint32_t) *) the tree events whose names match p
+ * (grouped by name). */
+void calltree_match_events(const struct calltree *ct, struct pattern *p, void *out);
 
 #endif

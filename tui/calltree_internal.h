@@ -6,7 +6,14 @@
 
 /* Make the children of node n (once). */
 void ct_materialize(struct calltree *ct, uint32_t n);
-/* Rebuild the visible rows from the roots and the open flags. */
-void ct_flatten_all(struct calltree *ct);
+/* Mark node n open or closed (in the current epoch). */
+void ct_set_open(struct calltree *ct, uint32_t n, bool open);
+/* Drop every row; the generator starts again at the roots. */
+void ct_restart_rows(struct calltree *ct);
+/* Start an open pass (ending the one pending) / end it. */
+void ct_start_pass(struct calltree *ct, enum ct_pass_mode mode, uint32_t root);
+void ct_end_pass(struct calltree *ct);
+/* Whether the pending pass wants node n open (n is in its subtree). */
+bool ct_pass_wants(const struct calltree *ct, uint32_t n);
 
 #endif

@@ -1,5 +1,6 @@
-/* The explorer's call tree: the visible rows (open, close, open all, hot
- * path), reveal and search. */
+/* The explorer's call tree: the visible rows, made on demand by the row
+ * generator (open, close, open all, close all, hot path), reveal and
+ * search. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -9,112 +10,179 @@
 #include "tui/calltree_internal.h"
 
 /* ------------------------------------------------------------------------ */
-/* Visible rows                                                             */
+/* The row generator                                                        */
 /* ------------------------------------------------------------------------ */
 
-static inline bool is_open(const struct tnode *n)
+static inline bool is_open(const struct calltree *ct, uint32_t n)
 {
-    return (n->flags & TNF_EXPANDED) && (n->flags & TNF_MATERIALIZED) && n->nkids;
+    const struct tnode *node = &ct->nodes.v[n];
+    return calltree_is_open(ct, n) && (node->flags & TNF_MATERIALIZED) && node->nkids;
 }
 
-/* Append the visible descendants of n (not n) to out, in display order. */
-static void flatten_into(struct calltree *ct, uint32_t n, void *outv)
+static inline bool in_pass_subtree(const struct calltree *ct, bool parent_in, uint32_t n)
 {
-    VEC(uint32_t) *out = outv;
-    if (!is_open(&ct->nodes.v[n]))
-        return;
-    size_t base = ct->stack.n;
-    VEC_PUSH(&ct->stack, n);
-    VEC_PUSH(&ct->stack, 0);
-    while (ct->stack.n > base) {
-        uint32_t p = ct->stack.v[ct->stack.n - 2];
-        uint32_t i = ct->stack.v[ct->stack.n - 1];
-        const struct tnode *pn = &ct->nodes.v[p];
-        if (i == pn->nkids) {
-            ct->stack.n -= 2;
+    return parent_in || (ct->pass_mode != CTP_NONE && n == ct->pass_root);
+}
+
+/* Whether the generator descends into c, whose parent's frame is in the
+ * pass's subtree when `in`: the pass decides a node the first time it
+ * reaches it; afterwards (and outside the pass) the node's flag says. */
+static bool gen_open(struct calltree *ct, uint32_t c, bool in)
+{
+    if (in && ct->pass_mode != CTP_NONE && ct->nodes.v[c].visit != ct->pass) {
+        ct->nodes.v[c].visit = ct->pass;
+        if (ct_pass_wants(ct, c)) {
+            ct_materialize(ct, c);
+            if (ct->nodes.v[c].nkids)
+                ct_set_open(ct, c, true);
+        }
+    }
+    return is_open(ct, c);
+}
+
+/* Make one row; false when there are no more. */
+static bool gen_step(struct calltree *ct)
+{
+    while (ct->gen.n) {
+        struct ct_frame *f = &ct->gen.v[ct->gen.n - 1];
+        uint32_t first = 0, count = ct->nroots;
+        if (f->node != IDX_NONE) {
+            first = ct->nodes.v[f->node].first;
+            count = ct->nodes.v[f->node].nkids;
+        }
+        if (f->next >= count) {
+            if (f->in_pass && ct->pass_mode != CTP_NONE && f->node == ct->pass_root)
+                ct_end_pass(ct);
+            ct->gen.n--;
             continue;
         }
-        ct->stack.v[ct->stack.n - 1] = i + 1;
-        uint32_t c = pn->first + i;
-        VEC_PUSH(out, c);
-        if (is_open(&ct->nodes.v[c])) {
-            VEC_PUSH(&ct->stack, c);
-            VEC_PUSH(&ct->stack, 0);
-        }
+        uint32_t c = first + f->next++;
+        bool in = f->in_pass;
+        VEC_PUSH(&ct->rows, c);
+        if (gen_open(ct, c, in))
+            VEC_PUSH(&ct->gen, ((struct ct_frame){c, 0, in_pass_subtree(ct, in, c)}));
+        return true;
     }
+    return false;
 }
 
-void ct_flatten_all(struct calltree *ct)
+void ct_restart_rows(struct calltree *ct)
 {
     ct->rows.n = 0;
-    for (uint32_t r = 0; r < ct->nroots; r++) {
-        VEC_PUSH(&ct->rows, r);
-        flatten_into(ct, r, &ct->rows);
-    }
+    ct->gen.n = 0;
+    bool in = ct->pass_mode != CTP_NONE && ct->pass_root == IDX_NONE;
+    VEC_PUSH(&ct->gen, ((struct ct_frame){IDX_NONE, 0, in}));
 }
 
-size_t calltree_row_of(const struct calltree *ct, uint32_t node)
+/* Keep rows [0, r] and put the generator right after row r: into the
+ * node's children when it is open, else on what follows it. */
+static void restart_after(struct calltree *ct, size_t r)
+{
+    uint32_t n = ct->rows.v[r];
+    ct->rows.n = r + 1;
+    ct->gen.n = 0;
+    size_t base = ct->stack.n;
+    for (uint32_t x = n; x != IDX_NONE; x = ct->nodes.v[x].parent)
+        VEC_PUSH(&ct->stack, x);
+    bool in = ct->pass_mode != CTP_NONE && ct->pass_root == IDX_NONE;
+    uint32_t parent = IDX_NONE;
+    for (size_t i = ct->stack.n; i-- > base;) {
+        uint32_t x = ct->stack.v[i];
+        uint32_t first = parent == IDX_NONE ? 0 : ct->nodes.v[parent].first;
+        VEC_PUSH(&ct->gen, ((struct ct_frame){parent, x - first + 1, in}));
+        in = in_pass_subtree(ct, in, x);
+        parent = x;
+    }
+    ct->stack.n = base;
+    if (is_open(ct, n))
+        VEC_PUSH(&ct->gen, ((struct ct_frame){n, 0, in}));
+}
+
+void calltree_ensure(struct calltree *ct, size_t n)
+{
+    while (ct->rows.n < n && gen_step(ct))
+        ;
+}
+
+size_t calltree_generate(struct calltree *ct, size_t budget)
+{
+    size_t made = 0;
+    while (made < budget && gen_step(ct))
+        made++;
+    return made;
+}
+
+void calltree_finish(struct calltree *ct)
+{
+    while (gen_step(ct))
+        ;
+}
+
+/* Carry out the pending pass (its rows made). */
+static void finish_pass(struct calltree *ct)
+{
+    while (ct->pass_mode != CTP_NONE && gen_step(ct))
+        ;
+    ct_end_pass(ct);
+}
+
+size_t calltree_row_of(struct calltree *ct, uint32_t node)
 {
     for (size_t i = 0; i < ct->rows.n; i++)
         if (ct->rows.v[i] == node)
             return i;
+    while (gen_step(ct))
+        if (ct->rows.v[ct->rows.n - 1] == node)
+            return ct->rows.n - 1;
     return CT_NOT_FOUND;
 }
 
-/* End (exclusive) of the rows below the node at row. */
-static size_t subtree_end(const struct calltree *ct, size_t row)
-{
-    uint32_t d = ct->nodes.v[ct->rows.v[row]].depth;
-    size_t end = row + 1;
-    while (end < ct->rows.n && ct->nodes.v[ct->rows.v[end]].depth > d)
-        end++;
-    return end;
-}
-
-static void rows_erase(struct calltree *ct, size_t from, size_t to)
-{
-    memmove(ct->rows.v + from, ct->rows.v + to, (ct->rows.n - to) * sizeof(uint32_t));
-    ct->rows.n -= to - from;
-}
-
-static void rows_insert_subtree(struct calltree *ct, size_t row)
-{
-    ct->ins.n = 0;
-    flatten_into(ct, ct->rows.v[row], &ct->ins);
-    size_t k = ct->ins.n;
-    if (k) {
-        VEC_RESERVE(&ct->rows, ct->rows.n + k);
-        memmove(ct->rows.v + row + 1 + k, ct->rows.v + row + 1,
-                (ct->rows.n - row - 1) * sizeof(uint32_t));
-        memcpy(ct->rows.v + row + 1, ct->ins.v, k * sizeof(uint32_t));
-        ct->rows.n += k;
-    }
-}
+/* ------------------------------------------------------------------------ */
+/* Open and close                                                           */
+/* ------------------------------------------------------------------------ */
 
 bool calltree_expand(struct calltree *ct, size_t row)
 {
+    calltree_ensure(ct, row + 1);
     if (row >= ct->rows.n)
         return false;
     uint32_t n = ct->rows.v[row];
-    if (ct->nodes.v[n].flags & TNF_EXPANDED)
+    if (calltree_is_open(ct, n))
         return false;
     ct_materialize(ct, n);
     if (!ct->nodes.v[n].nkids)
         return false;
-    ct->nodes.v[n].flags |= TNF_EXPANDED;
-    rows_insert_subtree(ct, row);
+    ct_set_open(ct, n, true);
+    ct->nodes.v[n].visit = ct->pass;
+    restart_after(ct, row);
     return true;
+}
+
+/* Whether n is the pending pass's root or one of its ancestors. */
+static bool above_pass_root(const struct calltree *ct, uint32_t n)
+{
+    if (ct->pass_mode == CTP_NONE || ct->pass_root == IDX_NONE)
+        return false;
+    for (uint32_t x = ct->pass_root; x != IDX_NONE; x = ct->nodes.v[x].parent)
+        if (x == n)
+            return true;
+    return false;
 }
 
 bool calltree_collapse(struct calltree *ct, size_t row)
 {
+    calltree_ensure(ct, row + 1);
     if (row >= ct->rows.n)
         return false;
     uint32_t n = ct->rows.v[row];
-    if (!(ct->nodes.v[n].flags & TNF_EXPANDED))
+    if (!calltree_is_open(ct, n))
         return false;
-    rows_erase(ct, row + 1, subtree_end(ct, row));
-    ct->nodes.v[n].flags &= (uint8_t)~TNF_EXPANDED;
+    /* Closing the node the pass opens below (or an ancestor) ends it. */
+    if (above_pass_root(ct, n))
+        ct_end_pass(ct);
+    ct_set_open(ct, n, false);
+    ct->nodes.v[n].visit = ct->pass;
+    restart_after(ct, row);
     return true;
 }
 
@@ -125,51 +193,68 @@ bool calltree_toggle(struct calltree *ct, size_t row)
 
 void calltree_expand_all(struct calltree *ct, size_t row)
 {
+    calltree_ensure(ct, row + 1);
     if (row >= ct->rows.n)
         return;
-    uint32_t top = ct->rows.v[row];
-    rows_erase(ct, row + 1, subtree_end(ct, row));
-    VEC(uint32_t) todo = {0};
-    VEC_PUSH(&todo, top);
-    while (todo.n) {
-        uint32_t n = todo.v[--todo.n];
-        ct_materialize(ct, n);
-        struct tnode *node = &ct->nodes.v[n];
-        if (!node->nkids)
-            continue;
-        node->flags |= TNF_EXPANDED;
-        for (uint32_t k = 0; k < node->nkids; k++)
-            VEC_PUSH(&todo, node->first + k);
-    }
-    VEC_FREE(&todo);
-    rows_insert_subtree(ct, row);
+    uint32_t n = ct->rows.v[row];
+    finish_pass(ct);
+    row = calltree_row_of(ct, n);
+    ct_materialize(ct, n);
+    if (!ct->nodes.v[n].nkids)
+        return;
+    ct_start_pass(ct, CTP_ALL, n);
+    ct_set_open(ct, n, true);
+    ct->nodes.v[n].visit = ct->pass;
+    restart_after(ct, row);
 }
 
 size_t calltree_collapse_all(struct calltree *ct, size_t row)
 {
+    calltree_ensure(ct, row + 1);
     uint32_t root = 0;
     if (row < ct->rows.n) {
         root = ct->rows.v[row];
         while (ct->nodes.v[root].parent != IDX_NONE)
             root = ct->nodes.v[root].parent;
     }
-    for (size_t i = 0; i < ct->nodes.n; i++)
-        ct->nodes.v[i].flags &= (uint8_t)~TNF_EXPANDED;
-    ct_flatten_all(ct);
+    ct_end_pass(ct);
+    if (++ct->epoch == 0) {
+        /* The epoch wrapped: close every node for real once. */
+        for (size_t i = 0; i < ct->nodes.n; i++)
+            ct->nodes.v[i].flags &= (uint8_t)~TNF_EXPANDED;
+        ct->epoch = 1;
+    }
+    ct_restart_rows(ct);
+    calltree_ensure(ct, ct->nroots);
     return root < ct->rows.n ? root : 0;
 }
 
-/* Mark the ancestors of n open, then flatten; returns n's row. */
+/* Open the ancestors of n and return n's row. Only the rows after the
+ * highest ancestor that was closed are made again. */
 static size_t show_node(struct calltree *ct, uint32_t n)
 {
-    for (uint32_t p = ct->nodes.v[n].parent; p != IDX_NONE; p = ct->nodes.v[p].parent)
-        ct->nodes.v[p].flags |= TNF_EXPANDED;
-    ct_flatten_all(ct);
+    uint32_t top = IDX_NONE;
+    for (uint32_t p = ct->nodes.v[n].parent; p != IDX_NONE; p = ct->nodes.v[p].parent) {
+        if (!calltree_is_open(ct, p))
+            top = p;
+    }
+    if (top == IDX_NONE)
+        return calltree_row_of(ct, n);
+    /* `top` is a child of an open node (or a root): it has a row. */
+    size_t r = calltree_row_of(ct, top);
+    for (uint32_t p = ct->nodes.v[n].parent; p != IDX_NONE; p = ct->nodes.v[p].parent) {
+        ct_set_open(ct, p, true);
+        ct->nodes.v[p].visit = ct->pass;
+    }
+    if (r == CT_NOT_FOUND)
+        return calltree_row_of(ct, n);
+    restart_after(ct, r);
     return calltree_row_of(ct, n);
 }
 
 size_t calltree_hot_path(struct calltree *ct, size_t row)
 {
+    calltree_ensure(ct, row + 1);
     if (row >= ct->rows.n)
         return row;
     uint32_t n = ct->rows.v[row];
@@ -190,7 +275,6 @@ size_t calltree_hot_path(struct calltree *ct, size_t row)
         }
         if (best == IDX_NONE)
             break;
-        ct->nodes.v[n].flags |= TNF_EXPANDED;
         n = best;
     }
     return show_node(ct, n);
@@ -336,8 +420,9 @@ static uint32_t prev_pre(struct calltree *ct, uint32_t n, bool *wrapped)
     return last_descendant(ct, ct->nroots - 1);
 }
 
-/* Whether any node at all can match: event names (memoized per name) or
- * the roots' labels. Spares a walk of the whole tree when nothing does. */
+/* Whether any node at all can match: the distinct names of the tree
+ * events, or the roots' labels. Spares a walk of the whole tree when
+ * nothing does. */
 static bool any_match(struct calltree *ct, struct pattern *p)
 {
     const struct trace *t = ct->t;
@@ -345,10 +430,8 @@ static bool any_match(struct calltree *ct, struct pattern *p)
         if (node_matches(ct, r, p))
             return true;
     size_t nstr = strtab_count(&t->strs);
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!calltree_is_tree_event(t, i))
-            continue;
-        uint32_t id = t->ev.v[i].name;
+    for (uint32_t k = 0; k < ct->nnames; k++) {
+        uint32_t id = ct->name_ids[k];
         if (pattern_match_id(p, id, trace_str(t, id), nstr))
             return true;
     }

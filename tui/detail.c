@@ -11,6 +11,8 @@
 #include "core/tree.h"
 #include "tui/app.h"
 #include "tui/detail.h"
+#include "tui/knames.h"
+#include "tui/roofline_view.h"
 
 void detail_clear(struct detail_out *d)
 {
@@ -94,7 +96,19 @@ static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
     const struct trace *t = a->t;
     const struct event *e = trace_ev(t, ev);
     char buf[256];
-    detail_wrap(d, NULL, ev_name(t, ev), strtab_len(&t->strs, e->name), C_THREAD);
+    if (a->kn && knames_is_kernel(a->kn, ev)) {
+        /* The full demangled name here; rows show the short one. */
+        size_t n;
+        const char *full = knames_demangled(a->kn, e->name, &n);
+        detail_wrap(d, NULL, full, n, C_THREAD);
+        const char *simple = knames_simplified(a->kn, e->name, &n);
+        if (strcmp(simple, full) != 0)
+            detail_wrap(d, "simplified", simple, n, C_KERNEL);
+        if (strcmp(full, ev_name(t, ev)) != 0)
+            detail_wrap(d, "mangled", ev_name(t, ev), strtab_len(&t->strs, e->name), C_DIM);
+    } else {
+        detail_wrap(d, NULL, ev_name(t, ev), strtab_len(&t->strs, e->name), C_THREAD);
+    }
     detail_kvf(d, "kind", "%s", ev_kind_name(e->kind));
     if (*ev_cat(t, ev) && strcmp(ev_cat(t, ev), ev_kind_name(e->kind)) != 0)
         detail_kv(d, "category", ev_cat(t, ev), strlen(ev_cat(t, ev)));
@@ -192,7 +206,9 @@ static void sec_kernels(struct detail_out *d, struct app *a, uint32_t ev)
         char dur[32], key[64];
         text_duration(dur, sizeof(dur), g->dur, a->ascii);
         snprintf(key, sizeof(key), "%9s s%-3d", dur, gi ? gi->stream : -1);
-        detail_kv(d, key, ev_name(t, k[i]), strtab_len(&t->strs, g->name));
+        size_t nl = strtab_len(&t->strs, g->name);
+        const char *nm = a->kn ? knames_row_name(a->kn, k[i], &nl) : ev_name(t, k[i]);
+        detail_kv(d, key, nm, nl);
         d->lines.v[d->lines.n - 1].elem = C_KERNEL;
     }
     if (n > SHOW)
@@ -273,6 +289,7 @@ static void sec_args(struct detail_out *d, struct app *a, uint32_t ev)
 const struct detail_section detail_sections[] = {
     {"event", sec_event},
     {"shapes", sec_shapes},
+    {"roofline", roofline_view_detail},
     {"kernels", sec_kernels},
     {"partner", sec_partner},
     {"parents", sec_parents},

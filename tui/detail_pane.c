@@ -27,6 +27,8 @@ struct detail_pane {
     int key_w;
     size_t top;
     char source[16]; /* pane the text describes */
+    struct pane *src; /* the pane described (borrowed), NULL: none */
+    int desc_w;       /* text width when it was described */
     struct pane *tb; /* the traceback view (owned), made on first use */
     bool tb_on;      /* shown instead of the text */
 };
@@ -105,6 +107,16 @@ static void detail_draw(struct pane *p, struct app *a)
         for (int y = 0; y < p->r.h; y++)
             draw_raw(p->win, y, 0, a->g->vline, color_attr(C_GUIDE));
     int w = p->r.w - x0;
+    if (dp->src && dp->src->ops->describe && dp->desc_w != w) {
+        /* Some sections are made for the width (the roofline plot):
+         * describe again, keeping the scroll. */
+        size_t top = dp->top;
+        detail_clear(&dp->d);
+        clear_layout(dp);
+        dp->desc_w = w;
+        dp->src->ops->describe(dp->src, a, &dp->d);
+        dp->top = top;
+    }
     attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     char title[64];
     snprintf(title, sizeof(title), " Detail (%s)", dp->source);
@@ -290,6 +302,8 @@ void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source)
     clear_layout(dp);
     dp->top = 0;
     snprintf(dp->source, sizeof(dp->source), "%s", source ? source->ops->name : "-");
+    dp->src = source;
+    dp->desc_w = p->r.w - (p->r.x > 0 ? 2 : 0);
     if (source && source->ops->describe)
         source->ops->describe(source, a, &dp->d);
     if (dp->tb_on && source)

@@ -23,6 +23,8 @@ static const struct keybind keys_global[] = {
     {'f', A_FILTER, "Filter"},
     {'F', A_FILTER_CLEAR, NULL},
     {'M', A_MAXIMIZE, "Max"},
+    {'K', A_KERNEL_NAMES, NULL},
+    {'E', A_EXPORT, NULL},
     {'q', A_QUIT, "Quit"},
     {KEY_CTRL('c'), A_QUIT, NULL},
     {KEY_ESC, A_CANCEL, NULL},
@@ -74,6 +76,7 @@ static const struct keybind keys_table[] = {
     {'w', A_ALL_COLUMNS, "Columns"},
     {'[', A_SCROLL_LEFT, NULL},
     {']', A_SCROLL_RIGHT, NULL},
+    {'r', A_ROOFLINE, NULL},
     {0, A_NONE, NULL},
 };
 
@@ -88,6 +91,7 @@ static const struct keybind keys_tree[] = {
     {'p', A_PARENT, NULL},
     {'P', A_HIDE_PYTHON, "Python"},
     {'a', A_GROUP, "Group"},
+    {'E', A_EXPORT_SUBTREE, NULL},
     {0, A_NONE, NULL},
 };
 
@@ -102,6 +106,7 @@ static const struct keybind keys_timeline[] = {
     {'L', A_PAN_RIGHT, NULL},
     {'[', A_EVENT_PREV, NULL},
     {']', A_EVENT_NEXT, NULL},
+    {'E', A_EXPORT_WINDOW, NULL},
     {0, A_NONE, NULL},
 };
 

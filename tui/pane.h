@@ -131,6 +131,10 @@ struct pane *table_pane_new_views(struct app *a, int n, const char *const *names
 void table_pane_set_table(struct pane *p, struct app *a, int view, struct table *tab);
 /* Table pane: the table and row under the cursor; false when none. */
 bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row);
+/* Table pane: the name of the view shown ("ops", "roofline"...). */
+const char *table_pane_view(struct pane *p);
+/* Timeline pane: the time window shown, [*from, *to) in ns (trace time). */
+void timeline_pane_window(struct pane *p, int64_t *from, int64_t *to);
 /* Table pane: switch to a view by report name; sort by column name or
  * title. False when there is no such view / column. */
 bool table_pane_set_view(struct pane *p, struct app *a, const char *name);

@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "tui/app.h"
+#include "tui/roofline_view.h"
 #include "tui/script.h"
 #include "tui/term.h"
 
@@ -161,7 +162,10 @@ static int step(struct app *a, const char *path, int lineno, char *line)
         return 0;
     }
     if (strcmp(word, "view") == 0) {
-        if (!table_pane_set_view(a->panes[PANE_TABLE], a, arg))
+        bool ok = strncmp(arg, "roofline:", 9) == 0
+                      ? roofline_view_show(a, arg + 9)
+                      : table_pane_set_view(a->panes[PANE_TABLE], a, arg);
+        if (!ok)
             return fail(path, lineno, line, "no such view");
         app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
@@ -231,14 +235,24 @@ int script_run(struct app *a, const char *path, const char *timing_path)
         rc = step(a, path, lineno, s);
         if (rc)
             break;
-        /* Symbolizer answers are in before the next step: screens never
-         * depend on timing. */
-        app_tick(a, true);
         app_render(a);
         if (timing) {
             char *sp = strpbrk(s, " \t");
             int wl = sp ? (int)(sp - s) : (int)strlen(s);
             fprintf(timing, "%.*s\t%.3f\n", wl, s, now_ms() - t0);
+        }
+        /* Work left in the background (rows still to be made, symbolizer
+         * answers) is done before the next step, so that screens never
+         * depend on timing. It goes in the bounded steps the key loop
+         * takes between keys, each timed as "(idle)": the longest a key
+         * can wait behind one. */
+        while (app_busy(a)) {
+            double t1 = now_ms();
+            if (!app_tick(a, false))
+                app_tick(a, true);
+            app_render(a);
+            if (timing)
+                fprintf(timing, "(idle)\t%.3f\n", now_ms() - t1);
         }
     }
     free(line);

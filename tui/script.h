@@ -7,16 +7,19 @@
  *   type aten::mm              characters typed literally (into a prompt)
  *   search TEXT / filter TEXT  set the search (and go to the first match) or filter
  *   filter                     clear the filter
- *   view NAME                  table view: ops, categories, unique-args, kernels, key-averages
+ *   view NAME                  table view: ops, categories, unique-args, kernels, key-averages,
+ *                              roofline; roofline:CATEGORY shows that category (GEMM, ...)
  *   sort-by COLUMN             sort the table by a column name or title
  *   resize 100x30              new screen size (KEY_RESIZE)
  *   click X Y / double-click X Y / wheel-up X Y / wheel-down X Y   mouse, 0-based
  *   save-display FILE          the screen as text: one line per row, trailing blanks trimmed
  *   expect TEXT                fail unless the screen shows TEXT
  *
- * Every step ends with the same render the terminal loop does. With a
- * timing file, each step's wall time (monotonic clock, step + render) is
- * written as "STEP<TAB>MILLISECONDS". quit (or the end) ends the script. */
+ * Every step ends with the same render the terminal loop does, then the
+ * background work is done in the steps the terminal loop takes between
+ * keys. With a timing file, each step's wall time (monotonic clock, step +
+ * render) is written as "STEP<TAB>MILLISECONDS", and each background step
+ * as "(idle)<TAB>MILLISECONDS". quit (or the end) ends the script. */
 #ifndef TORCHTOP_TUI_SCRIPT_H
 #define TORCHTOP_TUI_SCRIPT_H
 

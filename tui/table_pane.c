@@ -11,6 +11,7 @@
 #include "tui/app.h"
 #include "tui/detail.h"
 #include "tui/draw.h"
+#include "tui/knames.h"
 
 struct tview {
     struct table *tab; /* borrowed from app.views */
@@ -177,6 +178,15 @@ static void sort_view(struct app *a, struct tview *v, int col, bool desc)
     listview_clamp(&v->lv);
 }
 
+/* The event a row stands for, to tell kernel names in its cells: its
+ * first instance, else its reference. */
+static uint32_t row_event(const struct table *tab, size_t r)
+{
+    if (tab->inst_first && tab->inst_first[r + 1] > tab->inst_first[r])
+        return tab->inst[tab->inst_first[r]];
+    return tab->refs[r];
+}
+
 static bool natural_desc(const struct table *tab, int col)
 {
     return !(tab->cols[col].flags & COLF_ASC) && tab->cols[col].kind != COL_TEXT;
@@ -320,12 +330,15 @@ static void table_draw(struct pane *p, struct app *a)
             const struct table_col *col = &v->tab->cols[c];
             sb_clear(&tp->cell);
             tabfmt_cell_text(&tp->cell, v->tab, r, (size_t)c);
+            const char *text = sb_str(&tp->cell);
+            size_t tlen = tp->cell.len;
+            if (col->kind == COL_TEXT && a->kn)
+                text = knames_cell(a->kn, row_event(v->tab, r), text, tlen, &tlen);
             attr_t at = base ? base : color_attr(col->kind == COL_TEXT ? C_DEFAULT : C_NUMBER);
-            if (!base && k == 0 && pattern_active(&a->search) &&
-                pattern_match(&a->search, sb_str(&tp->cell)))
+            if (!base && k == 0 && pattern_active(&a->search) && pattern_match(&a->search, text))
                 at = color_attr(C_MATCH);
-            draw_fit(p->win, 2 + y, tp->shown_x[k], tp->shown_w[k], sb_str(&tp->cell), tp->cell.len,
-                     true, col->kind != COL_TEXT, at, a->ascii);
+            draw_fit(p->win, 2 + y, tp->shown_x[k], tp->shown_w[k], text, tlen, true,
+                     col->kind != COL_TEXT, at, a->ascii);
         }
     }
 }
@@ -530,8 +543,13 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
         tabfmt_cell_text(&sb, v->tab, r, c);
         if (!sb.len)
             continue;
-        if (v->tab->cols[c].kind == COL_TEXT)
-            detail_wrap(d, col_title(&v->tab->cols[c]), sb_str(&sb), sb.len, C_DEFAULT);
+        if (v->tab->cols[c].kind == COL_TEXT) {
+            size_t n = sb.len;
+            const char *text = sb_str(&sb);
+            if (a->kn)
+                text = knames_cell_full(a->kn, row_event(v->tab, r), text, n, &n);
+            detail_wrap(d, col_title(&v->tab->cols[c]), text, n, C_DEFAULT);
+        }
         else
             detail_kv(d, col_title(&v->tab->cols[c]), sb_str(&sb), sb.len);
     }
@@ -674,6 +692,12 @@ bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *ro
     *tab = v->tab;
     *row = v->rows.v[v->lv.cur];
     return true;
+}
+
+const char *table_pane_view(struct pane *p)
+{
+    struct table_pane *tp = tp_of(p);
+    return tp->names[tp->view];
 }
 
 bool table_pane_set_view(struct pane *p, struct app *a, const char *name)

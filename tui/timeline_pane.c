@@ -489,6 +489,13 @@ struct pane *timeline_pane_new(struct app *a)
     return p;
 }
 
+void timeline_pane_window(struct pane *p, int64_t *from, int64_t *to)
+{
+    struct tl_pane *tl = tl_of(p);
+    *from = tl->v0;
+    *to = tl->v1;
+}
+
 int timeline_pane_lanes(struct pane *p)
 {
     return tl_of(p)->nlanes;

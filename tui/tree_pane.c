@@ -4,15 +4,20 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tui/app.h"
 #include "tui/calltree.h"
 #include "tui/detail.h"
 #include "tui/draw.h"
+#include "tui/knames.h"
 
 #define NUM_W 9
 #define PCT_W 6
 #define RIGHT_W (NUM_W + 1 + NUM_W + 1 + PCT_W)
+/* Rows made per step while the user looks (a few ms at most). */
+#define TICK_MS 4.0
+#define TICK_ROWS 8192
 
 struct tree_pane {
     struct calltree *ct;
@@ -21,6 +26,7 @@ struct tree_pane {
     size_t ninst;
     char *inst_label; /* what the instances are (owned) */
     size_t nmatch;    /* matches of the active filter */
+    bool announce;    /* say how many rows there are once all are made */
     uint32_t base;    /* tree levels scrolled off to the left */
     struct strbuf line, name;
 };
@@ -30,9 +36,19 @@ static struct tree_pane *tr_of(struct pane *p)
     return p->priv;
 }
 
+/* Make the rows up to `row` and two pages beyond (so that the list can
+ * scroll there), then take the count. */
+static void rows_upto(struct tree_pane *tr, size_t row)
+{
+    size_t h = tr->lv.height > 0 ? (size_t)tr->lv.height : 1;
+    calltree_ensure(tr->ct, row + 2 * h + 1);
+    tr->lv.n = calltree_nrows(tr->ct);
+}
+
+/* Make the rows the pane shows (and a page beyond), then take the count. */
 static void sync_rows(struct tree_pane *tr)
 {
-    tr->lv.n = calltree_nrows(tr->ct);
+    rows_upto(tr, MAX(tr->lv.top, tr->lv.cur));
     listview_clamp(&tr->lv);
 }
 
@@ -46,8 +62,10 @@ static void restore(struct tree_pane *tr, uint32_t ev, size_t old_row)
 {
     sync_rows(tr);
     size_t row = ev != IDX_NONE ? calltree_reveal(tr->ct, ev) : CT_NOT_FOUND;
-    sync_rows(tr);
-    listview_set(&tr->lv, row != CT_NOT_FOUND ? row : MIN(old_row, tr->lv.n ? tr->lv.n - 1 : 0));
+    if (row == CT_NOT_FOUND)
+        row = old_row;
+    rows_upto(tr, row);
+    listview_set(&tr->lv, MIN(row, tr->lv.n ? tr->lv.n - 1 : 0));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -120,7 +138,7 @@ static void draw_row(struct pane *p, struct app *a, int y, size_t row)
     put_guides(p, a, n);
     int guide_w = (int)text_width(sb_str(&tr->line), tr->line.len);
     const char *exp = calltree_has_children(ct, n)
-                          ? ((node->flags & TNF_EXPANDED) ? a->g->expanded : a->g->collapsed)
+                          ? (calltree_is_open(ct, n) ? a->g->expanded : a->g->collapsed)
                           : a->g->leaf;
     sb_puts(&tr->line, exp);
     sb_putc(&tr->line, ' ');
@@ -131,7 +149,14 @@ static void draw_row(struct pane *p, struct app *a, int y, size_t row)
     x = guide_w + (int)text_width(exp, strlen(exp)) + 1;
 
     sb_clear(&tr->name);
-    calltree_name(ct, n, &tr->name);
+    uint32_t ev = calltree_event(ct, n);
+    if (ev != IDX_NONE && a->kn && knames_is_kernel(a->kn, ev)) {
+        size_t len;
+        const char *nm = knames_row_name(a->kn, ev, &len);
+        sb_putn(&tr->name, nm, len);
+    } else {
+        calltree_name(ct, n, &tr->name);
+    }
     bool match = (node->flags & TNF_MATCH) ||
                  (pattern_active(&a->search) && pattern_match(&a->search, sb_str(&tr->name)));
     attr_t at = sel ? sel : color_attr(match ? C_MATCH : node_elem(ct, n));
@@ -235,9 +260,13 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
 {
     struct tree_pane *tr = tr_of(p);
     struct calltree *ct = tr->ct;
+    if (act == A_MOVE_LAST)
+        calltree_finish(ct);
     sync_rows(tr);
-    if (listview_action(&tr->lv, act))
+    if (listview_action(&tr->lv, act)) {
+        sync_rows(tr);
         return R_HANDLED | R_DIRTY | R_SYNC;
+    }
     size_t row = tr->lv.cur;
     uint32_t n = cur_node(tr);
     switch (act) {
@@ -250,7 +279,7 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
     case A_MOVE_RIGHT:
         if (n == IDX_NONE)
             return R_HANDLED;
-        if (!(calltree_node(ct, n)->flags & TNF_EXPANDED))
+        if (!calltree_is_open(ct, n))
             calltree_expand(ct, row);
         else
             listview_move(&tr->lv, 1);
@@ -259,7 +288,7 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
     case A_MOVE_LEFT:
         if (n == IDX_NONE)
             return R_HANDLED;
-        if (calltree_node(ct, n)->flags & TNF_EXPANDED) {
+        if (calltree_is_open(ct, n)) {
             calltree_collapse(ct, row);
             sync_rows(tr);
             return R_HANDLED | R_DIRTY;
@@ -274,7 +303,11 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
     case A_EXPAND_ALL:
         calltree_expand_all(ct, row);
         sync_rows(tr);
-        app_message(a, "%zu rows", tr->lv.n);
+        tr->announce = calltree_pending(ct);
+        if (tr->announce)
+            app_message(a, "opening everything below...");
+        else
+            app_message(a, "%zu rows", tr->lv.n);
         return R_HANDLED | R_DIRTY;
     case A_COLLAPSE_ALL:
         row = calltree_collapse_all(ct, row);
@@ -284,13 +317,15 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
     case A_HOT_PATH: {
         size_t to = calltree_hot_path(ct, row);
         sync_rows(tr);
-        if (to != CT_NOT_FOUND)
+        if (to != CT_NOT_FOUND) {
+            rows_upto(tr, to);
             listview_set(&tr->lv, to);
+        }
         /* The cursor mid-pane: the path above it, its siblings below. */
         size_t depth = calltree_node(ct, cur_node(tr))->depth;
         size_t above = MIN(depth, (size_t)MAX(0, tr->lv.height / 2));
         tr->lv.top = tr->lv.cur >= above ? tr->lv.cur - above : 0;
-        listview_clamp(&tr->lv);
+        sync_rows(tr);
         return R_HANDLED | R_DIRTY | R_SYNC;
     }
     case A_HIDE_PYTHON:
@@ -367,8 +402,11 @@ static void tree_describe(struct pane *p, struct app *a, struct detail_out *d)
         text_duration(cpu, sizeof(cpu), calltree_cpu(tr->ct, n), a->ascii);
         text_duration(gpu, sizeof(gpu), calltree_gpu(tr->ct, n), a->ascii);
         detail_heading(d, "Group of identical siblings");
-        detail_wrap(d, NULL, ev_name(a->t, node->ref),
-                    strtab_len(&a->t->strs, trace_ev(a->t, node->ref)->name), C_GROUP);
+        size_t nl = strtab_len(&a->t->strs, trace_ev(a->t, node->ref)->name);
+        const char *nm = ev_name(a->t, node->ref);
+        if (a->kn && knames_is_kernel(a->kn, node->ref))
+            nm = knames_demangled(a->kn, trace_ev(a->t, node->ref)->name, &nl);
+        detail_wrap(d, NULL, nm, nl, C_GROUP);
         detail_kvf(d, "count", "%u", node->count);
         detail_kv(d, "CPU total", cpu, strlen(cpu));
         detail_kv(d, "GPU induced", gpu, strlen(gpu));
@@ -387,24 +425,10 @@ static unsigned tree_search(struct pane *p, struct app *a, int dir)
         app_error(a, "/%s: not found in the call tree", a->search.text);
         return R_HANDLED | R_DIRTY;
     }
+    rows_upto(tr, row);
     listview_jump(&tr->lv, row);
     app_message(a, "/%s: found%s", a->search.text, wrapped ? " (wrapped)" : "");
     return R_HANDLED | R_DIRTY | R_SYNC;
-}
-
-/* Events whose names match the filter, for the tree's filter. */
-static void filter_events(struct app *a, void *outv)
-{
-    VEC(uint32_t) *out = outv;
-    const struct trace *t = a->t;
-    size_t nstr = strtab_count(&t->strs);
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!calltree_is_tree_event(t, i))
-            continue;
-        uint32_t id = t->ev.v[i].name;
-        if (pattern_match_id(&a->filter, id, trace_str(t, id), nstr))
-            VEC_PUSH(out, i);
-    }
 }
 
 static void tree_rebuild(struct pane *p, struct app *a)
@@ -416,7 +440,7 @@ static void tree_rebuild(struct pane *p, struct app *a)
         tr->nmatch = calltree_set_filter(tr->ct, tr->inst, tr->ninst);
     } else if (pattern_active(&a->filter)) {
         VEC(uint32_t) m = {0};
-        filter_events(a, &m);
+        calltree_match_events(tr->ct, &a->filter, &m);
         tr->nmatch = calltree_set_filter(tr->ct, m.v ? m.v : (uint32_t[]){0}, m.n);
         VEC_FREE(&m);
     } else {
@@ -430,7 +454,46 @@ static void tree_rebuild(struct pane *p, struct app *a)
 static void tree_position(struct pane *p, struct app *a, char *buf, size_t n)
 {
     struct tree_pane *tr = tr_of(p);
-    snprintf(buf, n, "%zu/%zu", tr->lv.n ? tr->lv.cur + 1 : 0, tr->lv.n);
+    /* "+": more rows are still being made. */
+    snprintf(buf, n, "%zu/%zu%s", tr->lv.n ? tr->lv.cur + 1 : 0, tr->lv.n,
+             calltree_pending(tr->ct) ? "+" : "");
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Make more rows: a few milliseconds' worth, or (wait) all of them. */
+static unsigned tree_tick(struct pane *p, struct app *a, bool wait)
+{
+    struct tree_pane *tr = tr_of(p);
+    struct calltree *ct = tr->ct;
+    if (!calltree_pending(ct))
+        return R_NONE;
+    size_t before = calltree_nrows(ct);
+    if (wait) {
+        calltree_finish(ct);
+    } else {
+        double t0 = now_ms();
+        while (calltree_generate(ct, TICK_ROWS) == TICK_ROWS && now_ms() - t0 < TICK_MS)
+            ;
+    }
+    tr->lv.n = calltree_nrows(ct);
+    if (before < tr->lv.top + (size_t)MAX(tr->lv.height, 1))
+        p->dirty = true;
+    if (tr->announce && !calltree_pending(ct)) {
+        tr->announce = false;
+        app_message(a, "%zu rows", tr->lv.n);
+    }
+    return R_HANDLED;
+}
+
+static bool tree_busy(struct pane *p)
+{
+    return calltree_pending(tr_of(p)->ct);
 }
 
 static void tree_free_priv(struct pane *p)
@@ -455,6 +518,8 @@ static const struct pane_ops tree_ops = {
     .rebuild = tree_rebuild,
     .position = tree_position,
     .free = tree_free_priv,
+    .tick = tree_tick,
+    .busy = tree_busy,
 };
 
 struct pane *tree_pane_new(struct app *a)
@@ -477,6 +542,7 @@ bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev)
     p->dirty = true;
     if (row == CT_NOT_FOUND)
         return false;
+    rows_upto(tr, row);
     listview_jump(&tr->lv, row);
     return true;
 }

@@ -19,6 +19,7 @@
 #include "tui/app.h"
 #include "tui/colors.h"
 #include "tui/draw.h"
+#include "tui/roofline_view.h"
 #include "tui/script.h"
 #include "tui/snap_view.h"
 #include "tui/term.h"
@@ -43,6 +44,7 @@ struct loader {
     struct table *views[APP_NVIEWS];
     char *views_err[APP_NVIEWS];
     struct snapshot *snap; /* o->snapshot: the memory snapshot */
+    struct roofline_view *rlv;
 };
 
 static void on_progress(void *ud, uint64_t done, uint64_t total, uint64_t events)
@@ -66,6 +68,16 @@ static void build_views(struct loader *ld)
     for (int i = 0; i < APP_NVIEWS && !ld->cancel; i++) {
         struct table_list list = {0};
         char msg[256];
+        if (i == APP_VIEW_ROOFLINE) {
+            /* Its tables come with the roofline itself, which the detail
+             * pane also needs. */
+            ld->rlv = roofline_view_new(ld->an, ld->o->arch, msg);
+            if (!ld->rlv)
+                ld->views_err[i] = xstrdup(msg);
+            else if (!roofline_view_count(ld->rlv))
+                ld->views_err[i] = xstrdup("no op of this trace has a roofline");
+            continue;
+        }
         if (report_build(ld->an, app_view_names[i], &ro, &list, msg) && list.items.n) {
             ld->views[i] = list.items.v[0];
             list.items.v[0] = NULL;
@@ -213,27 +225,31 @@ static const char *base_name(const char *path)
 static void loop(struct app *a)
 {
     app_render(a);
+    bool progressed = false;
     while (!a->quit) {
         /* Keys are read through the message line's window: reading
          * through stdscr would repaint stdscr (blank after a resize) over
          * the panes, and the prompt's cursor lives in that window. */
         WINDOW *in = a->w_message ? a->w_message : stdscr;
-        /* While answers are due (the symbolizer), come back to take them in
-         * even without a key. */
-        wtimeout(in, app_busy(a) ? 50 : -1);
+        /* Background work pending: come back at once while it makes
+         * progress (rows being made), soon while it waits (answers due). */
+        wtimeout(in, !app_busy(a) ? -1 : progressed ? 0 : 50);
         wint_t wch;
         int rc = wget_wch(in, &wch);
         if (term_stop_requested())
             break;
         if (rc == ERR) {
-            if (app_tick(a, false))
+            progressed = app_tick(a, false) != R_NONE;
+            if (progressed)
                 app_render(a);
             continue;
         }
         int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
         app_key(a, key);
-        app_tick(a, false);
+        /* The key's screen first; background work goes on at the next
+         * turn (without waiting, as progressed is set). */
         app_render(a);
+        progressed = true;
     }
 }
 
@@ -243,6 +259,7 @@ static void free_loader(struct loader *ld)
         table_free(ld->views[i]);
         free(ld->views_err[i]);
     }
+    roofline_view_free(ld->rlv);
     analysis_free(ld->an);
     trace_free(ld->t);
     snapshot_free(ld->snap);
@@ -324,6 +341,8 @@ int tui_main(const struct tui_opts *o)
         a.snap = snapview_new(ld.snap);
         ld.snap = NULL;
     }
+    a.rlv = ld.rlv;
+    ld.rlv = NULL;
     for (int i = 0; i < APP_NVIEWS; i++) {
         a.views[i] = ld.views[i];
         a.views_err[i] = ld.views_err[i];

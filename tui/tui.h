@@ -25,6 +25,7 @@ struct tui_opts {
     const char *script_timing;     /* script mode: write per-step times here */
     int script_lines, script_cols; /* script mode screen size (0: 30x100) */
     unsigned threads;              /* parser threads; 0 = default */
+    const char *arch;              /* roofline device peaks (--arch); NULL: from the trace */
 };
 
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,

@@ -75,13 +75,15 @@ static void ref_flatten(const struct calltree *ct, uint32_t n, uint32_t *out, si
 {
     out[(*k)++] = n;
     const struct tnode *node = &ct->nodes.v[n];
-    if ((node->flags & TNF_EXPANDED) && (node->flags & TNF_MATERIALIZED))
+    if (calltree_is_open(ct, n) && (node->flags & TNF_MATERIALIZED))
         for (uint32_t c = 0; c < node->nkids; c++)
             ref_flatten(ct, node->first + c, out, k);
 }
 
-static void check_rows(const struct calltree *ct)
+static void check_rows(struct calltree *ct)
 {
+    calltree_finish(ct);
+    assert_false(calltree_pending(ct));
     uint32_t *ref = malloc((ct->nodes.n + 1) * sizeof(uint32_t));
     size_t k = 0;
     for (uint32_t r = 0; r < ct->nroots; r++)
@@ -98,6 +100,13 @@ static void check_rows(const struct calltree *ct)
     free(ref);
 }
 
+/* Every row (made to the end). */
+static size_t nrows(struct calltree *ct)
+{
+    calltree_finish(ct);
+    return calltree_nrows(ct);
+}
+
 static const char *row_name(const struct calltree *ct, size_t row, char *buf)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -107,10 +116,10 @@ static const char *row_name(const struct calltree *ct, size_t row, char *buf)
     return buf;
 }
 
-static size_t find_row(const struct calltree *ct, const char *name)
+static size_t find_row(struct calltree *ct, const char *name)
 {
     char buf[128];
-    for (size_t i = 0; i < calltree_nrows(ct); i++)
+    for (size_t i = 0; i < nrows(ct); i++)
         if (strcmp(row_name(ct, i, buf), name) == 0)
             return i;
     return CT_NOT_FOUND;
@@ -120,7 +129,7 @@ static void test_roots(void **state)
 {
     struct fixture *f = *state;
     struct calltree *ct = f->ct;
-    assert_int_equal(calltree_nrows(ct), 3);
+    assert_int_equal(nrows(ct), 3);
     char buf[128];
     assert_string_equal(row_name(ct, 0, buf), "main");
     assert_int_equal(calltree_node(ct, calltree_row_node(ct, 0))->kind, TN_THREAD);
@@ -141,7 +150,7 @@ static void test_expand_collapse(void **state)
     struct calltree *ct = f->ct;
     assert_true(calltree_expand(ct, 0));
     assert_false(calltree_expand(ct, 0));
-    assert_int_equal(calltree_nrows(ct), 4);
+    assert_int_equal(nrows(ct), 4);
     char buf[128];
     assert_string_equal(row_name(ct, 1, buf), "ProfilerStep#1");
     check_rows(ct);
@@ -149,13 +158,13 @@ static void test_expand_collapse(void **state)
     check_rows(ct);
     /* thread, step, forward, 3 x (mm, launch, kernel), relu, launch, kernel,
      * then the other thread and the unlinked stream. */
-    assert_int_equal(calltree_nrows(ct), 1 + 1 + 1 + 12 + 2);
+    assert_int_equal(nrows(ct), 1 + 1 + 1 + 12 + 2);
     /* Close the step: its rows go, reopening brings them back as they were. */
     assert_true(calltree_collapse(ct, 1));
-    assert_int_equal(calltree_nrows(ct), 4);
+    assert_int_equal(nrows(ct), 4);
     check_rows(ct);
     assert_true(calltree_toggle(ct, 1));
-    assert_int_equal(calltree_nrows(ct), 17);
+    assert_int_equal(nrows(ct), 17);
     check_rows(ct);
     /* Leaves cannot open. */
     size_t k = find_row(ct, "relu_k");
@@ -168,7 +177,7 @@ static void test_expand_collapse(void **state)
     assert_int_equal(calltree_parent_row(ct, 0), 0);
     /* Close all: only the roots, cursor on the root that held the row. */
     assert_int_equal(calltree_collapse_all(ct, k), 0);
-    assert_int_equal(calltree_nrows(ct), 3);
+    assert_int_equal(nrows(ct), 3);
     check_rows(ct);
     /* Kernel rows: no CPU time, their own duration as GPU time. */
     calltree_expand_all(ct, 0);
@@ -189,7 +198,7 @@ static void test_hot_path(void **state)
     assert_string_equal(ev_name(f->t, ev), "gemm_a");
     assert_int_equal(trace_ev(f->t, ev)->ts, 250 * 1000);
     /* Only the path is open: thread, step, forward (4 children), mm, launch, kernel. */
-    assert_int_equal(calltree_nrows(ct), 3 + 1 + 1 + 4 + 1 + 1);
+    assert_int_equal(nrows(ct), 3 + 1 + 1 + 4 + 1 + 1);
     /* With grouping, the three aten::mm are one node of 400 µs. */
     calltree_set_options(ct, false, true);
     check_rows(ct);
@@ -219,12 +228,12 @@ static void test_hide_python(void **state)
     calltree_set_options(ct, true, false);
     calltree_expand_all(ct, 0);
     check_rows(ct);
-    for (size_t i = 0; i < calltree_nrows(ct); i++) {
+    for (size_t i = 0; i < nrows(ct); i++) {
         uint32_t ev = calltree_event(ct, calltree_row_node(ct, i));
         if (ev != IDX_NONE)
             assert_int_not_equal(trace_ev(f->t, ev)->kind, EVK_PYTHON);
     }
-    assert_int_equal(calltree_nrows(ct), 16);
+    assert_int_equal(nrows(ct), 16);
     /* The ops take the frame's place, one level up. */
     size_t mm = find_row(ct, "aten::mm");
     assert_int_equal(calltree_node(ct, calltree_row_node(ct, mm))->depth, 2);
@@ -247,7 +256,7 @@ static void test_filter(void **state)
     assert_int_equal(calltree_set_filter(ct, &relu_k, 1), 1);
     check_rows(ct);
     /* Only the path to the match, opened. */
-    assert_int_equal(calltree_nrows(ct), 6);
+    assert_int_equal(nrows(ct), 6);
     assert_true(find_row(ct, "aten::mm") == CT_NOT_FOUND);
     assert_true(find_row(ct, "aten::add") == CT_NOT_FOUND);
     size_t k = find_row(ct, "relu_k");
@@ -267,11 +276,11 @@ static void test_filter(void **state)
             meta = i;
     if (meta != IDX_NONE)
         assert_int_equal(calltree_set_filter(ct, &meta, 1), 0);
-    assert_int_equal(calltree_nrows(ct), 0);
+    assert_int_equal(nrows(ct), 0);
     /* No filter: everything is back, with what was open before. */
     calltree_set_filter(ct, NULL, 0);
     check_rows(ct);
-    assert_int_equal(calltree_nrows(ct), 3);
+    assert_int_equal(nrows(ct), 3);
 }
 
 static void test_reveal_and_find(void **state)
@@ -324,16 +333,21 @@ static void test_reveal_and_find(void **state)
     pattern_clear(&p);
 }
 
-/* Random operations keep the rows equal to a full flatten. */
+/* Random operations keep the rows equal to a full flatten, made all at
+ * once or a few at a time between operations (as the explorer does while
+ * the user looks); rows once made stay as they are until an operation
+ * changes the tree above them. */
 static void test_random_ops(void **state)
 {
     struct fixture *f = *state;
     struct calltree *ct = f->ct;
     uint64_t x = 88172645463325252ULL;
-    for (int i = 0; i < 3000; i++) {
+    uint32_t *prefix = malloc((f->t->ev.n * 2 + 16) * sizeof(uint32_t));
+    for (int i = 0; i < 6000; i++) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
+        calltree_ensure(ct, 1 + (x >> 50) % 8);
         size_t n = calltree_nrows(ct);
         size_t row = n ? (size_t)(x >> 8) % n : 0;
         switch ((x >> 40) % 9) {
@@ -367,8 +381,28 @@ static void test_random_ops(void **state)
             }
             break;
         }
-        check_rows(ct);
+        /* Depth and parent links hold on every row made so far. */
+        for (size_t k = 0; k < calltree_nrows(ct); k++) {
+            const struct tnode *nd = calltree_node(ct, calltree_row_node(ct, k));
+            if (k + 1 < calltree_nrows(ct))
+                assert_true(calltree_node(ct, calltree_row_node(ct, k + 1))->depth <=
+                            nd->depth + 1);
+            if (nd->parent != IDX_NONE)
+                assert_true(calltree_is_open(ct, nd->parent));
+        }
+        if ((x >> 33) % 3 == 0) {
+            /* Made all the way, the rows made before are its start. */
+            size_t made = calltree_nrows(ct);
+            memcpy(prefix, ct->rows.v, made * sizeof(uint32_t));
+            check_rows(ct);
+            assert_true(calltree_nrows(ct) >= made);
+            assert_memory_equal(prefix, ct->rows.v, made * sizeof(uint32_t));
+        } else {
+            calltree_generate(ct, (x >> 20) % 5);
+        }
     }
+    check_rows(ct);
+    free(prefix);
 }
 
 static void test_lanes(void **state)
