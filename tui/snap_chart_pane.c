@@ -14,7 +14,7 @@
 #include "tui/memchart.h"
 #include "tui/snap_view.h"
 
-#define LABEL_W 10
+#define LABEL_W 11
 
 struct chart_pane {
     uint32_t v0, v1; /* entries shown: [v0, v1) */
@@ -113,12 +113,10 @@ static void draw_axis(struct pane *p, struct app *a, int y, int cursor_col)
     const struct snap_device *d = &sv->s->devices.v[sv->dev];
     int w = plot_w(p);
     char buf[48];
-    double sec = snapview_entry_seconds(sv->s, sv->dev, sv->cursor);
+    snapview_entry_time(sv->s, sv->dev, sv->cursor, a->ascii, buf, sizeof(buf));
     if (sv->cursor == IDX_NONE)
         snprintf(buf, sizeof(buf), "start");
-    else if (sec >= 0)
-        snprintf(buf, sizeof(buf), "%+.3f s", sec);
-    else
+    else if (!buf[0])
         snprintf(buf, sizeof(buf), "#%u", sv->cursor);
     draw_fit(p->win, y, 0, LABEL_W - 1, buf, strlen(buf), false, false, color_attr(C_DIM),
              a->ascii);
@@ -348,9 +346,10 @@ static void chart_describe(struct pane *p, struct app *a, struct detail_out *d)
         detail_kvf(d, "address", "0x%llx", (unsigned long long)e->addr);
     }
     detail_kvf(d, "stream", "%lld", (long long)e->stream);
-    double sec = snapview_entry_seconds(s, sv->dev, sv->cursor);
-    if (sec >= 0)
-        detail_kvf(d, "time", "+%.6f s", sec);
+    char when[40];
+    snapview_entry_time(s, sv->dev, sv->cursor, a->ascii, when, sizeof(when));
+    if (when[0])
+        detail_kv(d, "time", when, strlen(when));
     text_bytes(b, sizeof(b), (uint64_t)MAX(dv->allocated_after[sv->cursor], 0));
     detail_kvf(d, "allocated after", "%s", b);
     text_bytes(b, sizeof(b), (uint64_t)MAX(dv->reserved_after[sv->cursor], 0));

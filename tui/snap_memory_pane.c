@@ -314,9 +314,10 @@ static void put_entry(struct detail_out *d, struct app *a, const char *key, uint
         detail_kv(d, key, none, strlen(none));
         return;
     }
-    double sec = snapview_entry_seconds(sv->s, sv->dev, idx);
-    if (sec >= 0)
-        detail_kvf(d, key, "entry %u (+%.3f s)", idx, sec);
+    char when[40];
+    snapview_entry_time(sv->s, sv->dev, idx, a->ascii, when, sizeof(when));
+    if (when[0])
+        detail_kvf(d, key, "entry %u (%s)", idx, when);
     else
         detail_kvf(d, key, "entry %u", idx);
 }
@@ -356,10 +357,13 @@ static void describe_alloc(struct detail_out *d, struct app *a, const struct sna
     detail_kvf(d, "address", "0x%llx", (unsigned long long)al->addr);
     put_entry(d, a, "allocated", al->alloc_idx, "before the trace (not recorded)");
     put_entry(d, a, "freed", al->free_idx, "still live at snapshot time");
-    double t0 = snapview_entry_seconds(s, a->snap->dev, al->alloc_idx);
-    double t1 = snapview_entry_seconds(s, a->snap->dev, al->free_idx);
-    if (t0 >= 0 && t1 >= 0)
-        detail_kvf(d, "lifetime", "%.3f s", t1 - t0);
+    int64_t t0 = snapview_entry_us(s, a->snap->dev, al->alloc_idx);
+    int64_t t1 = snapview_entry_us(s, a->snap->dev, al->free_idx);
+    if (t0 >= 0 && t1 >= t0) {
+        char life[32];
+        text_duration(life, sizeof(life), (t1 - t0) * 1000, a->ascii);
+        detail_kv(d, "lifetime", life, strlen(life));
+    }
     if (al->alloc_idx != IDX_NONE) {
         const struct snap_entry *e = snap_entry(s, a->snap->dev, al->alloc_idx);
         detail_kvf(d, "stream", "%lld", (long long)e->stream);

@@ -33,7 +33,7 @@ void snapview_device_label(const struct snapshot *s, uint32_t dev, char *buf, si
         snprintf(buf, n, "cuda:%d", s->devices.v[dev].id);
 }
 
-double snapview_entry_seconds(const struct snapshot *s, uint32_t dev, uint32_t idx)
+int64_t snapview_entry_us(const struct snapshot *s, uint32_t dev, uint32_t idx)
 {
     if (dev >= s->devices.n || idx == IDX_NONE || idx >= s->devices.v[dev].nentries)
         return -1;
@@ -44,9 +44,22 @@ double snapview_entry_seconds(const struct snapshot *s, uint32_t dev, uint32_t i
     for (uint32_t i = 0; i < n; i++) {
         const struct snap_entry *f = snap_entry(s, dev, i);
         if (f->flags & SEF_TIME)
-            return (double)(e->time_us - f->time_us) / 1e6;
+            return e->time_us - f->time_us;
     }
     return -1;
+}
+
+void snapview_entry_time(const struct snapshot *s, uint32_t dev, uint32_t idx, bool ascii,
+                         char *buf, size_t n)
+{
+    int64_t us = snapview_entry_us(s, dev, idx);
+    char d[32];
+    if (us < 0) {
+        snprintf(buf, n, "%s", "");
+        return;
+    }
+    text_duration(d, sizeof(d), us * 1000, ascii);
+    snprintf(buf, n, "+%s", d);
 }
 
 static void compute_live(struct snapview *sv)
@@ -233,11 +246,12 @@ static void say_cursor(struct app *a, const char *what)
     struct snapview *sv = a->snap;
     char b[32];
     text_bytes(b, sizeof(b), sv->live_bytes > 0 ? (uint64_t)sv->live_bytes : 0);
-    double sec = snapview_entry_seconds(sv->s, sv->dev, sv->cursor);
+    char when[40];
+    snapview_entry_time(sv->s, sv->dev, sv->cursor, a->ascii, when, sizeof(when));
     if (sv->cursor == IDX_NONE)
         app_message(a, "%s: %s allocated before the first entry", what, b);
-    else if (sec >= 0)
-        app_message(a, "%s: %s allocated after entry %u (+%.3f s)", what, b, sv->cursor, sec);
+    else if (when[0])
+        app_message(a, "%s: %s allocated after entry %u (%s)", what, b, sv->cursor, when);
     else
         app_message(a, "%s: %s allocated after entry %u", what, b, sv->cursor);
 }

@@ -75,9 +75,12 @@ bool snapview_pick(struct app *a, struct pane *source, struct snap_pick *out);
 
 /* "cuda:0", "host" (pinned memory) or "-" when there is no device. */
 void snapview_device_label(const struct snapshot *s, uint32_t dev, char *buf, size_t n);
-/* Seconds of device entry idx after the device's first timed entry, or a
- * negative number when untimed. */
-double snapview_entry_seconds(const struct snapshot *s, uint32_t dev, uint32_t idx);
+/* Microseconds from the device's first timed entry to entry idx, -1 when
+ * idx has no time. */
+int64_t snapview_entry_us(const struct snapshot *s, uint32_t dev, uint32_t idx);
+/* "+1.25 ms": that time as text, "" when untimed. */
+void snapview_entry_time(const struct snapshot *s, uint32_t dev, uint32_t idx, bool ascii,
+                         char *buf, size_t n);
 
 /* Panes (one file each). */
 struct pane *snap_memory_pane_new(struct app *a);
