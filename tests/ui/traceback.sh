@@ -5,8 +5,12 @@
 # with its line marked (tabs expanded, control bytes shown escaped), the
 # generated file of an Inductor kernel with its original source, back.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
-need_shared
 
+# The shared trace; without ../shared only the small trace below runs.
+if [ ! -d "$TRACES" ]; then
+    [ "${CI:-}" = "true" ] && fail "$TRACES is missing; CI needs ../shared beside the checkout"
+    echo "note: $TRACES not found; the shared trace's session was skipped"
+else
 run_script tb-kernel "$TRACES/tracelens-h100-bert-small-infer.json.gz" --size 120x40 <<'STEPS'
 view kernels
 t
@@ -28,6 +32,7 @@ t
 expect Detail (table)
 STEPS
 check_screen tb-kernel.txt
+fi
 
 # Relative paths: the files are looked up from the current directory, which
 # run_script makes $tmp.
