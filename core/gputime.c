@@ -232,6 +232,15 @@ int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm)
     return tcache_put(&g->direct[with_comm], ev, union_of(g, evs, n, with_comm));
 }
 
+bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi)
+{
+    if (ev >= g->t->ev.n || g->pre[ev] == IDX_NONE)
+        return false;
+    *lo = g->pre[ev];
+    *hi = g->pre[ev] + g->size[ev];
+    return true;
+}
+
 int64_t gputime_subtree(struct gputime *g, uint32_t ev, bool with_comm)
 {
     int64_t v;

@@ -30,4 +30,9 @@ const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count
  * their launches. */
 const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t *count);
 
+/* The numbering behind it: host spans are numbered in pre-order, thread
+ * after thread, so that the subtree of host span ev is [*lo, *hi). False
+ * (nothing written) when ev is not a host span of a thread's tree. */
+bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi);
+
 #endif

@@ -1,6 +1,7 @@
 /* The explorer's call tree: nodes and their lazily made children,
- * grouping, Python hiding, filters, times and rebuilds. The visible rows,
- * reveal and search are in calltree_rows.c. */
+ * grouping, Python hiding, rebuilds and open passes. The visible rows,
+ * reveal and search are in calltree_rows.c, filters in calltree_filter.c,
+ * times in calltree_times.c. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -49,11 +50,6 @@ bool calltree_is_tree_event(const struct trace *t, uint32_t ev)
     return (evk_is_host_span(e->kind) && e->ph == 'X') || evk_is_gpu(e->kind);
 }
 
-static bool is_unlinked_gpu(const struct event *e)
-{
-    return evk_is_gpu(e->kind) && !(e->flags & EVF_LINKED);
-}
-
 struct root_key {
     int64_t psort, pid, tsort, tid;
     uint32_t row;
@@ -98,7 +94,7 @@ static void order_roots(struct calltree *ct)
             continue;
         bool any = false;
         for (uint32_t j = 0; j < row->nevents && !any; j++)
-            any = is_unlinked_gpu(&t->ev.v[row->order[j]]);
+            any = ct_is_unlinked_gpu(&t->ev.v[row->order[j]]);
         if (any)
             keys[k++] =
                 (struct root_key){row->process_sort, row->pid, row->thread_sort, row->tid, r};
@@ -131,9 +127,14 @@ static void make_roots(struct calltree *ct)
 /* Children                                                                 */
 /* ------------------------------------------------------------------------ */
 
+static inline bool is_match_filtered(const struct calltree *ct, uint32_t ev)
+{
+    return ct->filtered && ct_is_match(ct, ev);
+}
+
 static inline bool keep_event(const struct calltree *ct, uint32_t ev, bool in)
 {
-    return !ct->filtered || in || (ct->mark[ev] & CT_MARK_PATH);
+    return !ct->filtered || in || ct_on_path(ct, ev);
 }
 
 static inline void emit(struct calltree *ct, uint32_t ev, bool in)
@@ -143,8 +144,10 @@ static inline void emit(struct calltree *ct, uint32_t ev, bool in)
 }
 
 /* A sibling chain starting at `first`, with Python frames spliced out when
- * hidden. Iterative: Python nesting can be deep. */
-static void collect_chain(struct calltree *ct, uint32_t first, bool in)
+ * hidden. Iterative: Python nesting can be deep. The chain goes up in
+ * pre-order numbers, so while filtered one cursor into the matches' numbers
+ * answers "a match below?" for each node. */
+static void collect_chain(struct calltree *ct, uint32_t first, bool in, size_t *cur)
 {
     const struct trace *t = ct->t;
     size_t base = ct->stack.n;
@@ -159,14 +162,14 @@ static void collect_chain(struct calltree *ct, uint32_t first, bool in)
         }
         const struct event *e = &t->ev.v[c];
         uint32_t next = e->next_sibling;
-        if (!keep_event(ct, c, in)) {
+        if (!ct_keep_at(ct, c, in, cur)) {
             c = next;
             continue;
         }
         if (ct->hide_python && e->kind == EVK_PYTHON) {
             VEC_PUSH(&ct->stack, next);
             VEC_PUSH(&ct->stack, (uint32_t)in);
-            in = in || (ct->filtered && (ct->mark[c] & CT_MARK_MATCH));
+            in = in || (ct->filtered && ct_is_match(ct, c));
             c = e->first_child;
             continue;
         }
@@ -175,10 +178,51 @@ static void collect_chain(struct calltree *ct, uint32_t first, bool in)
     }
 }
 
+/* The top-level spans of host row r, from the row's list (a walk of a
+ * long sibling chain waits on memory at every step; a list does not). */
+static void collect_tops(struct calltree *ct, uint32_t r)
+{
+    const struct trace *t = ct->t;
+    size_t cur = 0;
+    uint32_t lo = ct->tops_first[r], hi = ct->tops_first[r + 1];
+    bool plain = !ct->filtered && !ct->hide_python;
+    if (plain) {
+        VEC_RESERVE(&ct->kids, ct->kids.n + (hi - lo));
+        VEC_RESERVE(&ct->kid_in, ct->kid_in.n + (hi - lo));
+    }
+    for (uint32_t k = lo; k < hi; k++) {
+        uint32_t c = ct->tops[k];
+        if (plain) {
+            emit(ct, c, false);
+            continue;
+        }
+        /* A top-level span's numbers run to the next one's (a match of its
+         * own is among them): no event needs reading to decide. */
+        if (ct->filtered) {
+            uint32_t from = ct->tops_pre[k], end = k + 1 < hi ? ct->tops_pre[k + 1] : IDX_NONE;
+            if (from == IDX_NONE)
+                continue;
+            if (end == IDX_NONE) {
+                uint32_t l2;
+                if (!gputime_span_range(ct->gt, c, &l2, &end))
+                    continue;
+            }
+            cur = ct_fpos_from(ct, cur, from);
+            if (cur >= ct->fpos.n || ct->fpos.v[cur] >= end)
+                continue;
+        }
+        if (ct->hide_python && t->ev.v[c].kind == EVK_PYTHON)
+            collect_chain(ct, t->ev.v[c].first_child, is_match_filtered(ct, c), &cur);
+        else
+            emit(ct, c, false);
+    }
+}
+
 static void collect_event(struct calltree *ct, uint32_t ev, bool in)
 {
     const struct trace *t = ct->t;
-    collect_chain(ct, t->ev.v[ev].first_child, in);
+    size_t cur = 0;
+    collect_chain(ct, t->ev.v[ev].first_child, in, &cur);
     const struct launch_info *li = ev_launch(t, ev);
     if (!li)
         return;
@@ -197,7 +241,7 @@ static uint64_t group_key(const struct trace *t, uint32_t ev)
 static uint8_t child_flags(const struct calltree *ct, uint32_t ev, bool in)
 {
     uint8_t f = in ? TNF_INMATCH : 0;
-    if (ct->filtered && (ct->mark[ev] & CT_MARK_MATCH))
+    if (ct->filtered && ct_is_match(ct, ev))
         f |= TNF_MATCH;
     return f;
 }
@@ -266,7 +310,7 @@ static void make_children(struct calltree *ct, uint32_t n, bool allow_group)
             gn->count = cnt[i];
             gn->flags |= ct->kid_in.v[i] ? TNF_INMATCH : 0;
             for (uint32_t k = 0; k < cnt[i] && ct->filtered; k++)
-                if (ct->mark[ct->members.v[off[i] + k]] & CT_MARK_MATCH)
+                if (ct_is_match(ct, ct->members.v[off[i] + k]))
                     gn->flags |= TNF_MATCH;
         }
         free(grp);
@@ -293,14 +337,14 @@ void ct_materialize(struct calltree *ct, uint32_t n)
     bool in = (node->flags & (TNF_INMATCH | TNF_MATCH)) != 0;
     switch (node->kind) {
     case TN_THREAD:
-        collect_chain(ct, t->rows.v[node->ref].first_root, false);
+        collect_tops(ct, node->ref);
         make_children(ct, n, true);
         break;
     case TN_UNLINKED: {
         const struct row *row = &t->rows.v[node->ref];
         for (uint32_t j = 0; j < row->nevents; j++) {
             uint32_t ev = row->order[j];
-            if (is_unlinked_gpu(&t->ev.v[ev]) && keep_event(ct, ev, false))
+            if (ct_is_unlinked_gpu(&t->ev.v[ev]) && keep_event(ct, ev, false))
                 emit(ct, ev, false);
         }
         make_children(ct, n, true);
@@ -372,120 +416,6 @@ void calltree_name(const struct calltree *ct, uint32_t n, struct strbuf *out)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Times                                                                    */
-/* ------------------------------------------------------------------------ */
-
-static void add_gpu_ivals(struct calltree *ct, uint32_t ev)
-{
-    const struct event *e = &ct->t->ev.v[ev];
-    if (evk_is_gpu(e->kind)) {
-        VEC_PUSH(&ct->iv, ((struct ival){e->ts, ev_end(e)}));
-        return;
-    }
-    uint32_t cnt;
-    const uint32_t *evs = gputime_subtree_events(ct->gt, ev, &cnt);
-    VEC_RESERVE(&ct->iv, ct->iv.n + cnt);
-    for (uint32_t k = 0; k < cnt; k++) {
-        const struct event *g = &ct->t->ev.v[evs[k]];
-        ct->iv.v[ct->iv.n++] = (struct ival){g->ts, ev_end(g)};
-    }
-}
-
-static int64_t union_now(struct calltree *ct)
-{
-    int64_t len = ival_union_length(ct->iv.v, ct->iv.n);
-    ct->iv.n = 0;
-    return len;
-}
-
-int64_t calltree_gpu(struct calltree *ct, uint32_t n)
-{
-    struct tnode *node = &ct->nodes.v[n];
-    if (node->gpu != CT_UNKNOWN)
-        return node->gpu;
-    const struct trace *t = ct->t;
-    int64_t v = 0;
-    ct->iv.n = 0;
-    switch (node->kind) {
-    case TN_EVENT: {
-        const struct event *e = &t->ev.v[node->ref];
-        v = evk_is_gpu(e->kind) ? e->dur : gputime_subtree(ct->gt, node->ref, true);
-        break;
-    }
-    case TN_GROUP:
-        for (uint32_t k = 0; k < node->count; k++)
-            add_gpu_ivals(ct, ct->members.v[node->members + k]);
-        v = union_now(ct);
-        break;
-    case TN_THREAD:
-        for (uint32_t r = t->rows.v[node->ref].first_root; r != IDX_NONE;
-             r = t->ev.v[r].next_sibling)
-            add_gpu_ivals(ct, r);
-        v = union_now(ct);
-        break;
-    case TN_UNLINKED: {
-        const struct row *row = &t->rows.v[node->ref];
-        for (uint32_t j = 0; j < row->nevents; j++)
-            if (is_unlinked_gpu(&t->ev.v[row->order[j]]))
-                add_gpu_ivals(ct, row->order[j]);
-        v = union_now(ct);
-        break;
-    }
-    }
-    ct->nodes.v[n].gpu = v;
-    return v;
-}
-
-int64_t calltree_cpu(struct calltree *ct, uint32_t n)
-{
-    struct tnode *node = &ct->nodes.v[n];
-    if (node->cpu != CT_UNKNOWN)
-        return node->cpu;
-    const struct trace *t = ct->t;
-    int64_t v = -1;
-    switch (node->kind) {
-    case TN_EVENT:
-        if (!evk_is_gpu(t->ev.v[node->ref].kind))
-            v = t->ev.v[node->ref].dur;
-        break;
-    case TN_GROUP:
-        if (!evk_is_gpu(t->ev.v[node->ref].kind)) {
-            v = 0;
-            for (uint32_t k = 0; k < node->count; k++)
-                v += t->ev.v[ct->members.v[node->members + k]].dur;
-        }
-        break;
-    case TN_THREAD:
-        v = 0;
-        for (uint32_t r = t->rows.v[node->ref].first_root; r != IDX_NONE;
-             r = t->ev.v[r].next_sibling)
-            v += t->ev.v[r].dur;
-        break;
-    case TN_UNLINKED:
-        break;
-    }
-    node->cpu = v;
-    return v;
-}
-
-int64_t calltree_parent_gpu(struct calltree *ct, uint32_t n)
-{
-    uint32_t p = ct->nodes.v[n].parent;
-    if (p != IDX_NONE)
-        return calltree_gpu(ct, p);
-    if (ct->total_gpu == CT_UNKNOWN) {
-        ct->iv.n = 0;
-        for (uint32_t i = 0; i < ct->t->ev.n; i++) {
-            const struct event *e = &ct->t->ev.v[i];
-            if (evk_is_gpu(e->kind))
-                VEC_PUSH(&ct->iv, ((struct ival){e->ts, ev_end(e)}));
-        }
-        ct->total_gpu = union_now(ct);
-    }
-    return ct->total_gpu;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Rebuilds                                                                 */
 /* ------------------------------------------------------------------------ */
 
@@ -506,7 +436,7 @@ static uint64_t node_key(const struct tnode *n)
 /* Keys of the open nodes that are shown (rows complete): what a rebuild
  * opens again. Open nodes under closed ones are not kept, as a rebuild
  * could not reach them anyway. */
-static void collect_keys(struct calltree *ct, struct u64map *m)
+void ct_collect_keys(struct calltree *ct, struct u64map *m)
 {
     calltree_finish(ct);
     size_t open = 0;
@@ -552,7 +482,7 @@ bool ct_pass_wants(const struct calltree *ct, uint32_t n)
             return false;
         if (node->kind != TN_EVENT)
             return true;
-        return (ct->mark[node->ref] & CT_MARK_PATH) != 0;
+        return ct_on_path(ct, node->ref);
     default:
         return false;
     }
@@ -560,7 +490,7 @@ bool ct_pass_wants(const struct calltree *ct, uint32_t n)
 
 /* Rebuild the nodes from the roots; the rows then open those in `keys`
  * (taken), or (keys NULL) those on a path to a filter match. */
-static void rebuild(struct calltree *ct, struct u64map *keys)
+void ct_rebuild(struct calltree *ct, struct u64map *keys)
 {
     ct_start_pass(ct, keys ? CTP_KEYS : CTP_FILTER, IDX_NONE);
     if (keys)
@@ -573,131 +503,35 @@ void calltree_set_options(struct calltree *ct, bool hide_python, bool group)
     if (ct->hide_python == hide_python && ct->group == group)
         return;
     struct u64map keys;
-    collect_keys(ct, &keys);
+    ct_collect_keys(ct, &keys);
     ct->hide_python = hide_python;
     ct->group = group;
-    rebuild(ct, &keys);
-}
-
-size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n)
-{
-    const struct trace *t = ct->t;
-    if (!events) {
-        if (!ct->filtered)
-            return 0;
-        ct->filtered = false;
-        if (ct->have_saved) {
-            ct->have_saved = false;
-            rebuild(ct, &ct->saved_unfiltered);
-        } else {
-            struct u64map keys;
-            collect_keys(ct, &keys);
-            rebuild(ct, &keys);
-        }
-        return 0;
-    }
-    if (!ct->filtered && !ct->have_saved) {
-        collect_keys(ct, &ct->saved_unfiltered);
-        ct->have_saved = true;
-    }
-    if (!ct->mark) {
-        ct->mark = xmalloc(t->ev.n + 1);
-        ct->rowmark = xmalloc(t->rows.n + 1);
-    }
-    memset(ct->mark, 0, t->ev.n + 1);
-    memset(ct->rowmark, 0, t->rows.n + 1);
-    size_t matches = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = events[i];
-        if (!calltree_is_tree_event(t, x) || (ct->mark[x] & CT_MARK_MATCH))
-            continue;
-        matches++;
-        ct->mark[x] |= CT_MARK_MATCH;
-        for (;;) {
-            if (ct->mark[x] & CT_MARK_PATH)
-                break;
-            ct->mark[x] |= CT_MARK_PATH;
-            const struct event *e = &t->ev.v[x];
-            uint32_t p;
-            if (evk_is_gpu(e->kind)) {
-                const struct gpu_info *g = ev_gpu(t, x);
-                p = (e->flags & EVF_LINKED) && g ? g->launch : IDX_NONE;
-            } else {
-                p = e->parent;
-            }
-            if (p == IDX_NONE) {
-                ct->rowmark[e->row] |= CT_MARK_PATH;
-                break;
-            }
-            x = p;
-        }
-    }
-    ct->filtered = true;
-    rebuild(ct, NULL);
-    return matches;
+    ct_rebuild(ct, &keys);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Lifetime                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The tree events by name (calltree.name_*). */
-static void index_names(struct calltree *ct)
+/* The top-level spans of every host row, as lists (calltree.tops). */
+static void list_tops(struct calltree *ct)
 {
     const struct trace *t = ct->t;
-    size_t nstr = strtab_count(&t->strs);
-    uint32_t *slot = xmalloc((nstr + 1) * sizeof(uint32_t));
-    memset(slot, 0xff, (nstr + 1) * sizeof(uint32_t));
-    VEC(uint32_t) ids = {0};
-    VEC(uint32_t) cnt = {0};
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!calltree_is_tree_event(t, i))
-            continue;
-        uint32_t id = t->ev.v[i].name;
-        if (id > nstr)
-            continue;
-        if (slot[id] == IDX_NONE) {
-            slot[id] = (uint32_t)ids.n;
-            VEC_PUSH(&ids, id);
-            VEC_PUSH(&cnt, 0);
-        }
-        cnt.v[slot[id]]++;
+    ct->tops_first = xcalloc(t->rows.n + 2, sizeof(uint32_t));
+    VEC(uint32_t) tops = {0};
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        ct->tops_first[r] = (uint32_t)tops.n;
+        for (uint32_t x = t->rows.v[r].first_root; x != IDX_NONE; x = t->ev.v[x].next_sibling)
+            VEC_PUSH(&tops, x);
     }
-    ct->nnames = (uint32_t)ids.n;
-    ct->name_ids = ids.v;
-    ct->name_first = xmalloc((ids.n + 1) * sizeof(uint32_t));
-    uint32_t total = 0;
-    for (size_t k = 0; k < ids.n; k++) {
-        ct->name_first[k] = total;
-        total += cnt.v[k];
-        cnt.v[k] = ct->name_first[k];
-    }
-    ct->name_first[ids.n] = total;
-    ct->name_ev = xmalloc(((size_t)total + 1) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!calltree_is_tree_event(t, i))
-            continue;
-        uint32_t id = t->ev.v[i].name;
-        if (id <= nstr)
-            ct->name_ev[cnt.v[slot[id]]++] = i;
-    }
-    VEC_FREE(&cnt);
-    free(slot);
-}
-
-void calltree_match_events(const struct calltree *ct, struct pattern *p, void *outv)
-{
-    VEC(uint32_t) *out = outv;
-    const struct trace *t = ct->t;
-    size_t nstr = strtab_count(&t->strs);
-    for (uint32_t k = 0; k < ct->nnames; k++) {
-        uint32_t id = ct->name_ids[k];
-        if (!pattern_match_id(p, id, trace_str(t, id), nstr))
-            continue;
-        uint32_t lo = ct->name_first[k], hi = ct->name_first[k + 1];
-        VEC_RESERVE(out, out->n + (hi - lo));
-        memcpy(out->v + out->n, ct->name_ev + lo, (hi - lo) * sizeof(uint32_t));
-        out->n += hi - lo;
+    ct->tops_first[t->rows.n] = (uint32_t)tops.n;
+    ct->tops = tops.v;
+    ct->tops_pre = xmalloc((tops.n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < tops.n; k++) {
+        uint32_t lo = IDX_NONE, hi;
+        if (!gputime_span_range(ct->gt, tops.v[k], &lo, &hi))
+            lo = IDX_NONE;
+        ct->tops_pre[k] = lo;
     }
 }
 
@@ -713,8 +547,15 @@ struct calltree *calltree_new(const struct trace *t, struct gputime *gt)
      * as nodes are made, and opening everything then never copies. */
     VEC_RESERVE(&ct->nodes, t->ev.n + t->rows.n + 1);
     VEC_RESERVE(&ct->rows, t->ev.n + t->rows.n + 1);
+    ct->row_cpu = xmalloc((t->rows.n + 1) * sizeof(int64_t));
+    ct->row_gpu = xmalloc((t->rows.n + 1) * sizeof(int64_t));
+    ct->row_spans = xcalloc(t->rows.n + 1, sizeof(uint32_t));
+    for (size_t r = 0; r <= t->rows.n; r++)
+        ct->row_cpu[r] = ct->row_gpu[r] = CT_UNKNOWN;
+    u64map_init(&ct->group_times, 64);
     order_roots(ct);
-    index_names(ct);
+    list_tops(ct);
+    ct_filter_init(ct);
     make_roots(ct);
     calltree_ensure(ct, ct->nroots);
     return ct;
@@ -735,11 +576,15 @@ void calltree_free(struct calltree *ct)
     VEC_FREE(&ct->stack);
     VEC_FREE(&ct->ins);
     VEC_FREE(&ct->iv);
-    free(ct->name_ids);
-    free(ct->name_first);
-    free(ct->name_ev);
-    free(ct->mark);
-    free(ct->rowmark);
+    ct_filter_free(ct);
+    free(ct->row_cpu);
+    free(ct->row_gpu);
+    free(ct->row_spans);
+    u64map_free(&ct->group_times);
+    VEC_FREE(&ct->gtimes);
+    free(ct->tops);
+    free(ct->tops_pre);
+    free(ct->tops_first);
     if (ct->have_saved) {
         u64map_free(&ct->saved_unfiltered);
         ct->have_saved = false;

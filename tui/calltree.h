@@ -90,6 +90,14 @@ enum ct_pass_mode {
     CTP_FILTER, /* the paths to the filter's matches */
 };
 
+/* Times of a group, valid for the same members: its first member, its
+ * size, the options and the filter it was made under. */
+struct ct_gtime {
+    uint32_t first, count, filter_gen;
+    bool hide_python;
+    int64_t cpu, gpu;
+};
+
 /* A root in display order (before filtering). */
 struct ct_root {
     uint8_t kind; /* TN_THREAD or TN_UNLINKED */
@@ -112,19 +120,37 @@ struct calltree {
     uint32_t pass_root;       /* node the pass opens below, IDX_NONE: all roots */
     struct u64map pass_keys;  /* CTP_KEYS: node keys to open */
     VEC(struct ct_root) all_roots; /* roots in display order, unfiltered */
-    /* Tree events by name: the distinct names, and per name its events
-     * (CSR), for filters and searches that would otherwise read every
-     * event. */
+    /* Tree events by name: the distinct names, and per name the filter
+     * numbers of its events (CSR), for filters and searches that would
+     * otherwise read every event. */
     uint32_t *name_ids; /* string ids */
     uint32_t nnames;
-    uint32_t *name_first; /* nnames + 1 offsets into name_ev */
-    uint32_t *name_ev;
+    uint32_t *name_first;   /* nnames + 1 offsets into name_pos */
+    uint32_t *name_pos;     /* IDX_NONE for unlinked GPU work */
+    VEC(uint32_t) unlinked; /* pairs: name index, row of unlinked GPU work */
     bool filtered;
-    uint8_t *mark;                  /* per event: CT_MARK_* while filtered */
-    uint8_t *rowmark;               /* per row: CT_MARK_PATH while filtered */
+    /* Filters test "is a match below this node" with the pre-order
+     * ranges of gputime_span_range, rather than marking every ancestor of
+     * every match. */
+    struct pattern *fpat; /* filter by name (borrowed), NULL: by events */
+    uint64_t *fmatch;     /* by events: per event bit, a match */
+    VEC(uint32_t) fpos;   /* sorted numbers of the matches (GPU work: its launch's) */
+    VEC(uint32_t) fscratch;
+    uint32_t *gpu_pre;    /* per GPU event (trace.gpus): its launch's number, IDX_NONE: none */
+    uint32_t *tops;       /* top-level spans of the rows, row after row */
+    uint32_t *tops_first; /* per row: offset into tops (rows.n + 1 of them) */
+    uint32_t *tops_pre;   /* per top-level span: its number */
+    uint8_t *rowmark;     /* per row: CT_MARK_PATH while filtered */
     struct u64map saved_unfiltered; /* open nodes before the filter */
     bool have_saved;                /* saved_unfiltered is set */
     int64_t total_gpu;              /* union of all GPU work (CT_UNKNOWN until computed) */
+    /* Times that outlive the nodes (rebuilds make new nodes): per trace
+     * row for the roots, per group identity for groups. */
+    int64_t *row_cpu, *row_gpu; /* CT_UNKNOWN until computed */
+    uint32_t *row_spans;        /* top-level spans, with row_cpu */
+    struct u64map group_times;  /* first member -> index into gtimes */
+    VEC(struct ct_gtime) gtimes;
+    uint32_t filter_gen; /* counts filters (group members may differ); 0: none */
     /* Scratch. */
     VEC(uint32_t) kids;
     VEC(uint8_t) kid_in;
@@ -186,6 +212,8 @@ void calltree_name(const struct calltree *ct, uint32_t node, struct strbuf *out)
  * (gputime_subtree with communication; a GPU event's own duration). */
 int64_t calltree_cpu(struct calltree *ct, uint32_t node);
 int64_t calltree_gpu(struct calltree *ct, uint32_t node);
+/* Top-level spans of a thread node (0 for other nodes). */
+uint32_t calltree_thread_spans(struct calltree *ct, uint32_t node);
 /* GPU time of the node's parent (for the roots: all GPU work). */
 int64_t calltree_parent_gpu(struct calltree *ct, uint32_t node);
 
@@ -219,11 +247,11 @@ void calltree_set_options(struct calltree *ct, bool hide_python, bool group);
 /* Keep only paths to these events (n == 0 with NULL: no filter). Paths to
  * the matches are opened. Returns the number of matches in the tree. */
 size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n);
+/* Keep only paths to the tree events whose names match p (borrowed until
+ * the next filter change); as calltree_set_filter otherwise. */
+size_t calltree_set_filter_pattern(struct calltree *ct, struct pattern *p);
 
 /* Whether an event can be a node: a host span or GPU work. */
 bool calltree_is_tree_event(const struct trace *t, uint32_t ev);
-/* Append to out (a VEC(uint32_t) *) the tree events whose names match p
- * (grouped by name). */
-void calltree_match_events(const struct calltree *ct, struct pattern *p, void *out);
 
 #endif

@@ -15,5 +15,37 @@ void ct_start_pass(struct calltree *ct, enum ct_pass_mode mode, uint32_t root);
 void ct_end_pass(struct calltree *ct);
 /* Whether the pending pass wants node n open (n is in its subtree). */
 bool ct_pass_wants(const struct calltree *ct, uint32_t n);
+/* Keys of the open nodes that are shown (rows made to the end first). */
+void ct_collect_keys(struct calltree *ct, struct u64map *m);
+/* Make the nodes again from the roots; the rows open the nodes whose keys
+ * are in `keys` (taken), or (NULL) the paths to the filter's matches. */
+void ct_rebuild(struct calltree *ct, struct u64map *keys);
+
+static inline bool ct_is_unlinked_gpu(const struct event *e)
+{
+    return evk_is_gpu(e->kind) && !(e->flags & EVF_LINKED);
+}
+
+/* Filters (calltree_filter.c). */
+void ct_filter_init(struct calltree *ct);
+void ct_filter_free(struct calltree *ct);
+/* While filtered: whether tree event ev is a match (its name matches the
+ * filter's pattern, or it is one of the filter's events). */
+static inline bool ct_is_match(const struct calltree *ct, uint32_t ev)
+{
+    if (ct->fpat) {
+        uint32_t id = ct->t->ev.v[ev].name;
+        return pattern_match_id(ct->fpat, id, trace_str(ct->t, id), strtab_count(&ct->t->strs));
+    }
+    return (ct->fmatch[ev >> 6] >> (ev & 63)) & 1;
+}
+/* While filtered: whether ev is a match or has one below it. */
+bool ct_on_path(const struct calltree *ct, uint32_t ev);
+/* Smallest index >= at into the matches' sorted numbers whose number is
+ * >= lo (galloping from at; callers go up in number). */
+size_t ct_fpos_from(const struct calltree *ct, size_t at, uint32_t lo);
+/* Whether node c is kept while filtered (`in`: below a match); *cur is a
+ * cursor into the matches' numbers that only goes up. */
+bool ct_keep_at(struct calltree *ct, uint32_t c, bool in, size_t *cur);
 
 #endif

@@ -375,10 +375,7 @@ static void describe_root(struct app *a, struct calltree *ct, uint32_t n, struct
     detail_kvf(d, "events", "%u", row->nevents);
     char buf[32];
     if (node->kind == TN_THREAD) {
-        uint32_t roots = 0;
-        for (uint32_t r = row->first_root; r != IDX_NONE; r = trace_ev(t, r)->next_sibling)
-            roots++;
-        detail_kvf(d, "top-level", "%u spans", roots);
+        detail_kvf(d, "top-level", "%u spans", calltree_thread_spans(ct, n));
         text_duration(buf, sizeof(buf), calltree_cpu(ct, n), a->ascii);
         detail_kv(d, "CPU busy", buf, strlen(buf));
     }
@@ -439,10 +436,7 @@ static void tree_rebuild(struct pane *p, struct app *a)
     if (tr->inst) {
         tr->nmatch = calltree_set_filter(tr->ct, tr->inst, tr->ninst);
     } else if (pattern_active(&a->filter)) {
-        VEC(uint32_t) m = {0};
-        calltree_match_events(tr->ct, &a->filter, &m);
-        tr->nmatch = calltree_set_filter(tr->ct, m.v ? m.v : (uint32_t[]){0}, m.n);
-        VEC_FREE(&m);
+        tr->nmatch = calltree_set_filter_pattern(tr->ct, &a->filter);
     } else {
         tr->nmatch = 0;
         calltree_set_filter(tr->ct, NULL, 0);
