@@ -3,13 +3,19 @@
 # (script mode, headless, the same code as the terminal loop) times every
 # step with a monotonic clock, from the key to the end of the redraw
 # (doupdate), and this prints p50 / p99 / max per action against the 16 ms
-# budget of one frame.
+# budget of one frame. "(idle)" is the work done between keys in bounded
+# steps (rows of the call tree still being made): the longest a key can
+# wait behind it.
 #
-#   bench/ui.sh [BUILD_DIR] [TRACE...]
+#   bench/ui.sh [BUILD_DIR] [TRACE | SIZE ...]
 #
-# Default traces: the largest shared trace and a synthetic trace of about
-# one million events (torchtop gen). The steps are in bench/ui-steps.txt
-# (REPEAT N lines expand to N copies of the line after them).
+# A SIZE (e.g. 1G, 256M) generates a synthetic trace of that many bytes of
+# JSON with torchtop gen, in a temporary directory removed at the end.
+# Default: the largest shared trace and a synthetic trace of about one
+# million events. For each trace it also prints the explorer's load: the
+# time and peak memory of a session that only loads the trace and builds
+# its tables. The steps are in bench/ui-steps.txt (REPEAT N lines expand
+# to N copies of the line after them).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -17,24 +23,49 @@ build=${1:-$here/../build}
 tt="$build/torchtop"
 shared="${TORCHTOP_SHARED:-$here/../../shared}"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT INT TERM
 if [ $# -eq 0 ]; then
-    set -- "$shared/traces/tracelens-h100-owlv2-infer-large.json.gz"
-    "$tt" gen --events 1000000 --gzip -o "$tmp/synth-1M.json.gz"
-    set -- "$@" "$tmp/synth-1M.json.gz"
+    set -- "$shared/traces/tracelens-h100-owlv2-infer-large.json.gz" 1M-events
 fi
+traces=""
+for a in "$@"; do
+    case $a in
+    1M-events)
+        "$tt" gen --events 1000000 --gzip -o "$tmp/synth-1M.json.gz"
+        traces="$traces $tmp/synth-1M.json.gz"
+        ;;
+    [0-9]*[kKmMgG])
+        echo "generating a synthetic trace of $a ..."
+        "$tt" gen --size "$a" -o "$tmp/synth-$a.json"
+        traces="$traces $tmp/synth-$a.json"
+        ;;
+    *) traces="$traces $a" ;;
+    esac
+done
+# shellcheck disable=SC2086
+set -- $traces
 
 # Expand "REPEAT N" lines.
 awk '/^REPEAT / { n = $2; next } { if (n) { for (i = 0; i < n; i++) print; n = 0 } else print }' \
     "$here/ui-steps.txt" > "$tmp/steps"
 
+echo quit > "$tmp/load-only"
 for f in "$@"; do
+    # The load alone: wall time and peak memory of a session with no steps.
+    if [ -x /usr/bin/time ]; then
+        load=$(LC_ALL=C.UTF-8 /usr/bin/time -f '%e s, peak RSS %M KB' "$tt" --script "$tmp/load-only" \
+            --size 120x40 "$f" 2>&1 >/dev/null | tail -1)
+    else
+        start=$(date +%s.%N)
+        LC_ALL=C.UTF-8 "$tt" --script "$tmp/load-only" --size 120x40 "$f"
+        load="$(echo "$(date +%s.%N) - $start" | bc) s"
+    fi
     start=$(date +%s.%N)
     LC_ALL=C.UTF-8 "$tt" --script "$tmp/steps" --script-timing "$tmp/timing" --size 120x40 "$f"
     end=$(date +%s.%N)
     events=$(LC_ALL=C "$tt" report -q -t timeline "$f" | awk '/^events:/ { print $2 }' | tr -d ,)
-    printf '\n%s  (%s events; session %.1f s including the load)\n' "$(basename "$f")" "$events" \
-        "$(echo "$end - $start" | bc)"
+    printf '\n%s  (%s events; load %s; session %.1f s including the load)\n' "$(basename "$f")" \
+        "$events" "$load" "$(echo "$end - $start" | bc)"
     printf '%-14s %6s %9s %9s %9s  %s\n' action steps "p50 ms" "p99 ms" "max ms" "p99 <= 16 ms"
     sort -t "$(printf '\t')" -k1,1 -k2,2g "$tmp/timing" | awk -F '\t' '
         function flush() {

@@ -34,28 +34,33 @@ bool ct_on_path(const struct calltree *ct, uint32_t ev)
     return gputime_span_range(ct->gt, ev, &lo, &hi) && match_in(ct, lo, hi);
 }
 
-/* Sort v (radix, two 16-bit passes) using tmp. */
+/* Sort v (LSD radix, 11-bit digits: as many passes as the largest value
+ * needs; the buckets stay in cache) using tmp. */
 static void sort_u32(void *vv, void *tmpv)
 {
+    enum { BITS = 11, NB = 1 << BITS };
     VEC(uint32_t) *v = vv, *tmp = tmpv;
     size_t n = v->n;
+    uint32_t max = 0;
+    for (size_t i = 0; i < n; i++)
+        max = MAX(max, v->v[i]);
     VEC_RESERVE(tmp, n);
     uint32_t *a = v->v, *b = tmp->v;
-    uint32_t *cnt = xmalloc(65537 * sizeof(uint32_t));
-    for (int shift = 0; shift < 32; shift += 16) {
-        memset(cnt, 0, 65537 * sizeof(uint32_t));
+    uint32_t cnt[NB + 1];
+    for (int shift = 0; shift < 32 && (max >> shift); shift += BITS) {
+        memset(cnt, 0, sizeof(cnt));
         for (size_t i = 0; i < n; i++)
-            cnt[((a[i] >> shift) & 0xffff) + 1]++;
-        for (size_t k = 1; k < 65537; k++)
+            cnt[((a[i] >> shift) & (NB - 1)) + 1]++;
+        for (size_t k = 1; k <= NB; k++)
             cnt[k] += cnt[k - 1];
         for (size_t i = 0; i < n; i++)
-            b[cnt[(a[i] >> shift) & 0xffff]++] = a[i];
+            b[cnt[(a[i] >> shift) & (NB - 1)]++] = a[i];
         uint32_t *x = a;
         a = b;
         b = x;
     }
-    /* Two passes: the sorted numbers are back in v. */
-    free(cnt);
+    if (a != v->v)
+        memcpy(v->v, a, n * sizeof(uint32_t));
 }
 
 /* Smallest index >= at into the sorted filter numbers whose number is

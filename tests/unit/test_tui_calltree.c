@@ -333,6 +333,42 @@ static void test_reveal_and_find(void **state)
     pattern_clear(&p);
 }
 
+/* A filter by name gives the rows that a filter by the same events gives. */
+static void test_filter_pattern(void **state)
+{
+    struct fixture *f = *state;
+    struct calltree *ct = f->ct;
+    static const char *const pats[] = {"gemm", "aten::mm", "relu", "^aten::", "orphan", "zzz"};
+    for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
+        struct pattern p = {0};
+        char err[64];
+        assert_true(pattern_set(&p, pats[i], err, sizeof(err)));
+        uint32_t *ev = malloc((f->t->ev.n + 1) * sizeof(uint32_t));
+        size_t n = 0;
+        for (uint32_t e = 0; e < f->t->ev.n; e++)
+            if (calltree_is_tree_event(f->t, e) && pattern_match(&p, ev_name(f->t, e)))
+                ev[n++] = e;
+        size_t m1 = calltree_set_filter(ct, ev, n);
+        calltree_expand_all(ct, 0);
+        size_t n1 = nrows(ct);
+        uint32_t *rows1 = malloc((n1 + 1) * sizeof(uint32_t));
+        for (size_t k = 0; k < n1; k++)
+            rows1[k] = calltree_event(ct, calltree_row_node(ct, k));
+        calltree_set_filter(ct, NULL, 0);
+        size_t m2 = calltree_set_filter_pattern(ct, &p);
+        calltree_expand_all(ct, 0);
+        assert_int_equal(m1, m2);
+        assert_int_equal(nrows(ct), n1);
+        for (size_t k = 0; k < n1; k++)
+            assert_int_equal(calltree_event(ct, calltree_row_node(ct, k)), rows1[k]);
+        check_rows(ct);
+        calltree_set_filter(ct, NULL, 0);
+        free(rows1);
+        free(ev);
+        pattern_clear(&p);
+    }
+}
+
 /* Random operations keep the rows equal to a full flatten, made all at
  * once or a few at a time between operations (as the explorer does while
  * the user looks); rows once made stay as they are until an operation
@@ -454,6 +490,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hide_python, setup, teardown),
         cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reveal_and_find, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_filter_pattern, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_ops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lanes, setup, teardown),
     };
