@@ -4,7 +4,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/display.h"
 #include "core/errinfo.h"
 #include "core/xalloc.h"
 
@@ -56,10 +58,17 @@ void errinfo_set_at(struct errinfo *e, enum status st, const char *file, const c
 char *errinfo_format(const struct errinfo *e)
 {
     const char *file = e->file ? e->file : "(input)";
+    char *raw;
     if (e->has_offset)
-        return xasprintf("%s: %s %llu: %s", file, e->offset_what,
-                         (unsigned long long)e->offset, e->msg ? e->msg : "error");
-    return xasprintf("%s: %s", file, e->msg ? e->msg : "error");
+        raw = xasprintf("%s: %s %llu: %s", file, e->offset_what, (unsigned long long)e->offset,
+                        e->msg ? e->msg : "error");
+    else
+        raw = xasprintf("%s: %s", file, e->msg ? e->msg : "error");
+    /* Messages quote names and keys from the input: keep them printable. */
+    struct strbuf sb = STRBUF_INIT;
+    display_sanitize(&sb, raw, strlen(raw));
+    free(raw);
+    return sb_steal(&sb);
 }
 
 void errinfo_clear(struct errinfo *e)

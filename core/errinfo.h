@@ -45,7 +45,8 @@ void errinfo_set(struct errinfo *e, enum status st, const char *file, int64_t of
  * ("compressed byte", "byte"). */
 void errinfo_set_at(struct errinfo *e, enum status st, const char *file, const char *what,
                     uint64_t offset, const char *fmt, ...) ATTR_FORMAT(6, 7);
-/* One line, "FILE: byte N: MSG", malloc'd. */
+/* One line, "FILE: byte N: MSG", malloc'd, with anything unprintable
+ * escaped (display_sanitize). */
 char *errinfo_format(const struct errinfo *e);
 void errinfo_clear(struct errinfo *e);
 

@@ -5,28 +5,7 @@
 # reach the terminal.
 set -u
 src="${top_srcdir:-.}/tests/bad-pickle"
-tt="${top_builddir:-.}/torchtop"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-check() { # name expected-status expected-message actual-status stderr-file stdout-file
-    msg=$(head -n 1 "$5")
-    [ -n "$msg" ] || msg=-
-    if [ "$4" != "$2" ] || [ "$msg" != "$3" ]; then
-        echo "FAIL: $1: status $4 (want $2), message:"
-        echo "  got:  $msg"
-        echo "  want: $3"
-        fail=$((fail + 1))
-        return
-    fi
-    if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037]')" "$5" "$6"; then
-        echo "FAIL: $1: control bytes in the output"
-        fail=$((fail + 1))
-        return
-    fi
-    pass=$((pass + 1))
-}
+. "${top_srcdir:-.}/tests/lib/corpus.sh"
 
 tab=$(printf '\t')
 n=0

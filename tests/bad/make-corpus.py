@@ -58,6 +58,7 @@ files = {
     "invalid-utf8.json": doc(E, ev(name='"bad \xff\xfe utf8 \xc3"')),
     "escapes-in-name.json": doc(E, ev(name='"\\u001b[31mred\\u001b[0m \\u202eevil\\u0007"')),
     "long-name.json": doc(E, ev(name='"' + "x" * 100000 + '"')),
+    "escape-in-key.json": '{"traceEvents": [' + E + '], "evil\x1b[31mkey\x07": 1x}',
 }
 
 

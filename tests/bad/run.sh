@@ -4,30 +4,7 @@
 # never a crash, and nothing from the input reaches stdout unescaped.
 set -u
 src="${top_srcdir:-.}/tests/bad"
-tt="${top_builddir:-.}/torchtop"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-check() { # name expected-status expected-message actual-status stderr-file stdout-file
-    msg=$(head -n 1 "$5")
-    [ -n "$msg" ] || msg=-
-    if [ "$4" != "$2" ] || [ "$msg" != "$3" ]; then
-        echo "FAIL: $1: status $4 (want $2), message:"
-        echo "  got:  $msg"
-        echo "  want: $3"
-        fail=$((fail + 1))
-        return
-    fi
-    # ESC, BEL, backspace and other C0 controls but tab/newline/CR must not
-    # come through from trace strings.
-    if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037]')" "$6"; then
-        echo "FAIL: $1: control bytes in the report"
-        fail=$((fail + 1))
-        return
-    fi
-    pass=$((pass + 1))
-}
+. "${top_srcdir:-.}/tests/lib/corpus.sh"
 
 tab=$(printf '\t')
 while IFS="$tab" read -r name status message; do

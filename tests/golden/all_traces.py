@@ -10,26 +10,14 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, load_trace, summary
+
 GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset"}
 LAUNCH_CATS = {"cuda_runtime", "cuda_driver", "Runtime"}
 KIND_OF = {"cpu_op": "cpu_op", "Operator": "cpu_op", "user_annotation": "annotation",
            "python_function": "python", "kernel": "kernel", "Kernel": "kernel"}
-failures = []
-checks = 0
 
 
-def check(cond, msg):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
-
-
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rb") as f:
-        return json.loads(f.read().decode("utf-8", "replace"))
 
 
 def expected(events):
@@ -79,7 +67,7 @@ def check_trace(tt, path):
     for want in ("gpu_timeline", "ops_summary", "ops_summary_by_category", "ops_unique_args",
                  "kernel_summary", "key_averages"):
         check(want in tables, "%s: table %s missing" % (name, want))
-    events = load(path)
+    events = load_trace(path)
     events = events["traceEvents"] if isinstance(events, dict) else events
     n = expected(events)
     kinds = hdr["events_by_kind"]
@@ -149,8 +137,7 @@ def main():
                   "%s: %d of %d kernels linked" % (f, n["kernel_linked"], n["kernel"]))
     with tempfile.TemporaryDirectory() as tmp:
         check_truncated(a.torchtop, a.shared, tmp)
-    print("%d passed, %d failed" % (checks - len(failures), len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ import shutil
 import subprocess
 import sys
 
+from checks import check, load_trace, summary
+
 TRACES = [
     "hta-mi250-rocm62-minitoy",
     "hta-nccl-a100-2rank-rank0",
@@ -42,16 +44,6 @@ FLOW_LINK_CATS = {
     "tracelens-mi300-resnet-ddp-8rank-rank0": {"CONV_fwd", "CONV_bwd"},
 }
 
-failures = []
-checks = 0
-
-
-def check(cond, msg):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
 
 
 def close(a, b, rel=1e-3, abs_us=1e-3, unit_ms=True):
@@ -63,7 +55,7 @@ def run(tt, trace, *args):
     cmd = [tt, "report", "-q", "--no-header", "-f", "csv", *args, trace]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
-        failures.append("%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr.decode()[:300]))
+        check(False, "%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr.decode()[:300]))
         return []
     return list(csv.DictReader(io.StringIO(p.stdout.decode("utf-8"))))
 
@@ -213,8 +205,7 @@ def main():
         compare_categories(a.torchtop, trace, name, oracle)
         compare_kernels(a.torchtop, trace, name, oracle, dm)
         compare_unique_args(a.torchtop, trace, name, oracle)
-    print("%d passed, %d failed" % (checks - len(failures), len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -12,20 +12,12 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, load_trace, summary
+
 HOST = {"cpu_op", "user_annotation", "python_function", "cuda_runtime", "cuda_driver", "Trace",
         "Operator", "Runtime", "overhead"}
 GPU = {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset"}
 LAUNCH = {"cuda_runtime", "cuda_driver", "Runtime"}
-failures = []
-checks = 0
-
-
-def check(cond, msg):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
 
 
 def ns(x):
@@ -38,10 +30,6 @@ def key(e):
             ns(e.get("dur", 0)) if e.get("ph") == "X" else None)
 
 
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rb") as f:
-        return json.loads(f.read().decode("utf-8"))
 
 
 def is_host(e):
@@ -106,9 +94,9 @@ def run_case(tt, trace, label, args, expected_fn, tmp, gz=False):
     check(p.returncode == 0, "%s: export exit %d: %s" % (label, p.returncode, p.stderr.decode()[:200]))
     if p.returncode:
         return
-    orig = load(trace)
+    orig = load_trace(trace)
     events = orig["traceEvents"]
-    got_doc = load(out)
+    got_doc = load_trace(out)
     got = got_doc["traceEvents"]
     for k, v in orig.items():
         if k != "traceEvents":
@@ -166,7 +154,7 @@ def main():
     bert = os.path.join(tr, "tracelens-h100-bert-small-infer.json.gz")
     nccl = os.path.join(tr, "hta-nccl-a100-2rank-rank0.json.gz")
     with tempfile.TemporaryDirectory() as tmp:
-        ev = load(nccl)["traceEvents"]
+        ev = load_trace(nccl)["traceEvents"]
         steps = sorted((e for e in ev if e.get("cat") == "user_annotation" and e["name"].startswith("ProfilerStep#")),
                        key=lambda e: e["ts"])
         s = steps[1]
@@ -182,8 +170,7 @@ def main():
                  lambda evs: expect_window(evs, t0 + round(lo_ms * 1e6), t0 + round(hi_ms * 1e6)), tmp)
         run_case(a.torchtop, bert, "bert --match", ["--match", "^aten::(addmm|native_layer_norm)$"],
                  lambda evs: expect_match(evs, "^aten::(addmm|native_layer_norm)$"), tmp)
-    print("%d passed, %d failed" % (checks - len(failures), len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

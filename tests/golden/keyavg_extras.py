@@ -10,17 +10,9 @@ import json
 import subprocess
 import sys
 
+from checks import check, load_trace, summary
+
 ROW_CATS = {"cpu_op", "user_annotation", "cuda_runtime", "cuda_driver"}
-failures = []
-checks = 0
-
-
-def check(cond, msg):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
 
 
 def expected(events, op):
@@ -83,8 +75,7 @@ def main():
         check(int(row["CPU Mem"]) == total[0], "%s CPU Mem" % op)
         check(int(row["Self CPU Mem"]) == self_[0], "%s Self CPU Mem" % op)
         check(flops > 0 and abs(float(row[flops_col]) * scale - flops) <= 1e-6 * flops, "%s FLOPs" % op)
-    print("%d passed, %d failed" % (checks - len(failures), len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

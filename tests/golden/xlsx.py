@@ -12,18 +12,10 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 
+from checks import check, load_trace, summary
+
 NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
       "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"}
-failures = []
-checks = 0
-
-
-def check(cond, msg):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
 
 
 def col_index(ref):
@@ -118,8 +110,7 @@ def main():
         compare(a.torchtop, demo, "demo")
     for t in a.traces:
         compare(a.torchtop, t, t.rsplit("/", 1)[-1])
-    print("%d passed, %d failed" % (checks - len(failures), len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":
