@@ -17,7 +17,7 @@
 #define RIGHT_W (NUM_W + 1 + NUM_W + 1 + PCT_W)
 /* Rows made per step while the user looks (a few ms at most). */
 #define TICK_MS 4.0
-#define TICK_ROWS 8192
+#define TICK_ROWS 1024
 
 struct tree_pane {
     struct calltree *ct;

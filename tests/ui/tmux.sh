@@ -125,6 +125,17 @@ wait_for vt "cudaLaunchKernel"
 T send-keys -t vt C-c
 wait_for vt "EXIT=0"
 
+# --- rows made between keys: everything below the main thread of the
+# largest trace opens in bounded steps, and the count comes without a key.
+start rows "'$bin' '$big'"
+wait_for rows "GPU time by launcher op" || finish
+T send-keys -t rows Tab e
+wait_for rows "104085 rows"
+T send-keys -t rows G
+wait_for rows "tree 104085/104085"
+T send-keys -t rows q
+wait_for rows "EXIT=0"
+
 # --- Ctrl-C while loading a large trace ------------------------------------
 start load "'$bin' '$big'"
 i=0
