@@ -122,8 +122,11 @@ static void put_clean(struct strbuf *out, const char *s)
 static const char *int_key(const struct trace *t, const char *key, char *buf, size_t n)
 {
     const cJSON *v = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, key) : NULL;
-    if (cJSON_IsNumber(v))
+    if (cJSON_IsNumber(v) && v->valuedouble >= -9223372036854775808.0 &&
+        v->valuedouble < 9223372036854775808.0)
         snprintf(buf, n, "%lld", (long long)v->valuedouble);
+    else if (cJSON_IsNumber(v))
+        snprintf(buf, n, "%.17g", v->valuedouble); /* no integer type holds it */
     else if (cJSON_IsString(v))
         snprintf(buf, n, "%s", v->valuestring);
     else
