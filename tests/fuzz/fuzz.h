@@ -19,12 +19,12 @@ void fuzz_init(void);
 /* Options picked from one byte of the input, so that the fuzzer explores
  * them without a separate target each. */
 struct fuzz_trace_opts {
-    unsigned threads;           /* loader threads: 1 or 2 */
-    bool linked_only;           /* report option */
-    bool link_require_flow;     /* load option */
-    bool keyavg_shape;          /* key-averages grouped by shape */
-    bool keyavg_top;            /* key-averages of top-level events only */
-    int keyavg_stack;           /* key-averages grouped by stack frames */
+    unsigned threads;       /* loader threads: 1 or 2 */
+    bool linked_only;       /* report option */
+    bool link_require_flow; /* load option */
+    bool keyavg_shape;      /* key-averages grouped by shape */
+    bool keyavg_top;        /* key-averages of top-level events only */
+    int keyavg_stack;       /* key-averages grouped by stack frames */
 };
 void fuzz_trace_opts_from_byte(struct fuzz_trace_opts *o, uint8_t b);
 

@@ -21,8 +21,9 @@
 
 /* Each string is followed by the args text; the last closes the trace. */
 static const char *const parts[] = {
-    "{\"traceEvents\": [\n" EV("\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"m.py(1): f\","
-                              " \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 200"),
+    "{\"traceEvents\": [\n" EV(
+        "\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"m.py(1): f\","
+        " \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 200"),
     END EV("\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"step\", \"pid\": 1,"
            " \"tid\": 1, \"ts\": 8, \"dur\": 150"),
     END EV("\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1,"
@@ -33,8 +34,9 @@ static const char *const parts[] = {
            " \"tid\": 7, \"ts\": 30, \"dur\": 10"),
     END EV("\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\","
            " \"pid\": 0, \"tid\": 7, \"ts\": 50, \"dur\": 3"),
-    END EV("\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce_RING_LL_Sum_float\","
-           " \"pid\": 0, \"tid\": 8, \"ts\": 45, \"dur\": 20"),
+    END EV(
+        "\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce_RING_LL_Sum_float\","
+        " \"pid\": 0, \"tid\": 8, \"ts\": 45, \"dur\": 20"),
     END EV("\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1"),
     END EV("\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": 0"),
     END EV("\"ph\": \"C\", \"cat\": \"cpu_instant_event\", \"name\": \"mem\", \"pid\": 1,"
@@ -48,11 +50,34 @@ static const char *const parts[] = {
 };
 
 static const char *const keys[] = {
-    "correlation", "External id", "external id", "Sequence number", "Python id",
-    "Python parent id", "stream", "device", "Input Dims", "Input type", "Input Strides",
-    "Concrete Inputs", "Collective name", "In msg nelems", "Out msg nelems", "Group size",
-    "dtype", "Process Group Name", "Process Group Ranks", "Fwd thread id", "Call stack",
-    "name", "sort_index", "grid", "block", "bytes", "Record function id", "Ev Idx",
+    "correlation",
+    "External id",
+    "external id",
+    "Sequence number",
+    "Python id",
+    "Python parent id",
+    "stream",
+    "device",
+    "Input Dims",
+    "Input type",
+    "Input Strides",
+    "Concrete Inputs",
+    "Collective name",
+    "In msg nelems",
+    "Out msg nelems",
+    "Group size",
+    "dtype",
+    "Process Group Name",
+    "Process Group Ranks",
+    "Fwd thread id",
+    "Call stack",
+    "name",
+    "sort_index",
+    "grid",
+    "block",
+    "bytes",
+    "Record function id",
+    "Ev Idx",
 };
 
 static void read_args(const struct trace *t, uint32_t ev, struct strbuf *sb)

@@ -23,8 +23,11 @@ static void check_clean(const struct strbuf *sb, const char *what)
     const unsigned char *p = (const unsigned char *)sb_str(sb), *end = p + sb->len;
     while (p < end) {
         unsigned c = *p;
-        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-                                  : (c & 0xf8) == 0xf0 ? 4 : 0;
+        size_t len = c < 0x80             ? 1
+                     : (c & 0xe0) == 0xc0 ? 2
+                     : (c & 0xf0) == 0xe0 ? 3
+                     : (c & 0xf8) == 0xf0 ? 4
+                                          : 0;
         if (!len || (size_t)(end - p) < len)
             fuzz_fail("%s: invalid UTF-8", what);
         uint32_t cp = len == 1 ? c : c & (0x7f >> len);

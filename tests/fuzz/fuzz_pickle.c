@@ -17,7 +17,7 @@
 #include "tests/fuzz/fuzz.h"
 
 struct hook_state {
-    uint32_t k_name;    /* strtab id of "name" */
+    uint32_t k_name; /* strtab id of "name" */
     uint64_t sealed;
 };
 

@@ -122,8 +122,8 @@ static void compare_loads(const struct trace *a, enum status sa, const struct er
 {
     if (sa != sb_ || ea->has_offset != eb->has_offset || ea->offset != eb->offset) {
         char *ma = errinfo_format(ea), *mb = errinfo_format(eb);
-        fuzz_fail("one thread: %s (%s); two threads: %s (%s)", status_str(sa), ma,
-                  status_str(sb_), mb);
+        fuzz_fail("one thread: %s (%s); two threads: %s (%s)", status_str(sa), ma, status_str(sb_),
+                  mb);
     }
     if (a->ev.n != b->ev.n)
         fuzz_fail("%zu events with one thread, %zu with two", a->ev.n, b->ev.n);
@@ -152,8 +152,8 @@ static void compare_loads(const struct trace *a, enum status sa, const struct er
 
 void fuzz_trace_run(const void *buf, size_t len, const struct fuzz_trace_opts *o)
 {
-    struct load_opts lo = {.threads = o->threads, .no_index = true,
-                           .link_require_flow = o->link_require_flow};
+    struct load_opts lo = {
+        .threads = o->threads, .no_index = true, .link_require_flow = o->link_require_flow};
     struct errinfo err = {0};
     struct trace *t = NULL;
     enum status st = trace_load_mem("fuzz", buf, len, &lo, &t, &err);
