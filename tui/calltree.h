@@ -136,6 +136,9 @@ struct calltree {
     uint64_t *fmatch;     /* by events: per event bit, a match */
     VEC(uint32_t) fpos;   /* sorted numbers of the matches (GPU work: its launch's) */
     VEC(uint32_t) fscratch;
+    char *spat;           /* text of the last search (owned) */
+    VEC(uint32_t) spos;   /* sorted numbers of its matches */
+    bool spos_ok;         /* spos is complete (few enough matches to be worth it) */
     uint32_t *gpu_pre;    /* per GPU event (trace.gpus): its launch's number, IDX_NONE: none */
     uint32_t *tops;       /* top-level spans of the rows, row after row */
     uint32_t *tops_first; /* per row: offset into tops (rows.n + 1 of them) */

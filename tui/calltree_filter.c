@@ -10,18 +10,29 @@
 #include "tui/calltree.h"
 #include "tui/calltree_internal.h"
 
-/* Whether a match lies in [lo, hi) of the numbering. */
-static bool match_in(const struct calltree *ct, uint32_t lo, uint32_t hi)
+size_t ct_fpos_lower(const uint32_t *pos, size_t n, uint32_t lo)
 {
-    size_t a = 0, b = ct->fpos.n;
+    size_t a = 0, b = n;
     while (a < b) {
         size_t m = a + (b - a) / 2;
-        if (ct->fpos.v[m] < lo)
+        if (pos[m] < lo)
             a = m + 1;
         else
             b = m;
     }
-    return a < ct->fpos.n && ct->fpos.v[a] < hi;
+    return a;
+}
+
+bool ct_any_in(const uint32_t *pos, size_t n, uint32_t lo, uint32_t hi)
+{
+    size_t a = ct_fpos_lower(pos, n, lo);
+    return a < n && pos[a] < hi;
+}
+
+/* Whether a match lies in [lo, hi) of the numbering. */
+static bool match_in(const struct calltree *ct, uint32_t lo, uint32_t hi)
+{
+    return ct_any_in(ct->fpos.v, ct->fpos.n, lo, hi);
 }
 
 /* While filtered: whether ev is a match or has one below it (GPU work
@@ -117,7 +128,6 @@ static void filter_begin(struct calltree *ct)
 /* With the matches' numbers in fpos: the rows to show, and the tree. */
 static size_t filter_end(struct calltree *ct, size_t matches)
 {
-    sort_u32(&ct->fpos, &ct->fscratch);
     for (size_t i = 0; i < ct->all_roots.n; i++) {
         const struct ct_root *r = &ct->all_roots.v[i];
         uint32_t a = ct->tops_first[r->row], b = ct->tops_first[r->row + 1], lo, hi, lo2, hi2;
@@ -180,30 +190,40 @@ size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n
         else
             ct->rowmark[t->ev.v[x].row] |= CT_MARK_PATH; /* unlinked GPU work */
     }
+    sort_u32(&ct->fpos, &ct->fscratch);
     return filter_end(ct, matches);
 }
 
-size_t calltree_set_filter_pattern(struct calltree *ct, struct pattern *p)
+size_t ct_pattern_positions(struct calltree *ct, struct pattern *p, void *outv, size_t limit)
 {
+    VEC(uint32_t) *out = outv;
     const struct trace *t = ct->t;
     size_t nstr = strtab_count(&t->strs), matches = 0;
-    filter_begin(ct);
+    out->n = 0;
     for (uint32_t k = 0; k < ct->nnames; k++) {
         uint32_t id = ct->name_ids[k];
         if (!pattern_match_id(p, id, trace_str(t, id), nstr))
             continue;
         uint32_t lo = ct->name_first[k], hi = ct->name_first[k + 1];
         matches += hi - lo;
-        VEC_RESERVE(&ct->fpos, ct->fpos.n + (hi - lo));
-        memcpy(ct->fpos.v + ct->fpos.n, ct->name_pos + lo, (hi - lo) * sizeof(uint32_t));
-        ct->fpos.n += hi - lo;
+        if (matches > limit)
+            return matches;
+        VEC_RESERVE(out, out->n + (hi - lo));
+        for (uint32_t i = lo; i < hi; i++)
+            if (ct->name_pos[i] != IDX_NONE)
+                out->v[out->n++] = ct->name_pos[i];
     }
+    sort_u32(out, &ct->fscratch);
+    return matches;
+}
+
+size_t calltree_set_filter_pattern(struct calltree *ct, struct pattern *p)
+{
+    const struct trace *t = ct->t;
+    size_t nstr = strtab_count(&t->strs);
+    filter_begin(ct);
+    size_t matches = ct_pattern_positions(ct, p, &ct->fpos, SIZE_MAX);
     /* Unlinked GPU work has no number: its stream's root shows instead. */
-    size_t w = 0;
-    for (size_t i = 0; i < ct->fpos.n; i++)
-        if (ct->fpos.v[i] != IDX_NONE)
-            ct->fpos.v[w++] = ct->fpos.v[i];
-    ct->fpos.n = w;
     for (size_t i = 0; i < ct->unlinked.n; i += 2) {
         uint32_t id = ct->name_ids[ct->unlinked.v[i]];
         if (pattern_match_id(p, id, trace_str(t, id), nstr))
@@ -292,5 +312,7 @@ void ct_filter_free(struct calltree *ct)
     free(ct->fmatch);
     VEC_FREE(&ct->fpos);
     VEC_FREE(&ct->fscratch);
+    VEC_FREE(&ct->spos);
+    free(ct->spat);
     free(ct->rowmark);
 }

@@ -39,6 +39,14 @@ static inline bool ct_is_match(const struct calltree *ct, uint32_t ev)
     }
     return (ct->fmatch[ev >> 6] >> (ev & 63)) & 1;
 }
+/* The sorted numbers of the tree events whose names match p into out (a
+ * VEC(uint32_t) *; unlinked GPU work has none); returns how many events
+ * match, stopping (out then unsorted) once that passes limit. */
+size_t ct_pattern_positions(struct calltree *ct, struct pattern *p, void *out, size_t limit);
+/* Index of the first number >= lo in sorted pos[0..n) (n when none). */
+size_t ct_fpos_lower(const uint32_t *pos, size_t n, uint32_t lo);
+/* Whether sorted pos[0..n) holds a number in [lo, hi). */
+bool ct_any_in(const uint32_t *pos, size_t n, uint32_t lo, uint32_t hi);
 /* While filtered: whether ev is a match or has one below it. */
 bool ct_on_path(const struct calltree *ct, uint32_t ev);
 /* Smallest index >= at into the matches' sorted numbers whose number is

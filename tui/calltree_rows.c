@@ -380,9 +380,50 @@ static bool node_matches(struct calltree *ct, uint32_t n, struct pattern *p)
     return m;
 }
 
-static uint32_t last_descendant(struct calltree *ct, uint32_t n)
+/* Whether a match of the search (pattern p) can lie below node n; false
+ * lets the walk skip n's subtree without making its nodes. Host spans
+ * answer from their range of numbers (as filters do). */
+static bool may_match_below(struct calltree *ct, uint32_t n, struct pattern *p)
+{
+    if (!ct->spos_ok)
+        return true;
+    const struct tnode *node = &ct->nodes.v[n];
+    const struct trace *t = ct->t;
+    uint32_t lo, hi, a, b;
+    switch (node->kind) {
+    case TN_EVENT:
+        if (evk_is_gpu(t->ev.v[node->ref].kind))
+            return false;
+        return !gputime_span_range(ct->gt, node->ref, &lo, &hi) ||
+               ct_any_in(ct->spos.v, ct->spos.n, lo, hi);
+    case TN_GROUP:
+        /* Members share the group's name: GPU members match as it does. */
+        if (evk_is_gpu(t->ev.v[node->ref].kind))
+            return node_matches(ct, n, p);
+        for (uint32_t k = 0; k < node->count; k++) {
+            uint32_t m = ct->members.v[node->members + k];
+            if (!gputime_span_range(ct->gt, m, &lo, &hi) ||
+                ct_any_in(ct->spos.v, ct->spos.n, lo, hi))
+                return true;
+        }
+        return false;
+    case TN_THREAD:
+        a = ct->tops_first[node->ref];
+        b = ct->tops_first[node->ref + 1];
+        if (a == b || ct->tops_pre[a] == IDX_NONE ||
+            !gputime_span_range(ct->gt, ct->tops[b - 1], &lo, &hi))
+            return true;
+        return ct_any_in(ct->spos.v, ct->spos.n, ct->tops_pre[a], hi);
+    default:
+        return true;
+    }
+}
+
+static uint32_t last_descendant(struct calltree *ct, uint32_t n, struct pattern *p)
 {
     for (;;) {
+        if (!may_match_below(ct, n, p))
+            return n;
         ct_materialize(ct, n);
         const struct tnode *node = &ct->nodes.v[n];
         if (!node->nkids)
@@ -391,15 +432,65 @@ static uint32_t last_descendant(struct calltree *ct, uint32_t n)
     }
 }
 
-static uint32_t next_pre(struct calltree *ct, uint32_t n, bool *wrapped)
+/* Number range of a host-span node; false for other nodes. */
+static bool node_span(const struct calltree *ct, uint32_t n, uint32_t *lo, uint32_t *hi)
 {
-    ct_materialize(ct, n);
-    if (ct->nodes.v[n].nkids)
-        return ct->nodes.v[n].first;
+    const struct tnode *node = &ct->nodes.v[n];
+    if (node->kind == TN_THREAD) {
+        uint32_t a = ct->tops_first[node->ref], b = ct->tops_first[node->ref + 1], l2;
+        if (a == b || ct->tops_pre[a] == IDX_NONE ||
+            !gputime_span_range(ct->gt, ct->tops[b - 1], &l2, hi))
+            return false;
+        *lo = ct->tops_pre[a];
+        return true;
+    }
+    return node->kind == TN_EVENT && !evk_is_gpu(ct->t->ev.v[node->ref].kind) &&
+           gputime_span_range(ct->gt, node->ref, lo, hi);
+}
+
+/* The sibling from `from` on (children of parent) where the next match of
+ * the search can be, skipping siblings that hold none: IDX_NONE when none
+ * of them can, `from` itself when that cannot be told. Siblings that are
+ * host spans go up in number (not so with groups). */
+static uint32_t next_sibling_to_try(struct calltree *ct, uint32_t parent, uint32_t from)
+{
+    uint32_t plo, phi, lo, hi;
+    if (!ct->spos_ok || ct->group || parent == IDX_NONE || !node_span(ct, parent, &plo, &phi) ||
+        !node_span(ct, from, &lo, &hi))
+        return from;
+    size_t i = ct_fpos_lower(ct->spos.v, ct->spos.n, lo);
+    if (i >= ct->spos.n || ct->spos.v[i] >= phi)
+        return IDX_NONE;
+    uint32_t q = ct->spos.v[i];
+    /* The last sibling starting at or before q. */
+    uint32_t a = from, b = ct->nodes.v[parent].first + ct->nodes.v[parent].nkids - 1;
+    while (a < b) {
+        uint32_t m = a + (b - a + 1) / 2;
+        if (!node_span(ct, m, &lo, &hi))
+            return from;
+        if (lo <= q)
+            a = m;
+        else
+            b = m - 1;
+    }
+    return a;
+}
+
+static uint32_t next_pre(struct calltree *ct, uint32_t n, bool *wrapped, struct pattern *p)
+{
+    if (may_match_below(ct, n, p)) {
+        ct_materialize(ct, n);
+        if (ct->nodes.v[n].nkids)
+            return ct->nodes.v[n].first;
+    }
     for (;;) {
         const struct tnode *node = &ct->nodes.v[n];
-        if (!(node->flags & TNF_LAST))
-            return n + 1;
+        if (!(node->flags & TNF_LAST)) {
+            uint32_t s = next_sibling_to_try(ct, node->parent, n + 1);
+            if (s != IDX_NONE)
+                return s;
+            /* No match in the siblings left: on to the parent's. */
+        }
         if (node->parent == IDX_NONE) {
             *wrapped = true;
             return 0;
@@ -408,16 +499,46 @@ static uint32_t next_pre(struct calltree *ct, uint32_t n, bool *wrapped)
     }
 }
 
-static uint32_t prev_pre(struct calltree *ct, uint32_t n, bool *wrapped)
+/* The same backwards: the sibling from `from` down where the previous
+ * match can be; IDX_NONE when none of them can. */
+static uint32_t prev_sibling_to_try(struct calltree *ct, uint32_t parent, uint32_t from)
+{
+    uint32_t plo, phi, lo, hi;
+    if (!ct->spos_ok || ct->group || parent == IDX_NONE || !node_span(ct, parent, &plo, &phi) ||
+        !node_span(ct, from, &lo, &hi))
+        return from;
+    size_t i = ct_fpos_lower(ct->spos.v, ct->spos.n, hi);
+    if (i == 0 || ct->spos.v[i - 1] <= plo)
+        return IDX_NONE;
+    uint32_t q = ct->spos.v[i - 1];
+    uint32_t a = ct->nodes.v[parent].first, b = from;
+    while (a < b) {
+        uint32_t m = a + (b - a + 1) / 2;
+        if (!node_span(ct, m, &lo, &hi))
+            return from;
+        if (lo <= q)
+            a = m;
+        else
+            b = m - 1;
+    }
+    return a;
+}
+
+static uint32_t prev_pre(struct calltree *ct, uint32_t n, bool *wrapped, struct pattern *p)
 {
     const struct tnode *node = &ct->nodes.v[n];
     bool first = node->parent == IDX_NONE ? n == 0 : n == ct->nodes.v[node->parent].first;
-    if (!first)
-        return last_descendant(ct, n - 1);
+    if (!first) {
+        uint32_t s = prev_sibling_to_try(ct, node->parent, n - 1);
+        if (s != IDX_NONE)
+            return last_descendant(ct, s, p);
+        /* No match in the siblings before: the parent is next. */
+        return node->parent;
+    }
     if (node->parent != IDX_NONE)
         return node->parent;
     *wrapped = true;
-    return last_descendant(ct, ct->nroots - 1);
+    return last_descendant(ct, ct->nroots - 1, p);
 }
 
 /* Whether any node at all can match: the distinct names of the tree
@@ -443,13 +564,27 @@ size_t calltree_find(struct calltree *ct, size_t row, int dir, struct pattern *p
     *wrapped = false;
     if (!ct->nroots || !pattern_active(p) || !any_match(ct, p))
         return CT_NOT_FOUND;
+    /* The numbers of the pattern's matches, for skipping subtrees that
+     * hold none; when most events match, a plain walk finds one soon. */
+    if (!ct->spat || strcmp(ct->spat, p->text) != 0) {
+        free(ct->spat);
+        ct->spat = xstrdup(p->text);
+        size_t limit = ct->t->ev.n / 8 + 1024;
+        ct->spos_ok = ct_pattern_positions(ct, p, &ct->spos, limit) <= limit;
+    }
     uint32_t start = row < ct->rows.n ? ct->rows.v[row] : 0;
     uint32_t n = start;
+    int laps = 0;
     for (;;) {
-        n = dir >= 0 ? next_pre(ct, n, wrapped) : prev_pre(ct, n, wrapped);
+        bool w = false;
+        n = dir >= 0 ? next_pre(ct, n, &w, p) : prev_pre(ct, n, &w, p);
+        *wrapped |= w;
         if (node_matches(ct, n, p))
             return show_node(ct, n);
-        if (n == start)
+        /* The walk may skip over the start (it skips what cannot match):
+         * a second time round the tree means there is nothing to find
+         * (matches hidden with Python frames, or filtered out). */
+        if (n == start || (w && ++laps > 1))
             return CT_NOT_FOUND;
     }
 }

@@ -369,6 +369,72 @@ static void test_filter_pattern(void **state)
     }
 }
 
+/* Search: from every node, the next and the previous match are those of a
+ * plain pre-order walk of the whole tree (the search skips subtrees that
+ * hold no match; this checks it skips nothing else). */
+static void test_find_all(void **state)
+{
+    struct fixture *f = *state;
+    struct calltree *ct = f->ct;
+    static const char *const pats[] = {
+        "gemm", "aten::mm", "relu", "^aten::", "orphan", "Launch", "main", "model"};
+    for (int opt = 0; opt < 4; opt++) {
+        calltree_set_options(ct, opt & 1, (opt & 2) != 0);
+        for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
+            struct pattern p = {0};
+            char err[64];
+            assert_true(pattern_set(&p, pats[i], err, sizeof(err)));
+            /* Every node, open: the walk's order. */
+            for (uint32_t r = 0; r < ct->nroots; r++)
+                calltree_expand_all(ct, calltree_row_of(ct, r));
+            size_t n = nrows(ct);
+            uint32_t *order = malloc((n + 1) * sizeof(uint32_t));
+            bool *m = calloc(n + 1, sizeof(bool));
+            for (size_t k = 0; k < n; k++) {
+                order[k] = calltree_row_node(ct, k);
+                struct strbuf sb = STRBUF_INIT;
+                calltree_name(ct, order[k], &sb);
+                m[k] = pattern_match(&p, sb_str(&sb));
+                sb_free(&sb);
+            }
+            for (size_t k = 0; k < n; k++) {
+                for (int dir = -1; dir <= 1; dir += 2) {
+                    size_t want = SIZE_MAX;
+                    for (size_t d = 1; d <= n && want == SIZE_MAX; d++) {
+                        size_t j = dir > 0 ? (k + d) % n : (k + n - d) % n;
+                        if (m[j])
+                            want = j;
+                    }
+                    calltree_collapse_all(ct, 0);
+                    size_t row = calltree_row_of(ct, order[k]);
+                    if (row == CT_NOT_FOUND) {
+                        /* Start from a node shown: open the way to it. */
+                        uint32_t ev = calltree_event(ct, order[k]);
+                        if (ev == IDX_NONE)
+                            continue;
+                        row = calltree_reveal(ct, ev);
+                        if (row == CT_NOT_FOUND || calltree_row_node(ct, row) != order[k])
+                            continue;
+                    }
+                    bool wrapped;
+                    size_t got = calltree_find(ct, row, dir, &p, &wrapped);
+                    if (want == SIZE_MAX) {
+                        assert_int_equal(got, CT_NOT_FOUND);
+                    } else {
+                        assert_true(got != CT_NOT_FOUND);
+                        assert_int_equal(calltree_row_node(ct, got), order[want]);
+                    }
+                }
+            }
+            free(order);
+            free(m);
+            pattern_clear(&p);
+            calltree_collapse_all(ct, 0);
+        }
+    }
+    calltree_set_options(ct, false, false);
+}
+
 /* Random operations keep the rows equal to a full flatten, made all at
  * once or a few at a time between operations (as the explorer does while
  * the user looks); rows once made stay as they are until an operation
@@ -491,6 +557,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reveal_and_find, setup, teardown),
         cmocka_unit_test_setup_teardown(test_filter_pattern, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_find_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_ops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lanes, setup, teardown),
     };
