@@ -16,10 +16,10 @@
 /* What the open prompt will write: one export at a time, as there is one
  * prompt. */
 static struct {
-    struct export_sel sel;
-    char what[160]; /* for the message: "subtree of aten::mm" */
-    char *path;     /* waiting for the overwrite answer (owned) */
-    bool gzip;
+    struct export_sel sel; /* the subtree or the window */
+    char what[160];        /* for the message: "subtree of aten::mm" */
+    char *path;            /* waiting for the overwrite answer (owned) */
+    bool gzip;             /* path ends in .gz */
 } pending;
 
 /* ------------------------------------------------------------------------ */

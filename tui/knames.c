@@ -12,16 +12,16 @@
 #include "tui/knames.h"
 
 struct kn_entry {
-    char *full;   /* demangled (or a copy of the name) */
-    char *simple; /* simplified */
-    size_t full_len, simple_len;
+    char *full;                  /* demangled (or a copy of the name) */
+    char *simple;                /* simplified */
+    size_t full_len, simple_len; /* their lengths */
 };
 
 struct knames {
-    const struct trace *t;
-    bool full;
-    struct u64map by_id; /* string id -> index into entries */
-    VEC(struct kn_entry) entries;
+    const struct trace *t;        /* borrowed */
+    bool full;                    /* rows show full names */
+    struct u64map by_id;          /* string id -> index into entries */
+    VEC(struct kn_entry) entries; /* the names made so far */
 };
 
 struct knames *knames_new(const struct trace *t)
