@@ -81,42 +81,13 @@ static void header_line2(struct app *a, WINDOW *w, int cols)
         return;
     }
     double tot = (double)bd->total;
-    double part[4] = {(double)bd->computation / tot, (double)bd->exposed_comm / tot,
-                      (double)bd->exposed_memcpy / tot, (double)bd->idle / tot};
-    static const char *const names[4] = {"comp", "comm", "memcpy", "idle"};
-    static const enum color_elem elems[4] = {C_COMP, C_COMM, C_MEMCPY, C_IDLE};
-    const char *glyph[4] = {a->g->full, a->g->shade_comm, a->g->shade_memcpy, a->g->shade_idle};
-    char item[4][40];
-    int lw = 0;
-    for (int k = 0; k < 4; k++) {
-        snprintf(item[k], sizeof(item[k]), "%s %.1f%%", names[k], 100 * part[k]);
-        lw += 3 + (int)strlen(item[k]);
-    }
-    int bw = cols - 7 - lw;
-    if (bw < 10) {
-        bw = cols - 7;
-        lw = 0;
-    }
-    draw_raw(w, 1, 0, " GPU [", color_attr(C_HEADER));
-    /* Cells per part, rounding so that they add up to bw. */
-    int x = 6, used = 0;
-    double acc = 0;
-    for (int k = 0; k < 4; k++) {
-        acc += part[k];
-        int upto = k == 3 ? bw : (int)(acc * bw + 0.5);
-        upto = CLAMP(upto, used, bw);
-        for (; used < upto; used++)
-            draw_raw(w, 1, x + used, glyph[k], color_attr(elems[k]));
-    }
-    draw_raw(w, 1, x + bw, "]", color_attr(C_HEADER));
-    if (!lw)
-        return;
-    x = 6 + bw + 1;
-    for (int k = 0; k < 4; k++) {
-        draw_raw(w, 1, x + 1, glyph[k], color_attr(elems[k]));
-        draw_raw(w, 1, x + 2, item[k], color_attr(C_HEADER));
-        x += 3 + (int)strlen(item[k]);
-    }
+    const struct bar_part parts[4] = {
+        {(double)bd->computation / tot, "comp", a->g->full, C_COMP},
+        {(double)bd->exposed_comm / tot, "comm", a->g->shade_comm, C_COMM},
+        {(double)bd->exposed_memcpy / tot, "memcpy", a->g->shade_memcpy, C_MEMCPY},
+        {(double)bd->idle / tot, "idle", a->g->shade_idle, C_IDLE},
+    };
+    draw_stacked_bar(w, 1, cols, "GPU", parts, 4);
 }
 
 void chrome_header(struct app *a)

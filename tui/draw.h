@@ -23,4 +23,18 @@ void draw_raw(WINDOW *w, int y, int x, const char *s, attr_t attr);
 /* Fill width columns with spaces. */
 void draw_blank(WINDOW *w, int y, int x, int width, attr_t attr);
 
+/* One part of a stacked bar: its share (0-1), name, glyph and colour. */
+struct bar_part {
+    double share;
+    const char *name;
+    const char *glyph;
+    enum color_elem elem;
+};
+
+/* A stacked bar on row y across cols columns: " LABEL [████▒▒░░]" with the
+ * parts' cells rounded to add up to the bar, then "█name 12.3%" for each
+ * part when there is room (at least 10 columns of bar beside them). */
+void draw_stacked_bar(WINDOW *w, int y, int cols, const char *label, const struct bar_part *parts,
+                      int nparts);
+
 #endif

@@ -193,42 +193,14 @@ static void header_line2(struct app *a, WINDOW *w, int cols)
                  color_attr(C_DIM), a->ascii);
         return;
     }
-    double part[3] = {(double)d->block_bytes[BS_ACTIVE_ALLOCATED] / (double)d->reserved,
-                      (double)d->block_bytes[BS_ACTIVE_PENDING_FREE] / (double)d->reserved, 0};
-    part[2] = MAX(0.0, 1 - part[0] - part[1]);
-    static const char *const names[3] = {"allocated", "pending free", "free"};
-    static const enum color_elem elems[3] = {C_COMP, C_MEMCPY, C_IDLE};
-    const char *glyph[3] = {a->g->full, a->g->shade_memcpy, a->g->shade_idle};
-    char item[3][48];
-    int lw = 0;
-    for (int k = 0; k < 3; k++) {
-        snprintf(item[k], sizeof(item[k]), "%s %.1f%%", names[k], 100 * part[k]);
-        lw += 3 + (int)strlen(item[k]);
-    }
-    int bw = cols - 7 - lw;
-    if (bw < 10) {
-        bw = cols - 7;
-        lw = 0;
-    }
-    draw_raw(w, 1, 0, " MEM [", color_attr(C_HEADER));
-    int x = 6, used = 0;
-    double acc = 0;
-    for (int k = 0; k < 3; k++) {
-        acc += part[k];
-        int upto = k == 2 ? bw : (int)(acc * bw + 0.5);
-        upto = CLAMP(upto, used, bw);
-        for (; used < upto; used++)
-            draw_raw(w, 1, x + used, glyph[k], color_attr(elems[k]));
-    }
-    draw_raw(w, 1, x + bw, "]", color_attr(C_HEADER));
-    if (!lw)
-        return;
-    x = 6 + bw + 1;
-    for (int k = 0; k < 3; k++) {
-        draw_raw(w, 1, x + 1, glyph[k], color_attr(elems[k]));
-        draw_raw(w, 1, x + 2, item[k], color_attr(C_HEADER));
-        x += 3 + (int)strlen(item[k]);
-    }
+    double allocated = (double)d->block_bytes[BS_ACTIVE_ALLOCATED] / (double)d->reserved;
+    double pending = (double)d->block_bytes[BS_ACTIVE_PENDING_FREE] / (double)d->reserved;
+    const struct bar_part parts[3] = {
+        {allocated, "allocated", a->g->full, C_COMP},
+        {pending, "pending free", a->g->shade_memcpy, C_MEMCPY},
+        {MAX(0.0, 1 - allocated - pending), "free", a->g->shade_idle, C_IDLE},
+    };
+    draw_stacked_bar(w, 1, cols, "MEM", parts, 3);
 }
 
 void snapview_header(struct app *a, WINDOW *w, int cols)
