@@ -214,15 +214,14 @@ static bool is_location(const struct sym_cli *c, const char *word)
     return !c->exe || strpbrk(word, "+(") != NULL;
 }
 
-/* One address or location: resolve and print. */
-static void handle(struct sym_cli *c, const char *word, bool location)
+/* One address (addr, parsed from word) or location: resolve and print. */
+static void handle(struct sym_cli *c, const char *word, bool location, uint64_t addr)
 {
     struct sym_result *r = &c->res;
-    if (location) {
+    if (location)
         symbolizer_lookup_text(c->s, word, r);
-    } else {
-        symbolizer_lookup(c->s, c->exe, parse_address(word), r);
-    }
+    else
+        symbolizer_lookup(c->s, c->exe, addr, r);
     /* Like addr2line, nothing about single addresses on stderr; a module
      * that cannot answer at all is worth a line. */
     if (r->status != SYM_OK && (r->module_reason || location))
@@ -279,7 +278,7 @@ static void batch_run(struct sym_cli *c, struct batch *b)
     for (size_t k = 0; k < n; k++) {
         const struct batch_line *l = &b->lines.v[k];
         size_t at = c->out.len;
-        handle(c, b->text.s + l->text, l->addr == UINT64_MAX);
+        handle(c, b->text.s + l->text, l->addr == UINT64_MAX, l->addr);
         start[l->idx] = at;
         len[l->idx] = c->out.len - at;
     }
@@ -429,7 +428,7 @@ int cmd_symbolize(int argc, char **argv)
     strtab_init(&c.warned);
     if (optind < argc)
         for (int i = optind; i < argc; i++)
-            handle(&c, argv[i], is_location(&c, argv[i]));
+            handle(&c, argv[i], is_location(&c, argv[i]), parse_address(argv[i]));
     else
         read_stdin(&c);
     flush_out(&c);
