@@ -15,6 +15,7 @@ if [ $# -eq 0 ]; then
            "$shared/traces/hta-mtia-rank0-stress.json.gz" \
            "$shared/traces/tracelens-mi300-owlv2-infer-large.json.gz"
 fi
+first=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -43,8 +44,7 @@ for f in "$@"; do
 done
 
 # JSON throughput on one core: plain JSON, one parser thread, load only.
-f=$1
-gzip -dcf "$f" >"$tmp/plain.json"
+gzip -dcf "$first" >"$tmp/plain.json"
 size=$(wc -c <"$tmp/plain.json")
 set -- $(measure "$tt" report -q --threads 1 -t timeline "$tmp/plain.json")
 echo

@@ -26,4 +26,8 @@ const char *json_scan_string(const char *p, const char *end);
  * scalar that reaches `end` is incomplete unless at_eof. */
 const char *json_scan_value(const char *p, const char *end, bool at_eof);
 
+/* The same, one byte at a time: the reference the block scanner is tested
+ * against. */
+const char *json_scan_value_bytewise(const char *p, const char *end, bool at_eof);
+
 #endif

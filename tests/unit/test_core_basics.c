@@ -1,5 +1,5 @@
-/* Unit tests: arena, strtab, u64map, interval algebra, utf8, display,
- * argpack, tables and their printers. */
+/* Unit tests: arena, strtab, u64map, interval algebra, JSON scanning,
+ * utf8, display, argpack, tables and their printers. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include "core/argpack.h"
 #include "core/display.h"
 #include "core/interval.h"
+#include "core/jsonscan.h"
 #include "core/opcat.h"
 #include "core/strtab.h"
 #include "core/tabfmt.h"
@@ -97,6 +98,52 @@ static void test_interval(void **state)
     assert_int_equal(ival_intersect_length(v, n, b, 2), 2 + 5 + 5);
     struct ival u[] = {{0, 10}, {0, 10}, {5, 15}};
     assert_int_equal(ival_union_length(u, 3), 15);
+}
+
+/* End of the value at the start of s (offset), or -1 when incomplete. */
+static long scan_end(const char *s, size_t len)
+{
+    const char *q = json_scan_value(s, s + len, false);
+    const char *r = json_scan_value_bytewise(s, s + len, false);
+    assert_ptr_equal(q, r);
+    return q ? (long)(q - s) : -1;
+}
+
+static void test_json_scan(void **state)
+{
+    static const struct {
+        const char *text;
+        long end;
+    } cases[] = {
+        {"{}", 2},
+        {"{\"a\":[1,2,{\"b\":\"}]\"}]} tail", 22},
+        {"{\"k\":\"a \\\"}\\\\\"}, next", 15},
+        {"{\"name\":\"x\\\\\\\"]\",\"args\":{\"Input Dims\":[[1,2],[3]]}},{", 51},
+        {"[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]", 40},
+        {"{\"a\":\"0123456789abcdef0123456789\\\\\",\"b\":1}", 42},
+        {"{\"a\":\"unterminated", -1},
+        {"{\"a\":{\"b\":[1,2,3]}", -1},
+        {"{\"a\":\"\\", -1},
+        {"\"str\\\"ing\" x", 10},
+        {"12.5e3,", 6},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        assert_int_equal(scan_end(cases[i].text, strlen(cases[i].text)), cases[i].end);
+
+    /* Random documents over the bytes that matter, every length and
+     * alignment: the block scanner agrees with the bytewise one. */
+    static const char alphabet[] = "{}[]\"\\\\\\ax,:";
+    char buf[200];
+    unsigned seed = 12345;
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t len = 1 + (size_t)(iter % 120);
+        buf[0] = iter & 1 ? '{' : '[';
+        for (size_t i = 1; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            buf[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+        }
+        scan_end(buf, len);
+    }
 }
 
 static void test_utf8_display(void **state)
@@ -245,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_strtab),
         cmocka_unit_test(test_u64map),
         cmocka_unit_test(test_interval),
+        cmocka_unit_test(test_json_scan),
         cmocka_unit_test(test_utf8_display),
         cmocka_unit_test(test_argpack),
         cmocka_unit_test(test_table_sort_and_formats),
