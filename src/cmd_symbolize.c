@@ -103,6 +103,22 @@ static void warn_once(struct sym_cli *c, const char *reason)
     sb_free(&sb);
 }
 
+/* 0x and `digits` lower-case hex digits (more when the value needs them),
+ * as addr2line -a prints addresses. */
+static void put_hex(struct strbuf *out, uint64_t v, int digits)
+{
+    char buf[18];
+    int i = (int)sizeof(buf);
+    do {
+        buf[--i] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+        digits--;
+    } while (v || digits > 0);
+    buf[--i] = 'x';
+    buf[--i] = '0';
+    sb_putn(out, buf + i, sizeof(buf) - (size_t)i);
+}
+
 static void put_location(struct sym_cli *c, const struct sym_frame *f)
 {
     const char *file = f->file;
@@ -132,7 +148,7 @@ static void put_location(struct sym_cli *c, const struct sym_frame *f)
 static void put_a2l(struct sym_cli *c, const struct sym_result *r)
 {
     if (c->addresses) {
-        sb_printf(&c->out, r->is64 ? "0x%016llx" : "0x%08llx", (unsigned long long)r->addr);
+        put_hex(&c->out, r->addr, r->is64 ? 16 : 8);
         sb_puts(&c->out, c->pretty ? ": " : "\n");
     }
     if (!r->nframes) {
@@ -283,21 +299,15 @@ static void batch_run(struct sym_cli *c, struct batch *b)
         len[l->idx] = c->out.len - at;
     }
     c->batching = false;
-    struct strbuf ordered = STRBUF_INIT;
-    sb_reserve(&ordered, c->out.len - base);
+    /* stdio's buffer does the reordering copy; no second batch-sized one. */
+    fwrite(c->out.s, 1, base, stdout);
     for (size_t i = 0; i < n; i++)
-        sb_putn(&ordered, c->out.s + start[i], len[i]);
-    c->out.len = base;
-    sb_putn(&c->out, sb_str(&ordered), ordered.len);
-    sb_free(&ordered);
+        fwrite(c->out.s + start[i], 1, len[i], stdout);
+    sb_clear(&c->out);
     free(start);
     free(len);
     b->lines.n = 0;
     sb_clear(&b->text);
-    if (c->out.len >= OUT_CHUNK) {
-        fwrite(c->out.s, 1, c->out.len, stdout);
-        sb_clear(&c->out);
-    }
 }
 
 /* Whether more input is ready without waiting. */
@@ -382,6 +392,8 @@ int cmd_symbolize(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct sym_cli c;
+    static char stdout_buf[OUT_CHUNK]; /* answers are small writes, flushed before reads */
+    setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
     memset(&c, 0, sizeof(c));
     bool demangle = false;
     const char *dirs[16];
