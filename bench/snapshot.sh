@@ -33,7 +33,7 @@ measure() {
     cat "$tmp/t"
 }
 
-set -- $(measure "$tt" snapshot-report -t summary "$f")
+set -- $(measure "$tt" report -t summary "$f")
 t_tt=$1 r_tt=$2
 peak=$(awk '$1 == "cuda:0" { print $(NF-1) }' "$tmp/out")
 set -- $(measure python3 -c 'import pickle, sys; pickle.load(open(sys.argv[1], "rb"))' "$f")
@@ -42,7 +42,7 @@ t_py=$1 r_py=$2
 mb() { echo "$1 / 1048576" | bc -l; }
 printf 'file: %.1f MiB (%s bytes), peak allocated %s bytes\n' "$(mb "$bytes")" "$bytes" "$peak"
 printf '%-26s %9s %12s %12s\n' "" "wall s" "peak RSS MiB" "RSS / file"
-printf '%-26s %9.2f %12.1f %12.2f\n' "torchtop snapshot-report" "$t_tt" \
+printf '%-26s %9.2f %12.1f %12.2f\n' "torchtop report" "$t_tt" \
     "$(echo "$r_tt / 1024" | bc -l)" "$(echo "$r_tt * 1024 / $bytes" | bc -l)"
 printf '%-26s %9.2f %12.1f %12.2f\n' "python3 pickle.load" "$t_py" \
     "$(echo "$r_py / 1024" | bc -l)" "$(echo "$r_py * 1024 / $bytes" | bc -l)"
