@@ -1,7 +1,7 @@
 #!/bin/sh
 # Scale benchmark: synthetic traces of 64 MB, 256 MB and 1 GB (plain) and
 # 256 MB gzip, loaded with `torchtop report` (every table), next to the I/O
-# floor of the same file (wc -c for plain, gzip -dc for gzip). Prints wall
+# floor of the same file (cat | wc -c for plain, gzip -dc | wc -c for gzip). Prints wall
 # time, MB/s, events/s, peak RSS and the ratio to the floor.
 #
 #   bench/scale.sh [BUILD_DIR] [SIZES...]      e.g. bench/scale.sh build 64M 1G
@@ -25,14 +25,15 @@ printf '%-10s %9s %9s %8s %9s %11s %8s %9s %6s\n' size "JSON MB" events "load s"
 for spec in "$@"; do
     case $spec in
         *.gz) size=${spec%.gz}; f="$tmp/trace-$size.json.gz"; floor="gzip -dc" ;;
-        *) size=$spec; f="$tmp/trace-$size.json"; floor="wc -c" ;;
+        *) size=$spec; f="$tmp/trace-$size.json"; floor="cat" ;;
     esac
     "$tt" gen --size "$size" --stats -o "$f" 2>"$tmp/gen"
     events=$(sed -n 's/.* \([0-9][0-9]*\) events,.*/\1/p' "$tmp/gen")
     json=$(sed -n 's/.* events, \([0-9][0-9]*\) bytes of JSON.*/\1/p' "$tmp/gen")
-    # warm the page cache, then measure
+    # written out and in the page cache, then measure
+    sync
     cat "$f" >/dev/null
-    set -- $(secs $floor "$f")
+    set -- $(secs sh -c "$floor \"\$1\" | wc -c" sh "$f")
     t_floor=$1
     set -- $(secs "$tt" report -q -o /dev/null "$f")
     t=$1 rss=$2
