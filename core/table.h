@@ -31,6 +31,7 @@ enum col_flags {
     COLF_WIDE    = 1 << 0,  /* long text (names): truncated in the middle in text output */
     COLF_DETAIL  = 1 << 1,  /* left out of text/md output (still in csv/json/xlsx) */
     COLF_ASC     = 1 << 2,  /* natural sort is ascending (names) rather than descending */
+    COLF_BYTES   = 1 << 3,  /* an int counting bytes: the explorer shows it in kB/MB/GB */
 };
 
 struct table_col {

@@ -12,6 +12,7 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/knames.h"
+#include "tui/text.h"
 
 struct tview {
     struct table *tab; /* borrowed from app.views */
@@ -89,6 +90,23 @@ static void view_rows(struct app *a, struct tview *v)
     listview_clamp(&v->lv);
 }
 
+/* A cell as the pane shows it: byte counts in kB/MB/GB (the detail pane
+ * adds the exact number), everything else as text reports print it. */
+static void pane_cell(struct strbuf *out, const struct table *tab, size_t r, size_t c)
+{
+    const struct table_col *col = &tab->cols[c];
+    if (col->kind == COL_INT && (col->flags & COLF_BYTES)) {
+        int64_t v = table_cell(tab, r, c).i;
+        if (v != TABLE_NO_INT && v >= 0) {
+            char buf[32];
+            text_bytes(buf, sizeof(buf), (uint64_t)v);
+            sb_puts(out, buf);
+            return;
+        }
+    }
+    tabfmt_cell_text(out, tab, r, c);
+}
+
 static void view_widths(struct table_pane *tp, struct tview *v)
 {
     struct table *tab = v->tab;
@@ -99,7 +117,7 @@ static void view_widths(struct table_pane *tp, struct tview *v)
         int cap = (tab->cols[c].flags & COLF_WIDE) ? 100 : 60;
         for (size_t r = 0; r < tab->nrows && w < cap; r++) {
             sb_clear(&tp->cell);
-            tabfmt_cell_text(&tp->cell, tab, r, c);
+            pane_cell(&tp->cell, tab, r, c);
             int cw = (int)text_width(sb_str(&tp->cell), tp->cell.len);
             if (cw > w)
                 w = cw;
@@ -329,7 +347,7 @@ static void table_draw(struct pane *p, struct app *a)
             int c = tp->shown[k];
             const struct table_col *col = &v->tab->cols[c];
             sb_clear(&tp->cell);
-            tabfmt_cell_text(&tp->cell, v->tab, r, (size_t)c);
+            pane_cell(&tp->cell, v->tab, r, (size_t)c);
             const char *text = sb_str(&tp->cell);
             size_t tlen = tp->cell.len;
             if (col->kind == COL_TEXT && a->kn)
@@ -549,6 +567,13 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
             if (a->kn)
                 text = knames_cell_full(a->kn, row_event(v->tab, r), text, n, &n);
             detail_wrap(d, col_title(&v->tab->cols[c]), text, n, C_DEFAULT);
+        }
+        else if (v->tab->cols[c].flags & COLF_BYTES) {
+            struct strbuf both = STRBUF_INIT;
+            pane_cell(&both, v->tab, r, c);
+            sb_printf(&both, " (%s bytes)", sb_str(&sb));
+            detail_kv(d, col_title(&v->tab->cols[c]), sb_str(&both), both.len);
+            sb_free(&both);
         }
         else
             detail_kv(d, col_title(&v->tab->cols[c]), sb_str(&sb), sb.len);
