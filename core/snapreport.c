@@ -123,6 +123,7 @@ struct table *snapreport_summary(const struct snapshot *s)
                                 "Memory by device: segments, blocks, trace entries and the "
                                 "peak of allocated memory",
                                 summary_cols, SU__COUNT);
+    t->whole = true;
     struct snap_device all = {0};
     uint64_t ann = 0;
     char label[32];
@@ -185,6 +186,7 @@ struct table *snapreport_settings(const struct snapshot *s)
         return NULL;
     struct table *t = table_new("allocator_settings", "CUDA caching allocator settings", cols,
                                 ARRAY_SIZE(cols));
+    t->whole = true;
     for (size_t i = 0; i < s->settings.n; i++) {
         size_t r = table_add_row(t);
         table_set_text(t, r, 0, snap_str(s, s->settings.v[i].key));

@@ -80,7 +80,7 @@ static bool shown(const struct table *t, size_t col, const struct tabfmt_opts *o
 
 static size_t row_limit(const struct table *t, const struct tabfmt_opts *o)
 {
-    return o->top && o->top < t->nrows ? o->top : t->nrows;
+    return o->top && o->top < t->nrows && !t->whole ? o->top : t->nrows;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -58,6 +58,7 @@ struct table {
     uint32_t *refs;         /* per row: an id the front end can act on (an
                                event index, a name id...), IDX_NONE = none */
     VEC(char *) notes;      /* lines printed after the table */
+    bool whole;             /* a breakdown, not a ranking: --top never cuts it */
     struct arena arena;     /* cell strings */
     /* Optional instances per row (e.g. the events behind an aggregated
      * row), as a CSR index filled by table_set_instances. */

@@ -84,6 +84,7 @@ struct table *timeline_table(const struct trace *t, bool linked_only)
                                   linked_only ? "GPU timeline (GPU events linked to a launch)"
                                               : "GPU timeline (all GPU events)",
                                   cols, ARRAY_SIZE(cols));
+    tab->whole = true;
     struct gpu_breakdown b;
     gpu_breakdown(t, linked_only, -1, &b);
     for (size_t k = 0; k < ARRAY_SIZE(row_names); k++) {
@@ -124,6 +125,7 @@ struct table *timeline_device_table(const struct trace *t, bool linked_only)
     }
     struct table *tab = table_new("gpu_timeline_per_device", "GPU timeline per device", cols,
                                   ndev + 1);
+    tab->whole = true;
     /* table_new copies the column structs, not the name strings. */
     for (size_t j = 0; j < ndev; j++)
         tab->cols[j + 1].name = tab->cols[j + 1].title =

@@ -47,7 +47,7 @@ static void report_usage(FILE *f)
     fprintf(f, "                           %-13s %s\n", "folded",
             "folded stacks for flamegraph.pl / speedscope (alone; see --metric)");
     fprintf(f, "  -f, --format FMT       text (default), csv, json or md\n"
-               "  -n, --top N            print at most N rows per table (also --row-limit)\n"
+               "  -n, --top N            print at most N rows per ranked table (also --row-limit)\n"
                "  -s, --sort COLUMN      sort every table by this column (name or title)\n"
                "      --linked-only      count only GPU events linked to a launch, as TraceLens does\n"
                "      --flow-links       link GPU work to a launch only through an ac2g flow start\n"
