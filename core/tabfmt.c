@@ -163,7 +163,7 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
         sb_putc(out, '\n');
     }
     if (nrows < t->nrows)
-        sb_printf(out, "(%zu more rows)\n", t->nrows - nrows);
+        sb_printf(out, "(%zu more %s)\n", t->nrows - nrows, t->nrows - nrows == 1 ? "row" : "rows");
     for (size_t i = 0; i < t->notes.n; i++) {
         sb_clear(&fit);
         display_sanitize(&fit, t->notes.v[i], strlen(t->notes.v[i]));
@@ -330,7 +330,7 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
         sb_putc(out, '\n');
     }
     if (nrows < t->nrows)
-        sb_printf(out, "\n(%zu more rows)\n", t->nrows - nrows);
+        sb_printf(out, "\n(%zu more %s)\n", t->nrows - nrows, t->nrows - nrows == 1 ? "row" : "rows");
     for (size_t i = 0; i < t->notes.n; i++) {
         sb_puts(out, "\n> ");
         put_md_cell(out, t->notes.v[i], strlen(t->notes.v[i]));

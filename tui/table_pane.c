@@ -285,7 +285,7 @@ static void draw_title(struct pane *p, struct app *a, struct tview *v)
         sb_printf(&sb, ": %s  %zu", v->tab->title, v->rows.n);
         if (v->rows.n != v->tab->nrows)
             sb_printf(&sb, " of %zu", v->tab->nrows);
-        sb_puts(&sb, " rows");
+        sb_puts(&sb, v->tab->nrows == 1 ? " row" : " rows");
         if (v->sort_col >= 0)
             sb_printf(&sb, "  sort %s %s", col_title(&v->tab->cols[v->sort_col]),
                       v->desc ? a->g->sort_desc : a->g->sort_asc);
