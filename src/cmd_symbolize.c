@@ -16,7 +16,6 @@
 #include "core/strbuf.h"
 #include "core/symbolize.h"
 #include "core/u64map.h"
-#include "core/sort.h"
 #include "core/vec.h"
 #include "core/strtab.h"
 #include "src/commands.h"
@@ -260,12 +259,36 @@ struct batch_line {
     uint32_t text;          /* offset of the line in the batch text */
 };
 
-static inline bool line_less(const struct batch_line *x, const struct batch_line *y)
+/* Lines by address, equal addresses in input order: a stable LSD radix
+ * sort by bytes, skipping the bytes all addresses share (most of them:
+ * addresses of one module are close together). */
+static void line_sort(struct batch_line *v, size_t n)
 {
-    return x->addr < y->addr || (x->addr == y->addr && x->idx < y->idx);
+    size_t (*count)[256] = xcalloc(8, sizeof(*count));
+    for (size_t i = 0; i < n; i++)
+        for (unsigned d = 0; d < 8; d++)
+            count[d][(v[i].addr >> (8 * d)) & 0xff]++;
+    struct batch_line *tmp = xmalloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
+    for (unsigned d = 0; d < 8; d++) {
+        if (count[d][(v[0].addr >> (8 * d)) & 0xff] == n)
+            continue; /* every address has this byte */
+        size_t at = 0;
+        for (unsigned k = 0; k < 256; k++) {
+            size_t c = count[d][k];
+            count[d][k] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[d][(src[i].addr >> (8 * d)) & 0xff]++] = src[i];
+        struct batch_line *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof(*v));
+    free(tmp);
+    free(count);
 }
-
-SORT_DEFINE(line_sort, struct batch_line, line_less)
 
 struct batch {
     struct strbuf text;             /* the lines, NUL-separated */
