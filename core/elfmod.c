@@ -24,7 +24,7 @@
 struct shdr {
     uint32_t name, type;
     uint64_t flags, addr, offset, size;
-    uint32_t link;
+    uint32_t link, info;
     uint64_t entsize;
 };
 
@@ -67,6 +67,7 @@ static bool read_shdr(const struct elfmod *m, uint64_t shoff, uint16_t shentsize
         out->offset = rd64(p + offsetof(Elf64_Shdr, sh_offset));
         out->size = rd64(p + offsetof(Elf64_Shdr, sh_size));
         out->link = rd32(p + offsetof(Elf64_Shdr, sh_link));
+        out->info = rd32(p + offsetof(Elf64_Shdr, sh_info));
         out->entsize = rd64(p + offsetof(Elf64_Shdr, sh_entsize));
     } else {
         if (shentsize < sizeof(Elf32_Shdr) || !in_file(m, off, sizeof(Elf32_Shdr)))
@@ -79,6 +80,7 @@ static bool read_shdr(const struct elfmod *m, uint64_t shoff, uint16_t shentsize
         out->offset = rd32(p + offsetof(Elf32_Shdr, sh_offset));
         out->size = rd32(p + offsetof(Elf32_Shdr, sh_size));
         out->link = rd32(p + offsetof(Elf32_Shdr, sh_link));
+        out->info = rd32(p + offsetof(Elf32_Shdr, sh_info));
         out->entsize = rd32(p + offsetof(Elf32_Shdr, sh_entsize));
     }
     return true;
@@ -134,7 +136,14 @@ static void parse_debuglink(struct elfmod *m, const struct shdr *sh)
  * (DW_FORM_rnglistx) without bounds. The unit headers must tile the
  * section: a unit length of at least the header, version 5, an address
  * size of 4 or 8, an offset table inside the unit, and every table entry
- * pointing inside the unit. */
+ * pointing inside the unit. In a relocatable object libdwarf applies the
+ * section's relocations first: none may touch a header or offset table
+ * (lists_relocs_ok). */
+struct span {
+    uint64_t lo, hi;
+};
+typedef VEC(struct span) span_vec;
+
 struct lists_walk {
     uint64_t pos;           /* bytes seen */
     uint64_t next;          /* offset of the next unit header */
@@ -144,6 +153,7 @@ struct lists_walk {
     uint8_t esize;          /* their size: 4, or 8 in 64-bit DWARF */
     uint64_t limit;         /* they must be below this */
     bool bad;
+    span_vec *fixed;        /* each unit's header and offset table */
 };
 
 /* buf holds a whole header, which ended at pos. */
@@ -163,6 +173,7 @@ static void lists_header(struct lists_walk *w)
     }
     w->next = start + len + (dw64 ? 12 : 4);
     w->entries = count;
+    VEC_PUSH(w->fixed, ((struct span){start, w->pos + count * w->esize}));
     w->limit = w->next - (start + hsize); /* entries count from the table's start */
 }
 
@@ -230,15 +241,17 @@ static bool lists_inflate(struct lists_walk *w, const uint8_t *in, uint64_t n, u
 }
 
 /* Whether a .debug_rnglists / .debug_loclists section (plain, SHF_COMPRESSED
- * or .zdebug_) is safe to hand to libdwarf. */
-static bool lists_section_ok(const struct elfmod *m, const struct shdr *sh, bool zdebug)
+ * or .zdebug_) is safe to hand to libdwarf; *fixed receives the spans of
+ * its unit headers and offset tables. */
+static bool lists_section_ok(const struct elfmod *m, const struct shdr *sh, bool zdebug,
+                             span_vec *fixed)
 {
     if (sh->type == SHT_NOBITS || sh->size == 0)
         return true;
     if (!in_file(m, sh->offset, sh->size))
         return false;
     const uint8_t *p = m->map + sh->offset;
-    struct lists_walk w = {0};
+    struct lists_walk w = {.fixed = fixed};
     if (sh->flags & SHF_COMPRESSED) {
         size_t hlen = m->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
         if (sh->size < hlen || rd32(p) != ELFCOMPRESS_ZLIB)
@@ -259,6 +272,27 @@ static bool lists_section_ok(const struct elfmod *m, const struct shdr *sh, bool
         lists_feed(&w, p, sh->size);
     }
     return lists_done(&w);
+}
+
+/* Whether the relocations in section rel (SHT_RELA or SHT_REL) stay clear
+ * of the spans in fixed. A relocation is taken to write 8 bytes, the
+ * widest there is. */
+static bool lists_relocs_ok(const struct elfmod *m, const struct shdr *rel, const span_vec *fixed)
+{
+    size_t esize = rel->type == SHT_RELA ? (m->is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela))
+                                         : (m->is64 ? sizeof(Elf64_Rel) : sizeof(Elf32_Rel));
+    if (rel->size == 0 || fixed->n == 0)
+        return true;
+    if (!in_file(m, rel->offset, rel->size))
+        return false;
+    for (uint64_t k = 0; k < rel->size / esize; k++) {
+        const uint8_t *e = m->map + rel->offset + k * esize;
+        uint64_t at = m->is64 ? rd64(e) : rd32(e);
+        for (size_t j = 0; j < fixed->n; j++)
+            if (at < fixed->v[j].hi && at + 8 > fixed->v[j].lo)
+                return false;
+    }
+    return true;
 }
 
 static bool is_lists_section(const char *name, bool *zdebug)
@@ -384,6 +418,7 @@ static bool parse(struct elfmod *m, bool symbols, const char **why)
             goto truncated;
         }
     size_t symtab = SIZE_MAX, dynsym = SIZE_MAX;
+    span_vec *fixed = xcalloc(nsh ? nsh : 1, sizeof(*fixed)); /* of the lists sections */
     for (size_t i = 0; i < nsh; i++) {
         const char *name = strndx < nsh ? str_at(m, &shs[strndx], shs[i].name) : NULL;
         if (!name)
@@ -394,7 +429,7 @@ static bool parse(struct elfmod *m, bool symbols, const char **why)
         else if (strcmp(name, ".gnu_debuglink") == 0 && !m->debuglink)
             parse_debuglink(m, &shs[i]);
         bool zdebug;
-        if (is_lists_section(name, &zdebug) && !lists_section_ok(m, &shs[i], zdebug))
+        if (is_lists_section(name, &zdebug) && !lists_section_ok(m, &shs[i], zdebug, &fixed[i]))
             m->dwarf_lists_bad = true;
         if (shs[i].type == SHT_NOTE && !m->build_id_len)
             parse_notes(m, &shs[i]);
@@ -403,6 +438,13 @@ static bool parse(struct elfmod *m, bool symbols, const char **why)
         else if (shs[i].type == SHT_DYNSYM && dynsym == SIZE_MAX)
             dynsym = i;
     }
+    for (size_t i = 0; i < nsh; i++)
+        if (m->type == ET_REL && (shs[i].type == SHT_RELA || shs[i].type == SHT_REL) &&
+            shs[i].info < nsh && !lists_relocs_ok(m, &shs[i], &fixed[shs[i].info]))
+            m->dwarf_lists_bad = true;
+    for (size_t i = 0; i < nsh; i++)
+        VEC_FREE(&fixed[i]);
+    free(fixed);
     m->has_symtab = symtab != SIZE_MAX;
     if (symbols && (symtab != SIZE_MAX || dynsym != SIZE_MAX))
         parse_symbols(m, shs, nsh, symtab != SIZE_MAX ? symtab : dynsym);
@@ -461,7 +503,7 @@ bool elfmod_dwarf_safe(const char *path, const char **why)
     bool bad = m->dwarf_lists_bad;
     elfmod_free(m);
     if (bad)
-        *why = "corrupt DWARF: malformed range or location list header";
+        *why = "corrupt DWARF: a malformed range or location list header, or a relocation over one";
     return !bad;
 }
 
