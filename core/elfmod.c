@@ -357,6 +357,11 @@ static void parse_symbols(struct elfmod *m, const struct shdr *shs, size_t nsh, 
         const char *s = str_at(m, strtab, name);
         if (!s || !*s || s[0] == '$')
             continue;
+        /* A symbol without a size (_init, _fini, assembly) covers at most
+         * the rest of its section: never the PLT or what follows. */
+        if (size == 0 && code && value >= shs[shndx].addr &&
+            value - shs[shndx].addr < shs[shndx].size)
+            size = shs[shndx].addr + shs[shndx].size - value;
         VEC_PUSH(&v, ((struct symkey){{value, size, s}}));
     }
     sym_sort(v.v, v.n);

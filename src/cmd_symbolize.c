@@ -131,6 +131,10 @@ static void put_location(struct sym_cli *c, const struct sym_frame *f)
     else
         sb_puts(&c->out, "??");
     sb_putc(&c->out, ':');
+    if (!f->line && !file && !(f->function && *f->function)) {
+        sb_puts(&c->out, "0\n"); /* addr2line's "nothing known" */
+        return;
+    }
     if (!f->line) {
         sb_puts(&c->out, "?\n");
         return;
@@ -390,8 +394,9 @@ static void read_stdin(struct sym_cli *c)
             if (sp)
                 *sp = '\0';
         }
-        if (*line)
-            batch_add(c, &b, line);
+        /* An empty line is answered too (as address 0, like addr2line), so
+         * that output records pair with input lines. */
+        batch_add(c, &b, *line ? line : "0");
     }
     batch_run(c, &b);
     sb_free(&b.text);

@@ -103,12 +103,12 @@ for cc in $compilers; do
 done
 
 # --- torchtop itself: hundreds of units, whatever CFLAGS built it ----------
-# Every 7th instruction. Code without DWARF (crt files, static libraries)
-# gets "??:?" like addr2line, where llvm-symbolizer names the object file
-# from the symbol table; such lines are compared as "??:?".
+# Every 7th instruction of .text. Code without DWARF (crt files, static
+# libraries) gets "??:?" like addr2line, where llvm-symbolizer names the
+# object file from the symbol table; such lines are compared as "??:?".
 self="$work/torchtop-self"
 cp "$torchtop" "$self"
-objdump -d --no-show-raw-insn "$self" | awk '/^ +[0-9a-f]+:/ { a = $1; sub(/:$/, "", a); print "0x" a }' |
+objdump -d -j .text --no-show-raw-insn "$self" | awk '/^ +[0-9a-f]+:/ { a = $1; sub(/:$/, "", a); print "0x" a }' |
     awk 'NR % 7 == 0' > "$self.addrs"
 n=$(wc -l < "$self.addrs")
 "$torchtop" symbolize -a -f -i -e "$self" < "$self.addrs" 2>/dev/null | norm |
@@ -122,6 +122,25 @@ else
     bad "torchtop itself: differs from llvm-symbolizer"
     diff "$self.ours" "$self.llvm" | head -20
 fi
+
+# PLT stubs lie in no function: "??" and "??:0" like addr2line (where
+# llvm-symbolizer stretches the size-less _init over them).
+plt=$(objdump -d -j .plt --no-show-raw-insn "$self" 2>/dev/null |
+    awk '/^ +[0-9a-f]+:/ { a = $1; sub(/:$/, "", a); print "0x" a; exit }')
+if [ -n "$plt" ]; then
+    ours=$("$torchtop" symbolize -f -e "$self" "$plt" 2>/dev/null | tr '\n' ' ')
+    theirs=$(addr2line -f -e "$self" "$plt" | tr '\n' ' ')
+    if [ "$ours" = "$theirs" ] && [ "$ours" = "?? ??:0 " ]; then
+        note "ok   a PLT address: $ours"
+    else
+        bad "PLT address $plt: torchtop '$ours', addr2line '$theirs'"
+    fi
+fi
+
+# An empty input line is answered (as address 0), so output pairs with input.
+lines=$(printf '\n%s\n' "$plt" | "$torchtop" symbolize -f -e "$self" 2>/dev/null | wc -l)
+[ "$lines" -eq 4 ] && note "ok   empty input line answered" ||
+    bad "an empty input line and one address gave $lines output lines, not 4"
 
 # --- separate debug files -------------------------------------------------
 first=$(echo $compilers | cut -d' ' -f1)
