@@ -367,11 +367,43 @@ static inline bool seq_less(const struct seq_key *a, const struct seq_key *b)
 
 SORT_DEFINE(seq_sort, struct seq_key, seq_less)
 
+/* Whether name is an autograd node's: "CudnnConvolutionBackward",
+ * "AddmmBackward0". */
+static bool autograd_node_name(const char *name)
+{
+    const char *b = strstr(name, "Backward");
+    if (!b || b == name || strchr(name, ':') || strchr(name, ' '))
+        return false;
+    for (const char *p = b + 8; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return false;
+    return true;
+}
+
+/* Traces without "autograd::engine::evaluate_function: X" wrappers (PyTorch
+ * 1.9 and before) record the autograd node itself, named like
+ * "CudnnConvolutionBackward", with its forward op's Sequence number: those
+ * are the backward ops there. Newer traces are left alone (their nodes sit
+ * under the wrappers, which are the backward ops). */
+static void mark_bare_autograd_nodes(struct trace *t)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (t->ev.v[i].flags & EVF_BACKWARD)
+            return;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_CPU_OP && e->aux != IDX_NONE && t->ops.v[e->aux].seq >= 0 &&
+            autograd_node_name(ev_name(t, i)))
+            e->flags |= EVF_BACKWARD;
+    }
+}
+
 /* Backward op "autograd::engine::evaluate_function: X" <-> the forward op
  * with the same Sequence number on another thread, the latest by start
  * that is not after the backward op (else the latest). */
 static void link_fwd_bwd(struct trace *t)
 {
+    mark_bare_autograd_nodes(t);
     VEC(struct seq_key) fwd = {0};
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];

@@ -132,6 +132,27 @@ static void test_fwd_bwd(void **state)
     trace_free(t);
 }
 
+/* PyTorch 1.9 traces: the autograd node itself, without the
+ * evaluate_function wrapper, carries the Sequence number. */
+static void test_fwd_bwd_bare_nodes(void **state)
+{
+    struct trace *t = load_text("{\"traceEvents\": ["
+        X("cpu_op", "aten::cudnn_convolution", 1, 0, 50, "\"Sequence number\": 890") ","
+        X("cpu_op", "aten::relu_", 1, 60, 10, "\"Sequence number\": 892") ","
+        X("cpu_op", "ReluBackward1", 2, 300, 5, "\"Sequence number\": 892") ","
+        X("cpu_op", "CudnnConvolutionBackward", 2, 310, 20, "\"Sequence number\": 890") ","
+        X("cpu_op", "Backward", 2, 340, 1, "\"Sequence number\": 1")
+        "]}");
+    uint32_t conv = find_event(t, "aten::cudnn_convolution"), relu = find_event(t, "aten::relu_");
+    uint32_t convb = find_event(t, "CudnnConvolutionBackward"), relub = find_event(t, "ReluBackward1");
+    assert_true(t->ev.v[convb].flags & EVF_BACKWARD);
+    assert_int_equal(ev_op(t, convb)->partner, conv);
+    assert_int_equal(ev_op(t, conv)->partner, convb);
+    assert_int_equal(ev_op(t, relu)->partner, relub);
+    assert_false(t->ev.v[find_event(t, "Backward")].flags & EVF_BACKWARD);
+    trace_free(t);
+}
+
 static void test_gpu_time(void **state)
 {
     struct trace *t = load_text(gpu_trace);
@@ -192,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_python_links_cross_threads),
         cmocka_unit_test(test_gpu_links),
         cmocka_unit_test(test_fwd_bwd),
+        cmocka_unit_test(test_fwd_bwd_bare_nodes),
         cmocka_unit_test(test_gpu_time),
         cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_name_rules),
