@@ -89,19 +89,17 @@ static inline bool gkey_same(const struct gkey *a, const struct gkey *b)
 
 SORT_DEFINE(gkey_sort, struct gkey, gkey_less)
 
-/* Percent and cumulative percent columns of a table sorted by `col`. */
+/* The percent column of each row's share of `col`, and the cumulative
+ * percent column, the running sum of pct, in the row order (and in any
+ * order the rows are sorted into later). */
 static void fill_percent(struct table *tab, size_t col, size_t pct, size_t cum)
 {
     double total = 0;
     for (size_t r = 0; r < tab->nrows; r++)
         total += table_cell(tab, r, col).f;
-    double run = 0;
-    for (size_t r = 0; r < tab->nrows; r++) {
-        double v = table_cell(tab, r, col).f;
-        run += v;
-        table_set_float(tab, r, pct, total > 0 ? 100.0 * v / total : 0);
-        table_set_float(tab, r, cum, total > 0 ? 100.0 * run / total : 0);
-    }
+    for (size_t r = 0; r < tab->nrows; r++)
+        table_set_float(tab, r, pct, total > 0 ? 100.0 * table_cell(tab, r, col).f / total : 0);
+    table_set_cumulative(tab, cum, pct);
 }
 
 /* Build instances CSR for groups [gstart[g], gstart[g+1]) of sorted keys. */

@@ -35,6 +35,7 @@ void table_free(struct table *t)
     for (size_t i = 0; i < t->notes.n; i++)
         free(t->notes.v[i]);
     VEC_FREE(&t->notes);
+    VEC_FREE(&t->cumul);
     free(t->inst_first);
     free(t->inst);
     arena_free(&t->arena);
@@ -184,6 +185,34 @@ void table_sort(struct table *t, size_t col, bool descending)
         t->inst = inst;
     }
     free(perm);
+    table_fill_cumulative(t);
+}
+
+void table_set_cumulative(struct table *t, size_t col, size_t of)
+{
+    if (col >= t->ncols || of >= t->ncols || t->cols[col].kind == COL_TEXT ||
+        t->cols[of].kind == COL_TEXT)
+        return;
+    t->cols[col].flags |= COLF_CUMUL;
+    VEC_PUSH(&t->cumul, ((struct table_cumul){(uint32_t)col, (uint32_t)of}));
+    table_fill_cumulative(t);
+}
+
+void table_fill_cumulative(struct table *t)
+{
+    for (size_t k = 0; k < t->cumul.n; k++) {
+        size_t col = t->cumul.v[k].col, of = t->cumul.v[k].of;
+        double run = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            union cell v = table_cell(t, r, of);
+            if (!cell_empty(t, of, v))
+                run += t->cols[of].kind == COL_INT ? (double)v.i : v.f;
+            if (t->cols[col].kind == COL_INT)
+                table_set_int(t, r, col, (int64_t)run);
+            else
+                table_set_float(t, r, col, run);
+        }
+    }
 }
 
 void table_set_instances(struct table *t, uint32_t *first, uint32_t *inst)

@@ -32,6 +32,7 @@ enum col_flags {
     COLF_DETAIL  = 1 << 1,  /* left out of text/md output (still in csv/json/xlsx) */
     COLF_ASC     = 1 << 2,  /* natural sort is ascending (names) rather than descending */
     COLF_BYTES   = 1 << 3,  /* an int counting bytes: the explorer shows it in kB/MB/GB */
+    COLF_CUMUL   = 1 << 4,  /* a running sum in row order (table_set_cumulative) */
 };
 
 struct table_col {
@@ -48,6 +49,12 @@ union cell {
     const char *s;
 };
 
+/* A cumulative column: the running sum of another column in row order. */
+struct table_cumul {
+    uint32_t col;           /* the COLF_CUMUL column */
+    uint32_t of;            /* the column summed (a percentage) */
+};
+
 struct table {
     char *name;             /* machine name, e.g. "ops_summary" */
     char *title;            /* one-line description */
@@ -58,6 +65,7 @@ struct table {
     uint32_t *refs;         /* per row: an id the front end can act on (an
                                event index, a name id...), IDX_NONE = none */
     VEC(char *) notes;      /* lines printed after the table */
+    VEC(struct table_cumul) cumul; /* COLF_CUMUL columns and what they sum */
     bool whole;             /* a breakdown, not a ranking: --top never cuts it */
     struct arena arena;     /* cell strings */
     /* Optional instances per row (e.g. the events behind an aggregated
@@ -92,8 +100,17 @@ static inline uint32_t table_ref(const struct table *t, size_t row)
 int table_col_index(const struct table *t, const char *name);
 
 /* Stable sort of the rows by one column; empty cells sort last either way.
- * Instances and refs move with their rows. */
+ * Instances and refs move with their rows; cumulative columns are
+ * recomputed in the new order. */
 void table_sort(struct table *t, size_t col, bool descending);
+
+/* Make column `col` (numeric) the running sum of column `of` (numeric) in
+ * row order, as a cumulative percentage is of its percentage, and fill it
+ * now. table_sort keeps it so after every sort. */
+void table_set_cumulative(struct table *t, size_t col, size_t of);
+/* Recompute every cumulative column in the current row order; empty
+ * cells of the summed column add nothing. */
+void table_fill_cumulative(struct table *t);
 /* Compare two rows of one column (<0, 0, >0), as table_sort does. */
 int table_compare_rows(const struct table *t, size_t col, size_t a, size_t b);
 

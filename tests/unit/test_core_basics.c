@@ -270,6 +270,41 @@ static void test_table_sort_and_formats(void **state)
     table_free(t);
 }
 
+/* A cumulative percentage follows the rows in whatever order they are
+ * sorted into (the report's --sort, the explorer's sort keys). */
+static void test_table_cumulative(void **state)
+{
+    static const struct table_col cols[] = {
+        {"name", NULL, COL_TEXT, 0, COLF_ASC},
+        {"count", NULL, COL_INT, 0, 0},
+        {"pct", NULL, COL_PERCENT, 2, 0},
+        {"cum", NULL, COL_PERCENT, 2, 0},
+    };
+    static const struct {
+        const char *name;
+        int64_t count;
+        double pct;
+    } rows[] = {{"a", 1, 50}, {"b", 7, 30}, {"c", 3, 20}};
+    struct table *t = table_new("cumul", NULL, cols, 4);
+    for (size_t i = 0; i < 3; i++) {
+        size_t r = table_add_row(t);
+        table_set_text(t, r, 0, rows[i].name);
+        table_set_int(t, r, 1, rows[i].count);
+        table_set_float(t, r, 2, rows[i].pct);
+    }
+    table_set_cumulative(t, 3, 2);
+    assert_true(t->cols[3].flags & COLF_CUMUL);
+    assert_true(table_cell(t, 1, 3).f == 80 && table_cell(t, 2, 3).f == 100);
+    table_sort(t, 1, true);
+    assert_string_equal(table_cell(t, 0, 0).s, "b");
+    assert_true(table_cell(t, 0, 3).f == 30);
+    assert_true(table_cell(t, 1, 3).f == 50);
+    assert_true(table_cell(t, 2, 3).f == 100);
+    table_sort(t, 0, false);
+    assert_true(table_cell(t, 0, 3).f == 50 && table_cell(t, 1, 3).f == 80);
+    table_free(t);
+}
+
 static void test_opcat(void **state)
 {
     assert_string_equal(opcat_name(opcat_of_name("aten::addmm")), "GEMM");
@@ -296,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_utf8_display),
         cmocka_unit_test(test_argpack),
         cmocka_unit_test(test_table_sort_and_formats),
+        cmocka_unit_test(test_table_cumulative),
         cmocka_unit_test(test_opcat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""torchtop report's command line on a shared trace and snapshot: --sort
+and the cumulative columns, formats, row limits and usage errors. Prints
+'N passed, N failed'."""
+import argparse
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+from checks import check, summary
+
+TT = None
+BERT = None
+
+
+def report(*args):
+    p = subprocess.run([TT, "report", "-q", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def csv_rows(*args):
+    rc, out, err = report("--no-header", "-f", "csv", *args)
+    check(rc == 0, "%s: exit %d: %s" % (" ".join(args), rc, err[:200]))
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+def check_cumulative():
+    """After --sort the cumulative percentage runs down the printed rows."""
+    for table in ("ops", "categories", "unique-args"):
+        for fmt in ("csv", "json"):
+            rc, out, err = report("--no-header", "-f", fmt, "-t", table, "-s", "count", BERT)
+            check(rc == 0, "cumulative %s %s: exit %d" % (table, fmt, rc))
+            if fmt == "csv":
+                rows = list(csv.DictReader(io.StringIO(out)))
+                pct = [float(r["Percentage (%)"]) for r in rows]
+                cum = [float(r["Cumulative Percentage (%)"]) for r in rows]
+            else:
+                rows = json.loads(out)["tables"][0]["rows"]
+                pct = [r["Percentage (%)"] for r in rows]
+                cum = [r["Cumulative Percentage (%)"] for r in rows]
+            run = 0
+            ok = len(rows) > 2
+            for p, c in zip(pct, cum):
+                run += p
+                ok &= abs(run - c) < 1e-6
+            check(ok, "%s -s count (%s): cumulative %% %s is not the running sum of %s" % (table, fmt, cum, pct))
+            check(abs(cum[-1] - 100) < 1e-6, "%s -s count (%s): last cumulative %% %s" % (table, fmt, cum[-1]))
+    rc, out, err = report("--no-header", "-t", "ops", "-s", "count", "-n", "3", BERT)
+    lines = [l.split() for l in out.splitlines()[3:6]]
+    check([l[-1] for l in lines] == ["63.86", "73.85", "78.61"], "ops -s count text cum %%: %s" % lines)
+
+
+def main():
+    global TT, BERT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--torchtop", required=True)
+    ap.add_argument("--shared", required=True)
+    a = ap.parse_args()
+    TT = a.torchtop
+    BERT = os.path.join(a.shared, "traces", "tracelens-h100-bert-small-infer.json.gz")
+    check_cumulative()
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
