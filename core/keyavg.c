@@ -540,3 +540,54 @@ struct table *events_table(const struct trace *t, const struct keyavg_opts *opts
 {
     return build(t, opts, true);
 }
+
+int keyavg_sort_column(const struct table *tab, const char *sort_by)
+{
+    /* PyTorch's FunctionEventAvg attributes and the columns showing them. */
+    static const struct {
+        const char *attr, *col;
+    } attrs[] = {
+        {"self_cpu_time_total", "Self CPU"},
+        {"cpu_time_total", "CPU total"},
+        {"cpu_time", "CPU time avg"},
+        {"self_device_time_total", "Self CUDA"},
+        {"device_time_total", "CUDA total"},
+        {"device_time", "CUDA time avg"},
+        {"cpu_memory_usage", "CPU Mem"},
+        {"self_cpu_memory_usage", "Self CPU Mem"},
+        {"device_memory_usage", "CUDA Mem"},
+        {"self_device_memory_usage", "Self CUDA Mem"},
+        {"count", "# of Calls"},
+    };
+    if (strcmp(tab->name, "key_averages") != 0 && strcmp(tab->name, "events") != 0)
+        return -1;
+    /* PyTorch reads "cuda", "xpu" and "privateuse1" in a key as "device". */
+    struct strbuf key = STRBUF_INIT;
+    for (const char *p = sort_by; *p;) {
+        static const char *const dev[] = {"cuda", "xpu", "privateuse1"};
+        size_t k = 0;
+        while (k < ARRAY_SIZE(dev) && strncmp(p, dev[k], strlen(dev[k])) != 0)
+            k++;
+        if (k < ARRAY_SIZE(dev)) {
+            sb_puts(&key, "device");
+            p += strlen(dev[k]);
+        } else {
+            sb_putc(&key, *p++);
+        }
+    }
+    int col = -1;
+    if (strcmp(sb_str(&key), "flops") == 0) {
+        /* "Total FLOPs", "Total GFLOPs", ...: the name carries the unit. */
+        for (size_t c = 0; c < tab->ncols && col < 0; c++) {
+            const char *n = tab->cols[c].name;
+            size_t len = strlen(n);
+            if (strncmp(n, "Total ", 6) == 0 && len >= 11 && strcmp(n + len - 5, "FLOPs") == 0)
+                col = (int)c;
+        }
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(attrs) && col < 0; i++)
+        if (strcmp(sb_str(&key), attrs[i].attr) == 0)
+            col = table_col_index(tab, attrs[i].col);
+    sb_free(&key);
+    return col;
+}

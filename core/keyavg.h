@@ -41,4 +41,13 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
  * op. Row refs are the events. */
 struct table *events_table(const struct trace *t, const struct keyavg_opts *opts);
 
+/* The column of a key_averages or events table that PyTorch's
+ * table(sort_by=...) key names (self_cpu_time_total, cpu_time_total,
+ * self_cuda_time_total, cuda_time_total, cpu_time, cuda_time,
+ * cpu_memory_usage, self_cpu_memory_usage, cuda_memory_usage,
+ * self_cuda_memory_usage, count, flops; "xpu", "privateuse1" or "device"
+ * for "cuda", as PyTorch accepts them). -1 when the key is not one of
+ * these, the table is another, or the column is not in it. */
+int keyavg_sort_column(const struct table *tab, const char *sort_by);
+
 #endif

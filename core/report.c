@@ -9,6 +9,7 @@
 
 #include "core/display.h"
 #include "core/kernstats.h"
+#include "core/keyavg.h"
 #include "core/report.h"
 #include "core/roofline.h"
 #include "core/timeline.h"
@@ -209,12 +210,16 @@ void report_header_json(struct strbuf *out, const struct trace *t)
 
 bool report_sort_table(struct table *tab, const char *col)
 {
-    for (size_t c = 0; c < tab->ncols; c++) {
+    int found = -1;
+    for (size_t c = 0; c < tab->ncols && found < 0; c++) {
         const struct table_col *tc = &tab->cols[c];
-        if (strcasecmp(tc->name, col) == 0 || (tc->title && strcasecmp(tc->title, col) == 0)) {
-            table_sort(tab, c, tc->kind != COL_TEXT);
-            return true;
-        }
+        if (strcasecmp(tc->name, col) == 0 || (tc->title && strcasecmp(tc->title, col) == 0))
+            found = (int)c;
     }
-    return false;
+    if (found < 0)
+        found = keyavg_sort_column(tab, col);
+    if (found < 0)
+        return false;
+    table_sort(tab, (size_t)found, tab->cols[found].kind != COL_TEXT);
+    return true;
 }

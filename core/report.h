@@ -44,8 +44,9 @@ void report_header_text(struct strbuf *out, const struct trace *t);
 void report_header_json(struct strbuf *out, const struct trace *t);
 
 /* Sort a table by the column whose machine name or title matches `col`
- * (case-insensitive); numbers descending, text ascending. False when no
- * column matches. */
+ * (case-insensitive), or for the key_averages and events tables the
+ * column PyTorch's sort_by key `col` names (keyavg_sort_column); numbers
+ * descending, text ascending. False when no column matches. */
 bool report_sort_table(struct table *tab, const char *col);
 
 #endif

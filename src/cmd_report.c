@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/analysis.h"
+#include "core/display.h"
 #include "core/folded.h"
 #include "core/load.h"
 #include "core/report.h"
@@ -48,7 +49,9 @@ static void report_usage(FILE *f)
             "folded stacks for flamegraph.pl / speedscope (alone; see --metric)");
     fprintf(f, "  -f, --format FMT       text (default), csv, json or md\n"
                "  -n, --top N            print at most N rows per ranked table (also --row-limit)\n"
-               "  -s, --sort COLUMN      sort every table by this column (name or title)\n"
+               "  -s, --sort COLUMN      sort every table that has this column (name or title; for\n"
+               "                         key-averages also PyTorch's sort_by keys, e.g.\n"
+               "                         self_cuda_time_total); none having it is an error\n"
                "      --linked-only      count only GPU events linked to a launch, as TraceLens does\n"
                "      --flow-links       link GPU work to a launch only through an ac2g flow start\n"
                "                         (TraceLens's rule; default: by correlation id alone)\n"
@@ -217,13 +220,59 @@ static int write_out(const struct report_cli *c, const struct strbuf *sb)
     return EXIT_OK;
 }
 
+/* Sort every table that has the --sort column. A column that none of
+ * them has is a usage error, reported with the columns they do have. */
+static int sort_tables(const struct report_cli *c, struct table_list *tables)
+{
+    if (!c->sort)
+        return EXIT_OK;
+    bool any = false, keyavg = false;
+    for (size_t i = 0; i < tables->items.n; i++) {
+        any |= report_sort_table(tables->items.v[i], c->sort);
+        keyavg |= strcmp(tables->items.v[i]->name, "key_averages") == 0 ||
+                  strcmp(tables->items.v[i]->name, "events") == 0;
+    }
+    if (any)
+        return EXIT_OK;
+    struct strbuf msg = STRBUF_INIT;
+    sb_puts(&msg, "torchtop report: no column '");
+    display_sanitize(&msg, c->sort, strlen(c->sort));
+    sb_puts(&msg, "' to sort by in the tables asked for; their columns (names or titles):");
+    size_t mark = msg.len;
+    for (size_t i = 0; i < tables->items.n; i++) {
+        const struct table *t = tables->items.v[i];
+        for (size_t k = 0; k < t->ncols; k++) {
+            /* Each name once: several tables share columns. */
+            bool seen = false;
+            for (size_t j = 0; j <= i && !seen; j++)
+                for (size_t m = 0; m < (j < i ? tables->items.v[j]->ncols : k) && !seen; m++)
+                    seen = strcmp(tables->items.v[j]->cols[m].name, t->cols[k].name) == 0;
+            if (seen)
+                continue;
+            sb_puts(&msg, msg.len > mark ? ", '" : " '");
+            display_sanitize(&msg, t->cols[k].name, strlen(t->cols[k].name));
+            sb_putc(&msg, '\'');
+        }
+    }
+    if (msg.len == mark)
+        sb_puts(&msg, " none");
+    if (keyavg)
+        sb_puts(&msg, "; for key-averages and events also PyTorch's sort_by keys (self_cpu_time_total, "
+                      "cpu_time_total, self_cuda_time_total, cuda_time_total, cpu_time, cuda_time, "
+                      "cpu_memory_usage, self_cpu_memory_usage, cuda_memory_usage, "
+                      "self_cuda_memory_usage, count, flops)");
+    fprintf(stderr, "%s\n", sb_str(&msg));
+    sb_free(&msg);
+    return EXIT_USAGE;
+}
+
 /* Print tables and the header in the chosen format. */
 static int print_tables(const struct report_cli *c, struct table_list *tables, const struct trace *t,
                         const char *snapshot_path)
 {
-    if (c->sort)
-        for (size_t i = 0; i < tables->items.n; i++)
-            report_sort_table(tables->items.v[i], c->sort);
+    int rc = sort_tables(c, tables);
+    if (rc)
+        return rc;
     struct strbuf out = STRBUF_INIT;
     struct strbuf header = STRBUF_INIT;
     if (c->fmt.format == FMT_JSON) {
@@ -242,7 +291,7 @@ static int print_tables(const struct report_cli *c, struct table_list *tables, c
         }
         tabfmt_list(&out, tables, &c->fmt, NULL);
     }
-    int rc = write_out(c, &out);
+    rc = write_out(c, &out);
     sb_free(&out);
     sb_free(&header);
     return rc;
@@ -352,11 +401,11 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         fprintf(stderr, "torchtop report: %s\n", msg);
         status = status ? status : EXIT_USAGE;
     } else if (c->xlsx_path) {
-        if (c->sort)
-            for (size_t i = 0; i < tables.items.n; i++)
-                report_sort_table(tables.items.v[i], c->sort);
         struct errinfo xerr = {0};
-        if (xlsx_write(c->xlsx_path, t, &tables, &xerr) != ST_OK) {
+        int s = sort_tables(c, &tables);
+        if (s) {
+            status = status ? status : s;
+        } else if (xlsx_write(c->xlsx_path, t, &tables, &xerr) != ST_OK) {
             print_error(&xerr);
             status = status ? status : EXIT_FAILURE_RUN;
         }

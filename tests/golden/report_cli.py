@@ -53,6 +53,34 @@ def check_cumulative():
     check([l[-1] for l in lines] == ["63.86", "73.85", "78.61"], "ops -s count text cum %%: %s" % lines)
 
 
+def check_sort():
+    """An unknown --sort column is an error naming the columns there are;
+    PyTorch's sort_by keys sort the key-averages table."""
+    rc, out, err = report("-t", "ops,kernels", "-s", "bogus", BERT)
+    check(rc == 64, "-s bogus: exit %d, want 64" % rc)
+    check(out == "", "-s bogus: printed %r" % out[:100])
+    check("bogus" in err and "total_direct_kernel_time_ms" in err and "Kernel name" in err
+          and "self_cpu_time_total" not in err, "-s bogus: message %r" % err[:300])
+    rc, out, err = report("-t", "key-averages", "-s", "bogus\x1b[31m", BERT)
+    check(rc == 64 and "self_cuda_time_total" in err and "\x1b" not in err,
+          "-s bogus (key-averages): exit %d, message %r" % (rc, err[:300]))
+    # A column of one of the tables is enough; the others keep their order.
+    rc, out, err = report("-t", "ops,kernels", "-s", "Count", BERT)
+    check(rc == 0, "-s Count on ops,kernels: exit %d: %s" % (rc, err[:200]))
+    base = csv_rows("-t", "key-averages", BERT)
+    for key, col in (("self_cpu_time_total", "Self CPU"), ("cpu_time_total", "CPU total"),
+                     ("self_cuda_time_total", "Self CUDA"), ("self_device_time_total", "Self CUDA"),
+                     ("cuda_time_total", "CUDA total"), ("device_time_total", "CUDA total"),
+                     ("cpu_memory_usage", "CPU Mem"), ("self_cpu_memory_usage", "Self CPU Mem"),
+                     ("cuda_memory_usage", "CUDA Mem"), ("self_cuda_memory_usage", "Self CUDA Mem"),
+                     ("self_xpu_memory_usage", "Self CUDA Mem"), ("count", "# of Calls"),
+                     ("flops", "Total GFLOPs")):
+        rows = csv_rows("-t", "key-averages", "-s", key, BERT)
+        vals = [float(r[col]) for r in rows if r[col] != ""]
+        check(len(rows) == len(base) and vals == sorted(vals, reverse=True) and vals[0] > 0,
+              "key-averages -s %s: not sorted by %s: %s" % (key, col, vals[:5]))
+
+
 def main():
     global TT, BERT
     ap = argparse.ArgumentParser()
@@ -62,6 +90,7 @@ def main():
     TT = a.torchtop
     BERT = os.path.join(a.shared, "traces", "tracelens-h100-bert-small-infer.json.gz")
     check_cumulative()
+    check_sort()
     return summary()
 
 
