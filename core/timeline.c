@@ -97,7 +97,8 @@ struct table *timeline_table(const struct trace *t, bool linked_only)
         table_add_note(tab, "the trace has no GPU kernels, copies or memsets");
     else if (!linked_only && t->n_unlinked)
         table_add_note(tab, "%llu of %llu GPU events are not linked to a launch; "
-                            "--linked-only leaves them out as TraceLens does",
+                            "--linked-only leaves them out (--linked-only --flow-links counts as "
+                            "TraceLens does)",
                        (unsigned long long)t->n_unlinked, (unsigned long long)t->n_gpu);
     return tab;
 }

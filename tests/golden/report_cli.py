@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 from checks import check, summary
 
@@ -81,6 +82,24 @@ def check_sort():
               "key-averages -s %s: not sorted by %s: %s" % (key, col, vals[:5]))
 
 
+def check_linked_wording(tmp):
+    """TraceLens's numbers are --linked-only with --flow-links: the help
+    and the timeline's note say so."""
+    p = subprocess.run([TT, "report", "--help"], stdout=subprocess.PIPE)
+    text = p.stdout.decode()
+    at = text.index("--linked-only")
+    check("--flow-links" in text[at:at + 160] and "as TraceLens does" not in text[at:at + 160],
+          "--help on --linked-only: %r" % text[at:at + 160])
+    path = os.path.join(tmp, "unlinked.json")
+    with open(path, "w") as f:
+        f.write('{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, '
+                '"ts": 10, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 99}}]}')
+    rc, out, err = report("--no-header", "-t", "timeline", path)
+    note = [l for l in out.splitlines() if l.startswith("note:")]
+    check(rc == 0 and len(note) == 1 and "--linked-only --flow-links" in note[0],
+          "timeline note on an unlinked kernel: %s" % note)
+
+
 def main():
     global TT, BERT
     ap = argparse.ArgumentParser()
@@ -91,6 +110,8 @@ def main():
     BERT = os.path.join(a.shared, "traces", "tracelens-h100-bert-small-infer.json.gz")
     check_cumulative()
     check_sort()
+    with tempfile.TemporaryDirectory() as tmp:
+        check_linked_wording(tmp)
     return summary()
 
 
