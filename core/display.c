@@ -8,12 +8,6 @@
 #include "core/display.h"
 #include "core/utf8.h"
 
-static bool is_bidi_control(uint32_t cp)
-{
-    return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
-           cp == 0x200f || cp == 0x061c;
-}
-
 void display_sanitize(struct strbuf *out, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
@@ -49,7 +43,7 @@ void display_sanitize(struct strbuf *out, const char *s, size_t n)
         if (cp < 0xa0) { /* C1 controls */
             char esc[7] = {'\\', 'u', '0', '0', hex[cp >> 4], hex[cp & 15], 0};
             sb_puts(out, esc);
-        } else if (is_bidi_control(cp) || cp == 0xfeff) {
+        } else if (utf8_is_bidi_control(cp) || cp == 0xfeff) {
             sb_printf(out, "<U+%04X>", (unsigned)cp);
         } else {
             sb_putn(out, s + i, len);

@@ -76,9 +76,9 @@ void sb_put_json_string(struct strbuf *sb, const char *s, size_t n)
     size_t i = 0;
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
             size_t j = i + 1;
-            while (j < n && (unsigned char)s[j] >= 0x20 && (unsigned char)s[j] < 0x80 &&
+            while (j < n && (unsigned char)s[j] >= 0x20 && (unsigned char)s[j] < 0x7f &&
                    s[j] != '"' && s[j] != '\\')
                 j++;
             sb_putn(sb, s + i, j - i);
@@ -107,6 +107,9 @@ void sb_put_json_string(struct strbuf *sb, const char *s, size_t n)
         if (len == 0) {
             sb_puts(sb, "\xef\xbf\xbd");
             i++;
+        } else if (cp < 0xa0 || utf8_is_bidi_control(cp) || cp == 0x2028 || cp == 0x2029) {
+            sb_printf(sb, "\\u%04x", (unsigned)cp);
+            i += len;
         } else {
             sb_putn(sb, s + i, len);
             i += len;

@@ -22,7 +22,9 @@ void sb_putc(struct strbuf *sb, char c);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) ATTR_FORMAT(2, 3);
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append s[0..n) as a JSON string literal, quotes included. Invalid UTF-8
- * bytes become U+FFFD; control characters are escaped. */
+ * bytes become U+FFFD; C0 controls, DEL, C1 controls (U+0080-U+009F),
+ * bidirectional controls and U+2028/U+2029 are written as \uXXXX escapes,
+ * so the string reads back exactly and the JSON text is safe to print. */
 void sb_put_json_string(struct strbuf *sb, const char *s, size_t n);
 /* Never NULL: "" for an empty buffer. */
 const char *sb_str(const struct strbuf *sb);

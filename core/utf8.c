@@ -53,3 +53,9 @@ bool utf8_valid(const char *s, size_t n)
     }
     return true;
 }
+
+bool utf8_is_bidi_control(uint32_t cp)
+{
+    return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
+           cp == 0x200f || cp == 0x061c;
+}

@@ -12,5 +12,9 @@
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
 /* Whether all of s[0..n) is well-formed UTF-8. */
 bool utf8_valid(const char *s, size_t n);
+/* Whether cp is a bidirectional formatting control (embeddings, overrides,
+ * isolates, the LRM/RLM/ALM marks): text that reorders what follows it on
+ * a terminal. */
+bool utf8_is_bidi_control(uint32_t cp);
 
 #endif

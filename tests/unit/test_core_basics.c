@@ -305,6 +305,34 @@ static void test_table_cumulative(void **state)
     table_free(t);
 }
 
+/* Terminal controls beyond C0 (DEL, C1 such as U+009B CSI, bidi overrides
+ * and isolates) are escaped in every format: \uXXXX in JSON, which reads
+ * back to the exact text; shown escaped in CSV and Markdown. */
+static void test_formats_escape_controls(void **state)
+{
+    static const char name[] = "a\x7f" "b\xc2\x9b" "31mc\xe2\x80\xae" "d\xe2\x81\xa6" "e";
+    static const char *const raw[] = {"\x7f", "\xc2\x9b", "\xe2\x80\xae", "\xe2\x81\xa6"};
+    static const struct table_col cols[] = {{"name", NULL, COL_TEXT, 0, 0}};
+    struct table *t = table_new("controls", NULL, cols, 1);
+    table_set_text(t, table_add_row(t), 0, name);
+    struct strbuf sb = STRBUF_INIT;
+    struct tabfmt_opts o = {.format = FMT_JSON};
+    tabfmt_table(&sb, t, &o);
+    assert_non_null(strstr(sb_str(&sb), "\"name\": \"a\\u007fb\\u009b31mc\\u202ed\\u2066e\""));
+    for (int f = FMT_TEXT; f <= FMT_MD; f++) {
+        sb_clear(&sb);
+        o.format = (enum tab_format)f;
+        tabfmt_table(&sb, t, &o);
+        for (size_t k = 0; k < ARRAY_SIZE(raw); k++)
+            assert_null(strstr(sb_str(&sb), raw[k]));
+    }
+    sb_clear(&sb);
+    sb_put_json_string(&sb, "\xe2\x80\xa8\xe2\x80\x8f\xc2\xa0", 8);
+    assert_string_equal(sb_str(&sb), "\"\\u2028\\u200f\xc2\xa0\"");
+    sb_free(&sb);
+    table_free(t);
+}
+
 static void test_opcat(void **state)
 {
     assert_string_equal(opcat_name(opcat_of_name("aten::addmm")), "GEMM");
@@ -332,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_argpack),
         cmocka_unit_test(test_table_sort_and_formats),
         cmocka_unit_test(test_table_cumulative),
+        cmocka_unit_test(test_formats_escape_controls),
         cmocka_unit_test(test_opcat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
