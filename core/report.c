@@ -12,6 +12,7 @@
 #include "core/keyavg.h"
 #include "core/report.h"
 #include "core/roofline.h"
+#include "core/tabfmt.h"
 #include "core/timeline.h"
 
 static bool build_timeline(struct analysis *a, const struct report_opts *o, struct table_list *out,
@@ -115,11 +116,6 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
 /* Header                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static void put_clean(struct strbuf *out, const char *s)
-{
-    display_sanitize(out, s, strlen(s));
-}
-
 static const char *int_key(const struct trace *t, const char *key, char *buf, size_t n)
 {
     const cJSON *v = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, key) : NULL;
@@ -135,49 +131,84 @@ static const char *int_key(const struct trace *t, const char *key, char *buf, si
     return buf;
 }
 
-void report_header_text(struct strbuf *out, const struct trace *t)
+/* One header line, its value raw (names from the trace included), made
+ * safe for the format: "key:" padded for text, a list item for Markdown. */
+static void header_line(struct strbuf *out, bool md, const char *key, const struct strbuf *value)
 {
-    sb_puts(out, "trace:    ");
-    put_clean(out, t->path);
-    sb_printf(out, " (%s, %.1f MB of JSON%s)\n", t->gzip ? "gzip" : "plain",
-              (double)t->json_bytes / 1e6, t->truncated ? ", TRUNCATED" : "");
-    sb_puts(out, "devices:  ");
-    if (!t->devices.n)
-        sb_puts(out, "(no deviceProperties)");
-    for (size_t d = 0; d < t->devices.n; d++) {
-        const struct device *dev = &t->devices.v[d];
-        sb_printf(out, "%s%d: ", d ? ", " : "", dev->id);
-        put_clean(out, dev->name ? trace_str(t, dev->name) : "(unnamed)");
-        if (dev->arch)
-            sb_printf(out, " [%s]", trace_str(t, dev->arch));
+    if (md) {
+        sb_printf(out, "- **%s:** ", key);
+        tabfmt_md_text(out, sb_str(value), value->len);
+    } else {
+        sb_printf(out, "%s:%*s", key, (int)(9 - strlen(key)), "");
+        display_sanitize(out, sb_str(value), value->len);
     }
     sb_putc(out, '\n');
+}
+
+static void header(struct strbuf *out, const struct trace *t, bool md)
+{
+    struct strbuf v = STRBUF_INIT;
+    sb_printf(&v, "%s (%s, %.1f MB of JSON%s)", t->path, t->gzip ? "gzip" : "plain",
+              (double)t->json_bytes / 1e6, t->truncated ? ", TRUNCATED" : "");
+    header_line(out, md, "trace", &v);
+    sb_clear(&v);
+    if (!t->devices.n)
+        sb_puts(&v, "(no deviceProperties)");
+    for (size_t d = 0; d < t->devices.n; d++) {
+        const struct device *dev = &t->devices.v[d];
+        sb_printf(&v, "%s%d: %s", d ? ", " : "", dev->id,
+                  dev->name ? trace_str(t, dev->name) : "(unnamed)");
+        if (dev->arch)
+            sb_printf(&v, " [%s]", trace_str(t, dev->arch));
+    }
+    header_line(out, md, "devices", &v);
     char buf[64];
     const cJSON *dist = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, "distributedInfo") : NULL;
     if (cJSON_IsObject(dist)) {
         const cJSON *rank = cJSON_GetObjectItemCaseSensitive(dist, "rank");
         const cJSON *ws = cJSON_GetObjectItemCaseSensitive(dist, "world_size");
         const cJSON *be = cJSON_GetObjectItemCaseSensitive(dist, "backend");
-        sb_printf(out, "rank:     %d of %d (%s)\n", cJSON_IsNumber(rank) ? rank->valueint : -1,
-                  cJSON_IsNumber(ws) ? ws->valueint : -1,
-                  cJSON_IsString(be) ? be->valuestring : "?");
+        sb_clear(&v);
+        sb_printf(&v, "%d of %d (%s)", cJSON_IsNumber(rank) ? rank->valueint : -1,
+                  cJSON_IsNumber(ws) ? ws->valueint : -1, cJSON_IsString(be) ? be->valuestring : "?");
+        header_line(out, md, "rank", &v);
     }
+    sb_clear(&v);
     if (int_key(t, "cuda_runtime_version", buf, sizeof(buf)))
-        sb_printf(out, "runtime:  CUDA %s\n", buf);
+        sb_printf(&v, "CUDA %s", buf);
     else if (int_key(t, "hip_runtime_version", buf, sizeof(buf)))
-        sb_printf(out, "runtime:  HIP %s\n", buf);
-    sb_printf(out, "events:   %zu", t->ev.n);
+        sb_printf(&v, "HIP %s", buf);
+    if (v.len)
+        header_line(out, md, "runtime", &v);
+    sb_clear(&v);
+    sb_printf(&v, "%zu", t->ev.n);
     for (int k = 0; k < EVK__COUNT; k++)
         if (t->n_by_kind[k])
-            sb_printf(out, ", %s %llu", ev_kind_name(k), (unsigned long long)t->n_by_kind[k]);
-    sb_printf(out, "; flows %zu\n", t->flows.n);
-    sb_printf(out, "gpu:      %llu GPU events, %llu linked to a launch, %llu unlinked\n",
+            sb_printf(&v, ", %s %llu", ev_kind_name(k), (unsigned long long)t->n_by_kind[k]);
+    sb_printf(&v, "; flows %zu", t->flows.n);
+    header_line(out, md, "events", &v);
+    sb_clear(&v);
+    sb_printf(&v, "%llu GPU events, %llu linked to a launch, %llu unlinked",
               (unsigned long long)t->n_gpu, (unsigned long long)(t->n_gpu - t->n_unlinked),
               (unsigned long long)t->n_unlinked);
-    sb_printf(out, "span:     %.3f ms of trace", (double)(t->t_end - t->t_start) / 1e6);
+    header_line(out, md, "gpu", &v);
+    sb_clear(&v);
+    sb_printf(&v, "%.3f ms of trace", (double)(t->t_end - t->t_start) / 1e6);
     if (t->n_gpu)
-        sb_printf(out, ", %.3f ms of GPU activity", (double)(t->gpu_end - t->gpu_start) / 1e6);
-    sb_putc(out, '\n');
+        sb_printf(&v, ", %.3f ms of GPU activity", (double)(t->gpu_end - t->gpu_start) / 1e6);
+    header_line(out, md, "span", &v);
+    sb_free(&v);
+}
+
+void report_header_text(struct strbuf *out, const struct trace *t)
+{
+    header(out, t, false);
+}
+
+void report_header_md(struct strbuf *out, const struct trace *t)
+{
+    sb_puts(out, "### Trace\n\n");
+    header(out, t, true);
 }
 
 void report_header_json(struct strbuf *out, const struct trace *t)

@@ -39,8 +39,11 @@ const struct report_table *report_table_find(const char *name);
 bool report_build(struct analysis *a, const char *names, const struct report_opts *o,
                   struct table_list *out, char *err_msg);
 
-/* The trace header: file, devices, event counts, links and span. */
+/* The trace header: file, devices, event counts, links and span; names
+ * from the trace sanitized (text) or escaped (Markdown: a "Trace" heading
+ * and a list). */
 void report_header_text(struct strbuf *out, const struct trace *t);
+void report_header_md(struct strbuf *out, const struct trace *t);
 void report_header_json(struct strbuf *out, const struct trace *t);
 
 /* Sort a table by the column whose machine name or title matches `col`

@@ -249,7 +249,8 @@ static void put_json(struct strbuf *out, const struct table *t, const struct tab
         sb_put_json_string(out, t->cols[c].name, strlen(t->cols[c].name));
         sb_printf(out, ", \"kind\": \"%s\"}", kind_name(t->cols[c].kind));
     }
-    sb_puts(out, "], \"rows\": [");
+    /* total_rows tells a reader of a --top cut how many rows were left out. */
+    sb_printf(out, "], \"total_rows\": %zu, \"rows\": [", t->nrows);
     size_t nrows = row_limit(t, o);
     for (size_t r = 0; r < nrows; r++) {
         sb_puts(out, r ? ",\n  {" : "\n  {");
@@ -281,7 +282,7 @@ static void put_json(struct strbuf *out, const struct table *t, const struct tab
 
 /* ------------------------------------------------------------------------ */
 
-static void put_md_cell(struct strbuf *out, const char *s, size_t n)
+void tabfmt_md_text(struct strbuf *out, const char *s, size_t n)
 {
     struct strbuf clean = STRBUF_INIT;
     display_sanitize(&clean, s, n);
@@ -301,13 +302,13 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
 {
     struct strbuf cell = STRBUF_INIT;
     sb_puts(out, "### ");
-    put_md_cell(out, t->title, strlen(t->title));
+    tabfmt_md_text(out, t->title, strlen(t->title));
     sb_puts(out, "\n\n|");
     for (size_t c = 0; c < t->ncols; c++) {
         if (!shown(t, c, o))
             continue;
         sb_putc(out, ' ');
-        put_md_cell(out, col_title(&t->cols[c]), strlen(col_title(&t->cols[c])));
+        tabfmt_md_text(out, col_title(&t->cols[c]), strlen(col_title(&t->cols[c])));
         sb_puts(out, " |");
     }
     sb_puts(out, "\n|");
@@ -324,7 +325,7 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
             sb_clear(&cell);
             tabfmt_cell_text(&cell, t, r, c);
             sb_putc(out, ' ');
-            put_md_cell(out, sb_str(&cell), cell.len);
+            tabfmt_md_text(out, sb_str(&cell), cell.len);
             sb_puts(out, " |");
         }
         sb_putc(out, '\n');
@@ -333,7 +334,7 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
         sb_printf(out, "\n(%zu more %s)\n", t->nrows - nrows, t->nrows - nrows == 1 ? "row" : "rows");
     for (size_t i = 0; i < t->notes.n; i++) {
         sb_puts(out, "\n> ");
-        put_md_cell(out, t->notes.v[i], strlen(t->notes.v[i]));
+        tabfmt_md_text(out, t->notes.v[i], strlen(t->notes.v[i]));
         sb_putc(out, '\n');
     }
     sb_free(&cell);

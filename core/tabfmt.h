@@ -3,6 +3,7 @@
  * JSON schema (stable; documented in torchtop(1)):
  *   {"tables": [{"name": "ops_summary", "title": "...",
  *                "columns": [{"name": "...", "kind": "text|int|float|percent"}],
+ *                "total_rows": N,                           // rows before --top cut them
  *                "rows": [{"<column name>": value, ...}],   // null for empty cells
  *                "notes": ["..."]}]}
  * A report wraps this with a "trace" header object (report.h). */
@@ -36,6 +37,10 @@ void tabfmt_table(struct strbuf *out, const struct table *t, const struct tabfmt
  * (may be NULL) is inserted as the "trace" member of the JSON object. */
 void tabfmt_list(struct strbuf *out, const struct table_list *l, const struct tabfmt_opts *o,
                  const char *header_json);
+
+/* Append s[0..n) sanitized (display.h) and escaped for Markdown text, as
+ * Markdown table cells are written. */
+void tabfmt_md_text(struct strbuf *out, const char *s, size_t n);
 
 /* Cell value as text the way CSV writes it ("" when empty). */
 void tabfmt_cell_plain(struct strbuf *out, const struct table *t, size_t row, size_t col);

@@ -289,6 +289,9 @@ static int print_tables(const struct report_cli *c, struct table_list *tables, c
         if (!c->no_header && c->fmt.format == FMT_TEXT && t) {
             report_header_text(&out, t);
             sb_putc(&out, '\n');
+        } else if (!c->no_header && c->fmt.format == FMT_MD && t) {
+            report_header_md(&out, t);
+            sb_putc(&out, '\n');
         }
         tabfmt_list(&out, tables, &c->fmt, NULL);
     }

@@ -100,6 +100,27 @@ def check_linked_wording(tmp):
           "timeline note on an unlinked kernel: %s" % note)
 
 
+def check_md_header_and_total_rows():
+    """Markdown has the trace header too; JSON tables count their rows
+    when --top prints fewer."""
+    rc, out, err = report("-f", "md", "-t", "ops", "-n", "2", BERT)
+    lines = out.splitlines()
+    check(rc == 0 and lines[:3] == ["### Trace", "", "- **trace:** %s (gzip, 1.1 MB of JSON)" % BERT]
+          and "- **gpu:** 61 GPU events, 61 linked to a launch, 0 unlinked" in lines
+          and lines.index("### GPU time by launcher op") > 6,
+          "md header: %s" % lines[:10])
+    rc, out, err = report("-f", "md", "--no-header", "-t", "ops", BERT)
+    check(out.startswith("### GPU time by launcher op"), "md --no-header: %r" % out[:60])
+    whole = json.loads(report("-f", "json", "-t", "ops,kernels,timeline", BERT)[1])["tables"]
+    cut = json.loads(report("-f", "json", "-t", "ops,kernels,timeline", "-n", "2", BERT)[1])["tables"]
+    for w, c in zip(whole, cut):
+        n = len(w["rows"])
+        shown = n if c["name"] == "gpu_timeline" else 2
+        check(w["total_rows"] == n and c["total_rows"] == n and len(c["rows"]) == shown,
+              "%s: total_rows %s / %s, rows %d / %d" % (c["name"], w.get("total_rows"), c.get("total_rows"),
+                                                         n, len(c["rows"])))
+
+
 def main():
     global TT, BERT
     ap = argparse.ArgumentParser()
@@ -110,6 +131,7 @@ def main():
     BERT = os.path.join(a.shared, "traces", "tracelens-h100-bert-small-infer.json.gz")
     check_cumulative()
     check_sort()
+    check_md_header_and_total_rows()
     with tempfile.TemporaryDirectory() as tmp:
         check_linked_wording(tmp)
     return summary()
