@@ -46,7 +46,7 @@ static void report_usage(FILE *f)
     for (const struct report_table *r = report_tables; r->name; r++)
         fprintf(f, "                           %-13s %s\n", r->name, r->summary);
     fprintf(f, "                           %-13s %s\n", "folded",
-            "folded stacks for flamegraph.pl / speedscope (alone; see --metric)");
+            "folded stacks for flamegraph.pl / speedscope (alone, as text; see --metric)");
     fprintf(f, "  -f, --format FMT       text (default), csv, json or md\n"
                "  -n, --top N            print at most N rows per ranked table (also --row-limit)\n"
                "  -s, --sort COLUMN      sort every table that has this column (name or title; for\n"
@@ -352,9 +352,46 @@ static int report_snapshot(const struct report_cli *c, struct source *src, struc
     return rc;
 }
 
+/* Whether -t asks for folded stacks, which are lines for flame-graph
+ * tools, not a table: alone, as text. Sets *usage to EXIT_USAGE (with a
+ * message) when folded comes with anything it cannot. */
+static bool wants_folded(const struct report_cli *c, int *usage)
+{
+    *usage = EXIT_OK;
+    if (!c->tables)
+        return false;
+    char *copy = xstrdup(c->tables), *save = NULL;
+    size_t n = 0;
+    bool folded = false;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        n++;
+        folded |= strcmp(tok, "folded") == 0;
+    }
+    free(copy);
+    if (!folded)
+        return false;
+    if (n > 1)
+        fprintf(stderr, "torchtop report: folded stacks are not a table; ask for them alone "
+                        "(-t folded)\n");
+    else if (c->fmt.format != FMT_TEXT)
+        fprintf(stderr, "torchtop report: -t folded writes folded stack lines, not tables; "
+                        "-f is for tables\n");
+    else if (c->xlsx_path)
+        fprintf(stderr, "torchtop report: -t folded writes folded stack lines, not tables; "
+                        "--xlsx is for tables\n");
+    else
+        return true;
+    *usage = EXIT_USAGE;
+    return true;
+}
+
 /* A profiler trace: load (with progress), index, analyse, print. */
 static int report_trace(const struct report_cli *c, struct source *src, struct errinfo *err)
 {
+    int usage;
+    bool folded = wants_folded(c, &usage);
+    if (usage)
+        return usage;
     struct trace *t = NULL;
     struct progress prog;
     progress_init(&prog, src->name, c->quiet);
@@ -384,7 +421,7 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         fprintf(stderr, "torchtop: reporting the %zu events read before the fault\n", t->ev.n);
     }
 
-    if (c->tables && strcmp(c->tables, "folded") == 0) {
+    if (folded) {
         /* Folded stacks are lines for flame-graph tools, not a table. */
         struct strbuf out = STRBUF_INIT;
         folded_write(&out, t, c->metric);

@@ -121,6 +121,18 @@ def check_md_header_and_total_rows():
                                                          n, len(c["rows"])))
 
 
+def check_folded():
+    """Folded stacks are text lines for flame-graph tools, asked for alone."""
+    for args in (("-t", "folded,ops"), ("-t", "ops,folded"), ("-t", "folded", "-f", "json"),
+                 ("-t", "folded", "-f", "csv"), ("-t", "folded", "-f", "md"),
+                 ("-t", "folded", "--xlsx", os.devnull)):
+        rc, out, err = report(*args, BERT)
+        check(rc == 64 and out == "" and "folded" in err and "unknown table" not in err
+              and len(err.splitlines()) == 1, "%s: exit %d, %r" % (" ".join(args), rc, err[:200]))
+    rc, out, err = report("-t", "folded", "-f", "text", BERT)
+    check(rc == 0 and out.count("\n") > 100, "-t folded -f text: exit %d" % rc)
+
+
 def main():
     global TT, BERT
     ap = argparse.ArgumentParser()
@@ -132,6 +144,7 @@ def main():
     check_cumulative()
     check_sort()
     check_md_header_and_total_rows()
+    check_folded()
     with tempfile.TemporaryDirectory() as tmp:
         check_linked_wording(tmp)
     return summary()
