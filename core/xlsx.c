@@ -1,6 +1,7 @@
 /* Report tables as an Excel workbook. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,6 +167,14 @@ static void write_summary(lxw_workbook *wb, const struct trace *t, const struct 
 enum status xlsx_write(const char *path, const struct trace *t, const struct table_list *tables,
                        struct errinfo *err)
 {
+    /* libxlsxwriter reports a file it cannot create on stderr itself, when
+     * the workbook is closed: try first, so the one message is ours. */
+    FILE *probe = fopen(path, "wb");
+    if (!probe) {
+        errinfo_set(err, ST_IO, path, -1, "cannot create the workbook: %s", strerror(errno));
+        return ST_IO;
+    }
+    fclose(probe);
     lxw_workbook_options opts = {.constant_memory = LXW_FALSE, .tmpdir = NULL};
     lxw_workbook *wb = workbook_new_opt(path, &opts);
     if (!wb) {

@@ -1,6 +1,7 @@
 /* torchtop report: load a trace and print its analyses as tables. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,8 +71,9 @@ static void report_usage(FILE *f)
                "      --threads N        parser threads (default: one per core, at most 4)\n"
                "  -q, --quiet            no progress bar\n"
                "  -h, --help             this help\n\n"
-               "Exit status: 0 on success, 2 when the input is malformed or truncated (the\n"
-               "report of everything read before the fault is still printed), 64 on usage errors.\n");
+               "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
+               "is malformed or truncated (the report of everything read before the fault is\n"
+               "still printed), 64 on usage errors.\n");
 }
 
 enum {
@@ -87,6 +89,30 @@ static bool parse_count(const char *s, long lo, long hi, long *out)
         return false;
     *out = v;
     return true;
+}
+
+/* One line for a bad command line: the option (`arg` as given, or the
+ * short option `opt` getopt found inside it), what is wrong, where help is. */
+static void usage_error(const char *arg, int opt, const char *what)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "torchtop report: ");
+    if (opt && opt != '-' && arg && arg[0] == '-' && arg[1] != '-') {
+        char o = (char)opt;
+        sb_puts(&sb, "option '-");
+        display_sanitize(&sb, &o, 1);
+        sb_printf(&sb, "' %s", what);
+    } else if (arg) {
+        /* A long option: its name, without any "=value". */
+        const char *eq = strchr(arg, '=');
+        sb_puts(&sb, "option '");
+        display_sanitize(&sb, arg, eq ? (size_t)(eq - arg) : strlen(arg));
+        sb_printf(&sb, "' %s", what);
+    } else {
+        sb_puts(&sb, what);
+    }
+    fprintf(stderr, "%s; try 'torchtop report --help'\n", sb_str(&sb));
+    sb_free(&sb);
 }
 
 static int parse_args(int argc, char **argv, struct report_cli *c, const char **path)
@@ -118,7 +144,8 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
     long v;
     int ch;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "t:f:n:s:o:qh", longopts, NULL)) != -1) {
+    opterr = 0; /* usage_error says it in one line */
+    while ((ch = getopt_long(argc, argv, ":t:f:n:s:o:qh", longopts, NULL)) != -1) {
         switch (ch) {
         case 't': c->tables = optarg; break;
         case 'f':
@@ -186,28 +213,48 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case 'q': c->quiet = true; break;
         case 'h': report_usage(stdout); return EXIT_OK;
-        default: report_usage(stderr); return EXIT_USAGE;
+        case ':':
+            usage_error(argv[optind - 1], optopt, "needs a value");
+            return EXIT_USAGE;
+        default:
+            /* getopt_long says the same of "--t" (table? top? threads?). */
+            usage_error(argv[optind - 1], optopt,
+                        strncmp(argv[optind - 1], "--", 2) == 0 ? "is unknown or ambiguous"
+                                                                : "is unknown");
+            return EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "torchtop report: expected one TRACE argument\n");
-        report_usage(stderr);
+        usage_error(NULL, 0, optind < argc ? "one TRACE argument expected, more given"
+                                           : "one TRACE argument expected");
         return EXIT_USAGE;
     }
     *path = argv[optind];
     return -1;
 }
 
+/* "torchtop report: cannot write PATH: reason", the path sanitized. */
+static void output_error(const char *path, const char *reason)
+{
+    struct strbuf sb = STRBUF_INIT;
+    display_sanitize(&sb, path, strlen(path));
+    fprintf(stderr, "torchtop report: cannot write %s: %s\n", sb_str(&sb), reason);
+    sb_free(&sb);
+}
+
 static int write_out(const struct report_cli *c, const struct strbuf *sb)
 {
     FILE *f = stdout;
+    const char *name = "standard output";
     if (c->out_path && strcmp(c->out_path, "-") != 0) {
+        name = c->out_path;
         f = fopen(c->out_path, "w");
         if (!f) {
-            perror(c->out_path);
+            output_error(name, strerror(errno));
             return EXIT_FAILURE_RUN;
         }
     }
+    errno = 0;
     fwrite(sb_str(sb), 1, sb->len, f);
     int bad = ferror(f);
     if (f != stdout)
@@ -215,7 +262,7 @@ static int write_out(const struct report_cli *c, const struct strbuf *sb)
     else
         bad |= fflush(f);
     if (bad) {
-        fprintf(stderr, "torchtop report: cannot write the report\n");
+        output_error(name, errno ? strerror(errno) : "write error");
         return EXIT_FAILURE_RUN;
     }
     return EXIT_OK;
@@ -447,7 +494,9 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         if (s) {
             status = status ? status : s;
         } else if (xlsx_write(c->xlsx_path, t, &tables, &xerr) != ST_OK) {
-            print_error(&xerr);
+            char *m = errinfo_format(&xerr);
+            fprintf(stderr, "torchtop report: %s\n", m);
+            free(m);
             status = status ? status : EXIT_FAILURE_RUN;
         }
         errinfo_clear(&xerr);

@@ -133,6 +133,32 @@ def check_folded():
     check(rc == 0 and out.count("\n") > 100, "-t folded -f text: exit %d" % rc)
 
 
+def check_usage_and_output_errors(tmp):
+    """A bad command line is one line and a pointer to --help; an output
+    that cannot be written is one line naming it escaped, exit 1."""
+    hint = "; try 'torchtop report --help'"
+    for args, want in ((("--bogus", BERT), "option '--bogus' is unknown or ambiguous"),
+                       (("-x", BERT), "option '-x' is unknown"),
+                       (("--table",), "option '--table' needs a value"),
+                       (("-t",), "option '-t' needs a value"),
+                       ((), "one TRACE argument expected"),
+                       ((BERT, BERT), "one TRACE argument expected, more given")):
+        rc, out, err = report(*args)
+        check(rc == 64 and out == "" and err == "torchtop report: %s%s\n" % (want, hint),
+              "report %s: exit %d, %r" % (" ".join(args), rc, err[:300]))
+    p = subprocess.run([TT, "report", "--help"], stdout=subprocess.PIPE)
+    check(p.returncode == 0 and p.stdout.count(b"\n") > 30, "--help: exit %d" % p.returncode)
+    bad = os.path.join(tmp, "missing", "x\x1b[31m")
+    rc, out, err = report("-t", "ops", "-o", bad, BERT)
+    check(rc == 1 and err == "torchtop report: cannot write %s: No such file or directory\n"
+          % bad.replace("\x1b", "\\x1b"), "-o %r: exit %d, %r" % (bad, rc, err))
+    check("exit status: 0 on success, 1 when the output cannot be written" in p.stdout.decode().lower(),
+          "--help documents exit status 1")
+    rc, out, err = report("-t", "ops", "--xlsx", os.path.join(tmp, "missing", "x.xlsx"), BERT)
+    check(rc == 1 and err.startswith("torchtop report: ") and len(err.splitlines()) == 1
+          and "[ERROR]" not in err, "--xlsx to a missing folder: exit %d, %r" % (rc, err))
+
+
 def main():
     global TT, BERT
     ap = argparse.ArgumentParser()
@@ -147,6 +173,7 @@ def main():
     check_folded()
     with tempfile.TemporaryDirectory() as tmp:
         check_linked_wording(tmp)
+        check_usage_and_output_errors(tmp)
     return summary()
 
 
