@@ -219,8 +219,6 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
             continue;
         bool gpu = evk_is_gpu(e->kind);
         any_dev |= gpu;
-        if (opts->top_level_only && !gpu && row_parent(t, i) != IDX_NONE)
-            continue;
         const struct op_info *o = ev_op(t, i);
         uint32_t shapes = (opts->group_by_shape || per_event) && o ? o->input_dims : 0;
         sb_clear(&sk);
@@ -424,10 +422,18 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
             order[a] = keys[a].agg;
         free(keys);
     }
+    /* top_level_only prints the rows whose (first) event has no enclosing
+     * row event, as PyTorch skips those with a cpu_parent: after the
+     * totals above were taken over every event. */
+    uint32_t *row_of = xmalloc((aggs.n + 1) * sizeof(uint32_t));
     struct strbuf sb = STRBUF_INIT;
     for (size_t k = 0; k < aggs.n; k++) {
         const struct kagg *g = &aggs.v[order[k]];
+        row_of[order[k]] = IDX_NONE;
+        if (opts->top_level_only && !g->gpu && row_parent(t, g->first) != IDX_NONE)
+            continue;
         size_t r = table_add_row(tab);
+        row_of[order[k]] = (uint32_t)r;
 #define SETF(col, v) if (colmap[col] >= 0) table_set_float(tab, r, (size_t)colmap[col], (v))
         if (g->gpu) {
             char *name = kernel_display_name(trace_str(t, g->name));
@@ -487,25 +493,26 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
     free(order);
     sb_free(&sb);
 
-    if (per_event) {
-        /* Frame rows break the one-row-per-group layout: no instance lists. */
-        VEC_FREE(&insts);
-    }
-    inst_sort(insts.v, insts.n);
-    uint32_t *first = xcalloc(aggs.n + 1, sizeof(uint32_t));
-    uint32_t *list = xmalloc((insts.n + 1) * sizeof(uint32_t));
-    for (size_t k = 0; k < insts.n; k++) {
-        first[insts.v[k].agg + 1]++;
-        list[k] = insts.v[k].ev;
-    }
-    for (size_t a = 0; a < aggs.n; a++)
-        first[a + 1] += first[a];
-    if (per_event) {
-        free(first);
-        free(list);
-    } else {
+    /* Instances by table row, for the key averages (frame rows break the
+     * event list's one row per event); rows left out by top_level_only
+     * have none. */
+    if (!per_event) {
+        for (size_t k = 0; k < insts.n; k++)
+            insts.v[k].agg = row_of[insts.v[k].agg];
+        inst_sort(insts.v, insts.n);
+        while (insts.n && insts.v[insts.n - 1].agg == IDX_NONE)
+            insts.n--;
+        uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
+        uint32_t *list = xmalloc((insts.n + 1) * sizeof(uint32_t));
+        for (size_t k = 0; k < insts.n; k++) {
+            first[insts.v[k].agg + 1]++;
+            list[k] = insts.v[k].ev;
+        }
+        for (size_t r = 0; r < tab->nrows; r++)
+            first[r + 1] += first[r];
         table_set_instances(tab, first, list);
     }
+    free(row_of);
 
     for (size_t a = 0; a < aggs.n; a++)
         free(aggs.v[a].stack);

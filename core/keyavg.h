@@ -23,7 +23,8 @@
 struct keyavg_opts {
     bool group_by_shape;    /* key: name + Input Dims */
     int group_by_stack;     /* key: name + this many nearest source frames (0 = off) */
-    bool top_level_only;    /* only events with no enclosing row event */
+    bool top_level_only;    /* print only the rows whose (first) event has no enclosing row
+                               event; totals and percentages still count every event */
     double time_scale;      /* ns per output unit: 1e3 (µs, default), 1e6 (ms), 1e9 (s) */
     const char *time_unit;  /* "us", "ms" or "s", for titles */
 };
@@ -37,8 +38,8 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
  * runtime calls, kernels) in start order, with the same columns for that
  * one event, its input shapes, its start, and its source frames (the
  * with_stack Python frames above it, group_by_stack or 5 of them) each on
- * a row of its own below it. top_level_only keeps events with no enclosing
- * op. Row refs are the events. */
+ * a row of its own below it. top_level_only prints only the events with
+ * no enclosing op (the totals still count all). Row refs are the events. */
 struct table *events_table(const struct trace *t, const struct keyavg_opts *opts);
 
 /* The column of a key_averages or events table that PyTorch's

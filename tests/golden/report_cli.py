@@ -159,6 +159,26 @@ def check_usage_and_output_errors(tmp):
           and "[ERROR]" not in err, "--xlsx to a missing folder: exit %d, %r" % (rc, err))
 
 
+def check_top_level_only():
+    """--top-level-only leaves rows out, not time: totals and percentages
+    are those of every event, as PyTorch's table computes them."""
+    for table, key in (("key-averages", "Name"), ("events", "Start")):
+        full = json.loads(report("-f", "json", "-t", table, BERT)[1])["tables"][0]
+        top = json.loads(report("-f", "json", "-t", table, "--top-level-only", BERT)[1])["tables"][0]
+        check(top["notes"] == full["notes"] and "Self CPU total 4432.054 us" in top["notes"][0],
+              "%s --top-level-only notes: %s" % (table, top["notes"]))
+        rows = {r[key]: r for r in full["rows"] if r["Name"] is not None}
+        same = all(rows.get(r[key]) == r for r in top["rows"] if r["Name"] is not None)
+        check(same and 0 < len(top["rows"]) < len(full["rows"]),
+              "%s --top-level-only: rows are not those of the full table (%d of %d)"
+              % (table, len(top["rows"]), len(full["rows"])))
+        step = [r for r in top["rows"] if r["Name"] == "ProfilerStep#6"]
+        check(len(step) == 1 and abs(step[0]["CPU total %"] - 99.866) < 0.01,
+              "%s --top-level-only ProfilerStep#6: %s" % (table, step))
+        check(all((r["CPU total %"] or 0) <= 100 for r in top["rows"]),
+              "%s --top-level-only: a CPU total %% above 100" % table)
+
+
 def main():
     global TT, BERT
     ap = argparse.ArgumentParser()
@@ -171,6 +191,7 @@ def main():
     check_sort()
     check_md_header_and_total_rows()
     check_folded()
+    check_top_level_only()
     with tempfile.TemporaryDirectory() as tmp:
         check_linked_wording(tmp)
         check_usage_and_output_errors(tmp)
