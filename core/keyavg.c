@@ -353,7 +353,7 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
         [KA_SELF_DEV_MEM] = {"Self CUDA Mem", COL_INT, 0, 0, false},
         [KA_CALLS] = {"# of Calls", COL_INT, 0, 0, false},
         [KA_SHAPES] = {"Input Shapes", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
-        [KA_STACK] = {"Source Location", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
+        [KA_STACK] = {"Source Location", COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_LINES, false},
         [KA_FLOPS] = {"Total FLOPs", COL_FLOAT, 3, 0, false},
         [KA_START] = {"Start", COL_FLOAT, 3, 0, true},
     };
@@ -473,45 +473,29 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
             table_set_float(tab, r, (size_t)colmap[KA_START],
                             (double)(t->ev.v[g->first].ts - t->t_start) / scale);
         table_set_ref(tab, r, g->first);
-        if (colmap[KA_STACK] < 0 || !g->stack)
-            continue;
-        if (!per_event) {
+        /* One frame a line, innermost first: text and md print the frames
+         * after the first on rows of their own, as PyTorch's table does. */
+        if (colmap[KA_STACK] >= 0 && g->stack)
             table_set_text(tab, r, (size_t)colmap[KA_STACK], g->stack);
-            continue;
-        }
-        /* The event list puts each source frame on a row of its own. */
-        const char *p = g->stack;
-        for (bool first = true; *p; first = false) {
-            const char *nl = strchr(p, '\n');
-            size_t len = nl ? (size_t)(nl - p) : strlen(p);
-            size_t fr = first ? r : table_add_row(tab);
-            table_set_textn(tab, fr, (size_t)colmap[KA_STACK], p, len);
-            table_set_ref(tab, fr, g->first);
-            p += len + (nl != NULL);
-        }
     }
     free(order);
     sb_free(&sb);
 
-    /* Instances by table row, for the key averages (frame rows break the
-     * event list's one row per event); rows left out by top_level_only
-     * have none. */
-    if (!per_event) {
-        for (size_t k = 0; k < insts.n; k++)
-            insts.v[k].agg = row_of[insts.v[k].agg];
-        inst_sort(insts.v, insts.n);
-        while (insts.n && insts.v[insts.n - 1].agg == IDX_NONE)
-            insts.n--;
-        uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
-        uint32_t *list = xmalloc((insts.n + 1) * sizeof(uint32_t));
-        for (size_t k = 0; k < insts.n; k++) {
-            first[insts.v[k].agg + 1]++;
-            list[k] = insts.v[k].ev;
-        }
-        for (size_t r = 0; r < tab->nrows; r++)
-            first[r + 1] += first[r];
-        table_set_instances(tab, first, list);
+    /* Instances by table row; rows left out by top_level_only have none. */
+    for (size_t k = 0; k < insts.n; k++)
+        insts.v[k].agg = row_of[insts.v[k].agg];
+    inst_sort(insts.v, insts.n);
+    while (insts.n && insts.v[insts.n - 1].agg == IDX_NONE)
+        insts.n--;
+    uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
+    uint32_t *list = xmalloc((insts.n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < insts.n; k++) {
+        first[insts.v[k].agg + 1]++;
+        list[k] = insts.v[k].ev;
     }
+    for (size_t r = 0; r < tab->nrows; r++)
+        first[r + 1] += first[r];
+    table_set_instances(tab, first, list);
     free(row_of);
 
     for (size_t a = 0; a < aggs.n; a++)

@@ -31,15 +31,18 @@ struct keyavg_opts {
 
 /* Rows keyed as opts says; row refs are the first instance's event;
  * instances are all events of the row. Sorted by device total, else CPU
- * total. */
+ * total. With group_by_stack the Source Location cell holds the frames one
+ * a line (COLF_LINES). */
 struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts);
 
 /* PyTorch's EventList.table(): one row per event (cpu ops, annotations,
  * runtime calls, kernels) in start order, with the same columns for that
  * one event, its input shapes, its start, and its source frames (the
- * with_stack Python frames above it, group_by_stack or 5 of them) each on
- * a row of its own below it. top_level_only prints only the events with
- * no enclosing op (the totals still count all). Row refs are the events. */
+ * with_stack Python frames above it, group_by_stack or 5 of them) one a
+ * line in its Source Location cell (COLF_LINES: text and md print them on
+ * rows of their own below the event's). top_level_only prints only the
+ * events with no enclosing op (the totals still count all). Row refs and
+ * instances are the events. */
 struct table *events_table(const struct trace *t, const struct keyavg_opts *opts);
 
 /* The column of a key_averages or events table that PyTorch's

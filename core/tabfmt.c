@@ -83,6 +83,45 @@ static size_t row_limit(const struct table *t, const struct tabfmt_opts *o)
     return o->top && o->top < t->nrows && !t->whole ? o->top : t->nrows;
 }
 
+/* Output lines a row takes in text and Markdown: one, plus one for each
+ * further line of its fullest COLF_LINES cell. */
+static size_t row_lines(const struct table *t, size_t row, const struct tabfmt_opts *o)
+{
+    size_t n = 1;
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (!(t->cols[c].flags & COLF_LINES) || !shown(t, c, o) || empty_cell(t, row, c))
+            continue;
+        size_t k = 1;
+        for (const char *p = table_cell(t, row, c).s; (p = strchr(p, '\n')); p++)
+            k++;
+        if (k > n)
+            n = k;
+    }
+    return n;
+}
+
+/* Output line `line` of a cell, as text and Markdown show it: a COLF_LINES
+ * cell's lines one per output line, any other cell all on the first.
+ * `scratch` is working space. */
+static void cell_line(struct strbuf *out, struct strbuf *scratch, const struct table *t,
+                      size_t row, size_t col, size_t line)
+{
+    if (!(t->cols[col].flags & COLF_LINES)) {
+        if (line == 0)
+            tabfmt_cell_text(out, t, row, col);
+        return;
+    }
+    sb_clear(scratch);
+    tabfmt_cell_text(scratch, t, row, col);
+    const char *p = sb_str(scratch), *end = p + scratch->len;
+    for (size_t k = 0; k < line && p < end; k++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    sb_putn(out, p, nl ? (size_t)(nl - p) : (size_t)(end - p));
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void put_text(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)
@@ -90,20 +129,23 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
     size_t nrows = row_limit(t, o);
     size_t namew = o->max_name_width ? o->max_name_width : 60;
     size_t *width = xcalloc(t->ncols, sizeof(*width));
-    struct strbuf cell = STRBUF_INIT, fit = STRBUF_INIT;
+    struct strbuf cell = STRBUF_INIT, fit = STRBUF_INIT, scratch = STRBUF_INIT;
     /* Cells are rendered twice (measure, then print) to avoid storing them. */
     for (size_t c = 0; c < t->ncols; c++) {
         if (!shown(t, c, o))
             continue;
         width[c] = display_width(col_title(&t->cols[c]), strlen(col_title(&t->cols[c])));
         for (size_t r = 0; r < nrows; r++) {
-            sb_clear(&cell);
-            tabfmt_cell_text(&cell, t, r, c);
-            sb_clear(&fit);
-            size_t w = display_fit(&fit, sb_str(&cell), cell.len,
-                                   (t->cols[c].flags & COLF_WIDE) ? namew : 200, true, o->ascii);
-            if (w > width[c])
-                width[c] = w;
+            size_t lines = t->cols[c].flags & COLF_LINES ? row_lines(t, r, o) : 1;
+            for (size_t l = 0; l < lines; l++) {
+                sb_clear(&cell);
+                cell_line(&cell, &scratch, t, r, c, l);
+                sb_clear(&fit);
+                size_t cap = (t->cols[c].flags & COLF_WIDE) ? namew : 200;
+                size_t w = display_fit(&fit, sb_str(&cell), cell.len, cap, true, o->ascii);
+                if (w > width[c])
+                    width[c] = w;
+            }
         }
     }
     sb_clear(&fit);
@@ -136,31 +178,34 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
         sb_putc(out, '\n');
     }
     for (size_t r = 0; r < nrows; r++) {
-        bool first = true;
-        for (size_t c = 0; c < t->ncols; c++) {
-            if (!shown(t, c, o))
-                continue;
-            sb_clear(&cell);
-            tabfmt_cell_text(&cell, t, r, c);
-            sb_clear(&fit);
-            size_t w = display_fit(&fit, sb_str(&cell), cell.len,
-                                   (t->cols[c].flags & COLF_WIDE) ? namew : 200, true, o->ascii);
-            if (!first)
-                sb_puts(out, "  ");
-            first = false;
-            bool left = t->cols[c].kind == COL_TEXT;
-            if (!left)
-                for (size_t k = w; k < width[c]; k++)
-                    sb_putc(out, ' ');
-            sb_putn(out, fit.s ? fit.s : "", fit.len);
-            if (left && c + 1 < t->ncols)
-                for (size_t k = w; k < width[c]; k++)
-                    sb_putc(out, ' ');
+        size_t lines = row_lines(t, r, o);
+        for (size_t l = 0; l < lines; l++) {
+            bool first = true;
+            for (size_t c = 0; c < t->ncols; c++) {
+                if (!shown(t, c, o))
+                    continue;
+                sb_clear(&cell);
+                cell_line(&cell, &scratch, t, r, c, l);
+                sb_clear(&fit);
+                size_t cap = (t->cols[c].flags & COLF_WIDE) ? namew : 200;
+                size_t w = display_fit(&fit, sb_str(&cell), cell.len, cap, true, o->ascii);
+                if (!first)
+                    sb_puts(out, "  ");
+                first = false;
+                bool left = t->cols[c].kind == COL_TEXT;
+                if (!left)
+                    for (size_t k = w; k < width[c]; k++)
+                        sb_putc(out, ' ');
+                sb_putn(out, fit.s ? fit.s : "", fit.len);
+                if (left && c + 1 < t->ncols)
+                    for (size_t k = w; k < width[c]; k++)
+                        sb_putc(out, ' ');
+            }
+            /* No trailing blanks. */
+            while (out->len && out->s[out->len - 1] == ' ')
+                out->s[--out->len] = '\0';
+            sb_putc(out, '\n');
         }
-        /* No trailing blanks. */
-        while (out->len && out->s[out->len - 1] == ' ')
-            out->s[--out->len] = '\0';
-        sb_putc(out, '\n');
     }
     if (nrows < t->nrows)
         sb_printf(out, "(%zu more %s)\n", t->nrows - nrows, t->nrows - nrows == 1 ? "row" : "rows");
@@ -171,17 +216,27 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
     }
     sb_free(&cell);
     sb_free(&fit);
+    sb_free(&scratch);
     free(width);
 }
 
 /* ------------------------------------------------------------------------ */
 
 /* CSV cells are sanitized like text output (control bytes escaped), so a
- * report can be printed to a terminal safely; JSON keeps exact strings. */
-static void put_csv_field(struct strbuf *out, const char *raw, size_t rawn)
+ * report can be printed to a terminal safely; JSON keeps exact strings.
+ * The lines of a COLF_LINES cell (`lines`) are sanitized one by one and
+ * keep their newlines, inside the quoted field. */
+static void put_csv_field(struct strbuf *out, const char *raw, size_t rawn, bool lines)
 {
     struct strbuf clean = STRBUF_INIT;
-    display_sanitize(&clean, raw, rawn);
+    for (size_t i = 0; i < rawn;) {
+        const char *nl = lines ? memchr(raw + i, '\n', rawn - i) : NULL;
+        size_t n = nl ? (size_t)(nl - (raw + i)) : rawn - i;
+        display_sanitize(&clean, raw + i, n);
+        if (nl)
+            sb_putc(&clean, '\n');
+        i += n + (nl != NULL);
+    }
     const char *s = sb_str(&clean);
     size_t n = clean.len;
     bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
@@ -208,7 +263,7 @@ static void put_csv(struct strbuf *out, const struct table *t, const struct tabf
     for (size_t c = 0; c < t->ncols; c++) {
         if (c)
             sb_putc(out, ',');
-        put_csv_field(out, t->cols[c].name, strlen(t->cols[c].name));
+        put_csv_field(out, t->cols[c].name, strlen(t->cols[c].name), false);
     }
     sb_puts(out, "\r\n");
     size_t nrows = row_limit(t, o);
@@ -218,7 +273,7 @@ static void put_csv(struct strbuf *out, const struct table *t, const struct tabf
                 sb_putc(out, ',');
             sb_clear(&cell);
             tabfmt_cell_plain(&cell, t, r, c);
-            put_csv_field(out, sb_str(&cell), cell.len);
+            put_csv_field(out, sb_str(&cell), cell.len, t->cols[c].flags & COLF_LINES);
         }
         sb_puts(out, "\r\n");
     }
@@ -300,7 +355,7 @@ void tabfmt_md_text(struct strbuf *out, const char *s, size_t n)
 
 static void put_md(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)
 {
-    struct strbuf cell = STRBUF_INIT;
+    struct strbuf cell = STRBUF_INIT, scratch = STRBUF_INIT;
     sb_puts(out, "### ");
     tabfmt_md_text(out, t->title, strlen(t->title));
     sb_puts(out, "\n\n|");
@@ -318,17 +373,20 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
     sb_putc(out, '\n');
     size_t nrows = row_limit(t, o);
     for (size_t r = 0; r < nrows; r++) {
-        sb_putc(out, '|');
-        for (size_t c = 0; c < t->ncols; c++) {
-            if (!shown(t, c, o))
-                continue;
-            sb_clear(&cell);
-            tabfmt_cell_text(&cell, t, r, c);
-            sb_putc(out, ' ');
-            tabfmt_md_text(out, sb_str(&cell), cell.len);
-            sb_puts(out, " |");
+        size_t lines = row_lines(t, r, o);
+        for (size_t l = 0; l < lines; l++) {
+            sb_putc(out, '|');
+            for (size_t c = 0; c < t->ncols; c++) {
+                if (!shown(t, c, o))
+                    continue;
+                sb_clear(&cell);
+                cell_line(&cell, &scratch, t, r, c, l);
+                sb_putc(out, ' ');
+                tabfmt_md_text(out, sb_str(&cell), cell.len);
+                sb_puts(out, " |");
+            }
+            sb_putc(out, '\n');
         }
-        sb_putc(out, '\n');
     }
     if (nrows < t->nrows)
         sb_printf(out, "\n(%zu more %s)\n", t->nrows - nrows, t->nrows - nrows == 1 ? "row" : "rows");
@@ -338,6 +396,7 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
         sb_putc(out, '\n');
     }
     sb_free(&cell);
+    sb_free(&scratch);
 }
 
 void tabfmt_table(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)

@@ -33,6 +33,9 @@ enum col_flags {
     COLF_ASC     = 1 << 2,  /* natural sort is ascending (names) rather than descending */
     COLF_BYTES   = 1 << 3,  /* an int counting bytes: the explorer shows it in kB/MB/GB */
     COLF_CUMUL   = 1 << 4,  /* a running sum in row order (table_set_cumulative) */
+    COLF_LINES   = 1 << 5,  /* text of '\n'-separated lines (source frames): text and md
+                               print each line after the first on a row of its own below
+                               the cell's row; CSV and JSON keep the newlines in the cell */
 };
 
 struct table_col {

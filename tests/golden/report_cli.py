@@ -179,6 +179,38 @@ def check_top_level_only():
               "%s --top-level-only: a CPU total %% above 100" % table)
 
 
+def check_frames():
+    """Source frames: --row-limit counts events, not frame lines; frames
+    show on rows of their own in text and md, and as real newlines in one
+    CSV field and one JSON string."""
+    rc, out, err = report("--no-header", "-t", "events", "--row-limit", "3", BERT)
+    lines = out.splitlines()
+    named = [l for l in lines[3:] if l and not l[0].isspace() and not l.startswith(("(", "note:"))]
+    check(rc == 0 and len(named) == 3 and len(lines) > 10, "events --row-limit 3: %d events in %s"
+          % (len(named), lines[:8]))
+    doc = json.loads(report("-f", "json", "-t", "events", "-n", "3", BERT)[1])["tables"][0]
+    check(len(doc["rows"]) == 3 and doc["total_rows"] > 600
+          and all(r["Name"] for r in doc["rows"]) and "\n" in doc["rows"][0]["Source Location"],
+          "events -f json -n 3: %d rows of %s" % (len(doc["rows"]), doc.get("total_rows")))
+    for fmt in ("text", "md"):
+        rc, out, err = report("--no-header", "-f", fmt, "-t", "key-averages", "--group-by-stack", "2",
+                              "-n", "2", BERT)
+        check(rc == 0 and "\\n" not in out and "linear.py(124): forward" in out,
+              "key-averages --group-by-stack 2 -f %s: literal \\n or frame missing" % fmt)
+        frame = [l for l in out.splitlines() if "linear.py(124): forward" in l]
+        check(len(frame) == 1 and "aten::addmm" not in frame[0],
+              "key-averages --group-by-stack 2 -f %s: second frame not on a row of its own: %s" % (fmt, frame))
+    rows = csv_rows("-t", "key-averages", "--group-by-stack", "2", BERT)
+    addmm = [r for r in rows if r["Name"] == "aten::addmm"]
+    check(addmm and addmm[0]["Source Location"] == "<built-in function linear>\n"
+          "torch/nn/modules/linear.py(124): forward",
+          "key-averages --group-by-stack 2 -f csv: %r" % (addmm[0]["Source Location"] if addmm else None))
+    doc = json.loads(report("-f", "json", "-t", "key-averages", "--group-by-stack", "2", BERT)[1])
+    addmm = [r for r in doc["tables"][0]["rows"] if r["Name"] == "aten::addmm"]
+    check(addmm and addmm[0]["Source Location"].split("\n")[1] == "torch/nn/modules/linear.py(124): forward",
+          "key-averages --group-by-stack 2 -f json: %r" % (addmm[0]["Source Location"] if addmm else None))
+
+
 def main():
     global TT, BERT
     ap = argparse.ArgumentParser()
@@ -192,6 +224,7 @@ def main():
     check_md_header_and_total_rows()
     check_folded()
     check_top_level_only()
+    check_frames()
     with tempfile.TemporaryDirectory() as tmp:
         check_linked_wording(tmp)
         check_usage_and_output_errors(tmp)

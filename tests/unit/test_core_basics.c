@@ -333,6 +333,50 @@ static void test_formats_escape_controls(void **state)
     table_free(t);
 }
 
+/* A cell of several lines (source frames): its lines after the first on
+ * rows of their own in text and Markdown, which --top does not count; one
+ * quoted CSV field with real newlines, each line sanitized; JSON \n. */
+static void test_table_lines(void **state)
+{
+    static const struct table_col cols[] = {
+        {"name", NULL, COL_TEXT, 0, 0},
+        {"frames", NULL, COL_TEXT, 0, COLF_LINES},
+    };
+    struct table *t = table_new("lines", "Lines", cols, 2);
+    size_t r = table_add_row(t);
+    table_set_text(t, r, 0, "op");
+    table_set_text(t, r, 1, "f1\nf2\x1b\nf3");
+    r = table_add_row(t);
+    table_set_text(t, r, 0, "next");
+    table_set_text(t, r, 1, "g1");
+    struct strbuf sb = STRBUF_INIT;
+    struct tabfmt_opts o = {.format = FMT_TEXT, .top = 1};
+    tabfmt_table(&sb, t, &o);
+    assert_string_equal(sb_str(&sb), "Lines\n"
+                                     "name  frames\n"
+                                     "----  ------\n"
+                                     "op    f1\n"
+                                     "      f2\\x1b\n"
+                                     "      f3\n"
+                                     "(1 more row)\n");
+    sb_clear(&sb);
+    o.format = FMT_MD;
+    tabfmt_table(&sb, t, &o);
+    assert_non_null(
+        strstr(sb_str(&sb), "| op | f1 |\n|  | f2\\\\x1b |\n|  | f3 |\n\n(1 more row)"));
+    sb_clear(&sb);
+    o.format = FMT_CSV;
+    o.top = 0;
+    tabfmt_table(&sb, t, &o);
+    assert_string_equal(sb_str(&sb), "name,frames\r\nop,\"f1\nf2\\x1b\nf3\"\r\nnext,g1\r\n");
+    sb_clear(&sb);
+    o.format = FMT_JSON;
+    tabfmt_table(&sb, t, &o);
+    assert_non_null(strstr(sb_str(&sb), "\"frames\": \"f1\\nf2\\u001b\\nf3\""));
+    sb_free(&sb);
+    table_free(t);
+}
+
 static void test_opcat(void **state)
 {
     assert_string_equal(opcat_name(opcat_of_name("aten::addmm")), "GEMM");
@@ -361,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_table_sort_and_formats),
         cmocka_unit_test(test_table_cumulative),
         cmocka_unit_test(test_formats_escape_controls),
+        cmocka_unit_test(test_table_lines),
         cmocka_unit_test(test_opcat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
