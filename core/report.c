@@ -170,7 +170,8 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
         const cJSON *be = cJSON_GetObjectItemCaseSensitive(dist, "backend");
         sb_clear(&v);
         sb_printf(&v, "%d of %d (%s)", cJSON_IsNumber(rank) ? rank->valueint : -1,
-                  cJSON_IsNumber(ws) ? ws->valueint : -1, cJSON_IsString(be) ? be->valuestring : "?");
+                  cJSON_IsNumber(ws) ? ws->valueint : -1,
+                  cJSON_IsString(be) ? be->valuestring : "?");
         header_line(out, md, "rank", &v);
     }
     sb_clear(&v);

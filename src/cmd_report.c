@@ -50,8 +50,8 @@ static void report_usage(FILE *f)
             "folded stacks for flamegraph.pl / speedscope (alone, as text; see --metric)");
     fprintf(f, "  -f, --format FMT       text (default), csv, json or md\n"
                "  -n, --top N            print at most N rows per ranked table (also --row-limit)\n"
-               "  -s, --sort COLUMN      sort every table that has this column (name or title; for\n"
-               "                         key-averages also PyTorch's sort_by keys, e.g.\n"
+               "  -s, --sort COLUMN      sort every table that has this column (name or title;\n"
+               "                         for key-averages also PyTorch's sort_by keys, e.g.\n"
                "                         self_cuda_time_total); none having it is an error\n"
                "      --linked-only      count only GPU events linked to a launch (TraceLens's\n"
                "                         numbers need --flow-links too)\n"
@@ -305,10 +305,11 @@ static int sort_tables(const struct report_cli *c, struct table_list *tables)
     if (msg.len == mark)
         sb_puts(&msg, " none");
     if (keyavg)
-        sb_puts(&msg, "; for key-averages and events also PyTorch's sort_by keys (self_cpu_time_total, "
-                      "cpu_time_total, self_cuda_time_total, cuda_time_total, cpu_time, cuda_time, "
-                      "cpu_memory_usage, self_cpu_memory_usage, cuda_memory_usage, "
-                      "self_cuda_memory_usage, count, flops)");
+        sb_puts(&msg, "; for key-averages and events also PyTorch's sort_by keys "
+                      "(self_cpu_time_total, cpu_time_total, self_cuda_time_total, "
+                      "cuda_time_total, cpu_time, cuda_time, cpu_memory_usage, "
+                      "self_cpu_memory_usage, cuda_memory_usage, self_cuda_memory_usage, count, "
+                      "flops)");
     fprintf(stderr, "%s\n", sb_str(&msg));
     sb_free(&msg);
     return EXIT_USAGE;
