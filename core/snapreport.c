@@ -202,7 +202,7 @@ struct table *snapreport_settings(const struct snapshot *s)
 enum { SI_SITE, SI_COUNT, SI_TOTAL, SI_MAX, SI_PEAK, SI_LIFE, SI_NFRAMES, SI_STACK, SI__COUNT };
 
 struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
-                               size_t top)
+                               size_t printed)
 {
     static const struct table_col cols[SI__COUNT] = {
         [SI_SITE] = {"site", NULL, COL_TEXT, 0, COLF_WIDE | COLF_ASC},
@@ -218,11 +218,11 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
                                 "Allocation sites: allocations grouped by traceback, by bytes "
                                 "live at the peak",
                                 cols, SI__COUNT);
+    t->top_default = printed;
     struct snap_sites ss;
     snapshot_sites(s, dev, depth, &ss);
-    size_t n = top && top < ss.n ? top : ss.n;
     struct strbuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < ss.n; i++) {
         const struct snap_site *st = &ss.v[i];
         size_t r = table_add_row(t);
         table_set_ref(t, r, st->stack);
@@ -249,8 +249,6 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
         }
         table_set_text(t, r, SI_STACK, sb_str(&sb));
     }
-    if (n < ss.n)
-        table_add_note(t, "%zu more sites", ss.n - n);
     sb_free(&sb);
     snap_sites_free(&ss);
     return t;
@@ -391,7 +389,7 @@ bool snapshot_table_known(const char *name)
            strcmp(name, "segments") == 0 || strcmp(name, "trace") == 0;
 }
 
-void snapshot_tables(const struct snapshot *s, const char *table, size_t top,
+void snapshot_tables(const struct snapshot *s, const char *table, size_t sites_shown,
                      struct table_list *out)
 {
     if (!table || strcmp(table, "summary") == 0) {
@@ -401,7 +399,7 @@ void snapshot_tables(const struct snapshot *s, const char *table, size_t top,
             table_list_add(out, t);
     }
     if (!table || strcmp(table, "sites") == 0)
-        table_list_add(out, snapreport_sites(s, IDX_NONE, 0, top));
+        table_list_add(out, snapreport_sites(s, IDX_NONE, 0, sites_shown));
     if (!table || strcmp(table, "segments") == 0)
         table_list_add(out, snapreport_segments(s));
     if (table && strcmp(table, "trace") == 0)

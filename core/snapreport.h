@@ -30,9 +30,10 @@ bool snapshot_table_known(const char *name);
 
 /* Append to out the tables named `table` (see above); NULL appends summary,
  * sites and segments (the trace table has one row per entry, millions in
- * large files, so it is produced only when named). `top` limits the sites
- * table to its first rows (0 = every site). Unknown names append nothing. */
-void snapshot_tables(const struct snapshot *s, const char *table, size_t top,
+ * large files, so it is produced only when named). The sites table holds
+ * every site and prints `sites_shown` of them when no --top is given
+ * (top_default; 0 = every site). Unknown names append nothing. */
+void snapshot_tables(const struct snapshot *s, const char *table, size_t sites_shown,
                      struct table_list *out);
 
 /* The single tables, for the explorer views. Each returns a new table the
@@ -41,10 +42,11 @@ struct table *snapreport_summary(const struct snapshot *s);
 /* NULL when the file has no allocator_settings. */
 struct table *snapreport_settings(const struct snapshot *s);
 /* Sites of device dev (IDX_NONE = all), grouped by the whole stack (depth
- * 0) or its first `depth` visible frames; at most top rows (0 = all). Row
- * refs are stack ids. */
+ * 0) or its first `depth` visible frames; every site, `printed` of them
+ * printed when no --top is given (top_default; 0 = all). Row refs are
+ * stack ids. */
 struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
-                               size_t top);
+                               size_t printed);
 /* Row refs are segment indices. */
 struct table *snapreport_segments(const struct snapshot *s);
 /* Entries of device dev (IDX_NONE = all). Row refs are indices into s->entries. */

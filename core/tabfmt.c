@@ -80,7 +80,8 @@ static bool shown(const struct table *t, size_t col, const struct tabfmt_opts *o
 
 static size_t row_limit(const struct table *t, const struct tabfmt_opts *o)
 {
-    return o->top && o->top < t->nrows && !t->whole ? o->top : t->nrows;
+    size_t top = o->top ? o->top : t->top_default;
+    return top && top < t->nrows && !t->whole ? top : t->nrows;
 }
 
 /* Output lines a row takes in text and Markdown: one, plus one for each

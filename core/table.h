@@ -70,6 +70,8 @@ struct table {
     VEC(char *) notes;      /* lines printed after the table */
     VEC(struct table_cumul) cumul; /* COLF_CUMUL columns and what they sum */
     bool whole;             /* a breakdown, not a ranking: --top never cuts it */
+    size_t top_default;     /* rows printed when no --top is given (0 = all): a long
+                               ranking, whole in the table so that a sort sees every row */
     struct arena arena;     /* cell strings */
     /* Optional instances per row (e.g. the events behind an aggregated
      * row), as a CSR index filled by table_set_instances. */

@@ -385,13 +385,13 @@ static int report_snapshot(const struct report_cli *c, struct source *src, struc
         return EXIT_BAD_INPUT;
     }
     struct table_list tables = {0};
-    size_t top = c->fmt.top ? c->fmt.top : 20;
+    /* 20 sites unless -n says otherwise; cut after --sort, not before. */
     if (!names) {
-        snapshot_tables(s, NULL, top, &tables);
+        snapshot_tables(s, NULL, 20, &tables);
     } else {
         char *save = NULL;
         for (char *tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-            snapshot_tables(s, tok, top, &tables);
+            snapshot_tables(s, tok, 20, &tables);
     }
     int rc = print_tables(c, &tables, NULL, src->name);
     table_list_free(&tables);

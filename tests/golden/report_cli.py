@@ -15,6 +15,7 @@ from checks import check, summary
 
 TT = None
 BERT = None
+SHARED = None
 
 
 def report(*args):
@@ -211,13 +212,37 @@ def check_frames():
           "key-averages --group-by-stack 2 -f json: %r" % (addmm[0]["Source Location"] if addmm else None))
 
 
+def check_snapshot_sites():
+    """The snapshot's sites are sorted, then cut: -n 8 -s total prints the
+    8 largest totals of every site; the JSON header says what the file is."""
+    snap = os.path.join(SHARED, "snapshots", "traces_cpp_py_frames.pickle")
+    every = json.loads(report("-f", "json", "-t", "sites", "-n", "100000", snap)[1])
+    totals = sorted((r["total_bytes"] for r in every["tables"][0]["rows"]), reverse=True)
+    rc, out, err = report("-f", "json", "-t", "sites", "-n", "8", "-s", "total", snap)
+    doc = json.loads(out)
+    rows = doc["tables"][0]["rows"]
+    check(rc == 0 and [r["total_bytes"] for r in rows] == totals[:8],
+          "sites -n 8 -s total: %s, want %s" % ([r["total_bytes"] for r in rows], totals[:8]))
+    check(doc["tables"][0]["total_rows"] == len(totals) > 20,
+          "sites total_rows %s of %d" % (doc["tables"][0].get("total_rows"), len(totals)))
+    check(doc["trace"] == {"file": snap, "kind": "memory snapshot"}, "snapshot header %s" % doc["trace"])
+    rc, out, err = report("-f", "json", snap)
+    tables = {t["name"]: t for t in json.loads(out)["tables"]}
+    check(len(tables["allocation_sites"]["rows"]) == 20 and len(tables["segments"]["rows"]) > 20,
+          "snapshot defaults: %d sites, %d segments" % (len(tables["allocation_sites"]["rows"]),
+                                                        len(tables["segments"]["rows"])))
+    rc, out, err = report("-t", "sites", "-s", "total", snap)
+    check(rc == 0 and "(%d more rows)" % (len(totals) - 20) in out, "sites text: more-rows line")
+
+
 def main():
-    global TT, BERT
+    global TT, BERT, SHARED
     ap = argparse.ArgumentParser()
     ap.add_argument("--torchtop", required=True)
     ap.add_argument("--shared", required=True)
     a = ap.parse_args()
     TT = a.torchtop
+    SHARED = a.shared
     BERT = os.path.join(a.shared, "traces", "tracelens-h100-bert-small-infer.json.gz")
     check_cumulative()
     check_sort()
@@ -225,6 +250,7 @@ def main():
     check_folded()
     check_top_level_only()
     check_frames()
+    check_snapshot_sites()
     with tempfile.TemporaryDirectory() as tmp:
         check_linked_wording(tmp)
         check_usage_and_output_errors(tmp)
