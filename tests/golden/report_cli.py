@@ -117,7 +117,7 @@ def check_md_header_and_total_rows():
     for w, c in zip(whole, cut):
         n = len(w["rows"])
         shown = n if c["name"] == "gpu_timeline" else 2
-        check(w["total_rows"] == n and c["total_rows"] == n and len(c["rows"]) == shown,
+        check(w.get("total_rows") == n and c.get("total_rows") == n and len(c["rows"]) == shown,
               "%s: total_rows %s / %s, rows %d / %d" % (c["name"], w.get("total_rows"), c.get("total_rows"),
                                                          n, len(c["rows"])))
 
@@ -190,7 +190,7 @@ def check_frames():
     check(rc == 0 and len(named) == 3 and len(lines) > 10, "events --row-limit 3: %d events in %s"
           % (len(named), lines[:8]))
     doc = json.loads(report("-f", "json", "-t", "events", "-n", "3", BERT)[1])["tables"][0]
-    check(len(doc["rows"]) == 3 and doc["total_rows"] > 600
+    check(len(doc["rows"]) == 3 and doc.get("total_rows", 0) > 600
           and all(r["Name"] for r in doc["rows"]) and "\n" in doc["rows"][0]["Source Location"],
           "events -f json -n 3: %d rows of %s" % (len(doc["rows"]), doc.get("total_rows")))
     for fmt in ("text", "md"):
@@ -223,7 +223,7 @@ def check_snapshot_sites():
     rows = doc["tables"][0]["rows"]
     check(rc == 0 and [r["total_bytes"] for r in rows] == totals[:8],
           "sites -n 8 -s total: %s, want %s" % ([r["total_bytes"] for r in rows], totals[:8]))
-    check(doc["tables"][0]["total_rows"] == len(totals) > 20,
+    check(doc["tables"][0].get("total_rows") == len(totals) > 20,
           "sites total_rows %s of %d" % (doc["tables"][0].get("total_rows"), len(totals)))
     check(doc["trace"] == {"file": snap, "kind": "memory snapshot"}, "snapshot header %s" % doc["trace"])
     rc, out, err = report("-f", "json", snap)
