@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/hash.h"
+#include "core/interval.h"
 #include "core/roofline_internal.h"
 
 /* ------------------------------------------------------------------------ */
@@ -180,6 +181,21 @@ static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_resu
     return (uint32_t)r->groups.n - 1;
 }
 
+double rf_kernel_us(const struct roofline *r, uint32_t ev)
+{
+    uint32_t n;
+    const uint32_t *evs = gputime_subtree_events(r->a->gt, ev, &n);
+    ivals_t iv = {0};
+    for (uint32_t k = 0; k < n; k++) {
+        const struct event *e = &r->t->ev.v[evs[k]];
+        if (e->kind != EVK_MEMSET && !(e->flags & EVF_COMM))
+            VEC_PUSH(&iv, ((struct ival){e->ts, ev_end(e)}));
+    }
+    double us = (double)ival_union_length(iv.v, iv.n) / 1000.0;
+    VEC_FREE(&iv);
+    return us;
+}
+
 static void add_inst(struct roofline *r, uint32_t ev, uint32_t time_ev, bool bwd,
                      const struct pm_result *res)
 {
@@ -191,7 +207,7 @@ static void add_inst(struct roofline *r, uint32_t ev, uint32_t time_ev, bool bwd
     in->bwd = bwd;
     in->flops = res->flops;
     in->bytes = res->bytes;
-    in->kernel_us = (double)gputime_subtree(r->a->gt, time_ev, false) / 1000.0;
+    in->kernel_us = rf_kernel_us(r, time_ev);
     struct rf_group *gr = &r->groups.v[g];
     gr->count++;
     gr->kt_sum += in->kernel_us;

@@ -1,7 +1,8 @@
 /* Roofline analysis of a trace (metrics.md section 5): every op instance a
- * performance model covers (perfmodel.h), its kernel time (the union of its
- * subtree's GPU events, gputime_subtree), grouped per sheet by op name and
- * model parameters, against a device's peaks (devices.h).
+ * performance model covers (perfmodel.h), its kernel time (the union of the
+ * kernels and memcpys in its subtree; memsets are not counted), grouped per
+ * sheet by op name and model parameters, against a device's peaks
+ * (devices.h).
  *
  * Backward ops are modelled from their own arguments when they have a model
  * (aten::convolution_backward, attention and norm backwards); otherwise a
@@ -49,7 +50,7 @@ const char *roofline_device_note(const struct roofline *r);
  * named as TraceLens's sheets (GEMM, CONV_fwd, ..., Normalization), rows
  * grouped by op name + parameters and sorted by total kernel time, row refs
  * = first instance's event, instances = the instances' events; then
- * "no_model" (GPU time of launcher ops no model covers). A trace without
+ * "no_model" (kernel time of launcher ops no model covers). A trace without
  * shapes gives one table "roofline" holding one message row. */
 void roofline_tables(const struct roofline *r, struct table_list *out);
 
@@ -60,7 +61,7 @@ bool roofline_report_build(struct analysis *a, const struct report_opts *o, stru
 /* One modelled instance, as the explorer shows it. */
 struct roofline_point {
     double flops, bytes; /* model */
-    double kernel_us;    /* union of the subtree's GPU events */
+    double kernel_us;    /* union of the subtree's kernels and memcpys */
     double intensity;    /* FLOP per byte */
     double tflops;       /* achieved TFLOP/s (NaN when no kernel time) */
     double tbps;         /* achieved TB/s */

@@ -17,7 +17,7 @@ struct rf_inst {
     uint32_t group;      /* index into roofline.groups */
     bool bwd;            /* modelled through the forward<->backward link */
     double flops, bytes; /* NaN when unknown */
-    double kernel_us;
+    double kernel_us;    /* rf_kernel_us of time_ev */
 };
 
 /* One parameter combination: op name + parameter values in one sheet. */
@@ -64,6 +64,13 @@ struct roofline {
 
 /* Model of an event's op name (cached per name); NULL when none. */
 const struct pm_model *rf_model(struct roofline *r, uint32_t ev);
+/* Kernel time of ev's subtree in µs: the length of the union of the
+ * kernels and memcpys launched under it (a device copy_ is a memcpy),
+ * communication kernels left out. Memsets are not counted: they clear
+ * workspaces no model accounts for, and whether a trace links them to the
+ * op differs (MIOpen's hipMemsetAsync inside a convolution has a
+ * correlation id but no ac2g flow, so TraceLens never sees it). */
+double rf_kernel_us(const struct roofline *r, uint32_t ev);
 /* Roofline time in µs of flops/bytes for a spec, NaN without peaks;
  * *compute_bound says which side is larger. */
 double rf_roof_us(const struct roofline *r, const char *spec, double flops, double bytes,

@@ -218,7 +218,7 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
 }
 
 /* Launcher ops no model covers (nor an op above them), and modelled ops
- * whose model could not be evaluated. */
+ * whose model could not be evaluated, with their kernel time. */
 enum { U_NAME, U_CAT, U_WHY, U_COUNT, U_SUM, U_MEAN, U__N };
 
 struct ukey {
@@ -266,7 +266,7 @@ static struct table *unmodelled_table(const struct roofline *r)
     };
     const struct trace *t = r->t;
     struct table *tab =
-        table_new("no_model", "Roofline: GPU time of ops no model covers", cols, U__N);
+        table_new("no_model", "Roofline: kernel time of ops no model covers", cols, U__N);
     uint8_t *covered = xcalloc(t->ev.n ? t->ev.n : 1, 1);
     for (size_t i = 0; i < r->inst.n; i++) {
         covered[r->inst.v[i].ev] = 1;
@@ -282,15 +282,17 @@ static struct table *unmodelled_table(const struct roofline *r)
         bool cov = false;
         for (uint32_t p = e; p != IDX_NONE && !cov; p = t->ev.v[p].parent)
             cov = covered[p] != 0;
-        if (!cov) {
-            struct ukey u = {t->ev.v[e].name, "no model", e, (double)s->l[k].subtree / 1000.0};
+        if (cov)
+            continue;
+        /* Kernel time as in the sheets; a launcher of memsets only has
+         * nothing a roofline could cover. */
+        struct ukey u = {t->ev.v[e].name, "no model", e, rf_kernel_us(r, e)};
+        if (u.us > 0)
             VEC_PUSH(&keys, u);
-        }
     }
     for (size_t f = 0; f < r->fails.n; f++) {
         uint32_t e = r->fails.v[f].ev;
-        struct ukey u = {t->ev.v[e].name, r->fails.v[f].why, e,
-                         (double)gputime_subtree(r->a->gt, e, false) / 1000.0};
+        struct ukey u = {t->ev.v[e].name, r->fails.v[f].why, e, rf_kernel_us(r, e)};
         VEC_PUSH(&keys, u);
     }
     free(covered);

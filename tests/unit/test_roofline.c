@@ -1,7 +1,7 @@
 /* Unit tests: roofline tables on a small synthetic trace (grouping, kernel
- * time, the backward through the forward<->backward link, ops without a
- * model), the no-shapes message, device notes, the per-instance line and
- * the text plot. */
+ * time of kernels and memcpys without memsets, the backward through the
+ * forward<->backward link, ops without a model), the no-shapes message,
+ * device notes, the per-instance line and the text plot. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -27,6 +27,11 @@
 #define KERNEL(ts, dur, corr)                                                                      \
     "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k" #corr "\", \"pid\": 0, \"tid\": 7, "      \
     "\"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": 7, \"device\": 0, "                \
+    "\"correlation\": " #corr "}},"
+
+#define GPU(cat, ts, dur, corr)                                                                    \
+    "{\"ph\": \"X\", \"cat\": \"" cat "\", \"name\": \"" cat #corr "\", \"pid\": 0, "              \
+    "\"tid\": 7, \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": 7, \"device\": 0, "    \
     "\"correlation\": " #corr "}},"
 
 /* Forward on thread 1, backward nodes on thread 2:
@@ -304,6 +309,46 @@ static void test_example_line(void **state)
     trace_free(t);
 }
 
+/* Kernel time counts kernels and memcpys, not memsets: a convolution's
+ * workspace memset (hipMemsetAsync, linked by correlation id only) is not
+ * its time, a device copy_'s memcpy is. */
+static void test_kernel_time_memsets(void **state)
+{
+    struct trace *t = load(
+        "{\"traceEvents\": [" OP("aten::mm", 1, 10, 20,
+                                 "\"Input Dims\": [[8,8],[8,8]], \"Input type\": "
+                                 "[\"float\",\"float\"]") LAUNCH(1, 11, 100) KERNEL(20, 8, 100)
+            LAUNCH(1, 13, 101) GPU("gpu_memset", 30, 5, 101)
+                OP("aten::copy_", 1, 40, 10,
+                   "\"Input Dims\": [[64],[64]], \"Input type\": [\"float\",\"float\"]")
+                    LAUNCH(1, 41, 102) GPU("gpu_memcpy", 50, 3, 102)
+                        OP("aten::zero_", 1, 60, 10,
+                           "\"Input Dims\": [[64]], \"Input type\": "
+                           "[\"float\"]") LAUNCH(1, 61, 103)
+                            GPU("gpu_memset", 70, 2, 103) "{\"ph\": \"i\", \"name\": \"end\", "
+                                                          "\"pid\": 1, \"tid\": 1, \"ts\": 90}]}");
+    struct analysis *a = analysis_new(t);
+    char err[256];
+    struct roofline *r = roofline_new(a, "H100 SXM", err);
+    assert_non_null(r);
+    struct table_list l = {0};
+    roofline_tables(r, &l);
+    const struct table *g = find_table(&l, "GEMM");
+    assert_non_null(g);
+    NEAR(fcell(g, 0, "Kernel Time (µs)_sum"), 8.0);
+    const struct table *u = find_table(&l, "UnaryElementwise");
+    assert_non_null(u);
+    NEAR(fcell(u, 0, "Kernel Time (µs)_sum"), 3.0);
+    /* A launcher of memsets only is no roofline's business. */
+    const struct table *nm = find_table(&l, "no_model");
+    assert_non_null(nm);
+    assert_int_equal(nm->nrows, 0);
+    table_list_free(&l);
+    roofline_free(r);
+    analysis_free(a);
+    trace_free(t);
+}
+
 static void test_no_shapes_message(void **state)
 {
     struct trace *t = load(
@@ -370,8 +415,11 @@ static void test_unknown_device(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tables),         cmocka_unit_test(test_instance_line_and_plot),
-        cmocka_unit_test(test_example_line),   cmocka_unit_test(test_no_shapes_message),
+        cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_instance_line_and_plot),
+        cmocka_unit_test(test_example_line),
+        cmocka_unit_test(test_kernel_time_memsets),
+        cmocka_unit_test(test_no_shapes_message),
         cmocka_unit_test(test_unknown_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
