@@ -74,6 +74,23 @@ static bool subtree_has_family(struct roofline *r, uint32_t root, int fam)
     return found;
 }
 
+/* Whether an op above ev is modelled by the same family. Such an op
+ * already counts ev's kernels (aten::convolution > aten::_convolution >
+ * aten::miopen_convolution; aten::scaled_dot_product_attention >
+ * aten::_scaled_dot_product_flash_attention > aten::_flash_attention_forward):
+ * only the outermost is an instance, or the kernels would count once per
+ * level. Ops without a model in between (aten::matmul above aten::mm) do
+ * not count. */
+static bool nested_in_family(struct roofline *r, uint32_t ev, int fam)
+{
+    for (uint32_t p = r->t->ev.v[ev].parent; p != IDX_NONE; p = r->t->ev.v[p].parent) {
+        const struct pm_model *m = rf_model(r, p);
+        if (m && family(m->sheet) == fam)
+            return true;
+    }
+    return false;
+}
+
 static bool parse_op(const struct trace *t, uint32_t ev, struct op_args *a)
 {
     const struct op_info *o = ev_op(t, ev);
@@ -294,8 +311,14 @@ struct roofline *roofline_new(struct analysis *a, const char *arch, char *err)
     if (r->has_shapes)
         for (uint32_t i = 0; i < t->ev.n; i++) {
             const struct pm_model *m = rf_model(r, i);
-            if (m)
-                model_event(r, i, m);
+            if (!m)
+                continue;
+            if (nested_in_family(r, i, family(m->sheet))) {
+                if (!r->nested[m->sheet]++)
+                    r->nested_name[m->sheet] = t->ev.v[i].name;
+                continue;
+            }
+            model_event(r, i, m);
         }
     build_members(r);
     return r;

@@ -12,6 +12,12 @@
  * (Reduce_bwd, GEMM_bwd...), unless that node contains an op of the same
  * family, which is then counted on its own.
  *
+ * An op inside an op modelled by the same family is not an instance: the
+ * outer op's kernel time already holds its kernels (aten::convolution >
+ * aten::_convolution > aten::miopen_convolution gives one CONV_fwd row, as
+ * TraceLens's sheet has). TraceLens lists some such ops again
+ * (aten::native_batch_norm inside aten::batch_norm); torchtop does not.
+ *
  * `torchtop report --table roofline` prints roofline_tables(); the explorer
  * uses the same object for its roofline view, the detail pane line and the
  * plot. A struct roofline borrows its analysis. Not thread-safe. */

@@ -52,8 +52,11 @@ struct roofline {
     VEC(struct rf_inst) inst;
     VEC(struct rf_group) groups;
     VEC(struct rf_fail) fails;
-    struct u64map by_time_ev; /* time_ev -> instance */
-    uint32_t *mem_first;      /* CSR: instances of each group, event order */
+    uint32_t nested[PM__COUNT];      /* per sheet: instances left to an
+                                        enclosing op of the same family */
+    uint32_t nested_name[PM__COUNT]; /* strtab id of the first one's name */
+    struct u64map by_time_ev;        /* time_ev -> instance */
+    uint32_t *mem_first;             /* CSR: instances of each group, event order */
     uint32_t *mem;
     uint32_t *slots; /* grouping hash: group index or IDX_NONE */
     size_t slot_mask;

@@ -214,6 +214,12 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
     VEC_FREE(&pc);
     table_add_note(tab, "%s", r->note);
     table_add_note(tab, "%s", sheet_note(s));
+    if (r->nested[s])
+        table_add_note(tab,
+                       "%u instance%s of ops inside an op of the same family (%s, ...) count in "
+                       "the outermost op only",
+                       r->nested[s], r->nested[s] == 1 ? "" : "s",
+                       trace_str(r->t, r->nested_name[s]));
     return tab;
 }
 

@@ -1,6 +1,7 @@
 /* Unit tests: roofline tables on a small synthetic trace (grouping, kernel
  * time of kernels and memcpys without memsets, the backward through the
- * forward<->backward link, ops without a model), the no-shapes message,
+ * forward<->backward link, ops nested in an op of the same family, ops
+ * without a model), the no-shapes message,
  * device notes, the per-instance line and the text plot. */
 #include "config.h"
 
@@ -349,6 +350,60 @@ static void test_kernel_time_memsets(void **state)
     trace_free(t);
 }
 
+/* An op inside an op of the same family runs that op's kernels: only the
+ * outermost is an instance (aten::convolution, not the aten::_convolution
+ * and aten::miopen_convolution in it); an op without a model in between
+ * does not count (aten::matmul above aten::mm). */
+#define CONV_ARGS                                                                                  \
+    "\"Input Dims\": [[1,4,8,8],[4,4,3,3],[],[],[],[],[],[],[]], \"Input type\": "                 \
+    "[\"float\",\"float\",\"\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\","           \
+    "\"ScalarList\",\"Scalar\"], \"Concrete Inputs\": [\"\",\"\",\"\",\"[1, 1]\",\"[1, 1]\","      \
+    "\"[1, 1]\",\"False\",\"[0, 0]\",\"1\"]"
+#define MIOPEN_ARGS                                                                                \
+    "\"Input Dims\": [[1,4,8,8],[4,4,3,3],[],[],[],[],[],[]], \"Input type\": "                    \
+    "[\"float\",\"float\",\"\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\","           \
+    "\"Scalar\"], \"Concrete Inputs\": [\"\",\"\",\"\",\"[1, 1]\",\"[1, 1]\",\"[1, 1]\",\"1\","    \
+    "\"False\"]"
+
+static void test_nested_family(void **state)
+{
+    struct trace *t = load(
+        "{\"traceEvents\": [" OP("aten::convolution", 1, 10, 30, CONV_ARGS)
+            OP("aten::_convolution", 1, 11, 28, CONV_ARGS)
+                OP("aten::miopen_convolution", 1, 12, 26, MIOPEN_ARGS) LAUNCH(1, 13, 100)
+                    KERNEL(20, 8, 100) OP("aten::matmul", 1, 50, 20, "")
+                        OP("aten::mm", 1, 51, 18,
+                           "\"Input Dims\": [[8,8],[8,8]], \"Input type\": "
+                           "[\"float\",\"float\"]") LAUNCH(1, 52, 101)
+                            KERNEL(60, 4, 101) "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, "
+                                               "\"tid\": 1, \"ts\": 90}]}");
+    struct analysis *a = analysis_new(t);
+    char err[256];
+    struct roofline *r = roofline_new(a, "H100 SXM", err);
+    assert_non_null(r);
+    struct table_list l = {0};
+    roofline_tables(r, &l);
+    const struct table *c = find_table(&l, "CONV_fwd");
+    assert_non_null(c);
+    assert_int_equal(c->nrows, 1);
+    assert_string_equal(scell(c, 0, "name"), "aten::convolution");
+    assert_int_equal(icell(c, 0, "name_count"), 1);
+    NEAR(fcell(c, 0, "Kernel Time (µs)_sum"), 8.0);
+    assert_int_equal(c->notes.n, 3);
+    assert_non_null(strstr(c->notes.v[2], "2 instances"));
+    assert_non_null(strstr(c->notes.v[2], "aten::_convolution"));
+    assert_false(roofline_instance(r, event_named(t, "aten::miopen_convolution", 0), NULL, NULL));
+    const struct table *g = find_table(&l, "GEMM");
+    assert_non_null(g);
+    assert_int_equal(g->nrows, 1);
+    assert_string_equal(scell(g, 0, "name"), "aten::mm");
+    assert_int_equal(g->notes.n, 2);
+    table_list_free(&l);
+    roofline_free(r);
+    analysis_free(a);
+    trace_free(t);
+}
+
 static void test_no_shapes_message(void **state)
 {
     struct trace *t = load(
@@ -415,11 +470,9 @@ static void test_unknown_device(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tables),
-        cmocka_unit_test(test_instance_line_and_plot),
-        cmocka_unit_test(test_example_line),
-        cmocka_unit_test(test_kernel_time_memsets),
-        cmocka_unit_test(test_no_shapes_message),
+        cmocka_unit_test(test_tables),         cmocka_unit_test(test_instance_line_and_plot),
+        cmocka_unit_test(test_example_line),   cmocka_unit_test(test_kernel_time_memsets),
+        cmocka_unit_test(test_nested_family),  cmocka_unit_test(test_no_shapes_message),
         cmocka_unit_test(test_unknown_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
