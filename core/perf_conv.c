@@ -3,7 +3,9 @@
  * cudnn/miopen_convolution_backward, and the backward of a forward
  * convolution through the forward<->backward link. Stride, padding,
  * dilation, transposed, output_padding and groups come from Concrete
- * Inputs; the bias is counted when present (TraceLens never counts it). */
+ * Inputs; without them the output shape must come from a grad_output, or
+ * there is no model (nothing is assumed). The bias is counted when present
+ * (TraceLens never counts it). */
 #include "config.h"
 
 #include <math.h>
@@ -114,9 +116,37 @@ static void out_shape(struct conv *cv)
     }
 }
 
+/* grad_output of the backward op linked to a forward convolution, when
+ * that op is a convolution backward of the same input and weight shapes;
+ * NULL otherwise. */
+static const struct shape *linked_grad_out(const struct pm_ctx *c, const struct conv *cv)
+{
+    const struct conv_sig *sg = NULL;
+    if (!c->linked_op)
+        return NULL;
+    if (strcmp(c->linked_op, "aten::convolution_backward") == 0)
+        sg = &sig_bwd;
+    else if (strcmp(c->linked_op, "aten::cudnn_convolution_backward") == 0 ||
+             strcmp(c->linked_op, "aten::miopen_convolution_backward") == 0)
+        sg = &sig_vendor_bwd;
+    const struct op_args *l = c->linked;
+    if (!sg || !op_args_shape(l, (uint32_t)sg->x) || !op_args_shape(l, (uint32_t)sg->w) ||
+        !op_args_shape(l, (uint32_t)sg->grad_out))
+        return NULL;
+    const struct shape *x = &l->dims[sg->x], *w = &l->dims[sg->w];
+    if (x->nd != cv->x.nd || w->nd != cv->w.nd ||
+        memcmp(x->d, cv->x.d, (size_t)x->nd * sizeof(x->d[0])) != 0 ||
+        memcmp(w->d, cv->w.d, (size_t)w->nd * sizeof(w->d[0])) != 0)
+        return NULL;
+    return &l->dims[sg->grad_out];
+}
+
 /* Parse one signature into cv; out shape from the parameters when they are
- * recorded, else from grad_output (backward ops) or the linked op. */
-static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct conv *cv)
+ * recorded, else from grad_output (backward ops) or the linked op. False
+ * when the arguments do not fit, with r->why set when the parameters are
+ * missing. */
+static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct conv *cv,
+                       struct pm_result *r)
 {
     const struct op_args *a = c->a;
     memset(cv, 0, sizeof(*cv));
@@ -163,24 +193,36 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
         if (k < 3)
             cv->mask[2] = false;
     }
-    if (sg->grad_out >= 0 && op_args_shape(a, (uint32_t)sg->grad_out) &&
-        a->dims[sg->grad_out].nd == cv->x.nd && !cv->have_params) {
-        cv->out = a->dims[sg->grad_out];
+    if (cv->have_params) {
+        out_shape(cv);
         return true;
     }
-    if (!cv->have_params && c->linked) {
-        /* A forward op recorded without Concrete Inputs: the backward op
-         * under its backward node knows grad_output's shape. */
-        const struct op_args *l = c->linked;
-        for (uint32_t i = 0; i < l->n && i < 2; i++)
-            if (l->dims[i].nd == cv->x.nd && l->dims[i].d[0] == cv->x.d[0] &&
-                (cv->transposed ? l->dims[i].d[1] == cv->w.d[1] * cv->groups
-                                : l->dims[i].d[1] == cv->w.d[0])) {
-                cv->out = l->dims[i];
-                return true;
-            }
+    /* Recorded without Concrete Inputs (PyTorch before 1.10): stride,
+     * padding and dilation are unknown, so the output shape cannot be
+     * computed; it is taken from grad_output where one is recorded (a
+     * backward op, or for a forward op the backward op linked to it). */
+    const struct shape *out = NULL;
+    if (sg->grad_out >= 0 && op_args_shape(a, (uint32_t)sg->grad_out))
+        out = &a->dims[sg->grad_out];
+    else if (c->linked)
+        out = linked_grad_out(c, cv);
+    if (!out || out->nd != cv->x.nd || out->d[0] != cv->x.d[0]) {
+        r->why = "convolution parameters (stride, padding, dilation) not recorded: the trace has "
+                 "no Concrete Inputs";
+        return false;
     }
-    out_shape(cv);
+    cv->out = *out;
+    /* groups and transposed are not recorded either: the shapes tell them
+     * for a plain convolution (C_in = w[1] * groups, C_out = w[0]); other
+     * shapes are left unmodelled rather than guessed. */
+    if (sg->groups < 0 || !*op_args_concrete(a, (uint32_t)sg->groups))
+        cv->groups = cv->w.d[1] > 0 && cv->x.d[1] % cv->w.d[1] == 0 ? cv->x.d[1] / cv->w.d[1] : 0;
+    if (cv->transposed || cv->groups <= 0 || cv->x.d[1] != cv->w.d[1] * cv->groups ||
+        cv->out.d[1] != cv->w.d[0]) {
+        r->why = "convolution parameters (stride, padding, dilation, groups) not recorded and "
+                 "the shapes do not tell them: the trace has no Concrete Inputs";
+        return false;
+    }
     return true;
 }
 
@@ -273,7 +315,7 @@ static bool conv_model(const struct pm_ctx *c, struct pm_result *r, const struct
                        bool is_bwd_op)
 {
     struct conv cv;
-    if (!conv_parse(c, sg, &cv))
+    if (!conv_parse(c, sg, &cv, r))
         return false;
     for (int k = 0; k < cv.nsp; k++)
         if (cv.out.d[2 + k] <= 0)

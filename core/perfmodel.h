@@ -71,6 +71,9 @@ struct pm_result {
     const char *model;           /* static: model id and version, "conv v1" */
     const char *differs;         /* static: why flops/bytes differ from
                                     TraceLens's, NULL when they do not */
+    const char *why;             /* static: why the model could not be
+                                    evaluated (pm_eval false), NULL when
+                                    the arguments just do not fit */
     uint8_t nparams;             /* = the sheet's parameter count */
     uint16_t off[PM_MAX_PARAMS]; /* into text; UINT16_MAX = empty */
     size_t len;
@@ -91,6 +94,7 @@ struct pm_ctx {
                                      other side of the link (for a forward
                                      op, the backward op of the same family
                                      under its backward node), or NULL */
+    const char *linked_op;        /* that op's name (with linked) */
 };
 
 typedef bool (*pm_model_fn)(const struct pm_ctx *c, struct pm_result *r);
@@ -109,7 +113,8 @@ const struct pm_model *pm_find(const char *op);
 
 /* Evaluate: initialise *r for the sheet (bwd ? m->bwd_sheet : m->sheet) and
  * run the model. False when the arguments do not fit the model (missing or
- * malformed shapes); *r then holds whatever was filled. */
+ * malformed shapes) or a parameter it needs was not recorded (r->why says
+ * which); *r then holds whatever was filled. */
 bool pm_eval(const struct pm_model *m, const struct pm_ctx *c, struct pm_result *r);
 
 /* All registered op names, for documentation and tests: calls fn for each

@@ -11,6 +11,7 @@
 #include "core/hash.h"
 #include "core/interval.h"
 #include "core/roofline_internal.h"
+#include "core/sort.h"
 
 /* ------------------------------------------------------------------------ */
 /* Models per event                                                         */
@@ -102,31 +103,28 @@ static bool parse_op(const struct trace *t, uint32_t ev, struct op_args *a)
                          trace_str(t, o->input_strides), trace_str(t, o->concrete_inputs));
 }
 
-/* For a forward op recorded without Concrete Inputs: the arguments of the
- * backward op of the same family under the backward node linked to it (or
- * to the op it is nested in). */
-static bool find_linked(struct roofline *r, uint32_t ev, enum pm_sheet bwd_sheet,
-                        struct op_args *out)
+static inline bool seq_ev_less(const struct seq_ev *a, const struct seq_ev *b)
+{
+    return a->seq < b->seq || (a->seq == b->seq && a->ev < b->ev);
+}
+
+SORT_DEFINE(seq_ev_sort, struct seq_ev, seq_ev_less)
+
+/* The first op under root (root excluded) that bwd_sheet models and whose
+ * arguments parse into *out (released by the caller); IDX_NONE when none. */
+static uint32_t find_in_subtree(struct roofline *r, uint32_t root, enum pm_sheet bwd_sheet,
+                                struct op_args *out)
 {
     const struct trace *t = r->t;
-    uint32_t b = IDX_NONE;
-    for (uint32_t e = ev, depth = 0; e != IDX_NONE && depth < 8 && b == IDX_NONE;
-         e = t->ev.v[e].parent, depth++) {
-        const struct op_info *o = ev_op(t, e);
-        if (o && o->partner != IDX_NONE && (t->ev.v[o->partner].flags & EVF_BACKWARD))
-            b = o->partner;
-    }
-    if (b == IDX_NONE)
-        return false;
     VEC(uint32_t) stack = {0};
-    bool found = false;
-    VEC_PUSH(&stack, b);
-    while (stack.n && !found) {
+    uint32_t found = IDX_NONE;
+    VEC_PUSH(&stack, root);
+    while (stack.n && found == IDX_NONE) {
         uint32_t e = stack.v[--stack.n];
         const struct pm_model *m = rf_model(r, e);
-        if (m && m->sheet == bwd_sheet && e != b) {
+        if (m && m->sheet == bwd_sheet && e != root) {
             if (parse_op(t, e, out))
-                found = true;
+                found = e;
             else
                 op_args_done(out);
         }
@@ -135,6 +133,55 @@ static bool find_linked(struct roofline *r, uint32_t ev, enum pm_sheet bwd_sheet
     }
     VEC_FREE(&stack);
     return found;
+}
+
+/* For a forward op recorded without Concrete Inputs: the backward op of the
+ * same family under the backward node linked to it (or to the op it is
+ * nested in), its arguments in *out. Traces before PyTorch 1.10 name their
+ * backward nodes after the function ("CudnnConvolutionBackward"), which
+ * the forward<->backward link does not pair; there the node is an op with
+ * the forward op's Sequence number on another thread. IDX_NONE when there
+ * is none. */
+static uint32_t find_linked(struct roofline *r, uint32_t ev, enum pm_sheet bwd_sheet,
+                            struct op_args *out)
+{
+    const struct trace *t = r->t;
+    int64_t seq = -1;
+    for (uint32_t e = ev, depth = 0; e != IDX_NONE && depth < 8; e = t->ev.v[e].parent, depth++) {
+        const struct op_info *o = ev_op(t, e);
+        if (o && o->partner != IDX_NONE && (t->ev.v[o->partner].flags & EVF_BACKWARD))
+            return find_in_subtree(r, o->partner, bwd_sheet, out);
+        if (o && seq < 0)
+            seq = o->seq;
+    }
+    if (seq < 0)
+        return IDX_NONE;
+    if (!r->seqs_built) {
+        for (uint32_t i = 0; i < t->ev.n; i++) {
+            const struct op_info *o = t->ev.v[i].kind == EVK_CPU_OP ? ev_op(t, i) : NULL;
+            if (o && o->seq >= 0)
+                VEC_PUSH(&r->seqs, ((struct seq_ev){o->seq, i}));
+        }
+        seq_ev_sort(r->seqs.v, r->seqs.n);
+        r->seqs_built = true;
+    }
+    size_t lo = 0, hi = r->seqs.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->seqs.v[mid].seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < r->seqs.n && r->seqs.v[lo].seq == seq; lo++) {
+        uint32_t b = r->seqs.v[lo].ev;
+        if (t->ev.v[b].row == t->ev.v[ev].row)
+            continue;
+        uint32_t found = find_in_subtree(r, b, bwd_sheet, out);
+        if (found != IDX_NONE)
+            return found;
+    }
+    return IDX_NONE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -243,15 +290,19 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
     }
     struct pm_ctx c = {.op = trace_str(t, t->ev.v[ev].name), .a = &args};
     bool have_linked = false;
-    if (m->sheet == PM_CONV_FWD && args.n && !*args.concrete[3] && !*args.concrete[2])
-        have_linked = find_linked(r, ev, PM_CONV_BWD, &linked);
-    if (have_linked)
-        c.linked = &linked;
+    if (m->sheet == PM_CONV_FWD && args.n && !*args.concrete[3] && !*args.concrete[2]) {
+        uint32_t l = find_linked(r, ev, PM_CONV_BWD, &linked);
+        have_linked = l != IDX_NONE;
+        if (have_linked) {
+            c.linked = &linked;
+            c.linked_op = trace_str(t, t->ev.v[l].name);
+        }
+    }
     struct pm_result *res = xmalloc(sizeof(*res));
     if (pm_eval(m, &c, res)) {
         add_inst(r, ev, ev, false, res);
     } else {
-        struct rf_fail f = {ev, "arguments do not fit the model"};
+        struct rf_fail f = {ev, res->why ? res->why : "arguments do not fit the model"};
         VEC_PUSH(&r->fails, f);
     }
     const struct op_info *o = ev_op(t, ev);
@@ -332,6 +383,7 @@ void roofline_free(struct roofline *r)
     VEC_FREE(&r->groups);
     VEC_FREE(&r->fails);
     VEC_FREE(&r->models);
+    VEC_FREE(&r->seqs);
     u64map_free(&r->by_time_ev);
     u64map_free(&r->model_of);
     free(r->mem_first);

@@ -36,6 +36,12 @@ struct rf_group {
     const char *model, *differs; /* static strings of the first instance */
 };
 
+/* An op and its Sequence number. */
+struct seq_ev {
+    int64_t seq;
+    uint32_t ev;
+};
+
 /* An op a model names but could not evaluate. */
 struct rf_fail {
     uint32_t ev;
@@ -63,6 +69,8 @@ struct roofline {
     struct arena arena;
     struct u64map model_of; /* name id -> index + 1 into models, 0 = none */
     VEC(const struct pm_model *) models;
+    VEC(struct seq_ev) seqs; /* ops by Sequence number, built on first use */
+    bool seqs_built;
 };
 
 /* Model of an event's op name (cached per name); NULL when none. */

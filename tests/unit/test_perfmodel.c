@@ -18,13 +18,14 @@ static struct pm_result R;
 
 /* Evaluate op's model on the four recorded texts. */
 static bool run_linked(const char *op, const char *dims, const char *types, const char *strides,
-                       const char *concrete, bool bwd, const struct op_args *linked)
+                       const char *concrete, bool bwd, const struct op_args *linked,
+                       const char *linked_op)
 {
     struct op_args a;
     op_args_parse(&a, dims, types, strides, concrete);
     const struct pm_model *m = pm_find(op);
     assert_non_null(m);
-    struct pm_ctx c = {.op = op, .a = &a, .bwd = bwd, .linked = linked};
+    struct pm_ctx c = {.op = op, .a = &a, .bwd = bwd, .linked = linked, .linked_op = linked_op};
     bool ok = pm_eval(m, &c, &R);
     op_args_done(&a);
     return ok;
@@ -32,12 +33,12 @@ static bool run_linked(const char *op, const char *dims, const char *types, cons
 
 static bool run(const char *op, const char *dims, const char *types, const char *concrete)
 {
-    return run_linked(op, dims, types, NULL, concrete, false, NULL);
+    return run_linked(op, dims, types, NULL, concrete, false, NULL, NULL);
 }
 
 static bool run_bwd(const char *op, const char *dims, const char *types, const char *concrete)
 {
-    return run_linked(op, dims, types, NULL, concrete, true, NULL);
+    return run_linked(op, dims, types, NULL, concrete, true, NULL, NULL);
 }
 
 static const char *param(const char *key)
@@ -92,7 +93,7 @@ static void test_gemm(void **state)
                            "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\","
                            "\"Scalar\"]",
                            "[[1],[512,1],[1,512],[],[]]", "[\"\",\"\",\"\",\"1\",\"1\"]", false,
-                           NULL));
+                           NULL, NULL));
     EQ(R.flops, 2.0 * 141 * 512 * 512 + 141 * 512);
     EQ(R.bytes, 814080);
     assert_string_equal(param("stride_A"), "(512, 1)");
@@ -283,13 +284,34 @@ static void test_conv_through_link(void **state)
     op_args_parse(&linked, "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL, NULL,
                   NULL);
     assert_true(run_linked("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
-                           "[\"float\",\"float\"]", NULL, NULL, false, &linked));
+                           "[\"float\",\"float\"]", NULL, NULL, false, &linked,
+                           "aten::cudnn_convolution_backward"));
     EQ(R.flops, 27648.0);
+    assert_string_equal(param("stride"), "None");
     op_args_done(&linked);
-    /* Without it, stride 1 / padding 0 are assumed: out (2,4,6,6). */
-    assert_true(run("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
-                    "[\"float\",\"float\"]", NULL));
-    EQ(R.flops, 2.0 * 27 * 2 * 4 * 36);
+    /* Stride 2 with as many output channels as input channels: grad_output
+     * is the second argument of cudnn_convolution_backward(self,
+     * grad_output, weight), not the first, which has the same channels. */
+    op_args_parse(&linked, "[[2,4,8,8],[2,4,4,4],[4,4,1,1],[],[],[],[],[],[],[],[]]", NULL, NULL,
+                  NULL);
+    assert_true(run_linked("aten::convolution", "[[2,4,8,8],[4,4,1,1],[],[],[],[],[],[],[]]",
+                           "[\"float\",\"float\"]", NULL, NULL, false, &linked,
+                           "aten::cudnn_convolution_backward"));
+    EQ(R.flops, 2.0 * 4 * 2 * 4 * 16);
+    /* A backward op of other shapes is not this convolution's. */
+    assert_false(run_linked("aten::convolution", "[[2,4,8,8],[4,4,3,3],[],[],[],[],[],[],[]]",
+                            "[\"float\",\"float\"]", NULL, NULL, false, &linked,
+                            "aten::cudnn_convolution_backward"));
+    op_args_done(&linked);
+    /* Without one, stride, padding and dilation are unknown: no model, and
+     * the reason says why (not stride 1 / padding 0 assumed). */
+    assert_false(run("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
+                     "[\"float\",\"float\"]", NULL));
+    assert_non_null(R.why);
+    assert_non_null(strstr(R.why, "Concrete Inputs"));
+    /* Arguments that do not fit give no reason of their own. */
+    assert_false(run("aten::convolution", "[[2,3,8,8]]", "[\"float\"]", NULL));
+    assert_null(R.why);
 }
 
 #define SDPA_TYPES "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\"]"

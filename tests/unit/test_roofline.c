@@ -1,7 +1,8 @@
 /* Unit tests: roofline tables on a small synthetic trace (grouping, kernel
  * time of kernels and memcpys without memsets, the backward through the
- * forward<->backward link, ops nested in an op of the same family, ops
- * without a model), the no-shapes message,
+ * forward<->backward link, ops nested in an op of the same family,
+ * convolutions recorded without Concrete Inputs, ops without a model), the
+ * no-shapes message,
  * device notes, the per-instance line and the text plot. */
 #include "config.h"
 
@@ -404,6 +405,66 @@ static void test_nested_family(void **state)
     trace_free(t);
 }
 
+/* PyTorch 1.9: no Concrete Inputs, backward nodes named after the function
+ * ("CudnnConvolutionBackward") and paired by Sequence number only. A
+ * forward convolution takes its output shape from the backward op of its
+ * Sequence number; one without a backward goes to no_model with the
+ * reason, in every format. */
+#define OLD_CONV_ARGS(seq, x, w)                                                                   \
+    "\"Sequence number\": " #seq ", \"Input Dims\": [" x "," w ",[],[],[],[],[],[],[]], "          \
+    "\"Input type\": [\"float\",\"float\",\"\",\"GenericList\",\"GenericList\",\"GenericList\","   \
+    "\"Bool\",\"GenericList\",\"Int\"]"
+
+static void test_conv_without_concrete_inputs(void **state)
+{
+    struct trace *t = load(
+        "{\"traceEvents\": [" OP("aten::convolution", 1, 10, 20,
+                                 OLD_CONV_ARGS(7, "[2,4,8,8]", "[4,4,1,1]")) LAUNCH(1, 11, 100)
+            KERNEL(20, 4, 100) OP("aten::convolution", 1, 40, 20,
+                                  OLD_CONV_ARGS(8, "[2,4,8,8]", "[8,4,3,3]")) LAUNCH(1, 41, 101)
+                KERNEL(50, 6, 101) OP("CudnnConvolutionBackward", 2, 100, 20,
+                                      "\"Sequence number\": 7, \"Input Dims\": [[2,4,4,4]]")
+                    OP("aten::cudnn_convolution_backward", 2, 101, 18,
+                       "\"Input Dims\": [[2,4,8,8],[2,4,4,4],[4,4,1,1],[],[],[],[],[],[],[],[]], "
+                       "\"Input type\": [\"float\",\"float\",\"float\"]") LAUNCH(2, 102, 102)
+                        KERNEL(110, 5, 102) "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, "
+                                            "\"tid\": 1, \"ts\": 200}]}");
+    struct analysis *a = analysis_new(t);
+    char err[256];
+    struct roofline *r = roofline_new(a, "V100 SXM2", err);
+    assert_non_null(r);
+    struct table_list l = {0};
+    roofline_tables(r, &l);
+    /* Stride 2: out (2,4,4,4) from grad_output, not (2,4,8,8). */
+    const struct table *c = find_table(&l, "CONV_fwd");
+    assert_non_null(c);
+    assert_int_equal(c->nrows, 1);
+    NEAR(fcell(c, 0, "GFLOPS_first"), 2.0 * 4 * 2 * 4 * 16 / 1e9);
+    assert_string_equal(scell(c, 0, "param: stride"), "None");
+    const struct table *cb = find_table(&l, "CONV_bwd");
+    assert_non_null(cb);
+    assert_string_equal(scell(cb, 0, "name"), "aten::cudnn_convolution_backward");
+    const struct table *nm = find_table(&l, "no_model");
+    assert_non_null(nm);
+    assert_int_equal(nm->nrows, 1);
+    assert_string_equal(scell(nm, 0, "name"), "aten::convolution");
+    const char *why = "convolution parameters (stride, padding, dilation) not recorded: the trace "
+                      "has no Concrete Inputs";
+    assert_string_equal(scell(nm, 0, "reason"), why);
+    NEAR(fcell(nm, 0, "Kernel Time (µs)_sum"), 6.0);
+    for (int f = FMT_TEXT; f <= FMT_MD; f++) {
+        struct strbuf sb = STRBUF_INIT;
+        struct tabfmt_opts o = {.format = (enum tab_format)f, .max_name_width = 200};
+        tabfmt_list(&sb, &l, &o, NULL);
+        assert_non_null(strstr(sb_str(&sb), "not recorded: the trace has no Concrete Inputs"));
+        sb_free(&sb);
+    }
+    table_list_free(&l);
+    roofline_free(r);
+    analysis_free(a);
+    trace_free(t);
+}
+
 static void test_no_shapes_message(void **state)
 {
     struct trace *t = load(
@@ -470,9 +531,13 @@ static void test_unknown_device(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tables),         cmocka_unit_test(test_instance_line_and_plot),
-        cmocka_unit_test(test_example_line),   cmocka_unit_test(test_kernel_time_memsets),
-        cmocka_unit_test(test_nested_family),  cmocka_unit_test(test_no_shapes_message),
+        cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_instance_line_and_plot),
+        cmocka_unit_test(test_example_line),
+        cmocka_unit_test(test_kernel_time_memsets),
+        cmocka_unit_test(test_nested_family),
+        cmocka_unit_test(test_conv_without_concrete_inputs),
+        cmocka_unit_test(test_no_shapes_message),
         cmocka_unit_test(test_unknown_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
