@@ -311,6 +311,22 @@ static void conv_bwd_numbers(struct pm_result *r, const struct conv *cv, int bpe
         r->differs = "bias gradient counted (TraceLens never counts it)";
 }
 
+/* CONV_bwd's bias column as TraceLens writes it for
+ * aten::convolution_backward: the value of its test `len(dims) > 3 and
+ * dims[3] and len(dims[3]) > 0` on Input Dims, whose argument 3
+ * (bias_sizes, an int list) is recorded as [] whatever the bias: "[]".
+ * Whether a bias gradient is computed is in output_mask. Other ops, which
+ * TraceLens does not model, leave the column empty. */
+static void tl_bwd_bias(const struct op_args *a, struct pm_result *r)
+{
+    if (a->n <= 3)
+        pm_set_text(r, C_BIAS, "False");
+    else if (a->dims[3].nd == 0)
+        pm_set_text(r, C_BIAS, "[]");
+    else
+        pm_set_text(r, C_BIAS, "True");
+}
+
 static bool conv_model(const struct pm_ctx *c, struct pm_result *r, const struct conv_sig *sg,
                        bool is_bwd_op)
 {
@@ -334,7 +350,8 @@ static bool conv_model(const struct pm_ctx *c, struct pm_result *r, const struct
         cv.mask[0] = cv.mask[1] = true;
         cv.mask[2] = cv.bias;
     }
-    pm_set_bool(r, C_BIAS, cv.mask[2]);
+    if (sg == &sig_bwd)
+        tl_bwd_bias(c->a, r);
     char mask[32];
     snprintf(mask, sizeof(mask), "[%s, %s, %s]", cv.mask[0] ? "True" : "False",
              cv.mask[1] ? "True" : "False", cv.mask[2] ? "True" : "False");

@@ -29,7 +29,8 @@ const char *pm_sheet_name(enum pm_sheet s)
     }
 
 static const struct pm_param_def gemm_params[] = {
-    PI("M"), PI("N"), PI("K"), P("bias"), P("stride_A"), P("stride_B"), P("dtype_A_B"), PI("B"),
+    PI("M"),       PI("N"),        PI("K"), P("bias"),      P("stride_A"),
+    P("stride_B"), P("dtype_A_B"), PI("B"), P("transpose"),
 };
 static const struct pm_param_def conv_params[] = {
     P("convNd"),

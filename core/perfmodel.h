@@ -95,6 +95,9 @@ struct pm_ctx {
                                      op, the backward op of the same family
                                      under its backward node), or NULL */
     const char *linked_op;        /* that op's name (with linked) */
+    const char *const *kernels;   /* names of the kernels the op runs, in
+                                     launch order (nkernels of them) */
+    size_t nkernels;
 };
 
 typedef bool (*pm_model_fn)(const struct pm_ctx *c, struct pm_result *r);

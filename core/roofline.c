@@ -289,6 +289,13 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
         return;
     }
     struct pm_ctx c = {.op = trace_str(t, t->ev.v[ev].name), .a = &args};
+    uint32_t ngpu;
+    const uint32_t *gpu = gputime_subtree_events(r->a->gt, ev, &ngpu);
+    const char **kernels = xmalloc((ngpu + 1) * sizeof(*kernels));
+    for (uint32_t k = 0; k < ngpu; k++)
+        if (t->ev.v[gpu[k]].kind == EVK_KERNEL)
+            kernels[c.nkernels++] = trace_str(t, t->ev.v[gpu[k]].name);
+    c.kernels = kernels;
     bool have_linked = false;
     if (m->sheet == PM_CONV_FWD && args.n && !*args.concrete[3] && !*args.concrete[2]) {
         uint32_t l = find_linked(r, ev, PM_CONV_BWD, &linked);
@@ -314,6 +321,7 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
             add_inst(r, ev, b, true, res);
     }
     free(res);
+    free(kernels);
     if (have_linked)
         op_args_done(&linked);
     op_args_done(&args);

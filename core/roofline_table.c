@@ -75,13 +75,14 @@ static const struct table_col metric_cols[M__N] = {
     [M_TL_MB] = {"TraceLens Data Moved (MB)_first", "TL MB", COL_FLOAT, 3, COLF_DETAIL},
 };
 
-/* Parameters shown in text output; the rest (strides, layouts) only in
- * CSV / JSON. */
+/* Parameters shown in text output; the rest (strides, layouts, the GEMM
+ * kernel's transpose flags) only in CSV / JSON. */
 static bool param_detail(const char *key)
 {
     return strstr(key, "stride") != NULL || strcmp(key, "output_padding") == 0 ||
-           strcmp(key, "dilation") == 0 || strcmp(key, "convNd") == 0 ||
-           strcmp(key, "flash_impl") == 0 || strcmp(key, "dropout") == 0;
+           strcmp(key, "transpose") == 0 || strcmp(key, "dilation") == 0 ||
+           strcmp(key, "convNd") == 0 || strcmp(key, "flash_impl") == 0 ||
+           strcmp(key, "dropout") == 0;
 }
 
 static const char *sheet_note(enum pm_sheet s)

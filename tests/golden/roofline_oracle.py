@@ -49,11 +49,9 @@ TORCHTOP_ONLY_NAMES = {"aten::cudnn_convolution_backward",
                        "aten::_scaled_dot_product_efficient_attention_backward",
                        "aten::_scaled_dot_product_cudnn_attention_backward"}
 
-# Parameters left out of the row key: "transpose" comes from TraceLens's
-# kernel-name parser (not reproduced); num_output_elems is a documented
-# difference (asserted separately); output_mask is torchtop's own column
-# in CONV_bwd.
-NOT_KEYED = {"transpose", "num_output_elems"}
+# Parameters left out of the row key: num_output_elems is a documented
+# difference (asserted separately).
+NOT_KEYED = {"num_output_elems"}
 
 RATE_TOL = 0.005
 
@@ -122,14 +120,8 @@ def arch_for(oracle_dir, shared):
     return None
 
 
-def row_key(row, keys, sheet):
-    out = [row["name"]]
-    for k in keys:
-        v = norm_value(row.get(k))
-        if sheet == "CONV_bwd" and k == "param: bias" and v == ():
-            v = False   # TraceLens prints the empty list its bias test returned
-        out.append(v)
-    return tuple(out)
+def row_key(row, keys):
+    return tuple([row["name"]] + [norm_value(row.get(k)) for k in keys])
 
 
 class Report:
@@ -155,6 +147,13 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof):
     missing_cols = [c for c in oracle_params if c not in tt_rows[0]]
     if missing_cols:
         rep.fail(f"{where}: torchtop lacks parameter columns {missing_cols}")
+    # TraceLens's parameter columns first, in its order; torchtop's own after.
+    all_oracle = [c for c in oracle_rows[0] if c.startswith("param: ")]
+    tt_params = [c for c in tt_rows[0] if c.startswith("param: ")]
+    if [c for c in tt_params if c in all_oracle] != all_oracle or \
+            tt_params[:len(all_oracle)] != all_oracle:
+        rep.fail(f"{where}: parameter columns {tt_params} do not start with TraceLens's "
+                 f"{all_oracle}")
     names = {r["name"] for r in oracle_rows}
     tt_by_key = {}
     extra_names = {}
@@ -162,7 +161,7 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof):
         if r["name"] not in names:
             extra_names[r["name"]] = extra_names.get(r["name"], 0) + 1
             continue
-        tt_by_key.setdefault(row_key(r, keys, sheet), []).append(r)
+        tt_by_key.setdefault(row_key(r, keys), []).append(r)
     for n, c in sorted(extra_names.items()):
         if n in TORCHTOP_ONLY_NAMES:
             rep.note(f"{where}: {c} torchtop-only rows of {n} (TraceLens 171dd74 has no model)")
@@ -173,7 +172,7 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof):
     unmatched = []
     matched_rows = []
     for o in oracle_rows:
-        k = row_key(o, keys, sheet)
+        k = row_key(o, keys)
         cands = tt_by_key.get(k)
         if not cands:
             unmatched.append((o, k))

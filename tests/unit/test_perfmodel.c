@@ -66,8 +66,9 @@ static void test_registry(void **state)
     assert_string_equal(pm_sheet_name(PM_BINARY), "BinaryElementwise");
     size_t n;
     const struct pm_param_def *d = pm_sheet_params(PM_GEMM, &n);
-    assert_int_equal(n, 8);
+    assert_int_equal(n, 9);
     assert_string_equal(d[0].col, "param: M");
+    assert_string_equal(d[8].col, "param: transpose");
     assert_true(d[0].is_int);
     assert_false(pm_eval(pm_find("aten::convolution_backward"),
                          &(struct pm_ctx){.op = "x", .bwd = true}, &R));
@@ -113,6 +114,51 @@ static void test_gemm(void **state)
     /* Wrong ranks do not fit. */
     assert_false(run("aten::mm", "[[4,4,4],[4,4]]", NULL, NULL));
     assert_false(run("aten::bmm", "[[4,4],[4,4]]", NULL, NULL));
+}
+
+/* TraceLens's transpose column, from the first Tensile-named kernel: the
+ * MI300 oracle's rows. */
+static bool run_kernels(const char *op, const char *dims, const char *strides, bool bwd,
+                        const char *const *kernels, size_t n)
+{
+    struct op_args a;
+    op_args_parse(&a, dims, "[\"c10::BFloat16\",\"c10::BFloat16\"]", strides, NULL);
+    struct pm_ctx c = {.op = op, .a = &a, .bwd = bwd, .kernels = kernels, .nkernels = n};
+    bool ok = pm_eval(pm_find(op), &c, &R);
+    op_args_done(&a);
+    return ok;
+}
+
+static void test_gemm_transpose(void **state)
+{
+    const char *k1[] = {"Cijk_Ailk_Bljk_BBS_BH_Bias_HAS_SAV_UserArgs_MT16x16x256_MI16x16x4"};
+    assert_true(
+        run_kernels("aten::mm", "[[10,1000],[1000,512]]", "[[1000,1],[512,1]]", false, k1, 1));
+    assert_string_equal(param("transpose"), "(False, False)");
+    /* A column-major A is the kernel's transposed B. */
+    const char *k2[] = {"void at::native::elementwise_kernel<128, 2>",
+                        "Cijk_Ailk_Bjlk_BBS_BH_Bias_HAS_SAV_UserArgs_MT64x32x64_MI16x16x1",
+                        "Cijk_Alik_Bljk_SB_MT64x16x32"};
+    assert_true(
+        run_kernels("aten::mm", "[[1000,10],[10,512]]", "[[1,1000],[512,1]]", false, k2, 3));
+    assert_string_equal(param("transpose"), "(False, True)");
+    const char *k3[] = {"Custom_Cijk_Alik_Bljk_BBS_BH"};
+    assert_true(run_kernels("aten::mm", "[[10,512],[512,1000]]", NULL, false, k3, 1));
+    assert_string_equal(param("transpose"), "(True, False)");
+    /* A Tensile name with other axis letters: both unknown. */
+    const char *k4[] = {"Cijk_Aijk_Bijk_HHS"};
+    assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, k4, 1));
+    assert_string_equal(param("transpose"), "(None, None)");
+    /* Other kernels (cuBLAS, CUTLASS) or none: no value, as TraceLens. */
+    const char *k5[] = {"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64",
+                        "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16>"};
+    assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, k5, 2));
+    assert_null(param("transpose"));
+    assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, NULL, 0));
+    assert_null(param("transpose"));
+    /* The backward through the link has no kernel of its own here. */
+    assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, true, k1, 1));
+    assert_null(param("transpose"));
 }
 
 static void test_gemm_backward_through_link(void **state)
@@ -251,7 +297,9 @@ static void test_conv_backward(void **state)
     EQ(R.bytes, (2 * 1004 + 512 + 4) * 4.0);
     EQ(R.tl_flops, 2 * 27648.0);
     EQ(R.tl_bytes, 2 * 1004 * 4.0);
-    assert_string_equal(param("bias"), "True");
+    /* TraceLens's bias column: its test's value on Input Dims, whose
+     * bias_sizes entry is [] whatever the bias; output_mask tells. */
+    assert_string_equal(param("bias"), "[]");
     assert_string_equal(param("output_mask"), "[True, True, True]");
     /* First layer: no input gradient. TraceLens counts it anyway. */
     assert_true(run("aten::convolution_backward", conv_bwd_dims, conv_bwd_types,
@@ -260,13 +308,16 @@ static void test_conv_backward(void **state)
     EQ(R.flops, 27648.0);
     EQ(R.bytes, 1004 * 4.0);
     EQ(R.tl_flops, 2 * 27648.0);
-    assert_string_equal(param("bias"), "False");
+    assert_string_equal(param("bias"), "[]");
+    assert_string_equal(param("output_mask"), "[False, True, False]");
     /* PyTorch 1.9: cudnn_convolution_backward without Concrete Inputs; the
-     * output shape is grad_output's. */
+     * output shape is grad_output's. TraceLens has no model for it: no
+     * bias column. */
     assert_true(run("aten::cudnn_convolution_backward",
                     "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL, NULL));
     EQ(R.flops, 2 * 27648.0);
     assert_string_equal(param("stride"), "None");
+    assert_null(param("bias"));
 }
 
 static void test_conv_through_link(void **state)
@@ -597,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_gemm),
         cmocka_unit_test(test_gemm_backward_through_link),
         cmocka_unit_test(test_scaled_mm_fp8),
+        cmocka_unit_test(test_gemm_transpose),
         cmocka_unit_test(test_conv_bias),
         cmocka_unit_test(test_conv_grouped_transposed),
         cmocka_unit_test(test_conv_vendor_signatures),
