@@ -57,7 +57,8 @@ const char *roofline_device_note(const struct roofline *r);
  * grouped by op name + parameters and sorted by total kernel time, row refs
  * = first instance's event, instances = the instances' events; then
  * "no_model" (kernel time of launcher ops no model covers). A trace without
- * shapes gives one table "roofline" holding one message row. */
+ * shapes, or without GPU kernels, gives one table "roofline" holding one
+ * message row. */
 void roofline_tables(const struct roofline *r, struct table_list *out);
 
 /* The report registry's build function for "roofline" (report.h). */

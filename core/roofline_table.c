@@ -342,17 +342,28 @@ static struct table *unmodelled_table(const struct roofline *r)
     return tab;
 }
 
+static void message_table(struct table_list *out, const char *msg)
+{
+    static const struct table_col col = {"message", "message", COL_TEXT, 0, 0};
+    struct table *tab = table_new("roofline", "Roofline", &col, 1);
+    size_t row = table_add_row(tab);
+    table_set_text(tab, row, 0, msg);
+    table_list_add(out, tab);
+}
+
 void roofline_tables(const struct roofline *r, struct table_list *out)
 {
     if (!r->has_shapes) {
-        static const struct table_col col = {"message", "message", COL_TEXT, 0, 0};
-        struct table *tab = table_new("roofline", "Roofline", &col, 1);
-        size_t row = table_add_row(tab);
-        table_set_text(tab, row, 0,
-                       "no roofline: the trace was recorded without record_shapes=True, so its "
-                       "ops have no Input Dims to model; profile with "
-                       "torch.profiler.profile(record_shapes=True)");
-        table_list_add(out, tab);
+        message_table(out, "no roofline: the trace was recorded without record_shapes=True, so "
+                           "its ops have no Input Dims to model; profile with "
+                           "torch.profiler.profile(record_shapes=True)");
+        return;
+    }
+    const uint64_t *nk = r->t->n_by_kind;
+    if (!nk[EVK_KERNEL] && !nk[EVK_MEMCPY]) {
+        message_table(out, "no roofline: no GPU kernels in this trace (a CPU-only profile), so "
+                           "there is no kernel time to set against the models; profile with "
+                           "ProfilerActivity.CUDA");
         return;
     }
     size_t ng = r->groups.n;

@@ -2,8 +2,8 @@
  * time of kernels and memcpys without memsets, the backward through the
  * forward<->backward link, ops nested in an op of the same family,
  * convolutions recorded without Concrete Inputs, ops without a model), the
- * no-shapes message,
- * device notes, the per-instance line and the text plot. */
+ * no-shapes and no-kernels messages, device notes, the per-instance line
+ * and the text plot. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -487,6 +487,30 @@ static void test_no_shapes_message(void **state)
     trace_free(t);
 }
 
+/* Shapes but no GPU work (a CPU-only profile): one message, not an empty
+ * no_model table. */
+static void test_no_kernels_message(void **state)
+{
+    struct trace *t = load("{\"traceEvents\": [" OP(
+        "aten::mm", 1, 10, 10,
+        "\"Input Dims\": [[4,4],[4,4]], \"Input type\": "
+        "[\"float\",\"float\"]") "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, "
+                                 "\"ts\": 30}]}");
+    struct analysis *a = analysis_new(t);
+    struct table_list l = {0};
+    char err[256];
+    struct report_opts o = {0};
+    assert_true(roofline_report_build(a, &o, &l, err));
+    assert_int_equal(l.items.n, 1);
+    const struct table *m = l.items.v[0];
+    assert_string_equal(m->name, "roofline");
+    assert_int_equal(m->nrows, 1);
+    assert_non_null(strstr(table_cell(m, 0, 0).s, "no GPU kernels in this trace"));
+    table_list_free(&l);
+    analysis_free(a);
+    trace_free(t);
+}
+
 static void test_unknown_device(void **state)
 {
     const char *json =
@@ -538,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_nested_family),
         cmocka_unit_test(test_conv_without_concrete_inputs),
         cmocka_unit_test(test_no_shapes_message),
+        cmocka_unit_test(test_no_kernels_message),
         cmocka_unit_test(test_unknown_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
