@@ -415,8 +415,17 @@ bool devices_resolve(const struct trace *t, const char *arch, struct device_peak
         const struct device *dev = &t->devices.v[d];
         if (devices_match(t, dev, out)) {
             const char *nm = dev->name ? trace_str(t, dev->name) : "";
-            snprintf(out->origin, sizeof(out->origin), "built-in entry for device %d '%.80s'",
-                     dev->id, nm);
+            const char *isa = dev->arch ? trace_str(t, dev->arch) : "";
+            if (*nm)
+                snprintf(out->origin, sizeof(out->origin), "built-in entry for device %d '%.80s'",
+                         dev->id, nm);
+            else
+                /* Unnamed (ROCm in some containers): what it was matched by. */
+                snprintf(out->origin, sizeof(out->origin),
+                         "built-in entry for unnamed device %d: %.20s%scompute %d.%d, %d "
+                         "multiprocessors, %.0f GB",
+                         dev->id, isa, *isa ? ", " : "", dev->compute_major, dev->compute_minor,
+                         dev->num_sms, (double)dev->total_mem / 1e9);
             ok = true;
         }
     }

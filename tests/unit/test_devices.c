@@ -125,6 +125,28 @@ static void test_match_generic(void **state)
     assert_null(match("{\"name\": \"Some Future GPU\", \"numSms\": 7}", b));
 }
 
+/* The note says which device an entry was chosen for: its name, or for an
+ * unnamed one what matched. */
+static void test_origin(void **state)
+{
+    struct device_peaks p;
+    char msg[512];
+    struct trace *t = load_devices("{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}");
+    assert_true(devices_resolve(t, NULL, &p, msg, sizeof(msg)));
+    assert_string_equal(p.origin, "built-in entry for device 0 'NVIDIA H100 80GB HBM3'");
+    trace_free(t);
+    t = load_devices("{\"id\": 0, \"name\": \"\", \"numSms\": 304, \"computeMajor\": 9, "
+                     "\"computeMinor\": 4, \"totalGlobalMem\": 206141652992}");
+    assert_true(devices_resolve(t, NULL, &p, msg, sizeof(msg)));
+    assert_string_equal(p.origin, "built-in entry for unnamed device 0: compute 9.4, 304 "
+                                  "multiprocessors, 206 GB");
+    trace_free(t);
+    t = load_devices("{\"id\": 1, \"name\": \"\", \"gcnArchName\": \"gfx950\"}");
+    assert_true(devices_resolve(t, NULL, &p, msg, sizeof(msg)));
+    assert_non_null(strstr(p.origin, "unnamed device 1: gfx950, compute"));
+    trace_free(t);
+}
+
 static void test_arch_file(void **state)
 {
     char path[] = "/tmp/torchtop-arch-XXXXXX.json";
@@ -185,7 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtin_table),          cmocka_unit_test(test_match_names),
         cmocka_unit_test(test_match_generic),          cmocka_unit_test(test_arch_file),
-        cmocka_unit_test(test_unknown_device_message),
+        cmocka_unit_test(test_unknown_device_message), cmocka_unit_test(test_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
