@@ -36,7 +36,12 @@ static bool model_unary(const struct pm_ctx *c, struct pm_result *r)
     int bout = tout ? shapes_dtype_bytes(tout) : bin;
     r->flops = r->tl_flops = n;
     if (bin && bout)
-        r->bytes = r->tl_bytes = n * bin + n * bout;
+        r->bytes = n * bin + n * bout;
+    int tbin = pm_tl_dtype_bytes(tin), tbout = tout ? pm_tl_dtype_bytes(tout) : tbin;
+    if (tbin && tbout)
+        r->tl_bytes = n * tbin + n * tbout;
+    else if (!isnan(r->bytes))
+        r->differs = PM_DIFFERS_BOOL;
     return true;
 }
 
@@ -90,7 +95,11 @@ static bool model_binary(const struct pm_ctx *c, struct pm_result *r)
     double no = (double)shape_numel(&out);
     r->flops = r->tl_flops = no;
     if (b1 && b2 && bo)
-        r->bytes = r->tl_bytes = n1 * b1 + n2 * b2 + no * bo;
+        r->bytes = n1 * b1 + n2 * b2 + no * bo;
+    if (pm_tl_dtype_bytes(t1) && pm_tl_dtype_bytes(t2) && (!tout || pm_tl_dtype_bytes(tout)))
+        r->tl_bytes = r->bytes;
+    else if (!isnan(r->bytes))
+        r->differs = PM_DIFFERS_BOOL;
     return true;
 }
 

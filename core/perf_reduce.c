@@ -81,12 +81,14 @@ static bool model_reduce(const struct pm_ctx *c, struct pm_result *r)
     /* Forward and backward alike: read n_in and write n_out, or read the
      * n_out gradients and write n_in. */
     r->flops = r->tl_flops = (double)n_in;
-    if (b) {
+    if (b)
         r->bytes = ((double)n_in + (double)n_out) * b;
+    if (pm_tl_dtype_bytes(tin))
         r->tl_bytes = ((double)n_in + (double)tl_out) * b;
-    }
     if (n_out != tl_out)
         r->differs = "output size from dim/keepdim (TraceLens: 1 element)";
+    else if (b && isnan(r->tl_bytes))
+        r->differs = PM_DIFFERS_BOOL;
     return true;
 }
 

@@ -232,3 +232,8 @@ void pm_set_spec(struct pm_result *r, const char *unit, const char *dtype)
     else
         r->spec[0] = '\0';
 }
+
+int pm_tl_dtype_bytes(const char *type)
+{
+    return type && strcmp(type, "bool") == 0 ? 0 : shapes_dtype_bytes(type);
+}

@@ -138,6 +138,12 @@ void pm_set_dtypes(struct pm_result *r, size_t i, const char *const *v, int n);
 /* Compute spec "<unit>_<precision of dtype>"; left empty when the dtype has
  * no precision. */
 void pm_set_spec(struct pm_result *r, const char *unit, const char *dtype);
+/* Bytes per element as TraceLens 171dd74 counts them, for tl_bytes:
+ * shapes_dtype_bytes, except bool, which it has no size for (0). */
+int pm_tl_dtype_bytes(const char *type);
+/* The differs text of a result whose tl_bytes are unknown because of
+ * pm_tl_dtype_bytes. */
+#define PM_DIFFERS_BOOL "bool at 1 byte per element (TraceLens has no size for it)"
 
 /* Family tables (one per model file). */
 extern const struct pm_model pm_gemm_models[];

@@ -288,24 +288,27 @@ struct dtype_entry {
     const char *name; /* lowercase */
     int bytes;
     const char *precision; /* NULL = no compute precision */
+    bool exact;            /* case matters: "Bool" is a scalar argument's type
+                              in traces before PyTorch 1.10, not a tensor's */
 };
 
 static const struct dtype_entry dtypes[] = {
-    {"double", 8, "fp64"},
-    {"long int", 8, NULL},
-    {"float", 4, "fp32"},
-    {"int", 4, NULL},
-    {"scalar", 4, NULL},
-    {"c10::half", 2, "fp16"},
-    {"c10::bfloat16", 2, "bf16"},
-    {"c10::float8_e4m3fn", 1, "fp8"},
-    {"c10::float8_e4m3fnuz", 1, "fp8"},
-    {"c10::float8_e5m2", 1, "fp8"},
-    {"c10::float8_e5m2fnuz", 1, "fp8"},
-    {"c10::float8_e8m0fnu", 1, "fp8"},
-    {"fp8", 1, "fp8"},
-    {"unsigned char", 1, "fp8"},
-    {"signed char", 1, "int8"},
+    {"double", 8, "fp64", false},
+    {"long int", 8, NULL, false},
+    {"float", 4, "fp32", false},
+    {"int", 4, NULL, false},
+    {"scalar", 4, NULL, false},
+    {"c10::half", 2, "fp16", false},
+    {"c10::bfloat16", 2, "bf16", false},
+    {"c10::float8_e4m3fn", 1, "fp8", false},
+    {"c10::float8_e4m3fnuz", 1, "fp8", false},
+    {"c10::float8_e5m2", 1, "fp8", false},
+    {"c10::float8_e5m2fnuz", 1, "fp8", false},
+    {"c10::float8_e8m0fnu", 1, "fp8", false},
+    {"fp8", 1, "fp8", false},
+    {"unsigned char", 1, "fp8", false},
+    {"signed char", 1, "int8", false},
+    {"bool", 1, NULL, true},
 };
 
 static const struct dtype_entry *dtype_find(const char *type)
@@ -313,7 +316,7 @@ static const struct dtype_entry *dtype_find(const char *type)
     if (!type)
         return NULL;
     for (size_t i = 0; i < ARRAY_SIZE(dtypes); i++)
-        if (strcasecmp(type, dtypes[i].name) == 0)
+        if ((dtypes[i].exact ? strcmp : strcasecmp)(type, dtypes[i].name) == 0)
             return &dtypes[i];
     return NULL;
 }

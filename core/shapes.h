@@ -68,7 +68,8 @@ int64_t shape_numel(const struct shape *s);
 
 /* Bytes per element of a recorded dtype name (metrics.md section 5): 8
  * double / long int; 4 float / int / Scalar; 2 c10::Half / c10::BFloat16;
- * 1 float8 types, unsigned/signed char. 0 when unknown. Case-insensitive. */
+ * 1 float8 types, unsigned/signed char, bool. 0 when unknown.
+ * Case-insensitive, except "bool" ("Bool" is a scalar argument's type). */
 int shapes_dtype_bytes(const char *type);
 
 /* Compute precision of a dtype name: "fp64", "fp32", "fp16", "bf16",

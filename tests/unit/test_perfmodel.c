@@ -490,6 +490,18 @@ static void test_unary(void **state)
     assert_true(run("aten::copy_", "[[],[],[]]", "[\"long int\",\"long int\",\"Scalar\"]", NULL));
     EQ(R.bytes, 16);
     assert_string_equal(R.spec, "");
+    /* bool: 1 byte per element; TraceLens has no size for it. */
+    assert_true(run("aten::copy_", "[[32],[32],[]]", "[\"bool\",\"bool\",\"Scalar\"]", NULL));
+    EQ(R.bytes, 64);
+    assert_true(isnan(R.tl_bytes));
+    assert_non_null(R.differs);
+    assert_true(run("aten::mul", "[[32],[32]]", "[\"bool\",\"float\"]", NULL));
+    EQ(R.bytes, 32 + 128 + 128);
+    assert_true(isnan(R.tl_bytes));
+    assert_true(run("aten::sum", "[[32],[],[],[]]", "[\"bool\",\"\",\"\",\"\"]", NULL));
+    EQ(R.bytes, 33);
+    assert_true(isnan(R.tl_bytes));
+    assert_non_null(R.differs);
 }
 
 static void test_binary_broadcast(void **state)

@@ -78,7 +78,9 @@ static void test_dtypes(void **state)
     assert_int_equal(shapes_dtype_bytes("c10::Float8_e5m2fnuz"), 1);
     assert_int_equal(shapes_dtype_bytes("unsigned char"), 1);
     assert_int_equal(shapes_dtype_bytes("signed char"), 1);
-    assert_int_equal(shapes_dtype_bytes("bool"), 0);
+    assert_int_equal(shapes_dtype_bytes("bool"), 1);
+    assert_null(shapes_dtype_precision("bool"));
+    assert_int_equal(shapes_dtype_bytes("Bool"), 0); /* a scalar argument (PyTorch 1.9) */
     assert_int_equal(shapes_dtype_bytes(""), 0);
     assert_string_equal(shapes_dtype_precision("c10::BFloat16"), "bf16");
     assert_string_equal(shapes_dtype_precision("float"), "fp32");
