@@ -67,6 +67,19 @@ static void keep_window(const struct trace *t, int64_t from, int64_t to, uint8_t
     }
 }
 
+/* Instants ([memory] and others) are no one's child in the tree: each goes
+ * with the innermost span around it on its row (its parent, the op
+ * key-averages charges its bytes to), so a kept span keeps them all, even
+ * those outside a window the span overhangs. */
+static void keep_instants(const struct trace *t, uint8_t *keep)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_INSTANT && e->parent != IDX_NONE && keep[e->parent])
+            keep[i] = 1;
+    }
+}
+
 bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t *keep, char *err)
 {
     memset(keep, 0, t->ev.n);
@@ -137,6 +150,7 @@ bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t 
         keep_subtree(t, sel->root, keep);
         break;
     }
+    keep_instants(t, keep);
     bool any = false;
     for (uint32_t i = 0; i < t->ev.n && !any; i++)
         any = keep[i] && t->ev.v[i].kind != EVK_META;

@@ -9,6 +9,8 @@
  *   match   host spans whose name matches a regular expression, with their
  *           whole subtrees and the GPU work launched inside them;
  *   subtree one host span with its subtree and its GPU work.
+ * Each selection also keeps every instant ([memory] and others) whose
+ * innermost enclosing span on its row it keeps.
  * Always kept: every metadata record and every top-level key, so the slice
  * names its processes and threads and keeps its time base. Flow points are
  * kept when the event they bind to is kept and so is every other point of

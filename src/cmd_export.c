@@ -25,7 +25,8 @@ static void export_usage(FILE *f)
                "  -q, --quiet        no summary line on standard error\n"
                "  -h, --help         this help\n\n"
                "A window or step keeps whole host spans overlapping it and the GPU work they\n"
-               "launched. Metadata, top-level keys and the flows between kept events are kept.\n");
+               "launched. Instants such as [memory] go with the innermost span around them.\n"
+               "Metadata, top-level keys and the flows between kept events are kept.\n");
 }
 
 int cmd_export(int argc, char **argv)

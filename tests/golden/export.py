@@ -38,6 +38,36 @@ def is_host(e):
                                                          "cuda_profiler_range", "mtia_ccp_events")))
 
 
+def owners(events):
+    """id(instant) -> the innermost host span around it on its row (None if
+    none): the span it goes with, as key-averages charges it."""
+    by_row = {}
+    for e in events:
+        if is_host(e) or e.get("ph") in ("i", "I"):
+            by_row.setdefault((str(e.get("pid")), str(e.get("tid"))), []).append(e)
+    out = {}
+    for evs in by_row.values():
+        evs.sort(key=lambda e: (ns(e["ts"]), -ns(e.get("dur", 0)) if e.get("ph") == "X" else 0))
+        stack = []
+        for e in evs:
+            t = ns(e["ts"])
+            while stack and t >= ns(stack[-1]["ts"]) + ns(stack[-1]["dur"]):
+                stack.pop()
+            if e.get("ph") == "X":
+                stack.append(e)
+            else:
+                out[id(e)] = stack[-1] if stack else None
+    return out
+
+
+def with_instants(events, out):
+    """out plus the instants whose owner it holds."""
+    have = {id(e) for e in out}
+    own = owners(events)
+    return out + [e for e in events if id(e) not in have and own.get(id(e)) is not None
+                  and id(own[id(e)]) in have]
+
+
 def gpu_of(events, launches):
     corr = {e["args"]["correlation"] for e in launches if "correlation" in e.get("args", {})}
     return [e for e in events if e.get("ph") == "X" and e.get("cat") in GPU
@@ -64,7 +94,7 @@ def expect_window(events, a, b):
             out.append(e)
             if e.get("cat") in LAUNCH:
                 kept_launches.append(e)
-    return out + gpu_of(events, kept_launches)
+    return with_instants(events, out) + gpu_of(events, kept_launches)
 
 
 def expect_match(events, pattern):
@@ -84,11 +114,12 @@ def expect_match(events, pattern):
             if a <= ca and cb <= b and id(c) not in kept:
                 kept.add(id(c))
                 out.append(c)
-    out += [e for e in events if e.get("ph") == "M"]
+    out = with_instants(events, out) + [e for e in events if e.get("ph") == "M"]
     return out + gpu_of(events, [e for e in out if e.get("cat") in LAUNCH])
 
 
-def run_case(tt, trace, label, args, expected_fn, tmp, gz=False):
+def run_case(tt, trace, label, args, expected_fn, tmp, gz=False, mem_ops=()):
+    """mem_ops: ops whose key-averages memory the slice keeps whole."""
     out = os.path.join(tmp, "slice.json" + (".gz" if gz else ""))
     p = subprocess.run([tt, "export", "-q", "--chrome", out, *args, trace], stderr=subprocess.PIPE)
     check(p.returncode == 0, "%s: export exit %d: %s" % (label, p.returncode, p.stderr.decode()[:200]))
@@ -142,7 +173,22 @@ def run_case(tt, trace, label, args, expected_fn, tmp, gz=False):
                             {x["args"].get("correlation") for x in got
                              if x.get("cat") in LAUNCH and "correlation" in x.get("args", {})})
         check(hdr["unlinked_gpu_events"] == orig_unlinked, "%s: unlinked after reload" % label)
+    for name in mem_ops:
+        want_mem, got_mem = key_avg_mem(tt, trace, name), key_avg_mem(tt, out, name)
+        check(want_mem == got_mem, "%s: %s memory (CPU, self CPU, CUDA, self CUDA) %s, originally %s" %
+              (label, name, got_mem, want_mem))
     print("%s: %d events, %d flow points" % (label, len(have), len(flows)))
+
+
+def key_avg_mem(tt, trace, name):
+    p = subprocess.run([tt, "report", "-q", "-f", "json", "-t", "key-averages", trace],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode:
+        return None
+    for r in json.loads(p.stdout)["tables"][0]["rows"]:
+        if r["Name"] == name:
+            return (r["CPU Mem"], r["Self CPU Mem"], r["CUDA Mem"], r["Self CUDA Mem"])
+    return None
 
 
 def main():
@@ -169,7 +215,19 @@ def main():
         run_case(a.torchtop, nccl, "nccl --window", ["--window", "%s:%s" % (lo_ms, hi_ms)],
                  lambda evs: expect_window(evs, t0 + round(lo_ms * 1e6), t0 + round(hi_ms * 1e6)), tmp)
         run_case(a.torchtop, bert, "bert --match", ["--match", "^aten::(addmm|native_layer_norm)$"],
-                 lambda evs: expect_match(evs, "^aten::(addmm|native_layer_norm)$"), tmp)
+                 lambda evs: expect_match(evs, "^aten::(addmm|native_layer_norm)$"), tmp,
+                 mem_ops=("aten::addmm", "aten::native_layer_norm"))
+        # [memory] instants under spans the window overhangs go with them.
+        resnet = os.path.join(tr, "kineto-v100-resnet50-pt19.pt.trace.json.gz")
+        ev = load_trace(resnet)["traceEvents"]
+        s = [e for e in ev if e.get("ph") == "X" and e.get("name") == "ProfilerStep#6"][0]
+        a_ns, b_ns = ns(s["ts"]), ns(s["ts"]) + ns(s["dur"])
+        mid = a_ns + (b_ns - a_ns) // 3
+        t0 = min(ns(e["ts"]) for e in ev if e.get("ph") in ("X", "i", "C") and "ts" in e)
+        lo_ms = round((mid - t0) / 1e6, 3)
+        hi_ms = round(lo_ms + 0.2, 3)
+        run_case(a.torchtop, resnet, "resnet --window", ["--window", "%s:%s" % (lo_ms, hi_ms)],
+                 lambda evs: expect_window(evs, t0 + round(lo_ms * 1e6), t0 + round(hi_ms * 1e6)), tmp)
     return summary()
 
 

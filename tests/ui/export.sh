@@ -16,7 +16,7 @@ expect export to: tracelens-h100-bert-small-infer-subtree-
 <C-u>
 type addmm.json
 <Enter>
-expect wrote 64 events and 4 flows (subtree of aten::addmm) to addmm.json
+expect wrote 67 events and 4 flows (subtree of aten::addmm) to addmm.json
 # A kernel stands for the op that launched it.
 hot-path
 expect kind           kernel
@@ -60,12 +60,16 @@ STEPS
 check_screen export-menu.txt
 check_screen export-window.txt
 
-# The subtree: one op, its launch and its kernel, with their flow.
+# The subtree: one op, its launch and its kernel, with their flow, and the
+# [memory] instants inside the op.
 LC_ALL=C "$TORCHTOP" report -q -t kernels -f csv "$tmp/addmm.json" > "$tmp/addmm.txt" 2>&1 ||
     fail "report on the subtree export: $(cat "$tmp/addmm.txt")"
 LC_ALL=C "$TORCHTOP" report -q -t timeline "$tmp/addmm.json" > "$tmp/addmm-h.txt" 2>&1
-grep -q "^events:   64, cpu_op 2, runtime 2, driver 1, kernel 1, metadata 58; flows 4" "$tmp/addmm-h.txt" ||
+grep -q "^events:   67, cpu_op 2, runtime 2, driver 1, kernel 1, instant 3, metadata 58; flows 4" "$tmp/addmm-h.txt" ||
     fail "subtree export: $(grep '^events' "$tmp/addmm-h.txt")"
+LC_ALL=C "$TORCHTOP" report -q -t key-averages -f json "$tmp/addmm.json" > "$tmp/addmm-k.json" 2>&1
+grep -q '"Name": "aten::addmm", .*"CUDA Mem": 144384, ' "$tmp/addmm-k.json" ||
+    fail "subtree export: the op's CUDA memory is not its own 144384 bytes"
 [ "$(grep -c "^GEMM,aten::addmm," "$tmp/addmm.txt")" = 1 ] || fail "subtree export: not one kernel"
 grep -q "cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8" "$tmp/addmm.txt" ||
     fail "subtree export: not the addmm's kernel"
