@@ -102,7 +102,8 @@ bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t 
         int64_t from = INT64_MAX, to = INT64_MIN;
         for (uint32_t i = 0; id != IDX_NONE && i < t->ev.n; i++) {
             const struct event *e = &t->ev.v[i];
-            if (e->name == id && e->kind == EVK_ANNOTATION) {
+            /* user_annotation; "Operator" (a cpu_op) in pre-1.10 traces. */
+            if (e->name == id && evk_is_host_span(e->kind) && e->ph == 'X') {
                 from = MIN(from, e->ts);
                 to = MAX(to, ev_end(e));
             }

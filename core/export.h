@@ -5,7 +5,8 @@
  *   window  host spans that overlap [from, to), whole; the GPU work their
  *           runtime calls launched; any device-row event, instant or
  *           counter that overlaps the window;
- *   step    the window of profiler step N (the "ProfilerStep#N" annotation);
+ *   step    the window of profiler step N (the "ProfilerStep#N" host span:
+ *           an annotation, or an op in pre-1.10 traces);
  *   match   host spans whose name matches a regular expression, with their
  *           whole subtrees and the GPU work launched inside them;
  *   subtree one host span with its subtree and its GPU work.

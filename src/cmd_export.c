@@ -18,7 +18,7 @@ static void export_usage(FILE *f)
                "Write a slice of TRACE as a Kineto (Chrome trace) JSON file that Perfetto and\n"
                "chrome://tracing open; .gz output names are gzip-compressed.\n\n"
                "  --chrome FILE      the output file (- for standard output)\n"
-               "  --step N           profiler step N (the ProfilerStep#N annotation's time)\n"
+               "  --step N           profiler step N (the ProfilerStep#N span's time)\n"
                "  --window A:B       from A to B milliseconds after the trace's first event\n"
                "  --match REGEX      ops whose names match (POSIX extended), with everything\n"
                "                     nested under them and the GPU work they launched\n"

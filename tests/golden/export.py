@@ -217,11 +217,14 @@ def main():
         run_case(a.torchtop, bert, "bert --match", ["--match", "^aten::(addmm|native_layer_norm)$"],
                  lambda evs: expect_match(evs, "^aten::(addmm|native_layer_norm)$"), tmp,
                  mem_ops=("aten::addmm", "aten::native_layer_norm"))
-        # [memory] instants under spans the window overhangs go with them.
+        # A pre-1.10 trace: ProfilerStep#N is an op, and [memory] instants
+        # under spans a window overhangs go with them.
         resnet = os.path.join(tr, "kineto-v100-resnet50-pt19.pt.trace.json.gz")
         ev = load_trace(resnet)["traceEvents"]
         s = [e for e in ev if e.get("ph") == "X" and e.get("name") == "ProfilerStep#6"][0]
         a_ns, b_ns = ns(s["ts"]), ns(s["ts"]) + ns(s["dur"])
+        run_case(a.torchtop, resnet, "resnet --step", ["--step", "6"],
+                 lambda evs: expect_window(evs, a_ns, b_ns), tmp, mem_ops=("ProfilerStep#6",))
         mid = a_ns + (b_ns - a_ns) // 3
         t0 = min(ns(e["ts"]) for e in ev if e.get("ph") in ("X", "i", "C") and "ts" in e)
         lo_ms = round((mid - t0) / 1e6, 3)
