@@ -1,5 +1,6 @@
 /* Interning of frames and stacks while a snapshot loads, and the frame
- * flags decided then (hidden by the frame filter, raw native, Python). */
+ * flags decided then (hidden by the frame filter, allocator, raw native,
+ * Python). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -30,6 +31,30 @@ static bool frame_hidden(const char *name, const char *file)
             return true;
     for (size_t i = 0; i < ARRAY_SIZE(files); i++)
         if (strstr(file, files[i]))
+            return true;
+    return false;
+}
+
+/* The allocator's own frames, which head every stack recorded with C++
+ * frames: the caching allocators (device and pinned host; mangled names
+ * contain the class names too), the empty-tensor helpers between an op and
+ * the allocator (ATen's, and the one Inductor's generated code calls), and
+ * on the way back the release of a tensor's storage down to the Python
+ * object whose deallocation started it, and the CPython C functions
+ * (Py*, _Py*) that ran that. */
+static bool frame_allocator(const char *name)
+{
+    if (strncmp(name, "Py", 2) == 0 || strncmp(name, "_Py", 3) == 0)
+        return true;
+    static const char *const names[] = {
+        "CachingAllocator", "CachingHostAllocator", "MallocAsyncAllocator",
+        "at::detail::empty_", "at::native::empty_cuda(", "at::native::empty_strided_cuda(",
+        "::create_out(", "::_empty_strided_device(", "c10::intrusive_ptr<c10::StorageImpl",
+        "c10::intrusive_ptr<c10::TensorImpl", "c10::StorageImpl::", "c10::TensorImpl::~TensorImpl",
+        "c10::TensorImpl::release_resources", "c10::TensorImpl::decref_pyobject",
+        "PyInterpreterVTable::decref", "THPVariable_clear", "THPVariable_dealloc"};
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (strstr(name, names[i]))
             return true;
     return false;
 }
@@ -91,6 +116,8 @@ uint32_t snapintern_frame(struct snapintern *b, struct snapshot *s, uint32_t fil
     struct snap_frame f = {.filename = file, .name = name, .line = line};
     if (frame_hidden(strtab_str(&s->strs, name), fn))
         f.flags |= SFF_HIDDEN;
+    if (frame_allocator(strtab_str(&s->strs, name)))
+        f.flags |= SFF_ALLOCATOR;
     if (frame_raw(fn, fnlen, line)) {
         f.flags |= SFF_RAW;
         s->n_raw_frames++;

@@ -343,8 +343,12 @@ static void site_add(const struct snapshot *s, struct site_index *x, const struc
     const uint32_t *f;
     size_t n = snap_stack(s, a->frames, &f);
     key->n = 0;
-    for (size_t i = 0; i < n && (depth == 0 || key->n < depth); i++)
-        if (depth == 0 || !(s->frames.v[f[i]].flags & SFF_HIDDEN))
+    if (depth == 0) {
+        for (size_t i = 0; i < n; i++)
+            VEC_PUSH(key, f[i]);
+    }
+    for (size_t i = depth ? snap_site_start(s, a->frames) : n; i < n && key->n < depth; i++)
+        if (!(s->frames.v[f[i]].flags & SFF_HIDDEN))
             VEC_PUSH(key, f[i]);
     uint32_t si = site_find(x, key->v, key->n, a->frames);
     struct snap_site *st = &x->sites.v[si];

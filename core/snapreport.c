@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/kname.h"
 #include "core/snapreport.h"
 #include "core/strbuf.h"
 
@@ -201,6 +202,31 @@ struct table *snapreport_settings(const struct snapshot *s)
 
 enum { SI_SITE, SI_COUNT, SI_TOTAL, SI_MAX, SI_PEAK, SI_LIFE, SI_NFRAMES, SI_STACK, SI__COUNT };
 
+/* A site's name: a Python or unresolved frame as snap_frame_format writes
+ * it, a C++ function by its simplified name (no parameters, no anonymous
+ * namespaces), which tells sites apart in a narrow column. */
+static void set_site_label(const struct snapshot *s, struct table *t, size_t row, uint32_t f)
+{
+    const struct snap_frame *fr = snap_frame(s, f);
+    struct strbuf sb = STRBUF_INIT;
+    if (fr->flags & (SFF_PYTHON | SFF_RAW))
+        snap_frame_format(s, f, &sb);
+    else
+        kname_simplify_put(&sb, snap_str(s, fr->name), strtab_len(&s->strs, fr->name));
+    table_set_text(t, row, SI_SITE, sb_str(&sb));
+    sb_free(&sb);
+}
+
+/* A site grouped by its first frames is named by them, not by one of its
+ * allocations: the innermost Python frame among them, else the first. */
+static uint32_t key_label_frame(const struct snapshot *s, const uint32_t *key, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s->frames.v[key[i]].flags & SFF_PYTHON)
+            return key[i];
+    return key[0];
+}
+
 struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
                                size_t printed)
 {
@@ -214,10 +240,16 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
         [SI_NFRAMES] = {"frames", NULL, COL_INT, 0, COLF_DETAIL},
         [SI_STACK] = {"stack", NULL, COL_TEXT, 0, COLF_DETAIL},
     };
-    struct table *t = table_new("allocation_sites",
-                                "Allocation sites: allocations grouped by traceback, by bytes "
-                                "live at the peak",
-                                cols, SI__COUNT);
+    char title[160];
+    if (depth)
+        snprintf(title, sizeof(title),
+                 "Allocation sites: allocations grouped by their first %u frame%s past the "
+                 "allocator's own, by bytes live at the peak",
+                 depth, depth == 1 ? "" : "s");
+    else
+        snprintf(title, sizeof(title),
+                 "Allocation sites: allocations grouped by traceback, by bytes live at the peak");
+    struct table *t = table_new("allocation_sites", title, cols, SI__COUNT);
     t->top_default = printed;
     struct snap_sites ss;
     snapshot_sites(s, dev, depth, &ss);
@@ -228,8 +260,10 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
         table_set_ref(t, r, st->stack);
         if (st->stack == 0)
             table_set_text(t, r, SI_SITE, "<allocated before recording or no context>");
-        else
-            set_frame(s, t, r, SI_SITE, st->stack);
+        else if (depth && st->nframes)
+            set_site_label(s, t, r, key_label_frame(s, ss.frames + st->first_frame, st->nframes));
+        else if (snap_site_frame(s, st->stack) != IDX_NONE)
+            set_site_label(s, t, r, snap_site_frame(s, st->stack));
         set_u64(t, r, SI_COUNT, st->count);
         set_u64(t, r, SI_TOTAL, st->total_bytes);
         set_u64(t, r, SI_MAX, st->max_bytes);
@@ -240,7 +274,7 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
         table_set_int(t, r, SI_NFRAMES, (int64_t)nf);
         sb_clear(&sb);
         size_t shown = 0;
-        for (size_t k = 0; k < nf && shown < 8; k++) {
+        for (size_t k = snap_site_start(s, st->stack); k < nf && shown < 8; k++) {
             if (s->frames.v[f[k]].flags & SFF_HIDDEN)
                 continue;
             if (shown++)

@@ -27,11 +27,22 @@ const char *snap_state_name(enum snap_block_state st)
     return (unsigned)st < BS__COUNT ? names[st] : "other";
 }
 
+size_t snap_site_start(const struct snapshot *s, uint32_t stack)
+{
+    const uint32_t *f;
+    size_t n = snap_stack(s, stack, &f), i = 0;
+    while (i < n && (s->frames.v[f[i]].flags & (SFF_HIDDEN | SFF_ALLOCATOR)))
+        i++;
+    return i;
+}
+
 uint32_t snap_top_frame(const struct snapshot *s, uint32_t stack)
 {
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f);
-    for (size_t i = 0; i < n; i++)
+    size_t n = snap_stack(s, stack, &f), i = snap_site_start(s, stack);
+    if (i < n)
+        return f[i];
+    for (i = 0; i < n; i++)
         if (!(s->frames.v[f[i]].flags & SFF_HIDDEN))
             return f[i];
     return n ? f[0] : IDX_NONE;

@@ -87,6 +87,10 @@ enum snap_frame_flags {
     SFF_PYTHON = 1 << 2,    /* a .py source file */
     SFF_INDUCTOR = 1 << 3,  /* Inductor generated code (a torchinductor_* cache file); the
                                frames after it are its original source */
+    SFF_ALLOCATOR = 1 << 4, /* the caching allocator's, tensor creation's or tensor release's
+                               own code (c10::cuda::CUDACachingAllocator::...,
+                               at::detail::empty_*, ~TensorImpl...): it heads every C++ stack,
+                               so it names no site */
 };
 
 struct snap_frame {
@@ -275,12 +279,18 @@ static inline size_t snap_stack(const struct snapshot *s, uint32_t stack, const 
     *frames = s->stack_frames.v + s->stack_first.v[stack];
     return s->stack_first.v[stack + 1] - s->stack_first.v[stack];
 }
-/* The innermost frame not hidden by the frame filter, else the innermost
- * frame; IDX_NONE for the empty stack. */
+/* Where the frames that name an allocation's site start: the index of the
+ * first frame that is neither hidden by the frame filter nor SFF_ALLOCATOR
+ * (allocator frames count only while they lead the stack); the frame count
+ * when there is none. Sites and their labels use the frames from there on,
+ * less hidden ones; tracebacks keep every frame. */
+size_t snap_site_start(const struct snapshot *s, uint32_t stack);
+/* The frame at snap_site_start, else (a stack of nothing but allocator and
+ * hidden frames) the innermost frame not hidden, else the innermost frame;
+ * IDX_NONE for the empty stack. */
 uint32_t snap_top_frame(const struct snapshot *s, uint32_t stack);
 /* The frame that best names where an allocation comes from: the innermost
- * Python frame, else the innermost frame not hidden (as snap_top_frame);
- * IDX_NONE for the empty stack. */
+ * Python frame, else snap_top_frame; IDX_NONE for the empty stack. */
 uint32_t snap_site_frame(const struct snapshot *s, uint32_t stack);
 /* Append "name (file:line)"; raw native frames as "name (lib.so+0x1a2b)". */
 void snap_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *out);
@@ -324,7 +334,7 @@ uint32_t snapshot_find_action(const struct snapshot *s, uint32_t dev, uint32_t f
                               enum snap_action a);
 
 /* Allocation sites: allocations grouped by stack (depth 0) or by their first
- * `depth` frames not hidden by the frame filter. */
+ * `depth` frames from snap_site_start on, not counting hidden ones. */
 struct snap_site {
     uint32_t first_frame;       /* key frames: sites.frames[first_frame .. +nframes) */
     uint32_t nframes;

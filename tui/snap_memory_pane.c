@@ -322,11 +322,12 @@ static void put_entry(struct detail_out *d, struct app *a, const char *key, uint
         detail_kvf(d, key, "entry %u", idx);
 }
 
-/* The first frames of a stack, as lines of the detail text. */
+/* The first frames of a stack that name its site (snap_site_start), as
+ * lines of the detail text; the traceback pane has them all. */
 static void put_frames(struct detail_out *d, const struct snapshot *s, uint32_t stack)
 {
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f), shown = 0;
+    size_t n = snap_stack(s, stack, &f), shown = 0, start = snap_site_start(s, stack);
     if (!n) {
         detail_textf(d, C_DIM,
                      "no traceback recorded (before _record_memory_history, or "
@@ -334,7 +335,7 @@ static void put_frames(struct detail_out *d, const struct snapshot *s, uint32_t 
         return;
     }
     struct strbuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < n && shown < 6; i++) {
+    for (size_t i = start < n ? start : 0; i < n && shown < 6; i++) {
         const struct snap_frame *fr = snap_frame(s, f[i]);
         if (fr->flags & SFF_HIDDEN)
             continue;

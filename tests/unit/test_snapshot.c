@@ -421,6 +421,119 @@ static void test_sites(void **state)
     snapshot_free(s);
 }
 
+/* An alloc entry whose traceback is recorded with C++ frames: the
+ * unwinder, the caching allocator and ATen's empty-tensor helper head it,
+ * then `op` and `inner` (each NULL: none), then the interpreter and two
+ * Python frames, the innermost at `line`. */
+static void w_cpp_alloc(struct strbuf *b, uint64_t addr, const char *op, const char *inner,
+                        int line)
+{
+    PUT(b, "}(");
+    kv_str(b, "action", "alloc");
+    kv_int(b, "addr", (int64_t)addr);
+    kv_int(b, "size", 0x100);
+    w_str(b, "frames");
+    PUT(b, "](");
+    w_frame(b, "torch::unwind::unwind()", "??", 0);
+    w_frame(b, "torch::CapturedTraceback::gather(bool, bool, bool)", "??", 0);
+    w_frame(b,
+            "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(unsigned "
+            "long, CUstream_st*)",
+            "CUDACachingAllocator.cpp", 0);
+    w_frame(b,
+            "c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::allocate(unsigned "
+            "long)",
+            "", 0);
+    w_frame(b, "at::detail::empty_cuda(c10::ArrayRef<long>, c10::TensorOptions const&)", "??", 0);
+    if (op)
+        w_frame(b, op, "RegisterCUDA_0.cpp", 0);
+    if (inner)
+        w_frame(b, inner, "??", 0);
+    w_frame(b, "_PyEval_EvalFrameDefault", "??", 0);
+    w_frame(b, "forward", "/home/u/model.py", line);
+    w_frame(b, "<module>", "/home/u/train.py", 5);
+    PUT(b, "e");
+    sb_putc(b, 'u');
+}
+
+/* Grouping by the first frames skips the allocator's own frames that head
+ * every C++ traceback; the traceback itself keeps them. */
+static void test_sites_cpp(void **state)
+{
+    static const char add[] = "at::(anonymous namespace)::structured_ufunc_add_CUDA_functional::"
+                              "set_output_raw_strided(long, c10::ArrayRef<long>)";
+    static const char mul[] = "at::(anonymous namespace)::structured_mul_out_functional::"
+                              "set_output_raw_strided(long, c10::ArrayRef<long>)";
+    struct strbuf b = STRBUF_INIT;
+    PUT(&b, "\x80\x04}(");
+    w_str(&b, "segments");
+    PUT(&b, "]");
+    w_str(&b, "device_traces");
+    PUT(&b, "](](");
+    w_cpp_alloc(&b, 0x1000, add, NULL, 10);
+    w_cpp_alloc(&b, 0x2000, add, NULL, 11);
+    w_cpp_alloc(&b, 0x3000, mul, NULL, 12);
+    /* An allocator frame past the first other one is not skipped. */
+    w_cpp_alloc(&b, 0x4000, "torch::autograd::Engine::evaluate_function()",
+                "c10::cuda::CUDACachingAllocator::raw_alloc(unsigned long)", 13);
+    /* Nothing but the allocator before Python. */
+    w_cpp_alloc(&b, 0x5000, NULL, NULL, 14);
+    PUT(&b, "eeu.");
+    struct snapshot *s = load_buf(&b);
+    sb_free(&b);
+    uint32_t st = snap_entry(s, 0, 0)->frames;
+    const uint32_t *f;
+    assert_int_equal(snap_stack(s, st, &f), 9);
+    assert_true(s->frames.v[f[0]].flags & SFF_HIDDEN);
+    assert_true(s->frames.v[f[2]].flags & SFF_ALLOCATOR);
+    assert_true(s->frames.v[f[4]].flags & SFF_ALLOCATOR);
+    assert_false(s->frames.v[f[5]].flags & (SFF_ALLOCATOR | SFF_HIDDEN));
+    assert_int_equal(snap_site_start(s, st), 5);
+    assert_int_equal(snap_top_frame(s, st), f[5]);
+    assert_string_equal(snap_str(s, s->frames.v[snap_site_frame(s, st)].name), "forward");
+    /* The traceback pane still gets every frame the filter does not hide. */
+    struct traceback tb;
+    traceback_init(&tb);
+    assert_int_equal(snap_stack_traceback(s, st, false, &tb), 6);
+    assert_string_equal(tb.frames.v[0].name, snap_str(s, s->frames.v[f[2]].name));
+    traceback_done(&tb);
+
+    struct snap_sites ss;
+    for (unsigned depth = 1; depth <= 3; depth++) {
+        snapshot_sites(s, 0, depth, &ss);
+        assert_int_equal(ss.n, 4 + (depth > 1)); /* from 2 on, add's two Python lines */
+        snap_sites_free(&ss);
+    }
+    snapshot_sites(s, 0, 1, &ss);
+    assert_int_equal(ss.v[0].count, 2);
+    assert_int_equal(ss.v[0].nframes, 1);
+    assert_string_equal(snap_str(s, s->frames.v[ss.frames[ss.v[0].first_frame]].name), add);
+    snap_sites_free(&ss);
+    snapshot_sites(s, 0, 2, &ss);
+    for (size_t i = 0; i < ss.n; i++) {
+        const uint32_t *k = ss.frames + ss.v[i].first_frame;
+        const char *first = snap_str(s, s->frames.v[k[0]].name);
+        if (strncmp(first, "torch::autograd", 15) == 0)
+            assert_string_equal(snap_str(s, s->frames.v[k[1]].name),
+                                "c10::cuda::CUDACachingAllocator::raw_alloc(unsigned long)");
+        if (strcmp(first, "forward") == 0)
+            assert_string_equal(snap_str(s, s->frames.v[k[1]].name), "<module>");
+    }
+    snap_sites_free(&ss);
+    /* Labels: the op by its simplified name, Python frames as they are. */
+    struct table *t = snapreport_sites(s, 0, 1, 0);
+    assert_int_equal(t->nrows, 4);
+    assert_string_equal(table_cell(t, 0, 0).s,
+                        "at::structured_ufunc_add_CUDA_functional::set_output_raw_strided");
+    assert_non_null(strstr(t->title, "first 1 frame past the allocator's own"));
+    bool seen_py = false;
+    for (size_t r = 0; r < t->nrows; r++)
+        seen_py |= strcmp(table_cell(t, r, 0).s, "forward (/home/u/model.py:14)") == 0;
+    assert_true(seen_py);
+    table_free(t);
+    snapshot_free(s);
+}
+
 static void test_tables(void **state)
 {
     struct snapshot *s = load_main();
@@ -640,7 +753,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),       cmocka_unit_test(test_replay),
-        cmocka_unit_test(test_sites),       cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_sites),       cmocka_unit_test(test_sites_cpp),
+        cmocka_unit_test(test_tables),
         cmocka_unit_test(test_legacy),      cmocka_unit_test(test_cpp_tagged),
         cmocka_unit_test(test_host),        cmocka_unit_test(test_not_snapshots),
     };
