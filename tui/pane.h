@@ -127,7 +127,8 @@ int timeline_pane_lanes(struct pane *p);
 struct pane *table_pane_new_views(struct app *a, int n, const char *const *names,
                                   struct table *const *tabs, char *const *errs, int keytab,
                                   enum action enter);
-/* Table pane: show tab (borrowed) in view i instead of what it showed. */
+/* Table pane: show tab (borrowed) in view i instead of what it showed; a
+ * table of the same name keeps the column the user sorted by, cursor on top. */
 void table_pane_set_table(struct pane *p, struct app *a, int view, struct table *tab);
 /* Table pane: the table and row under the cursor; false when none. */
 bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row);

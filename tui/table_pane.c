@@ -18,6 +18,7 @@ struct tview {
     struct table *tab; /* borrowed from app.views */
     int sort_col;      /* -1: the builder's order */
     bool desc;
+    bool user_sort;    /* sort_col was chosen, not detected */
     VEC(uint32_t) rows; /* table rows shown (filter), in table order */
     struct listview lv;
     int *natural; /* natural width per column */
@@ -151,7 +152,9 @@ static void detect_sort(struct tview *v)
     }
 }
 
-static void sort_view(struct app *a, struct tview *v, int col, bool desc)
+/* Sort by col, keeping the cursor on its row; `say` puts it on the message
+ * line. */
+static void sort_view(struct app *a, struct tview *v, int col, bool desc, bool say)
 {
     struct table *tab = v->tab;
     if (!tab || col < 0 || (size_t)col >= tab->ncols)
@@ -172,8 +175,10 @@ static void sort_view(struct app *a, struct tview *v, int col, bool desc)
     table_sort(tab, (size_t)col, desc);
     v->sort_col = col;
     v->desc = desc;
-    app_message(a, "sorted by %s %s", col_title(&tab->cols[col]),
-                desc ? a->g->sort_desc : a->g->sort_asc);
+    v->user_sort = true;
+    if (say)
+        app_message(a, "sorted by %s %s", col_title(&tab->cols[col]),
+                    desc ? a->g->sort_desc : a->g->sort_asc);
     view_rows(a, v);
     v->lv.cur = 0;
     v->lv.top = 0;
@@ -374,7 +379,7 @@ static void sort_menu_pick(struct app *a, int item)
     bool desc = natural_desc(v->tab, item);
     if (item == v->sort_col)
         desc = !v->desc;
-    sort_view(a, v, item, desc);
+    sort_view(a, v, item, desc, true);
     p->dirty = true;
     app_react(a, R_SYNC);
 }
@@ -454,7 +459,7 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act)
         return R_HANDLED;
     case A_SORT_REVERSE:
         if (v->tab && v->sort_col >= 0)
-            sort_view(a, v, v->sort_col, !v->desc);
+            sort_view(a, v, v->sort_col, !v->desc, true);
         else if (v->tab)
             app_message(a, "pick a sort column first (s)");
         return R_HANDLED | R_DIRTY | R_SYNC;
@@ -467,7 +472,7 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act)
             if (cols[i] == v->sort_col)
                 at = i;
         at = (at + (act == A_SORT_NEXT ? 1 : n - 1)) % n;
-        sort_view(a, v, cols[at], natural_desc(v->tab, cols[at]));
+        sort_view(a, v, cols[at], natural_desc(v->tab, cols[at]), true);
         return R_HANDLED | R_DIRTY | R_SYNC;
     }
     case A_SORT_1:
@@ -665,6 +670,7 @@ static void view_set(struct app *a, struct table_pane *tp, struct tview *v, stru
     v->natural = NULL;
     v->tab = tab;
     v->sort_col = -1;
+    v->user_sort = false;
     v->hscroll = 0;
     v->lv.cur = v->lv.top = 0;
     v->rows.n = 0;
@@ -705,7 +711,19 @@ void table_pane_set_table(struct pane *p, struct app *a, int view, struct table 
     struct table_pane *tp = tp_of(p);
     if (view < 0 || view >= tp->nviews)
         return;
-    view_set(a, tp, &tp->v[view], tab);
+    struct tview *v = &tp->v[view];
+    /* The same table rebuilt (grouped otherwise, another device) keeps the
+     * order the user chose; the caller's message stays. */
+    int col = v->user_sort ? v->sort_col : -1;
+    bool desc = v->desc;
+    if (col >= 0 && !(tab && strcmp(v->tab->name, tab->name) == 0 && (size_t)col < tab->ncols &&
+                      strcmp(v->tab->cols[col].name, tab->cols[col].name) == 0))
+        col = -1;
+    view_set(a, tp, v, tab);
+    if (col >= 0) {
+        sort_view(a, v, col, desc, false);
+        v->lv.cur = v->lv.top = 0;
+    }
     p->dirty = true;
 }
 
@@ -745,7 +763,7 @@ bool table_pane_sort_by(struct pane *p, struct app *a, const char *col)
     for (size_t c = 0; c < v->tab->ncols; c++) {
         const struct table_col *tc = &v->tab->cols[c];
         if (strcasecmp(tc->name, col) == 0 || (tc->title && strcasecmp(tc->title, col) == 0)) {
-            sort_view(a, v, (int)c, natural_desc(v->tab, (int)c));
+            sort_view(a, v, (int)c, natural_desc(v->tab, (int)c), true);
             p->dirty = true;
             return true;
         }

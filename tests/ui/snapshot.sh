@@ -2,10 +2,10 @@
 # Memory snapshots in the explorer: a shared snapshot with C++, Python and
 # Inductor frames opens in the memory views; jump to the peak, the largest
 # allocation live there and its traceback, the allocation sites grouped by
-# their top frames (the allocator's own frames skipped), the segments map,
-# the chart moved by keys; a snapshot of two devices switched with d; a
-# snapshot without trace entries; a crafted one with out-of-memory events
-# (o goes from one to the next).
+# their top frames (the allocator's own frames skipped, the sort kept),
+# the segments map, the chart moved by keys; a snapshot of two devices
+# switched with d; a snapshot without trace entries; a crafted one with
+# out-of-memory events (o goes from one to the next).
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 SNAPS="$SHARED/snapshots"
 
@@ -40,9 +40,11 @@ save-display snap-map.txt
 v
 focus-table
 view sites
+sort-by allocs
 D
 D
 expect sites grouped by their top 2 frames
+expect allocs▼
 save-display snap-sites.txt
 focus-timeline
 o
