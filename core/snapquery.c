@@ -78,8 +78,13 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
         for (uint32_t j = 0; j < seg->nblocks; j++) {
             uint32_t bi = seg->first_block + j;
             const struct snap_block *b = &s->blocks.v[bi];
-            if (b->state != BS_ACTIVE_ALLOCATED || held(u64map_get(&live, b->address)))
+            if (b->state != BS_ACTIVE_ALLOCATED)
                 continue;
+            uint32_t k = u64map_get(&live, b->address);
+            if (held(k)) {
+                s->allocs.v[k].block = bi;
+                continue;
+            }
             add_alloc(s, b->address, b->requested_size, IDX_NONE, IDX_NONE, b->frames, bi);
             base += (int64_t)b->requested_size;
         }
@@ -92,6 +97,46 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
     d->peak_idx = best_idx;
     d->nallocs = (uint32_t)(s->allocs.n - d->first_alloc);
     u64map_free(&live);
+}
+
+/* A request as the caching allocator rounds it (round_size without
+ * roundup_power2_divisions). */
+static uint64_t rounded_request(uint64_t size)
+{
+    return size < 512 ? 512 : (size + 511) / 512 * 512;
+}
+
+/* The allocated replay's peak in block sizes (see snapshot.h); after
+ * replay_allocated, which links allocations to their final blocks. */
+static void replay_block_peak(struct snapshot *s, uint32_t dev)
+{
+    struct snap_device *d = &s->devices.v[dev];
+    const struct snap_entry *e = d->nentries ? s->entries.v + d->first_entry : NULL;
+    int64_t *delta = xcalloc(d->nentries + 1, sizeof(*delta));
+    int64_t cur = 0, best = INT64_MIN;
+    uint32_t best_idx = IDX_NONE;
+    for (uint32_t k = d->first_alloc; k < d->first_alloc + d->nallocs; k++) {
+        const struct snap_alloc *a = &s->allocs.v[k];
+        int64_t size = (int64_t)(a->block != IDX_NONE ? s->blocks.v[a->block].size
+                                                      : rounded_request(a->size));
+        if (a->alloc_idx == IDX_NONE)
+            cur += size;
+        else
+            delta[a->alloc_idx] += size;
+        if (a->free_idx != IDX_NONE)
+            delta[a->free_idx] -= size;
+    }
+    int64_t base = cur;
+    for (uint32_t i = 0; i < d->nentries; i++) {
+        cur += delta[i];
+        if ((e[i].action == SA_ALLOC || e[i].action == SA_FREE_COMPLETED) && cur > best) {
+            best = cur;
+            best_idx = i;
+        }
+    }
+    d->peak_block_bytes = best_idx == IDX_NONE ? base : best;
+    d->peak_block_idx = best_idx;
+    free(delta);
 }
 
 /* The reserved-bytes replay (process_alloc_data with plot_segments true). */
@@ -179,6 +224,7 @@ void snapshot_index(struct snapshot *s)
     }
     for (uint32_t i = 0; i < s->devices.n; i++) {
         replay_allocated(s, i);
+        replay_block_peak(s, i);
         replay_reserved(s, i);
     }
 }

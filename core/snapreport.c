@@ -52,8 +52,8 @@ enum {
     SU_STATE0, /* block bytes by state, BS__COUNT columns */
     SU_ENTRIES = SU_STATE0 + BS__COUNT,
     SU_ACTION0, /* entries by action, SA__COUNT columns */
-    SU_PEAK = SU_ACTION0 + SA__COUNT, SU_PEAK_INDEX, SU_PEAK_TIME, SU_BASE, SU_PEAK_RESERVED,
-    SU_FRAMES, SU_STACKS, SU__COUNT
+    SU_PEAK = SU_ACTION0 + SA__COUNT, SU_PEAK_INDEX, SU_PEAK_TIME, SU_PEAK_REQUESTED, SU_BASE,
+    SU_PEAK_RESERVED, SU_FRAMES, SU_STACKS, SU__COUNT
 };
 
 static const struct table_col summary_cols[SU__COUNT] = {
@@ -83,8 +83,9 @@ static const struct table_col summary_cols[SU__COUNT] = {
     [SU_ACTION0 + SA_ANNOTATE] = {"annotate", NULL, COL_INT, 0, COLF_DETAIL},
     [SU_ACTION0 + SA_OTHER] = {"other_actions", NULL, COL_INT, 0, COLF_DETAIL},
     [SU_PEAK] = {"peak_allocated_bytes", "peak allocated", COL_INT, 0, COLF_BYTES},
-    [SU_PEAK_INDEX] = {"peak_index", "peak at", COL_INT, 0, 0},
+    [SU_PEAK_INDEX] = {"peak_index", "peak at entry", COL_INT, 0, 0},
     [SU_PEAK_TIME] = {"peak_time_us", NULL, COL_INT, 0, COLF_DETAIL},
+    [SU_PEAK_REQUESTED] = {"peak_requested_bytes", NULL, COL_INT, 0, COLF_DETAIL | COLF_BYTES},
     [SU_BASE] = {"allocated_before_trace_bytes", NULL, COL_INT, 0, COLF_DETAIL | COLF_BYTES},
     [SU_PEAK_RESERVED] = {"peak_reserved_bytes", NULL, COL_INT, 0, COLF_DETAIL | COLF_BYTES},
     [SU_FRAMES] = {"distinct_frames", NULL, COL_INT, 0, COLF_DETAIL},
@@ -107,12 +108,13 @@ static void summary_row(const struct snapshot *s, struct table *t, const struct 
     table_set_int(t, r, SU_ENTRIES, d->nentries);
     for (int a = 0; a < SA__COUNT; a++)
         set_u64(t, r, SU_ACTION0 + a, d->nactions[a]);
-    table_set_int(t, r, SU_PEAK, d->peak_allocated);
+    table_set_int(t, r, SU_PEAK, d->peak_block_bytes);
+    table_set_int(t, r, SU_PEAK_REQUESTED, d->peak_allocated);
     table_set_int(t, r, SU_BASE, d->base_allocated);
     table_set_int(t, r, SU_PEAK_RESERVED, d->peak_reserved);
-    if (d->peak_idx != IDX_NONE) {
-        table_set_int(t, r, SU_PEAK_INDEX, d->peak_idx);
-        const struct snap_entry *e = &s->entries.v[d->first_entry + d->peak_idx];
+    if (d->peak_block_idx != IDX_NONE) {
+        table_set_int(t, r, SU_PEAK_INDEX, d->peak_block_idx);
+        const struct snap_entry *e = &s->entries.v[d->first_entry + d->peak_block_idx];
         if (e->flags & SEF_TIME)
             table_set_int(t, r, SU_PEAK_TIME, e->time_us);
     }
@@ -145,19 +147,26 @@ struct table *snapreport_summary(const struct snapshot *s)
         for (int a = 0; a < SA__COUNT; a++)
             all.nactions[a] += d->nactions[a];
         all.peak_allocated += d->peak_allocated;
+        all.peak_block_bytes += d->peak_block_bytes;
         all.base_allocated += d->base_allocated;
         all.peak_reserved += d->peak_reserved;
     }
-    all.peak_idx = IDX_NONE;
+    all.peak_idx = all.peak_block_idx = IDX_NONE;
     summary_row(s, t, &all, "all");
     size_t r = t->nrows - 1;
     /* Peaks of different devices happen at different times: no sum. */
-    table_set_int(t, r, SU_PEAK, s->devices.n == 1 ? s->devices.v[0].peak_allocated
-                                                    : TABLE_NO_INT);
+    bool one = s->devices.n == 1;
+    table_set_int(t, r, SU_PEAK, one ? s->devices.v[0].peak_block_bytes : TABLE_NO_INT);
+    table_set_int(t, r, SU_PEAK_REQUESTED, one ? s->devices.v[0].peak_allocated : TABLE_NO_INT);
     table_set_int(t, r, SU_PEAK_RESERVED, TABLE_NO_INT);
     table_set_int(t, r, SU_FRAMES, (int64_t)s->frames.n);
     table_set_int(t, r, SU_STACKS, (int64_t)snap_nstacks(s) - 1);
     ann = s->annotations.n;
+    table_add_note(t, "peak allocated: the most bytes allocated at once, in block sizes like "
+                      "allocated (the trace entries' requests rounded up to 512 bytes where the "
+                      "final blocks do not tell); peak at entry: the trace entry index "
+                      "(-t trace) where it was reached, empty if before the trace; "
+                      "peak_requested_bytes: memory_viz's peak, in requested sizes");
     table_add_note(t, "pickle protocol %d%s; %zu distinct frames in %zu distinct stacks", s->protocol,
                    s->gzip ? " (gzip)" : "", s->frames.n, snap_nstacks(s) - 1);
     if (s->legacy_list)

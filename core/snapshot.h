@@ -27,7 +27,16 @@
  * and so is every final `active_allocated` block whose address no traced
  * allocation still holds (counted with its requested_size). The peak is the
  * largest value after an alloc or free_completed entry; when the trace has
- * none, it is the memory live before it. */
+ * none, it is the memory live before it.
+ *
+ * Sizes there are requested sizes (trace entries carry the request), while
+ * segments count blocks (requests rounded up by the allocator). The same
+ * replay counted in block sizes gives peak_block_bytes: an allocation counts
+ * the size of its final block when it is one, else its request rounded up
+ * to a multiple of 512 bytes (at least 512), as the caching allocator
+ * rounds without roundup_power2_divisions (a block it did not split can be
+ * larger still). The final blocks all count, so it is never below the
+ * active_allocated bytes. */
 #ifndef TORCHTOP_CORE_SNAPSHOT_H
 #define TORCHTOP_CORE_SNAPSHOT_H
 
@@ -177,8 +186,11 @@ struct snap_device {
                                    segment_free, as memory_viz's segment timeline) */
     int64_t base_allocated;     /* live before the first entry */
     int64_t base_reserved;
-    int64_t peak_allocated;
+    int64_t peak_allocated;     /* in requested sizes, as memory_viz */
     uint32_t peak_idx;          /* entry of the peak, first reached; IDX_NONE = before the trace */
+    int64_t peak_block_bytes;   /* the same replay's peak in block sizes, the basis of
+                                   `allocated`: never below it (see snapshot_index) */
+    uint32_t peak_block_idx;    /* entry of that peak, first reached; IDX_NONE = before */
     int64_t peak_reserved;
     uint32_t peak_reserved_idx;
 };

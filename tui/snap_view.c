@@ -159,7 +159,8 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
         const struct snap_device *d = &s->devices.v[sv->dev];
         text_bytes(b1, sizeof(b1), d->reserved);
         text_bytes(b2, sizeof(b2), d->allocated);
-        text_bytes(b3, sizeof(b3), d->peak_allocated > 0 ? (uint64_t)d->peak_allocated : 0);
+        /* In block sizes, as allocated beside it (the chart counts requests). */
+        text_bytes(b3, sizeof(b3), d->peak_block_bytes > 0 ? (uint64_t)d->peak_block_bytes : 0);
         text_count(cnt, sizeof(cnt), d->nentries);
         sb_printf(&rest, "  %s", dev);
         if (s->devices.n > 1)

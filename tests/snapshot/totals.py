@@ -2,9 +2,10 @@
 """Totals of a CUDA memory snapshot, computed two ways for comparison.
 
   totals.py pickle FILE   from Python's own pickle module (standard library
-                          only; the peak follows MemoryViz.js
+                          only; the requested peak follows MemoryViz.js
                           process_alloc_data, free_requested/free_completed
-                          merging included)
+                          merging included; the allocated peak is the same
+                          replay in block sizes, as torchtop(1) describes)
   totals.py report JSON   from `torchtop report -t summary -f json`
 
 Both print the same lines ("cuda:0 segments 96", ...), sorted, so that the
@@ -95,6 +96,52 @@ def memory_viz_peak(segments, trace, device):
     return peak
 
 
+def block_peak(segments, trace, device):
+    """The allocated replay in block sizes: a traced allocation live at the
+    end counts its final active_allocated block, every other final
+    active_allocated block counts from the start, any other allocation its
+    request rounded up to 512 bytes (at least 512)."""
+    final = {}
+    for seg in segments:
+        if seg.get("device", 0) != device:
+            continue
+        addr = seg["address"]
+        for b in seg["blocks"]:
+            a = b.get("address", addr)
+            if b["state"] == "active_allocated":
+                final[a] = b["size"]
+            addr = a + b["size"]
+    allocs, live = [], {}  # [size, alloc index or None, free index or None]
+    for i, e in enumerate(trace):
+        if e["action"] == "alloc":
+            live[e["addr"]] = len(allocs)
+            allocs.append([e["size"], i, None])
+        elif e["action"] == "free_completed":
+            if e["addr"] in live:
+                allocs[live.pop(e["addr"])][2] = i
+            else:
+                allocs.append([e["size"], None, i])
+    rounded = [max(512, (a[0] + 511) // 512 * 512) for a in allocs]
+    for addr, k in live.items():
+        if addr in final:
+            rounded[k] = final.pop(addr)
+    delta = [0] * len(trace)
+    base = sum(final.values())
+    for a, size in zip(allocs, rounded):
+        if a[1] is None:
+            base += size
+        else:
+            delta[a[1]] += size
+        if a[2] is not None:
+            delta[a[2]] -= size
+    cur, peak = base, None
+    for i, e in enumerate(trace):
+        cur += delta[i]
+        if e["action"] in ("alloc", "free_completed") and (peak is None or cur > peak):
+            peak = cur
+    return base if peak is None else peak
+
+
 def from_pickle(path):
     opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
     with opener(path, "rb") as f:
@@ -124,7 +171,11 @@ def from_pickle(path):
         out.append("%s trace_entries %d" % (name, len(trace)))
         for a in ACTIONS:
             out.append("%s action_%s %d" % (name, a, sum(1 for t in trace if t["action"] == a)))
-        out.append("%s peak_allocated %d" % (name, memory_viz_peak(segments, trace, d)))
+        out.append("%s peak_requested %d" % (name, memory_viz_peak(segments, trace, d)))
+        peak = block_peak(segments, trace, d)
+        out.append("%s peak_allocated %d" % (name, peak))
+        allocated = sum(b["size"] for b in blocks if b["state"] == "active_allocated")
+        out.append("%s peak_allocated_not_below_allocated %s" % (name, peak >= allocated))
     out.append("distinct_frames %d" % len(frames))
     out.append("distinct_stacks %d" % len(stacks))
     return out
@@ -151,7 +202,10 @@ def from_report(path):
         out.append("%s trace_entries %d" % (name, r["trace_entries"]))
         for a in ACTIONS:
             out.append("%s action_%s %d" % (name, a, r[a]))
+        out.append("%s peak_requested %d" % (name, r["peak_requested_bytes"]))
         out.append("%s peak_allocated %d" % (name, r["peak_allocated_bytes"]))
+        out.append("%s peak_allocated_not_below_allocated %s" %
+                   (name, r["peak_allocated_bytes"] >= r["active_allocated_bytes"]))
     return out
 
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Every real snapshot in ../shared/snapshots: the totals torchtop prints
 # (segments, blocks, bytes by state, entries by action, distinct frames and
-# stacks, peak allocated) equal what Python's pickle module gives for the
-# same file, read plain, gzip-compressed and from stdin.
+# stacks, peaks in requested and in block sizes) equal what Python's pickle
+# module gives for the same file, read plain, gzip-compressed and from stdin.
 set -u
 SHARED="${TORCHTOP_SHARED:-${top_srcdir:-.}/../shared}"
 if [ ! -d "$SHARED/snapshots" ]; then

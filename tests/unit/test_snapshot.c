@@ -335,6 +335,17 @@ static void test_model(void **state)
     snapshot_free(s);
 }
 
+/* The allocation at addr live at the end of device 0's replay. */
+static uint32_t live_alloc(const struct snapshot *s, uint64_t addr)
+{
+    const struct snap_device *d = &s->devices.v[0];
+    for (uint32_t k = d->first_alloc; k < d->first_alloc + d->nallocs; k++)
+        if (s->allocs.v[k].addr == addr && s->allocs.v[k].free_idx == IDX_NONE)
+            return k;
+    fail_msg("no live allocation at 0x%llx", (unsigned long long)addr);
+    return IDX_NONE;
+}
+
 static void test_replay(void **state)
 {
     struct snapshot *s = load_main();
@@ -346,6 +357,12 @@ static void test_replay(void **state)
         assert_int_equal(d->allocated_after[i], want[i]);
     assert_int_equal(d->peak_allocated, 0x370);
     assert_int_equal(d->peak_idx, 3);
+    /* In block sizes: 0x1100 is its final 0x200 block, 0x5000 and the free of
+     * 0x9000 round up to 0x200, block 0x1000 is 0x100; 0x300 before the
+     * trace, 0x100 after the free, then 0x300, 0x500. */
+    assert_int_equal(s->allocs.v[live_alloc(s, 0x1100)].block, 1);
+    assert_int_equal(d->peak_block_bytes, 0x500);
+    assert_int_equal(d->peak_block_idx, 3);
     assert_int_equal(d->nallocs, 4);
     /* Live allocations add up to the series at every point. */
     for (uint32_t i = 0; i <= ARRAY_SIZE(want); i++) {
@@ -376,6 +393,8 @@ static void test_replay(void **state)
     /* Device 1: only its final active block. */
     assert_int_equal(s->devices.v[1].peak_allocated, 0x80);
     assert_int_equal(s->devices.v[1].peak_idx, IDX_NONE);
+    assert_int_equal(s->devices.v[1].peak_block_bytes, 0x80);
+    assert_int_equal(s->devices.v[1].peak_block_idx, IDX_NONE);
     /* Buckets and jumps. */
     int64_t bk[3];
     snapshot_series_buckets(s, 0, 0, 9, 3, bk);
@@ -548,7 +567,11 @@ static void test_tables(void **state)
     assert_int_equal(t->nrows, 3);
     int c = table_col_index(t, "peak_allocated_bytes");
     assert_true(c >= 0);
-    assert_int_equal(table_cell(t, 0, (size_t)c).i, 0x370);
+    assert_int_equal(table_cell(t, 0, (size_t)c).i, 0x500);
+    assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_requested_bytes")).i,
+                     0x370);
+    assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_index")).i, 3);
+    assert_string_equal(t->cols[table_col_index(t, "peak_index")].title, "peak at entry");
     assert_string_equal(table_cell(t, 2, 0).s, "all");
     t = tl.items.v[2];
     assert_string_equal(table_cell(t, 0, 0).s, "forward (/home/u/model.py:10)");
@@ -611,6 +634,16 @@ static void test_legacy(void **state)
     assert_int_equal(snap_stack(s, s->blocks.v[0].frames, &f), 1);
     assert_string_equal(snap_str(s, s->frames.v[f[0]].name), "load_weights");
     assert_int_equal(s->devices.v[0].peak_allocated, 0xf0);
+    /* Without a trace the peak allocated is the allocated blocks, not their
+     * requests: never below the allocated bytes. */
+    struct table *t = snapreport_summary(s);
+    int peak = table_col_index(t, "peak_allocated_bytes");
+    assert_int_equal(table_cell(t, 0, (size_t)peak).i, 0x100);
+    assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "active_allocated_bytes")).i,
+                     0x100);
+    assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_requested_bytes")).i, 0xf0);
+    assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_index")).i, TABLE_NO_INT);
+    table_free(t);
     snapshot_free(s);
 }
 
