@@ -136,6 +136,7 @@ static void replay_block_peak(struct snapshot *s, uint32_t dev)
     }
     d->peak_block_bytes = best_idx == IDX_NONE ? base : best;
     d->peak_block_idx = best_idx;
+    d->base_block_bytes = base;
     free(delta);
 }
 

@@ -110,7 +110,7 @@ static void summary_row(const struct snapshot *s, struct table *t, const struct 
         set_u64(t, r, SU_ACTION0 + a, d->nactions[a]);
     table_set_int(t, r, SU_PEAK, d->peak_block_bytes);
     table_set_int(t, r, SU_PEAK_REQUESTED, d->peak_allocated);
-    table_set_int(t, r, SU_BASE, d->base_allocated);
+    table_set_int(t, r, SU_BASE, d->base_block_bytes);
     table_set_int(t, r, SU_PEAK_RESERVED, d->peak_reserved);
     if (d->peak_block_idx != IDX_NONE) {
         table_set_int(t, r, SU_PEAK_INDEX, d->peak_block_idx);
@@ -148,7 +148,7 @@ struct table *snapreport_summary(const struct snapshot *s)
             all.nactions[a] += d->nactions[a];
         all.peak_allocated += d->peak_allocated;
         all.peak_block_bytes += d->peak_block_bytes;
-        all.base_allocated += d->base_allocated;
+        all.base_block_bytes += d->base_block_bytes;
         all.peak_reserved += d->peak_reserved;
     }
     all.peak_idx = all.peak_block_idx = IDX_NONE;
@@ -158,7 +158,7 @@ struct table *snapreport_summary(const struct snapshot *s)
     bool one = s->devices.n == 1;
     table_set_int(t, r, SU_PEAK, one ? s->devices.v[0].peak_block_bytes : TABLE_NO_INT);
     table_set_int(t, r, SU_PEAK_REQUESTED, one ? s->devices.v[0].peak_allocated : TABLE_NO_INT);
-    table_set_int(t, r, SU_PEAK_RESERVED, TABLE_NO_INT);
+    table_set_int(t, r, SU_PEAK_RESERVED, one ? s->devices.v[0].peak_reserved : TABLE_NO_INT);
     table_set_int(t, r, SU_FRAMES, (int64_t)s->frames.n);
     table_set_int(t, r, SU_STACKS, (int64_t)snap_nstacks(s) - 1);
     ann = s->annotations.n;
@@ -292,6 +292,20 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
         }
         table_set_text(t, r, SI_STACK, sb_str(&sb));
     }
+    /* The replay counts requests, while the summary's allocated counts
+     * blocks: say so, and which moment "at peak" is. */
+    sb_clear(&sb);
+    char label[32];
+    for (uint32_t di = 0; di < s->devices.n; di++) {
+        const struct snap_device *d = &s->devices.v[di];
+        if ((dev != IDX_NONE && di != dev) || d->peak_idx == IDX_NONE)
+            continue;
+        device_label(s, di, label, sizeof(label));
+        sb_printf(&sb, "%safter entry %u on %s", sb.len ? ", " : " (", d->peak_idx, label);
+    }
+    table_add_note(t, "bytes are requested sizes (the trace entries', else the blocks' "
+                      "requested_size); at peak: live at the peak of requested bytes%s%s",
+                   sb_str(&sb), sb.len ? ")" : " (no trace entries: the snapshot's live blocks)");
     sb_free(&sb);
     snap_sites_free(&ss);
     return t;
@@ -386,8 +400,9 @@ struct table *snapreport_trace(const struct snapshot *s, uint32_t dev)
         [TR_FRAME] = {"top_frame", "frame", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
     };
     struct table *t = table_new("trace_entries",
-                                "Trace entries; allocated = bytes allocated after the entry "
-                                "(oom: address = bytes free on the device)",
+                                "Trace entries; allocated = requested bytes allocated after the "
+                                "entry, as memory_viz replays them (oom: address = bytes free on "
+                                "the device)",
                                 cols, TR__COUNT);
     char label[32];
     for (uint32_t di = 0; di < s->devices.n; di++) {

@@ -191,6 +191,7 @@ struct snap_device {
     int64_t peak_block_bytes;   /* the same replay's peak in block sizes, the basis of
                                    `allocated`: never below it (see snapshot_index) */
     uint32_t peak_block_idx;    /* entry of that peak, first reached; IDX_NONE = before */
+    int64_t base_block_bytes;   /* base_allocated in block sizes */
     int64_t peak_reserved;
     uint32_t peak_reserved_idx;
 };

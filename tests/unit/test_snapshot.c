@@ -575,6 +575,10 @@ static void test_tables(void **state)
     assert_string_equal(table_cell(t, 2, 0).s, "all");
     t = tl.items.v[2];
     assert_string_equal(table_cell(t, 0, 0).s, "forward (/home/u/model.py:10)");
+    /* Sites count requests; "at peak" is the requests' peak, device 0's. */
+    assert_int_equal(t->notes.n, 1);
+    assert_non_null(strstr(t->notes.v[0], "bytes are requested sizes"));
+    assert_non_null(strstr(t->notes.v[0], "(after entry 3 on cuda:0)"));
     t = tl.items.v[3];
     c = table_col_index(t, "fragmentation_pct");
     assert_true(fabs(table_cell(t, 1, (size_t)c).f - 100.0 / 3.0) < 1e-9);
@@ -583,6 +587,7 @@ static void test_tables(void **state)
     assert_int_equal(tl.items.n, 1);
     t = tl.items.v[0];
     assert_int_equal(t->nrows, 9);
+    assert_non_null(strstr(t->title, "allocated = requested bytes"));
     assert_string_equal(table_cell(t, 8, (size_t)table_col_index(t, "action")).s, "teleport");
     assert_string_equal(table_cell(t, 3, (size_t)table_col_index(t, "address")).s, "0x5000");
     assert_true(fabs(table_cell(t, 3, (size_t)table_col_index(t, "t_ms")).f - 0.02) < 1e-9);
@@ -643,6 +648,12 @@ static void test_legacy(void **state)
                      0x100);
     assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_requested_bytes")).i, 0xf0);
     assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_index")).i, TABLE_NO_INT);
+    /* Live before the trace: blocks too; one device, so "all" has its peaks. */
+    assert_int_equal(
+        table_cell(t, 0, (size_t)table_col_index(t, "allocated_before_trace_bytes")).i, 0x100);
+    assert_string_equal(table_cell(t, 1, 0).s, "all");
+    assert_int_equal(table_cell(t, 1, (size_t)peak).i, 0x100);
+    assert_int_equal(table_cell(t, 1, (size_t)table_col_index(t, "peak_reserved_bytes")).i, 0x300);
     table_free(t);
     snapshot_free(s);
 }
