@@ -52,7 +52,7 @@ enum {
     SU_STATE0, /* block bytes by state, BS__COUNT columns */
     SU_ENTRIES = SU_STATE0 + BS__COUNT,
     SU_ACTION0, /* entries by action, SA__COUNT columns */
-    SU_PEAK = SU_ACTION0 + SA__COUNT, SU_PEAK_INDEX, SU_PEAK_TIME, SU_PEAK_REQUESTED, SU_BASE,
+    SU_PEAK_REQUESTED = SU_ACTION0 + SA__COUNT, SU_PEAK_INDEX, SU_PEAK_TIME, SU_PEAK, SU_BASE,
     SU_PEAK_RESERVED, SU_FRAMES, SU_STACKS, SU__COUNT
 };
 
@@ -82,10 +82,11 @@ static const struct table_col summary_cols[SU__COUNT] = {
     [SU_ACTION0 + SA_SNAPSHOT] = {"snapshot", NULL, COL_INT, 0, COLF_DETAIL},
     [SU_ACTION0 + SA_ANNOTATE] = {"annotate", NULL, COL_INT, 0, COLF_DETAIL},
     [SU_ACTION0 + SA_OTHER] = {"other_actions", NULL, COL_INT, 0, COLF_DETAIL},
-    [SU_PEAK] = {"peak_allocated_bytes", "peak allocated", COL_INT, 0, COLF_BYTES},
+    [SU_PEAK] = {"peak_allocated_bytes", "peak allocated (est.)", COL_INT, 0,
+                 COLF_DETAIL | COLF_BYTES},
     [SU_PEAK_INDEX] = {"peak_index", "peak at entry", COL_INT, 0, 0},
     [SU_PEAK_TIME] = {"peak_time_us", NULL, COL_INT, 0, COLF_DETAIL},
-    [SU_PEAK_REQUESTED] = {"peak_requested_bytes", NULL, COL_INT, 0, COLF_DETAIL | COLF_BYTES},
+    [SU_PEAK_REQUESTED] = {"peak_requested_bytes", "peak requested", COL_INT, 0, COLF_BYTES},
     [SU_BASE] = {"allocated_before_trace_bytes", NULL, COL_INT, 0, COLF_DETAIL | COLF_BYTES},
     [SU_PEAK_RESERVED] = {"peak_reserved_bytes", NULL, COL_INT, 0, COLF_DETAIL | COLF_BYTES},
     [SU_FRAMES] = {"distinct_frames", NULL, COL_INT, 0, COLF_DETAIL},
@@ -112,9 +113,9 @@ static void summary_row(const struct snapshot *s, struct table *t, const struct 
     table_set_int(t, r, SU_PEAK_REQUESTED, d->peak_allocated);
     table_set_int(t, r, SU_BASE, d->base_block_bytes);
     table_set_int(t, r, SU_PEAK_RESERVED, d->peak_reserved);
-    if (d->peak_block_idx != IDX_NONE) {
-        table_set_int(t, r, SU_PEAK_INDEX, d->peak_block_idx);
-        const struct snap_entry *e = &s->entries.v[d->first_entry + d->peak_block_idx];
+    if (d->peak_idx != IDX_NONE) {
+        table_set_int(t, r, SU_PEAK_INDEX, d->peak_idx);
+        const struct snap_entry *e = &s->entries.v[d->first_entry + d->peak_idx];
         if (e->flags & SEF_TIME)
             table_set_int(t, r, SU_PEAK_TIME, e->time_us);
     }
@@ -124,7 +125,7 @@ struct table *snapreport_summary(const struct snapshot *s)
 {
     struct table *t = table_new("memory_summary",
                                 "Memory by device: segments, blocks, trace entries and the "
-                                "peak of allocated memory",
+                                "peak of requested memory",
                                 summary_cols, SU__COUNT);
     t->whole = true;
     struct snap_device all = {0};
@@ -162,11 +163,12 @@ struct table *snapreport_summary(const struct snapshot *s)
     table_set_int(t, r, SU_FRAMES, (int64_t)s->frames.n);
     table_set_int(t, r, SU_STACKS, (int64_t)snap_nstacks(s) - 1);
     ann = s->annotations.n;
-    table_add_note(t, "peak allocated: the most bytes allocated at once, in block sizes like "
-                      "allocated (the trace entries' requests rounded up to 512 bytes where the "
-                      "final blocks do not tell); peak at entry: the trace entry index "
-                      "(-t trace) where it was reached, empty if before the trace; "
-                      "peak_requested_bytes: memory_viz's peak, in requested sizes");
+    table_add_note(t, "peak requested: the most bytes requested at once, memory_viz's peak (the "
+                      "memory-over-time chart); peak at entry: the trace entry index (-t trace) "
+                      "where it was first reached, empty if before the trace; "
+                      "peak_allocated_bytes: an estimate of the same peak in block sizes like "
+                      "allocated (requests rounded up to 512 bytes where the final blocks do not "
+                      "tell), never below allocated");
     table_add_note(t, "pickle protocol %d%s; %zu distinct frames in %zu distinct stacks", s->protocol,
                    s->gzip ? " (gzip)" : "", s->frames.n, snap_nstacks(s) - 1);
     if (s->legacy_list)

@@ -159,13 +159,14 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
         const struct snap_device *d = &s->devices.v[sv->dev];
         text_bytes(b1, sizeof(b1), d->reserved);
         text_bytes(b2, sizeof(b2), d->allocated);
-        /* In block sizes, as allocated beside it (the chart counts requests). */
-        text_bytes(b3, sizeof(b3), d->peak_block_bytes > 0 ? (uint64_t)d->peak_block_bytes : 0);
+        /* The chart's peak (requested sizes, as memory_viz), where p goes. */
+        text_bytes(b3, sizeof(b3), d->peak_allocated > 0 ? (uint64_t)d->peak_allocated : 0);
         text_count(cnt, sizeof(cnt), d->nentries);
         sb_printf(&rest, "  %s", dev);
         if (s->devices.n > 1)
             sb_printf(&rest, " (%u of %zu)", sv->dev + 1, s->devices.n);
-        sb_printf(&rest, "  reserved %s  allocated %s  peak %s  %s entries", b1, b2, b3, cnt);
+        sb_printf(&rest, "  reserved %s  allocated %s  peak requested %s  %s entries", b1, b2, b3,
+                  cnt);
         if (d->nactions[SA_OOM])
             sb_printf(&rest, "  %llu OOM", (unsigned long long)d->nactions[SA_OOM]);
     } else {
