@@ -525,6 +525,16 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
     return ST_OK;
 }
 
+/* After the document only whitespace may follow. The input is read to its
+ * end even so: a gzip member's trailer (CRC and length) is checked only
+ * when it is read, and a bad or missing one must not pass unreported. */
+static enum status parse_document_end(struct loader *L)
+{
+    if (next_nonws(L))
+        return fail_at(L, ST_FORMAT, L->pos, "expected the end of the input after the document");
+    return L->read_failed ? L->err->status : ST_OK;
+}
+
 static enum status parse_document(struct loader *L)
 {
     if (!next_nonws(L)) {
@@ -535,7 +545,8 @@ static enum status parse_document(struct loader *L)
     char c = L->buf[L->pos];
     if (c == '[') {
         L->pos++;
-        return parse_events(L, true);
+        enum status st = parse_events(L, true);
+        return st != ST_OK ? st : parse_document_end(L);
     }
     if (c != '{')
         return fail_at(L, ST_FORMAT, L->pos,
@@ -615,7 +626,7 @@ static enum status parse_document(struct loader *L)
     if (!seen_events)
         return fail_at(L, ST_FORMAT, 0,
                        "no \"traceEvents\" array: this is JSON, but not a Chrome/Kineto trace");
-    return ST_OK;
+    return parse_document_end(L);
 }
 
 /* ------------------------------------------------------------------------ */

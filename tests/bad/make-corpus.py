@@ -59,6 +59,8 @@ files = {
     "escapes-in-name.json": doc(E, ev(name='"\\u001b[31mred\\u001b[0m \\u202eevil\\u0007"')),
     "long-name.json": doc(E, ev(name='"' + "x" * 100000 + '"')),
     "escape-in-key.json": '{"traceEvents": [' + E + '], "evil\x1b[31mkey\x07": 1x}',
+    "junk-after-document.json": doc(E, E) + "\n}\n",
+    "junk-after-array.json": "[" + E + "] x\n",
 }
 
 
@@ -83,3 +85,5 @@ write("corrupt.json.gz", bytes(corrupt))
 write("garbage-in-gzip.json.gz", gzip.compress(b"\x00\x01binary garbage inside gzip", mtime=0))
 write("gzip-header-only.json.gz", gz[:10])
 write("truncated-gzip-of-truncated.json.gz", gzip.compress(good[: len(good) // 3], mtime=0))
+write("gzip-bad-crc.json.gz", gz[:-8] + bytes(b ^ 0xFF for b in gz[-8:-4]) + gz[-4:])
+write("gzip-no-trailer.json.gz", gz[:-8])

@@ -20,6 +20,20 @@ while IFS="$tab" read -r name status message; do
     check "$name (stdin)" "$status" "$message" "$rc" "$tmp/err2" "$tmp/out"
 done <"$src/expected.txt"
 
+# Faults that leave events before them (or lose none) still print the
+# report of those events: FILE:EVENTS.
+for kept in gzip-bad-crc.json.gz:200 gzip-no-trailer.json.gz:200 junk-after-document.json:2 \
+            junk-after-array.json:1 truncated-mid-event.json:2; do
+    name=${kept%:*} events=${kept##*:}
+    "$tt" report -q "$src/$name" >"$tmp/out" 2>/dev/null
+    if grep -q "^events: *$events," "$tmp/out"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name: the report of its $events events is missing"
+        fail=$((fail + 1))
+    fi
+done
+
 # Inputs that cannot be files in the corpus.
 "$tt" report -q "$src" >"$tmp/out" 2>"$tmp/err"
 check "a directory" 2 "torchtop: $src: is a directory, expected a trace file" $? "$tmp/err" "$tmp/out"
