@@ -18,6 +18,7 @@
 #include "core/load_internal.h"
 #include "core/tree.h"
 #include "core/u64map.h"
+#include "core/utf8.h"
 
 #ifndef TORCHTOP_FUZZ_SMALL_BUFFERS
 #define WINDOW_INITIAL (1u << 20)   /* bytes of JSON held while scanning */
@@ -65,6 +66,13 @@ struct loader {
     bool quit;
     uint64_t next_seq, next_merge;
     bool stopped;                   /* a batch failed: merge no further */
+    bool doc_done;                  /* the document ended; only its tail is read */
+
+    /* The first soft fault in the file (one that loses nothing): reported
+     * at the end unless a fault that stops loading is found. */
+    bool soft;
+    uint64_t soft_offset;           /* JSON byte offset */
+    char soft_msg[256];
 
     struct u64map meta_seen;        /* metadata dedup: content hash -> event */
 };
@@ -77,6 +85,25 @@ static bool cancelled(const struct loader *L)
 static const char *offset_what(const struct loader *L)
 {
     return L->src->gzip ? "byte (uncompressed)" : "byte";
+}
+
+/* Record a soft fault at JSON offset `offset` when it is the first in the
+ * file so far. */
+static void soft_fail(struct loader *L, uint64_t offset, const char *msg)
+{
+    if (L->soft && L->soft_offset <= offset)
+        return;
+    L->soft = true;
+    L->soft_offset = offset;
+    snprintf(L->soft_msg, sizeof(L->soft_msg), "%s", msg);
+}
+
+/* Invalid UTF-8 in buf[from..to), outside the events. */
+static void check_utf8(struct loader *L, size_t from, size_t to)
+{
+    size_t bad = utf8_find_invalid(L->buf + from, to - from);
+    if (bad < to - from)
+        soft_fail(L, L->base + from + bad, LOAD_MSG_BAD_UTF8);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -182,6 +209,8 @@ static void merge_batch(struct loader *L, struct batch_out *b)
         t->ev.v[t->ev.n++] = e;
     }
     t->n_unsupported += b->n_unsupported;
+    if (b->soft)
+        soft_fail(L, b->soft_offset, b->soft_msg);
 
     if (b->err_status != ST_OK) {
         errinfo_set_at(L->err, b->err_status, L->src->name, offset_what(L), b->err_offset, "%s",
@@ -530,6 +559,7 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
  * when it is read, and a bad or missing one must not pass unreported. */
 static enum status parse_document_end(struct loader *L)
 {
+    L->doc_done = true;
     if (next_nonws(L))
         return fail_at(L, ST_FORMAT, L->pos, "expected the end of the input after the document");
     return L->read_failed ? L->err->status : ST_OK;
@@ -581,6 +611,7 @@ static enum status parse_document(struct loader *L)
                                   : fail_at(L, ST_TRUNCATED, L->pos, "truncated inside a key");
         }
         kstart = L->pos; /* scan_whole_value may have shifted the window */
+        check_utf8(L, kstart, kend);
         char key[256];
         size_t klen = kend - kstart - 2;
         if (klen >= sizeof(key))
@@ -618,6 +649,7 @@ static enum status parse_document(struct loader *L)
             return fail_at(L, ST_TRUNCATED, L->pos,
                            "truncated: the value of top-level key \"%s\" is incomplete", key);
         }
+        check_utf8(L, L->pos, vend);
         enum status st = top_value(L, key, L->pos, vend);
         if (st != ST_OK)
             return st;
@@ -829,6 +861,14 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts,
     stop_workers(&L);
     if (st == ST_OK && err->status != ST_OK)
         st = err->status; /* a batch failed after the document structure was fine */
+    if (st == ST_OK && L.soft) {
+        errinfo_set_at(err, ST_FORMAT, src->name, offset_what(&L), L.soft_offset, "%s",
+                       L.soft_msg);
+        st = ST_FORMAT;
+    }
+    /* A bad event stops the merging, yet the document is read on for the
+     * top-level keys after traceEvents. */
+    t->partial = st != ST_OK && (L.stopped || !L.doc_done);
 
     t->gzip = src->gzip;
     t->file_bytes = src->in_done;

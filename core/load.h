@@ -33,7 +33,11 @@ struct load_opts {
 /* Load path ("-" = stdin). *out always receives a trace, possibly empty,
  * holding every event that was complete and valid before any fault; the
  * caller frees it with trace_free. Returns ST_OK, or the status of the
- * first fault with err filled (file, byte offset, what was expected). */
+ * first fault with err filled (file, byte offset, what was expected).
+ * Some faults lose nothing and loading goes on past them (invalid UTF-8
+ * in a string, a value read in spite of its type); the first of them is
+ * reported when nothing worse is found, and trace.partial tells the two
+ * apart. */
 enum status trace_load_file(const char *path, const struct load_opts *opts, struct trace **out,
                             struct errinfo *err);
 /* Same for an in-memory document; `name` is used in messages. */

@@ -14,6 +14,7 @@
 #include "core/hash.h"
 #include "core/jsonscan.h"
 #include "core/load_internal.h"
+#include "core/utf8.h"
 
 /* ------------------------------------------------------------------------ */
 /* cJSON hooks: a thread-local arena while parsing events                   */
@@ -79,6 +80,9 @@ void batch_out_clear(struct batch_out *b)
     b->err_status = ST_OK;
     b->err_offset = 0;
     b->err_msg[0] = '\0';
+    b->soft = false;
+    b->soft_offset = 0;
+    b->soft_msg[0] = '\0';
 }
 
 void batch_out_free(struct batch_out *b)
@@ -629,6 +633,22 @@ static void fail(struct batch_out *out, enum status st, uint64_t offset, const c
     out->err_offset = offset;
 }
 
+static void soft_fail(struct batch_out *out, uint64_t offset, const char *fmt, ...)
+    ATTR_FORMAT(3, 4);
+
+/* Record a soft fault when it is the batch's first in file order. */
+static void soft_fail(struct batch_out *out, uint64_t offset, const char *fmt, ...)
+{
+    if (out->soft && out->soft_offset <= offset)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->soft_msg, sizeof(out->soft_msg), fmt, ap);
+    va_end(ap);
+    out->soft = true;
+    out->soft_offset = offset;
+}
+
 /* A time field in µs: number, or numeric string. */
 static bool time_field(const cJSON *item, int64_t *ns)
 {
@@ -833,6 +853,11 @@ void worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t 
                         struct batch_out *out)
 {
     const char *p = buf, *end = buf + len;
+    /* Strings keep invalid UTF-8 as it is (shown as U+FFFD); the first bad
+     * byte is reported. A batch is whole events, so no sequence is cut. */
+    size_t bad_utf8 = utf8_find_invalid(buf, len);
+    if (bad_utf8 < len)
+        soft_fail(out, offset + bad_utf8, "%s", LOAD_MSG_BAD_UTF8);
     load_hooks_set_arena(&w->arena);
     while (p < end && out->err_status == ST_OK) {
         while (p < end && (json_is_ws((unsigned char)*p) || *p == ','))

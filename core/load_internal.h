@@ -12,6 +12,8 @@
 #include "core/errinfo.h"
 #include "core/trace.h"
 
+#define LOAD_MSG_BAD_UTF8 "invalid UTF-8 in a string (shown as U+FFFD); expected UTF-8 text"
+
 /* Arg keys interned first, so their strtab ids are these constants. */
 #define HOT_KEY_INFO(_)                                                        \
     _(KEY_CORRELATION,   "correlation")                                        \
@@ -75,6 +77,11 @@ struct batch_out {
     enum status err_status;
     uint64_t err_offset;            /* JSON byte offset */
     char err_msg[256];
+    /* The first soft fault: one that loses nothing (invalid UTF-8, a value
+     * read in spite of its type), so parsing goes on. */
+    bool soft;
+    uint64_t soft_offset;           /* JSON byte offset */
+    char soft_msg[256];
 };
 
 #define STRCACHE_SIZE 4096          /* per-worker direct-mapped string cache */

@@ -211,6 +211,7 @@ struct trace {
     int64_t base_ns;                /* baseTimeNanoseconds, 0 when absent */
     bool truncated;                 /* the input ended early */
     uint64_t lost_bytes;            /* bytes of incomplete data at the cut */
+    bool partial;                   /* a fault stopped loading: events after it are missing */
 
     struct strtab strs;             /* every string */
     VEC(struct event) ev;           /* events, file order (metadata deduplicated) */

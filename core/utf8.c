@@ -1,6 +1,8 @@
 /* UTF-8 decoding. */
 #include "config.h"
 
+#include <string.h>
+
 #include "core/utf8.h"
 
 size_t utf8_decode(const char *str, size_t n, uint32_t *cp)
@@ -39,19 +41,27 @@ size_t utf8_decode(const char *str, size_t n, uint32_t *cp)
 
 bool utf8_valid(const char *s, size_t n)
 {
+    return utf8_find_invalid(s, n) == n;
+}
+
+size_t utf8_find_invalid(const char *s, size_t n)
+{
     size_t i = 0;
     uint32_t cp;
     while (i < n) {
-        if ((unsigned char)s[i] < 0x80) {
+        uint64_t w;
+        while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & 0x8080808080808080ULL) == 0))
+            i += 8;
+        while (i < n && (unsigned char)s[i] < 0x80)
             i++;
-            continue;
-        }
+        if (i == n)
+            break;
         size_t len = utf8_decode(s + i, n - i, &cp);
         if (!len)
-            return false;
+            return i;
         i += len;
     }
-    return true;
+    return n;
 }
 
 bool utf8_is_bidi_control(uint32_t cp)

@@ -16,5 +16,9 @@ bool utf8_valid(const char *s, size_t n);
  * isolates, the LRM/RLM/ALM marks): text that reorders what follows it on
  * a terminal. */
 bool utf8_is_bidi_control(uint32_t cp);
+/* Offset of the first byte of s[0..n) that does not start a well-formed
+ * sequence, or n when there is none. Runs of ASCII cost about a load per
+ * eight bytes, so whole inputs can be checked on the way through. */
+size_t utf8_find_invalid(const char *s, size_t n);
 
 #endif

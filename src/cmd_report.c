@@ -466,7 +466,10 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
             trace_free(t);
             return status;
         }
-        fprintf(stderr, "torchtop: reporting the %zu events read before the fault\n", t->ev.n);
+        if (t->partial)
+            fprintf(stderr, "torchtop: reporting the %zu events read before the fault\n", t->ev.n);
+        else
+            fprintf(stderr, "torchtop: reporting all %zu events; the fault dropped none\n", t->ev.n);
     }
 
     if (folded) {

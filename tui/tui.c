@@ -316,7 +316,10 @@ int tui_main(const struct tui_opts *o)
             free_loader(&ld);
             return 2;
         }
-        warning = xasprintf("%s (showing the %zu events read before it)", m, ld.t->ev.n);
+        if (ld.t->partial)
+            warning = xasprintf("%s (showing the %zu events read before it)", m, ld.t->ev.n);
+        else
+            warning = xasprintf("%s (all %zu events are shown)", m, ld.t->ev.n);
         free(m);
         status = 2;
     } else if (!ld.t->ev.n) {

@@ -20,7 +20,11 @@ huge=$(awk 'BEGIN { s = ""; while (length(s) < 100000) s = s "abcdefghij"; print
     printf ']}\n'
 } > "$tmp/nasty.json"
 
-run_script nasty "$tmp/nasty.json" <<'STEPS'
+# The invalid UTF-8 is reported on the message line, every event is shown,
+# and the exit status is 2.
+EXPECT_STATUS=2
+run_script nasty nasty.json <<'STEPS'
+expect nasty.json: byte 5658: invalid UTF-8 in a string
 view key-averages
 save-display nasty-table.txt
 focus-tree
@@ -46,7 +50,6 @@ grep -q 'evil\\x1b\[2J' "$tmp/nasty-tree.txt" || fail "escape sequence not shown
 # A trace cut in the middle of an event: the events before the cut are
 # shown, the fault is on the message line, and the exit status is 2.
 head -c 700 "$tmp/nasty.json" > "$tmp/cut.json"
-EXPECT_STATUS=2
 run_script cut "$tmp/cut.json" <<'STEPS'
 expect truncated
 focus-tree

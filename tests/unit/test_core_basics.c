@@ -154,6 +154,17 @@ static void test_utf8_display(void **state)
     assert_int_equal(utf8_decode("\xc0\xaf", 2, &cp), 0);        /* overlong */
     assert_int_equal(utf8_decode("\xed\xa0\x80", 3, &cp), 0);    /* surrogate */
     assert_int_equal(utf8_decode("\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
+    /* The first bad byte, wherever it falls in the eight-byte steps. */
+    char text[40];
+    for (size_t at = 0; at < 24; at++) {
+        memset(text, 'a', sizeof(text));
+        memcpy(text + 4, "\xc3\xa9\xe2\x82\xac", 5); /* é€ */
+        assert_int_equal(utf8_find_invalid(text, sizeof(text)), sizeof(text));
+        text[at < 4 ? at : at + 5] = '\xc3'; /* a lead byte without its continuation */
+        assert_int_equal(utf8_find_invalid(text, sizeof(text)), at < 4 ? at : at + 5);
+    }
+    assert_int_equal(utf8_find_invalid("ab\xe2\x82", 4), 2); /* cut sequence */
+    assert_int_equal(utf8_find_invalid("", 0), 0);
     struct strbuf sb = STRBUF_INIT;
     const char nasty[] = "a\x1b[31mred\x07\xff\xe2\x80\xae" "evil\xc2\x9b";
     display_sanitize(&sb, nasty, sizeof(nasty) - 1);

@@ -236,6 +236,49 @@ static void test_bad_event_keeps_earlier(void **state)
     trace_free(t);
 }
 
+/* Invalid UTF-8 loses nothing: every event loads (the bytes kept as they
+ * are) and the first bad byte is reported, with any thread count. */
+static void test_invalid_utf8_keeps_all(void **state)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "{\"traceEvents\": [");
+    for (int i = 0; i < 3000; i++)
+        sb_printf(&sb, "%s{\"ph\": \"X\", \"name\": \"op%d%s\", \"pid\": 1, \"tid\": 1, \"ts\": %d,"
+                       " \"dur\": 1, \"args\": {\"k\": \"%s\"}}",
+                  i ? ", " : "", i, i == 2000 ? "\xff" : "", i, i == 2500 ? "\xc3(" : "v");
+    sb_puts(&sb, "], \"x\": \"\xfe\"}");
+    const char *bad = strstr(sb.s, "\xff");
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        struct errinfo err = {0};
+        struct trace *t;
+        struct load_opts o = {.threads = threads};
+        assert_int_equal(trace_load_mem("u.json", sb.s, sb.len, &o, &t, &err), ST_FORMAT);
+        assert_int_equal(t->ev.n, 3000);
+        assert_false(t->partial);
+        assert_true(err.offset == (uint64_t)(bad - sb.s));
+        assert_non_null(strstr(err.msg, "invalid UTF-8 in a string"));
+        find_event(t, "op2999");
+        errinfo_clear(&err);
+        trace_free(t);
+    }
+    sb_free(&sb);
+}
+
+/* A fault that stops loading outranks an earlier one that loses nothing. */
+static void test_hard_fault_outranks_soft(void **state)
+{
+    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\xff\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},"
+                      " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"soon\", \"dur\": 1}]}";
+    struct trace *t;
+    char *msg;
+    assert_int_equal(load_fail(doc, strlen(doc), &t, &msg), ST_FORMAT);
+    assert_int_equal(t->ev.n, 1);
+    assert_true(t->partial);
+    assert_non_null(strstr(msg, "expected a finite number of microseconds for \"ts\""));
+    free(msg);
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +292,8 @@ int main(void)
         cmocka_unit_test(test_threads_deterministic),
         cmocka_unit_test(test_truncated_keeps_events),
         cmocka_unit_test(test_bad_event_keeps_earlier),
+        cmocka_unit_test(test_invalid_utf8_keeps_all),
+        cmocka_unit_test(test_hard_fault_outranks_soft),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
