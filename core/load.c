@@ -548,6 +548,17 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
         else if (cJSON_IsNumber(v) && fits_i64(v->valuedouble))
             L->t->base_ns = (int64_t)v->valuedouble;
     }
+    if (strcmp(key, "deviceProperties") == 0 || strcmp(key, "computeProperties") == 0) {
+        /* Kept as it is; read_devices takes the objects it finds. */
+        bool ok = cJSON_IsArray(v);
+        for (const cJSON *d = ok ? v->child : NULL; d; d = d->next)
+            ok = ok && cJSON_IsObject(d);
+        if (!ok)
+            soft_fail(L, L->base + vstart,
+                      strcmp(key, "deviceProperties") == 0
+                          ? "expected an array of objects for \"deviceProperties\""
+                          : "expected an array of objects for \"computeProperties\"");
+    }
     if (!L->t->top)
         L->t->top = cJSON_CreateObject();
     cJSON_AddItemToObject(L->t->top, key, v);
@@ -611,6 +622,7 @@ static enum status parse_document(struct loader *L)
                                   : fail_at(L, ST_TRUNCATED, L->pos, "truncated inside a key");
         }
         kstart = L->pos; /* scan_whole_value may have shifted the window */
+        uint64_t key_at = L->base + kstart;
         check_utf8(L, kstart, kend);
         char key[256];
         size_t klen = kend - kstart - 2;
@@ -632,6 +644,10 @@ static enum status parse_document(struct loader *L)
                                             "truncated: expected a value for \"%s\"", key);
         }
         if (strcmp(key, "traceEvents") == 0) {
+            if (seen_events)
+                soft_fail(L, key_at,
+                          "expected one \"traceEvents\" key, found a second (its events are "
+                          "kept too)");
             if (L->buf[L->pos] != '[')
                 return fail_at(L, ST_FORMAT, L->pos, "expected '[' after \"traceEvents\"");
             L->pos++;

@@ -649,8 +649,10 @@ static void soft_fail(struct batch_out *out, uint64_t offset, const char *fmt, .
     out->soft_offset = offset;
 }
 
-/* A time field in µs: number, or numeric string. */
-static bool time_field(const cJSON *item, int64_t *ns)
+/* A time field in µs: a number, or a string holding one (read, and a soft
+ * fault: the format wants a number). */
+static bool time_field(const cJSON *item, const char *key, uint64_t offset, int64_t *ns,
+                       struct batch_out *out)
 {
     double d;
     if (cJSON_IsNumber(item)) {
@@ -660,6 +662,8 @@ static bool time_field(const cJSON *item, int64_t *ns)
         d = strtod(item->valuestring, &end);
         if (*end)
             return false;
+        soft_fail(out, offset, "expected a number for \"%s\", found a string (its number is used)",
+                  key);
     } else {
         return false;
     }
@@ -777,13 +781,16 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
         fail(out, ST_FORMAT, offset, "expected a string for \"cat\"");
         return;
     }
+    if (f.name && !cJSON_IsString(f.name))
+        soft_fail(out, offset, "expected a string for \"name\" (the event is kept, named by the "
+                  "value's JSON text)");
     uint32_t cat_id = f.cat ? intern_item_string(w, f.cat) : 0;
     if (ph == 'X')
         kind = worker_kind(w, cat_id, f.cat ? f.cat->valuestring : "");
 
     int64_t ts = 0, dur = 0;
     if (f.ts) {
-        if (!time_field(f.ts, &ts)) {
+        if (!time_field(f.ts, "ts", offset, &ts, out)) {
             fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"ts\"");
             return;
         }
@@ -792,7 +799,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
         return;
     }
     if (ph == 'X' && f.dur) {
-        if (!time_field(f.dur, &dur)) {
+        if (!time_field(f.dur, "dur", offset, &dur, out)) {
             fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"dur\"");
             return;
         }

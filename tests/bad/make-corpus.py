@@ -61,6 +61,11 @@ files = {
     "escape-in-key.json": '{"traceEvents": [' + E + '], "evil\x1b[31mkey\x07": 1x}',
     "junk-after-document.json": doc(E, E) + "\n}\n",
     "junk-after-array.json": "[" + E + "] x\n",
+    "name-number.json": doc(E, ev(name="123")),
+    "dur-string.json": doc(E, ev(dur='"5"')),
+    "ts-number-string.json": doc(E, ev(ts='"7.5"')),
+    "device-properties-number.json": '{"traceEvents": [' + E + '], "deviceProperties": 5}\n',
+    "two-trace-events.json": '{"traceEvents": [' + E + '], "traceEvents": [' + E + "]}\n",
 }
 
 

@@ -279,6 +279,37 @@ static void test_hard_fault_outranks_soft(void **state)
     trace_free(t);
 }
 
+/* Values of the wrong type that can still be read are read, and the first
+ * is reported: a number for a name, a string for a time, a second
+ * traceEvents array, a deviceProperties that is no array. */
+static void test_wrong_types_kept(void **state)
+{
+    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": 123, \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": \"5\"}],"
+                      " \"deviceProperties\": 5,"
+                      " \"traceEvents\": [{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"20\", \"dur\": 1}]}";
+    struct trace *t;
+    char *msg;
+    assert_int_equal(load_fail(doc, strlen(doc), &t, &msg), ST_FORMAT);
+    assert_int_equal(t->ev.n, 2);
+    assert_false(t->partial);
+    assert_true(t->ev.v[find_event(t, "123")].dur == 5000);
+    assert_true(t->ev.v[find_event(t, "b")].ts == 20000);
+    assert_non_null(strstr(msg, "bad.json: byte 17: expected a string for \"name\""));
+    free(msg);
+    trace_free(t);
+    const char *later[][2] = {
+        {"{\"traceEvents\": [], \"deviceProperties\": 5}", "byte 40: expected an array of objects"},
+        {"{\"traceEvents\": [], \"traceEvents\": []}", "byte 20: expected one \"traceEvents\" key"},
+        {"{\"traceEvents\": [{\"ph\": \"i\", \"ts\": \"1\"}]}", "byte 17: expected a number for \"ts\""},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(later); i++) {
+        assert_int_equal(load_fail(later[i][0], strlen(later[i][0]), &t, &msg), ST_FORMAT);
+        assert_non_null(strstr(msg, later[i][1]));
+        free(msg);
+        trace_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_bad_event_keeps_earlier),
         cmocka_unit_test(test_invalid_utf8_keeps_all),
         cmocka_unit_test(test_hard_fault_outranks_soft),
+        cmocka_unit_test(test_wrong_types_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
