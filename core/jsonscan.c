@@ -29,6 +29,34 @@ const char *json_scan_string(const char *p, const char *end)
     }
 }
 
+const char *json_find_nul_escape(const char *begin, const char *p, const char *end)
+{
+    while (p < end && (p = memchr(p, '\\', (size_t)(end - p)))) {
+        const char *run = p, *after = p;
+        while (run > begin && run[-1] == '\\')
+            run--;
+        while (after < end && *after == '\\')
+            after++;
+        /* An odd run ends in a backslash that escapes the byte after it. */
+        if (((after - run) & 1) && end - after >= 5 && memcmp(after, "u0000", 5) == 0)
+            return after - 1;
+        p = after;
+    }
+    return NULL;
+}
+
+size_t json_replace_nul_escapes(char *s, size_t n)
+{
+    size_t count = 0;
+    const char *p = s;
+    while ((p = json_find_nul_escape(s, p, s + n))) {
+        memcpy(s + (p - s) + 2, "2400", 4);
+        p += 6;
+        count++;
+    }
+    return count;
+}
+
 /* Where a container scan stands between blocks of input. */
 struct scan_state {
     size_t depth;

@@ -26,6 +26,16 @@ const char *json_scan_string(const char *p, const char *end);
  * scalar that reaches `end` is incomplete unless at_eof. */
 const char *json_scan_value(const char *p, const char *end, bool at_eof);
 
+/* The first "\u0000" escape in [p, end) whose backslash is not itself
+ * escaped (backslashes before p, back to begin, are counted), or NULL.
+ * Strings are not told from the rest: outside one the text is not JSON. */
+const char *json_find_nul_escape(const char *begin, const char *p, const char *end);
+
+/* Rewrite each such escape in s[0..n) as "\u2400" (SYMBOL FOR NULL):
+ * cJSON gives C strings, which "\u0000" would cut short. Same length, so
+ * offsets into s stay true. Returns how many were rewritten. */
+size_t json_replace_nul_escapes(char *s, size_t n);
+
 /* The same, one byte at a time: the reference the block scanner is tested
  * against. */
 const char *json_scan_value_bytewise(const char *p, const char *end, bool at_eof);

@@ -523,8 +523,11 @@ static bool fits_i64(double d)
 /* Keep a top-level value (any key but traceEvents). */
 static enum status top_value(struct loader *L, const char *key, size_t vstart, size_t vend)
 {
-    const char *text = L->buf + vstart;
+    char *text = L->buf + vstart;
     size_t n = vend - vstart;
+    /* As in events: "\u0000" reads as U+2400. The window is the loader's
+     * own, and these bytes are not read again. */
+    json_replace_nul_escapes(text, n);
     const char *pe = NULL;
     cJSON *v = cJSON_ParseWithLengthOpts(text, n, &pe, 0);
     if (v && pe != text + n) {

@@ -113,6 +113,7 @@ struct worker {
     struct rowcache_ent rows[ROWCACHE_SIZE];
     struct kindcache_ent kinds[KINDCACHE_SIZE];
     struct strbuf tmp;
+    struct strbuf esc;              /* an event with its "\u0000" escapes rewritten */
 };
 
 void worker_init(struct worker *w, struct load_shared *sh);

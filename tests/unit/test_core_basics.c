@@ -144,6 +144,15 @@ static void test_json_scan(void **state)
         }
         scan_end(buf, len);
     }
+
+    /* "\u0000" escapes: only where the backslash is not itself escaped. */
+    char esc[] = "\"a\\u0000\\\\u0000\\\\\\u0000\\u000\"";
+    const char *e = esc + strlen(esc);
+    assert_ptr_equal(json_find_nul_escape(esc, esc, e), esc + 2);
+    assert_ptr_equal(json_find_nul_escape(esc, esc + 3, e), esc + 17);
+    assert_ptr_equal(json_find_nul_escape(esc, esc + 18, e), NULL);
+    assert_int_equal(json_replace_nul_escapes(esc, strlen(esc)), 2);
+    assert_string_equal(esc, "\"a\\u2400\\\\u0000\\\\\\u2400\\u000\"");
 }
 
 static void test_utf8_display(void **state)

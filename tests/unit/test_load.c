@@ -310,6 +310,31 @@ static void test_wrong_types_kept(void **state)
     }
 }
 
+/* "\u0000" reads as U+2400 (␀), so names differing after it stay apart;
+ * an escaped backslash before "u0000" is no escape of NUL. */
+static void test_nul_escapes_keep_names(void **state)
+{
+    struct trace *t = load_text(
+        "{\"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\\u0000b\", \"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 1},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\\u0000c\", \"pid\": 0, \"tid\": 7, \"ts\": 3, \"dur\": 1,"
+        " \"args\": {\"k\\u0000\": \"v\\u0000\", \"j\": [\"\\u0000\"]}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"d\\\\u0000\", \"pid\": 0, \"tid\": 7, \"ts\": 5, \"dur\": 1},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"e\\\\\\u0000\", \"pid\": 0, \"tid\": 7, \"ts\": 7, \"dur\": 1}"
+        "], \"deviceProperties\": [{\"id\": 0, \"name\": \"g\\u0000h\"}]}");
+    uint32_t b = find_event(t, "a\xe2\x90\x80" "b"), c = find_event(t, "a\xe2\x90\x80" "c");
+    assert_int_not_equal(t->ev.v[b].name, t->ev.v[c].name);
+    find_event(t, "d\\u0000");
+    find_event(t, "e\\\xe2\x90\x80");
+    struct argval a;
+    assert_true(ev_arg(t, c, "k\xe2\x90\x80", &a));
+    assert_string_equal(trace_str(t, a.v.s), "v\xe2\x90\x80");
+    assert_true(ev_arg(t, c, "j", &a));
+    assert_string_equal(trace_str(t, a.v.s), "[\"\xe2\x90\x80\"]");
+    assert_string_equal(trace_str(t, t->devices.v[0].name), "g\xe2\x90\x80h");
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_invalid_utf8_keeps_all),
         cmocka_unit_test(test_hard_fault_outranks_soft),
         cmocka_unit_test(test_wrong_types_kept),
+        cmocka_unit_test(test_nul_escapes_keep_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
