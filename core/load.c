@@ -579,8 +579,20 @@ static enum status parse_document_end(struct loader *L)
     return L->read_failed ? L->err->status : ST_OK;
 }
 
+/* Skip a UTF-8 byte order mark at the very start (some editors and
+ * Windows tools write one; JSON parsers may ignore it). */
+static void skip_bom(struct loader *L)
+{
+    while (L->len - L->pos < 3 && !L->eof)
+        fill(L, L->pos);
+    if (L->base + L->pos == 0 && L->len - L->pos >= 3 &&
+        memcmp(L->buf + L->pos, "\xef\xbb\xbf", 3) == 0)
+        L->pos += 3;
+}
+
 static enum status parse_document(struct loader *L)
 {
+    skip_bom(L);
     if (!next_nonws(L)) {
         if (L->read_failed)
             return L->err->status;
@@ -598,13 +610,15 @@ static enum status parse_document(struct loader *L)
                        (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f ? "text" : "binary data");
     L->pos++;
     bool seen_events = false;
+    bool after_value = false;
     for (;;) {
         if (!next_nonws(L)) {
             if (L->read_failed)
                 return L->err->status;
             L->t->truncated = true;
             return fail_at(L, ST_TRUNCATED, L->pos,
-                           "truncated: the input ends inside the top-level object (expected '}')");
+                           "truncated: the input ends inside the top-level object (expected %s)",
+                           after_value ? "',' or '}'" : "a key or '}'");
         }
         c = L->buf[L->pos];
         if (c == '}') {
@@ -613,8 +627,10 @@ static enum status parse_document(struct loader *L)
         }
         if (c == ',') {
             L->pos++;
+            after_value = false;
             continue;
         }
+        after_value = true;
         if (c != '"')
             return fail_at(L, ST_FORMAT, L->pos, "expected a key string in the top-level object");
         size_t kstart = L->pos;

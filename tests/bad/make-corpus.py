@@ -66,6 +66,8 @@ files = {
     "ts-number-string.json": doc(E, ev(ts='"7.5"')),
     "device-properties-number.json": '{"traceEvents": [' + E + '], "deviceProperties": 5}\n',
     "two-trace-events.json": '{"traceEvents": [' + E + '], "traceEvents": [' + E + "]}\n",
+    "byte-order-mark.json": "\ufeff" + doc(E),
+    "open-brace.json": "{",
 }
 
 
