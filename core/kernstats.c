@@ -135,7 +135,9 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
     table_sort(tab, K_CAT, false);
     table_sort(tab, K_SUM, true);
     if (n_unlinked)
-        table_add_note(tab, "%llu kernels are not linked to a launch: their category and "
-                            "launcher are blank", (unsigned long long)n_unlinked);
+        table_add_note(tab, "%llu %s not linked to a launch: %s category and launcher are blank",
+                       (unsigned long long)n_unlinked,
+                       n_unlinked == 1 ? "kernel is" : "kernels are",
+                       n_unlinked == 1 ? "its" : "their");
     return tab;
 }

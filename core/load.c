@@ -495,9 +495,9 @@ static enum status parse_events(struct loader *L, bool bare_array)
                 L->t->truncated = true;
                 L->t->lost_bytes = L->len - L->pos;
                 return fail_at(L, ST_TRUNCATED, L->pos,
-                               "truncated: the last trace event is incomplete; %zu bytes lost, "
+                               "truncated: the last trace event is incomplete; %zu byte%s lost, "
                                "every complete event before it is kept",
-                               L->len - L->pos);
+                               L->len - L->pos, L->len - L->pos == 1 ? "" : "s");
             }
             if (L->pos - bstart >= BATCH_BYTES) {
                 dispatch(L, bstart, L->pos);

@@ -425,8 +425,8 @@ static enum status op_string(struct pickle *p, uint8_t op)
                     op_names[op], (unsigned long long)len, PK_MAX_STR >> 20);
     if (!p->src->gzip && p->src->in_total &&
         p->op_off + 1 + hdr + len > p->src->in_total)
-        return fail(p, ST_TRUNCATED, "%s of %llu bytes runs past the end of the input",
-                    op_names[op], (unsigned long long)len);
+        return fail(p, ST_TRUNCATED, "%s of %llu byte%s runs past the end of the input",
+                    op_names[op], (unsigned long long)len, len == 1 ? "" : "s");
     NEED(hdr + (size_t)len, op);
     const char *s = (const char *)p->buf + p->pos + hdr;
     if (!utf8_valid(s, (size_t)len))
@@ -582,7 +582,8 @@ static enum status step(struct pickle *p, uint8_t op, struct pk_value *root, boo
     case 0x86:
     case 0x87:
         if (p->stack.n < (size_t)(op - 0x84))
-            return fail(p, ST_FORMAT, "%s needs %d values on the stack", op_names[op], op - 0x84);
+            return fail(p, ST_FORMAT, "%s needs %d value%s on the stack", op_names[op], op - 0x84,
+                        op == 0x85 ? "" : "s");
         return make_tuple(p, p->stack.n - (size_t)(op - 0x84));
     case 't':
         if ((st = pop_mark(p, op, &mark)) != ST_OK)

@@ -189,8 +189,9 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
     sb_printf(&v, "; flows %zu", t->flows.n);
     header_line(out, md, "events", &v);
     sb_clear(&v);
-    sb_printf(&v, "%llu GPU events, %llu linked to a launch, %llu unlinked",
-              (unsigned long long)t->n_gpu, (unsigned long long)(t->n_gpu - t->n_unlinked),
+    sb_printf(&v, "%llu GPU event%s, %llu linked to a launch, %llu unlinked",
+              (unsigned long long)t->n_gpu, t->n_gpu == 1 ? "" : "s",
+              (unsigned long long)(t->n_gpu - t->n_unlinked),
               (unsigned long long)t->n_unlinked);
     header_line(out, md, "gpu", &v);
     sb_clear(&v);

@@ -169,22 +169,28 @@ struct table *snapreport_summary(const struct snapshot *s)
                       "peak_allocated_bytes: an estimate of the same peak in block sizes like "
                       "allocated (requests rounded up to 512 bytes where the final blocks do not "
                       "tell), never below allocated");
-    table_add_note(t, "pickle protocol %d%s; %zu distinct frames in %zu distinct stacks", s->protocol,
-                   s->gzip ? " (gzip)" : "", s->frames.n, snap_nstacks(s) - 1);
+    size_t nstacks = snap_nstacks(s) - 1;
+    table_add_note(t, "pickle protocol %d%s; %zu distinct frame%s in %zu distinct stack%s",
+                   s->protocol, s->gzip ? " (gzip)" : "", s->frames.n, s->frames.n == 1 ? "" : "s",
+                   nstacks, nstacks == 1 ? "" : "s");
     if (s->legacy_list)
         table_add_note(t, "old format: a bare list of segments, without trace entries");
     if (s->n_raw_frames)
-        table_add_note(t, "%u native frames are unresolved library offsets (re-resolvable)",
-                       s->n_raw_frames);
+        table_add_note(t, "%u native %s unresolved library offsets (re-resolvable)",
+                       s->n_raw_frames, s->n_raw_frames == 1 ? "frame is an" : "frames are");
     if (ann)
-        table_add_note(t, "%llu external annotations", (unsigned long long)ann);
+        table_add_note(t, "%llu external annotation%s", (unsigned long long)ann,
+                       ann == 1 ? "" : "s");
     for (size_t i = 0; i < s->unknown.n; i++)
-        table_add_note(t, "key '%s' in %s not interpreted (%llu times)",
+        table_add_note(t, "key '%s' in %s not interpreted (%llu time%s)",
                        snap_str(s, s->unknown.v[i].key), s->unknown.v[i].where,
-                       (unsigned long long)s->unknown.v[i].count);
+                       (unsigned long long)s->unknown.v[i].count,
+                       s->unknown.v[i].count == 1 ? "" : "s");
     if (s->n_bad_values)
-        table_add_note(t, "%llu values had an unexpected type and were ignored",
-                       (unsigned long long)s->n_bad_values);
+        table_add_note(t, "%llu %s an unexpected type and %s ignored",
+                       (unsigned long long)s->n_bad_values,
+                       s->n_bad_values == 1 ? "value had" : "values had",
+                       s->n_bad_values == 1 ? "was" : "were");
     return t;
 }
 

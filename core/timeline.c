@@ -96,10 +96,12 @@ struct table *timeline_table(const struct trace *t, bool linked_only)
     if (!b.n_events)
         table_add_note(tab, "the trace has no GPU kernels, copies or memsets");
     else if (!linked_only && t->n_unlinked)
-        table_add_note(tab, "%llu of %llu GPU events are not linked to a launch; "
-                            "--linked-only leaves them out (--linked-only --flow-links counts as "
+        table_add_note(tab, "%llu of %llu GPU event%s %s not linked to a launch; "
+                            "--linked-only leaves %s out (--linked-only --flow-links counts as "
                             "TraceLens does)",
-                       (unsigned long long)t->n_unlinked, (unsigned long long)t->n_gpu);
+                       (unsigned long long)t->n_unlinked, (unsigned long long)t->n_gpu,
+                       t->n_gpu == 1 ? "" : "s", t->n_unlinked == 1 ? "is" : "are",
+                       t->n_unlinked == 1 ? "it" : "them");
     return tab;
 }
 

@@ -108,8 +108,9 @@ int cmd_export(int argc, char **argv)
             free(m);
             status = status ? status : EXIT_FAILURE_RUN;
         } else if (!quiet) {
-            fprintf(stderr, "torchtop export: wrote %llu events and %llu flow points to %s\n",
-                    (unsigned long long)ne, (unsigned long long)nf, out);
+            fprintf(stderr, "torchtop export: wrote %llu event%s and %llu flow point%s to %s\n",
+                    (unsigned long long)ne, ne == 1 ? "" : "s", (unsigned long long)nf,
+                    nf == 1 ? "" : "s", out);
         }
         errinfo_clear(&werr);
     }

@@ -467,9 +467,13 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
             return status;
         }
         if (t->partial)
-            fprintf(stderr, "torchtop: reporting the %zu events read before the fault\n", t->ev.n);
+            fprintf(stderr, "torchtop: reporting the %zu event%s read before the fault\n", t->ev.n,
+                    t->ev.n == 1 ? "" : "s");
+        else if (t->ev.n == 1)
+            fprintf(stderr, "torchtop: reporting its one event; the fault dropped none\n");
         else
-            fprintf(stderr, "torchtop: reporting all %zu events; the fault dropped none\n", t->ev.n);
+            fprintf(stderr, "torchtop: reporting all %zu events; the fault dropped none\n",
+                    t->ev.n);
     }
 
     if (folded) {

@@ -198,7 +198,7 @@ static void sec_kernels(struct detail_out *d, struct app *a, uint32_t ev)
         return;
     detail_heading(d, "GPU work launched");
     if (nsub > n)
-        detail_kvf(d, "in subtree", "%u GPU events", nsub);
+        detail_kvf(d, "in subtree", "%u GPU event%s", nsub, nsub == 1 ? "" : "s");
     enum { SHOW = 24 };
     for (uint32_t i = 0; i < n && i < SHOW; i++) {
         const struct event *g = trace_ev(t, k[i]);

@@ -345,7 +345,7 @@ static void put_frames(struct detail_out *d, const struct snapshot *s, uint32_t 
         shown++;
     }
     sb_free(&sb);
-    detail_textf(d, C_DIM, "%zu frames; t shows the traceback", n);
+    detail_textf(d, C_DIM, "%zu frame%s; t shows the traceback", n, n == 1 ? "" : "s");
 }
 
 static void describe_alloc(struct detail_out *d, struct app *a, const struct snap_alloc *al)

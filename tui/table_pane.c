@@ -586,7 +586,8 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
     sb_free(&sb);
     if (v->tab->inst_first) {
         uint32_t n = v->tab->inst_first[r + 1] - v->tab->inst_first[r];
-        detail_textf(d, C_DIM, "%u instances; Enter shows them in the call tree", n);
+        detail_textf(d, C_DIM, "%u instance%s; Enter shows %s in the call tree", n,
+                     n == 1 ? "" : "s", n == 1 ? "it" : "them");
     }
     uint32_t ev = table_current(p, a);
     if (ev != IDX_NONE) {

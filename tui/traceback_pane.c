@@ -437,7 +437,7 @@ static void draw_frames(struct pane *p, struct app *a, int x0)
         sb_putn(&sb, tv->what.s, tv->what.len);
     }
     if (tv->hidden)
-        sb_printf(&sb, ", %zu frames hidden", tv->hidden);
+        sb_printf(&sb, ", %zu frame%s hidden", tv->hidden, tv->hidden == 1 ? "" : "s");
     attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     draw_fit(p->win, 0, x0 ? 1 : 0, p->r.w - (x0 ? 1 : 0), sb_str(&sb), sb.len, false, false, tattr,
              a->ascii);
@@ -638,7 +638,8 @@ static unsigned open_source(struct pane *p, struct app *a)
     tv->mode = TBV_SOURCE;
     tv->src.top = srcview_top_for(srcview_lines(&tv->src), tv->src.line, body_h(p));
     if (line > 0 && (size_t)line > srcview_lines(&tv->src))
-        app_error(a, "%s has %zu lines, not %lld%s", file, srcview_lines(&tv->src), (long long)line,
+        app_error(a, "%s has %zu line%s, not %lld%s", file, srcview_lines(&tv->src),
+                  srcview_lines(&tv->src) == 1 ? "" : "s", (long long)line,
                   tv->src.cut ? " in what was read" : "");
     else
         app_message(a, "Backspace goes back to the frames");

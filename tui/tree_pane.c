@@ -307,7 +307,7 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
         if (tr->announce)
             app_message(a, "opening everything below...");
         else
-            app_message(a, "%zu rows", tr->lv.n);
+            app_message(a, "%zu row%s", tr->lv.n, tr->lv.n == 1 ? "" : "s");
         return R_HANDLED | R_DIRTY;
     case A_COLLAPSE_ALL:
         row = calltree_collapse_all(ct, row);
@@ -375,7 +375,8 @@ static void describe_root(struct app *a, struct calltree *ct, uint32_t n, struct
     detail_kvf(d, "events", "%u", row->nevents);
     char buf[32];
     if (node->kind == TN_THREAD) {
-        detail_kvf(d, "top-level", "%u spans", calltree_thread_spans(ct, n));
+        uint32_t spans = calltree_thread_spans(ct, n);
+        detail_kvf(d, "top-level", "%u span%s", spans, spans == 1 ? "" : "s");
         text_duration(buf, sizeof(buf), calltree_cpu(ct, n), a->ascii);
         detail_kv(d, "CPU busy", buf, strlen(buf));
     }
@@ -480,7 +481,7 @@ static unsigned tree_tick(struct pane *p, struct app *a, bool wait)
         p->dirty = true;
     if (tr->announce && !calltree_pending(ct)) {
         tr->announce = false;
-        app_message(a, "%zu rows", tr->lv.n);
+        app_message(a, "%zu row%s", tr->lv.n, tr->lv.n == 1 ? "" : "s");
     }
     return R_HANDLED;
 }

@@ -317,7 +317,10 @@ int tui_main(const struct tui_opts *o)
             return 2;
         }
         if (ld.t->partial)
-            warning = xasprintf("%s (showing the %zu events read before it)", m, ld.t->ev.n);
+            warning = xasprintf("%s (showing the %zu event%s read before it)", m, ld.t->ev.n,
+                                ld.t->ev.n == 1 ? "" : "s");
+        else if (ld.t->ev.n == 1)
+            warning = xasprintf("%s (its one event is shown)", m);
         else
             warning = xasprintf("%s (all %zu events are shown)", m, ld.t->ev.n);
         free(m);

@@ -36,6 +36,23 @@ for kept in gzip-bad-crc.json.gz:200 gzip-no-trailer.json.gz:200 junk-after-docu
     fi
 done
 
+# Counts of one are singular in messages and notes.
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 1}, {' \
+    >"$tmp/one.json"
+"$tt" report -q -t kernels,timeline "$tmp/one.json" >"$tmp/out" 2>"$tmp/err"
+"$tt" report -q "$src/junk-after-array.json" >/dev/null 2>>"$tmp/err"
+for want in "err:1 byte lost" "err:reporting the 1 event read before the fault" \
+            "err:reporting its one event; the fault dropped none" "out:1 GPU event, 0 linked" \
+            "out:1 kernel is not linked to a launch: its category" \
+            "out:1 of 1 GPU event is not linked to a launch; --linked-only leaves it out"; do
+    if grep -qF -- "${want#*:}" "$tmp/${want%%:*}"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: singular counts: '${want#*:}' missing from std${want%%:*}"
+        fail=$((fail + 1))
+    fi
+done
+
 # Inputs that cannot be files in the corpus.
 "$tt" report -q "$src" >"$tmp/out" 2>"$tmp/err"
 check "a directory" 2 "torchtop: $src: is a directory, expected a trace file" $? "$tmp/err" "$tmp/out"
