@@ -73,7 +73,8 @@ static void report_usage(FILE *f)
                "  -h, --help             this help\n\n"
                "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
                "is malformed or truncated (the report of everything read before the fault is\n"
-               "still printed), 64 on usage errors.\n");
+               "still printed; faults that lose nothing, such as invalid UTF-8, keep every\n"
+               "event), 64 on usage errors.\n");
 }
 
 enum {
