@@ -63,22 +63,25 @@ void lane_bins(const struct lane *l, int64_t t0, int64_t t1, int ncols, float *o
     memset(occ, 0, sizeof(float) * (size_t)LC__COUNT * (size_t)ncols);
     if (ncols <= 0 || t1 <= t0)
         return;
+    /* Times relative to t0: epoch timestamps (~1.7e18 ns) are beyond a
+     * double's integer range, which would lose whole columns at fine zoom. */
     double span = (double)(t1 - t0);
     double col_ns = span / ncols;
     for (int c = 0; c < LC__COUNT; c++) {
         const ivals_t *s = &l->iv[c];
         float *o = occ + (size_t)c * (size_t)ncols;
         for (size_t i = first_after(s, t0); i < s->n && s->v[i].start < t1; i++) {
-            int64_t a = MAX(s->v[i].start, t0), b = MIN(s->v[i].end, t1);
-            int ca = (int)((double)(a - t0) / col_ns);
-            int cb = (int)((double)(b - t0) / col_ns);
+            double a = (double)(MAX(s->v[i].start, t0) - t0);
+            double b = (double)(MIN(s->v[i].end, t1) - t0);
+            int ca = (int)(a / col_ns);
+            int cb = (int)(b / col_ns);
             if (ca >= ncols)
                 ca = ncols - 1;
             if (cb >= ncols)
                 cb = ncols - 1;
             for (int col = ca; col <= cb; col++) {
-                double cs = t0 + col * col_ns, ce = cs + col_ns;
-                double ov = MIN((double)b, ce) - MAX((double)a, cs);
+                double cs = col * col_ns, ce = cs + col_ns;
+                double ov = MIN(b, ce) - MAX(a, cs);
                 if (ov > 0)
                     o[col] += (float)(ov / col_ns);
             }

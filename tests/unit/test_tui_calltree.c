@@ -547,6 +547,27 @@ static void test_lanes(void **state)
     lane_free(&l);
 }
 
+/* Epoch timestamps (ns since 1970, beyond a double's integer range): a
+ * 29 us op seen at 62 ns per column fills every column it covers. */
+static void test_lanes_epoch(void **state)
+{
+    (void)state;
+    const int64_t base = INT64_C(1700000000000000000);
+    struct lane l = {0};
+    VEC_PUSH(&l.iv[LC_CPU], ((struct ival){base + 1000, base + 30000}));
+    enum { NCOLS = 128 };
+    float occ[LC__COUNT * NCOLS];
+    int64_t t0 = base + 5001, t1 = t0 + 62 * NCOLS;
+    lane_bins(&l, t0, t1, NCOLS, occ);
+    for (int col = 0; col < NCOLS; col++)
+        assert_float_equal(occ[LC_CPU * NCOLS + col], 1.0f, 1e-4);
+    /* One ns per column: the op's last ns is its column's only busy one. */
+    lane_bins(&l, base + 29990, base + 30010, 20, occ);
+    for (int col = 0; col < 20; col++)
+        assert_float_equal(occ[LC_CPU * 20 + col], col < 10 ? 1.0f : 0.0f, 1e-4);
+    lane_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +581,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_find_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_ops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lanes, setup, teardown),
+        cmocka_unit_test(test_lanes_epoch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
