@@ -192,14 +192,32 @@ static void draw_axis(struct pane *p, struct app *a, int y)
     }
 }
 
+/* A time since the trace start in the unit text_duration() picks for it,
+ * with the decimals that tell apart times about span / 100 apart (at
+ * least text_duration's), so that both ends of a narrow view differ. */
+static void view_time(char *buf, size_t n, int64_t ns, int64_t span, bool ascii)
+{
+    double unit = ns < 1000 ? 1 : ns < 1000000 ? 1e3 : ns < 1000000000 ? 1e6 : 1e9;
+    if (unit == 1) {
+        text_duration(buf, n, ns, ascii);
+        return;
+    }
+    int dec = unit == 1e9 ? 3 : 2;
+    double step = unit == 1e9 ? unit / 1000 : unit / 100;
+    for (; step > (double)span / 100 && dec < 9; step /= 10)
+        dec++;
+    const char *name = unit == 1e3 ? (ascii ? "us" : "\xc2\xb5s") : unit == 1e6 ? "ms" : "s";
+    snprintf(buf, n, "%.*f %s", dec, (double)ns / unit, name);
+}
+
 static void timeline_draw(struct pane *p, struct app *a)
 {
     struct tl_pane *tl = tl_of(p);
     werase(p->win);
     clamp_view(p, a);
     char d0[32], d1[32], dc[32];
-    text_duration(d0, sizeof(d0), tl->v0 - a->t->t_start, a->ascii);
-    text_duration(d1, sizeof(d1), tl->v1 - a->t->t_start, a->ascii);
+    view_time(d0, sizeof(d0), tl->v0 - a->t->t_start, tl->v1 - tl->v0, a->ascii);
+    view_time(d1, sizeof(d1), tl->v1 - a->t->t_start, tl->v1 - tl->v0, a->ascii);
     text_duration(dc, sizeof(dc), col_ns(p), a->ascii);
     struct strbuf sb = STRBUF_INIT;
     sb_printf(&sb, " Timeline  %s .. %s  (%s/col)", d0, d1, dc);
@@ -300,6 +318,8 @@ static unsigned timeline_action(struct pane *p, struct app *a, enum action act)
     case A_ZOOM_IN:
         zoom(p, a, 0.5);
         update_under(p, a);
+        if (tl->v1 - tl->v0 == span)
+            app_message(a, "zoomed in to 1 ns per column, the finest");
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_ZOOM_OUT:
         zoom(p, a, 2.0);
