@@ -56,7 +56,7 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
     static const struct table_col cols[K__N] = {
         [K_CAT] = {"Parent op category", "category", COL_TEXT, 0, COLF_ASC},
         [K_PARENT] = {"Parent cpu_op", "launcher", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
-        [K_NAME] = {"Kernel name", "kernel", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
+        [K_NAME] = {"Kernel name", "kernel", COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_NAME},
         [K_STREAM] = {"Kernel stream", "stream", COL_INT, 0, 0},
         [K_SUM] = {"Kernel duration (µs)_sum", "total µs", COL_FLOAT, 3, 0},
         [K_COUNT] = {"Kernel duration (µs)_count", "count", COL_INT, 0, 0},

@@ -106,6 +106,20 @@ int table_col_index(const struct table *t, const char *name)
     return -1;
 }
 
+size_t table_name_col(const struct table *t)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (t->cols[c].flags & COLF_NAME)
+            return c;
+    for (size_t c = 0; c < t->ncols; c++)
+        if (t->cols[c].kind == COL_TEXT && (t->cols[c].flags & COLF_WIDE))
+            return c;
+    for (size_t c = 0; c < t->ncols; c++)
+        if (t->cols[c].kind == COL_TEXT)
+            return c;
+    return 0;
+}
+
 static bool cell_empty(const struct table *t, size_t col, union cell v)
 {
     switch (t->cols[col].kind) {

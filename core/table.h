@@ -36,6 +36,7 @@ enum col_flags {
     COLF_LINES   = 1 << 5,  /* text of '\n'-separated lines (source frames): text and md
                                print each line after the first on a row of its own below
                                the cell's row; CSV and JSON keep the newlines in the cell */
+    COLF_NAME    = 1 << 6,  /* names the row (when the first wide text column does not) */
 };
 
 struct table_col {
@@ -103,6 +104,10 @@ static inline uint32_t table_ref(const struct table *t, size_t row)
 }
 /* Column index by machine name, or -1. */
 int table_col_index(const struct table *t, const char *name);
+/* The column that names a row (what a label for the row shows): the
+ * COLF_NAME column, else the first wide text column, else the first text
+ * column, else 0. */
+size_t table_name_col(const struct table *t);
 
 /* Stable sort of the rows by one column; empty cells sort last either way.
  * Instances and refs move with their rows; cumulative columns are

@@ -417,18 +417,24 @@ static unsigned drill(struct pane *p, struct app *a)
     if (!v->tab || v->lv.cur >= v->rows.n)
         return R_HANDLED;
     uint32_t r = v->rows.v[v->lv.cur];
-    struct strbuf label = STRBUF_INIT;
-    tabfmt_cell_text(&label, v->tab, r, 0);
     if (v->tab->inst_first) {
         uint32_t lo = v->tab->inst_first[r], hi = v->tab->inst_first[r + 1];
         if (hi > lo) {
-            app_drill(a, v->tab->inst + lo, hi - lo, sb_str(&label));
-            sb_free(&label);
+            /* The tree is labelled with the row's name as the row shows it. */
+            struct strbuf cell = STRBUF_INIT;
+            tabfmt_cell_text(&cell, v->tab, r, table_name_col(v->tab));
+            size_t n = cell.len;
+            const char *text = sb_str(&cell);
+            if (a->kn)
+                text = knames_cell(a->kn, row_event(v->tab, r), text, n, &n);
+            char *label = xstrndup(text, n);
+            app_drill(a, v->tab->inst + lo, hi - lo, label);
+            free(label);
+            sb_free(&cell);
             return R_HANDLED | R_DIRTY_ALL;
         }
     }
     uint32_t ev = pane_current_event(p, a);
-    sb_free(&label);
     if (tp_of(p)->enter != A_NONE)
         return app_action(a, tp_of(p)->enter);
     if (ev == IDX_NONE) {

@@ -397,6 +397,25 @@ static void test_table_lines(void **state)
     table_free(t);
 }
 
+/* The column naming a row: COLF_NAME, else the first wide text column,
+ * else the first text column. */
+static void test_table_name_col(void **state)
+{
+    struct table_col cols[] = {
+        {"cat", NULL, COL_TEXT, 0, 0},
+        {"launcher", NULL, COL_TEXT, 0, COLF_WIDE},
+        {"kernel", NULL, COL_TEXT, 0, COLF_WIDE | COLF_NAME},
+        {"n", NULL, COL_INT, 0, 0},
+    };
+    struct table *t = table_new("t", "t", cols, 4);
+    assert_int_equal(table_name_col(t), 2);
+    t->cols[2].flags = COLF_WIDE;
+    assert_int_equal(table_name_col(t), 1);
+    t->cols[1].flags = t->cols[2].flags = 0;
+    assert_int_equal(table_name_col(t), 0);
+    table_free(t);
+}
+
 static void test_opcat(void **state)
 {
     assert_string_equal(opcat_name(opcat_of_name("aten::addmm")), "GEMM");
@@ -426,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_table_cumulative),
         cmocka_unit_test(test_formats_escape_controls),
         cmocka_unit_test(test_table_lines),
+        cmocka_unit_test(test_table_name_col),
         cmocka_unit_test(test_opcat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
