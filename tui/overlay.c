@@ -178,6 +178,11 @@ static unsigned menu_key(struct app *a, int key)
 {
     struct menu *m = &a->menu;
     enum action act = keymap_lookup(PANE_DETAIL, key);
+    /* The numbers drawn beside the first nine items pick them. */
+    if (key >= '1' && key <= '9' && key - '1' < m->n) {
+        m->cur = key - '1';
+        act = A_ACTIVATE;
+    }
     switch (act) {
     case A_MOVE_DOWN:
         m->cur = MIN(m->cur + 1, m->n - 1);

@@ -370,6 +370,18 @@ static void table_draw(struct pane *p, struct app *a)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Visible columns in display order (name first, then all others, not just
+ * those that fit), for sort-next/prev, the digit keys
+ * and the sort menu, which number them alike. */
+static int visible_cols(struct table_pane *tp, const struct table *tab, int *out)
+{
+    int n = 0;
+    for (size_t c = 0; c < tab->ncols && n < 64; c++)
+        if (col_visible(tp, tab, c))
+            out[n++] = (int)c;
+    return n;
+}
+
 static void sort_menu_pick(struct app *a, int item)
 {
     struct pane *p = a->panes[PANE_TABLE];
@@ -384,31 +396,32 @@ static void sort_menu_pick(struct app *a, int item)
     app_react(a, R_SYNC);
 }
 
+/* Item k of the sort menu: the k-th visible column. */
+static void sort_menu_item(struct app *a, int item)
+{
+    struct pane *p = a->panes[PANE_TABLE];
+    struct tview *v = cur_view(p);
+    int cols[64];
+    if (v->tab && item >= 0 && item < visible_cols(tp_of(p), v->tab, cols))
+        sort_menu_pick(a, cols[item]);
+}
+
 static void open_sort_menu(struct pane *p, struct app *a)
 {
     struct tview *v = cur_view(p);
     if (!v->tab)
         return;
-    char **items = xcalloc(v->tab->ncols, sizeof(char *));
-    for (size_t c = 0; c < v->tab->ncols; c++) {
-        const struct table_col *col = &v->tab->cols[c];
-        items[c] =
-            xasprintf("%s%s", col_title(col),
-                      (int)c == v->sort_col ? (v->desc ? " (descending)" : " (ascending)") : "");
+    int cols[64], n = visible_cols(tp_of(p), v->tab, cols), cur = 0;
+    char **items = xcalloc((size_t)n, sizeof(char *));
+    for (int i = 0; i < n; i++) {
+        const struct table_col *col = &v->tab->cols[cols[i]];
+        bool sorted = cols[i] == v->sort_col;
+        items[i] = xasprintf("%s%s", col_title(col),
+                             sorted ? (v->desc ? " (descending)" : " (ascending)") : "");
+        if (sorted)
+            cur = i;
     }
-    app_open_menu(a, "Sort by", items, (int)v->tab->ncols, v->sort_col >= 0 ? v->sort_col : 0,
-                  sort_menu_pick);
-}
-
-/* Visible columns in display order (name first, then all others, not just
- * those that fit), for sort-next/prev and the digit keys. */
-static int visible_cols(struct table_pane *tp, const struct table *tab, int *out)
-{
-    int n = 0;
-    for (size_t c = 0; c < tab->ncols && n < 64; c++)
-        if (col_visible(tp, tab, c))
-            out[n++] = (int)c;
-    return n;
+    app_open_menu(a, "Sort by", items, n, cur, sort_menu_item);
 }
 
 static unsigned drill(struct pane *p, struct app *a)

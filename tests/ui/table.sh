@@ -13,13 +13,17 @@ sort-by direct ms
 sort-reverse
 save-display table-sorted-asc.txt
 S
-# The sort menu: pick "count" (6th column) with the keys.
+# The sort menu numbers the visible columns as the digit keys do: pick
+# "count" (4th) with the keys, then "category" (5th) with its digit.
 s
 save-display table-sort-menu.txt
 <Down>
 <Down>
 <Enter>
 expect sort count ▼
+s
+5
+expect sort category ▲
 # A click on a column header sorts by it.
 click 45 3
 expect sort subtree ms ▼
