@@ -39,6 +39,95 @@ static void catch_signals(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+/* Sequences that xterm, the VT220 family, rxvt and the Linux console send
+ * for keys a terminfo entry may not describe (vt100 has no PgDn, Home or
+ * End). Bound only where the entry binds nothing to the sequence, so that
+ * they arrive as one key rather than Esc and a few characters. */
+static const struct {
+    const char *seq;
+    int key;
+} common_keys[] = {
+    {"\033[A", KEY_UP},      {"\033[B", KEY_DOWN},    {"\033[C", KEY_RIGHT},
+    {"\033[D", KEY_LEFT},    {"\033OA", KEY_UP},      {"\033OB", KEY_DOWN},
+    {"\033OC", KEY_RIGHT},   {"\033OD", KEY_LEFT},    {"\033[H", KEY_HOME},
+    {"\033[F", KEY_END},     {"\033OH", KEY_HOME},    {"\033OF", KEY_END},
+    {"\033[1~", KEY_HOME},   {"\033[4~", KEY_END},    {"\033[7~", KEY_HOME},
+    {"\033[8~", KEY_END},    {"\033[2~", KEY_IC},     {"\033[3~", KEY_DC},
+    {"\033[5~", KEY_PPAGE},  {"\033[6~", KEY_NPAGE},  {"\033[Z", KEY_BTAB},
+    {"\033OP", KEY_F(1)},    {"\033OQ", KEY_F(2)},    {"\033OR", KEY_F(3)},
+    {"\033OS", KEY_F(4)},    {"\033[11~", KEY_F(1)},  {"\033[12~", KEY_F(2)},
+    {"\033[13~", KEY_F(3)},  {"\033[14~", KEY_F(4)},  {"\033[15~", KEY_F(5)},
+    {"\033[17~", KEY_F(6)},  {"\033[18~", KEY_F(7)},  {"\033[19~", KEY_F(8)},
+    {"\033[20~", KEY_F(9)},  {"\033[21~", KEY_F(10)}, {"\033[23~", KEY_F(11)},
+    {"\033[24~", KEY_F(12)},
+};
+
+static void define_common_keys(void)
+{
+    for (size_t i = 0; i < sizeof(common_keys) / sizeof(common_keys[0]); i++)
+        if (key_defined(common_keys[i].seq) == 0)
+            define_key(common_keys[i].seq, common_keys[i].key);
+}
+
+/* Keys of extended terminfo capabilities (curses codes above KEY_MAX,
+ * named by the capability: "kcbt2" is the Linux console's second
+ * Shift-Tab, "kUP5" xterm's Ctrl-Up) as the standard key they modify. */
+static const struct {
+    const char *cap;
+    int key;
+} extended_keys[] = {
+    {"kcbt", KEY_BTAB},  {"kUP", KEY_UP},    {"kDN", KEY_DOWN}, {"kLFT", KEY_LEFT},
+    {"kRIT", KEY_RIGHT}, {"kHOM", KEY_HOME}, {"kEND", KEY_END}, {"kNXT", KEY_NPAGE},
+    {"kPRV", KEY_PPAGE}, {"kDC", KEY_DC},    {"kIC", KEY_IC},
+};
+
+int term_key_code(int code)
+{
+    if (code <= KEY_MAX)
+        return code;
+    const char *name = keyname(code);
+    if (!name)
+        return code;
+    size_t len = strlen(name);
+    while (len > 0 && name[len - 1] >= '0' && name[len - 1] <= '9')
+        len--;
+    for (size_t i = 0; i < sizeof(extended_keys) / sizeof(extended_keys[0]); i++)
+        if (strlen(extended_keys[i].cap) == len && strncmp(name, extended_keys[i].cap, len) == 0)
+            return extended_keys[i].key;
+    return code;
+}
+
+bool term_unknown_sequence(WINDOW *w, char *buf, size_t n)
+{
+    wint_t ch;
+    size_t k = 0;
+    if (n < 2)
+        return false;
+    wtimeout(w, 0);
+    int rc = wget_wch(w, &ch);
+    if (rc != OK || (ch != '[' && ch != 'O')) {
+        /* Esc alone, or Esc then a key of its own (Alt+key): that key
+         * stays to be read. */
+        if (rc == KEY_CODE_YES)
+            ungetch((int)ch);
+        else if (rc == OK)
+            unget_wch(ch);
+        return false;
+    }
+    buf[k++] = (char)ch;
+    bool csi = ch == '[';
+    /* CSI: parameter and intermediate bytes, then a final byte; SS3: one
+     * final byte. */
+    while (wget_wch(w, &ch) == OK && ch >= 0x20 && ch <= 0x7e) {
+        if (k + 1 < n)
+            buf[k++] = (char)ch;
+        if (!csi || ch >= 0x40)
+            break;
+    }
+    buf[k] = '\0';
+    return true;
+}
+
 bool term_open(bool mono)
 {
     if (!isatty(STDOUT_FILENO)) {
@@ -72,6 +161,7 @@ bool term_open(bool mono)
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    define_common_keys();
     curs_set(0);
     mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED

@@ -4,7 +4,9 @@
 #ifndef TORCHTOP_TUI_TERM_H
 #define TORCHTOP_TUI_TERM_H
 
+#include <curses.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Open the terminal: raw keys, no echo, keypad, mouse, ESCDELAY 25 ms,
  * colours (monochrome when mono, NO_COLOR or no colour support).
@@ -16,6 +18,15 @@ bool term_open_headless(int lines, int cols);
 void term_close(void);
 /* Resize the headless screen. */
 void term_resize_headless(int lines, int cols);
+/* A curses key code as torchtop binds it: the key of an extended
+ * terminfo capability (a code above KEY_MAX: Shift-Tab's second form,
+ * modified arrows) becomes the standard key it modifies; others are kept. */
+int term_key_code(int code);
+/* Called when Esc was read: when the rest of an escape sequence that
+ * curses does not know is already waiting, read it into buf (what follows
+ * Esc, NUL-terminated, cut to n) and return true, so that it is not taken
+ * for Esc and separate keys. Leaves w's timeout at 0. */
+bool term_unknown_sequence(WINDOW *w, char *buf, size_t n);
 /* SIGINT, SIGTERM or SIGHUP arrived. */
 bool term_stop_requested(void);
 

@@ -244,8 +244,14 @@ static void loop(struct app *a)
                 app_render(a);
             continue;
         }
+        if (rc == KEY_CODE_YES)
+            wch = (wint_t)term_key_code((int)wch);
         int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
-        app_key(a, key);
+        char seq[24];
+        if (key == KEY_ESC && term_unknown_sequence(in, seq, sizeof(seq)))
+            app_message(a, "Esc %s: a key this terminal type (TERM) does not describe", seq);
+        else
+            app_key(a, key);
         /* The key's screen first; background work goes on at the next
          * turn (without waiting, as progressed is set). */
         app_render(a);

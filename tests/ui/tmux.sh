@@ -1,7 +1,7 @@
 #!/bin/sh
 # The real binary in a real terminal (tmux, 120x40, UTF-8): what a person
 # sees after opening a trace, the hot path, the help, a search, a resize,
-# colours on and off, another terminal type, quitting, and Ctrl-C while
+# colours on and off, other terminal types, quitting, and Ctrl-C while
 # loading.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 need_shared
@@ -117,13 +117,34 @@ T capture-pane -p -e -t mono | grep -q "$(printf '\033')\[[0-9;]*7m" ||
 T send-keys -t mono q
 wait_for mono "EXIT=0"
 
-# --- another terminal type ------------------------------------------------
-start vt "'$bin' '$small'" TERM=vt100
+# --- other terminal types --------------------------------------------------
+# TERM is set in the command: tmux sets its own in a new session. vt100's
+# entry has no PgDn, F3 or End: the keys tmux sends for them still arrive
+# whole, and a sequence curses does not know is not taken for Esc and keys.
+start vt "TERM=vt100 '$bin' '$small'"
 wait_for vt "GPU time by launcher op"
-T send-keys -t vt Tab x
+T send-keys -t vt NPage
+wait_for vt "table 10/10"
+T send-keys -t vt F3
+wait_for vt "tree 1/3"
+T send-keys -t vt End
+wait_for vt "tree 3/3"
+T send-keys -t vt C-Right
+wait_for vt "Esc [1;5C: a key this terminal type (TERM) does not describe"
+screen vt | grep -q "sort direct ms" || fail "vt100: a key sequence re-sorted the table"
+T send-keys -t vt Home
+wait_for vt "tree 1/3"
+T send-keys -t vt x
 wait_for vt "cudaLaunchKernel"
 T send-keys -t vt C-c
 wait_for vt "EXIT=0"
+# The Linux console's entry names Shift-Tab in an extended capability.
+start linux "TERM=linux '$bin' '$small'"
+wait_for linux "GPU time by launcher op"
+T send-keys -t linux BTab
+wait_for linux "detail line 1/"
+T send-keys -t linux q
+wait_for linux "EXIT=0"
 
 # --- rows made between keys: everything below the main thread of the
 # largest trace opens in bounded steps, and the count comes without a key.
