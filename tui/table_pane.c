@@ -219,8 +219,17 @@ static bool natural_desc(const struct table *tab, int col)
 /* Drawing                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* Choose the columns that fit in width w: the first shown column (the
- * name) always, then the others from hscroll on. */
+/* Wide text columns (names, shapes) are narrowed to make room for the
+ * other columns: to WIDE_GOOD for any of them (the column naming the row
+ * keeps 40), to WIDE_MIN for the sort column and the
+ * first other column (the count, in most views). */
+#define WIDE_GOOD 16
+#define WIDE_MIN 8
+
+/* Choose the columns that fit in width w and their widths: the first
+ * shown column, the wide text columns and the sort column always, and the
+ * others from hscroll on, in order, as long as there is room. What is
+ * left widens the first column, then the row's name, then the wide ones. */
 static void plan_columns(struct table_pane *tp, struct tview *v, int w)
 {
     struct table *tab = v->tab;
@@ -233,46 +242,89 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w)
         }
     if (name < 0)
         return;
-    int name_w = MIN(v->natural[name], MAX(16, w * 2 / 5));
-    int used = name_w;
-    int skip = v->hscroll;
-    for (size_t c = (size_t)name + 1; c < tab->ncols && tp->nshown < 63; c++) {
+    int row_name = (int)table_name_col(tab);
+    int cand[63], cw[63], nc = 0, skip = v->hscroll, nwide = 0, wide_goal = 0;
+    bool wide[63], keep[63];
+    for (size_t c = (size_t)name + 1; c < tab->ncols && nc < 63; c++) {
         if (!col_visible(tp, tab, c))
             continue;
-        if (skip > 0) {
+        if (skip > 0 && (int)c != v->sort_col) {
             skip--;
             continue;
         }
-        int cw = v->natural[c];
-        if (tab->cols[c].flags & COLF_WIDE)
-            cw = MIN(cw, 40);
-        if (used + 1 + cw > w)
+        cand[nc] = (int)c;
+        wide[nc] = tab->cols[c].flags & COLF_WIDE;
+        cw[nc] = v->natural[c];
+        keep[nc] = wide[nc] || (int)c == v->sort_col;
+        if (wide[nc]) {
+            cw[nc] = MIN(cw[nc], (int)c == row_name ? 40 : WIDE_GOOD);
+            nwide++;
+            wide_goal += cw[nc];
+        }
+        nc++;
+    }
+    /* The first other column is kept too; then the others in order while
+     * the wide columns keep their goal. */
+    int name_w = MIN(v->natural[name], MAX(16, w * 2 / 5));
+    int fixed = 0;
+    bool first = true;
+    for (int i = 0; i < nc; i++)
+        if (!wide[i] && (keep[i] || first)) {
+            keep[i] = true;
+            fixed += 1 + cw[i];
+            first = false;
+        }
+    for (int i = 0; i < nc; i++) {
+        if (keep[i])
+            continue;
+        if (w - name_w - fixed - nwide - (1 + cw[i]) < wide_goal)
             break;
-        tp->shown[1 + tp->nshown] = (int)c;
-        tp->shown_w[1 + tp->nshown] = cw;
-        tp->nshown++;
-        used += 1 + cw;
+        keep[i] = true;
+        fixed += 1 + cw[i];
+    }
+    if (nwide && w - name_w - fixed - nwide < wide_goal) {
+        int each = MAX(WIDE_MIN, (w - name_w - fixed - nwide) / nwide);
+        for (int i = 0; i < nc; i++)
+            if (wide[i])
+                cw[i] = MIN(cw[i], each);
+    }
+    /* Too narrow even so: columns go from the right, the sort column last;
+     * then the first column gives way to it. */
+    int used = name_w;
+    for (int i = 0; i < nc; i++)
+        used += keep[i] ? 1 + cw[i] : 0;
+    for (int i = nc - 1; i >= 0 && used > w; i--)
+        if (keep[i] && cand[i] != v->sort_col) {
+            keep[i] = false;
+            used -= 1 + cw[i];
+        }
+    if (used > w) {
+        int less = MIN(used - w, name_w - 4);
+        name_w -= less;
+        used -= less;
     }
     tp->shown[0] = name;
     tp->shown_w[0] = name_w;
-    tp->nshown++;
-    /* Give what is left to the name, then to the wide columns. */
-    int left = w - used;
-    int grow = MIN(left, v->natural[name] - name_w);
-    if (grow > 0) {
-        tp->shown_w[0] += grow;
-        left -= grow;
-    }
-    for (int i = 1; i < tp->nshown && left > 0; i++) {
-        int c = tp->shown[i];
-        if (!(tab->cols[c].flags & COLF_WIDE))
-            continue;
-        int g2 = MIN(left, v->natural[c] - tp->shown_w[i]);
-        if (g2 > 0) {
-            tp->shown_w[i] += g2;
-            left -= g2;
+    tp->nshown = 1;
+    for (int i = 0; i < nc; i++)
+        if (keep[i]) {
+            tp->shown[tp->nshown] = cand[i];
+            tp->shown_w[tp->nshown] = cw[i];
+            tp->nshown++;
         }
-    }
+    int left = w - used;
+    for (int pass = 0; pass < 3 && left > 0; pass++)
+        for (int i = 0; i < tp->nshown && left > 0; i++) {
+            int c = tp->shown[i];
+            bool take = pass == 0   ? i == 0
+                        : pass == 1 ? i > 0 && c == row_name
+                                    : i > 0 && c != row_name && (tab->cols[c].flags & COLF_WIDE);
+            int g = take ? MIN(left, v->natural[c] - tp->shown_w[i]) : 0;
+            if (g > 0) {
+                tp->shown_w[i] += g;
+                left -= g;
+            }
+        }
     int x = 0;
     for (int i = 0; i < tp->nshown; i++) {
         tp->shown_x[i] = x;

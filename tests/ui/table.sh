@@ -27,6 +27,11 @@ expect sort category ▲
 # A click on a column header sorts by it.
 click 45 3
 expect sort subtree ms ▼
+# Wide text columns make room for the count and the sort column.
+view unique-args
+resize 140x30
+save-display table-unique-args.txt
+resize 100x30
 view kernels
 save-display table-kernels.txt
 v
@@ -51,6 +56,7 @@ STEPS
 check_screen table-open.txt
 check_screen table-sorted-asc.txt
 check_screen table-sort-menu.txt
+check_screen table-unique-args.txt
 check_screen table-kernels.txt
 check_screen table-keyavg-all.txt
 check_screen table-filtered.txt
