@@ -88,6 +88,14 @@ long tbframe_original(const struct traceback *tb, size_t i)
     return -1;
 }
 
+long tbframe_source_below(const struct traceback *tb, size_t i)
+{
+    for (size_t j = i + 1; j < tb->frames.n; j++)
+        if (tbframe_classify(&tb->frames.v[j], false) == TBC_SOURCE)
+            return (long)j;
+    return -1;
+}
+
 static const struct snap_frame *sframe_of(struct app *a, struct tbview *tv, uint32_t i)
 {
     if (!a->snap || i >= tv->sframes.n || tv->sframes.v[i] == IDX_NONE)
@@ -593,9 +601,17 @@ static bool row_location(struct app *a, struct tbview *tv, const struct tbrow *r
             app_error(a, "no source location recorded for this native frame");
         else if (f->file && f->file[0] == '<')
             app_error(a, "%s is not a file: this code was not read from one", f->file);
-        else
-            app_message(a, "%s frames have no source file; the Python frames below do",
-                        tb_kind_name((enum tb_kind)f->kind));
+        else {
+            long j = tbframe_source_below(&tv->tb, row->frame);
+            const char *kind = tb_kind_name((enum tb_kind)f->kind);
+            if (j < 0)
+                app_message(a, "%s frames have no source file, nor do the frames below", kind);
+            else if (tv->tb.frames.v[j].kind == TB_PYTHON)
+                app_message(a, "%s frames have no source file; the Python frames below do", kind);
+            else
+                app_message(a, "%s frames have no source file; the %s frame below has one", kind,
+                            tb_kind_name((enum tb_kind)tv->tb.frames.v[j].kind));
+        }
         return false;
     }
 }

@@ -47,5 +47,8 @@ enum tbframe_class tbframe_classify(const struct tb_frame *f, bool raw);
 /* Index of the original-source frame of the Inductor frame at i: the next
  * Python frame that is not generated code; -1 when none. */
 long tbframe_original(const struct traceback *tb, size_t i);
+/* Index of the first frame after i with a source file to show
+ * (TBC_SOURCE), to point to from a frame without one; -1 when none. */
+long tbframe_source_below(const struct traceback *tb, size_t i);
 
 #endif

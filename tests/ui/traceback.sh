@@ -32,6 +32,18 @@ t
 expect Detail (table)
 STEPS
 check_screen tb-kernel.txt
+# A compiled trace with no Python frames: Enter points to the frame below
+# that has a file, or says that none does.
+run_script tb-triton "$TRACES/hta-a100-triton-tiny.json.gz" --size 120x40 <<'STEPS'
+focus-tree
+hot-path
+t
+<Enter>
+expect kernel frames have no source file; the inductor frame below has one
+G
+<Enter>
+expect op frames have no source file, nor do the frames below
+STEPS
 fi
 
 # Relative paths: the files are looked up from the current directory, which

@@ -282,6 +282,11 @@ static void test_frame_original(void **state)
     assert_int_equal(tbframe_original(&tb, 2), 6);
     assert_int_equal(tbframe_original(&tb, 5), 6);
     assert_int_equal(tbframe_original(&tb, 6), -1);
+    /* Frames with a source file below a frame without one. */
+    assert_int_equal(tbframe_source_below(&tb, 0), 2);
+    assert_int_equal(tbframe_source_below(&tb, 3), 5);
+    assert_int_equal(tbframe_source_below(&tb, 5), 6);
+    assert_int_equal(tbframe_source_below(&tb, 6), -1);
     traceback_done(&tb);
 }
 
