@@ -188,7 +188,9 @@ void app_focus(struct app *a, int pane)
         app_selection_changed(a, a->panes[pane]);
 }
 
-void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
+/* Remember the focus, the selection and the tree's instance filter for
+ * `back`. */
+static struct hist *hist_push(struct app *a)
 {
     struct pane *tree = a->panes[PANE_TREE];
     struct hist *h = VEC_ADD(&a->hist);
@@ -196,6 +198,7 @@ void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
     const char *plabel;
     const uint32_t *prev = tree_pane_instances(tree, &pn, &plabel);
     h->focus = a->focus;
+    h->source = a->source;
     h->sel = a->sel;
     if (prev) {
         h->inst = xmalloc((pn + 1) * sizeof(uint32_t));
@@ -203,6 +206,13 @@ void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
         h->ninst = pn;
         h->label = xstrdup(plabel ? plabel : "");
     }
+    return h;
+}
+
+void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
+{
+    struct pane *tree = a->panes[PANE_TREE];
+    hist_push(a);
     tree_pane_set_instances(tree, a, ev, n, label);
     a->focus = PANE_TREE;
     bool shown = false;
@@ -211,6 +221,31 @@ void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
     all_dirty(a);
     app_selection_changed(a, tree);
     app_message(a, "%zu instance%s of %s; Backspace goes back", n, n == 1 ? "" : "s", label);
+}
+
+bool app_jump(struct app *a, uint32_t ev)
+{
+    struct pane *tree = a->panes[PANE_TREE];
+    struct hist *h = hist_push(a);
+    bool ok = tree_pane_select(tree, a, ev);
+    if (!ok && h->inst) {
+        tree_pane_set_instances(tree, a, NULL, 0, NULL);
+        ok = tree_pane_select(tree, a, ev);
+        if (!ok)
+            tree_pane_set_instances(tree, a, h->inst, h->ninst, h->label);
+    }
+    if (!ok) {
+        free(h->inst);
+        free(h->label);
+        a->hist.n--;
+        app_error(a, "the event is not in the call tree (filtered out?)");
+        return false;
+    }
+    a->focus = PANE_TREE;
+    all_dirty(a);
+    app_selection_changed(a, tree);
+    app_message(a, "selected in the call tree; Backspace goes back");
+    return true;
 }
 
 static unsigned go_back(struct app *a)
@@ -228,6 +263,7 @@ static unsigned go_back(struct app *a)
     free(h->label);
     int focus = h->focus;
     a->focus = focus;
+    a->source = h->source;
     all_dirty(a);
     app_selection_changed(a, a->panes[focus]);
     app_message(a, "back");

@@ -54,6 +54,7 @@ struct prompt {
 /* One step of drill-in history, undone by `back`. */
 struct hist {
     int focus;      /* pane focused before the drill */
+    int source;     /* pane whose selection the detail pane showed */
     uint32_t *inst; /* tree instance filter before it (owned), NULL = none */
     size_t ninst;
     char *label;  /* its label (owned) */
@@ -132,6 +133,11 @@ void app_search_set(struct app *a, const char *text);
 void app_filter_set(struct app *a, const char *text);
 void app_focus(struct app *a, int pane);
 void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label);
+/* Select event ev in the call tree and focus it (the other panes follow),
+ * undone by `back` like a drill; the tree's instance filter is dropped
+ * when ev is not among its paths. False, with a message, when ev is not in
+ * the tree (filtered out). */
+bool app_jump(struct app *a, uint32_t ev);
 void app_open_menu(struct app *a, const char *title, char **items, int n, int cur,
                    menu_pick_fn pick);
 

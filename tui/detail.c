@@ -30,7 +30,14 @@ static struct dline *add(struct detail_out *d, const char *key, const char *val,
     l->key = key ? xstrdup(key) : NULL;
     l->val = xstrndup(val ? val : "", val ? n : 0);
     l->vlen = val ? n : 0;
+    l->ev = IDX_NONE;
     return l;
+}
+
+void detail_link(struct detail_out *d, uint32_t ev)
+{
+    if (d->lines.n)
+        d->lines.v[d->lines.n - 1].ev = ev;
 }
 
 void detail_heading(struct detail_out *d, const char *title)
@@ -124,13 +131,17 @@ static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
             detail_kvf(d, "device", "%d stream %d", g->device, g->stream);
             if (g->corr)
                 detail_kvf(d, "correlation", "%llu", (unsigned long long)g->corr);
-            if (g->launch != IDX_NONE)
+            if (g->launch != IDX_NONE) {
                 detail_kv(d, "launched by", ev_name(t, g->launch), strlen(ev_name(t, g->launch)));
-            else
+                detail_link(d, g->launch);
+            } else {
                 detail_kvf(d, "launched by", "(no launch in the trace: unlinked)");
-            if (g->launcher != IDX_NONE && g->launcher != g->launch)
+            }
+            if (g->launcher != IDX_NONE && g->launcher != g->launch) {
                 detail_kv(d, "launcher op", ev_name(t, g->launcher),
                           strlen(ev_name(t, g->launcher)));
+                detail_link(d, g->launcher);
+            }
         }
     } else if (evk_is_host_span(e->kind)) {
         put_dur(d, a, "GPU direct", gputime_direct(a->an->gt, ev, true));
@@ -210,6 +221,7 @@ static void sec_kernels(struct detail_out *d, struct app *a, uint32_t ev)
         const char *nm = a->kn ? knames_row_name(a->kn, k[i], &nl) : ev_name(t, k[i]);
         detail_kv(d, key, nm, nl);
         d->lines.v[d->lines.n - 1].elem = C_KERNEL;
+        detail_link(d, k[i]);
     }
     if (n > SHOW)
         detail_textf(d, C_DIM, "... and %u more", n - SHOW);
@@ -225,6 +237,7 @@ static void sec_partner(struct detail_out *d, struct app *a, uint32_t ev)
     const struct event *p = trace_ev(t, o->partner);
     detail_heading(d, (e->flags & EVF_BACKWARD) ? "Forward op" : "Backward op");
     detail_wrap(d, NULL, ev_name(t, o->partner), strtab_len(&t->strs, p->name), C_OP);
+    detail_link(d, o->partner);
     char buf[256];
     const char *where = row_label(t, p->row, buf, sizeof(buf));
     detail_kv(d, "where", where, strlen(where));
@@ -253,6 +266,7 @@ static void sec_parents(struct detail_out *d, struct app *a, uint32_t ev)
         char dur[32];
         text_duration(dur, sizeof(dur), trace_ev(t, p)->dur, a->ascii);
         detail_kv(d, dur, ev_name(t, p), strtab_len(&t->strs, trace_ev(t, p)->name));
+        detail_link(d, p);
         uint8_t k = trace_ev(t, p)->kind;
         d->lines.v[d->lines.n - 1].elem = k == EVK_PYTHON    ? C_PYTHON
                                           : k == EVK_RUNTIME ? C_RUNTIME

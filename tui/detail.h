@@ -22,6 +22,7 @@ struct dline {
     char *val;    /* untrusted bytes, cleaned when drawn (owned) */
     size_t vlen;
     bool wrap; /* wrap the value instead of cutting it */
+    uint32_t ev; /* event the line names (Enter selects it), IDX_NONE: none */
 };
 
 struct detail_out {
@@ -40,6 +41,10 @@ void detail_wrap(struct detail_out *d, const char *key, const char *val, size_t 
 /* A line of program text. */
 void detail_textf(struct detail_out *d, enum color_elem e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The last line added names event ev: Enter or a click on it selects ev
+ * in the call tree. */
+void detail_link(struct detail_out *d, uint32_t ev);
 
 /* Every section of an event (the registry), into d. */
 void detail_event(struct detail_out *d, struct app *a, uint32_t ev);

@@ -1,6 +1,7 @@
 /* The detail pane: the selection described by its pane (detail.h), wrapped
- * to the pane's width and scrollable; or, after `t`, the traceback view
- * (traceback_pane.h) in its place. */
+ * to the pane's width, with a cursor line (Enter on a line naming an event
+ * selects it); or, after `t`, the traceback view (traceback_pane.h) in its
+ * place. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -26,6 +27,7 @@ struct detail_pane {
     int laid_w; /* width the lines were made for, -1 = stale */
     int key_w;
     size_t top;
+    size_t cur;      /* cursor line */
     char source[16]; /* pane the text describes */
     struct pane *src; /* the pane described (borrowed), NULL: none */
     int desc_w;       /* text width when it was described */
@@ -110,12 +112,13 @@ static void detail_draw(struct pane *p, struct app *a)
     if (dp->src && dp->src->ops->describe && dp->desc_w != w) {
         /* Some sections are made for the width (the roofline plot):
          * describe again, keeping the scroll. */
-        size_t top = dp->top;
+        size_t top = dp->top, cur = dp->cur;
         detail_clear(&dp->d);
         clear_layout(dp);
         dp->desc_w = w;
         dp->src->ops->describe(dp->src, a, &dp->d);
         dp->top = top;
+        dp->cur = cur;
     }
     attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     char title[64];
@@ -125,6 +128,8 @@ static void detail_draw(struct pane *p, struct app *a)
     if (dp->laid_w != w)
         lay_out(p, a, w);
     int rows = p->r.h - 1;
+    if (dp->cur >= dp->lines.n)
+        dp->cur = dp->lines.n ? dp->lines.n - 1 : 0;
     if (dp->lines.n <= (size_t)rows)
         dp->top = 0;
     else if (dp->top > dp->lines.n - (size_t)rows)
@@ -137,21 +142,39 @@ static void detail_draw(struct pane *p, struct app *a)
         const struct pline *pl = &dp->lines.v[dp->top + (size_t)y];
         const struct dline *l = &dp->d.lines.v[pl->dl];
         const char *val = dp->clean.v[pl->dl] + pl->off;
+        attr_t cur = dp->top + (size_t)y == dp->cur && a->focus == p->id
+                         ? color_attr(C_SELECT_FOCUS)
+                         : 0;
         int x = x0;
+        if (cur)
+            draw_blank(p->win, 1 + y, x, w, cur);
         if (l->heading) {
-            draw_fit(p->win, 1 + y, x, w, val, pl->len, false, false, color_attr(C_COLHEAD),
-                     a->ascii);
+            draw_fit(p->win, 1 + y, x, w, val, pl->len, false, false,
+                     cur ? cur : color_attr(C_COLHEAD), a->ascii);
             continue;
         }
         if (l->key) {
             if (pl->first)
                 draw_fit(p->win, 1 + y, x, dp->key_w, l->key, strlen(l->key), true, false,
-                         color_attr(C_DETAIL_KEY), a->ascii);
+                         cur ? cur : color_attr(C_DETAIL_KEY), a->ascii);
             x += dp->key_w + 2;
         }
-        draw_fit(p->win, 1 + y, x, x0 + w - x, val, pl->len, true, false, color_attr(l->elem),
-                 a->ascii);
+        draw_fit(p->win, 1 + y, x, x0 + w - x, val, pl->len, true, false,
+                 cur ? cur : color_attr(l->elem), a->ascii);
     }
+}
+
+/* Enter or a click on the cursor line: select the event it names. */
+static unsigned follow_link(struct pane *p, struct app *a)
+{
+    struct detail_pane *dp = dp_of(p);
+    uint32_t ev = dp->cur < dp->lines.n ? dp->d.lines.v[dp->lines.v[dp->cur].dl].ev : IDX_NONE;
+    if (ev == IDX_NONE || ev >= a->t->ev.n) {
+        app_message(a, "Enter selects the event a line names (parents, GPU work, partner op)");
+        return R_HANDLED | R_DIRTY;
+    }
+    app_jump(a, ev);
+    return R_HANDLED | R_DIRTY_ALL;
 }
 
 static unsigned detail_action(struct pane *p, struct app *a, enum action act)
@@ -159,7 +182,7 @@ static unsigned detail_action(struct pane *p, struct app *a, enum action act)
     struct detail_pane *dp = dp_of(p);
     long rows = MAX(1, p->r.h - 1);
     long max_top = (long)dp->lines.n > rows ? (long)dp->lines.n - rows : 0;
-    long top = (long)dp->top;
+    long top = (long)dp->top, cur = (long)dp->cur;
     struct pane *tb = shown_tb(p);
     if (tb) {
         unsigned r = pane_action(tb, a, act);
@@ -172,36 +195,53 @@ static unsigned detail_action(struct pane *p, struct app *a, enum action act)
     }
     switch (act) {
     case A_MOVE_UP:
-        top--;
+        cur--;
         break;
     case A_MOVE_DOWN:
-        top++;
+        cur++;
         break;
     case A_PAGE_UP:
         top -= rows - 1;
+        cur -= rows - 1;
         break;
     case A_PAGE_DOWN:
         top += rows - 1;
+        cur += rows - 1;
         break;
     case A_MOVE_FIRST:
-        top = 0;
+        cur = 0;
         break;
     case A_MOVE_LAST:
-        top = max_top;
+        cur = (long)dp->lines.n - 1;
         break;
+    case A_ACTIVATE:
+        return follow_link(p, a);
     case A_MOVE_LEFT:
         return app_action(a, A_BACK);
     default:
         return R_NONE;
     }
+    /* The cursor stays in view; the view moves only as far as it must. */
+    cur = CLAMP(cur, 0, MAX(0, (long)dp->lines.n - 1));
+    top = CLAMP(top, cur - rows + 1, cur);
+    dp->cur = (size_t)cur;
     dp->top = (size_t)CLAMP(top, 0, max_top);
     return R_HANDLED | R_DIRTY;
 }
 
 static unsigned detail_click(struct pane *p, struct app *a, int y, int x, bool dbl)
 {
+    struct detail_pane *dp = dp_of(p);
     struct pane *tb = shown_tb(p);
-    return tb ? tb->ops->on_click(tb, a, y, x, dbl) : R_HANDLED;
+    if (tb)
+        return tb->ops->on_click(tb, a, y, x, dbl);
+    size_t line = dp->top + (size_t)y - 1;
+    if (y < 1 || line >= dp->lines.n)
+        return R_HANDLED;
+    dp->cur = line;
+    if (dp->d.lines.v[dp->lines.v[line].dl].ev == IDX_NONE)
+        return R_HANDLED | R_DIRTY;
+    return follow_link(p, a);
 }
 
 static unsigned detail_search(struct pane *p, struct app *a, int dir)
@@ -216,7 +256,7 @@ static unsigned detail_search(struct pane *p, struct app *a, int dir)
         const struct pline *pl = &dp->lines.v[i];
         const struct dline *l = &dp->d.lines.v[pl->dl];
         if (pattern_match(&a->search, l->val) || (l->key && pattern_match(&a->search, l->key))) {
-            dp->top = i;
+            dp->top = dp->cur = i;
             app_message(a, "/%s: line %zu", a->search.text, i + 1);
             return R_HANDLED | R_DIRTY;
         }
@@ -233,7 +273,7 @@ static void detail_position(struct pane *p, struct app *a, char *buf, size_t n)
         tb->ops->position(tb, a, buf, n);
         return;
     }
-    snprintf(buf, n, "line %zu/%zu", dp->lines.n ? dp->top + 1 : 0, dp->lines.n);
+    snprintf(buf, n, "line %zu/%zu", dp->lines.n ? dp->cur + 1 : 0, dp->lines.n);
 }
 
 static int detail_keytab(struct pane *p, struct app *a)
@@ -300,7 +340,7 @@ void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source)
     struct detail_pane *dp = dp_of(p);
     detail_clear(&dp->d);
     clear_layout(dp);
-    dp->top = 0;
+    dp->top = dp->cur = 0;
     snprintf(dp->source, sizeof(dp->source), "%s", source ? source->ops->name : "-");
     dp->src = source;
     dp->desc_w = p->r.w - (p->r.x > 0 ? 2 : 0);

@@ -93,7 +93,8 @@ void help_text(struct strbuf *out, int pane)
         if ((enum action_group)g != first)
             put_group(out, (enum action_group)g);
     sb_puts(out, "\nMouse\n"
-                 "  click            select and focus; click a column header to sort by it\n"
+                 "  click            select and focus; click a column header to sort by it,\n"
+                 "                   a detail line naming an event to select that event\n"
                  "  double-click     open/close a tree node; drill into a table row\n"
                  "  wheel            scroll\n"
                  "\nSearch patterns\n"

@@ -111,6 +111,7 @@ static const struct keybind keys_timeline[] = {
 };
 
 static const struct keybind keys_detail[] = {
+    {'\n', A_ACTIVATE, "Select"},
     {'t', A_TRACEBACK, "Traceback"},
     {0, A_NONE, NULL},
 };

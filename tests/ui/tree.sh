@@ -1,7 +1,7 @@
 #!/bin/sh
 # Call tree: hot path, Python frames hidden, identical siblings grouped,
 # open all and page through, search with n/N, filter, drill in from the
-# table and back, mouse.
+# table and back, mouse; from the detail pane to the events it names.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 need_shared
 run_script tree "$TRACES/tracelens-h100-bert-small-infer.json.gz" <<'STEPS'
@@ -55,6 +55,26 @@ expect tree 1/3
 h
 expect nothing to go back to
 STEPS
+# Detail lines that name an event (parents, launched GPU work) select it
+# in the tree on Enter or a click; Backspace comes back.
+run_script tree-links "$TRACES/tracelens-h100-bert-small-infer.json.gz" --size 120x40 <<'STEPS'
+focus-tree
+hot-path
+focus-detail
+search Parents
+<Enter>
+expect Enter selects the event a line names
+j
+<Enter>
+expect selected in the call tree; Backspace goes back
+save-display tree-detail-link.txt
+<BS>
+expect detail line 1/71
+click 100 22
+expect selected in the call tree; Backspace goes back
+expect aten::_flash_attention_forward
+expect tree 78/106
+STEPS
 check_screen tree-roots.txt
 check_screen tree-hot-path.txt
 check_screen tree-grouped-hot-path.txt
@@ -63,4 +83,5 @@ check_screen tree-search.txt
 check_screen tree-filter.txt
 check_screen tree-drilled.txt
 check_screen tree-mouse.txt
+check_screen tree-detail-link.txt
 finish
