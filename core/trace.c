@@ -87,10 +87,12 @@ const char *row_label(const struct trace *t, uint32_t r, char *buf, size_t n)
     const char *tid = trace_str(t, row->tid_str);
     if (row->cls == ROW_DEVICE) {
         const char *label = row->process_label ? trace_str(t, row->process_label) : NULL;
+        /* Older Kineto writes the tid of a stream as text: "stream 7". */
+        const char *st = strncmp(tid, "stream ", 7) == 0 ? "" : "stream ";
         if (label && *label)
-            snprintf(buf, n, "%s stream %s", label, tid);
+            snprintf(buf, n, "%s %s%s", label, st, tid);
         else
-            snprintf(buf, n, "device %s stream %s", pid, tid);
+            snprintf(buf, n, "device %s %s%s", pid, st, tid);
     } else if (row->thread_name && *trace_str(t, row->thread_name)) {
         snprintf(buf, n, "%s", trace_str(t, row->thread_name));
     } else if (row->process_name && *trace_str(t, row->process_name)) {
