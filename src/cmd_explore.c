@@ -169,11 +169,6 @@ int cmd_explore(int argc, char **argv)
         return rc;
     }
     o.path = argv[optind];
-    struct stat sbuf;
-    if (strcmp(o.path, "-") != 0 && stat(o.path, &sbuf) != 0) {
-        perror(o.path);
-        return EXIT_BAD_INPUT;
-    }
     /* Traces and memory snapshots are told apart by content, not by name. */
     struct errinfo err = {0};
     struct source src;

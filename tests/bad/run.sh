@@ -58,6 +58,9 @@ done
 check "a directory" 2 "torchtop: $src: is a directory, expected a trace file" $? "$tmp/err" "$tmp/out"
 "$tt" report -q "$tmp/does-not-exist.json" >"$tmp/out" 2>"$tmp/err"
 check "a missing file" 2 "torchtop: $tmp/does-not-exist.json: cannot open: No such file or directory" $? "$tmp/err" "$tmp/out"
+# The explorer says the same, before it needs a terminal.
+"$tt" "$tmp/does-not-exist.json" >"$tmp/out" 2>"$tmp/err"
+check "a missing file (explorer)" 2 "torchtop: $tmp/does-not-exist.json: cannot open: No such file or directory" $? "$tmp/err" "$tmp/out"
 if [ "$(id -u)" != 0 ]; then
     printf '{"traceEvents": []}' >"$tmp/locked.json"
     chmod 000 "$tmp/locked.json"
