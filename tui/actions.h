@@ -47,7 +47,7 @@ enum action_group {
     _(A_PAGE_DOWN,      "page-down",      AG_MOVE,     "Move one page down")                   \
     _(A_MOVE_FIRST,     "move-first",     AG_MOVE,     "Go to the first line")                 \
     _(A_MOVE_LAST,      "move-last",      AG_MOVE,     "Go to the last line")                  \
-    _(A_ACTIVATE,       "enter",          AG_MOVE,     "Drill in: table row -> its instances in the tree; tree: open/close") \
+    _(A_ACTIVATE,       "enter",          AG_MOVE,     "Drill in: table row -> its instances in the tree; tree: open/close; detail: select the event a line names") \
     _(A_SEARCH,         "search",         AG_SEARCH,   "Search names in the focused pane (substring; regex when it has regex characters)") \
     _(A_SEARCH_NEXT,    "search-next",    AG_SEARCH,   "Next match")                           \
     _(A_SEARCH_PREV,    "search-prev",    AG_SEARCH,   "Previous match")                       \
@@ -80,6 +80,7 @@ enum action_group {
     _(A_HIDE_PYTHON,    "hide-python",    AG_TREE,     "Hide or show Python frames")           \
     _(A_GROUP,          "group",          AG_TREE,     "Group identical siblings (aten::mm x126)") \
     _(A_EXPORT_SUBTREE, "export-subtree", AG_TREE,     "Export the selected node's subtree (with its GPU work) as a Kineto JSON trace") \
+    _(A_SELECT_EVENT,   "select-event",   AG_TIMELINE, "Select the event under the cursor in the call tree") \
     _(A_ZOOM_IN,        "zoom-in",        AG_TIMELINE, "Zoom in around the cursor")            \
     _(A_ZOOM_OUT,       "zoom-out",       AG_TIMELINE, "Zoom out")                             \
     _(A_ZOOM_FIT,       "zoom-fit",       AG_TIMELINE, "Show the whole trace")                 \
@@ -87,8 +88,8 @@ enum action_group {
     _(A_PAN_LEFT,       "pan-left",       AG_TIMELINE, "Pan left half a screen")               \
     _(A_PAN_RIGHT,      "pan-right",      AG_TIMELINE, "Pan right half a screen")              \
     _(A_EVENT_PREV,     "event-prev",     AG_TIMELINE, "Previous event on the lane")           \
-    _(A_EXPORT_WINDOW,  "export-window",  AG_TIMELINE, "Export the visible time window as a Kineto JSON trace") \
     _(A_EVENT_NEXT,     "event-next",     AG_TIMELINE, "Next event on the lane")               \
+    _(A_EXPORT_WINDOW,  "export-window",  AG_TIMELINE, "Export the visible time window as a Kineto JSON trace") \
     _(A_TRACEBACK,      "traceback",      AG_TRACEBACK, "Show the traceback of the selection (again: its details)") \
     _(A_SOURCE,         "source",         AG_TRACEBACK, "Show the source file of the frame at its line") \
     _(A_ALL_FRAMES,     "all-frames",     AG_TRACEBACK, "Show or hide the frames memory_viz hides (unwinder, interpreter)") \

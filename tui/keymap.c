@@ -96,7 +96,7 @@ static const struct keybind keys_tree[] = {
 };
 
 static const struct keybind keys_timeline[] = {
-    {'\n', A_ACTIVATE, "Select"},
+    {'\n', A_SELECT_EVENT, "Select"},
     {'+', A_ZOOM_IN, "Zoom"},
     {'=', A_ZOOM_IN, NULL},
     {'-', A_ZOOM_OUT, NULL},

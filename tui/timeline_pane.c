@@ -349,6 +349,7 @@ static unsigned timeline_action(struct pane *p, struct app *a, enum action act)
         tl->under = ev;
         return r;
     }
+    case A_SELECT_EVENT:
     case A_ACTIVATE:
         return select_in_tree(p, a);
     default:
