@@ -108,13 +108,14 @@ static void pane_cell(struct strbuf *out, const struct table *tab, size_t r, siz
     tabfmt_cell_text(out, tab, r, c);
 }
 
-static void view_widths(struct table_pane *tp, struct tview *v)
+static void view_widths(struct table_pane *tp, struct tview *v, bool ascii)
 {
     struct table *tab = v->tab;
     v->natural = xcalloc(tab->ncols, sizeof(int));
     for (size_t c = 0; c < tab->ncols; c++) {
         const char *title = col_title(&tab->cols[c]);
-        int w = (int)text_width(title, strlen(title)) + 1;
+        /* Room for the sort marker (" v" in ASCII). */
+        int w = (int)text_width(title, strlen(title)) + (ascii ? 2 : 1);
         int cap = (tab->cols[c].flags & COLF_WIDE) ? 100 : 60;
         for (size_t r = 0; r < tab->nrows && w < cap; r++) {
             sb_clear(&tp->cell);
@@ -363,8 +364,11 @@ static void draw_header(struct pane *p, struct app *a, struct tview *v)
         bool sorted = c == v->sort_col;
         struct strbuf sb = STRBUF_INIT;
         sb_puts(&sb, col_title(col));
+        /* An ASCII marker is a letter: apart, so that it is not read as
+         * part of the title ("direct msv"). */
         if (sorted)
-            sb_puts(&sb, v->desc ? a->g->sort_desc : a->g->sort_asc);
+            sb_printf(&sb, "%s%s", a->ascii ? " " : "",
+                      v->desc ? a->g->sort_desc : a->g->sort_asc);
         bool right = col->kind != COL_TEXT;
         draw_fit(p->win, 1, tp->shown_x[i], tp->shown_w[i], sb_str(&sb), sb.len, false, right,
                  color_attr(sorted ? C_COLHEAD_SORT : C_COLHEAD), a->ascii);
@@ -748,7 +752,7 @@ static void view_set(struct app *a, struct table_pane *tp, struct tview *v, stru
     v->rows.n = 0;
     if (!v->tab)
         return;
-    view_widths(tp, v);
+    view_widths(tp, v, a->ascii);
     detect_sort(v);
     view_rows(a, v);
 }
