@@ -392,7 +392,9 @@ static void table_draw(struct pane *p, struct app *a)
     v->lv.height = p->r.h - 2;
     listview_clamp(&v->lv);
     if (!v->rows.n) {
-        draw_str(p->win, 2, 1, p->r.w - 2, "(no rows match)", color_attr(C_DIM), a->ascii);
+        draw_str(p->win, 2, 1, p->r.w - 2,
+                 pattern_active(&a->filter) ? "(no rows match)" : "(no rows)", color_attr(C_DIM),
+                 a->ascii);
         return;
     }
     for (int y = 0; y < v->lv.height; y++) {
