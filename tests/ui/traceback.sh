@@ -43,6 +43,10 @@ expect kernel frames have no source file; the inductor frame below has one
 G
 <Enter>
 expect op frames have no source file, nor do the frames below
+t
+view kernels
+focus-table
+expect 1 instance; Enter sh
 STEPS
 fi
 
