@@ -116,9 +116,19 @@ void app_resize(struct app *a, int lines, int cols)
 static void draw_too_small(struct app *a)
 {
     werase(stdscr);
+    /* The longest form that fits. */
+    static const char *const forms[] = {
+        "terminal too small: %dx%d (need %dx%d)",
+        "too small: %dx%d, need %dx%d",
+        "%dx%d < %dx%d",
+    };
     char line[96];
-    snprintf(line, sizeof(line), "terminal too small: %dx%d (need %dx%d)", a->cols, a->lines,
-             LAYOUT_MIN_COLS, LAYOUT_MIN_LINES);
+    for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+        snprintf(line, sizeof(line), forms[i], a->cols, a->lines, LAYOUT_MIN_COLS,
+                 LAYOUT_MIN_LINES);
+        if ((int)strlen(line) <= a->cols)
+            break;
+    }
     int y = a->lines / 2, x = MAX(0, (a->cols - (int)strlen(line)) / 2);
     mvwaddnstr(stdscr, y, x, line, a->cols - x);
     if (y + 1 < a->lines)

@@ -13,6 +13,8 @@ resize 80x24
 save-display resize-80x24.txt
 resize 59x15
 save-display resize-too-small.txt
+resize 30x8
+expect too small: 30x8, need 60x16
 j
 resize 100x30
 expect tree
