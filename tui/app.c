@@ -464,6 +464,11 @@ unsigned app_action(struct app *a, enum action act)
 {
     if (a->lay.too_small && act != A_QUIT && act != A_REDRAW)
         return R_HANDLED;
+    /* A message speaks of the view it was given in. */
+    if (act == A_VIEW_NEXT || act == A_VIEW_PREV) {
+        a->msg[0] = '\0';
+        a->dirty_chrome = true;
+    }
     unsigned r = pane_action(a->panes[a->focus], a, act);
     if (!(r & R_HANDLED) && a->snap)
         r = snapview_action(a, act);
