@@ -512,6 +512,24 @@ unsigned app_key(struct app *a, int key)
     if (act == A_NONE) {
         char name[32];
         keymap_key_name(key, name, sizeof(name));
+        /* A key of another pane: say which, and how to get there. */
+        static const enum action focus[PANE__COUNT] = {
+            [PANE_TABLE] = A_FOCUS_TABLE,
+            [PANE_TREE] = A_FOCUS_TREE,
+            [PANE_TIMELINE] = A_FOCUS_TIMELINE,
+            [PANE_DETAIL] = A_FOCUS_DETAIL,
+        };
+        for (int i = 0; i < PANE__COUNT; i++) {
+            struct pane *p = a->panes[i];
+            enum action other = keymap_lookup(pane_keytab(p, a), key);
+            char keys[48];
+            if (i == a->focus || other == A_NONE ||
+                !keymap_keys_for(PANE__COUNT, focus[i], keys, sizeof(keys)))
+                continue;
+            app_message(a, "%s: %s works in the %s pane (%s)", name, action_name(other),
+                        p->ops->name, keys);
+            return R_HANDLED;
+        }
         app_message(a, "%s is not bound; ? shows the keys", name);
         return R_HANDLED;
     }

@@ -59,6 +59,8 @@ STEPS
 # in the tree on Enter or a click; Backspace comes back.
 run_script tree-links "$TRACES/tracelens-h100-bert-small-infer.json.gz" --size 120x40 <<'STEPS'
 focus-tree
+s
+expect s: sort-menu works in the table pane (<F2>)
 hot-path
 focus-detail
 search Parents
