@@ -309,6 +309,7 @@ static bool is_lists_section(const char *name, bool *zdebug)
  * last in the symbol table, as llvm-symbolizer does (the sort is stable). */
 struct symkey {
     struct elf_sym sym;
+    uint64_t section_end;   /* end of the symbol's section, for size-less ones */
 };
 
 static inline bool sym_less(const struct symkey *a, const struct symkey *b)
@@ -357,19 +358,27 @@ static void parse_symbols(struct elfmod *m, const struct shdr *shs, size_t nsh, 
         const char *s = str_at(m, strtab, name);
         if (!s || !*s || s[0] == '$')
             continue;
-        /* A symbol without a size (_init, _fini, assembly) covers at most
-         * the rest of its section: never the PLT or what follows. */
-        if (size == 0 && code && value >= shs[shndx].addr &&
-            value - shs[shndx].addr < shs[shndx].size)
-            size = shs[shndx].addr + shs[shndx].size - value;
-        VEC_PUSH(&v, ((struct symkey){{value, size, s}}));
+        uint64_t end = 0;
+        if (code && value >= shs[shndx].addr && value - shs[shndx].addr < shs[shndx].size)
+            end = shs[shndx].addr + shs[shndx].size;
+        VEC_PUSH(&v, ((struct symkey){{value, size, s}, end}));
     }
     sym_sort(v.v, v.n);
     m->syms = xmalloc((v.n ? v.n : 1) * sizeof(*m->syms));
     for (size_t i = 0; i < v.n; i++) {
         if (i + 1 < v.n && v.v[i + 1].sym.addr == v.v[i].sym.addr)
             continue; /* keep the best one per address */
-        m->syms[m->nsyms++] = v.v[i].sym;
+        struct elf_sym sym = v.v[i].sym;
+        /* A symbol kept without a size (_init, _fini, assembly) covers up
+         * to the next symbol, as llvm-symbolizer has it, but never past the
+         * end of its section (the PLT after _init is in no function). */
+        if (sym.size == 0 && v.v[i].section_end > sym.addr) {
+            uint64_t end = v.v[i].section_end;
+            if (i + 1 < v.n && v.v[i + 1].sym.addr < end)
+                end = v.v[i + 1].sym.addr;
+            sym.size = end - sym.addr;
+        }
+        m->syms[m->nsyms++] = sym;
     }
     VEC_FREE(&v);
 }
