@@ -136,4 +136,14 @@ uint32_t shared_row_lookup(struct load_shared *sh, const struct rowkey *key);
 void load_hooks_install(void);
 void load_hooks_set_arena(struct arena *a);
 
+/* Whether d converts to int64 (converting anything else is undefined). */
+static inline bool fits_i64(double d)
+{
+    return d >= -9223372036854775808.0 && d < 9223372036854775808.0;
+}
+
+/* After the last event: devices, process/thread metadata applied to rows,
+ * per-row event counts (core/load_meta.c). */
+void load_finish(struct trace *t);
+
 #endif
