@@ -131,6 +131,11 @@ void batch_out_free(struct batch_out *b);
 
 /* Row for key, created when new (caller holds sh->lock). */
 uint32_t shared_row_lookup(struct load_shared *sh, const struct rowkey *key);
+/* Row for key through the worker's cache (takes the lock on a miss). */
+uint32_t worker_row(struct worker *w, const struct rowkey *key);
+/* A pid/tid value as a number, or as interned text when it is not a decimal
+ * integer ("stream 7", "Spans"); false when its type is unusable. */
+bool worker_id_value(struct worker *w, const struct cJSON *item, int64_t *num, uint32_t *text);
 
 /* cJSON allocation hooks dispatch to this thread's arena when one is set. */
 void load_hooks_install(void);
