@@ -13,7 +13,6 @@
 #include "core/load_internal.h"
 #include "core/xalloc.h"
 
-
 static bool rowkey_eq(const struct rowkey *a, const struct rowkey *b)
 {
     return a->pid == b->pid && a->tid == b->tid && a->pid_text == b->pid_text &&
