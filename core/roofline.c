@@ -327,6 +327,14 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
     op_args_done(&args);
 }
 
+const char *roofline_failure(const struct roofline *r, uint32_t ev)
+{
+    for (size_t i = 0; i < r->fails.n; i++)
+        if (r->fails.v[i].ev == ev)
+            return r->fails.v[i].why;
+    return NULL;
+}
+
 static void build_members(struct roofline *r)
 {
     size_t ng = r->groups.n;

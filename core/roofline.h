@@ -84,6 +84,11 @@ struct roofline_point {
 bool roofline_instance(const struct roofline *r, uint32_t ev, struct pm_result *res,
                        struct roofline_point *pt);
 
+/* Why ev, an op of a modelled family, has no roofline instance (e.g.
+ * "convolution parameters (stride, padding, dilation) not recorded"), or
+ * NULL when it was not tried. */
+const char *roofline_failure(const struct roofline *r, uint32_t ev);
+
 /* One line for ev, e.g. "aten::mm 4096×4096×4096 bf16 · 137.4 GFLOP ·
  * 1365 FLOP/B · 650 TFLOP/s · 66 % of roofline, compute-bound"; appends
  * nothing and returns false when ev is not a modelled instance. `ascii`

@@ -190,10 +190,23 @@ void roofline_view_detail(struct detail_out *d, struct app *a, uint32_t ev)
         if (e->kind != EVK_CPU_OP || gputime_subtree(a->an->gt, ev, true) <= 0)
             return;
         detail_heading(d, "Roofline");
-        const char *why = roofline_has_shapes(r)
-                              ? "no model for this op"
-                              : "none: the trace was recorded without record_shapes=True";
-        detail_wrap(d, NULL, why, strlen(why), C_DIM);
+        struct strbuf sb = STRBUF_INIT;
+        const char *fail = roofline_failure(r, ev);
+        uint32_t up = e->parent;
+        while (up != IDX_NONE && !roofline_instance(r, up, NULL, NULL))
+            up = trace_ev(t, up)->parent;
+        if (!roofline_has_shapes(r))
+            sb_puts(&sb, "none: the trace was recorded without record_shapes=True");
+        else if (fail)
+            sb_printf(&sb, "no model: %s", fail);
+        else if (up != IDX_NONE)
+            sb_printf(&sb, "counted in the enclosing %s", trace_str(t, trace_ev(t, up)->name));
+        else
+            sb_puts(&sb, "no model for this op");
+        detail_wrap(d, NULL, sb_str(&sb), sb.len, C_DIM);
+        if (roofline_has_shapes(r) && !fail && up != IDX_NONE)
+            detail_link(d, up);
+        sb_free(&sb);
         return;
     }
     detail_heading(d, "Roofline");

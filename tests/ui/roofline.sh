@@ -62,6 +62,14 @@ expect recorded without
 expect record_shapes=True
 STEPS
 
+# An op nested in a modelled op of its family: the detail names the row
+# that counts it, and Enter on that line goes there.
+run_script roofline-nested "$TRACES/tracelens-mi300-resnet-ddp-8rank-rank0.json.gz" --size 160x60 <<'STEPS'
+focus-tree
+search aten::miopen_convolution
+expect counted in the enclosing aten::convolution
+STEPS
+
 # An unknown --arch is refused before the trace is read.
 if "$TORCHTOP" --arch no-such-gpu --script /dev/null "$bert" > "$tmp/arch.out" 2> "$tmp/arch.err"; then
     fail "--arch no-such-gpu was accepted"
