@@ -106,6 +106,11 @@ static uint64_t rounded_request(uint64_t size)
     return size < 512 ? 512 : (size + 511) / 512 * 512;
 }
 
+uint64_t snap_alloc_block_bytes(const struct snapshot *s, const struct snap_alloc *a)
+{
+    return a->block != IDX_NONE ? s->blocks.v[a->block].size : rounded_request(a->size);
+}
+
 /* The allocated replay's peak in block sizes (see snapshot.h); after
  * replay_allocated, which links allocations to their final blocks. */
 static void replay_block_peak(struct snapshot *s, uint32_t dev)
@@ -117,8 +122,7 @@ static void replay_block_peak(struct snapshot *s, uint32_t dev)
     uint32_t best_idx = IDX_NONE;
     for (uint32_t k = d->first_alloc; k < d->first_alloc + d->nallocs; k++) {
         const struct snap_alloc *a = &s->allocs.v[k];
-        int64_t size = (int64_t)(a->block != IDX_NONE ? s->blocks.v[a->block].size
-                                                      : rounded_request(a->size));
+        int64_t size = (int64_t)snap_alloc_block_bytes(s, a);
         if (a->alloc_idx == IDX_NONE)
             cur += size;
         else

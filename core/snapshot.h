@@ -384,6 +384,64 @@ struct snap_frag {
 };
 void snapshot_segment_frag(const struct snapshot *s, uint32_t seg, struct snap_frag *out);
 
+/* An allocation's size in block bytes: its final block's size when it has
+ * one, else its request rounded up as the caching allocator rounds (see
+ * peak_block_bytes at the top of this file). */
+uint64_t snap_alloc_block_bytes(const struct snapshot *s, const struct snap_alloc *a);
+
+/* Segments at a trace entry (snapseg.c). */
+struct snap_seg_at {
+    uint64_t address;
+    uint64_t size;              /* reserved bytes then */
+    int64_t stream;
+    uint32_t segment;           /* the final segment it is, or is part of (index into
+                                   s->segments); IDX_NONE: freed or unmapped later */
+    uint32_t freed;             /* device entry of the segment_free / segment_unmap that gave
+                                   it back later; IDX_NONE: none */
+    uint32_t first_live;        /* its allocations: state.live[first_live .. +nlive) */
+    uint32_t nlive;
+    struct snap_frag frag;      /* allocated, pending, free bytes; the largest free gap
+                                   (largest_free) and the gaps (nfree) between allocations */
+    bool is_expandable;
+};
+
+struct snap_seg_live {
+    uint64_t addr;
+    uint64_t size;              /* block bytes (snap_alloc_block_bytes) */
+    uint64_t requested;         /* requested bytes */
+    uint32_t alloc;             /* index into s->allocs; IDX_NONE: a final active_pending_free
+                                   block the allocated replay does not count */
+    uint32_t frames;            /* stack of the allocation (or of that block) */
+    bool pending;               /* free requested, not completed (waiting on other streams) */
+};
+
+struct snap_seg_state {
+    uint32_t idx;               /* the entry asked for */
+    bool final;                 /* idx is the last entry, or the device has none: these are
+                                   the final segments */
+    struct snap_seg_at *segs;   /* by address */
+    size_t nsegs;
+    struct snap_seg_live *live; /* by address; those in no segment are left out */
+    size_t nlive;
+    uint64_t reserved, allocated, pending; /* sums over segs */
+    uint64_t outside;           /* block bytes of live allocations in no segment (history the
+                                   ring buffer dropped, or an inconsistent file) */
+};
+
+/* The segments of device dev after device entry idx (IDX_NONE: before the
+ * first entry; past the last: the last), as memory_viz's segment view
+ * rebuilds them: the final segments, less those segment_alloc'ed after idx,
+ * plus those segment_free'd after idx (with the size their entry gives);
+ * segment_map / segment_unmap after idx shrink or grow (and split or join)
+ * expandable segments the same way. Each segment gets the allocations live
+ * after idx inside it (snap_alloc_live, plus final active_pending_free blocks
+ * no allocation accounts for), pending when their free_requested is at or
+ * before idx. out is filled with malloc'd arrays; release with
+ * snap_seg_state_free. */
+void snapshot_segments_at(const struct snapshot *s, uint32_t dev, uint32_t idx,
+                          struct snap_seg_state *out);
+void snap_seg_state_free(struct snap_seg_state *st);
+
 /* Memory held by the snapshot, in bytes (for benchmarks). */
 size_t snapshot_memory(const struct snapshot *s);
 
