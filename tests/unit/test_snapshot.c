@@ -161,7 +161,8 @@ static void w_block(struct strbuf *b, uint64_t addr, uint64_t size, uint64_t req
     sb_putc(b, 'u');
 }
 
-static void w_segment_head(struct strbuf *b, int device, uint64_t addr, uint64_t total)
+static void w_segment_head_x(struct strbuf *b, int device, uint64_t addr, uint64_t total,
+                             bool expandable)
 {
     PUT(b, "}(");
     kv_int(b, "device", device);
@@ -175,11 +176,16 @@ static void w_segment_head(struct strbuf *b, int device, uint64_t addr, uint64_t
     w_str(b, "segment_pool_id");
     PUT(b, "K\x00K\x00\x86");
     w_str(b, "is_expandable");
-    sb_putc(b, (char)0x89);
+    sb_putc(b, (char)(expandable ? 0x88 : 0x89));
     w_str(b, "frames");
     sb_putc(b, ']');
     w_str(b, "blocks");
     PUT(b, "](");
+}
+
+static void w_segment_head(struct strbuf *b, int device, uint64_t addr, uint64_t total)
+{
+    w_segment_head_x(b, device, addr, total, false);
 }
 
 static struct snapshot *load_buf(const struct strbuf *b)
@@ -553,6 +559,118 @@ static void test_sites_cpp(void **state)
     snapshot_free(s);
 }
 
+/* Segments at an entry: the cursor is entry 4. Segment 0x30000 is
+ * allocated after it, 0x20000 freed after it (its allocation's free
+ * requested at the cursor), 0x10200's free requested before it; the
+ * expandable 0x40000 maps 0x40200 and unmaps 0x40400 after it. */
+static void test_segments_at(void **state)
+{
+    struct strbuf b = STRBUF_INIT;
+    PUT(&b, "\x80\x04}(");
+    w_str(&b, "segments");
+    PUT(&b, "](");
+    w_segment_head(&b, 0, 0x10000, 0x1000);
+    w_block(&b, 0x10000, 0x200, 0x1f0, "active_allocated", 1);
+    w_block(&b, 0x10200, 0x100, 0x100, "active_pending_free", 0);
+    w_block(&b, 0x10300, 0xd00, 0xd00, "inactive", 0);
+    PUT(&b, "eu");
+    w_segment_head(&b, 0, 0x30000, 0x800);
+    w_block(&b, 0x30000, 0x200, 0x200, "active_allocated", 0);
+    w_block(&b, 0x30200, 0x600, 0x600, "inactive", 0);
+    PUT(&b, "eu");
+    w_segment_head_x(&b, 0, 0x40000, 0x400, true);
+    w_block(&b, 0x40000, 0x400, 0x400, "inactive", 0);
+    PUT(&b, "eu");
+    sb_putc(&b, 'e');
+    w_str(&b, "device_traces");
+    PUT(&b, "](](");
+    w_entry(&b, "alloc", 0x10000, 0x1f0, 0, 1);
+    w_entry(&b, "alloc", 0x10200, 0x100, 1, 0);
+    w_entry(&b, "alloc", 0x20000, 0x200, 2, 0);
+    w_entry(&b, "free_requested", 0x10200, 0x100, 3, 0);
+    w_entry(&b, "free_requested", 0x20000, 0x200, 4, 0);
+    w_entry(&b, "segment_alloc", 0x30000, 0x800, 5, 0);
+    w_entry(&b, "alloc", 0x30000, 0x200, 6, 0);
+    w_entry(&b, "free_completed", 0x20000, 0x200, 7, 0);
+    w_entry(&b, "segment_free", 0x20000, 0x400, 8, 0);
+    w_entry(&b, "segment_map", 0x40200, 0x200, 9, 0);
+    w_entry(&b, "segment_unmap", 0x40400, 0x200, 10, 0);
+    PUT(&b, "eeu.");
+    struct snapshot *s = load_buf(&b);
+    sb_free(&b);
+
+    struct snap_seg_state st;
+    snapshot_segments_at(s, 0, 4, &st);
+    assert_false(st.final);
+    assert_int_equal(st.nsegs, 4);
+    static const uint64_t addr[] = {0x10000, 0x20000, 0x40000, 0x40400};
+    static const uint64_t size[] = {0x1000, 0x400, 0x200, 0x200};
+    for (size_t i = 0; i < st.nsegs; i++) {
+        assert_int_equal(st.segs[i].address, addr[i]);
+        assert_int_equal(st.segs[i].size, size[i]);
+    }
+    assert_int_equal(st.reserved, 0x1800);
+    const struct snap_seg_at *g = &st.segs[0];
+    assert_int_equal(g->segment, 0);
+    assert_int_equal(g->nlive, 2);
+    assert_false(st.live[g->first_live].pending);
+    assert_true(st.live[g->first_live + 1].pending);
+    assert_int_equal(g->frag.allocated, 0x200);
+    assert_int_equal(g->frag.requested, 0x1f0);
+    assert_int_equal(g->frag.pending, 0x100);
+    assert_int_equal(g->frag.free, 0xd00);
+    assert_int_equal(g->frag.largest_free, 0xd00);
+    /* Freed after the cursor: the size its segment_free gives. */
+    g = &st.segs[1];
+    assert_int_equal(g->segment, IDX_NONE);
+    assert_int_equal(g->freed, 8);
+    assert_int_equal(g->nlive, 1);
+    assert_int_equal(g->frag.pending, 0x200);
+    assert_int_equal(g->frag.allocated, 0);
+    assert_int_equal(g->frag.free, 0x200);
+    /* The expandable segment split around the range mapped later. */
+    assert_int_equal(st.segs[2].segment, 2);
+    assert_int_equal(st.segs[3].segment, 2);
+    assert_true(st.segs[3].is_expandable);
+    assert_int_equal(st.allocated, 0x200);
+    assert_int_equal(st.pending, 0x300);
+    assert_int_equal(st.outside, 0);
+    snap_seg_state_free(&st);
+
+    /* One entry earlier the free of 0x20000 is not requested yet. */
+    snapshot_segments_at(s, 0, 3, &st);
+    assert_int_equal(st.segs[1].frag.allocated, 0x200);
+    assert_int_equal(st.segs[1].frag.pending, 0);
+    snap_seg_state_free(&st);
+
+    /* Before the first entry: nothing traced is live yet. */
+    snapshot_segments_at(s, 0, IDX_NONE, &st);
+    assert_int_equal(st.nsegs, 4);
+    assert_int_equal(st.nlive, 0);
+    snap_seg_state_free(&st);
+
+    /* At the last entry: the final segments and their blocks' totals. */
+    snapshot_segments_at(s, 0, 10, &st);
+    assert_true(st.final);
+    assert_int_equal(st.nsegs, 3);
+    for (size_t i = 0; i < st.nsegs; i++) {
+        g = &st.segs[i];
+        const struct snap_segment *sg = &s->segments.v[g->segment];
+        assert_int_equal(g->address, sg->address);
+        assert_int_equal(g->size, sg->total_size);
+        struct snap_frag fr;
+        snapshot_segment_frag(s, g->segment, &fr);
+        assert_int_equal(g->frag.allocated, fr.allocated);
+        assert_int_equal(g->frag.pending, fr.pending);
+        assert_int_equal(g->frag.free, fr.free);
+        assert_int_equal(g->frag.largest_free, fr.largest_free);
+        assert_int_equal(g->frag.requested, fr.requested);
+    }
+    assert_int_equal(st.reserved, s->devices.v[0].reserved);
+    snap_seg_state_free(&st);
+    snapshot_free(s);
+}
+
 static void test_tables(void **state)
 {
     struct snapshot *s = load_main();
@@ -798,7 +916,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),       cmocka_unit_test(test_replay),
         cmocka_unit_test(test_sites),       cmocka_unit_test(test_sites_cpp),
-        cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_segments_at), cmocka_unit_test(test_tables),
         cmocka_unit_test(test_legacy),      cmocka_unit_test(test_cpp_tagged),
         cmocka_unit_test(test_host),        cmocka_unit_test(test_not_snapshots),
     };
