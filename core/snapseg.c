@@ -135,8 +135,8 @@ static int cmp_live(const void *x, const void *y)
 /* Pending-free state of addresses after entry idx: 1 after a free_requested,
  * 0 after an alloc or free_completed. anyreq gets every address with a
  * free_requested anywhere in the trace. */
-static void pending_states(const struct snapshot *s, uint32_t dev, uint32_t idx,
-                           struct u64map *at, struct u64map *anyreq)
+static void pending_states(const struct snapshot *s, uint32_t dev, uint32_t idx, struct u64map *at,
+                           struct u64map *anyreq)
 {
     const struct snap_device *d = &s->devices.v[dev];
     for (uint32_t j = 0; j < d->nentries; j++) {
@@ -207,8 +207,8 @@ static void collect_live(const struct snapshot *s, uint32_t dev, uint32_t idx, l
             const struct snap_block *b = &s->blocks.v[sg->first_block + k];
             if (b->state != BS_ACTIVE_PENDING_FREE || u64map_get(&held, b->address) != IDX_NONE)
                 continue;
-            bool pending = u64map_get(&anyreq, b->address) == IDX_NONE ||
-                           u64map_get(&at, b->address) == 1;
+            bool pending =
+                u64map_get(&anyreq, b->address) == IDX_NONE || u64map_get(&at, b->address) == 1;
             struct snap_seg_live l = {.addr = b->address,
                                       .size = b->size,
                                       .requested = b->requested_size,
