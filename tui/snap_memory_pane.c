@@ -1,6 +1,7 @@
 /* The memory pane of snapshot mode: the allocations live at the memory
- * cursor, largest first ("live"), or the segments map, each segment's
- * blocks as a bar of allocated, pending-free and free bytes ("map"). */
+ * cursor, largest first ("live"), or the segments map at the cursor, each
+ * segment's allocations and free gaps as a bar of allocated, pending-free
+ * and free bytes ("map"). */
 #include "config.h"
 
 #include <stdio.h>
@@ -25,11 +26,11 @@ struct mem_pane {
     struct listview lv[MV__COUNT];
     unsigned gen; /* snapview.gen the rows were made for */
     bool built;
-    VEC(uint32_t) live;  /* indices into snapview.live that pass the filter */
-    VEC(uint32_t) segs;  /* segments of the device shown */
-    VEC(uint64_t) sizes; /* scratch: block sizes of a segment */
-    VEC(uint8_t) states; /* scratch: their states */
-    uint8_t *cells;      /* scratch: bar cells */
+    VEC(uint32_t) live;         /* indices into snapview.live that pass the filter */
+    struct snap_seg_state segs; /* the device's segments at the cursor */
+    VEC(uint64_t) sizes;        /* scratch: block sizes of a segment */
+    VEC(uint8_t) states;        /* scratch: their states */
+    uint8_t *cells;             /* scratch: bar cells */
     int ncells;
     struct strbuf sb;
 };
@@ -66,12 +67,11 @@ static void build(struct pane *p, struct app *a)
         }
         VEC_PUSH(&mp->live, (uint32_t)i);
     }
-    mp->segs.n = 0;
-    for (uint32_t g = 0; g < s->segments.n; g++)
-        if (s->segments.v[g].device == sv->dev)
-            VEC_PUSH(&mp->segs, g);
+    snap_seg_state_free(&mp->segs);
+    if (sv->dev < s->devices.n)
+        snapshot_segments_at(s, sv->dev, sv->cursor, &mp->segs);
     mp->lv[MV_LIVE].n = mp->live.n;
-    mp->lv[MV_MAP].n = mp->segs.n;
+    mp->lv[MV_MAP].n = mp->segs.nsegs;
     if (moved) {
         /* A new cursor position: the largest allocation first. */
         mp->lv[MV_LIVE].cur = mp->lv[MV_LIVE].top = 0;
@@ -99,14 +99,38 @@ static const struct snap_alloc *cur_alloc(struct pane *p, struct app *a)
     return &a->snap->s->allocs.v[a->snap->live[mp->live.v[lv->cur]]];
 }
 
-static uint32_t cur_segment(struct pane *p, struct app *a)
+static const struct snap_seg_at *cur_segment(struct pane *p, struct app *a)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
     struct listview *lv = &mp->lv[MV_MAP];
-    if (mp->view != MV_MAP || lv->cur >= mp->segs.n)
-        return IDX_NONE;
-    return mp->segs.v[lv->cur];
+    if (mp->view != MV_MAP || lv->cur >= mp->segs.nsegs)
+        return NULL;
+    return &mp->segs.segs[lv->cur];
+}
+
+/* The allocations of segment g in address order with the free gaps between
+ * them, as block sizes and states. */
+static void seg_tiles(struct mem_pane *mp, const struct snap_seg_at *g)
+{
+    mp->sizes.n = mp->states.n = 0;
+    uint64_t pos = g->address, end = g->address + g->size;
+    for (uint32_t k = 0; k <= g->nlive; k++) {
+        const struct snap_seg_live *l = k < g->nlive ? &mp->segs.live[g->first_live + k] : NULL;
+        uint64_t start = l ? MIN(l->addr, end) : end;
+        if (start > pos) {
+            VEC_PUSH(&mp->sizes, start - pos);
+            VEC_PUSH(&mp->states, BS_INACTIVE);
+        }
+        if (!l)
+            break;
+        uint64_t stop = MIN(l->addr + l->size, end), from = MAX(pos, l->addr);
+        if (stop > from) {
+            VEC_PUSH(&mp->sizes, stop - from);
+            VEC_PUSH(&mp->states, l->pending ? BS_ACTIVE_PENDING_FREE : BS_ACTIVE_ALLOCATED);
+        }
+        pos = MAX(pos, stop);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -226,18 +250,26 @@ static void draw_map(struct pane *p, struct app *a)
     const struct snapview *sv = a->snap;
     const struct snapshot *s = sv->s;
     struct listview *lv = &mp->lv[MV_MAP];
-    char dev[32], b[32];
-    snapview_device_label(s, sv->dev, dev, sizeof(dev));
-    uint64_t reserved = sv->dev < s->devices.n ? s->devices.v[sv->dev].reserved : 0;
-    text_bytes(b, sizeof(b), reserved);
+    const struct snap_seg_state *st = &mp->segs;
+    char b[2][32];
+    text_bytes(b[0], sizeof(b[0]), st->reserved);
+    text_bytes(b[1], sizeof(b[1]), st->allocated);
+    uint32_t nent = sv->dev < s->devices.n ? s->devices.v[sv->dev].nentries : 0;
     sb_clear(&mp->sb);
-    sb_printf(&mp->sb, " map: %zu segment%s of %s, %s reserved  %s allocated %s pending %s free",
-              mp->segs.n, mp->segs.n == 1 ? "" : "s", dev, b, a->g->full, a->g->shade_memcpy,
+    if (st->final)
+        sb_puts(&mp->sb, " map, final state: ");
+    else if (st->idx == IDX_NONE)
+        sb_puts(&mp->sb, " map before the first entry: ");
+    else
+        sb_printf(&mp->sb, " map at entry %u of %u: ", st->idx, nent);
+    /* The device is in the header; the legend goes last, cut first. */
+    sb_printf(&mp->sb, "%zu segment%s, %s reserved, %s allocated  %s allocated %s pending %s free",
+              st->nsegs, st->nsegs == 1 ? "" : "s", b[0], b[1], a->g->full, a->g->shade_memcpy,
               a->g->shade_idle);
     draw_title(p, a, sb_str(&mp->sb), mp->sb.len);
     lv->height = MAX(1, p->r.h - 1);
     listview_clamp(lv);
-    if (!mp->segs.n) {
+    if (!st->nsegs) {
         draw_str(p->win, 1, 1, p->r.w - 1, "(no segments on this device)", color_attr(C_DIM),
                  a->ascii);
         return;
@@ -251,9 +283,9 @@ static void draw_map(struct pane *p, struct app *a)
     }
     for (int y = 0; y < lv->height; y++) {
         size_t i = lv->top + (size_t)y;
-        if (i >= mp->segs.n)
+        if (i >= st->nsegs)
             break;
-        const struct snap_segment *sg = &s->segments.v[mp->segs.v[i]];
+        const struct snap_seg_at *sg = &st->segs[i];
         bool cur = i == lv->cur;
         attr_t base = cur ? color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_SELECT) : 0;
         if (cur)
@@ -262,30 +294,24 @@ static void draw_map(struct pane *p, struct app *a)
         snprintf(num, sizeof(num), "0x%llx", (unsigned long long)sg->address);
         draw_fit(p->win, 1 + y, 0, ADDR_W, num, strlen(num), false, false,
                  base ? base : color_attr(C_DIM), a->ascii);
-        text_bytes(num, sizeof(num), sg->total_size);
+        text_bytes(num, sizeof(num), sg->size);
         draw_fit(p->win, 1 + y, ADDR_W + 1, SIZE_W, num, strlen(num), false, true,
                  base ? base : color_attr(C_NUMBER), a->ascii);
         if (bw < 4)
             continue;
-        mp->sizes.n = mp->states.n = 0;
-        for (uint32_t k = 0; k < sg->nblocks; k++) {
-            const struct snap_block *bl = &s->blocks.v[sg->first_block + k];
-            VEC_PUSH(&mp->sizes, bl->size);
-            VEC_PUSH(&mp->states, bl->state);
-        }
+        seg_tiles(mp, sg);
         memchart_segbar(mp->sizes.v, mp->states.v, mp->sizes.n, bw, mp->cells);
         draw_raw(p->win, 1 + y, bx - 1, "[", base ? base : color_attr(C_GUIDE));
         for (int c = 0; c < bw; c++)
             draw_raw(p->win, 1 + y, bx + c, state_glyph(a, mp->cells[c]),
                      color_attr(state_elem(mp->cells[c])));
         draw_raw(p->win, 1 + y, bx + bw, "]", base ? base : color_attr(C_GUIDE));
-        struct snap_frag fr;
-        snapshot_segment_frag(s, mp->segs.v[i], &fr);
-        if (fr.free && fr.nfree > 1)
+        const struct snap_frag *fr = &sg->frag;
+        if (fr->free && fr->nfree > 1)
             snprintf(num, sizeof(num), "frag %2.0f%%",
-                     100.0 * (1.0 - (double)fr.largest_free / (double)fr.free));
+                     100.0 * (1.0 - (double)fr->largest_free / (double)fr->free));
         else
-            snprintf(num, sizeof(num), "%u blk", sg->nblocks);
+            snprintf(num, sizeof(num), "%u blk", sg->nlive + fr->nfree);
         draw_fit(p->win, 1 + y, bx + bw + 1, fw, num, strlen(num), false, true,
                  base ? base : color_attr(C_DIM), a->ascii);
     }
@@ -379,48 +405,63 @@ static void describe_alloc(struct detail_out *d, struct app *a, const struct sna
     put_frames(d, s, al->frames);
 }
 
-static void describe_segment(struct detail_out *d, struct app *a, uint32_t g)
+/* The stack that says where segment g comes from: its segment_alloc's
+ * (the final segment's frames), else the segment_free that gave it back. */
+static uint32_t seg_stack(const struct snapview *sv, const struct snap_seg_at *g)
+{
+    if (g->segment != IDX_NONE)
+        return sv->s->segments.v[g->segment].frames;
+    return snap_entry(sv->s, sv->dev, g->freed)->frames;
+}
+
+static void describe_segment(struct detail_out *d, struct app *a, struct pane *p,
+                             const struct snap_seg_at *g)
 {
     const struct snapshot *s = a->snap->s;
-    const struct snap_segment *sg = &s->segments.v[g];
-    struct snap_frag fr;
-    snapshot_segment_frag(s, g, &fr);
+    const struct snap_segment *sg = g->segment != IDX_NONE ? &s->segments.v[g->segment] : NULL;
+    const struct snap_frag *fr = &g->frag;
     char b[4][32];
-    text_bytes(b[0], sizeof(b[0]), sg->total_size);
-    text_bytes(b[1], sizeof(b[1]), fr.allocated);
-    text_bytes(b[2], sizeof(b[2]), fr.pending);
-    text_bytes(b[3], sizeof(b[3]), fr.free);
+    text_bytes(b[0], sizeof(b[0]), g->size);
+    text_bytes(b[1], sizeof(b[1]), fr->allocated);
+    text_bytes(b[2], sizeof(b[2]), fr->pending);
+    text_bytes(b[3], sizeof(b[3]), fr->free);
     detail_heading(d, "Segment");
-    detail_kvf(d, "address", "0x%llx", (unsigned long long)sg->address);
-    detail_kvf(d, "size", "%s (%llu bytes)", b[0], (unsigned long long)sg->total_size);
-    detail_kvf(d, "type", "%s%s", snap_str(s, sg->segment_type),
-               sg->is_expandable ? ", expandable" : "");
-    detail_kvf(d, "stream", "%lld", (long long)sg->stream);
-    if (sg->pool_id[0] || sg->pool_id[1])
+    detail_kvf(d, "address", "0x%llx", (unsigned long long)g->address);
+    detail_kvf(d, "size", "%s (%llu bytes)", b[0], (unsigned long long)g->size);
+    if (sg)
+        detail_kvf(d, "type", "%s%s", snap_str(s, sg->segment_type),
+                   g->is_expandable ? ", expandable" : "");
+    else if (g->is_expandable)
+        detail_kv(d, "type", "expandable", 10);
+    detail_kvf(d, "stream", "%lld", (long long)g->stream);
+    if (sg && (sg->pool_id[0] || sg->pool_id[1]))
         detail_kvf(d, "pool", "(%lld, %lld)", (long long)sg->pool_id[0], (long long)sg->pool_id[1]);
+    if (g->freed != IDX_NONE)
+        put_entry(d, a, "given back", g->freed, "");
     detail_kvf(d, "allocated", "%s", b[1]);
     detail_kvf(d, "pending free", "%s", b[2]);
-    detail_kvf(d, "free", "%s in %u block%s", b[3], fr.nfree, fr.nfree == 1 ? "" : "s");
-    if (fr.free) {
+    detail_kvf(d, "free", "%s in %u block%s", b[3], fr->nfree, fr->nfree == 1 ? "" : "s");
+    if (fr->free) {
         char lf[32];
-        text_bytes(lf, sizeof(lf), fr.largest_free);
+        text_bytes(lf, sizeof(lf), fr->largest_free);
         detail_kvf(d, "largest free", "%s (fragmentation %.1f%%)", lf,
-                   100.0 * (1.0 - (double)fr.largest_free / (double)fr.free));
+                   100.0 * (1.0 - (double)fr->largest_free / (double)fr->free));
     }
     detail_heading(d, "Blocks");
+    struct mem_pane *mp = mp_of(p);
+    seg_tiles(mp, g);
     enum { SHOW = 24 };
-    for (uint32_t k = 0; k < sg->nblocks && k < SHOW; k++) {
-        const struct snap_block *bl = &s->blocks.v[sg->first_block + k];
-        char sz[32], key[48];
-        text_bytes(sz, sizeof(sz), bl->size);
-        snprintf(key, sizeof(key), "%s", sz);
-        detail_kvf(d, key, "%s at 0x%llx", snap_state_name(bl->state),
-                   (unsigned long long)bl->address);
+    uint64_t at = g->address;
+    for (size_t k = 0; k < mp->sizes.n && k < SHOW; k++) {
+        char sz[32];
+        text_bytes(sz, sizeof(sz), mp->sizes.v[k]);
+        detail_kvf(d, sz, "%s at 0x%llx", snap_state_name(mp->states.v[k]), (unsigned long long)at);
+        at += mp->sizes.v[k];
     }
-    if (sg->nblocks > SHOW)
-        detail_textf(d, C_DIM, "... and %u more", sg->nblocks - SHOW);
-    detail_heading(d, "Segment allocated at");
-    put_frames(d, s, sg->frames);
+    if (mp->sizes.n > SHOW)
+        detail_textf(d, C_DIM, "... and %zu more", mp->sizes.n - SHOW);
+    detail_heading(d, sg ? "Segment allocated at" : "Segment freed at");
+    put_frames(d, s, seg_stack(a->snap, g));
 }
 
 static void mem_describe(struct pane *p, struct app *a, struct detail_out *d)
@@ -430,9 +471,9 @@ static void mem_describe(struct pane *p, struct app *a, struct detail_out *d)
         describe_alloc(d, a, al);
         return;
     }
-    uint32_t g = cur_segment(p, a);
-    if (g != IDX_NONE)
-        describe_segment(d, a, g);
+    const struct snap_seg_at *g = cur_segment(p, a);
+    if (g)
+        describe_segment(d, a, p, g);
 }
 
 bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
@@ -448,15 +489,15 @@ bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
                  (unsigned long long)al->addr);
         return true;
     }
-    uint32_t g = cur_segment(p, a);
-    if (g == IDX_NONE)
+    const struct snap_seg_at *g = cur_segment(p, a);
+    if (!g)
         return false;
-    const struct snap_segment *sg = &s->segments.v[g];
-    text_bytes(b, sizeof(b), sg->total_size);
-    out->stack = sg->frames;
-    out->key = (2ull << 62) | g;
-    snprintf(out->what, sizeof(out->what), "%s segment, 0x%llx", b,
-             (unsigned long long)sg->address);
+    text_bytes(b, sizeof(b), g->size);
+    out->stack = seg_stack(a->snap, g);
+    /* A final segment by its index, one given back later by that entry. */
+    out->key = (2ull << 62) |
+               (g->segment != IDX_NONE ? (uint64_t)g->segment << 1 : (uint64_t)g->freed << 1 | 1);
+    snprintf(out->what, sizeof(out->what), "%s segment, 0x%llx", b, (unsigned long long)g->address);
     return true;
 }
 
@@ -548,7 +589,7 @@ static void mem_free(struct pane *p)
 {
     struct mem_pane *mp = mp_of(p);
     VEC_FREE(&mp->live);
-    VEC_FREE(&mp->segs);
+    snap_seg_state_free(&mp->segs);
     VEC_FREE(&mp->sizes);
     VEC_FREE(&mp->states);
     free(mp->cells);

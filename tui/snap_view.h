@@ -5,14 +5,16 @@
  *                  table pane: summary, sites (sortable, grouped by the
  *                  whole traceback or its top frames), segments, settings
  *   tree slot      the memory pane: the allocations live at the memory
- *                  cursor, largest first, or the segments map (each
- *                  segment's blocks as a bar: allocated, pending, free)
+ *                  cursor, largest first, or the segments map at the
+ *                  cursor (each segment's allocations and free gaps as a
+ *                  bar: allocated, pending, free; the final state at the
+ *                  last entry)
  *   timeline slot  the memory chart: allocated bytes over the trace entries
  *                  as bars across the width, with the memory cursor
  *   detail         the selection described, or its traceback (t)
  * One device is shown at a time (d: the next one). The memory cursor is a
  * device trace entry: the chart moves it, p jumps to the peak, o to the
- * next out-of-memory event; the live list follows it. */
+ * next out-of-memory event; the live list and the map follow it. */
 #ifndef TORCHTOP_TUI_SNAP_VIEW_H
 #define TORCHTOP_TUI_SNAP_VIEW_H
 

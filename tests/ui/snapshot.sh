@@ -3,7 +3,8 @@
 # Inductor frames opens in the memory views; jump to the peak, the largest
 # allocation live there and its traceback, the allocation sites grouped by
 # their top frames (the allocator's own frames skipped, the sort kept),
-# the segments map, the chart moved by keys; a snapshot of two devices
+# the segments map (the final state at the last entry, the state at the
+# cursor's entry at the peak), the chart moved by keys; a snapshot of two devices
 # switched with d; a snapshot without trace entries; a crafted one with
 # out-of-memory events (o goes from one to the next).
 . "${top_srcdir:-.}/tests/ui/lib.sh"
@@ -16,6 +17,10 @@ if [ ! -d "$SNAPS" ]; then
 else
 run_script snap "$SNAPS/traces_cpp_py_frames.pickle" --size 120x40 <<'STEPS'
 save-display snap-open.txt
+focus-tree
+v
+expect map, final state: 96 segments, 4.24 GB reserved, 3.07 GB allocated
+v
 p
 expect peak: 3.85 GB allocated after entry 1843
 focus-tree
@@ -36,6 +41,8 @@ expect cannot show /home/brian/Desktop/
 t
 focus-tree
 v
+expect map at entry 1843 of 6486: 96 segments, 4.24 GB reserved, 3.86 GB allocated
+expect 0x737a18000000  155.2 MB [█████████████████████████████████████████]    2 blk
 save-display snap-map.txt
 v
 focus-table
