@@ -40,7 +40,7 @@ set -- $(measure python3 -c 'import pickle, sys; pickle.load(open(sys.argv[1], "
 t_py=$1 r_py=$2
 
 mb() { echo "$1 / 1048576" | bc -l; }
-printf 'file: %.1f MiB (%s bytes), peak allocated %s bytes\n' "$(mb "$bytes")" "$bytes" "$peak"
+printf 'file: %.1f MiB (%s bytes), peak requested %s bytes\n' "$(mb "$bytes")" "$bytes" "$peak"
 printf '%-26s %9s %12s %12s\n' "" "wall s" "peak RSS MiB" "RSS / file"
 printf '%-26s %9.2f %12.1f %12.2f\n' "torchtop report" "$t_tt" \
     "$(echo "$r_tt / 1024" | bc -l)" "$(echo "$r_tt * 1024 / $bytes" | bc -l)"
