@@ -448,6 +448,25 @@ static bool node_span(const struct calltree *ct, uint32_t n, uint32_t *lo, uint3
            gputime_span_range(ct->gt, node->ref, lo, hi);
 }
 
+/* Of siblings a..b (host spans, starts going up), the last whose span
+ * starts at or before q, a when none does; `fallback` when a span cannot
+ * be told. */
+static uint32_t last_sibling_by(struct calltree *ct, uint32_t a, uint32_t b, uint32_t q,
+                                uint32_t fallback)
+{
+    uint32_t lo, hi;
+    while (a < b) {
+        uint32_t m = a + (b - a + 1) / 2;
+        if (!node_span(ct, m, &lo, &hi))
+            return fallback;
+        if (lo <= q)
+            a = m;
+        else
+            b = m - 1;
+    }
+    return a;
+}
+
 /* The sibling from `from` on (children of parent) where the next match of
  * the search can be, skipping siblings that hold none: IDX_NONE when none
  * of them can, `from` itself when that cannot be told. Siblings that are
@@ -461,19 +480,9 @@ static uint32_t next_sibling_to_try(struct calltree *ct, uint32_t parent, uint32
     size_t i = ct_fpos_lower(ct->spos.v, ct->spos.n, lo);
     if (i >= ct->spos.n || ct->spos.v[i] >= phi)
         return IDX_NONE;
-    uint32_t q = ct->spos.v[i];
-    /* The last sibling starting at or before q. */
-    uint32_t a = from, b = ct->nodes.v[parent].first + ct->nodes.v[parent].nkids - 1;
-    while (a < b) {
-        uint32_t m = a + (b - a + 1) / 2;
-        if (!node_span(ct, m, &lo, &hi))
-            return from;
-        if (lo <= q)
-            a = m;
-        else
-            b = m - 1;
-    }
-    return a;
+    /* The last sibling starting at or before the match. */
+    return last_sibling_by(ct, from, ct->nodes.v[parent].first + ct->nodes.v[parent].nkids - 1,
+                           ct->spos.v[i], from);
 }
 
 static uint32_t next_pre(struct calltree *ct, uint32_t n, bool *wrapped, struct pattern *p)
@@ -510,18 +519,7 @@ static uint32_t prev_sibling_to_try(struct calltree *ct, uint32_t parent, uint32
     size_t i = ct_fpos_lower(ct->spos.v, ct->spos.n, hi);
     if (i == 0 || ct->spos.v[i - 1] <= plo)
         return IDX_NONE;
-    uint32_t q = ct->spos.v[i - 1];
-    uint32_t a = ct->nodes.v[parent].first, b = from;
-    while (a < b) {
-        uint32_t m = a + (b - a + 1) / 2;
-        if (!node_span(ct, m, &lo, &hi))
-            return from;
-        if (lo <= q)
-            a = m;
-        else
-            b = m - 1;
-    }
-    return a;
+    return last_sibling_by(ct, ct->nodes.v[parent].first, from, ct->spos.v[i - 1], from);
 }
 
 static uint32_t prev_pre(struct calltree *ct, uint32_t n, bool *wrapped, struct pattern *p)
