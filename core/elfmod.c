@@ -295,6 +295,9 @@ static bool lists_relocs_ok(const struct elfmod *m, const struct shdr *rel, cons
     return true;
 }
 
+#define DWARF_LISTS_BAD \
+    "corrupt DWARF: a malformed range or location list header, or a relocation over one"
+
 static bool is_lists_section(const char *name, bool *zdebug)
 {
     *zdebug = strncmp(name, ".zdebug_", 8) == 0;
@@ -444,7 +447,12 @@ static bool parse(struct elfmod *m, bool symbols, const char **why)
             parse_debuglink(m, &shs[i]);
         bool zdebug;
         if (is_lists_section(name, &zdebug) && !lists_section_ok(m, &shs[i], zdebug, &fixed[i]))
-            m->dwarf_lists_bad = true;
+            m->dwarf_unsafe = DWARF_LISTS_BAD;
+        /* libdwarf allocates a section's size before it checks that the
+         * file holds it. */
+        if (shs[i].type != SHT_NOBITS && !in_file(m, shs[i].offset, shs[i].size) &&
+            !m->dwarf_unsafe)
+            m->dwarf_unsafe = "corrupt ELF: a section extends past the end of the file";
         if (shs[i].type == SHT_NOTE && !m->build_id_len)
             parse_notes(m, &shs[i]);
         else if (shs[i].type == SHT_SYMTAB && symtab == SIZE_MAX)
@@ -455,7 +463,7 @@ static bool parse(struct elfmod *m, bool symbols, const char **why)
     for (size_t i = 0; i < nsh; i++)
         if (m->type == ET_REL && (shs[i].type == SHT_RELA || shs[i].type == SHT_REL) &&
             shs[i].info < nsh && !lists_relocs_ok(m, &shs[i], &fixed[shs[i].info]))
-            m->dwarf_lists_bad = true;
+            m->dwarf_unsafe = DWARF_LISTS_BAD;
     for (size_t i = 0; i < nsh; i++)
         VEC_FREE(&fixed[i]);
     free(fixed);
@@ -514,10 +522,10 @@ bool elfmod_dwarf_safe(const char *path, const char **why)
     struct elfmod *m = open_file(path, false, why);
     if (!m)
         return false;
-    bool bad = m->dwarf_lists_bad;
+    const char *bad = m->dwarf_unsafe;
     elfmod_free(m);
     if (bad)
-        *why = "corrupt DWARF: a malformed range or location list header, or a relocation over one";
+        *why = bad;
     return !bad;
 }
 

@@ -34,8 +34,9 @@ struct elfmod {
     uint32_t debuglink_crc;     /* its CRC-32 */
     struct elf_sym *syms;       /* function symbols, sorted by addr */
     size_t nsyms;
-    bool dwarf_lists_bad;       /* a malformed DWARF 5 range or location list
-                                   header: see elfmod_dwarf_safe */
+    const char *dwarf_unsafe;   /* why libdwarf must not read this file (a
+                                   static string), or NULL: see
+                                   elfmod_dwarf_safe */
 };
 
 /* Open and check path. On failure returns NULL and sets *why to a static
