@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/devices.h"
-#include "core/source.h"
-#include "core/synth.h"
+#include "core/roofline/devices.h"
+#include "core/base/source.h"
+#include "core/synth/synth.h"
 #include "src/commands.h"
 #include "tui/help.h"
 #include "tui/keymap.h"

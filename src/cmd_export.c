@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/export.h"
-#include "core/load.h"
+#include "core/trace/export.h"
+#include "core/trace/load.h"
 #include "src/commands.h"
 
 static void export_usage(FILE *f)

@@ -1,4 +1,4 @@
-/* torchtop gen: write a synthetic Kineto trace (core/synth.h). */
+/* torchtop gen: write a synthetic Kineto trace (core/synth/synth.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/synth.h"
+#include "core/synth/synth.h"
 #include "src/commands.h"
 
 static void gen_usage(FILE *f)

@@ -8,18 +8,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/analysis.h"
-#include "core/display.h"
-#include "core/folded.h"
-#include "core/load.h"
-#include "core/report.h"
-#include "core/snapreport.h"
-#include "core/snapshot.h"
-#include "core/source.h"
-#include "core/tabfmt.h"
-#include "core/xlsx.h"
+#include "core/analysis/analysis.h"
+#include "core/base/display.h"
+#include "core/symbols/folded.h"
+#include "core/trace/load.h"
+#include "core/report/report.h"
+#include "core/snapshot/snapreport.h"
+#include "core/snapshot/snapshot.h"
+#include "core/base/source.h"
+#include "core/report/tabfmt.h"
+#include "core/report/xlsx.h"
 #include "src/commands.h"
-#include "core/tree.h"
+#include "core/trace/tree.h"
 #include "src/progress.h"
 
 struct report_cli {

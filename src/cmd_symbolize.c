@@ -10,14 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/display.h"
-#include "core/xalloc.h"
-#include "core/elfmod.h"
-#include "core/strbuf.h"
-#include "core/symbolize.h"
-#include "core/u64map.h"
-#include "core/vec.h"
-#include "core/strtab.h"
+#include "core/base/display.h"
+#include "core/base/xalloc.h"
+#include "core/symbols/elfmod.h"
+#include "core/base/strbuf.h"
+#include "core/symbols/symbolize.h"
+#include "core/base/u64map.h"
+#include "core/base/vec.h"
+#include "core/base/strtab.h"
 #include "src/commands.h"
 
 #define OUT_CHUNK (256 * 1024) /* output is written out in pieces this big */

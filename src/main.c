@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/common.h"
+#include "core/base/common.h"
 #include "src/commands.h"
 
 static const struct command commands[] = {

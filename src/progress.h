@@ -14,7 +14,7 @@ struct progress {
 };
 
 void progress_init(struct progress *p, const char *name, bool quiet);
-/* A load_progress_fn (core/load.h); ud is the struct progress. */
+/* A load_progress_fn (core/trace/load.h); ud is the struct progress. */
 void progress_update(void *ud, uint64_t done, uint64_t total, uint64_t events);
 void progress_done(struct progress *p);
 

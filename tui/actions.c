@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "core/common.h"
+#include "core/base/common.h"
 #include "tui/actions.h"
 
 static const struct {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report.h"
+#include "core/report/report.h"
 #include "tui/app.h"
 #include "tui/chrome.h"
 #include "tui/export_ui.h"

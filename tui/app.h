@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/analysis.h"
-#include "core/table.h"
-#include "core/timeline.h"
-#include "core/trace.h"
+#include "core/analysis/analysis.h"
+#include "core/base/table.h"
+#include "core/analysis/timeline.h"
+#include "core/trace/trace.h"
 #include "tui/keymap.h"
 #include "tui/layout.h"
 #include "tui/pane.h"

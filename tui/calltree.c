@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/u64map.h"
+#include "core/base/u64map.h"
 #include "tui/calltree.h"
 #include "tui/calltree_internal.h"
 

@@ -33,12 +33,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/gputime.h"
-#include "core/interval.h"
-#include "core/strbuf.h"
-#include "core/trace.h"
-#include "core/u64map.h"
-#include "core/vec.h"
+#include "core/analysis/gputime.h"
+#include "core/base/interval.h"
+#include "core/base/strbuf.h"
+#include "core/trace/trace.h"
+#include "core/base/u64map.h"
+#include "core/base/vec.h"
 #include "tui/search.h"
 
 enum tnode_kind {

@@ -1,7 +1,7 @@
 /* Theme tables: element -> foreground, background, attributes. */
 #include "config.h"
 
-#include "core/common.h"
+#include "core/base/common.h"
 #include "tui/colors.h"
 
 struct theme_entry {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/argpack.h"
-#include "core/opstats.h"
-#include "core/tree.h"
+#include "core/trace/argpack.h"
+#include "core/analysis/opstats.h"
+#include "core/trace/tree.h"
 #include "tui/app.h"
 #include "tui/detail.h"
 #include "tui/knames.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/vec.h"
+#include "core/base/vec.h"
 #include "tui/colors.h"
 
 struct app;

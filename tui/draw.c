@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/strbuf.h"
+#include "core/base/strbuf.h"
 #include "tui/draw.h"
 #include "tui/text.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/export.h"
+#include "core/trace/export.h"
 #include "tui/app.h"
 #include "tui/export_ui.h"
 #include "tui/overlay.h"

@@ -1,5 +1,5 @@
 /* Export from the explorer: the selected subtree or the visible timeline
- * window written as a Kineto JSON trace (core/export.h), plain or gzip by
+ * window written as a Kineto JSON trace (core/trace/export.h), plain or gzip by
  * the name's ending, under a name typed in a prompt. The name is used as
  * a path as it is (a leading "~/" means the home directory): no shell
  * ever sees it. */
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/strbuf.h"
+#include "core/base/strbuf.h"
 #include "tui/actions.h"
 
 struct app;

@@ -4,7 +4,7 @@
 #ifndef TORCHTOP_TUI_HELP_H
 #define TORCHTOP_TUI_HELP_H
 
-#include "core/strbuf.h"
+#include "core/base/strbuf.h"
 
 /* Append the help as lines ending in '\n': per group a title, then one
  * line per bound action: keys, action name, description. The group of

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/common.h"
-#include "core/utf8.h"
+#include "core/base/common.h"
+#include "core/base/utf8.h"
 #include "tui/keymap.h"
 
 /* clang-format off */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/demangle.h"
-#include "core/kname.h"
-#include "core/u64map.h"
-#include "core/vec.h"
+#include "core/symbols/demangle.h"
+#include "core/symbols/kname.h"
+#include "core/base/u64map.h"
+#include "core/base/vec.h"
 #include "tui/knames.h"
 
 struct kn_entry {

@@ -1,4 +1,4 @@
-/* Kernel names as the explorer shows them: simplified (core/kname.h) in
+/* Kernel names as the explorer shows them: simplified (core/symbols/kname.h) in
  * every table and tree row by default, the full demangled name when the
  * user asks (a key toggles it everywhere). The detail pane always has the
  * full name. Both forms are made the first time a name is shown, and kept.
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 struct knames;
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "core/tree.h"
+#include "core/trace/tree.h"
 #include "tui/lanes.h"
 
 static bool lane_kind_ok(const struct trace *t, uint32_t ev, bool cpu)

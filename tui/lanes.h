@@ -1,5 +1,5 @@
 /* Timeline lanes: the busy intervals of one GPU stream (per class:
- * computation, communication, memcpy; ev_bucket() of core/tree.h) or of
+ * computation, communication, memcpy; ev_bucket() of core/trace/tree.h) or of
  * one thread's CPU ops, binned into screen columns, and the event at a
  * time. Pure (no curses). */
 #ifndef TORCHTOP_TUI_LANES_H
@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/interval.h"
-#include "core/trace.h"
+#include "core/base/interval.h"
+#include "core/trace/trace.h"
 
 enum lane_class { LC_COMP, LC_COMM, LC_MEMCPY, LC_CPU, LC__COUNT };
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "core/common.h"
+#include "core/base/common.h"
 #include "tui/layout.h"
 
 bool rect_contains(const struct rect *r, int y, int x)

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "core/common.h"
+#include "core/base/common.h"
 #include "tui/memchart.h"
 
 uint32_t memchart_first(uint32_t from, uint32_t to, int w, int col)

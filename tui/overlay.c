@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/utf8.h"
+#include "core/base/utf8.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/help.h"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/strbuf.h"
+#include "core/base/strbuf.h"
 #include "tui/actions.h"
 #include "tui/layout.h"
 #include "tui/search.h"

@@ -1,4 +1,4 @@
-/* The roofline in the explorer: the roofline tables (core/roofline.h) as
+/* The roofline in the explorer: the roofline tables (core/roofline/roofline.h) as
  * the op table's "roofline" view, one category (GEMM, SDPA_fwd, ...) at a
  * time, picked from a menu; and the detail pane's section for a modelled
  * op instance: its parameters, its roofline line and a text roofline plot
@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/analysis.h"
-#include "core/roofline.h"
-#include "core/table.h"
+#include "core/analysis/analysis.h"
+#include "core/roofline/roofline.h"
+#include "core/base/table.h"
 
 struct app;
 struct detail_out;

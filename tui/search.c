@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xalloc.h"
+#include "core/base/xalloc.h"
 #include "tui/search.h"
 
 void pattern_clear(struct pattern *p)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/snapreport.h"
-#include "core/tabfmt.h"
+#include "core/snapshot/snapreport.h"
+#include "core/report/tabfmt.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/snap_view.h"

@@ -1,7 +1,7 @@
 /* Memory snapshot mode of the explorer (`torchtop SNAPSHOT.pickle`).
  *
  * The same four panes as for a trace, other contents:
- *   table slot     report tables of the snapshot (core/snapreport.h) in the
+ *   table slot     report tables of the snapshot (core/snapshot/snapreport.h) in the
  *                  table pane: summary, sites (sortable, grouped by the
  *                  whole traceback or its top frames), segments, settings
  *   tree slot      the memory pane: the allocations live at the memory
@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/snapshot.h"
-#include "core/table.h"
+#include "core/snapshot/snapshot.h"
+#include "core/base/table.h"
 #include "tui/actions.h"
 
 struct app;

@@ -2,7 +2,7 @@
  * marked. Files named by traces and snapshots are untrusted paths: they
  * are only ever open(2)ed and read (never handed to a shell), only when
  * they are regular files, at most SRCVIEW_MAX_BYTES of them, and every
- * line is made safe for the terminal (core/display.h) with tabs expanded. */
+ * line is made safe for the terminal (core/base/display.h) with tabs expanded. */
 #ifndef TORCHTOP_TUI_SOURCE_VIEW_H
 #define TORCHTOP_TUI_SOURCE_VIEW_H
 
@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/strbuf.h"
-#include "core/vec.h"
+#include "core/base/strbuf.h"
+#include "core/base/vec.h"
 #include "tui/actions.h"
 
 struct app;

@@ -1,4 +1,4 @@
-/* The op table pane: the report tables (core/report.h), one view each,
+/* The op table pane: the report tables (core/report/report.h), one view each,
  * sortable by any column, narrowed by the filter; Enter drills into the
  * row's instances in the call tree. */
 #include "config.h"
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/tabfmt.h"
+#include "core/report/tabfmt.h"
 #include "tui/app.h"
 #include "tui/detail.h"
 #include "tui/draw.h"

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "core/display.h"
-#include "core/utf8.h"
+#include "core/base/display.h"
+#include "core/base/utf8.h"
 #include "tui/text.h"
 
 const struct glyphs glyphs_utf8 = {

@@ -1,5 +1,5 @@
 /* Terminal text for the explorer: column-exact fitting of untrusted names
- * (on top of core/display.h), ASCII fallback, glyph sets and number and
+ * (on top of core/base/display.h), ASCII fallback, glyph sets and number and
  * duration formatting. Pure: no curses.
  *
  * Every string that reaches a pane goes through text_fit() or text_clean(),
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/strbuf.h"
+#include "core/base/strbuf.h"
 
 /* Glyphs used by the panes; one set for UTF-8 terminals, one for ASCII. */
 struct glyphs {

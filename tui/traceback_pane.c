@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kname.h"
-#include "core/symbolize.h"
-#include "core/u64map.h"
+#include "core/symbols/kname.h"
+#include "core/symbols/symbolize.h"
+#include "core/base/u64map.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/snap_view.h"
@@ -343,7 +343,7 @@ static bool unknown_file(const char *file)
     return !file || !file[0] || strcmp(file, "??") == 0;
 }
 
-/* A C++ name as rows show it: simplified (core/kname.h) unless full. */
+/* A C++ name as rows show it: simplified (core/symbols/kname.h) unless full. */
 static void put_name(struct strbuf *out, const char *name, bool cxx, bool full)
 {
     if (cxx && !full)

@@ -1,7 +1,7 @@
 /* The traceback view: what the detail pane shows in place of its text
  * after `t`. It lists the combined traceback of the selection, newest
  * frame first: for a trace event the chain kernel <- launch <- ops <-
- * Python frames (core/traceback.h), for an allocation of a memory snapshot
+ * Python frames (core/symbols/traceback.h), for an allocation of a memory snapshot
  * its C++, Python and Inductor frames (snap_stack_traceback). Each frame
  * is a row with a cursor; Enter shows the frame's source file around its
  * line (tui/source_view.h).
@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/traceback.h"
+#include "core/symbols/traceback.h"
 
 struct app;
 struct pane;

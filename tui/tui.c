@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/load.h"
-#include "core/report.h"
-#include "core/snapshot.h"
+#include "core/trace/load.h"
+#include "core/report/report.h"
+#include "core/snapshot/snapshot.h"
 #include "tui/app.h"
 #include "tui/colors.h"
 #include "tui/draw.h"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 /* Run one input; always returns 0. Defined once per target. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

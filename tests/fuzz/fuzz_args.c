@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/argpack.h"
-#include "core/load.h"
-#include "core/strbuf.h"
+#include "core/trace/argpack.h"
+#include "core/trace/load.h"
+#include "core/base/strbuf.h"
 #include "tests/fuzz/fuzz.h"
 
 #define EV(rest) "{" rest ", \"args\": "

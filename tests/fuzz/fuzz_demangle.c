@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/demangle.h"
-#include "core/display.h"
-#include "core/kname.h"
-#include "core/xalloc.h"
+#include "core/symbols/demangle.h"
+#include "core/base/display.h"
+#include "core/symbols/kname.h"
+#include "core/base/xalloc.h"
 #include "tests/fuzz/fuzz.h"
 
 /* Display text: valid UTF-8 without C0/C1 controls or DEL. */

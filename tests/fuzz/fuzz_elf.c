@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/dwarfidx.h"
-#include "core/dwarfidx_internal.h"
-#include "core/elfmod.h"
-#include "core/symbolize.h"
-#include "core/xalloc.h"
+#include "core/symbols/dwarfidx.h"
+#include "core/symbols/dwarfidx_internal.h"
+#include "core/symbols/elfmod.h"
+#include "core/symbols/symbolize.h"
+#include "core/base/xalloc.h"
 #include "tests/fuzz/fuzz.h"
 
 #define MAX_PROBES 64

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pickle.h"
-#include "core/snapreport.h"
-#include "core/snapshot.h"
-#include "core/source.h"
-#include "core/tabfmt.h"
-#include "core/traceback.h"
+#include "core/snapshot/pickle.h"
+#include "core/snapshot/snapreport.h"
+#include "core/snapshot/snapshot.h"
+#include "core/base/source.h"
+#include "core/report/tabfmt.h"
+#include "core/symbols/traceback.h"
 #include "tests/fuzz/fuzz.h"
 
 struct hook_state {

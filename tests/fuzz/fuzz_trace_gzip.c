@@ -10,7 +10,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "core/xalloc.h"
+#include "core/base/xalloc.h"
 #include "tests/fuzz/fuzz.h"
 
 /* Append one gzip member holding in[0..n) to out (which has room). */

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/analysis.h"
-#include "core/argpack.h"
-#include "core/folded.h"
-#include "core/load.h"
-#include "core/report.h"
-#include "core/tabfmt.h"
-#include "core/traceback.h"
-#include "core/tree.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/argpack.h"
+#include "core/symbols/folded.h"
+#include "core/trace/load.h"
+#include "core/report/report.h"
+#include "core/report/tabfmt.h"
+#include "core/symbols/traceback.h"
+#include "core/trace/tree.h"
 #include "tests/fuzz/fuzz.h"
 
 /* Tracebacks are linear in the depth; a few events are enough. */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/xalloc.h"
+#include "core/base/xalloc.h"
 #include "tests/fuzz/fuzz.h"
 
 static int run_file(const char *path)

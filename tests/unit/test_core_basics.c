@@ -11,17 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/arena.h"
-#include "core/argpack.h"
-#include "core/display.h"
-#include "core/interval.h"
-#include "core/jsonscan.h"
-#include "core/opcat.h"
-#include "core/strtab.h"
-#include "core/tabfmt.h"
-#include "core/table.h"
-#include "core/u64map.h"
-#include "core/utf8.h"
+#include "core/base/arena.h"
+#include "core/trace/argpack.h"
+#include "core/base/display.h"
+#include "core/base/interval.h"
+#include "core/trace/jsonscan.h"
+#include "core/analysis/opcat.h"
+#include "core/base/strtab.h"
+#include "core/report/tabfmt.h"
+#include "core/base/table.h"
+#include "core/base/u64map.h"
+#include "core/base/utf8.h"
 
 static void test_arena(void **state)
 {

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/devices.h"
-#include "core/load.h"
+#include "core/roofline/devices.h"
+#include "core/trace/load.h"
 
 static struct trace *load_devices(const char *props)
 {

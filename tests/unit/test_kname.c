@@ -14,10 +14,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/demangle.h"
-#include "core/kname.h"
-#include "core/load.h"
-#include "core/u64map.h"
+#include "core/symbols/demangle.h"
+#include "core/symbols/kname.h"
+#include "core/trace/load.h"
+#include "core/base/u64map.h"
 #include "tests/unit/testutil.h"
 
 #define ELL "\xe2\x80\xa6"

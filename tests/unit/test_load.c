@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/argpack.h"
+#include "core/trace/argpack.h"
 #include "tests/unit/testutil.h"
 
 static void test_timestamps_exact(void **state)

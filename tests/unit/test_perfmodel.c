@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/perfmodel.h"
+#include "core/roofline/perfmodel.h"
 
 static struct pm_result R;
 

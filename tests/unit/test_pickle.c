@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "core/pickle.h"
+#include "core/snapshot/pickle.h"
 
 /* Load bytes; returns the status, sets *repr (malloc'd, the value or the
  * formatted error). */

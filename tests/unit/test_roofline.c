@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/load.h"
-#include "core/roofline.h"
-#include "core/tabfmt.h"
+#include "core/trace/load.h"
+#include "core/report/report.h"
+#include "core/roofline/roofline.h"
+#include "core/report/tabfmt.h"
 
 #define OP(name, tid, ts, dur, args)                                                               \
     "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" name "\", \"pid\": 1, \"tid\": " #tid      \
@@ -476,7 +477,7 @@ static void test_no_shapes_message(void **state)
     struct table_list l = {0};
     char err[256];
     struct report_opts o = {0};
-    assert_true(roofline_report_build(a, &o, &l, err));
+    assert_true(report_build(a, "roofline", &o, &l, err));
     assert_int_equal(l.items.n, 1);
     const struct table *m = l.items.v[0];
     assert_string_equal(m->name, "roofline");
@@ -500,7 +501,7 @@ static void test_no_kernels_message(void **state)
     struct table_list l = {0};
     char err[256];
     struct report_opts o = {0};
-    assert_true(roofline_report_build(a, &o, &l, err));
+    assert_true(report_build(a, "roofline", &o, &l, err));
     assert_int_equal(l.items.n, 1);
     const struct table *m = l.items.v[0];
     assert_string_equal(m->name, "roofline");

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/shapes.h"
+#include "core/analysis/shapes.h"
 
 static void test_parse_args(void **state)
 {

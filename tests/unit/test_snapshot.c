@@ -13,10 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/snapreport.h"
-#include "core/snapshot.h"
-#include "core/tabfmt.h"
-#include "core/traceback.h"
+#include "core/snapshot/snapreport.h"
+#include "core/snapshot/snapshot.h"
+#include "core/report/tabfmt.h"
+#include "core/symbols/traceback.h"
 
 /* ------------------------------------------------------------------------ */
 /* A tiny pickle writer                                                     */

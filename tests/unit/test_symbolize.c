@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/common.h"
-#include "core/elfmod.h"
-#include "core/symbolize.h"
+#include "core/base/common.h"
+#include "core/symbols/elfmod.h"
+#include "core/symbols/symbolize.h"
 
 /* Code to look up; the line numbers are checked below. */
 static void *captured;

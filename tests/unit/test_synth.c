@@ -14,11 +14,11 @@
 #include <cmocka.h>
 #include <libiberty/demangle.h>
 
-#include "core/argpack.h"
-#include "core/load.h"
-#include "core/synth.h"
-#include "core/trace.h"
-#include "core/tree.h"
+#include "core/trace/argpack.h"
+#include "core/trace/load.h"
+#include "core/synth/synth.h"
+#include "core/trace/trace.h"
+#include "core/trace/tree.h"
 #include "tests/unit/testutil.h"
 
 /* ------------------------------------------------------------------------ */

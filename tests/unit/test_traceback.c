@@ -13,9 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/folded.h"
-#include "core/load.h"
-#include "core/traceback.h"
+#include "core/symbols/folded.h"
+#include "core/trace/load.h"
+#include "core/symbols/traceback.h"
 #include "tests/unit/testutil.h"
 
 struct want {

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/analysis.h"
-#include "core/gputime.h"
-#include "core/opstats.h"
-#include "core/timeline.h"
-#include "core/tree.h"
+#include "core/analysis/analysis.h"
+#include "core/analysis/gputime.h"
+#include "core/analysis/opstats.h"
+#include "core/analysis/timeline.h"
+#include "core/trace/tree.h"
 #include "tests/unit/testutil.h"
 
 #define X(cat, name, tid, ts, dur, args)                                                       \

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gputime.h"
-#include "core/load.h"
+#include "core/analysis/gputime.h"
+#include "core/trace/load.h"
 #include "tests/unit/testutil.h"
 #include "tui/calltree.h"
 #include "tui/lanes.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/demangle.h"
+#include "core/symbols/demangle.h"
 #include "tests/unit/testutil.h"
 #include "tui/export_ui.h"
 #include "tui/knames.h"

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/snapshot.h"
-#include "core/traceback.h"
+#include "core/snapshot/snapshot.h"
+#include "core/symbols/traceback.h"
 #include "tui/help.h"
 #include "tui/keymap.h"
 #include "tui/memchart.h"

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/display.h"
-#include "core/utf8.h"
+#include "core/base/display.h"
+#include "core/base/utf8.h"
 #include "tui/search.h"
 #include "tui/text.h"
 

@@ -8,8 +8,8 @@
 #include <setjmp.h>
 #include <string.h>
 
-#include "core/load.h"
-#include "core/trace.h"
+#include "core/trace/load.h"
+#include "core/trace/trace.h"
 
 /* Load a trace from text; asserts it loads without error. */
 static inline struct trace *load_text(const char *json)

@@ -1,0 +1,252 @@
+/* Direct and subtree GPU time of host events, computed lazily. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analysis/gputime.h"
+#include "core/base/interval.h"
+#include "core/base/sort.h"
+#include "core/base/u64map.h"
+
+struct tcache {
+    struct u64map idx;      /* event -> index into val */
+    VEC(int64_t) val;
+};
+
+struct gputime {
+    const struct trace *t;
+    /* Pre-order position of every host span in its thread's tree, and the
+     * size of its subtree: a subtree is the range [pre, pre + size). */
+    uint32_t *pre, *size;
+    /* GPU work sorted by the pre-order position of its launch. */
+    uint32_t *by_pre;       /* event indices */
+    uint32_t *by_pre_key;   /* pre of each one's launch */
+    uint32_t n_by_pre;
+    /* GPU work per launcher, start order (CSR). */
+    uint32_t *launched_first, *launched;
+    /* Computed values: [0] without comm, [1] with comm. Sparse, since only
+     * launchers and the rows someone looks at are ever asked for. */
+    struct tcache direct[2], subtree[2];
+    ivals_t scratch;
+};
+
+static void number_subtrees(struct gputime *g)
+{
+    const struct trace *t = g->t;
+    g->pre = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    g->size = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    memset(g->pre, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
+    uint32_t counter = 0;
+    /* Iterative pre-order walk: each frame holds a node and the next child
+     * to visit; a node's size is known when its frame is popped. */
+    uint32_t *node = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    uint32_t *next = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        for (uint32_t root = t->rows.v[r].first_root; root != IDX_NONE;
+             root = t->ev.v[root].next_sibling) {
+            size_t depth = 0;
+            node[depth] = root;
+            next[depth++] = t->ev.v[root].first_child;
+            g->pre[root] = counter++;
+            while (depth) {
+                uint32_t c = next[depth - 1];
+                if (c == IDX_NONE) {
+                    uint32_t done = node[--depth];
+                    g->size[done] = counter - g->pre[done];
+                    continue;
+                }
+                next[depth - 1] = t->ev.v[c].next_sibling;
+                g->pre[c] = counter++;
+                node[depth] = c;
+                next[depth++] = t->ev.v[c].first_child;
+            }
+        }
+    }
+    free(node);
+    free(next);
+}
+
+struct pre_key {
+    uint32_t pre, ev;
+};
+
+static inline bool pre_less(const struct pre_key *a, const struct pre_key *b)
+{
+    return a->pre < b->pre || (a->pre == b->pre && a->ev < b->ev);
+}
+
+SORT_DEFINE(pre_sort, struct pre_key, pre_less)
+
+struct start_key {
+    uint32_t launcher;
+    int64_t ts;
+    uint32_t ev;
+};
+
+static inline bool start_less(const struct start_key *a, const struct start_key *b)
+{
+    if (a->launcher != b->launcher)
+        return a->launcher < b->launcher;
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    return a->ev < b->ev;
+}
+
+SORT_DEFINE(start_sort, struct start_key, start_less)
+
+struct gputime *gputime_new(const struct trace *t)
+{
+    struct gputime *g = xcalloc(1, sizeof(*g));
+    g->t = t;
+    number_subtrees(g);
+
+    VEC(struct pre_key) keys = {0};
+    VEC(struct start_key) starts = {0};
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
+            continue;
+        const struct gpu_info *gi = &t->gpus.v[e->aux];
+        if (gi->launch == IDX_NONE)
+            continue;
+        if (g->pre[gi->launch] != IDX_NONE)
+            VEC_PUSH(&keys, ((struct pre_key){g->pre[gi->launch], i}));
+        if (gi->launcher != IDX_NONE)
+            VEC_PUSH(&starts, ((struct start_key){gi->launcher, e->ts, i}));
+    }
+    pre_sort(keys.v, keys.n);
+    g->n_by_pre = (uint32_t)keys.n;
+    g->by_pre = xmalloc((keys.n + 1) * sizeof(uint32_t));
+    g->by_pre_key = xmalloc((keys.n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < keys.n; k++) {
+        g->by_pre[k] = keys.v[k].ev;
+        g->by_pre_key[k] = keys.v[k].pre;
+    }
+    VEC_FREE(&keys);
+
+    start_sort(starts.v, starts.n);
+    g->launched_first = xcalloc(t->ev.n + 1, sizeof(uint32_t));
+    g->launched = xmalloc((starts.n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < starts.n; k++) {
+        g->launched[k] = starts.v[k].ev;
+        g->launched_first[starts.v[k].launcher + 1]++;
+    }
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        g->launched_first[i + 1] += g->launched_first[i];
+    VEC_FREE(&starts);
+    return g;
+}
+
+void gputime_free(struct gputime *g)
+{
+    if (!g)
+        return;
+    free(g->pre);
+    free(g->size);
+    free(g->by_pre);
+    free(g->by_pre_key);
+    free(g->launched_first);
+    free(g->launched);
+    for (int k = 0; k < 2; k++) {
+        u64map_free(&g->direct[k].idx);
+        VEC_FREE(&g->direct[k].val);
+        u64map_free(&g->subtree[k].idx);
+        VEC_FREE(&g->subtree[k].val);
+    }
+    VEC_FREE(&g->scratch);
+    free(g);
+}
+
+static bool tcache_get(struct tcache *c, uint32_t ev, int64_t *out)
+{
+    uint32_t k = c->idx.keys ? u64map_get(&c->idx, ev) : IDX_NONE;
+    if (k == IDX_NONE)
+        return false;
+    *out = c->val.v[k];
+    return true;
+}
+
+static int64_t tcache_put(struct tcache *c, uint32_t ev, int64_t v)
+{
+    if (!c->idx.keys)
+        u64map_init(&c->idx, 1024);
+    u64map_put(&c->idx, ev, (uint32_t)c->val.n);
+    VEC_PUSH(&c->val, v);
+    return v;
+}
+
+static int64_t union_of(struct gputime *g, const uint32_t *evs, uint32_t n, bool with_comm)
+{
+    g->scratch.n = 0;
+    VEC_RESERVE(&g->scratch, n);
+    for (uint32_t k = 0; k < n; k++) {
+        const struct event *e = &g->t->ev.v[evs[k]];
+        if (!with_comm && (e->flags & EVF_COMM))
+            continue;
+        g->scratch.v[g->scratch.n++] = (struct ival){e->ts, ev_end(e)};
+    }
+    return ival_union_length(g->scratch.v, g->scratch.n);
+}
+
+const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count)
+{
+    *count = g->launched_first[ev + 1] - g->launched_first[ev];
+    return g->launched + g->launched_first[ev];
+}
+
+const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t *count)
+{
+    *count = 0;
+    if (ev >= g->t->ev.n || g->pre[ev] == IDX_NONE)
+        return g->by_pre;
+    uint32_t lo_key = g->pre[ev], hi_key = g->pre[ev] + g->size[ev];
+    size_t lo = 0, hi = g->n_by_pre;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->by_pre_key[mid] < lo_key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t first = lo;
+    hi = g->n_by_pre;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->by_pre_key[mid] < hi_key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *count = (uint32_t)(lo - first);
+    return g->by_pre + first;
+}
+
+int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm)
+{
+    int64_t v;
+    if (tcache_get(&g->direct[with_comm], ev, &v))
+        return v;
+    uint32_t n;
+    const uint32_t *evs = gputime_launched(g, ev, &n);
+    return tcache_put(&g->direct[with_comm], ev, union_of(g, evs, n, with_comm));
+}
+
+bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi)
+{
+    if (ev >= g->t->ev.n || g->pre[ev] == IDX_NONE)
+        return false;
+    *lo = g->pre[ev];
+    *hi = g->pre[ev] + g->size[ev];
+    return true;
+}
+
+int64_t gputime_subtree(struct gputime *g, uint32_t ev, bool with_comm)
+{
+    int64_t v;
+    if (tcache_get(&g->subtree[with_comm], ev, &v))
+        return v;
+    uint32_t n;
+    const uint32_t *evs = gputime_subtree_events(g, ev, &n);
+    return tcache_put(&g->subtree[with_comm], ev, union_of(g, evs, n, with_comm));
+}

@@ -1,0 +1,38 @@
+/* GPU time induced by host events (metrics.md section 3).
+ *
+ * direct(op)  = length of the union of the GPU events op launched directly
+ *               (op is their launcher);
+ * subtree(op) = length of the union of the GPU events launched by any
+ *               runtime call in op's subtree (op included).
+ * Both exist in two flavours: with communication kernels (the explorer's
+ * "induced GPU time") and without (the launcher tables, which leave
+ * collectives to the timeline). Values are computed on first use and
+ * cached; a struct gputime borrows its trace. Not thread-safe. */
+#ifndef TORCHTOP_CORE_GPUTIME_H
+#define TORCHTOP_CORE_GPUTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/trace/trace.h"
+
+struct gputime;
+
+struct gputime *gputime_new(const struct trace *t);
+void gputime_free(struct gputime *g);
+
+int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm);
+int64_t gputime_subtree(struct gputime *g, uint32_t ev, bool with_comm);
+
+/* GPU events whose launcher is ev, in start order (with comm kernels). */
+const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count);
+/* GPU events launched under ev's subtree, in tree (pre-order) order of
+ * their launches. */
+const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t *count);
+
+/* The numbering behind it: host spans are numbered in pre-order, thread
+ * after thread, so that the subtree of host span ev is [*lo, *hi). False
+ * (nothing written) when ev is not a host span of a thread's tree. */
+bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi);
+
+#endif

@@ -1,0 +1,143 @@
+/* Kernel summary table. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/symbols/demangle.h"
+#include "core/analysis/kernstats.h"
+#include "core/base/sort.h"
+#include "core/analysis/timeline.h"
+
+char *kernel_display_name(const char *name)
+{
+    return demangle_or_copy(name);
+}
+
+struct kkey {
+    uint8_t cat;
+    uint32_t launcher_name;
+    uint32_t kernel;
+    int32_t stream;
+    uint32_t ev;
+};
+
+static inline bool kkey_less(const struct kkey *a, const struct kkey *b)
+{
+    if (a->cat != b->cat)
+        return a->cat < b->cat;
+    if (a->launcher_name != b->launcher_name)
+        return a->launcher_name < b->launcher_name;
+    if (a->kernel != b->kernel)
+        return a->kernel < b->kernel;
+    if (a->stream != b->stream)
+        return a->stream < b->stream;
+    return a->ev < b->ev;
+}
+
+static inline bool kkey_same(const struct kkey *a, const struct kkey *b)
+{
+    return a->cat == b->cat && a->launcher_name == b->launcher_name && a->kernel == b->kernel &&
+           a->stream == b->stream;
+}
+
+SORT_DEFINE(kkey_sort, struct kkey, kkey_less)
+
+enum {
+    K_CAT, K_PARENT, K_NAME, K_STREAM, K_SUM, K_COUNT, K_MEAN, K_MIN, K_MAX, K_PCT_KERNELS,
+    K_PCT_TOTAL, K__N
+};
+
+#define CAT_UNLINKED OPCAT__COUNT
+
+struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
+{
+    static const struct table_col cols[K__N] = {
+        [K_CAT] = {"Parent op category", "category", COL_TEXT, 0, COLF_ASC},
+        [K_PARENT] = {"Parent cpu_op", "launcher", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
+        [K_NAME] = {"Kernel name", "kernel", COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_NAME},
+        [K_STREAM] = {"Kernel stream", "stream", COL_INT, 0, 0},
+        [K_SUM] = {"Kernel duration (µs)_sum", "total µs", COL_FLOAT, 3, 0},
+        [K_COUNT] = {"Kernel duration (µs)_count", "count", COL_INT, 0, 0},
+        [K_MEAN] = {"Kernel duration (µs)_mean", "mean µs", COL_FLOAT, 3, 0},
+        [K_MIN] = {"Kernel duration (µs)_min", "min µs", COL_FLOAT, 3, 0},
+        [K_MAX] = {"Kernel duration (µs)_max", "max µs", COL_FLOAT, 3, 0},
+        [K_PCT_KERNELS] = {"Percent of kernels time (%)", "% kernels", COL_PERCENT, 2, 0},
+        [K_PCT_TOTAL] = {"Percent of total time (%)", "% span", COL_PERCENT, 2, 0},
+    };
+    const struct trace *t = s->t;
+    struct table *tab = table_new("kernel_summary", "GPU time by kernel", cols, K__N);
+    VEC(struct kkey) keys = {0};
+    uint64_t n_unlinked = 0;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_KERNEL || e->aux == IDX_NONE)
+            continue;
+        const struct gpu_info *g = &t->gpus.v[e->aux];
+        if (g->launch == IDX_NONE)
+            n_unlinked++;
+        struct kkey k = {CAT_UNLINKED, 0, e->name, g->stream, i};
+        if (g->launcher != IDX_NONE) {
+            k.launcher_name = t->ev.v[g->launcher].name;
+            k.cat = (uint8_t)opstats_category(s, g->launcher);
+        }
+        VEC_PUSH(&keys, k);
+    }
+    kkey_sort(keys.v, keys.n);
+    struct gpu_breakdown b;
+    gpu_breakdown(t, linked_only, -1, &b);
+    double all = 0;
+    for (size_t k = 0; k < keys.n; k++)
+        all += (double)t->ev.v[keys.v[k].ev].dur;
+    uint32_t *first = xcalloc(keys.n + 2, sizeof(uint32_t));
+    uint32_t *inst = xmalloc((keys.n + 1) * sizeof(uint32_t));
+    size_t nrows = 0;
+    for (size_t a = 0; a < keys.n;) {
+        size_t bnd = a + 1;
+        while (bnd < keys.n && kkey_same(&keys.v[a], &keys.v[bnd]))
+            bnd++;
+        double sum = 0, mn = INFINITY, mx = -INFINITY;
+        for (size_t k = a; k < bnd; k++) {
+            double d = (double)t->ev.v[keys.v[k].ev].dur / 1e3;
+            sum += d;
+            mn = fmin(mn, d);
+            mx = fmax(mx, d);
+            inst[k] = keys.v[k].ev;
+        }
+        const struct kkey *k0 = &keys.v[a];
+        size_t r = table_add_row(tab);
+        table_set_text(tab, r, K_CAT, k0->cat == CAT_UNLINKED ? "" : opcat_name(k0->cat));
+        table_set_text(tab, r, K_PARENT, k0->cat == CAT_UNLINKED ? "" : trace_str(t, k0->launcher_name));
+        char *name = kernel_display_name(trace_str(t, k0->kernel));
+        table_set_text(tab, r, K_NAME, name);
+        free(name);
+        table_set_int(tab, r, K_STREAM, k0->stream);
+        table_set_float(tab, r, K_SUM, sum);
+        table_set_int(tab, r, K_COUNT, (int64_t)(bnd - a));
+        table_set_float(tab, r, K_MEAN, sum / (double)(bnd - a));
+        table_set_float(tab, r, K_MIN, mn);
+        table_set_float(tab, r, K_MAX, mx);
+        table_set_float(tab, r, K_PCT_KERNELS, all > 0 ? 100.0 * sum * 1e3 / all : 0);
+        table_set_float(tab, r, K_PCT_TOTAL, b.total ? 100.0 * sum * 1e3 / (double)b.total : 0);
+        table_set_ref(tab, r, k0->kernel);
+        first[nrows + 1] = first[nrows] + (uint32_t)(bnd - a);
+        nrows++;
+        a = bnd;
+    }
+    table_set_instances(tab, first, inst);
+    VEC_FREE(&keys);
+    /* A total order on the row keys first, so ties do not depend on
+     * string ids (which parsing threads assign in any order). */
+    table_sort(tab, K_STREAM, false);
+    table_sort(tab, K_NAME, false);
+    table_sort(tab, K_PARENT, false);
+    table_sort(tab, K_CAT, false);
+    table_sort(tab, K_SUM, true);
+    if (n_unlinked)
+        table_add_note(tab, "%llu %s not linked to a launch: %s category and launcher are blank",
+                       (unsigned long long)n_unlinked,
+                       n_unlinked == 1 ? "kernel is" : "kernels are",
+                       n_unlinked == 1 ? "its" : "their");
+    return tab;
+}

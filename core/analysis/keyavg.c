@@ -1,0 +1,584 @@
+/* key_averages: self/total CPU and device time per op name. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/trace/argpack.h"
+#include "core/base/hash.h"
+#include "core/analysis/keyavg.h"
+#include "core/analysis/kernstats.h"
+#include "core/analysis/shapes.h"
+#include "core/base/sort.h"
+#include "core/base/strbuf.h"
+#include "core/base/u64map.h"
+
+static bool is_row_event(const struct event *e)
+{
+    return e->ph == 'X' && (e->kind == EVK_CPU_OP || e->kind == EVK_ANNOTATION ||
+                            evk_is_launch(e->kind) || evk_is_gpu(e->kind));
+}
+
+static bool is_host_row_event(const struct event *e)
+{
+    return is_row_event(e) && !evk_is_gpu(e->kind);
+}
+
+/* Nearest enclosing host row event, Python frames and others passed over. */
+static uint32_t row_parent(const struct trace *t, uint32_t i)
+{
+    for (uint32_t p = t->ev.v[i].parent; p != IDX_NONE; p = t->ev.v[p].parent)
+        if (is_host_row_event(&t->ev.v[p]))
+            return p;
+    return IDX_NONE;
+}
+
+/* Nearest enclosing op (cpu_op or annotation) of a launch. */
+static uint32_t owner_op(const struct trace *t, uint32_t launch)
+{
+    for (uint32_t p = t->ev.v[launch].parent; p != IDX_NONE; p = t->ev.v[p].parent)
+        if (t->ev.v[p].kind == EVK_CPU_OP || t->ev.v[p].kind == EVK_ANNOTATION)
+            return p;
+    return IDX_NONE;
+}
+
+/* Source frames of an event: the nearest Python frames above it, leaving
+ * out nn.Module frames and the profiler's own. */
+static void stack_key(const struct trace *t, uint32_t i, int depth, struct strbuf *out)
+{
+    int n = 0;
+    for (uint32_t p = t->ev.v[i].parent; p != IDX_NONE && n < depth; p = t->ev.v[p].parent) {
+        const struct event *e = &t->ev.v[p];
+        if (e->kind != EVK_PYTHON || (e->flags & EVF_MODULE))
+            continue;
+        const char *name = trace_str(t, e->name);
+        if (strstr(name, "torch/profiler/") || strstr(name, "torch/autograd/profiler"))
+            continue;
+        if (n++)
+            sb_putc(out, '\n');
+        sb_puts(out, name);
+    }
+}
+
+struct kagg {
+    int64_t self_cpu, cpu_total, self_dev, dev_total;
+    int64_t self_cpu_mem, cpu_mem, self_dev_mem, dev_mem;   /* bytes */
+    double flops;
+    uint64_t calls;
+    uint32_t first;         /* first instance */
+    uint32_t name;          /* strtab id */
+    uint32_t shapes;        /* strtab id of Input Dims, 0 */
+    char *stack;            /* source frames (malloc), or NULL */
+    bool gpu;               /* a kernel row */
+};
+
+struct inst {
+    uint32_t agg, ev;
+};
+
+static inline bool inst_less(const struct inst *a, const struct inst *b)
+{
+    return a->agg < b->agg || (a->agg == b->agg && a->ev < b->ev);
+}
+
+SORT_DEFINE(inst_sort, struct inst, inst_less)
+
+struct ts_key {
+    int64_t ts;
+    uint32_t ev, agg;
+};
+
+static inline bool ts_less(const struct ts_key *a, const struct ts_key *b)
+{
+    return a->ts < b->ts || (a->ts == b->ts && a->ev < b->ev);
+}
+
+SORT_DEFINE(ts_sort, struct ts_key, ts_less)
+
+enum {
+    KA_NAME, KA_SELF_CPU_PCT, KA_SELF_CPU, KA_CPU_TOTAL_PCT, KA_CPU_TOTAL, KA_CPU_AVG,
+    KA_SELF_DEV, KA_SELF_DEV_PCT, KA_DEV_TOTAL, KA_DEV_AVG, KA_CPU_MEM, KA_SELF_CPU_MEM,
+    KA_DEV_MEM, KA_SELF_DEV_MEM, KA_CALLS, KA_SHAPES, KA_STACK, KA_FLOPS, KA_START, KA__N
+};
+
+/* FLOPs of one op instance: its "flops" arg when the trace has one, else
+ * PyTorch's own formulas (torch.profiler with_flops) from the recorded
+ * shapes, for the ops PyTorch counts: mm, addmm, bmm, baddbmm, conv2d,
+ * mul and add. */
+static double op_flops(const struct trace *t, uint32_t ev)
+{
+    struct argval a;
+    double v;
+    if (ev_arg(t, ev, "flops", &a) && argval_number(t, &a, &v))
+        return v;
+    const struct op_info *o = ev_op(t, ev);
+    if (!o || !o->input_dims)
+        return 0;
+    const char *name = ev_name(t, ev);
+    enum { MM, ADDMM, BMM, BADDBMM, CONV2D, ELTWISE, NONE } kind = NONE;
+    if (strcmp(name, "aten::mm") == 0) kind = MM;
+    else if (strcmp(name, "aten::addmm") == 0) kind = ADDMM;
+    else if (strcmp(name, "aten::bmm") == 0) kind = BMM;
+    else if (strcmp(name, "aten::baddbmm") == 0) kind = BADDBMM;
+    else if (strcmp(name, "aten::conv2d") == 0) kind = CONV2D;
+    else if (strcmp(name, "aten::mul") == 0 || strcmp(name, "aten::add") == 0) kind = ELTWISE;
+    if (kind == NONE)
+        return 0;
+    struct op_args args;
+    if (!op_args_parse(&args, trace_str(t, o->input_dims), trace_str(t, o->input_type), "",
+                       trace_str(t, o->concrete_inputs)))
+        return 0;
+    double flops = 0;
+    const struct shape *d = args.dims;
+    switch (kind) {
+    case MM:
+    case ADDMM: {
+        uint32_t a1 = kind == MM ? 0 : 1;
+        if (op_args_shape(&args, a1 + 1) && d[a1].nd == 2 && d[a1 + 1].nd == 2)
+            flops = 2.0 * (double)d[a1].d[0] * (double)d[a1].d[1] * (double)d[a1 + 1].d[1];
+        break;
+    }
+    case BMM:
+    case BADDBMM: {
+        uint32_t a1 = kind == BMM ? 0 : 1;
+        if (op_args_shape(&args, a1 + 1) && d[a1].nd == 3 && d[a1 + 1].nd == 3)
+            flops = 2.0 * (double)d[a1].d[0] * (double)d[a1].d[1] * (double)d[a1].d[2] *
+                    (double)d[a1 + 1].d[2];
+        break;
+    }
+    case CONV2D: {
+        /* input [N, C, H, W], weight [K, C/groups, R, S]; stride, padding,
+         * dilation and groups from Concrete Inputs (defaults 1, 0, 1, 1). */
+        if (!op_args_shape(&args, 1) || d[0].nd != 4 || d[1].nd != 4)
+            break;
+        int64_t st[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1}, groups = 1;
+        int n;
+        shapes_parse_int_list(op_args_concrete(&args, 3), st, 2, &n);
+        if (n == 1)
+            st[1] = st[0];
+        shapes_parse_int_list(op_args_concrete(&args, 4), pad, 2, &n);
+        if (n == 1)
+            pad[1] = pad[0];
+        shapes_parse_int_list(op_args_concrete(&args, 5), dil, 2, &n);
+        if (n == 1)
+            dil[1] = dil[0];
+        shapes_parse_int(op_args_concrete(&args, 6), &groups);
+        if (st[0] <= 0 || st[1] <= 0 || groups <= 0)
+            break;
+        int64_t oh = (d[0].d[2] + 2 * pad[0] - dil[0] * (d[1].d[2] - 1) - 1) / st[0] + 1;
+        int64_t ow = (d[0].d[3] + 2 * pad[1] - dil[1] * (d[1].d[3] - 1) - 1) / st[1] + 1;
+        if (oh > 0 && ow > 0)
+            flops = 2.0 * (double)d[0].d[0] * (double)oh * (double)ow * (double)d[1].d[2] *
+                    (double)d[1].d[3] * (double)d[0].d[1] * (double)d[1].d[0] / (double)groups;
+        break;
+    }
+    case ELTWISE:
+        if (op_args_tensor(&args, 0))
+            flops = (double)shape_numel(&d[0]);
+        break;
+    default:
+        break;
+    }
+    op_args_done(&args);
+    return flops > 0 ? flops : 0;
+}
+
+/* Whether the trace was recorded with profile_memory / with_flops. */
+static bool top_flag(const struct trace *t, const char *key)
+{
+    const cJSON *v = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, key) : NULL;
+    return cJSON_IsNumber(v) && v->valuedouble != 0;
+}
+
+/* Key averages (grouped) or the event list (one row per event, in start
+ * order, each followed by rows holding its source frames). */
+static struct table *build(const struct trace *t, const struct keyavg_opts *opts, bool per_event)
+{
+    double scale = opts->time_scale > 0 ? opts->time_scale : 1e3;
+    const char *unit = opts->time_unit ? opts->time_unit : "us";
+    size_t n = t->ev.n;
+    /* The row (group) of every row event; times go straight to groups, so
+     * no per-event time arrays are needed. */
+    uint32_t *group = xmalloc((n + 1) * sizeof(uint32_t));
+    memset(group, 0xff, (n + 1) * sizeof(uint32_t));
+
+    VEC(struct kagg) aggs = {0};
+    VEC(struct inst) insts = {0};
+    struct u64map by_key;
+    u64map_init(&by_key, 1024);
+    struct strbuf sk = STRBUF_INIT;
+    bool any_shapes = false, any_stack = false, any_dev = false;
+    bool with_flops = top_flag(t, "with_flops");
+    bool any_mem = top_flag(t, "profile_memory"), any_flops = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!is_row_event(e))
+            continue;
+        bool gpu = evk_is_gpu(e->kind);
+        any_dev |= gpu;
+        const struct op_info *o = ev_op(t, i);
+        uint32_t shapes = (opts->group_by_shape || per_event) && o ? o->input_dims : 0;
+        sb_clear(&sk);
+        if ((opts->group_by_stack > 0 || per_event) && !gpu)
+            stack_key(t, i, opts->group_by_stack > 0 ? opts->group_by_stack : 5, &sk);
+        uint64_t key = ((uint64_t)e->name << 1 | gpu) * 0x9e3779b97f4a7c15ULL ^
+                       (uint64_t)shapes * 0xc2b2ae3d27d4eb4fULL ^
+                       (sk.len ? hash_bytes(sk.s, sk.len) : 0);
+        uint32_t a = per_event ? IDX_NONE : u64map_get(&by_key, key);
+        if (a != IDX_NONE) {
+            /* Verify: a 64-bit key collision must not merge distinct rows. */
+            const struct kagg *g = &aggs.v[a];
+            if (g->name != e->name || g->gpu != gpu || g->shapes != shapes ||
+                strcmp(g->stack ? g->stack : "", sb_str(&sk)) != 0)
+                a = IDX_NONE;
+        }
+        if (a == IDX_NONE) {
+            a = (uint32_t)aggs.n;
+            struct kagg *g = VEC_ADD(&aggs);
+            g->first = i;
+            g->name = e->name;
+            g->shapes = shapes;
+            g->gpu = gpu;
+            g->stack = sk.len ? xstrdup(sk.s) : NULL;
+            if (!per_event)
+                u64map_put(&by_key, key, a);
+        }
+        struct kagg *g = &aggs.v[a];
+        g->calls++;
+        if (!gpu) {
+            g->self_cpu += e->dur;
+            g->cpu_total += e->dur;
+            if (with_flops && e->kind == EVK_CPU_OP)
+                g->flops += op_flops(t, i);
+        } else {
+            g->self_dev += e->dur;
+            g->dev_total += e->dur;
+        }
+        any_shapes |= shapes != 0;
+        any_stack |= g->stack != NULL;
+        group[i] = a;
+        VEC_PUSH(&insts, ((struct inst){a, i}));
+    }
+    u64map_free(&by_key);
+    sb_free(&sk);
+
+    /* Self CPU: a row event's time minus its nearest row descendants'. */
+    for (uint32_t i = 0; i < n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!is_host_row_event(e))
+            continue;
+        uint32_t p = row_parent(t, i);
+        if (p != IDX_NONE && group[p] != IDX_NONE)
+            aggs.v[group[p]].self_cpu -= e->dur;
+    }
+    /* Device time: self for the op owning the launch, total for it and
+     * every row event above it. */
+    for (uint32_t i = 0; i < n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
+            continue;
+        uint32_t launch = t->gpus.v[e->aux].launch;
+        uint32_t op = launch != IDX_NONE ? owner_op(t, launch) : IDX_NONE;
+        if (op == IDX_NONE)
+            continue;
+        if (group[op] != IDX_NONE)
+            aggs.v[group[op]].self_dev += e->dur;
+        for (uint32_t p = op; p != IDX_NONE; p = row_parent(t, p))
+            if (group[p] != IDX_NONE)
+                aggs.v[group[p]].dev_total += e->dur;
+    }
+    /* Memory: each [memory] instant (Bytes, negative for frees) counts for
+     * the innermost row event around it (self) and every row event above. */
+    uint32_t mem_name = strtab_find(&t->strs, "[memory]", 8);
+    for (uint32_t i = 0; i < n && mem_name != IDX_NONE; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_INSTANT || e->name != mem_name)
+            continue;
+        any_mem = true;
+        struct argval a;
+        int64_t bytes = 0, dtype = 0;
+        if (!ev_arg(t, i, "Bytes", &a) || !argval_int(t, &a, &bytes))
+            continue;
+        if (ev_arg(t, i, "Device Type", &a))
+            argval_int(t, &a, &dtype);
+        uint32_t owner = e->parent;
+        while (owner != IDX_NONE && !is_host_row_event(&t->ev.v[owner]))
+            owner = t->ev.v[owner].parent;
+        if (owner == IDX_NONE)
+            continue;
+        bool dev = dtype != 0;
+        if (group[owner] != IDX_NONE)
+            *(dev ? &aggs.v[group[owner]].self_dev_mem : &aggs.v[group[owner]].self_cpu_mem) += bytes;
+        for (uint32_t p = owner; p != IDX_NONE; p = row_parent(t, p))
+            if (group[p] != IDX_NONE)
+                *(dev ? &aggs.v[group[p]].dev_mem : &aggs.v[group[p]].cpu_mem) += bytes;
+    }
+    free(group);
+    for (size_t a = 0; a < aggs.n; a++)
+        any_flops |= aggs.v[a].flops > 0;
+    for (size_t a = 0; a < aggs.n; a++)
+        if (aggs.v[a].self_cpu < 0)
+            aggs.v[a].self_cpu = 0;
+
+    int64_t total_self_cpu = 0, total_self_dev = 0;
+    for (size_t a = 0; a < aggs.n; a++) {
+        total_self_cpu += aggs.v[a].self_cpu;
+        if (aggs.v[a].gpu)
+            total_self_dev += aggs.v[a].self_dev;
+    }
+
+    /* Columns: leave out what nothing fills. */
+    static char titles[KA__N][40];
+    static const struct {
+        const char *name;
+        uint8_t kind, decimals, flags;
+        bool timed;
+    } all[KA__N] = {
+        [KA_NAME] = {"Name", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
+        [KA_SELF_CPU_PCT] = {"Self CPU %", COL_PERCENT, 2, 0, false},
+        [KA_SELF_CPU] = {"Self CPU", COL_FLOAT, 3, 0, true},
+        [KA_CPU_TOTAL_PCT] = {"CPU total %", COL_PERCENT, 2, 0, false},
+        [KA_CPU_TOTAL] = {"CPU total", COL_FLOAT, 3, 0, true},
+        [KA_CPU_AVG] = {"CPU time avg", COL_FLOAT, 3, 0, true},
+        [KA_SELF_DEV] = {"Self CUDA", COL_FLOAT, 3, 0, true},
+        [KA_SELF_DEV_PCT] = {"Self CUDA %", COL_PERCENT, 2, 0, false},
+        [KA_DEV_TOTAL] = {"CUDA total", COL_FLOAT, 3, 0, true},
+        [KA_DEV_AVG] = {"CUDA time avg", COL_FLOAT, 3, 0, true},
+        [KA_CPU_MEM] = {"CPU Mem", COL_INT, 0, 0, false},
+        [KA_SELF_CPU_MEM] = {"Self CPU Mem", COL_INT, 0, 0, false},
+        [KA_DEV_MEM] = {"CUDA Mem", COL_INT, 0, 0, false},
+        [KA_SELF_DEV_MEM] = {"Self CUDA Mem", COL_INT, 0, 0, false},
+        [KA_CALLS] = {"# of Calls", COL_INT, 0, 0, false},
+        [KA_SHAPES] = {"Input Shapes", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
+        [KA_STACK] = {"Source Location", COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_LINES, false},
+        [KA_FLOPS] = {"Total FLOPs", COL_FLOAT, 3, 0, false},
+        [KA_START] = {"Start", COL_FLOAT, 3, 0, true},
+    };
+    bool on[KA__N];
+    for (int c = 0; c < KA__N; c++)
+        on[c] = true;
+    if (!any_dev)
+        on[KA_SELF_DEV] = on[KA_SELF_DEV_PCT] = on[KA_DEV_TOTAL] = on[KA_DEV_AVG] = false;
+    on[KA_SHAPES] = any_shapes;
+    on[KA_STACK] = any_stack;
+    on[KA_CPU_MEM] = on[KA_SELF_CPU_MEM] = on[KA_DEV_MEM] = on[KA_SELF_DEV_MEM] = any_mem;
+    on[KA_FLOPS] = any_flops;
+    on[KA_START] = per_event;
+    if (per_event)
+        on[KA_CPU_AVG] = on[KA_DEV_AVG] = on[KA_CALLS] = false;
+    /* FLOPs in one unit for the whole column, as PyTorch prints them. */
+    double flops_max = 0, flops_scale = 1;
+    const char *flops_prefix = "";
+    for (size_t a = 0; a < aggs.n; a++)
+        flops_max = fmax(flops_max, aggs.v[a].flops);
+    static const char *const prefixes[] = {"", "K", "M", "G", "T", "P"};
+    for (int k = 5; k > 0; k--)
+        if (flops_max >= pow(1000.0, k)) {
+            flops_scale = pow(1000.0, k);
+            flops_prefix = prefixes[k];
+            break;
+        }
+    struct table_col cols[KA__N];
+    int colmap[KA__N];
+    size_t nc = 0;
+    for (int c = 0; c < KA__N; c++) {
+        colmap[c] = -1;
+        if (!on[c])
+            continue;
+        if (c == KA_FLOPS)
+            snprintf(titles[c], sizeof(titles[c]), "Total %sFLOPs", flops_prefix);
+        else
+            snprintf(titles[c], sizeof(titles[c]), all[c].timed ? "%s (%s)" : "%s", all[c].name, unit);
+        /* The FLOPs column's name carries its unit ("Total GFLOPs"), as
+         * PyTorch prints it, so CSV and JSON readers know the scale. */
+        cols[nc] = (struct table_col){c == KA_FLOPS ? titles[c] : all[c].name, titles[c],
+                                      all[c].kind, all[c].decimals, all[c].flags};
+        colmap[c] = (int)nc++;
+    }
+    struct table *tab = per_event
+                            ? table_new("events", "Events (PyTorch profiler event list)", cols, nc)
+                            : table_new("key_averages", "Key averages (PyTorch profiler table)", cols,
+                                        nc);
+    /* Titles point at static storage overwritten by the next call: copy. */
+    for (size_t c = 0; c < nc; c++) {
+        tab->cols[c].title = arena_strndup(&tab->arena, cols[c].title, strlen(cols[c].title));
+        if (cols[c].name == cols[c].title)
+            tab->cols[c].name = tab->cols[c].title;
+    }
+
+    /* Rows: events in start order (then file order) for the event list. */
+    uint32_t *order = xmalloc((aggs.n + 1) * sizeof(uint32_t));
+    for (size_t a = 0; a < aggs.n; a++)
+        order[a] = (uint32_t)a;
+    if (per_event) {
+        struct ts_key *keys = xmalloc((aggs.n + 1) * sizeof(*keys));
+        for (size_t a = 0; a < aggs.n; a++)
+            keys[a] = (struct ts_key){t->ev.v[aggs.v[a].first].ts, aggs.v[a].first, (uint32_t)a};
+        ts_sort(keys, aggs.n);
+        for (size_t a = 0; a < aggs.n; a++)
+            order[a] = keys[a].agg;
+        free(keys);
+    }
+    /* top_level_only prints the rows whose (first) event has no enclosing
+     * row event, as PyTorch skips those with a cpu_parent: after the
+     * totals above were taken over every event. */
+    uint32_t *row_of = xmalloc((aggs.n + 1) * sizeof(uint32_t));
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t k = 0; k < aggs.n; k++) {
+        const struct kagg *g = &aggs.v[order[k]];
+        row_of[order[k]] = IDX_NONE;
+        if (opts->top_level_only && !g->gpu && row_parent(t, g->first) != IDX_NONE)
+            continue;
+        size_t r = table_add_row(tab);
+        row_of[order[k]] = (uint32_t)r;
+#define SETF(col, v) if (colmap[col] >= 0) table_set_float(tab, r, (size_t)colmap[col], (v))
+        if (g->gpu) {
+            char *name = kernel_display_name(trace_str(t, g->name));
+            table_set_text(tab, r, (size_t)colmap[KA_NAME], name);
+            free(name);
+        } else {
+            table_set_text(tab, r, (size_t)colmap[KA_NAME], trace_str(t, g->name));
+            SETF(KA_SELF_CPU_PCT, total_self_cpu ? 100.0 * g->self_cpu / total_self_cpu : 0);
+            SETF(KA_SELF_CPU, g->self_cpu / scale);
+            SETF(KA_CPU_TOTAL_PCT, total_self_cpu ? 100.0 * g->cpu_total / total_self_cpu : 0);
+            SETF(KA_CPU_TOTAL, g->cpu_total / scale);
+            SETF(KA_CPU_AVG, g->cpu_total / scale / (double)g->calls);
+        }
+        if (g->self_dev || g->dev_total) {
+            SETF(KA_SELF_DEV, g->self_dev / scale);
+            SETF(KA_SELF_DEV_PCT, total_self_dev ? 100.0 * g->self_dev / total_self_dev : 0);
+            SETF(KA_DEV_TOTAL, g->dev_total / scale);
+            SETF(KA_DEV_AVG, g->dev_total / scale / (double)g->calls);
+        }
+#undef SETF
+        if (colmap[KA_CALLS] >= 0)
+            table_set_int(tab, r, (size_t)colmap[KA_CALLS], (int64_t)g->calls);
+        if (any_mem && !g->gpu) {
+            table_set_int(tab, r, (size_t)colmap[KA_CPU_MEM], g->cpu_mem);
+            table_set_int(tab, r, (size_t)colmap[KA_SELF_CPU_MEM], g->self_cpu_mem);
+            table_set_int(tab, r, (size_t)colmap[KA_DEV_MEM], g->dev_mem);
+            table_set_int(tab, r, (size_t)colmap[KA_SELF_DEV_MEM], g->self_dev_mem);
+        }
+        if (any_flops && g->flops > 0)
+            table_set_float(tab, r, (size_t)colmap[KA_FLOPS], g->flops / flops_scale);
+        if (colmap[KA_SHAPES] >= 0 && g->shapes) {
+            sb_clear(&sb);
+            sb_puts(&sb, trace_str(t, g->shapes));
+            table_set_text(tab, r, (size_t)colmap[KA_SHAPES], sb_str(&sb));
+        }
+        if (colmap[KA_START] >= 0)
+            table_set_float(tab, r, (size_t)colmap[KA_START],
+                            (double)(t->ev.v[g->first].ts - t->t_start) / scale);
+        table_set_ref(tab, r, g->first);
+        /* One frame a line, innermost first: text and md print the frames
+         * after the first on rows of their own, as PyTorch's table does. */
+        if (colmap[KA_STACK] >= 0 && g->stack)
+            table_set_text(tab, r, (size_t)colmap[KA_STACK], g->stack);
+    }
+    free(order);
+    sb_free(&sb);
+
+    /* Instances by table row; rows left out by top_level_only have none. */
+    for (size_t k = 0; k < insts.n; k++)
+        insts.v[k].agg = row_of[insts.v[k].agg];
+    inst_sort(insts.v, insts.n);
+    while (insts.n && insts.v[insts.n - 1].agg == IDX_NONE)
+        insts.n--;
+    uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
+    uint32_t *list = xmalloc((insts.n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < insts.n; k++) {
+        first[insts.v[k].agg + 1]++;
+        list[k] = insts.v[k].ev;
+    }
+    for (size_t r = 0; r < tab->nrows; r++)
+        first[r + 1] += first[r];
+    table_set_instances(tab, first, list);
+    free(row_of);
+
+    for (size_t a = 0; a < aggs.n; a++)
+        free(aggs.v[a].stack);
+    VEC_FREE(&aggs);
+    VEC_FREE(&insts);
+
+    if (!per_event) {
+        /* Ties in the totals fall back to the row keys, never to ids. */
+        if (colmap[KA_STACK] >= 0)
+            table_sort(tab, (size_t)colmap[KA_STACK], false);
+        if (colmap[KA_SHAPES] >= 0)
+            table_sort(tab, (size_t)colmap[KA_SHAPES], false);
+        table_sort(tab, (size_t)colmap[KA_NAME], false);
+        if (colmap[KA_DEV_TOTAL] >= 0)
+            table_sort(tab, (size_t)colmap[KA_DEV_TOTAL], true);
+        else
+            table_sort(tab, (size_t)colmap[KA_CPU_TOTAL], true);
+    }
+    table_add_note(tab, "times in %s; Self CPU total %.3f %s%s%s", unit, total_self_cpu / scale, unit,
+                   any_mem ? "; memory in bytes (frees negative)" : "",
+                   any_flops ? "; FLOPs from the ops' flops args, else PyTorch's formulas on the "
+                               "recorded shapes" : "");
+    return tab;
+}
+
+struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts)
+{
+    return build(t, opts, false);
+}
+
+struct table *events_table(const struct trace *t, const struct keyavg_opts *opts)
+{
+    return build(t, opts, true);
+}
+
+int keyavg_sort_column(const struct table *tab, const char *sort_by)
+{
+    /* PyTorch's FunctionEventAvg attributes and the columns showing them. */
+    static const struct {
+        const char *attr, *col;
+    } attrs[] = {
+        {"self_cpu_time_total", "Self CPU"},
+        {"cpu_time_total", "CPU total"},
+        {"cpu_time", "CPU time avg"},
+        {"self_device_time_total", "Self CUDA"},
+        {"device_time_total", "CUDA total"},
+        {"device_time", "CUDA time avg"},
+        {"cpu_memory_usage", "CPU Mem"},
+        {"self_cpu_memory_usage", "Self CPU Mem"},
+        {"device_memory_usage", "CUDA Mem"},
+        {"self_device_memory_usage", "Self CUDA Mem"},
+        {"count", "# of Calls"},
+    };
+    if (strcmp(tab->name, "key_averages") != 0 && strcmp(tab->name, "events") != 0)
+        return -1;
+    /* PyTorch reads "cuda", "xpu" and "privateuse1" in a key as "device". */
+    struct strbuf key = STRBUF_INIT;
+    for (const char *p = sort_by; *p;) {
+        static const char *const dev[] = {"cuda", "xpu", "privateuse1"};
+        size_t k = 0;
+        while (k < ARRAY_SIZE(dev) && strncmp(p, dev[k], strlen(dev[k])) != 0)
+            k++;
+        if (k < ARRAY_SIZE(dev)) {
+            sb_puts(&key, "device");
+            p += strlen(dev[k]);
+        } else {
+            sb_putc(&key, *p++);
+        }
+    }
+    int col = -1;
+    if (strcmp(sb_str(&key), "flops") == 0) {
+        /* "Total FLOPs", "Total GFLOPs", ...: the name carries the unit. */
+        for (size_t c = 0; c < tab->ncols && col < 0; c++) {
+            const char *n = tab->cols[c].name;
+            size_t len = strlen(n);
+            if (strncmp(n, "Total ", 6) == 0 && len >= 11 && strcmp(n + len - 5, "FLOPs") == 0)
+                col = (int)c;
+        }
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(attrs) && col < 0; i++)
+        if (strcmp(sb_str(&key), attrs[i].attr) == 0)
+            col = table_col_index(tab, attrs[i].col);
+    sb_free(&key);
+    return col;
+}

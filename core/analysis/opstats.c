@@ -1,0 +1,449 @@
+/* Launcher-op GPU time tables: ops_summary, by category, unique args. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analysis/opstats.h"
+#include "core/base/sort.h"
+#include "core/base/strbuf.h"
+
+struct opstats *opstats_new(const struct trace *t, struct gputime *gt)
+{
+    struct opstats *s = xcalloc(1, sizeof(*s));
+    s->t = t;
+    s->gt = gt;
+    s->index = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    memset(s->index, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
+    VEC(struct launcher) v = {0};
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        if (!(t->ev.v[i].flags & EVF_LAUNCHER))
+            continue;
+        uint32_t n;
+        const uint32_t *gpu = gputime_launched(gt, i, &n);
+        uint32_t first = IDX_NONE;
+        for (uint32_t k = 0; k < n && first == IDX_NONE; k++)
+            if (!(t->ev.v[gpu[k]].flags & EVF_COMM))
+                first = gpu[k];
+        if (first == IDX_NONE)
+            continue; /* communication only */
+        struct launcher *l = VEC_ADD(&v);
+        l->ev = i;
+        l->direct = gputime_direct(gt, i, false);
+        l->subtree = gputime_subtree(gt, i, false);
+        l->first_kernel = first;
+        l->cat = (uint8_t)opcat_classify(ev_name(t, i), ev_name(t, first));
+        s->index[i] = (uint32_t)v.n - 1;
+    }
+    s->l = v.v;
+    s->n = v.n;
+    return s;
+}
+
+void opstats_free(struct opstats *s)
+{
+    if (!s)
+        return;
+    free(s->l);
+    free(s->index);
+    free(s);
+}
+
+const struct launcher *opstats_find(const struct opstats *s, uint32_t ev)
+{
+    return ev < s->t->ev.n && s->index[ev] != IDX_NONE ? &s->l[s->index[ev]] : NULL;
+}
+
+enum opcat opstats_category(const struct opstats *s, uint32_t ev)
+{
+    const struct launcher *l = opstats_find(s, ev);
+    return l ? (enum opcat)l->cat : opcat_of_name(ev_name(s->t, ev));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Grouping helpers                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A group key of up to 6 ids plus the launcher index; sorted to make the
+ * members of each group adjacent. */
+struct gkey {
+    uint32_t k[6];
+    uint32_t li;
+};
+
+static inline bool gkey_less(const struct gkey *a, const struct gkey *b)
+{
+    for (int i = 0; i < 6; i++)
+        if (a->k[i] != b->k[i])
+            return a->k[i] < b->k[i];
+    return a->li < b->li;
+}
+
+static inline bool gkey_same(const struct gkey *a, const struct gkey *b)
+{
+    return memcmp(a->k, b->k, sizeof(a->k)) == 0;
+}
+
+SORT_DEFINE(gkey_sort, struct gkey, gkey_less)
+
+/* The percent column of each row's share of `col`, and the cumulative
+ * percent column, the running sum of pct, in the row order (and in any
+ * order the rows are sorted into later). */
+static void fill_percent(struct table *tab, size_t col, size_t pct, size_t cum)
+{
+    double total = 0;
+    for (size_t r = 0; r < tab->nrows; r++)
+        total += table_cell(tab, r, col).f;
+    for (size_t r = 0; r < tab->nrows; r++)
+        table_set_float(tab, r, pct, total > 0 ? 100.0 * table_cell(tab, r, col).f / total : 0);
+    table_set_cumulative(tab, cum, pct);
+}
+
+/* Build instances CSR for groups [gstart[g], gstart[g+1]) of sorted keys. */
+static void set_group_instances(struct table *tab, const struct opstats *s,
+                                const struct gkey *keys, const size_t *gstart,
+                                const size_t *row_of_group, size_t ngroups)
+{
+    uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
+    for (size_t g = 0; g < ngroups; g++)
+        first[row_of_group[g] + 1] = (uint32_t)(gstart[g + 1] - gstart[g]);
+    for (size_t r = 0; r < tab->nrows; r++)
+        first[r + 1] += first[r];
+    uint32_t *inst = xmalloc((first[tab->nrows] + 1) * sizeof(uint32_t));
+    for (size_t g = 0; g < ngroups; g++) {
+        uint32_t at = first[row_of_group[g]];
+        for (size_t k = gstart[g]; k < gstart[g + 1]; k++)
+            inst[at++] = s->l[keys[k].li].ev;
+    }
+    table_set_instances(tab, first, inst);
+}
+
+/* ------------------------------------------------------------------------ */
+/* ops_summary                                                              */
+/* ------------------------------------------------------------------------ */
+
+enum {
+    OPS_NAME, OPS_DIRECT_SUM, OPS_SUBTREE_SUM, OPS_DIRECT_MS, OPS_SUBTREE_MS, OPS_COUNT,
+    OPS_CATEGORIES, OPS_PCT, OPS_CUM, OPS__N
+};
+
+struct table *opstats_ops_table(const struct opstats *s)
+{
+    static const struct table_col cols[OPS__N] = {
+        [OPS_NAME] = {"name", "op", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
+        [OPS_DIRECT_SUM] = {"total_direct_kernel_time_sum", "direct µs", COL_FLOAT, 3, COLF_DETAIL},
+        [OPS_SUBTREE_SUM] = {"total_subtree_kernel_time_sum", "subtree µs", COL_FLOAT, 3, COLF_DETAIL},
+        [OPS_DIRECT_MS] = {"total_direct_kernel_time_ms", "direct ms", COL_FLOAT, 3, 0},
+        [OPS_SUBTREE_MS] = {"total_subtree_kernel_time_ms", "subtree ms", COL_FLOAT, 3, 0},
+        [OPS_COUNT] = {"Count", "count", COL_INT, 0, 0},
+        [OPS_CATEGORIES] = {"Categories", "category", COL_TEXT, 0, COLF_ASC},
+        [OPS_PCT] = {"Percentage (%)", "%", COL_PERCENT, 2, 0},
+        [OPS_CUM] = {"Cumulative Percentage (%)", "cum %", COL_PERCENT, 2, 0},
+    };
+    const struct trace *t = s->t;
+    struct table *tab = table_new("ops_summary", "GPU time by launcher op", cols, OPS__N);
+    struct gkey *keys = xmalloc((s->n + 1) * sizeof(*keys));
+    for (size_t i = 0; i < s->n; i++)
+        keys[i] = (struct gkey){{t->ev.v[s->l[i].ev].name, 0, 0, 0, 0, 0}, (uint32_t)i};
+    gkey_sort(keys, s->n);
+    size_t *gstart = xmalloc((s->n + 2) * sizeof(size_t));
+    size_t *row_of = xmalloc((s->n + 1) * sizeof(size_t));
+    size_t ng = 0;
+    struct strbuf cats = STRBUF_INIT;
+    for (size_t a = 0; a < s->n;) {
+        size_t b = a + 1;
+        while (b < s->n && gkey_same(&keys[a], &keys[b]))
+            b++;
+        int64_t direct = 0, subtree = 0;
+        bool seen[OPCAT__COUNT] = {false};
+        for (size_t k = a; k < b; k++) {
+            direct += s->l[keys[k].li].direct;
+            subtree += s->l[keys[k].li].subtree;
+            seen[s->l[keys[k].li].cat] = true;
+        }
+        sb_clear(&cats);
+        sb_putc(&cats, '[');
+        for (int c = 0; c < OPCAT__COUNT; c++)
+            if (seen[c])
+                sb_printf(&cats, "%s'%s'", cats.len > 1 ? ", " : "", opcat_name(c));
+        sb_putc(&cats, ']');
+        size_t r = table_add_row(tab);
+        table_set_text(tab, r, OPS_NAME, trace_str(t, keys[a].k[0]));
+        table_set_float(tab, r, OPS_DIRECT_SUM, direct / 1e3);
+        table_set_float(tab, r, OPS_SUBTREE_SUM, subtree / 1e3);
+        table_set_float(tab, r, OPS_DIRECT_MS, direct / 1e6);
+        table_set_float(tab, r, OPS_SUBTREE_MS, subtree / 1e6);
+        table_set_int(tab, r, OPS_COUNT, (int64_t)(b - a));
+        table_set_text(tab, r, OPS_CATEGORIES, sb_str(&cats));
+        table_set_ref(tab, r, keys[a].k[0]);
+        gstart[ng] = a;
+        row_of[ng++] = r;
+        a = b;
+    }
+    gstart[ng] = s->n;
+    set_group_instances(tab, s, keys, gstart, row_of, ng);
+    sb_free(&cats);
+    free(keys);
+    free(gstart);
+    free(row_of);
+    table_sort(tab, OPS_NAME, false);
+    table_sort(tab, OPS_DIRECT_MS, true);
+    fill_percent(tab, OPS_DIRECT_MS, OPS_PCT, OPS_CUM);
+    if (!s->n)
+        table_add_note(tab, t->n_gpu ? "no op launched GPU work (no cpu_op above the launches)"
+                                     : "the trace has no GPU work");
+    return tab;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ops_summary_by_category                                                  */
+/* ------------------------------------------------------------------------ */
+
+enum { CAT_NAME, CAT_COUNT, CAT_DIRECT_MS, CAT_PCT, CAT_CUM, CAT__N };
+
+struct table *opstats_category_table(const struct opstats *s)
+{
+    static const struct table_col cols[CAT__N] = {
+        [CAT_NAME] = {"op category", "category", COL_TEXT, 0, COLF_ASC},
+        [CAT_COUNT] = {"Count", "count", COL_INT, 0, 0},
+        [CAT_DIRECT_MS] = {"total_direct_kernel_time_ms", "direct ms", COL_FLOAT, 3, 0},
+        [CAT_PCT] = {"Percentage (%)", "%", COL_PERCENT, 2, 0},
+        [CAT_CUM] = {"Cumulative Percentage (%)", "cum %", COL_PERCENT, 2, 0},
+    };
+    struct table *tab =
+        table_new("ops_summary_by_category", "GPU time by op category", cols, CAT__N);
+    int64_t direct[OPCAT__COUNT] = {0};
+    uint32_t count[OPCAT__COUNT] = {0};
+    for (size_t i = 0; i < s->n; i++) {
+        direct[s->l[i].cat] += s->l[i].direct;
+        count[s->l[i].cat]++;
+    }
+    uint32_t *first = xcalloc(OPCAT__COUNT + 1, sizeof(uint32_t));
+    size_t rows = 0;
+    for (int c = 0; c < OPCAT__COUNT; c++) {
+        if (!count[c])
+            continue;
+        size_t r = table_add_row(tab);
+        table_set_text(tab, r, CAT_NAME, opcat_name(c));
+        table_set_int(tab, r, CAT_COUNT, count[c]);
+        table_set_float(tab, r, CAT_DIRECT_MS, direct[c] / 1e6);
+        table_set_ref(tab, r, (uint32_t)c);
+        first[r + 1] = count[c];
+        rows++;
+    }
+    for (size_t r = 0; r < rows; r++)
+        first[r + 1] += first[r];
+    uint32_t *inst = xmalloc((s->n + 1) * sizeof(uint32_t));
+    uint32_t *at = xcalloc(OPCAT__COUNT, sizeof(uint32_t));
+    for (size_t r = 0; r < rows; r++)
+        at[tab->refs[r]] = first[r];
+    for (size_t i = 0; i < s->n; i++)
+        inst[at[s->l[i].cat]++] = s->l[i].ev;
+    free(at);
+    table_set_instances(tab, first, inst);
+    table_sort(tab, CAT_DIRECT_MS, true);
+    fill_percent(tab, CAT_DIRECT_MS, CAT_PCT, CAT_CUM);
+    return tab;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ops_unique_args                                                          */
+/* ------------------------------------------------------------------------ */
+
+static void put_tuple(struct strbuf *out, const cJSON *v)
+{
+    if (cJSON_IsArray(v)) {
+        sb_putc(out, '(');
+        int n = 0;
+        const cJSON *c;
+        cJSON_ArrayForEach(c, v) {
+            if (n++)
+                sb_puts(out, ", ");
+            put_tuple(out, c);
+        }
+        if (n == 1)
+            sb_putc(out, ',');
+        sb_putc(out, ')');
+    } else if (cJSON_IsString(v)) {
+        sb_putc(out, '\'');
+        for (const char *p = v->valuestring; *p; p++) {
+            if (*p == '\'' || *p == '\\')
+                sb_putc(out, '\\');
+            sb_putc(out, *p);
+        }
+        sb_putc(out, '\'');
+    } else if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (d == floor(d) && fabs(d) < 9e15)
+            sb_printf(out, "%lld", (long long)d);
+        else
+            sb_printf(out, "%.17g", d);
+    } else if (cJSON_IsNull(v)) {
+        sb_puts(out, "None");
+    } else if (cJSON_IsBool(v)) {
+        sb_puts(out, cJSON_IsTrue(v) ? "True" : "False");
+    } else {
+        char *txt = cJSON_PrintUnformatted(v);
+        sb_puts(out, txt ? txt : "");
+        cJSON_free(txt);
+    }
+}
+
+void shapes_to_tuple_repr(struct strbuf *out, const char *json)
+{
+    if (!json || !*json)
+        return;
+    cJSON *v = cJSON_Parse(json);
+    if (!v) {
+        sb_puts(out, json);
+        return;
+    }
+    put_tuple(out, v);
+    cJSON_Delete(v);
+}
+
+enum {
+    UA_NAME, UA_CAT, UA_PROCESS, UA_PLABEL, UA_THREAD, UA_DIMS, UA_TYPES, UA_STRIDES, UA_CONCRETE,
+    UA_COUNT,
+    UA_D_MEAN, UA_S_MEAN, UA_D_MEDIAN, UA_S_MEDIAN, UA_D_STD, UA_S_STD, UA_D_MIN, UA_S_MIN,
+    UA_D_MAX, UA_S_MAX, UA_D_SUM, UA_S_SUM, UA_EX_UID, UA_PCT, UA_CUM, UA__N
+};
+
+static inline bool double_less(const double *a, const double *b)
+{
+    return *a < *b;
+}
+
+SORT_DEFINE(double_sort, double, double_less)
+
+/* Median of v (reordered). */
+static double median_of(double *v, size_t n)
+{
+    double_sort(v, n);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* mean, median, sample std (n-1, as pandas), min, max, sum; times in µs. */
+static void stats(double *v, size_t n, double out[6])
+{
+    double sum = 0, mn = INFINITY, mx = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        sum += v[i];
+        mn = fmin(mn, v[i]);
+        mx = fmax(mx, v[i]);
+    }
+    double mean = sum / (double)n, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        ss += (v[i] - mean) * (v[i] - mean);
+    out[0] = mean;
+    out[1] = median_of(v, n);
+    out[2] = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+    out[3] = mn;
+    out[4] = mx;
+    out[5] = sum;
+}
+
+struct table *opstats_unique_args_table(const struct opstats *s)
+{
+    static const struct table_col cols[UA__N] = {
+        [UA_NAME] = {"name", "op", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
+        [UA_CAT] = {"op category", "category", COL_TEXT, 0, COLF_ASC | COLF_DETAIL},
+        [UA_PROCESS] = {"process_name", "process", COL_TEXT, 0, COLF_ASC | COLF_DETAIL},
+        [UA_PLABEL] = {"process_label", "label", COL_TEXT, 0, COLF_ASC | COLF_DETAIL},
+        [UA_THREAD] = {"thread_name", "thread", COL_TEXT, 0, COLF_ASC | COLF_DETAIL},
+        [UA_DIMS] = {"Input Dims", "input dims", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
+        [UA_TYPES] = {"Input type", "input type", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
+        [UA_STRIDES] = {"Input Strides", "strides", COL_TEXT, 0, COLF_ASC | COLF_DETAIL},
+        [UA_CONCRETE] = {"Concrete Inputs", "concrete", COL_TEXT, 0, COLF_ASC | COLF_DETAIL},
+        [UA_COUNT] = {"operation_count", "count", COL_INT, 0, 0},
+        [UA_D_MEAN] = {"total_direct_kernel_time_mean", "mean µs", COL_FLOAT, 3, 0},
+        [UA_S_MEAN] = {"total_subtree_kernel_time_mean", "subtree mean µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_D_MEDIAN] = {"total_direct_kernel_time_median", "median µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_S_MEDIAN] = {"total_subtree_kernel_time_median", "subtree median µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_D_STD] = {"total_direct_kernel_time_std", "std µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_S_STD] = {"total_subtree_kernel_time_std", "subtree std µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_D_MIN] = {"total_direct_kernel_time_min", "min µs", COL_FLOAT, 3, 0},
+        [UA_S_MIN] = {"total_subtree_kernel_time_min", "subtree min µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_D_MAX] = {"total_direct_kernel_time_max", "max µs", COL_FLOAT, 3, 0},
+        [UA_S_MAX] = {"total_subtree_kernel_time_max", "subtree max µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_D_SUM] = {"total_direct_kernel_time_sum", "total µs", COL_FLOAT, 3, 0},
+        [UA_S_SUM] = {"total_subtree_kernel_time_sum", "subtree total µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_EX_UID] = {"ex_UID", "example", COL_INT, 0, COLF_DETAIL},
+        [UA_PCT] = {"Percentage (%)", "%", COL_PERCENT, 2, 0},
+        [UA_CUM] = {"Cumulative Percentage (%)", "cum %", COL_PERCENT, 2, 0},
+    };
+    const struct trace *t = s->t;
+    struct table *tab = table_new("ops_unique_args", "GPU time by op and input shapes", cols, UA__N);
+    struct gkey *keys = xmalloc((s->n + 1) * sizeof(*keys));
+    bool any_shapes = false;
+    for (size_t i = 0; i < s->n; i++) {
+        uint32_t ev = s->l[i].ev;
+        const struct op_info *o = ev_op(t, ev);
+        keys[i] = (struct gkey){{t->ev.v[ev].name, t->ev.v[ev].row, o ? o->input_dims : 0,
+                                 o ? o->input_type : 0, o ? o->input_strides : 0,
+                                 o ? o->concrete_inputs : 0},
+                                (uint32_t)i};
+        any_shapes |= o && o->input_dims;
+    }
+    gkey_sort(keys, s->n);
+    size_t *gstart = xmalloc((s->n + 2) * sizeof(size_t));
+    size_t *row_of = xmalloc((s->n + 1) * sizeof(size_t));
+    double *dv = xmalloc((s->n + 1) * sizeof(double)), *sv = xmalloc((s->n + 1) * sizeof(double));
+    struct strbuf sb = STRBUF_INIT;
+    size_t ng = 0;
+    for (size_t a = 0; a < s->n;) {
+        size_t b = a + 1;
+        while (b < s->n && gkey_same(&keys[a], &keys[b]))
+            b++;
+        const struct launcher *l0 = &s->l[keys[a].li];
+        const struct row *row = &t->rows.v[t->ev.v[l0->ev].row];
+        size_t r = table_add_row(tab);
+        table_set_text(tab, r, UA_NAME, ev_name(t, l0->ev));
+        table_set_text(tab, r, UA_CAT, opcat_name(l0->cat));
+        table_set_text(tab, r, UA_PROCESS, trace_str(t, row->process_name));
+        table_set_text(tab, r, UA_PLABEL, row->process_label ? trace_str(t, row->process_label) : "CPU");
+        table_set_text(tab, r, UA_THREAD, trace_str(t, row->thread_name));
+        static const int shape_cols[4] = {UA_DIMS, UA_TYPES, UA_STRIDES, UA_CONCRETE};
+        for (int k = 0; k < 4; k++) {
+            sb_clear(&sb);
+            shapes_to_tuple_repr(&sb, keys[a].k[2 + k] ? trace_str(t, keys[a].k[2 + k]) : NULL);
+            table_set_text(tab, r, shape_cols[k], sb_str(&sb));
+        }
+        for (size_t k = a; k < b; k++) {
+            dv[k - a] = s->l[keys[k].li].direct / 1e3;
+            sv[k - a] = s->l[keys[k].li].subtree / 1e3;
+        }
+        double ds[6], ss[6];
+        stats(dv, b - a, ds);
+        stats(sv, b - a, ss);
+        table_set_int(tab, r, UA_COUNT, (int64_t)(b - a));
+        for (int k = 0; k < 6; k++) {
+            table_set_float(tab, r, UA_D_MEAN + 2 * k, ds[k]);
+            table_set_float(tab, r, UA_S_MEAN + 2 * k, ss[k]);
+        }
+        table_set_int(tab, r, UA_EX_UID, l0->ev);
+        table_set_ref(tab, r, l0->ev);
+        gstart[ng] = a;
+        row_of[ng++] = r;
+        a = b;
+    }
+    gstart[ng] = s->n;
+    set_group_instances(tab, s, keys, gstart, row_of, ng);
+    sb_free(&sb);
+    free(dv);
+    free(sv);
+    free(keys);
+    free(gstart);
+    free(row_of);
+    /* Ties keep the order of their first instances: string ids are not
+     * stable between runs (parsing threads intern in any order). */
+    table_sort(tab, UA_EX_UID, false);
+    table_sort(tab, UA_D_SUM, true);
+    fill_percent(tab, UA_D_SUM, UA_PCT, UA_CUM);
+    if (s->n && !any_shapes)
+        table_add_note(tab, "the trace was recorded without record_shapes=True: no input shapes");
+    return tab;
+}

@@ -1,0 +1,98 @@
+/* An op instance's recorded arguments, parsed for the performance models:
+ * the compact JSON text of "Input Dims", "Input type", "Input Strides" and
+ * "Concrete Inputs" (op_info in trace.h) -> per-argument shapes, strides,
+ * type names and concrete values; dtype names -> bytes per element and
+ * compute precision (metrics.md section 5); and the Python-style text
+ * TraceLens prints for shapes and dtype tuples, so that parameter columns
+ * can be compared with its sheets. */
+#ifndef TORCHTOP_CORE_SHAPES_H
+#define TORCHTOP_CORE_SHAPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/base/strbuf.h"
+
+#define SHAPES_MAX_DIMS 8  /* longer shapes are kept as "not a shape" */
+#define SHAPES_MAX_ARGS 48 /* arguments beyond this are dropped */
+
+/* One argument's dims (or strides). */
+struct shape {
+    int16_t nd; /* number of dims; -1 when the entry is not
+                   a flat list of integers (nested lists,
+                   null, text) or has too many dims */
+    int64_t d[SHAPES_MAX_DIMS];
+};
+
+/* The four recorded lists of one op instance, aligned by argument index. */
+struct op_args {
+    uint32_t n;                         /* arguments (longest list) */
+    struct shape dims[SHAPES_MAX_ARGS]; /* nd = -1 past a list's end */
+    struct shape strides[SHAPES_MAX_ARGS];
+    const char *type[SHAPES_MAX_ARGS];     /* never NULL; "" when absent */
+    const char *concrete[SHAPES_MAX_ARGS]; /* never NULL; "" when absent */
+    bool has_dims;                         /* Input Dims was a list */
+    char *store;                           /* owned text of type/concrete */
+};
+
+/* Parse the four texts (each may be NULL or "" when absent) into a, which
+ * the caller releases with op_args_done. Returns false when `dims` is
+ * missing or not a JSON list (a is still valid and empty then). Malformed
+ * entries become nd = -1 / "" rather than errors: trace text is untrusted. */
+bool op_args_parse(struct op_args *a, const char *dims, const char *types, const char *strides,
+                   const char *concrete);
+void op_args_done(struct op_args *a);
+
+/* Whether argument i exists and is a flat shape (nd >= 0). */
+static inline bool op_args_shape(const struct op_args *a, uint32_t i)
+{
+    return i < a->n && a->dims[i].nd >= 0;
+}
+/* Whether argument i is a tensor with at least one dim. */
+static inline bool op_args_tensor(const struct op_args *a, uint32_t i)
+{
+    return i < a->n && a->dims[i].nd > 0;
+}
+static inline const char *op_args_type(const struct op_args *a, uint32_t i)
+{
+    return i < a->n ? a->type[i] : "";
+}
+static inline const char *op_args_concrete(const struct op_args *a, uint32_t i)
+{
+    return i < a->n ? a->concrete[i] : "";
+}
+
+/* Number of elements: the product of the dims (1 for a 0-d shape); 0 when
+ * nd < 0. */
+int64_t shape_numel(const struct shape *s);
+
+/* Bytes per element of a recorded dtype name (metrics.md section 5): 8
+ * double / long int; 4 float / int / Scalar; 2 c10::Half / c10::BFloat16;
+ * 1 float8 types, unsigned/signed char, bool. 0 when unknown.
+ * Case-insensitive, except "bool" ("Bool" is a scalar argument's type). */
+int shapes_dtype_bytes(const char *type);
+
+/* Compute precision of a dtype name: "fp64", "fp32", "fp16", "bf16",
+ * "fp8" (also for unsigned char, as TraceLens maps it) or "int8" (signed
+ * char); NULL when none applies (integers, bool, Scalar, unknown). */
+const char *shapes_dtype_precision(const char *type);
+
+/* Concrete-input texts. Each returns false when s does not have the form. */
+/* "[1, 2]" / "[]" -> up to max values; *n gets the count. */
+bool shapes_parse_int_list(const char *s, int64_t *out, int max, int *n);
+/* "True" / "False" (also "true"/"false", "1"/"0"). */
+bool shapes_parse_bool(const char *s, bool *out);
+/* An integer, e.g. "1" or "-2". */
+bool shapes_parse_int(const char *s, int64_t *out);
+/* A number, e.g. "0.", "0.125", "1e-05". */
+bool shapes_parse_double(const char *s, double *out);
+
+/* Python reprs, as TraceLens writes its parameter columns. */
+/* (10, 64, 56, 56), (128,), (); "None" when nd < 0. */
+void shapes_put_tuple(struct strbuf *out, const struct shape *s);
+/* 'text' (Python's quoting), or None for NULL. */
+void shapes_put_pystr(struct strbuf *out, const char *s);
+/* ('a', 'b', None): n strings, NULL entries as None. */
+void shapes_put_pystr_tuple(struct strbuf *out, const char *const *v, int n);
+
+#endif

@@ -1,0 +1,50 @@
+/* Byte sources for the loaders: a file, stdin or a memory buffer, plain or
+ * gzip-compressed (detected by content, never by name). Reads return the
+ * decompressed bytes; offsets and sizes are tracked for progress reports
+ * and error messages. */
+#ifndef TORCHTOP_CORE_SOURCE_H
+#define TORCHTOP_CORE_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <zlib.h>
+
+#include "core/base/errinfo.h"
+
+struct source {
+    char *name;                 /* for messages: the path, "-" or a label */
+    int fd;                     /* -1 when reading from memory */
+    bool own_fd;                /* close fd in source_close */
+    const uint8_t *mem;         /* memory input, or NULL */
+    size_t mem_len, mem_pos;
+    bool gzip;                  /* input is gzip-compressed */
+    bool zinit;                 /* zs initialised */
+    bool zend;                  /* last gzip member ended */
+    z_stream zs;
+    uint8_t *inbuf;             /* compressed input window */
+    size_t inbuf_len, inbuf_pos;
+    bool in_eof;                /* the raw input is exhausted */
+    uint64_t in_total;          /* size of the raw input, 0 when unknown */
+    uint64_t in_done;           /* raw bytes consumed so far */
+    uint64_t out_done;          /* decompressed bytes returned so far */
+    bool detected;              /* plain vs gzip decided */
+    uint8_t *peek;              /* bytes decoded by source_sniff, handed */
+    size_t peek_len, peek_pos;  /* out again by the next reads          */
+};
+
+/* Open path ("-" for stdin). On failure fills err (ST_IO) and returns it. */
+enum status source_open(struct source *src, const char *path, struct errinfo *err);
+/* Read from buf[0..len); the buffer must outlive the source. */
+void source_open_mem(struct source *src, const char *name, const void *buf, size_t len);
+/* Read up to cap decompressed bytes into buf. Returns the count, 0 at the
+ * end, or -1 after filling err (I/O error, corrupt or truncated gzip). */
+ssize_t source_read(struct source *src, void *buf, size_t cap, struct errinfo *err);
+void source_close(struct source *src);
+
+/* What a file holds, judged from its first (decompressed) bytes. */
+enum input_kind { INPUT_UNKNOWN, INPUT_JSON, INPUT_PICKLE };
+/* Peek at a source that has not been read yet. */
+enum input_kind source_sniff(struct source *src, struct errinfo *err);
+
+#endif

@@ -1,0 +1,269 @@
+/* The report registry, header and sorting. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/base/display.h"
+#include "core/analysis/kernstats.h"
+#include "core/analysis/keyavg.h"
+#include "core/report/report.h"
+#include "core/roofline/roofline.h"
+#include "core/report/tabfmt.h"
+#include "core/analysis/timeline.h"
+
+static bool build_timeline(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                           char *err)
+{
+    table_list_add(out, timeline_table(a->t, o->linked_only));
+    struct table *per_dev = timeline_device_table(a->t, o->linked_only);
+    if (per_dev)
+        table_list_add(out, per_dev);
+    return true;
+}
+
+static bool build_ops(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                      char *err)
+{
+    table_list_add(out, opstats_ops_table(a->ops));
+    return true;
+}
+
+static bool build_categories(struct analysis *a, const struct report_opts *o,
+                             struct table_list *out, char *err)
+{
+    table_list_add(out, opstats_category_table(a->ops));
+    return true;
+}
+
+static bool build_unique_args(struct analysis *a, const struct report_opts *o,
+                              struct table_list *out, char *err)
+{
+    table_list_add(out, opstats_unique_args_table(a->ops));
+    return true;
+}
+
+static bool build_kernels(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                          char *err)
+{
+    table_list_add(out, kernel_summary_table(a->ops, o->linked_only));
+    return true;
+}
+
+static bool build_keyavg(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                         char *err)
+{
+    table_list_add(out, keyavg_table(a->t, &o->keyavg));
+    return true;
+}
+
+static bool build_events(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                         char *err)
+{
+    table_list_add(out, events_table(a->t, &o->keyavg));
+    return true;
+}
+
+static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                           char *err)
+{
+    struct roofline *r = roofline_new(a, o ? o->arch : NULL, err);
+    if (!r)
+        return false;
+    roofline_tables(r, out);
+    roofline_free(r);
+    return true;
+}
+
+const struct report_table report_tables[] = {
+    {"timeline", "GPU timeline breakdown: computation, exposed comm/memcpy, idle", build_timeline, true},
+    {"ops", "GPU time by launcher op (TraceLens ops_summary)", build_ops, true},
+    {"categories", "GPU time by op category (ops_summary_by_category)", build_categories, true},
+    {"unique-args", "GPU time by op and input shapes (ops_unique_args)", build_unique_args, true},
+    {"kernels", "GPU time by kernel, with its launcher (kernel_summary)", build_kernels, true},
+    {"key-averages", "PyTorch's key_averages() table", build_keyavg, true},
+    {"events", "one row per event, source frames below it (PyTorch's EventList.table())", build_events, false},
+    {"roofline", "FLOPs, bytes and roofline per op and shapes (TraceLens perf sheets)", build_roofline, false},
+    {NULL, NULL, NULL, false},
+};
+
+const struct report_table *report_table_find(const char *name)
+{
+    for (const struct report_table *r = report_tables; r->name; r++)
+        if (strcmp(r->name, name) == 0)
+            return r;
+    return NULL;
+}
+
+bool report_build(struct analysis *a, const char *names, const struct report_opts *o,
+                  struct table_list *out, char *err)
+{
+    err[0] = '\0';
+    if (!names)
+        names = "all";
+    char *copy = xstrdup(names), *save = NULL;
+    bool ok = true;
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        const struct report_table *r = report_table_find(tok);
+        if (strcmp(tok, "all") == 0) {
+            for (r = report_tables; r->name && ok; r++)
+                if (r->in_all)
+                    ok = r->build(a, o, out, err);
+        } else if (!r) {
+            snprintf(err, 256, "unknown table '%.64s' (see --help for the list)", tok);
+            ok = false;
+        } else {
+            ok = r->build(a, o, out, err);
+        }
+    }
+    free(copy);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Header                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static const char *int_key(const struct trace *t, const char *key, char *buf, size_t n)
+{
+    const cJSON *v = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, key) : NULL;
+    if (cJSON_IsNumber(v) && v->valuedouble >= -9223372036854775808.0 &&
+        v->valuedouble < 9223372036854775808.0)
+        snprintf(buf, n, "%lld", (long long)v->valuedouble);
+    else if (cJSON_IsNumber(v))
+        snprintf(buf, n, "%.17g", v->valuedouble); /* no integer type holds it */
+    else if (cJSON_IsString(v))
+        snprintf(buf, n, "%s", v->valuestring);
+    else
+        return NULL;
+    return buf;
+}
+
+/* One header line, its value raw (names from the trace included), made
+ * safe for the format: "key:" padded for text, a list item for Markdown. */
+static void header_line(struct strbuf *out, bool md, const char *key, const struct strbuf *value)
+{
+    if (md) {
+        sb_printf(out, "- **%s:** ", key);
+        tabfmt_md_text(out, sb_str(value), value->len);
+    } else {
+        sb_printf(out, "%s:%*s", key, (int)(9 - strlen(key)), "");
+        display_sanitize(out, sb_str(value), value->len);
+    }
+    sb_putc(out, '\n');
+}
+
+static void header(struct strbuf *out, const struct trace *t, bool md)
+{
+    struct strbuf v = STRBUF_INIT;
+    sb_printf(&v, "%s (%s, %.1f MB of JSON%s)", t->path, t->gzip ? "gzip" : "plain",
+              (double)t->json_bytes / 1e6, t->truncated ? ", TRUNCATED" : "");
+    header_line(out, md, "trace", &v);
+    sb_clear(&v);
+    if (!t->devices.n)
+        sb_puts(&v, "(no deviceProperties)");
+    for (size_t d = 0; d < t->devices.n; d++) {
+        const struct device *dev = &t->devices.v[d];
+        sb_printf(&v, "%s%d: %s", d ? ", " : "", dev->id,
+                  dev->name ? trace_str(t, dev->name) : "(unnamed)");
+        if (dev->arch)
+            sb_printf(&v, " [%s]", trace_str(t, dev->arch));
+    }
+    header_line(out, md, "devices", &v);
+    char buf[64];
+    const cJSON *dist = t->top ? cJSON_GetObjectItemCaseSensitive(t->top, "distributedInfo") : NULL;
+    if (cJSON_IsObject(dist)) {
+        const cJSON *rank = cJSON_GetObjectItemCaseSensitive(dist, "rank");
+        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(dist, "world_size");
+        const cJSON *be = cJSON_GetObjectItemCaseSensitive(dist, "backend");
+        sb_clear(&v);
+        sb_printf(&v, "%d of %d (%s)", cJSON_IsNumber(rank) ? rank->valueint : -1,
+                  cJSON_IsNumber(ws) ? ws->valueint : -1,
+                  cJSON_IsString(be) ? be->valuestring : "?");
+        header_line(out, md, "rank", &v);
+    }
+    sb_clear(&v);
+    if (int_key(t, "cuda_runtime_version", buf, sizeof(buf)))
+        sb_printf(&v, "CUDA %s", buf);
+    else if (int_key(t, "hip_runtime_version", buf, sizeof(buf)))
+        sb_printf(&v, "HIP %s", buf);
+    if (v.len)
+        header_line(out, md, "runtime", &v);
+    sb_clear(&v);
+    sb_printf(&v, "%zu", t->ev.n);
+    for (int k = 0; k < EVK__COUNT; k++)
+        if (t->n_by_kind[k])
+            sb_printf(&v, ", %s %llu", ev_kind_name(k), (unsigned long long)t->n_by_kind[k]);
+    sb_printf(&v, "; flows %zu", t->flows.n);
+    header_line(out, md, "events", &v);
+    sb_clear(&v);
+    sb_printf(&v, "%llu GPU event%s, %llu linked to a launch, %llu unlinked",
+              (unsigned long long)t->n_gpu, t->n_gpu == 1 ? "" : "s",
+              (unsigned long long)(t->n_gpu - t->n_unlinked),
+              (unsigned long long)t->n_unlinked);
+    header_line(out, md, "gpu", &v);
+    sb_clear(&v);
+    sb_printf(&v, "%.3f ms of trace", (double)(t->t_end - t->t_start) / 1e6);
+    if (t->n_gpu)
+        sb_printf(&v, ", %.3f ms of GPU activity", (double)(t->gpu_end - t->gpu_start) / 1e6);
+    header_line(out, md, "span", &v);
+    sb_free(&v);
+}
+
+void report_header_text(struct strbuf *out, const struct trace *t)
+{
+    header(out, t, false);
+}
+
+void report_header_md(struct strbuf *out, const struct trace *t)
+{
+    sb_puts(out, "### Trace\n\n");
+    header(out, t, true);
+}
+
+void report_header_json(struct strbuf *out, const struct trace *t)
+{
+    sb_puts(out, "{\"file\": ");
+    sb_put_json_string(out, t->path, strlen(t->path));
+    sb_printf(out, ", \"gzip\": %s, \"json_bytes\": %llu, \"truncated\": %s", t->gzip ? "true" : "false",
+              (unsigned long long)t->json_bytes, t->truncated ? "true" : "false");
+    sb_puts(out, ", \"devices\": [");
+    for (size_t d = 0; d < t->devices.n; d++) {
+        const struct device *dev = &t->devices.v[d];
+        const char *name = trace_str(t, dev->name);
+        sb_printf(out, "%s{\"id\": %d, \"name\": ", d ? ", " : "", dev->id);
+        sb_put_json_string(out, name, strlen(name));
+        sb_putc(out, '}');
+    }
+    sb_printf(out, "], \"events\": %zu, \"events_by_kind\": {", t->ev.n);
+    bool first = true;
+    for (int k = 0; k < EVK__COUNT; k++)
+        if (t->n_by_kind[k]) {
+            sb_printf(out, "%s\"%s\": %llu", first ? "" : ", ", ev_kind_name(k),
+                      (unsigned long long)t->n_by_kind[k]);
+            first = false;
+        }
+    sb_printf(out, "}, \"flows\": %zu, \"gpu_events\": %llu, \"unlinked_gpu_events\": %llu", t->flows.n,
+              (unsigned long long)t->n_gpu, (unsigned long long)t->n_unlinked);
+    sb_printf(out, ", \"span_ms\": %.6f, \"gpu_span_ms\": %.6f}", (double)(t->t_end - t->t_start) / 1e6,
+              (double)(t->gpu_end - t->gpu_start) / 1e6);
+}
+
+bool report_sort_table(struct table *tab, const char *col)
+{
+    int found = -1;
+    for (size_t c = 0; c < tab->ncols && found < 0; c++) {
+        const struct table_col *tc = &tab->cols[c];
+        if (strcasecmp(tc->name, col) == 0 || (tc->title && strcasecmp(tc->title, col) == 0))
+            found = (int)c;
+    }
+    if (found < 0)
+        found = keyavg_sort_column(tab, col);
+    if (found < 0)
+        return false;
+    table_sort(tab, (size_t)found, tab->cols[found].kind != COL_TEXT);
+    return true;
+}

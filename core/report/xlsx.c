@@ -1,0 +1,213 @@
+/* Report tables as an Excel workbook. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/base/display.h"
+#include "core/base/strbuf.h"
+#include "core/analysis/timeline.h"
+#include "core/report/xlsx.h"
+
+#ifndef HAVE_XLSXWRITER
+
+enum status xlsx_write(const char *path, const struct trace *t, const struct table_list *tables,
+                       struct errinfo *err)
+{
+    errinfo_set(err, ST_IO, path, -1, "this torchtop was built without libxlsxwriter "
+                                      "(install libxlsxwriter-dev and rebuild)");
+    return ST_IO;
+}
+
+#else
+
+#include <xlsxwriter.h>
+
+struct formats {
+    lxw_format *header, *text, *integer, *real, *percent, *label;
+};
+
+/* Sheet names: at most 31 characters, none of []:*?/\, unique. */
+static void sheet_name(char out[32], const char *name, const lxw_workbook *wb_names_unused,
+                       int serial)
+{
+    size_t k = 0;
+    for (const char *p = name; *p && k < 31; p++)
+        out[k++] = strchr("[]:*?/\\", *p) ? '_' : *p;
+    out[k] = '\0';
+    if (serial > 1) {
+        char suffix[16];
+        snprintf(suffix, sizeof(suffix), "_%d", serial);
+        size_t sl = strlen(suffix);
+        if (k + sl > 31)
+            k = 31 - sl;
+        memcpy(out + k, suffix, sl + 1);
+    }
+}
+
+static void clean(struct strbuf *sb, const char *s)
+{
+    sb_clear(sb);
+    display_sanitize(sb, s, strlen(s));
+}
+
+static void write_table(lxw_workbook *wb, const struct table *t, const struct formats *f,
+                        int serial)
+{
+    char name[32];
+    sheet_name(name, t->name, wb, serial);
+    lxw_worksheet *ws = workbook_add_worksheet(wb, name);
+    if (!ws)
+        return;
+    struct strbuf sb = STRBUF_INIT;
+    double *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(double));
+    for (size_t c = 0; c < t->ncols; c++) {
+        clean(&sb, t->cols[c].name);
+        worksheet_write_string(ws, 0, (lxw_col_t)c, sb_str(&sb), f->header);
+        width[c] = (double)display_width(sb_str(&sb), sb.len) + 2;
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            union cell v = table_cell(t, r, c);
+            lxw_row_t row = (lxw_row_t)(r + 1);
+            lxw_col_t col = (lxw_col_t)c;
+            double w = 10;
+            switch (t->cols[c].kind) {
+            case COL_TEXT:
+                if (!v.s)
+                    break;
+                clean(&sb, v.s);
+                /* Excel caps a cell at 32767 characters. */
+                if (sb.len > 32000)
+                    sb.s[sb.len = 32000] = '\0';
+                worksheet_write_string(ws, row, col, sb_str(&sb), f->text);
+                w = (double)display_width(sb_str(&sb), sb.len) + 1;
+                break;
+            case COL_INT:
+                if (v.i != TABLE_NO_INT)
+                    worksheet_write_number(ws, row, col, (double)v.i, f->integer);
+                break;
+            case COL_PERCENT:
+                if (v.f == v.f)
+                    worksheet_write_number(ws, row, col, v.f, f->percent);
+                break;
+            default:
+                if (v.f == v.f)
+                    worksheet_write_number(ws, row, col, v.f, f->real);
+                break;
+            }
+            if (w > width[c])
+                width[c] = w;
+        }
+    }
+    for (size_t c = 0; c < t->ncols; c++)
+        worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, width[c] > 80 ? 80 : width[c], NULL);
+    worksheet_freeze_panes(ws, 1, 0);
+    if (t->nrows)
+        worksheet_autofilter(ws, 0, 0, (lxw_row_t)t->nrows, (lxw_col_t)(t->ncols - 1));
+    for (size_t i = 0; i < t->notes.n; i++) {
+        clean(&sb, t->notes.v[i]);
+        worksheet_write_string(ws, (lxw_row_t)(t->nrows + 2 + i), 0, sb_str(&sb), f->label);
+    }
+    free(width);
+    sb_free(&sb);
+}
+
+static void write_summary(lxw_workbook *wb, const struct trace *t, const struct formats *f)
+{
+    lxw_worksheet *ws = workbook_add_worksheet(wb, "summary");
+    struct strbuf sb = STRBUF_INIT;
+    lxw_row_t r = 0;
+#define KV_TEXT(k, v) do { worksheet_write_string(ws, r, 0, k, f->label); \
+        clean(&sb, v); worksheet_write_string(ws, r++, 1, sb_str(&sb), f->text); } while (0)
+#define KV_NUM(k, v, fmt) do { worksheet_write_string(ws, r, 0, k, f->label); \
+        worksheet_write_number(ws, r++, 1, (double)(v), fmt); } while (0)
+    KV_TEXT("trace", t->path);
+    KV_TEXT("format", t->gzip ? "gzip JSON" : "JSON");
+    KV_NUM("JSON MB", (double)t->json_bytes / 1e6, f->real);
+    if (t->truncated)
+        KV_TEXT("truncated", "yes: the input ended early");
+    for (size_t d = 0; d < t->devices.n; d++) {
+        char key[32];
+        snprintf(key, sizeof(key), "device %d", t->devices.v[d].id);
+        KV_TEXT(key, trace_str(t, t->devices.v[d].name));
+    }
+    KV_NUM("events", t->ev.n, f->integer);
+    KV_NUM("GPU events", t->n_gpu, f->integer);
+    KV_NUM("GPU events not linked to a launch", t->n_unlinked, f->integer);
+    KV_NUM("trace span ms", (double)(t->t_end - t->t_start) / 1e6, f->real);
+    KV_NUM("GPU span ms", (double)(t->gpu_end - t->gpu_start) / 1e6, f->real);
+    r++;
+    struct gpu_breakdown b;
+    gpu_breakdown(t, false, -1, &b);
+    worksheet_write_string(ws, r, 0, "GPU timeline (all GPU events)", f->header);
+    worksheet_write_string(ws, r, 1, "time ms", f->header);
+    worksheet_write_string(ws, r++, 2, "percent", f->header);
+    const struct {
+        const char *name;
+        int64_t v;
+    } rows[] = {{"computation_time", b.computation}, {"exposed_comm_time", b.exposed_comm},
+                {"exposed_memcpy_time", b.exposed_memcpy}, {"idle_time", b.idle},
+                {"busy_time", b.busy}, {"total_time", b.total}};
+    for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+        worksheet_write_string(ws, r, 0, rows[i].name, f->label);
+        worksheet_write_number(ws, r, 1, (double)rows[i].v / 1e6, f->real);
+        worksheet_write_number(ws, r++, 2, b.total ? 100.0 * (double)rows[i].v / (double)b.total : 0,
+                               f->percent);
+    }
+#undef KV_TEXT
+#undef KV_NUM
+    worksheet_set_column(ws, 0, 0, 36, NULL);
+    worksheet_set_column(ws, 1, 1, 60, NULL);
+    worksheet_set_column(ws, 2, 2, 10, NULL);
+    sb_free(&sb);
+}
+
+enum status xlsx_write(const char *path, const struct trace *t, const struct table_list *tables,
+                       struct errinfo *err)
+{
+    /* libxlsxwriter reports a file it cannot create on stderr itself, when
+     * the workbook is closed: try first, so the one message is ours. */
+    FILE *probe = fopen(path, "wb");
+    if (!probe) {
+        errinfo_set(err, ST_IO, path, -1, "cannot create the workbook: %s", strerror(errno));
+        return ST_IO;
+    }
+    fclose(probe);
+    lxw_workbook_options opts = {.constant_memory = LXW_FALSE, .tmpdir = NULL};
+    lxw_workbook *wb = workbook_new_opt(path, &opts);
+    if (!wb) {
+        errinfo_set(err, ST_IO, path, -1, "cannot create the workbook");
+        return ST_IO;
+    }
+    struct formats f;
+    f.header = workbook_add_format(wb);
+    format_set_bold(f.header);
+    format_set_bottom(f.header, LXW_BORDER_THIN);
+    f.text = NULL;
+    f.label = workbook_add_format(wb);
+    format_set_bold(f.label);
+    f.integer = workbook_add_format(wb);
+    format_set_num_format(f.integer, "0");
+    f.real = workbook_add_format(wb);
+    format_set_num_format(f.real, "0.000");
+    f.percent = workbook_add_format(wb);
+    format_set_num_format(f.percent, "0.00");
+    write_summary(wb, t, &f);
+    for (size_t i = 0; i < tables->items.n; i++) {
+        int serial = 1;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(tables->items.v[j]->name, tables->items.v[i]->name) == 0)
+                serial++;
+        write_table(wb, tables->items.v[i], &f, serial);
+    }
+    lxw_error e = workbook_close(wb);
+    if (e != LXW_NO_ERROR) {
+        errinfo_set(err, ST_IO, path, -1, "cannot write the workbook: %s", lxw_strerror(e));
+        return ST_IO;
+    }
+    return ST_OK;
+}
+
+#endif

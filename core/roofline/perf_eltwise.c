@@ -1,0 +1,127 @@
+/* Elementwise models: unary ops (n elements in, n out) and binary ops with
+ * broadcasting (the output has the broadcast shape). The op lists are
+ * TraceLens's, so its sheets line up; add a name to extend them. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/roofline/perfmodel.h"
+
+enum { U_SHAPE, U_DT, U_SIN, U_SOUT };
+enum { B_S1, B_S2, B_DT, B_SIN1, B_SIN2, B_SOUT };
+
+/* unary(self, [out or src], ...): an output given by the second argument
+ * when it is a tensor with dims (copy_'s source, an out= tensor). */
+static bool model_unary(const struct pm_ctx *c, struct pm_result *r)
+{
+    const struct op_args *a = c->a;
+    if (!op_args_shape(a, 0))
+        return false;
+    bool has_out = op_args_tensor(a, 1);
+    const char *tin = op_args_type(a, 0);
+    const char *tout = has_out ? op_args_type(a, 1) : NULL;
+    pm_set_tuple(r, U_SHAPE, &a->dims[0]);
+    const char *dt[2] = {tin, tout};
+    pm_set_dtypes(r, U_DT, dt, 2);
+    pm_set_tuple(r, U_SIN, &a->strides[0]);
+    if (has_out)
+        pm_set_tuple(r, U_SOUT, &a->strides[1]);
+    else
+        pm_set_text(r, U_SOUT, "None");
+    pm_set_spec(r, "vector", tin);
+    r->model = "unary v1";
+    double n = (double)shape_numel(&a->dims[0]);
+    int bin = shapes_dtype_bytes(tin);
+    int bout = tout ? shapes_dtype_bytes(tout) : bin;
+    r->flops = r->tl_flops = n;
+    if (bin && bout)
+        r->bytes = n * bin + n * bout;
+    int tbin = pm_tl_dtype_bytes(tin), tbout = tout ? pm_tl_dtype_bytes(tout) : tbin;
+    if (tbin && tbout)
+        r->tl_bytes = n * tbin + n * tbout;
+    else if (!isnan(r->bytes))
+        r->differs = PM_DIFFERS_BOOL;
+    return true;
+}
+
+/* Broadcast two shapes (right-aligned); false when incompatible. */
+static bool broadcast(const struct shape *x, const struct shape *y, struct shape *out)
+{
+    int nd = MAX(x->nd, y->nd);
+    out->nd = (int16_t)nd;
+    for (int i = 0; i < nd; i++) {
+        int xi = x->nd - nd + i, yi = y->nd - nd + i;
+        int64_t a = xi >= 0 ? x->d[xi] : 1, b = yi >= 0 ? y->d[yi] : 1;
+        if (a != b && a != 1 && b != 1)
+            return false;
+        out->d[i] = a == 1 ? b : a;
+    }
+    return true;
+}
+
+/* binary(self, other, [out or alpha], ...). */
+static bool model_binary(const struct pm_ctx *c, struct pm_result *r)
+{
+    const struct op_args *a = c->a;
+    if (!op_args_shape(a, 0) || !op_args_shape(a, 1))
+        return false;
+    struct shape out;
+    if (!broadcast(&a->dims[0], &a->dims[1], &out))
+        return false;
+    bool has_out = op_args_tensor(a, 2);
+    const char *t1 = op_args_type(a, 0), *t2 = op_args_type(a, 1);
+    const char *tout = has_out ? op_args_type(a, 2) : NULL;
+    pm_set_tuple(r, B_S1, &a->dims[0]);
+    pm_set_tuple(r, B_S2, &a->dims[1]);
+    const char *dt[3] = {t1, t2, tout};
+    pm_set_dtypes(r, B_DT, dt, 3);
+    pm_set_tuple(r, B_SIN1, &a->strides[0]);
+    pm_set_tuple(r, B_SIN2, &a->strides[1]);
+    if (has_out)
+        pm_set_tuple(r, B_SOUT, &a->strides[2]);
+    else
+        pm_set_text(r, B_SOUT, "None");
+    pm_set_spec(r, "vector", t1);
+    r->model = "binary v1";
+    int b1 = shapes_dtype_bytes(t1), b2 = shapes_dtype_bytes(t2), bo = 0;
+    if (tout)
+        bo = shapes_dtype_bytes(tout);
+    else if (b1 && b2)
+        /* Two tensors promote to the wider type; a scalar operand does not
+         * widen a tensor. */
+        bo = a->dims[0].nd > 0 && a->dims[1].nd > 0 ? MAX(b1, b2) : b1;
+    double n1 = (double)shape_numel(&a->dims[0]), n2 = (double)shape_numel(&a->dims[1]);
+    double no = (double)shape_numel(&out);
+    r->flops = r->tl_flops = no;
+    if (b1 && b2 && bo)
+        r->bytes = n1 * b1 + n2 * b2 + no * bo;
+    if (pm_tl_dtype_bytes(t1) && pm_tl_dtype_bytes(t2) && (!tout || pm_tl_dtype_bytes(tout)))
+        r->tl_bytes = r->bytes;
+    else if (!isnan(r->bytes))
+        r->differs = PM_DIFFERS_BOOL;
+    return true;
+}
+
+const struct pm_model pm_eltwise_models[] = {
+    {"aten::copy", PM_UNARY, PM_NONE, model_unary},
+    {"aten::copy_", PM_UNARY, PM_NONE, model_unary},
+    {"aten::clamp_min", PM_UNARY, PM_NONE, model_unary},
+    {"aten::clamp_min_", PM_UNARY, PM_NONE, model_unary},
+    {"aten::clamp_max", PM_UNARY, PM_NONE, model_unary},
+    {"aten::clamp_max_", PM_UNARY, PM_NONE, model_unary},
+    {"aten::sigmoid", PM_UNARY, PM_NONE, model_unary},
+    {"aten::rsqrt", PM_UNARY, PM_NONE, model_unary},
+    {"aten::silu", PM_UNARY, PM_NONE, model_unary},
+    {"aten::neg", PM_UNARY, PM_NONE, model_unary},
+    {"aten::pow", PM_UNARY, PM_NONE, model_unary},
+    {"aten::div", PM_BINARY, PM_NONE, model_binary},
+    {"aten::div_", PM_BINARY, PM_NONE, model_binary},
+    {"aten::mul", PM_BINARY, PM_NONE, model_binary},
+    {"aten::mul_", PM_BINARY, PM_NONE, model_binary},
+    {"aten::add", PM_BINARY, PM_NONE, model_binary},
+    {"aten::add_", PM_BINARY, PM_NONE, model_binary},
+    {"aten::sigmoid_backward", PM_BINARY, PM_NONE, model_binary},
+    {"aten::threshold_backward", PM_BINARY, PM_NONE, model_binary},
+};
+const size_t pm_eltwise_count = ARRAY_SIZE(pm_eltwise_models);

@@ -1,0 +1,162 @@
+/* Performance models (metrics.md section 5): op name -> model; a model turns
+ * one op instance's recorded arguments into the parameters that identify its
+ * "parameter combination", its FLOPs, bytes moved and compute spec.
+ *
+ * Each op family lives in its own file (perf_gemm.c, perf_conv.c,
+ * perf_attn.c, perf_eltwise.c, perf_reduce.c, perf_norm.c) as a table of
+ * struct pm_model; adding an op is one line there, adding a family is one
+ * file plus one line in perfmodel.c. The sheets (tables) and their
+ * parameter columns are TraceLens's, so its CSVs can be diffed.
+ *
+ * Model version "v1" follows TraceLens 171dd74 except where metrics.md and
+ * the man page say otherwise: convolution bias counted, attention bytes at
+ * the real dtype, reductions' output size from their dim/keepdim
+ * arguments, convolution backward honouring output_mask. Every result also
+ * carries TraceLens's own FLOPs and bytes (tl_flops, tl_bytes) so a report
+ * can show both. */
+#ifndef TORCHTOP_CORE_PERFMODEL_H
+#define TORCHTOP_CORE_PERFMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/analysis/shapes.h"
+
+/* Sheets, in report order; the names are TraceLens's sheet names. */
+#define PM_SHEET_INFO(_)                                                                           \
+    _(PM_GEMM, "GEMM")                                                                             \
+    _(PM_GEMM_BWD, "GEMM_bwd")                                                                     \
+    _(PM_CONV_FWD, "CONV_fwd")                                                                     \
+    _(PM_CONV_BWD, "CONV_bwd")                                                                     \
+    _(PM_SDPA_FWD, "SDPA_fwd")                                                                     \
+    _(PM_SDPA_BWD, "SDPA_bwd")                                                                     \
+    _(PM_BINARY, "BinaryElementwise")                                                              \
+    _(PM_UNARY, "UnaryElementwise")                                                                \
+    _(PM_REDUCE_FWD, "Reduce_fwd")                                                                 \
+    _(PM_REDUCE_BWD, "Reduce_bwd")                                                                 \
+    _(PM_NORM, "Normalization")
+
+enum pm_sheet {
+#define PM_SHEET_ENUM(id, name) id,
+    PM_SHEET_INFO(PM_SHEET_ENUM)
+#undef PM_SHEET_ENUM
+        PM__COUNT,
+    PM_NONE = PM__COUNT
+};
+
+const char *pm_sheet_name(enum pm_sheet s);
+
+/* A parameter column of a sheet. */
+struct pm_param_def {
+    const char *col; /* column name, "param: M" */
+    const char *key; /* short name, "M" */
+    bool is_int;     /* an integer column (else Python-repr text) */
+};
+
+/* The parameter columns of a sheet, in TraceLens's order; *n gets the count. */
+const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n);
+
+#define PM_MAX_PARAMS 16
+#define PM_TEXT_MAX 2048
+
+/* What a model says about one instance. */
+struct pm_result {
+    enum pm_sheet sheet;
+    double flops;    /* NaN when it cannot be known */
+    double bytes;    /* NaN when it cannot be known */
+    double tl_flops; /* TraceLens 171dd74's value (NaN: it has none) */
+    double tl_bytes;
+    char spec[24];               /* compute spec, "matrix_bf16"; "" when none */
+    const char *model;           /* static: model id and version, "conv v1" */
+    const char *differs;         /* static: why flops/bytes differ from
+                                    TraceLens's, NULL when they do not */
+    const char *why;             /* static: why the model could not be
+                                    evaluated (pm_eval false), NULL when
+                                    the arguments just do not fit */
+    uint8_t nparams;             /* = the sheet's parameter count */
+    uint16_t off[PM_MAX_PARAMS]; /* into text; UINT16_MAX = empty */
+    size_t len;
+    char text[PM_TEXT_MAX]; /* parameter values, NUL-separated */
+};
+
+/* Value of parameter i as text (ints in decimal), NULL when empty. */
+const char *pm_param(const struct pm_result *r, size_t i);
+
+/* What the caller knows beyond the op's own arguments. */
+struct pm_ctx {
+    const char *op;               /* op name */
+    const struct op_args *a;      /* its arguments */
+    bool bwd;                     /* model the backward of this forward op
+                                     (through the forward<->backward link);
+                                     the kernel time is the backward's */
+    const struct op_args *linked; /* optional: the arguments of the op on the
+                                     other side of the link (for a forward
+                                     op, the backward op of the same family
+                                     under its backward node), or NULL */
+    const char *linked_op;        /* that op's name (with linked) */
+    const char *const *kernels;   /* names of the kernels the op runs, in
+                                     launch order (nkernels of them) */
+    size_t nkernels;
+};
+
+typedef bool (*pm_model_fn)(const struct pm_ctx *c, struct pm_result *r);
+
+struct pm_model {
+    const char *op;          /* exact op name */
+    enum pm_sheet sheet;     /* sheet of an instance of this op */
+    enum pm_sheet bwd_sheet; /* sheet of its backward through the link,
+                                PM_NONE when the family has no backward
+                                model or the op is itself a backward */
+    pm_model_fn fn;
+};
+
+/* The model of an op name, NULL when there is none. */
+const struct pm_model *pm_find(const char *op);
+
+/* Evaluate: initialise *r for the sheet (bwd ? m->bwd_sheet : m->sheet) and
+ * run the model. False when the arguments do not fit the model (missing or
+ * malformed shapes) or a parameter it needs was not recorded (r->why says
+ * which); *r then holds whatever was filled. */
+bool pm_eval(const struct pm_model *m, const struct pm_ctx *c, struct pm_result *r);
+
+/* All registered op names, for documentation and tests: calls fn for each
+ * model. */
+void pm_foreach(void (*fn)(const struct pm_model *m, void *ud), void *ud);
+
+/* ------------------------------------------------------------------------ */
+/* For the model files                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Setters of parameter i (index into the sheet's parameter list). */
+void pm_set_text(struct pm_result *r, size_t i, const char *s);
+void pm_set_int(struct pm_result *r, size_t i, int64_t v);
+void pm_set_bool(struct pm_result *r, size_t i, bool v);
+void pm_set_tuple(struct pm_result *r, size_t i, const struct shape *s);
+/* Python tuple of dtype names, NULL entries as None: ('float', None). */
+void pm_set_dtypes(struct pm_result *r, size_t i, const char *const *v, int n);
+/* Compute spec "<unit>_<precision of dtype>"; left empty when the dtype has
+ * no precision. */
+void pm_set_spec(struct pm_result *r, const char *unit, const char *dtype);
+/* Bytes per element as TraceLens 171dd74 counts them, for tl_bytes:
+ * shapes_dtype_bytes, except bool, which it has no size for (0). */
+int pm_tl_dtype_bytes(const char *type);
+/* The differs text of a result whose tl_bytes are unknown because of
+ * pm_tl_dtype_bytes. */
+#define PM_DIFFERS_BOOL "bool at 1 byte per element (TraceLens has no size for it)"
+
+/* Family tables (one per model file). */
+extern const struct pm_model pm_gemm_models[];
+extern const size_t pm_gemm_count;
+extern const struct pm_model pm_conv_models[];
+extern const size_t pm_conv_count;
+extern const struct pm_model pm_attn_models[];
+extern const size_t pm_attn_count;
+extern const struct pm_model pm_eltwise_models[];
+extern const size_t pm_eltwise_count;
+extern const struct pm_model pm_reduce_models[];
+extern const size_t pm_reduce_count;
+extern const struct pm_model pm_norm_models[];
+extern const size_t pm_norm_count;
+
+#endif

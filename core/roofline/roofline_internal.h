@@ -1,0 +1,90 @@
+/* Internals shared by roofline.c, roofline_table.c and roofline_plot.c;
+ * not an API. */
+#ifndef TORCHTOP_CORE_ROOFLINE_INTERNAL_H
+#define TORCHTOP_CORE_ROOFLINE_INTERNAL_H
+
+#include "core/base/arena.h"
+#include "core/roofline/roofline.h"
+#include "core/base/u64map.h"
+#include "core/base/vec.h"
+
+/* One modelled instance. */
+struct rf_inst {
+    uint32_t ev;         /* the op event (the forward op for a backward
+                            modelled through the link) */
+    uint32_t time_ev;    /* event whose subtree GPU time is counted: ev,
+                            or the backward node */
+    uint32_t group;      /* index into roofline.groups */
+    bool bwd;            /* modelled through the forward<->backward link */
+    double flops, bytes; /* NaN when unknown */
+    double kernel_us;    /* rf_kernel_us of time_ev */
+};
+
+/* One parameter combination: op name + parameter values in one sheet. */
+struct rf_group {
+    uint8_t sheet; /* enum pm_sheet */
+    uint32_t name; /* strtab id of the op name */
+    uint8_t nparams;
+    const char **params; /* arena; NULL entries are empty */
+    const char *key;     /* arena; the grouping key */
+    uint64_t hash;
+    uint32_t first; /* first instance (index into roofline.inst) */
+    uint32_t count;
+    double kt_sum; /* µs */
+    double tl_flops, tl_bytes;
+    char spec[24];
+    const char *model, *differs; /* static strings of the first instance */
+};
+
+/* An op and its Sequence number. */
+struct seq_ev {
+    int64_t seq;
+    uint32_t ev;
+};
+
+/* An op a model names but could not evaluate. */
+struct rf_fail {
+    uint32_t ev;
+    const char *why; /* static */
+};
+
+struct roofline {
+    struct analysis *a;
+    const struct trace *t;
+    bool has_shapes;
+    bool have_dev;
+    struct device_peaks dev;
+    char note[600];
+    VEC(struct rf_inst) inst;
+    VEC(struct rf_group) groups;
+    VEC(struct rf_fail) fails;
+    uint32_t nested[PM__COUNT];      /* per sheet: instances left to an
+                                        enclosing op of the same family */
+    uint32_t nested_name[PM__COUNT]; /* strtab id of the first one's name */
+    struct u64map by_time_ev;        /* time_ev -> instance */
+    uint32_t *mem_first;             /* CSR: instances of each group, event order */
+    uint32_t *mem;
+    uint32_t *slots; /* grouping hash: group index or IDX_NONE */
+    size_t slot_mask;
+    struct arena arena;
+    struct u64map model_of; /* name id -> index + 1 into models, 0 = none */
+    VEC(const struct pm_model *) models;
+    VEC(struct seq_ev) seqs; /* ops by Sequence number, built on first use */
+    bool seqs_built;
+};
+
+/* Model of an event's op name (cached per name); NULL when none. */
+const struct pm_model *rf_model(struct roofline *r, uint32_t ev);
+/* Kernel time of ev's subtree in µs: the length of the union of the
+ * kernels and memcpys launched under it (a device copy_ is a memcpy),
+ * communication kernels left out. Memsets are not counted: they clear
+ * workspaces no model accounts for, and whether a trace links them to the
+ * op differs (MIOpen's hipMemsetAsync inside a convolution has a
+ * correlation id but no ac2g flow, so TraceLens never sees it). */
+double rf_kernel_us(const struct roofline *r, uint32_t ev);
+/* Roofline time in µs of flops/bytes for a spec, NaN without peaks;
+ * *compute_bound says which side is larger. */
+double rf_roof_us(const struct roofline *r, const char *spec, double flops, double bytes,
+                  bool *compute_bound);
+
+#endif

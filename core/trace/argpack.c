@@ -1,0 +1,228 @@
+/* Packed event arguments: encoding, iteration and JSON rendering. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/trace/argpack.h"
+
+void argpack_put_varint(argbytes_t *b, uint64_t v)
+{
+    VEC_RESERVE(b, b->n + 10);
+    while (v >= 0x80) {
+        b->v[b->n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    b->v[b->n++] = (uint8_t)v;
+}
+
+void argpack_put(argbytes_t *b, const struct argval *a)
+{
+    argpack_put_varint(b, ((uint64_t)a->key << 3) | a->type);
+    switch (a->type) {
+    case ARG_INT:
+        argpack_put_varint(b, ((uint64_t)a->v.i << 1) ^ (uint64_t)(a->v.i >> 63));
+        break;
+    case ARG_UINT:
+        argpack_put_varint(b, a->v.u);
+        break;
+    case ARG_DOUBLE:
+        VEC_RESERVE(b, b->n + 8);
+        memcpy(b->v + b->n, &a->v.d, 8);
+        b->n += 8;
+        break;
+    case ARG_STR:
+    case ARG_JSON:
+        argpack_put_varint(b, a->v.s);
+        break;
+    default:
+        break;
+    }
+}
+
+static bool get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+{
+    const uint8_t *p = *pp;
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (p >= end)
+            return false;
+        uint8_t c = *p++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) {
+            *pp = p;
+            *out = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+void argiter_init(struct argiter *it, const struct trace *t, uint32_t ev)
+{
+    it->p = it->end = NULL;
+    it->left = 0;
+    uint32_t off = t->ev.v[ev].args;
+    if (off == IDX_NONE || off >= t->argbuf.n)
+        return;
+    it->p = t->argbuf.v + off;
+    it->end = t->argbuf.v + t->argbuf.n;
+    if (!get_varint(&it->p, it->end, &it->left))
+        it->left = 0;
+}
+
+bool argiter_next(struct argiter *it, struct argval *out)
+{
+    if (!it->left)
+        return false;
+    uint64_t head, v;
+    if (!get_varint(&it->p, it->end, &head))
+        goto corrupt;
+    out->key = (uint32_t)(head >> 3);
+    out->type = head & 7;
+    switch (out->type) {
+    case ARG_INT:
+        if (!get_varint(&it->p, it->end, &v))
+            goto corrupt;
+        out->v.i = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+        break;
+    case ARG_UINT:
+        if (!get_varint(&it->p, it->end, &out->v.u))
+            goto corrupt;
+        break;
+    case ARG_DOUBLE:
+        if (it->end - it->p < 8)
+            goto corrupt;
+        memcpy(&out->v.d, it->p, 8);
+        it->p += 8;
+        break;
+    case ARG_STR:
+    case ARG_JSON:
+        if (!get_varint(&it->p, it->end, &v))
+            goto corrupt;
+        out->v.s = (uint32_t)v;
+        break;
+    default:
+        break;
+    }
+    it->left--;
+    return true;
+corrupt:
+    it->left = 0;
+    return false;
+}
+
+bool ev_arg(const struct trace *t, uint32_t ev, const char *key, struct argval *out)
+{
+    uint32_t kid = strtab_find(&t->strs, key, strlen(key));
+    if (kid == IDX_NONE)
+        return false;
+    struct argiter it;
+    argiter_init(&it, t, ev);
+    while (argiter_next(&it, out))
+        if (out->key == kid)
+            return true;
+    return false;
+}
+
+bool argval_number(const struct trace *t, const struct argval *a, double *out)
+{
+    switch (a->type) {
+    case ARG_INT: *out = (double)a->v.i; return true;
+    case ARG_UINT: *out = (double)a->v.u; return true;
+    case ARG_DOUBLE: *out = a->v.d; return true;
+    case ARG_FALSE: *out = 0; return true;
+    case ARG_TRUE: *out = 1; return true;
+    case ARG_STR: {
+        const char *s = strtab_str(&t->strs, a->v.s);
+        if (!*s)
+            return false;
+        char *end;
+        errno = 0;
+        double d;
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+            d = (double)strtoull(s, &end, 16);
+        else
+            d = strtod(s, &end);
+        if (*end || errno || !isfinite(d))
+            return false;
+        *out = d;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+bool argval_int(const struct trace *t, const struct argval *a, int64_t *out)
+{
+    if (a->type == ARG_INT) {
+        *out = a->v.i;
+        return true;
+    }
+    double d;
+    if (!argval_number(t, a, &d) || d < -9.2e18 || d > 9.2e18)
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
+static void put_double(struct strbuf *sb, double d)
+{
+    if (!isfinite(d)) {
+        sb_puts(sb, "null");
+        return;
+    }
+    char buf[40];
+    snprintf(buf, sizeof(buf), "%.15g", d);
+    if (strtod(buf, NULL) != d)
+        snprintf(buf, sizeof(buf), "%.17g", d);
+    sb_puts(sb, buf);
+}
+
+void argval_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a)
+{
+    switch (a->type) {
+    case ARG_NULL: sb_puts(sb, "null"); break;
+    case ARG_FALSE: sb_puts(sb, "false"); break;
+    case ARG_TRUE: sb_puts(sb, "true"); break;
+    case ARG_INT: sb_printf(sb, "%lld", (long long)a->v.i); break;
+    case ARG_UINT: sb_printf(sb, "%llu", (unsigned long long)a->v.u); break;
+    case ARG_DOUBLE: put_double(sb, a->v.d); break;
+    case ARG_STR:
+        sb_put_json_string(sb, strtab_str(&t->strs, a->v.s), strtab_len(&t->strs, a->v.s));
+        break;
+    case ARG_JSON:
+        sb_putn(sb, strtab_str(&t->strs, a->v.s), strtab_len(&t->strs, a->v.s));
+        break;
+    }
+}
+
+void argval_put_text(struct strbuf *sb, const struct trace *t, const struct argval *a)
+{
+    if (a->type == ARG_STR)
+        sb_putn(sb, strtab_str(&t->strs, a->v.s), strtab_len(&t->strs, a->v.s));
+    else
+        argval_put_json(sb, t, a);
+}
+
+void ev_args_put_json(struct strbuf *sb, const struct trace *t, uint32_t ev)
+{
+    struct argiter it;
+    struct argval a;
+    argiter_init(&it, t, ev);
+    sb_putc(sb, '{');
+    bool first = true;
+    while (argiter_next(&it, &a)) {
+        if (!first)
+            sb_puts(sb, ", ");
+        first = false;
+        sb_put_json_string(sb, strtab_str(&t->strs, a.key), strtab_len(&t->strs, a.key));
+        sb_puts(sb, ": ");
+        argval_put_json(sb, t, &a);
+    }
+    sb_putc(sb, '}');
+}

@@ -1,0 +1,62 @@
+/* Packed event arguments: every arg of every event, compactly.
+ *
+ * Layout of one event's args in trace.argbuf:
+ *   varint count, then count entries of
+ *   varint (key_strid << 3 | type), payload
+ * Payloads: ARG_INT zigzag varint; ARG_UINT varint (integers above
+ * INT64_MAX); ARG_DOUBLE 8 raw bytes; ARG_STR and ARG_JSON varint strtab id
+ * (ARG_JSON holds the compact JSON text of an array or object); the other
+ * types have none. Keys keep their file order. */
+#ifndef TORCHTOP_CORE_ARGPACK_H
+#define TORCHTOP_CORE_ARGPACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/base/strbuf.h"
+#include "core/trace/trace.h"
+
+enum arg_type {
+    ARG_NULL, ARG_FALSE, ARG_TRUE, ARG_INT, ARG_UINT, ARG_DOUBLE, ARG_STR, ARG_JSON
+};
+
+struct argval {
+    uint32_t key;           /* strtab id of the key */
+    uint8_t type;           /* enum arg_type */
+    union {
+        int64_t i;          /* ARG_INT */
+        uint64_t u;         /* ARG_UINT */
+        double d;           /* ARG_DOUBLE */
+        uint32_t s;         /* ARG_STR, ARG_JSON: strtab id */
+    } v;
+};
+
+/* --- writing (the loader) --- */
+typedef VEC(uint8_t) argbytes_t;
+void argpack_put_varint(argbytes_t *b, uint64_t v);
+void argpack_put(argbytes_t *b, const struct argval *a);
+
+/* --- reading --- */
+struct argiter {
+    const uint8_t *p, *end;
+    uint64_t left;
+};
+
+/* Iterate over the args of event ev (none when it has no args). */
+void argiter_init(struct argiter *it, const struct trace *t, uint32_t ev);
+/* Next arg, or false at the end (or on a corrupt pack). */
+bool argiter_next(struct argiter *it, struct argval *out);
+/* The arg named key of event ev. */
+bool ev_arg(const struct trace *t, uint32_t ev, const char *key, struct argval *out);
+/* Numeric value of an arg (ints, doubles, and numeric strings such as HIP's
+ * "0x0" or "2560"); false when it has none. */
+bool argval_number(const struct trace *t, const struct argval *a, double *out);
+bool argval_int(const struct trace *t, const struct argval *a, int64_t *out);
+/* Append the value as JSON text. */
+void argval_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a);
+/* Append the value as display text (strings without quotes). */
+void argval_put_text(struct strbuf *sb, const struct trace *t, const struct argval *a);
+/* Append all args of ev as a JSON object ("{}" when none). */
+void ev_args_put_json(struct strbuf *sb, const struct trace *t, uint32_t ev);
+
+#endif

@@ -1,0 +1,423 @@
+/* Chrome-trace export of a slice: selection and JSON writing. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/trace/argpack.h"
+#include "core/trace/export.h"
+#include "core/base/strbuf.h"
+#include "core/base/u64map.h"
+
+/* ------------------------------------------------------------------------ */
+/* Selection                                                                */
+/* ------------------------------------------------------------------------ */
+
+static void keep_gpu_of(const struct trace *t, uint32_t launch, uint8_t *keep)
+{
+    const struct launch_info *li = ev_launch(t, launch);
+    if (!li)
+        return;
+    for (uint32_t k = 0; k < li->gpu_count; k++)
+        keep[t->launch_gpu[li->gpu_first + k]] = 1;
+}
+
+/* Keep span i, its subtree, and the GPU work launched inside it. */
+static void keep_subtree(const struct trace *t, uint32_t root, uint8_t *keep)
+{
+    uint32_t *stack = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    size_t depth = 0;
+    stack[depth++] = root;
+    while (depth) {
+        uint32_t i = stack[--depth];
+        if (keep[i] == 1 && i != root)
+            continue;
+        keep[i] = 1;
+        keep_gpu_of(t, i, keep);
+        for (uint32_t c = t->ev.v[i].first_child; c != IDX_NONE; c = t->ev.v[c].next_sibling)
+            stack[depth++] = c;
+    }
+    free(stack);
+}
+
+static bool overlaps(const struct event *e, int64_t from, int64_t to)
+{
+    int64_t end = ev_end(e);
+    return e->dur ? e->ts < to && end > from : e->ts >= from && e->ts < to;
+}
+
+static void keep_window(const struct trace *t, int64_t from, int64_t to, uint8_t *keep)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_META || !overlaps(e, from, to))
+            continue;
+        if (evk_is_gpu(e->kind) && (e->flags & EVF_LINKED))
+            continue; /* comes with its launch */
+        keep[i] = 1;
+        if (evk_is_launch(e->kind))
+            keep_gpu_of(t, i, keep);
+    }
+}
+
+/* Instants ([memory] and others) are no one's child in the tree: each goes
+ * with the innermost span around it on its row (its parent, the op
+ * key-averages charges its bytes to), so a kept span keeps them all, even
+ * those outside a window the span overhangs. */
+static void keep_instants(const struct trace *t, uint8_t *keep)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_INSTANT && e->parent != IDX_NONE && keep[e->parent])
+            keep[i] = 1;
+    }
+}
+
+bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t *keep, char *err)
+{
+    memset(keep, 0, t->ev.n);
+    err[0] = '\0';
+    switch (sel->kind) {
+    case EXPORT_ALL:
+        memset(keep, 1, t->ev.n);
+        break;
+    case EXPORT_WINDOW:
+        if (sel->to <= sel->from) {
+            snprintf(err, 256, "the window ends before it starts");
+            return false;
+        }
+        keep_window(t, sel->from, sel->to, keep);
+        break;
+    case EXPORT_STEP: {
+        char want[48];
+        snprintf(want, sizeof(want), "ProfilerStep#%" PRId64, sel->step);
+        uint32_t id = strtab_find(&t->strs, want, strlen(want));
+        int64_t from = INT64_MAX, to = INT64_MIN;
+        for (uint32_t i = 0; id != IDX_NONE && i < t->ev.n; i++) {
+            const struct event *e = &t->ev.v[i];
+            /* user_annotation; "Operator" (a cpu_op) in pre-1.10 traces. */
+            if (e->name == id && evk_is_host_span(e->kind) && e->ph == 'X') {
+                from = MIN(from, e->ts);
+                to = MAX(to, ev_end(e));
+            }
+        }
+        if (from > to) {
+            snprintf(err, 256, "the trace has no %s", want);
+            return false;
+        }
+        keep_window(t, from, to, keep);
+        break;
+    }
+    case EXPORT_MATCH: {
+        regex_t re;
+        int rc = regcomp(&re, sel->regex, REG_EXTENDED | REG_NOSUB);
+        if (rc) {
+            char msg[128];
+            regerror(rc, &re, msg, sizeof(msg));
+            snprintf(err, 256, "bad regular expression '%.64s': %s", sel->regex, msg);
+            return false;
+        }
+        /* Match each distinct name once. */
+        struct u64map verdict;
+        u64map_init(&verdict, 1024);
+        for (uint32_t i = 0; i < t->ev.n; i++) {
+            const struct event *e = &t->ev.v[i];
+            if (!evk_is_host_span(e->kind) || e->ph != 'X')
+                continue;
+            uint32_t v = u64map_get(&verdict, e->name);
+            if (v == IDX_NONE) {
+                v = regexec(&re, trace_str(t, e->name), 0, NULL, 0) == 0;
+                u64map_put(&verdict, e->name, v);
+            }
+            if (v)
+                keep_subtree(t, i, keep);
+        }
+        u64map_free(&verdict);
+        regfree(&re);
+        break;
+    }
+    case EXPORT_SUBTREE:
+        if (sel->root >= t->ev.n || !evk_is_host_span(t->ev.v[sel->root].kind)) {
+            snprintf(err, 256, "not a host span");
+            return false;
+        }
+        keep_subtree(t, sel->root, keep);
+        break;
+    }
+    keep_instants(t, keep);
+    bool any = false;
+    for (uint32_t i = 0; i < t->ev.n && !any; i++)
+        any = keep[i] && t->ev.v[i].kind != EVK_META;
+    if (!any) {
+        snprintf(err, 256, "the selection holds no events");
+        return false;
+    }
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (t->ev.v[i].kind == EVK_META)
+            keep[i] = 1;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Flows                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The event a flow point binds to: one starting exactly at its time on its
+ * row, else the innermost span on the row enclosing it. */
+static uint32_t flow_event(const struct trace *t, const struct flow *f)
+{
+    const struct row *row = &t->rows.v[f->row];
+    /* Flow points of GPU events sit on the device row of the same ids. */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            uint32_t other = IDX_NONE;
+            for (uint32_t r = 0; r < t->rows.n && other == IDX_NONE; r++)
+                if (r != f->row && t->rows.v[r].pid_str == row->pid_str &&
+                    t->rows.v[r].tid_str == row->tid_str)
+                    other = r;
+            if (other == IDX_NONE)
+                break;
+            row = &t->rows.v[other];
+        }
+        if (!row->nevents || !row->order)
+            continue;
+        /* Last event starting at or before the point. */
+        size_t lo = 0, hi = row->nevents;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (t->ev.v[row->order[mid]].ts <= f->ts)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (!lo)
+            continue;
+        /* An event starting exactly there, innermost (shortest) first. */
+        for (size_t k = lo; k-- > 0 && t->ev.v[row->order[k]].ts == f->ts;) {
+            uint32_t i = row->order[k];
+            if (t->ev.v[i].kind != EVK_META && t->ev.v[i].ph == 'X')
+                return i;
+        }
+        for (uint32_t i = row->order[lo - 1]; i != IDX_NONE; i = t->ev.v[i].parent) {
+            const struct event *e = &t->ev.v[i];
+            if (e->ph == 'X' && e->ts <= f->ts && f->ts <= ev_end(e))
+                return i;
+        }
+    }
+    return IDX_NONE;
+}
+
+/* keep_flow[k] for every flow point: bound to a kept event, and so is
+ * every other point with the same category and id. */
+static uint8_t *select_flows(const struct trace *t, const uint8_t *keep)
+{
+    uint8_t *ok = xcalloc(t->flows.n + 1, 1);
+    struct u64map bad;
+    u64map_init(&bad, 1024);
+    for (size_t k = 0; k < t->flows.n; k++) {
+        const struct flow *f = &t->flows.v[k];
+        uint32_t e = flow_event(t, f);
+        ok[k] = e != IDX_NONE && keep[e];
+        if (!ok[k])
+            u64map_put(&bad, f->id * 0x9e3779b97f4a7c15ULL ^ f->cat, 1);
+    }
+    for (size_t k = 0; k < t->flows.n; k++) {
+        const struct flow *f = &t->flows.v[k];
+        if (ok[k] && u64map_get(&bad, f->id * 0x9e3779b97f4a7c15ULL ^ f->cat) != IDX_NONE)
+            ok[k] = 0;
+    }
+    u64map_free(&bad);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+struct writer {
+    FILE *f;
+    gzFile gz;
+    struct strbuf buf;
+    bool failed;
+};
+
+static void w_flush(struct writer *w)
+{
+    if (!w->buf.len || w->failed)
+        return;
+    if (w->gz)
+        w->failed = gzwrite(w->gz, w->buf.s, (unsigned)w->buf.len) != (int)w->buf.len;
+    else
+        w->failed = fwrite(w->buf.s, 1, w->buf.len, w->f) != w->buf.len;
+    sb_clear(&w->buf);
+}
+
+static void w_maybe_flush(struct writer *w)
+{
+    if (w->buf.len > (1u << 20))
+        w_flush(w);
+}
+
+static void put_str(struct strbuf *sb, const struct trace *t, uint32_t id)
+{
+    sb_put_json_string(sb, trace_str(t, id), strtab_len(&t->strs, id));
+}
+
+static void put_ts(struct strbuf *sb, int64_t ns)
+{
+    if (ns < 0) {
+        sb_putc(sb, '-');
+        ns = -ns;
+    }
+    sb_printf(sb, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
+}
+
+static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row)
+{
+    const struct row *r = &t->rows.v[row];
+    sb_puts(sb, ", \"pid\": ");
+    if (r->flags & ROW_PID_TEXT)
+        put_str(sb, t, r->pid_str);
+    else
+        sb_printf(sb, "%" PRId64, r->pid);
+    sb_puts(sb, ", \"tid\": ");
+    if (r->flags & ROW_TID_TEXT)
+        put_str(sb, t, r->tid_str);
+    else
+        sb_printf(sb, "%" PRId64, r->tid);
+}
+
+static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    sb_printf(sb, "{\"ph\": \"%c\"", e->ph ? e->ph : 'X');
+    if (e->cat) {
+        sb_puts(sb, ", \"cat\": ");
+        put_str(sb, t, e->cat);
+    }
+    sb_puts(sb, ", \"name\": ");
+    put_str(sb, t, e->name);
+    put_ids(sb, t, e->row);
+    if (e->kind != EVK_META) {
+        sb_puts(sb, ", \"ts\": ");
+        put_ts(sb, e->ts);
+    }
+    if (e->ph == 'X') {
+        sb_puts(sb, ", \"dur\": ");
+        put_ts(sb, e->dur);
+    }
+    if (e->ph == 'i' || e->ph == 'I')
+        sb_puts(sb, ", \"s\": \"t\"");
+    if (e->args != IDX_NONE) {
+        sb_puts(sb, ", \"args\": ");
+        ev_args_put_json(sb, t, i);
+    }
+    sb_putc(sb, '}');
+}
+
+static void put_flow(struct strbuf *sb, const struct trace *t, const struct flow *f)
+{
+    sb_printf(sb, "{\"ph\": \"%c\", \"id\": %" PRIu64, f->ph, f->id);
+    put_ids(sb, t, f->row);
+    sb_puts(sb, ", \"ts\": ");
+    put_ts(sb, f->ts);
+    sb_puts(sb, ", \"cat\": ");
+    put_str(sb, t, f->cat);
+    sb_puts(sb, ", \"name\": ");
+    put_str(sb, t, f->name);
+    if (f->bind_enclosing)
+        sb_puts(sb, ", \"bp\": \"e\"");
+    sb_putc(sb, '}');
+}
+
+static void put_top(struct strbuf *sb, const struct trace *t)
+{
+    if (!t->top)
+        return;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, t->top) {
+        sb_put_json_string(sb, v->string, strlen(v->string));
+        sb_puts(sb, ": ");
+        if (strcmp(v->string, "baseTimeNanoseconds") == 0) {
+            sb_printf(sb, "%" PRId64, t->base_ns); /* exact, unlike the double */
+        } else {
+            char *text = cJSON_PrintUnformatted(v);
+            sb_puts(sb, text ? text : "null");
+            cJSON_free(text);
+        }
+        sb_puts(sb, ",\n");
+    }
+}
+
+enum status export_chrome(const struct trace *t, const uint8_t *keep, const char *path, bool gzip,
+                          uint64_t *n_events, uint64_t *n_flows, struct errinfo *err)
+{
+    struct writer w = {0};
+    bool to_stdout = strcmp(path, "-") == 0;
+    if (gzip) {
+        w.gz = to_stdout ? gzdopen(dup(1), "wb6") : gzopen(path, "wb6");
+        if (!w.gz) {
+            errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
+            return ST_IO;
+        }
+    } else {
+        w.f = to_stdout ? stdout : fopen(path, "w");
+        if (!w.f) {
+            errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
+            return ST_IO;
+        }
+    }
+    uint8_t *fkeep = select_flows(t, keep);
+    uint64_t ne = 0, nf = 0;
+    sb_puts(&w.buf, "{\n");
+    put_top(&w.buf, t);
+    sb_puts(&w.buf, "\"traceEvents\": [\n");
+    bool first = true;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        if (!keep[i])
+            continue;
+        if (!first)
+            sb_puts(&w.buf, ",\n");
+        first = false;
+        put_event(&w.buf, t, i);
+        ne++;
+        w_maybe_flush(&w);
+    }
+    for (size_t k = 0; k < t->flows.n; k++) {
+        if (!fkeep[k])
+            continue;
+        if (!first)
+            sb_puts(&w.buf, ",\n");
+        first = false;
+        put_flow(&w.buf, t, &t->flows.v[k]);
+        nf++;
+        w_maybe_flush(&w);
+    }
+    sb_puts(&w.buf, "\n]}\n");
+    w_flush(&w);
+    free(fkeep);
+    bool bad = w.failed;
+    if (w.gz)
+        bad |= gzclose(w.gz) != Z_OK;
+    else if (!to_stdout)
+        bad |= fclose(w.f) != 0;
+    else
+        bad |= fflush(w.f) != 0;
+    sb_free(&w.buf);
+    if (bad) {
+        errinfo_set(err, ST_IO, path, -1, "cannot write the trace: %s", strerror(errno));
+        return ST_IO;
+    }
+    if (n_events)
+        *n_events = ne;
+    if (n_flows)
+        *n_flows = nf;
+    return ST_OK;
+}

@@ -1,0 +1,49 @@
+/* Chrome-trace (Kineto JSON) export of a slice of a trace, small enough to
+ * open in Perfetto or chrome://tracing.
+ *
+ * Selections:
+ *   window  host spans that overlap [from, to), whole; the GPU work their
+ *           runtime calls launched; any device-row event, instant or
+ *           counter that overlaps the window;
+ *   step    the window of profiler step N (the "ProfilerStep#N" host span:
+ *           an annotation, or an op in pre-1.10 traces);
+ *   match   host spans whose name matches a regular expression, with their
+ *           whole subtrees and the GPU work launched inside them;
+ *   subtree one host span with its subtree and its GPU work.
+ * Each selection also keeps every instant ([memory] and others) whose
+ * innermost enclosing span on its row it keeps.
+ * Always kept: every metadata record and every top-level key, so the slice
+ * names its processes and threads and keeps its time base. Flow points are
+ * kept when the event they bind to is kept and so is every other point of
+ * the same flow. */
+#ifndef TORCHTOP_CORE_EXPORT_H
+#define TORCHTOP_CORE_EXPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/base/errinfo.h"
+#include "core/trace/trace.h"
+
+enum export_kind { EXPORT_ALL, EXPORT_WINDOW, EXPORT_STEP, EXPORT_MATCH, EXPORT_SUBTREE };
+
+struct export_sel {
+    enum export_kind kind;
+    int64_t from, to;           /* EXPORT_WINDOW: ns, same clock as event.ts */
+    int64_t step;               /* EXPORT_STEP: N of ProfilerStep#N */
+    const char *regex;          /* EXPORT_MATCH: POSIX extended regex */
+    uint32_t root;              /* EXPORT_SUBTREE: the span */
+};
+
+/* Mark the events to keep: keep[i] = 1 for each (keep has t->ev.n bytes).
+ * Returns false with a message in err (size 256) when the selection is
+ * invalid (no such step, bad regex) or selects nothing. */
+bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t *keep, char *err);
+
+/* Write the kept events (and the flows and metadata that go with them) as
+ * a Kineto JSON document to path, gzip-compressed when gzip is set. Counts
+ * of what was written go to *n_events and *n_flows when not NULL. */
+enum status export_chrome(const struct trace *t, const uint8_t *keep, const char *path, bool gzip,
+                          uint64_t *n_events, uint64_t *n_flows, struct errinfo *err);
+
+#endif

@@ -1,0 +1,851 @@
+/* The trace loader pipeline: stream the document, cut `traceEvents` into
+ * batches of whole events, parse batches on worker threads, merge them in
+ * file order. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/base/hash.h"
+#include "core/trace/jsonscan.h"
+#include "core/trace/load.h"
+#include "core/trace/load_internal.h"
+#include "core/trace/tree.h"
+#include "core/base/u64map.h"
+#include "core/base/utf8.h"
+
+#ifndef TORCHTOP_FUZZ_SMALL_BUFFERS
+#define WINDOW_INITIAL (1u << 20)   /* bytes of JSON held while scanning */
+#define BATCH_BYTES    (256u << 10) /* events handed to a worker at once */
+#else
+/* The fuzz build: small inputs cross window refills and batch boundaries. */
+#define WINDOW_INITIAL 64u
+#define BATCH_BYTES    256u
+#endif
+#define MAX_THREADS    8
+
+enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };
+
+struct slot {
+    enum slot_state state;
+    uint64_t seq;
+    char *buf;
+    size_t len, cap;
+    uint64_t offset;                /* JSON offset of buf[0] */
+    struct batch_out out;
+};
+
+struct loader {
+    const struct load_opts *opts;
+    struct source *src;
+    struct trace *t;
+    struct errinfo *err;
+    struct load_shared sh;
+
+    /* Scanning window over the decompressed JSON. */
+    char *buf;
+    size_t cap, len, pos;
+    uint64_t base;                  /* JSON offset of buf[0] */
+    bool eof;
+    bool read_failed;               /* source_read reported an error */
+
+    /* Workers. */
+    unsigned nthreads;
+    pthread_t threads[MAX_THREADS];
+    struct worker *workers;
+    struct slot *slots;
+    size_t nslots;
+    pthread_mutex_t qlock;
+    pthread_cond_t work_cv, done_cv;
+    bool quit;
+    uint64_t next_seq, next_merge;
+    bool stopped;                   /* a batch failed: merge no further */
+    bool doc_done;                  /* the document ended; only its tail is read */
+
+    /* The first soft fault in the file (one that loses nothing): reported
+     * at the end unless a fault that stops loading is found. */
+    bool soft;
+    uint64_t soft_offset;           /* JSON byte offset */
+    char soft_msg[256];
+
+    struct u64map meta_seen;        /* metadata dedup: content hash -> event */
+};
+
+static bool cancelled(const struct loader *L)
+{
+    return L->opts->cancel && *L->opts->cancel;
+}
+
+static const char *offset_what(const struct loader *L)
+{
+    return L->src->gzip ? "byte (uncompressed)" : "byte";
+}
+
+/* Record a soft fault at JSON offset `offset` when it is the first in the
+ * file so far. */
+static void soft_fail(struct loader *L, uint64_t offset, const char *msg)
+{
+    if (L->soft && L->soft_offset <= offset)
+        return;
+    L->soft = true;
+    L->soft_offset = offset;
+    snprintf(L->soft_msg, sizeof(L->soft_msg), "%s", msg);
+}
+
+/* Invalid UTF-8 in buf[from..to), outside the events. */
+static void check_utf8(struct loader *L, size_t from, size_t to)
+{
+    size_t bad = utf8_find_invalid(L->buf + from, to - from);
+    if (bad < to - from)
+        soft_fail(L, L->base + from + bad, LOAD_MSG_BAD_UTF8);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Merging batch results into the trace (main thread, file order)           */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t meta_hash(const struct event *e, const uint8_t *args, size_t n)
+{
+    return hash_bytes(args, n) ^ hash_mix64(((uint64_t)e->name << 32) ^ e->row);
+}
+
+/* True when an identical metadata record was stored before. */
+static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *args, size_t n)
+{
+    struct trace *t = L->t;
+    uint64_t h = meta_hash(e, args, n);
+    uint32_t prev = u64map_get(&L->meta_seen, h);
+    if (prev == IDX_NONE) {
+        u64map_put(&L->meta_seen, h, (uint32_t)t->ev.n);
+        return false;
+    }
+    const struct event *p = &t->ev.v[prev];
+    if (p->name != e->name || p->row != e->row)
+        return false;
+    if (p->args == IDX_NONE || e->args == IDX_NONE)
+        return p->args == e->args;
+    /* Packs are self-delimiting: equal first n bytes, where n is the length
+     * of the new pack, mean equal packs. */
+    return t->argbuf.n - p->args >= n && memcmp(t->argbuf.v + p->args, args, n) == 0;
+}
+
+static void merge_fail(struct loader *L, enum status st, const char *fmt, const char *detail)
+{
+    errinfo_set(L->err, st, L->src->name, -1, fmt, detail);
+    L->stopped = true;
+}
+
+static void merge_batch(struct loader *L, struct batch_out *b)
+{
+    struct trace *t = L->t;
+    if (L->stopped)
+        return;
+    uint32_t ops0 = (uint32_t)t->ops.n, pys0 = (uint32_t)t->pys.n;
+    uint32_t launches0 = (uint32_t)t->launches.n, gpus0 = (uint32_t)t->gpus.n;
+    uint32_t colls0 = (uint32_t)t->colls.n;
+
+    if (t->ev.n + b->ev.n >= IDX_NONE) {
+        merge_fail(L, ST_LIMIT, "more than %s events: too many for one trace", "4 billion");
+        return;
+    }
+    VEC_RESERVE(&t->ops, t->ops.n + b->ops.n);
+    for (size_t i = 0; i < b->ops.n; i++) {
+        struct op_info o = b->ops.v[i];
+        if (o.coll != IDX_NONE)
+            o.coll += colls0;
+        t->ops.v[t->ops.n++] = o;
+    }
+    VEC_RESERVE(&t->gpus, t->gpus.n + b->gpus.n);
+    for (size_t i = 0; i < b->gpus.n; i++) {
+        struct gpu_info g = b->gpus.v[i];
+        if (g.coll != IDX_NONE)
+            g.coll += colls0;
+        t->gpus.v[t->gpus.n++] = g;
+    }
+    VEC_APPEND(&t->pys, b->pys.v, b->pys.n);
+    VEC_APPEND(&t->launches, b->launches.v, b->launches.n);
+    VEC_APPEND(&t->colls, b->colls.v, b->colls.n);
+    VEC_APPEND(&t->flows, b->flows.v, b->flows.n);
+
+    VEC_RESERVE(&t->ev, t->ev.n + b->ev.n);
+    VEC_RESERVE(&t->argbuf, t->argbuf.n + b->args.n);
+    if (t->argbuf.n + b->args.n >= IDX_NONE) {
+        merge_fail(L, ST_LIMIT, "packed event arguments exceed %s", "4 GiB");
+        return;
+    }
+    for (size_t i = 0; i < b->ev.n; i++) {
+        struct event e = b->ev.v[i];
+        const uint8_t *args = e.args != IDX_NONE ? b->args.v + e.args : NULL;
+        size_t alen = b->arglen.v[i];
+        if (e.kind == EVK_META) {
+            e.args = args ? (uint32_t)t->argbuf.n : IDX_NONE; /* for the comparison */
+            if (meta_is_dup(L, &e, args ? args : (const uint8_t *)"", alen)) {
+                t->n_meta_dups++;
+                continue;
+            }
+        }
+        if (e.aux != IDX_NONE) {
+            switch (e.kind) {
+            case EVK_CPU_OP:
+            case EVK_ANNOTATION: e.aux += ops0; break;
+            case EVK_PYTHON: e.aux += pys0; break;
+            case EVK_RUNTIME:
+            case EVK_DRIVER: e.aux += launches0; break;
+            default: e.aux += gpus0; break;
+            }
+        }
+        if (args) {
+            e.args = (uint32_t)t->argbuf.n;
+            memcpy(t->argbuf.v + t->argbuf.n, args, alen);
+            t->argbuf.n += alen;
+        }
+        t->n_by_kind[e.kind]++;
+        t->ev.v[t->ev.n++] = e;
+    }
+    t->n_unsupported += b->n_unsupported;
+    if (b->soft)
+        soft_fail(L, b->soft_offset, b->soft_msg);
+
+    if (b->err_status != ST_OK) {
+        errinfo_set_at(L->err, b->err_status, L->src->name, offset_what(L), b->err_offset, "%s",
+                       b->err_msg);
+        L->stopped = true;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Worker threads                                                           */
+/* ------------------------------------------------------------------------ */
+
+struct worker_arg {
+    struct loader *L;
+    struct worker *w;
+};
+
+static void *worker_main(void *arg)
+{
+    struct loader *L = ((struct worker_arg *)arg)->L;
+    struct worker *w = ((struct worker_arg *)arg)->w;
+    free(arg);
+    pthread_mutex_lock(&L->qlock);
+    for (;;) {
+        struct slot *job = NULL;
+        for (size_t i = 0; i < L->nslots; i++)
+            if (L->slots[i].state == SLOT_QUEUED && (!job || L->slots[i].seq < job->seq))
+                job = &L->slots[i];
+        if (!job) {
+            if (L->quit)
+                break;
+            pthread_cond_wait(&L->work_cv, &L->qlock);
+            continue;
+        }
+        job->state = SLOT_PARSING;
+        pthread_mutex_unlock(&L->qlock);
+        batch_out_clear(&job->out);
+        worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
+        pthread_mutex_lock(&L->qlock);
+        job->state = SLOT_DONE;
+        pthread_cond_broadcast(&L->done_cv);
+    }
+    pthread_mutex_unlock(&L->qlock);
+    return NULL;
+}
+
+/* Merge finished batches in order. Caller holds qlock. */
+static void merge_ready_locked(struct loader *L)
+{
+    for (;;) {
+        struct slot *s = NULL;
+        for (size_t i = 0; i < L->nslots; i++)
+            if (L->slots[i].state == SLOT_DONE && L->slots[i].seq == L->next_merge)
+                s = &L->slots[i];
+        if (!s)
+            return;
+        pthread_mutex_unlock(&L->qlock);
+        merge_batch(L, &s->out);
+        pthread_mutex_lock(&L->qlock);
+        s->state = SLOT_FREE;
+        L->next_merge++;
+    }
+}
+
+static void report_progress(struct loader *L)
+{
+    if (L->opts->progress)
+        L->opts->progress(L->opts->progress_ud, L->src->in_done, L->src->in_total, L->t->ev.n);
+}
+
+/* Hand buf[from..to) to a worker (or parse it here when single-threaded). */
+static void dispatch(struct loader *L, size_t from, size_t to)
+{
+    if (to <= from || L->stopped)
+        return;
+    if (L->nthreads == 0) {
+        struct batch_out *out = &L->slots[0].out;
+        batch_out_clear(out);
+        worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
+        merge_batch(L, out);
+        report_progress(L);
+        return;
+    }
+    pthread_mutex_lock(&L->qlock);
+    struct slot *s;
+    for (;;) {
+        merge_ready_locked(L);
+        s = NULL;
+        for (size_t i = 0; i < L->nslots && !s; i++)
+            if (L->slots[i].state == SLOT_FREE)
+                s = &L->slots[i];
+        if (s)
+            break;
+        pthread_cond_wait(&L->done_cv, &L->qlock);
+    }
+    size_t n = to - from;
+    if (s->cap < n) {
+        free(s->buf);
+        s->cap = n;
+        s->buf = xmalloc(n);
+    }
+    memcpy(s->buf, L->buf + from, n);
+    s->len = n;
+    s->offset = L->base + from;
+    s->seq = L->next_seq++;
+    s->state = SLOT_QUEUED;
+    pthread_cond_signal(&L->work_cv);
+    pthread_mutex_unlock(&L->qlock);
+    report_progress(L);
+}
+
+/* Wait for every queued batch and merge it. */
+static void drain(struct loader *L)
+{
+    if (L->nthreads == 0)
+        return;
+    pthread_mutex_lock(&L->qlock);
+    while (L->next_merge < L->next_seq) {
+        merge_ready_locked(L);
+        if (L->next_merge < L->next_seq)
+            pthread_cond_wait(&L->done_cv, &L->qlock);
+    }
+    pthread_mutex_unlock(&L->qlock);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The window                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Read more input, keeping buf[keep..len). Positions before `keep` are
+ * discarded and everything shifts left by the returned amount. At the end
+ * of input, or after a read error (L->read_failed, err filled), L->eof is
+ * set. */
+static size_t fill(struct loader *L, size_t keep)
+{
+    size_t shift = keep;
+    if (shift) {
+        memmove(L->buf, L->buf + shift, L->len - shift);
+        L->len -= shift;
+        L->pos -= shift;
+        L->base += shift;
+    }
+    if (L->eof)
+        return shift;
+    if (L->cap - L->len < L->cap / 4) {
+        L->cap *= 2;
+        L->buf = xreallocarray(L->buf, L->cap, 1);
+    }
+    struct errinfo rerr = {0};
+    ssize_t n = source_read(L->src, L->buf + L->len, L->cap - L->len, &rerr);
+    if (n < 0) {
+        /* A bad event in a batch handed out before this point is the
+         * first fault, as when batches are parsed inline: merge them
+         * before recording the read error. */
+        drain(L);
+        L->eof = true;
+        L->read_failed = true;
+        if (rerr.status == ST_TRUNCATED) {
+            L->t->truncated = true;
+            L->t->lost_bytes = L->len - L->pos;
+        }
+        if (L->err->status == ST_OK) {
+            errinfo_clear(L->err);
+            *L->err = rerr;
+        } else {
+            errinfo_clear(&rerr);
+        }
+        return shift;
+    }
+    if (n == 0)
+        L->eof = true;
+    L->len += (size_t)n;
+    return shift;
+}
+
+/* Position of the next non-whitespace byte, reading as needed. Returns
+ * false at the end of input (or on a read error). */
+static bool next_nonws(struct loader *L)
+{
+    for (;;) {
+        while (L->pos < L->len && json_is_ws((unsigned char)L->buf[L->pos]))
+            L->pos++;
+        if (L->pos < L->len)
+            return true;
+        if (L->eof)
+            return false;
+        fill(L, L->pos);
+    }
+}
+
+/* Scan the value at pos to its end, reading as needed. Returns its end or
+ * (size_t)-1 when the input ends first. */
+static size_t scan_whole_value(struct loader *L)
+{
+    for (;;) {
+        const char *q = json_scan_value(L->buf + L->pos, L->buf + L->len, L->eof);
+        if (q)
+            return (size_t)(q - L->buf);
+        if (L->eof)
+            return (size_t)-1;
+        fill(L, L->pos);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Document structure                                                       */
+/* ------------------------------------------------------------------------ */
+
+static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
+    ATTR_FORMAT(4, 5);
+
+static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
+{
+    if (L->err->status == ST_OK) {
+        char msg[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        errinfo_set_at(L->err, st, L->src->name, offset_what(L), L->base + pos, "%s", msg);
+    }
+    return L->err->status;
+}
+
+/* The events array, from just after '[' to just after ']'. */
+static enum status parse_events(struct loader *L, bool bare_array)
+{
+    size_t bstart = L->pos;
+    for (;;) {
+        if (cancelled(L)) {
+            dispatch(L, bstart, L->pos);
+            errinfo_set(L->err, ST_CANCELLED, L->src->name, -1, "loading cancelled");
+            return ST_CANCELLED;
+        }
+        if (L->stopped)
+            return L->err->status;
+        while (L->pos < L->len && (json_is_ws((unsigned char)L->buf[L->pos]) ||
+                                   L->buf[L->pos] == ','))
+            L->pos++;
+        if (L->pos == L->len) {
+            if (L->eof) {
+                dispatch(L, bstart, L->pos);
+                if (L->read_failed)
+                    return L->err->status;
+                if (bare_array)
+                    return ST_OK; /* Chrome's array format may omit the ']' */
+                drain(L); /* a bad event before the end is the first fault */
+                L->t->truncated = true;
+                return fail_at(L, ST_TRUNCATED, L->pos,
+                               "truncated: the input ends inside \"traceEvents\" "
+                               "(expected ']'); every complete event before it is kept");
+            }
+            if (L->pos - bstart >= BATCH_BYTES) {
+                dispatch(L, bstart, L->pos);
+                bstart = L->pos;
+            }
+            bstart -= fill(L, bstart);
+            continue;
+        }
+        char c = L->buf[L->pos];
+        if (c == ']') {
+            /* Merge now: a bad event must be reported before any fault
+             * found later in the document, as with one thread. */
+            dispatch(L, bstart, L->pos);
+            drain(L);
+            L->pos++;
+            return ST_OK;
+        }
+        if (c != '{') {
+            dispatch(L, bstart, L->pos);
+            drain(L);
+            return fail_at(L, ST_FORMAT, L->pos,
+                           "expected '{' starting a trace event, or ']' ending \"traceEvents\"");
+        }
+        const char *q = json_scan_value(L->buf + L->pos, L->buf + L->len, L->eof);
+        if (!q) {
+            if (L->eof) {
+                dispatch(L, bstart, L->pos);
+                drain(L);
+                if (L->read_failed)
+                    return L->err->status;
+                L->t->truncated = true;
+                L->t->lost_bytes = L->len - L->pos;
+                return fail_at(L, ST_TRUNCATED, L->pos,
+                               "truncated: the last trace event is incomplete; %zu byte%s lost, "
+                               "every complete event before it is kept",
+                               L->len - L->pos, L->len - L->pos == 1 ? "" : "s");
+            }
+            if (L->pos - bstart >= BATCH_BYTES) {
+                dispatch(L, bstart, L->pos);
+                bstart = L->pos;
+            }
+            bstart -= fill(L, bstart);
+            continue;
+        }
+        L->pos = (size_t)(q - L->buf);
+        if (L->pos - bstart >= BATCH_BYTES) {
+            dispatch(L, bstart, L->pos);
+            bstart = L->pos;
+        }
+    }
+}
+
+/* Keep a top-level value (any key but traceEvents). */
+static enum status top_value(struct loader *L, const char *key, size_t vstart, size_t vend)
+{
+    char *text = L->buf + vstart;
+    size_t n = vend - vstart;
+    /* As in events: "\u0000" reads as U+2400. The window is the loader's
+     * own, and these bytes are not read again. */
+    json_replace_nul_escapes(text, n);
+    const char *pe = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(text, n, &pe, 0);
+    if (v && pe != text + n) {
+        cJSON_Delete(v);
+        v = NULL;
+    }
+    if (!v)
+        return fail_at(L, ST_FORMAT, pe ? (size_t)(pe - L->buf) : vstart,
+                       "invalid JSON in the value of top-level key \"%.64s\"", key);
+    if (strcmp(key, "baseTimeNanoseconds") == 0) {
+        /* 1.75e18 does not fit a double exactly: read the digits. */
+        char digits[32];
+        size_t m = n < sizeof(digits) - 1 ? n : sizeof(digits) - 1;
+        memcpy(digits, text, m);
+        digits[m] = '\0';
+        char *end;
+        errno = 0;
+        long long ns = strtoll(digits, &end, 10);
+        if (!errno && end != digits && (*end == '\0' || json_is_ws((unsigned char)*end)))
+            L->t->base_ns = ns;
+        else if (cJSON_IsNumber(v) && fits_i64(v->valuedouble))
+            L->t->base_ns = (int64_t)v->valuedouble;
+    }
+    if (strcmp(key, "deviceProperties") == 0 || strcmp(key, "computeProperties") == 0) {
+        /* Kept as it is; read_devices takes the objects it finds. */
+        bool ok = cJSON_IsArray(v);
+        for (const cJSON *d = ok ? v->child : NULL; d; d = d->next)
+            ok = ok && cJSON_IsObject(d);
+        if (!ok)
+            soft_fail(L, L->base + vstart,
+                      strcmp(key, "deviceProperties") == 0
+                          ? "expected an array of objects for \"deviceProperties\""
+                          : "expected an array of objects for \"computeProperties\"");
+    }
+    if (!L->t->top)
+        L->t->top = cJSON_CreateObject();
+    cJSON_AddItemToObject(L->t->top, key, v);
+    return ST_OK;
+}
+
+/* After the document only whitespace may follow. The input is read to its
+ * end even so: a gzip member's trailer (CRC and length) is checked only
+ * when it is read, and a bad or missing one must not pass unreported. */
+static enum status parse_document_end(struct loader *L)
+{
+    L->doc_done = true;
+    if (next_nonws(L))
+        return fail_at(L, ST_FORMAT, L->pos, "expected the end of the input after the document");
+    return L->read_failed ? L->err->status : ST_OK;
+}
+
+/* Skip a UTF-8 byte order mark at the very start (some editors and
+ * Windows tools write one; JSON parsers may ignore it). */
+static void skip_bom(struct loader *L)
+{
+    while (L->len - L->pos < 3 && !L->eof)
+        fill(L, L->pos);
+    if (L->base + L->pos == 0 && L->len - L->pos >= 3 &&
+        memcmp(L->buf + L->pos, "\xef\xbb\xbf", 3) == 0)
+        L->pos += 3;
+}
+
+static enum status parse_document(struct loader *L)
+{
+    skip_bom(L);
+    if (!next_nonws(L)) {
+        if (L->read_failed)
+            return L->err->status;
+        return fail_at(L, ST_FORMAT, L->pos, "empty input, expected a JSON trace");
+    }
+    char c = L->buf[L->pos];
+    if (c == '[') {
+        L->pos++;
+        enum status st = parse_events(L, true);
+        return st != ST_OK ? st : parse_document_end(L);
+    }
+    if (c != '{')
+        return fail_at(L, ST_FORMAT, L->pos,
+                       "expected '{' or '[' at the start of a JSON trace (found %s)",
+                       (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f ? "text" : "binary data");
+    L->pos++;
+    bool seen_events = false;
+    bool after_value = false;
+    for (;;) {
+        if (!next_nonws(L)) {
+            if (L->read_failed)
+                return L->err->status;
+            L->t->truncated = true;
+            return fail_at(L, ST_TRUNCATED, L->pos,
+                           "truncated: the input ends inside the top-level object (expected %s)",
+                           after_value ? "',' or '}'" : "a key or '}'");
+        }
+        c = L->buf[L->pos];
+        if (c == '}') {
+            L->pos++;
+            break;
+        }
+        if (c == ',') {
+            L->pos++;
+            after_value = false;
+            continue;
+        }
+        after_value = true;
+        if (c != '"')
+            return fail_at(L, ST_FORMAT, L->pos, "expected a key string in the top-level object");
+        size_t kstart = L->pos;
+        size_t kend = scan_whole_value(L);
+        if (kend == (size_t)-1) {
+            L->t->truncated = !L->read_failed;
+            return L->read_failed ? L->err->status
+                                  : fail_at(L, ST_TRUNCATED, L->pos, "truncated inside a key");
+        }
+        kstart = L->pos; /* scan_whole_value may have shifted the window */
+        uint64_t key_at = L->base + kstart;
+        check_utf8(L, kstart, kend);
+        char key[256];
+        size_t klen = kend - kstart - 2;
+        if (klen >= sizeof(key))
+            klen = sizeof(key) - 1;
+        memcpy(key, L->buf + kstart + 1, klen);
+        key[klen] = '\0';
+        L->pos = kend;
+        if (!next_nonws(L) || L->buf[L->pos] != ':') {
+            if (L->read_failed)
+                return L->err->status;
+            return fail_at(L, ST_FORMAT, L->pos, "expected ':' after top-level key \"%s\"", key);
+        }
+        L->pos++;
+        if (!next_nonws(L)) {
+            L->t->truncated = !L->read_failed;
+            return L->read_failed ? L->err->status
+                                  : fail_at(L, ST_TRUNCATED, L->pos,
+                                            "truncated: expected a value for \"%s\"", key);
+        }
+        if (strcmp(key, "traceEvents") == 0) {
+            if (seen_events)
+                soft_fail(L, key_at,
+                          "expected one \"traceEvents\" key, found a second (its events are "
+                          "kept too)");
+            if (L->buf[L->pos] != '[')
+                return fail_at(L, ST_FORMAT, L->pos, "expected '[' after \"traceEvents\"");
+            L->pos++;
+            enum status st = parse_events(L, false);
+            if (st != ST_OK)
+                return st;
+            seen_events = true;
+            continue;
+        }
+        size_t vend = scan_whole_value(L);
+        if (vend == (size_t)-1) {
+            if (L->read_failed)
+                return L->err->status;
+            L->t->truncated = true;
+            return fail_at(L, ST_TRUNCATED, L->pos,
+                           "truncated: the value of top-level key \"%s\" is incomplete", key);
+        }
+        check_utf8(L, L->pos, vend);
+        enum status st = top_value(L, key, L->pos, vend);
+        if (st != ST_OK)
+            return st;
+        L->pos = vend;
+    }
+    if (!seen_events)
+        return fail_at(L, ST_FORMAT, 0,
+                       "no \"traceEvents\" array: this is JSON, but not a Chrome/Kineto trace");
+    return parse_document_end(L);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Entry points                                                             */
+/* ------------------------------------------------------------------------ */
+
+static unsigned thread_count(const struct load_opts *o)
+{
+    unsigned n = o->threads;
+    if (n == 0) {
+        const char *env = getenv("TORCHTOP_THREADS");
+        if (env && *env)
+            n = (unsigned)atoi(env);
+    }
+    if (n == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        n = cores > 1 ? (unsigned)MIN(cores, 4) : 1;
+    }
+    return MIN(n, MAX_THREADS);
+}
+
+static void start_workers(struct loader *L, unsigned n)
+{
+    /* One thread parses inline; more use a pool with main as the scanner. */
+    L->nthreads = n > 1 ? n : 0;
+    size_t nw = L->nthreads ? L->nthreads : 1;
+    L->workers = xcalloc(nw, sizeof(*L->workers));
+    for (size_t i = 0; i < nw; i++)
+        worker_init(&L->workers[i], &L->sh);
+    L->nslots = L->nthreads ? 2 * L->nthreads + 2 : 1;
+    L->slots = xcalloc(L->nslots, sizeof(*L->slots));
+    pthread_mutex_init(&L->qlock, NULL);
+    pthread_cond_init(&L->work_cv, NULL);
+    pthread_cond_init(&L->done_cv, NULL);
+    for (unsigned i = 0; i < L->nthreads; i++) {
+        struct worker_arg *a = xmalloc(sizeof(*a));
+        a->L = L;
+        a->w = &L->workers[i];
+        if (pthread_create(&L->threads[i], NULL, worker_main, a) != 0) {
+            free(a);
+            L->nthreads = i; /* run with what started */
+            if (i == 0) {
+                L->nslots = 1;
+            }
+            break;
+        }
+    }
+}
+
+static void stop_workers(struct loader *L)
+{
+    pthread_mutex_lock(&L->qlock);
+    L->quit = true;
+    pthread_cond_broadcast(&L->work_cv);
+    pthread_mutex_unlock(&L->qlock);
+    for (unsigned i = 0; i < L->nthreads; i++)
+        pthread_join(L->threads[i], NULL);
+    size_t nw = L->nthreads ? L->nthreads : 1;
+    for (size_t i = 0; i < nw; i++)
+        worker_done(&L->workers[i]);
+    free(L->workers);
+    for (size_t i = 0; i < L->nslots; i++) {
+        free(L->slots[i].buf);
+        batch_out_free(&L->slots[i].out);
+    }
+    free(L->slots);
+    pthread_mutex_destroy(&L->qlock);
+    pthread_cond_destroy(&L->work_cv);
+    pthread_cond_destroy(&L->done_cv);
+}
+
+enum status trace_load_source(struct source *src, const struct load_opts *opts,
+                              struct trace **out, struct errinfo *err)
+{
+    static const struct load_opts defaults = {0};
+    if (!opts)
+        opts = &defaults;
+    load_hooks_install();
+
+    struct trace *t = xcalloc(1, sizeof(*t));
+    t->path = xstrdup(src->name);
+    strtab_init(&t->strs);
+    /* Hot arg keys take ids 1..KEY__COUNT-1 (see load_internal.h). */
+    static const char *const hot_keys[] = {
+#define HOT_KEY_TEXT(id, text) text,
+        HOT_KEY_INFO(HOT_KEY_TEXT)
+#undef HOT_KEY_TEXT
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(hot_keys); i++)
+        strtab_intern_cstr(&t->strs, hot_keys[i]);
+    *out = t;
+
+    struct loader L = {0};
+    L.opts = opts;
+    L.src = src;
+    L.t = t;
+    L.err = err;
+    L.sh.t = t;
+    pthread_mutex_init(&L.sh.lock, NULL);
+    L.cap = WINDOW_INITIAL;
+    L.buf = xmalloc(L.cap);
+    u64map_init(&L.meta_seen, 64);
+    start_workers(&L, thread_count(opts));
+
+    enum status st = parse_document(&L);
+    drain(&L);
+    stop_workers(&L);
+    if (st == ST_OK && err->status != ST_OK)
+        st = err->status; /* a batch failed after the document structure was fine */
+    if (st == ST_OK && L.soft) {
+        errinfo_set_at(err, ST_FORMAT, src->name, offset_what(&L), L.soft_offset, "%s",
+                       L.soft_msg);
+        st = ST_FORMAT;
+    }
+    /* A bad event stops the merging, yet the document is read on for the
+     * top-level keys after traceEvents. */
+    t->partial = st != ST_OK && (L.stopped || !L.doc_done);
+
+    t->gzip = src->gzip;
+    t->file_bytes = src->in_done;
+    t->json_bytes = src->out_done;
+    free(L.buf);
+    u64map_free(&L.meta_seen);
+    free(L.sh.row_slots);
+    pthread_mutex_destroy(&L.sh.lock);
+
+    load_finish(t);
+    t->link_require_flow = opts->link_require_flow;
+    if (!opts->no_index)
+        trace_index(t);
+    report_progress(&L);
+    return st;
+}
+
+enum status trace_load_file(const char *path, const struct load_opts *opts, struct trace **out,
+                            struct errinfo *err)
+{
+    struct source src;
+    enum status st = source_open(&src, path, err);
+    if (st != ST_OK) {
+        source_close(&src);
+        struct trace *t = xcalloc(1, sizeof(*t));
+        t->path = xstrdup(path);
+        strtab_init(&t->strs);
+        *out = t;
+        return st;
+    }
+    st = trace_load_source(&src, opts, out, err);
+    source_close(&src);
+    return st;
+}
+
+enum status trace_load_mem(const char *name, const void *buf, size_t len,
+                           const struct load_opts *opts, struct trace **out, struct errinfo *err)
+{
+    struct source src;
+    source_open_mem(&src, name, buf, len);
+    enum status st = trace_load_source(&src, opts, out, err);
+    source_close(&src);
+    return st;
+}

@@ -1,0 +1,50 @@
+/* Loading Kineto / Chrome-trace JSON into a struct trace.
+ *
+ * The `traceEvents` array is streamed: the input is cut into batches of
+ * whole events, each event is parsed alone with cJSON (arena-backed) and
+ * turned into compact records; no DOM of the file is ever built. Batches
+ * are parsed on worker threads and merged in file order, so the result does
+ * not depend on the thread count. Other top-level keys, before or after
+ * `traceEvents`, are kept in trace.top.
+ *
+ * After the events, trace_index() (tree.h) builds the call tree and links. */
+#ifndef TORCHTOP_CORE_LOAD_H
+#define TORCHTOP_CORE_LOAD_H
+
+#include <stdint.h>
+
+#include "core/base/errinfo.h"
+#include "core/base/source.h"
+#include "core/trace/trace.h"
+
+/* Progress: raw input bytes consumed of `total` (0 when unknown, e.g. a
+ * pipe), and events stored so far. Called from the loading thread. */
+typedef void (*load_progress_fn)(void *ud, uint64_t done, uint64_t total, uint64_t events);
+
+struct load_opts {
+    unsigned threads;               /* parser threads; 0 = one per core (max 4) */
+    load_progress_fn progress;      /* optional */
+    void *progress_ud;
+    const volatile int *cancel;     /* optional: loading stops when *cancel != 0 */
+    bool no_index;                  /* skip trace_index() (for tests of the loader) */
+    bool link_require_flow;         /* TraceLens's linking: see trace.link_require_flow */
+};
+
+/* Load path ("-" = stdin). *out always receives a trace, possibly empty,
+ * holding every event that was complete and valid before any fault; the
+ * caller frees it with trace_free. Returns ST_OK, or the status of the
+ * first fault with err filled (file, byte offset, what was expected).
+ * Some faults lose nothing and loading goes on past them (invalid UTF-8
+ * in a string, a value read in spite of its type); the first of them is
+ * reported when nothing worse is found, and trace.partial tells the two
+ * apart. */
+enum status trace_load_file(const char *path, const struct load_opts *opts, struct trace **out,
+                            struct errinfo *err);
+/* Same for an in-memory document; `name` is used in messages. */
+enum status trace_load_mem(const char *name, const void *buf, size_t len,
+                           const struct load_opts *opts, struct trace **out, struct errinfo *err);
+/* Same for an open source (which the caller closes). */
+enum status trace_load_source(struct source *src, const struct load_opts *opts,
+                              struct trace **out, struct errinfo *err);
+
+#endif

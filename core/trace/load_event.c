@@ -1,0 +1,793 @@
+/* Per-event conversion: one cJSON event object -> compact records. Runs on
+ * the loader's worker threads; shared state is touched only under the lock. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/hash.h"
+#include "core/trace/jsonscan.h"
+#include "core/trace/load_internal.h"
+#include "core/base/utf8.h"
+
+/* ------------------------------------------------------------------------ */
+/* cJSON hooks: a thread-local arena while parsing events                   */
+/* ------------------------------------------------------------------------ */
+
+static __thread struct arena *tls_arena;
+
+static void *hook_malloc(size_t n)
+{
+    if (tls_arena)
+        return arena_alloc(tls_arena, n);
+    return malloc(n);
+}
+
+static void hook_free(void *p)
+{
+    if (!tls_arena)
+        free(p);
+}
+
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void hooks_init(void)
+{
+    cJSON_Hooks h = {hook_malloc, hook_free};
+    cJSON_InitHooks(&h);
+}
+
+void load_hooks_install(void)
+{
+    pthread_once(&hooks_once, hooks_init);
+}
+
+void load_hooks_set_arena(struct arena *a)
+{
+    tls_arena = a;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Worker state                                                             */
+/* ------------------------------------------------------------------------ */
+
+void worker_init(struct worker *w, struct load_shared *sh)
+{
+    memset(w, 0, sizeof(*w));
+    w->sh = sh;
+    arena_init(&w->arena, 64 * 1024);
+    for (size_t i = 0; i < ROWCACHE_SIZE; i++)
+        w->rows[i].row = IDX_NONE;
+}
+
+void worker_done(struct worker *w)
+{
+    arena_free(&w->arena);
+    sb_free(&w->tmp);
+    sb_free(&w->esc);
+}
+
+void batch_out_clear(struct batch_out *b)
+{
+    b->ev.n = b->arglen.n = b->ops.n = b->pys.n = b->launches.n = 0;
+    b->gpus.n = b->colls.n = b->flows.n = b->args.n = 0;
+    b->n_unsupported = 0;
+    b->err_status = ST_OK;
+    b->err_offset = 0;
+    b->err_msg[0] = '\0';
+    b->soft = false;
+    b->soft_offset = 0;
+    b->soft_msg[0] = '\0';
+}
+
+void batch_out_free(struct batch_out *b)
+{
+    VEC_FREE(&b->ev);
+    VEC_FREE(&b->arglen);
+    VEC_FREE(&b->ops);
+    VEC_FREE(&b->pys);
+    VEC_FREE(&b->launches);
+    VEC_FREE(&b->gpus);
+    VEC_FREE(&b->colls);
+    VEC_FREE(&b->flows);
+    VEC_FREE(&b->args);
+}
+
+uint32_t worker_intern(struct worker *w, const char *s, size_t len)
+{
+    uint64_t h = hash_bytes(s, len);
+    struct strcache_ent *e = &w->strs[h & (STRCACHE_SIZE - 1)];
+    if (e->s && e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
+        return e->id;
+    pthread_mutex_lock(&w->sh->lock);
+    uint32_t id = strtab_intern_hashed(&w->sh->t->strs, s, len, h);
+    const char *stored = strtab_str(&w->sh->t->strs, id);
+    pthread_mutex_unlock(&w->sh->lock);
+    e->hash = h;
+    e->s = stored;
+    e->len = (uint32_t)len;
+    e->id = id;
+    return id;
+}
+
+static uint32_t intern_item_string(struct worker *w, const cJSON *item)
+{
+    const char *s = item->valuestring ? item->valuestring : "";
+    return worker_intern(w, s, strlen(s));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#define TWO53 9007199254740992.0
+
+/* Microseconds (as a double from the file) -> integer nanoseconds, exact for
+ * the three-decimal values Kineto writes: the fraction is taken apart from
+ * the integer part, whose subtraction is exact. */
+static bool us_to_ns(double us, int64_t *ns)
+{
+    if (!isfinite(us) || fabs(us) > 9.0e15)
+        return false;
+    double ip = floor(us);
+    double frac = us - ip;
+    *ns = (int64_t)ip * 1000 + (int64_t)llround(frac * 1000.0);
+    return true;
+}
+
+/* Integers beyond 2^53 lose digits in a double: find the literal after
+ * "key": in the event's text and read it exactly. */
+static bool raw_integer(const char *text, size_t len, const char *key, struct argval *a)
+{
+    size_t klen = strlen(key);
+    const char *end = text + len;
+    for (const char *p = text; p + klen + 2 < end; p++) {
+        p = memchr(p, '"', (size_t)(end - p));
+        if (!p || (size_t)(end - p) < klen + 2)
+            return false;
+        if (memcmp(p + 1, key, klen) != 0 || p[klen + 1] != '"')
+            continue;
+        const char *q = json_skip_ws(p + klen + 2, end);
+        if (q >= end || *q != ':')
+            continue;
+        q = json_skip_ws(q + 1, end);
+        bool neg = q < end && *q == '-';
+        const char *digits = q + neg;
+        const char *d = digits;
+        while (d < end && *d >= '0' && *d <= '9')
+            d++;
+        if (d == digits || d - digits > 20 || (d < end && (*d == '.' || *d == 'e' || *d == 'E')))
+            return false;
+        char buf[24];
+        memcpy(buf, digits, (size_t)(d - digits));
+        buf[d - digits] = '\0';
+        errno = 0;
+        unsigned long long u = strtoull(buf, NULL, 10);
+        if (errno)
+            return false;
+        if (neg) {
+            if (u > (unsigned long long)INT64_MAX + 1)
+                return false;
+            a->type = ARG_INT;
+            a->v.i = (int64_t)(0 - u);
+        } else if (u > INT64_MAX) {
+            a->type = ARG_UINT;
+            a->v.u = u;
+        } else {
+            a->type = ARG_INT;
+            a->v.i = (int64_t)u;
+        }
+        return true;
+    }
+    return false;
+}
+
+static void number_arg(const cJSON *item, const char *text, size_t len, struct argval *a)
+{
+    double d = item->valuedouble;
+    if (d == floor(d) && fabs(d) < TWO53) {
+        a->type = ARG_INT;
+        a->v.i = (int64_t)d;
+        return;
+    }
+    if (d == floor(d) && isfinite(d) && item->string && raw_integer(text, len, item->string, a))
+        return;
+    a->type = ARG_DOUBLE;
+    a->v.d = d;
+}
+
+/* Unsigned id from an int arg, a numeric string ("0x0" or "2560"), or none. */
+static bool arg_u64(const struct argval *a, const cJSON *item, uint64_t *out)
+{
+    if (a->type == ARG_INT && a->v.i >= 0) {
+        *out = (uint64_t)a->v.i;
+        return true;
+    }
+    if (a->type == ARG_UINT) {
+        *out = a->v.u;
+        return true;
+    }
+    if (a->type == ARG_STR && item->valuestring && item->valuestring[0]) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(item->valuestring, &end, 0);
+        if (!*end && !errno) {
+            *out = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool arg_i64(const struct argval *a, const cJSON *item, int64_t *out)
+{
+    if (a->type == ARG_INT) {
+        *out = a->v.i;
+        return true;
+    }
+    uint64_t u;
+    if (arg_u64(a, item, &u) && u <= INT64_MAX) {
+        *out = (int64_t)u;
+        return true;
+    }
+    if (a->type == ARG_DOUBLE && isfinite(a->v.d) && fabs(a->v.d) < 9e18) {
+        *out = (int64_t)a->v.d;
+        return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Compact JSON text of array and object args                               */
+/* ------------------------------------------------------------------------ */
+
+static void put_int(struct strbuf *sb, int64_t v)
+{
+    char buf[24], *p = buf + sizeof(buf);
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    sb_putn(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* Compact JSON of a parsed value, as cJSON_PrintUnformatted writes it but
+ * without printf for the integers that shape arrays are made of. */
+static void put_compact(struct strbuf *sb, const cJSON *v)
+{
+    switch (v->type & 0xff) {
+    case cJSON_NULL: sb_puts(sb, "null"); break;
+    case cJSON_False: sb_puts(sb, "false"); break;
+    case cJSON_True: sb_puts(sb, "true"); break;
+    case cJSON_Number: {
+        double d = v->valuedouble;
+        if (d == floor(d) && fabs(d) < TWO53) {
+            put_int(sb, (int64_t)d);
+        } else if (!isfinite(d)) {
+            sb_puts(sb, "null");
+        } else {
+            char buf[32];
+            snprintf(buf, sizeof(buf), "%.15g", d);
+            if (strtod(buf, NULL) != d)
+                snprintf(buf, sizeof(buf), "%.17g", d);
+            sb_puts(sb, buf);
+        }
+        break;
+    }
+    case cJSON_String: {
+        const char *s = v->valuestring ? v->valuestring : "";
+        sb_put_json_string(sb, s, strlen(s));
+        break;
+    }
+    case cJSON_Array:
+    case cJSON_Object: {
+        bool obj = (v->type & 0xff) == cJSON_Object;
+        sb_putc(sb, obj ? '{' : '[');
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child)
+                sb_putc(sb, ',');
+            if (obj) {
+                const char *k = c->string ? c->string : "";
+                sb_put_json_string(sb, k, strlen(k));
+                sb_putc(sb, ':');
+            }
+            put_compact(sb, c);
+        }
+        sb_putc(sb, obj ? '}' : ']');
+        break;
+    }
+    default:
+        sb_puts(sb, "null");
+        break;
+    }
+}
+
+static uint32_t intern_compact(struct worker *w, const cJSON *v)
+{
+    sb_clear(&w->tmp);
+    put_compact(&w->tmp, v);
+    return worker_intern(w, sb_str(&w->tmp), w->tmp.len);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Categories                                                               */
+/* ------------------------------------------------------------------------ */
+
+static enum ev_kind kind_of_category(const char *c)
+{
+    static const struct {
+        const char *cat;
+        enum ev_kind kind;
+    } table[] = {
+        {"cpu_op", EVK_CPU_OP},           {"Operator", EVK_CPU_OP},
+        {"user_annotation", EVK_ANNOTATION}, {"python_function", EVK_PYTHON},
+        {"cuda_runtime", EVK_RUNTIME},    {"Runtime", EVK_RUNTIME},
+        {"cuda_driver", EVK_DRIVER},      {"Trace", EVK_SPAN},
+        {"kernel", EVK_KERNEL},           {"Kernel", EVK_KERNEL},
+        {"gpu_memcpy", EVK_MEMCPY},       {"Memcpy", EVK_MEMCPY},
+        {"gpu_memset", EVK_MEMSET},       {"Memset", EVK_MEMSET},
+        {"gpu_user_annotation", EVK_GPU_ANNOTATION},
+        {"cuda_sync", EVK_DEVICE_OTHER},  {"cuda_profiler_range", EVK_DEVICE_OTHER},
+        {"mtia_ccp_events", EVK_DEVICE_OTHER},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+        if (strcmp(c, table[i].cat) == 0)
+            return table[i].kind;
+    size_t n = strlen(c);
+    if (n > 8 && strcmp(c + n - 8, "_runtime") == 0)
+        return EVK_RUNTIME; /* mtia_runtime and similar */
+    return EVK_OTHER;
+}
+
+/* Kind of an X event's category, cached per category id. */
+static enum ev_kind worker_kind(struct worker *w, uint32_t cat_id, const char *cat)
+{
+    struct kindcache_ent *e = &w->kinds[cat_id & (KINDCACHE_SIZE - 1)];
+    if (e->cat != cat_id + 1) {
+        e->cat = cat_id + 1;
+        e->kind = (uint8_t)kind_of_category(cat);
+    }
+    return (enum ev_kind)e->kind;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Args                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Hot fields gathered from one event's args. */
+struct hot {
+    bool has_corr, has_ext, has_seq, has_py_id, has_py_parent;
+    bool has_stream, has_device, has_coll;
+    uint64_t corr, ext, py_id, py_parent;
+    int64_t seq, stream, device;
+    uint32_t dims, types, strides, concrete;
+    struct coll_info coll;
+};
+
+static void hot_init(struct hot *h)
+{
+    memset(h, 0, sizeof(*h));
+    h->py_parent = UINT64_MAX;
+    h->coll = (struct coll_info){0, 0, 0, 0, 0, -1, -1, -1};
+}
+
+static void note_hot(struct hot *h, uint32_t key, const struct argval *a, const cJSON *item)
+{
+    int64_t i;
+    switch (key) {
+    case KEY_CORRELATION: h->has_corr = arg_u64(a, item, &h->corr); break;
+    case KEY_EXT_ID:
+    case KEY_EXT_ID_LOWER: h->has_ext = arg_u64(a, item, &h->ext); break;
+    case KEY_SEQ: h->has_seq = arg_i64(a, item, &h->seq); break;
+    case KEY_PY_ID: h->has_py_id = arg_u64(a, item, &h->py_id); break;
+    case KEY_PY_PARENT: h->has_py_parent = arg_u64(a, item, &h->py_parent); break;
+    case KEY_STREAM: h->has_stream = arg_i64(a, item, &h->stream); break;
+    case KEY_DEVICE: h->has_device = arg_i64(a, item, &h->device); break;
+    case KEY_INPUT_DIMS: if (a->type == ARG_JSON) h->dims = a->v.s; break;
+    case KEY_INPUT_TYPE: if (a->type == ARG_JSON) h->types = a->v.s; break;
+    case KEY_INPUT_STRIDES: if (a->type == ARG_JSON) h->strides = a->v.s; break;
+    case KEY_CONCRETE: if (a->type == ARG_JSON) h->concrete = a->v.s; break;
+    case KEY_COLL_NAME:
+        if (a->type == ARG_STR) {
+            h->coll.name = a->v.s;
+            h->has_coll = true;
+        }
+        break;
+    case KEY_IN_NELEMS: if (arg_i64(a, item, &i)) h->coll.in_nelems = i; break;
+    case KEY_OUT_NELEMS: if (arg_i64(a, item, &i)) h->coll.out_nelems = i; break;
+    case KEY_GROUP_SIZE: if (arg_i64(a, item, &i)) h->coll.group_size = (int32_t)i; break;
+    case KEY_DTYPE: if (a->type == ARG_STR) h->coll.dtype = a->v.s; break;
+    case KEY_PG_NAME: if (a->type == ARG_STR) h->coll.pg_name = a->v.s; break;
+    case KEY_PG_RANKS: if (a->type == ARG_STR || a->type == ARG_JSON) h->coll.pg_ranks = a->v.s; break;
+    case KEY_PG_DESC: if (a->type == ARG_STR) h->coll.pg_desc = a->v.s; break;
+    default: break;
+    }
+}
+
+/* Pack every arg of `args` into out->args; gather hot fields. */
+static bool pack_args(struct worker *w, const cJSON *args, const char *text, size_t len,
+                      struct batch_out *out, struct hot *h)
+{
+    size_t count_at = out->args.n;
+    uint64_t count = 0;
+    for (const cJSON *c = args->child; c; c = c->next)
+        count++;
+    argpack_put_varint(&out->args, count);
+    for (const cJSON *c = args->child; c; c = c->next) {
+        struct argval a = {0};
+        const char *key = c->string ? c->string : "";
+        a.key = worker_intern(w, key, strlen(key));
+        switch (c->type & 0xff) {
+        case cJSON_NULL: a.type = ARG_NULL; break;
+        case cJSON_False: a.type = ARG_FALSE; break;
+        case cJSON_True: a.type = ARG_TRUE; break;
+        case cJSON_Number: number_arg(c, text, len, &a); break;
+        case cJSON_String:
+            a.type = ARG_STR;
+            a.v.s = intern_item_string(w, c);
+            break;
+        case cJSON_Array:
+        case cJSON_Object:
+            a.type = ARG_JSON;
+            a.v.s = intern_compact(w, c);
+            break;
+        default:
+            a.type = ARG_NULL;
+            break;
+        }
+        argpack_put(&out->args, &a);
+        if (a.key < KEY__COUNT)
+            note_hot(h, a.key, &a, c);
+    }
+    (void)count_at;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Events                                                                   */
+/* ------------------------------------------------------------------------ */
+
+struct fields {
+    const cJSON *ph, *cat, *name, *pid, *tid, *ts, *dur, *args, *id, *bp, *scope;
+};
+
+static void collect_fields(const cJSON *obj, struct fields *f)
+{
+    memset(f, 0, sizeof(*f));
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        const char *k = c->string;
+        if (!k)
+            continue;
+        switch (k[0]) {
+        case 'p':
+            if (strcmp(k, "ph") == 0) { if (!f->ph) f->ph = c; }
+            else if (strcmp(k, "pid") == 0) { if (!f->pid) f->pid = c; }
+            break;
+        case 'c': if (strcmp(k, "cat") == 0 && !f->cat) f->cat = c; break;
+        case 'n': if (strcmp(k, "name") == 0 && !f->name) f->name = c; break;
+        case 't':
+            if (strcmp(k, "tid") == 0) { if (!f->tid) f->tid = c; }
+            else if (strcmp(k, "ts") == 0) { if (!f->ts) f->ts = c; }
+            break;
+        case 'd': if (strcmp(k, "dur") == 0 && !f->dur) f->dur = c; break;
+        case 'a': if (strcmp(k, "args") == 0 && !f->args) f->args = c; break;
+        case 'i': if (strcmp(k, "id") == 0 && !f->id) f->id = c; break;
+        case 'b': if (strcmp(k, "bp") == 0 && !f->bp) f->bp = c; break;
+        case 's': if (strcmp(k, "s") == 0 && !f->scope) f->scope = c; break;
+        default: break;
+        }
+    }
+}
+
+static void fail(struct batch_out *out, enum status st, uint64_t offset, const char *fmt, ...)
+    ATTR_FORMAT(4, 5);
+
+static void fail(struct batch_out *out, enum status st, uint64_t offset, const char *fmt, ...)
+{
+    if (out->err_status != ST_OK)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->err_msg, sizeof(out->err_msg), fmt, ap);
+    va_end(ap);
+    out->err_status = st;
+    out->err_offset = offset;
+}
+
+static void soft_fail(struct batch_out *out, uint64_t offset, const char *fmt, ...)
+    ATTR_FORMAT(3, 4);
+
+/* Record a soft fault when it is the batch's first in file order. */
+static void soft_fail(struct batch_out *out, uint64_t offset, const char *fmt, ...)
+{
+    if (out->soft && out->soft_offset <= offset)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->soft_msg, sizeof(out->soft_msg), fmt, ap);
+    va_end(ap);
+    out->soft = true;
+    out->soft_offset = offset;
+}
+
+/* A time field in µs: a number, or a string holding one (read, and a soft
+ * fault: the format wants a number). */
+static bool time_field(const cJSON *item, const char *key, uint64_t offset, int64_t *ns,
+                       struct batch_out *out)
+{
+    double d;
+    if (cJSON_IsNumber(item)) {
+        d = item->valuedouble;
+    } else if (cJSON_IsString(item) && item->valuestring[0]) {
+        char *end;
+        d = strtod(item->valuestring, &end);
+        if (*end)
+            return false;
+        soft_fail(out, offset, "expected a number for \"%s\", found a string (its number is used)",
+                  key);
+    } else {
+        return false;
+    }
+    return us_to_ns(d, ns);
+}
+
+static uint32_t name_of(struct worker *w, const cJSON *name)
+{
+    if (!name)
+        return 0;
+    if (cJSON_IsString(name))
+        return intern_item_string(w, name);
+    return intern_compact(w, name);
+}
+
+static void add_flow(struct worker *w, const struct fields *f, char ph, uint32_t row, int64_t ts,
+                     struct batch_out *out)
+{
+    struct flow *fl = VEC_ADD(&out->flows);
+    fl->ts = ts;
+    fl->ph = (uint8_t)ph;
+    fl->row = row;
+    fl->cat = f->cat && cJSON_IsString(f->cat) ? intern_item_string(w, f->cat) : 0;
+    fl->name = name_of(w, f->name);
+    fl->bind_enclosing = f->bp && cJSON_IsString(f->bp) && strcmp(f->bp->valuestring, "e") == 0;
+    if (f->id) {
+        if (cJSON_IsNumber(f->id) && f->id->valuedouble >= 0 &&
+            f->id->valuedouble < 18446744073709551616.0)
+            fl->id = (uint64_t)f->id->valuedouble;
+        else if (cJSON_IsString(f->id))
+            fl->id = strtoull(f->id->valuestring, NULL, 0);
+    }
+}
+
+/* Attach the kind's side record from the hot fields. */
+static uint32_t add_aux(enum ev_kind kind, const struct hot *h, const char *name,
+                        struct batch_out *out, uint16_t *flags)
+{
+    uint32_t coll = IDX_NONE;
+    if (h->has_coll) {
+        coll = (uint32_t)out->colls.n;
+        VEC_PUSH(&out->colls, h->coll);
+    }
+    switch (kind) {
+    case EVK_CPU_OP:
+    case EVK_ANNOTATION: {
+        struct op_info *o = VEC_ADD(&out->ops);
+        o->seq = h->has_seq ? h->seq : -1;
+        o->input_dims = h->dims;
+        o->input_type = h->types;
+        o->input_strides = h->strides;
+        o->concrete_inputs = h->concrete;
+        o->partner = IDX_NONE;
+        o->coll = coll;
+        if (h->dims)
+            *flags |= EVF_HAS_SHAPES;
+        if (strncmp(name, "autograd::engine::evaluate_function: ", 37) == 0)
+            *flags |= EVF_BACKWARD;
+        return (uint32_t)out->ops.n - 1;
+    }
+    case EVK_PYTHON: {
+        struct py_info *p = VEC_ADD(&out->pys);
+        p->id = h->has_py_id ? h->py_id : UINT64_MAX;
+        p->parent_id = h->has_py_parent ? h->py_parent : UINT64_MAX;
+        p->py_parent = IDX_NONE;
+        if (strncmp(name, "nn.Module: ", 11) == 0)
+            *flags |= EVF_MODULE;
+        return (uint32_t)out->pys.n - 1;
+    }
+    case EVK_RUNTIME:
+    case EVK_DRIVER: {
+        struct launch_info *l = VEC_ADD(&out->launches);
+        l->corr = h->has_corr ? h->corr : 0;
+        l->ext_id = h->has_ext ? h->ext : 0;
+        return (uint32_t)out->launches.n - 1;
+    }
+    default:
+        if (evk_on_device(kind)) {
+            struct gpu_info *g = VEC_ADD(&out->gpus);
+            g->corr = h->has_corr ? h->corr : 0;
+            g->ext_id = h->has_ext ? h->ext : 0;
+            g->device = h->has_device ? (int32_t)h->device : -1;
+            g->stream = h->has_stream ? (int32_t)h->stream : -1;
+            g->launch = g->launcher = IDX_NONE;
+            g->coll = coll;
+            return (uint32_t)out->gpus.n - 1;
+        }
+        return IDX_NONE;
+    }
+}
+
+static void convert_event(struct worker *w, const cJSON *obj, const char *text, size_t len,
+                          uint64_t offset, struct batch_out *out)
+{
+    struct fields f;
+    collect_fields(obj, &f);
+
+    if (!f.ph || !cJSON_IsString(f.ph) || !f.ph->valuestring[0]) {
+        fail(out, ST_FORMAT, offset, "expected a \"ph\" string in the trace event");
+        return;
+    }
+    char ph = f.ph->valuestring[0];
+    enum ev_kind kind;
+    switch (ph) {
+    case 'X': kind = EVK_OTHER; break;
+    case 'i': case 'I': kind = EVK_INSTANT; break;
+    case 'C': kind = EVK_COUNTER; break;
+    case 'M': kind = EVK_META; break;
+    case 's': case 't': case 'f': kind = EVK_OTHER; break;
+    default:
+        out->n_unsupported++;
+        return;
+    }
+    if (f.cat && !cJSON_IsString(f.cat)) {
+        fail(out, ST_FORMAT, offset, "expected a string for \"cat\"");
+        return;
+    }
+    if (f.name && !cJSON_IsString(f.name))
+        soft_fail(out, offset, "expected a string for \"name\" (the event is kept, named by the "
+                  "value's JSON text)");
+    uint32_t cat_id = f.cat ? intern_item_string(w, f.cat) : 0;
+    if (ph == 'X')
+        kind = worker_kind(w, cat_id, f.cat ? f.cat->valuestring : "");
+
+    int64_t ts = 0, dur = 0;
+    if (f.ts) {
+        if (!time_field(f.ts, "ts", offset, &ts, out)) {
+            fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"ts\"");
+            return;
+        }
+    } else if (ph != 'M') {
+        fail(out, ST_FORMAT, offset, "expected \"ts\" in a '%c' event", ph);
+        return;
+    }
+    if (ph == 'X' && f.dur) {
+        if (!time_field(f.dur, "dur", offset, &dur, out)) {
+            fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"dur\"");
+            return;
+        }
+        if (dur < 0) {
+            fail(out, ST_FORMAT, offset, "expected a non-negative \"dur\"");
+            return;
+        }
+    }
+
+    struct rowkey key;
+    if (!worker_id_value(w, f.pid, &key.pid, &key.pid_text)) {
+        fail(out, ST_FORMAT, offset, "expected a number or string for \"pid\"");
+        return;
+    }
+    if (!worker_id_value(w, f.tid, &key.tid, &key.tid_text)) {
+        fail(out, ST_FORMAT, offset, "expected a number or string for \"tid\"");
+        return;
+    }
+    key.cls = evk_on_device(kind) ? ROW_DEVICE : ROW_HOST;
+    uint32_t row = worker_row(w, &key);
+
+    if (ph == 's' || ph == 't' || ph == 'f') {
+        add_flow(w, &f, ph, row, ts, out);
+        return;
+    }
+    if (f.args && !cJSON_IsObject(f.args)) {
+        fail(out, ST_FORMAT, offset, "expected an object for \"args\"");
+        return;
+    }
+
+    struct event *e = VEC_ADD(&out->ev);
+    e->ts = ts;
+    e->dur = dur;
+    e->name = name_of(w, f.name);
+    e->cat = cat_id;
+    e->row = row;
+    e->parent = e->first_child = e->next_sibling = IDX_NONE;
+    e->kind = (uint8_t)kind;
+    e->ph = (uint8_t)ph;
+
+    struct hot h;
+    hot_init(&h);
+    size_t args_at = out->args.n;
+    if (f.args) {
+        e->args = (uint32_t)args_at;
+        pack_args(w, f.args, text, len, out, &h);
+    } else {
+        e->args = IDX_NONE;
+    }
+    VEC_PUSH(&out->arglen, (uint32_t)(out->args.n - args_at));
+    const char *name = f.name && cJSON_IsString(f.name) ? f.name->valuestring : "";
+    uint16_t flags = 0;
+    e->aux = add_aux(kind, &h, name, out, &flags);
+    e->flags = flags;
+}
+
+void worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
+                        struct batch_out *out)
+{
+    const char *p = buf, *end = buf + len;
+    /* Strings keep invalid UTF-8 as it is (shown as U+FFFD); the first bad
+     * byte is reported. A batch is whole events, so no sequence is cut. */
+    size_t bad_utf8 = utf8_find_invalid(buf, len);
+    if (bad_utf8 < len)
+        soft_fail(out, offset + bad_utf8, "%s", LOAD_MSG_BAD_UTF8);
+    /* An event holding a "\u0000" escape is parsed from a copy where it
+     * reads "\u2400" (json_replace_nul_escapes), so that "a\u0000b" and
+     * "a\u0000c" stay two names. Batches without one (nearly all) pay one
+     * memchr for backslashes. */
+    const char *nul_esc = json_find_nul_escape(buf, buf, end);
+    load_hooks_set_arena(&w->arena);
+    while (p < end && out->err_status == ST_OK) {
+        while (p < end && (json_is_ws((unsigned char)*p) || *p == ','))
+            p++;
+        if (p >= end)
+            break;
+        const char *text = p;
+        size_t text_len = (size_t)(end - p);
+        if (nul_esc && nul_esc < p)
+            nul_esc = json_find_nul_escape(buf, p, end);
+        if (nul_esc) {
+            const char *q = json_scan_value(p, end, true);
+            if (q && nul_esc < q) {
+                sb_clear(&w->esc);
+                sb_putn(&w->esc, p, (size_t)(q - p));
+                json_replace_nul_escapes(w->esc.s, w->esc.len);
+                text = w->esc.s;
+                text_len = w->esc.len;
+            }
+        }
+        const char *pe = NULL;
+        cJSON *obj = cJSON_ParseWithLengthOpts(text, text_len, &pe, 0);
+        if (pe)
+            pe = p + (pe - text); /* the copy has the same length */
+        uint64_t at = offset + (uint64_t)(p - buf);
+        if (!obj) {
+            uint64_t bad = pe && pe >= buf && pe <= end ? offset + (uint64_t)(pe - buf) : at;
+            unsigned char c = pe && pe < end ? (unsigned char)*pe : 0;
+            if (pe && pe < end && c >= 0x20 && c < 0x7f)
+                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event (unexpected '%c')", c);
+            else if (pe && pe < end)
+                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event (unexpected byte 0x%02x)",
+                     c);
+            else
+                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event");
+            break;
+        }
+        /* cJSON takes NUL bytes for whitespace; JSON does not. */
+        const char *nul = memchr(p, '\0', (size_t)(pe - p));
+        if (nul)
+            fail(out, ST_FORMAT, offset + (uint64_t)(nul - buf),
+                 "unexpected NUL byte in a trace event");
+        else if (!cJSON_IsObject(obj))
+            fail(out, ST_FORMAT, at, "expected a JSON object for a trace event");
+        else
+            convert_event(w, obj, text, (size_t)(pe - p), at, out);
+        arena_reset(&w->arena);
+        p = pe;
+    }
+    load_hooks_set_arena(NULL);
+}

@@ -1,0 +1,140 @@
+/* Rows (pid, tid, class) of the trace being loaded: the shared table, made
+ * under the loader's lock, and each worker's cache in front of it. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/hash.h"
+#include "core/trace/load_internal.h"
+#include "core/base/xalloc.h"
+
+static bool rowkey_eq(const struct rowkey *a, const struct rowkey *b)
+{
+    return a->pid == b->pid && a->tid == b->tid && a->pid_text == b->pid_text &&
+           a->tid_text == b->tid_text && a->cls == b->cls;
+}
+
+static uint64_t rowkey_hash(const struct rowkey *k)
+{
+    return hash_mix64((uint64_t)k->pid * 0x9e3779b97f4a7c15ULL ^ (uint64_t)k->tid ^
+                      ((uint64_t)k->pid_text << 17) ^ ((uint64_t)k->tid_text << 33) ^ k->cls);
+}
+
+static void id_text(struct trace *t, int64_t num, uint32_t text, uint32_t *out)
+{
+    if (text != IDX_NONE) {
+        *out = text;
+        return;
+    }
+    char buf[32];
+    int n = snprintf(buf, sizeof(buf), "%" PRId64, num);
+    *out = strtab_intern(&t->strs, buf, (size_t)n);
+}
+
+static void row_slots_rebuild(struct load_shared *sh, size_t nslots)
+{
+    free(sh->row_slots);
+    sh->row_slots = xcalloc(nslots, sizeof(uint32_t));
+    sh->row_mask = nslots - 1;
+    struct trace *t = sh->t;
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        const struct row *row = &t->rows.v[r];
+        struct rowkey k = {row->pid, row->tid,
+                           row->flags & ROW_PID_TEXT ? row->pid_str : IDX_NONE,
+                           row->flags & ROW_TID_TEXT ? row->tid_str : IDX_NONE, row->cls};
+        size_t i = rowkey_hash(&k) & sh->row_mask;
+        while (sh->row_slots[i])
+            i = (i + 1) & sh->row_mask;
+        sh->row_slots[i] = r + 1;
+    }
+}
+
+uint32_t shared_row_lookup(struct load_shared *sh, const struct rowkey *key)
+{
+    struct trace *t = sh->t;
+    if (!sh->row_slots)
+        row_slots_rebuild(sh, 64);
+    size_t i = rowkey_hash(key) & sh->row_mask;
+    for (; sh->row_slots[i]; i = (i + 1) & sh->row_mask) {
+        const struct row *row = &t->rows.v[sh->row_slots[i] - 1];
+        struct rowkey k = {row->pid, row->tid,
+                           row->flags & ROW_PID_TEXT ? row->pid_str : IDX_NONE,
+                           row->flags & ROW_TID_TEXT ? row->tid_str : IDX_NONE, row->cls};
+        if (rowkey_eq(&k, key))
+            return sh->row_slots[i] - 1;
+    }
+    uint32_t r = (uint32_t)t->rows.n;
+    struct row *row = VEC_ADD(&t->rows);
+    row->pid = key->pid;
+    row->tid = key->tid;
+    row->cls = key->cls;
+    if (key->pid_text != IDX_NONE)
+        row->flags |= ROW_PID_TEXT;
+    if (key->tid_text != IDX_NONE)
+        row->flags |= ROW_TID_TEXT;
+    id_text(t, key->pid, key->pid_text, &row->pid_str);
+    id_text(t, key->tid, key->tid_text, &row->tid_str);
+    row->process_sort = row->thread_sort = INT64_MAX;
+    row->first_root = IDX_NONE;
+    row->device = row->stream = -1;
+    sh->row_slots[i] = r + 1;
+    if (t->rows.n * 2 > sh->row_mask + 1)
+        row_slots_rebuild(sh, (sh->row_mask + 1) * 2);
+    return r;
+}
+
+uint32_t worker_row(struct worker *w, const struct rowkey *key)
+{
+    struct rowcache_ent *e = &w->rows[rowkey_hash(key) & (ROWCACHE_SIZE - 1)];
+    if (e->row != IDX_NONE && rowkey_eq(&e->key, key))
+        return e->row;
+    pthread_mutex_lock(&w->sh->lock);
+    uint32_t r = shared_row_lookup(w->sh, key);
+    pthread_mutex_unlock(&w->sh->lock);
+    e->key = *key;
+    e->row = r;
+    return r;
+}
+
+/* A decimal integer string such as "25738" or "-1" (what 2021 traces write
+ * for tids); false for "stream 7", "Spans", "" and overlong digit runs. */
+static bool parse_int_text(const char *s, int64_t *out)
+{
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    if (!*p || strlen(p) > 18)
+        return false;
+    for (const char *q = p; *q; q++)
+        if (*q < '0' || *q > '9')
+            return false;
+    *out = strtoll(s, NULL, 10);
+    return true;
+}
+
+bool worker_id_value(struct worker *w, const cJSON *item, int64_t *num, uint32_t *text)
+{
+    *num = 0;
+    *text = IDX_NONE;
+    if (!item)
+        return true;
+    if (cJSON_IsNumber(item)) {
+        double d = item->valuedouble;
+        if (!isfinite(d) || fabs(d) > 9.0e15)
+            return false;
+        *num = (int64_t)d;
+        return true;
+    }
+    if (cJSON_IsString(item)) {
+        if (parse_int_text(item->valuestring, num))
+            return true;
+        *text = worker_intern(w, item->valuestring, strlen(item->valuestring));
+        return true;
+    }
+    return false;
+}

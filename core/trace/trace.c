@@ -1,0 +1,137 @@
+/* The event store: lifetime, accessors and labels. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/strbuf.h"
+#include "core/trace/trace.h"
+
+const char *ev_kind_name(enum ev_kind k)
+{
+    static const char *const names[] = {
+#define EVK_NAME(id, name) [id] = name,
+        EV_KIND_INFO(EVK_NAME)
+#undef EVK_NAME
+    };
+    return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "?";
+}
+
+void trace_free(struct trace *t)
+{
+    if (!t)
+        return;
+    for (size_t r = 0; r < t->rows.n; r++)
+        free(t->rows.v[r].order);
+    free(t->path);
+    strtab_free(&t->strs);
+    VEC_FREE(&t->ev);
+    VEC_FREE(&t->rows);
+    VEC_FREE(&t->flows);
+    VEC_FREE(&t->ops);
+    VEC_FREE(&t->pys);
+    VEC_FREE(&t->launches);
+    VEC_FREE(&t->gpus);
+    VEC_FREE(&t->colls);
+    VEC_FREE(&t->argbuf);
+    VEC_FREE(&t->devices);
+    free(t->launch_gpu);
+    cJSON_Delete(t->top);
+    free(t);
+}
+
+const struct op_info *ev_op(const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    if ((e->kind != EVK_CPU_OP && e->kind != EVK_ANNOTATION) || e->aux == IDX_NONE)
+        return NULL;
+    return &t->ops.v[e->aux];
+}
+
+const struct py_info *ev_py(const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    return e->kind == EVK_PYTHON && e->aux != IDX_NONE ? &t->pys.v[e->aux] : NULL;
+}
+
+const struct launch_info *ev_launch(const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    return evk_is_launch(e->kind) && e->aux != IDX_NONE ? &t->launches.v[e->aux] : NULL;
+}
+
+const struct gpu_info *ev_gpu(const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    return evk_on_device(e->kind) && e->aux != IDX_NONE ? &t->gpus.v[e->aux] : NULL;
+}
+
+const struct coll_info *ev_coll(const struct trace *t, uint32_t i)
+{
+    const struct op_info *o = ev_op(t, i);
+    if (o)
+        return o->coll != IDX_NONE ? &t->colls.v[o->coll] : NULL;
+    const struct gpu_info *g = ev_gpu(t, i);
+    if (g)
+        return g->coll != IDX_NONE ? &t->colls.v[g->coll] : NULL;
+    return NULL;
+}
+
+const char *row_label(const struct trace *t, uint32_t r, char *buf, size_t n)
+{
+    const struct row *row = &t->rows.v[r];
+    const char *pid = trace_str(t, row->pid_str);
+    const char *tid = trace_str(t, row->tid_str);
+    if (row->cls == ROW_DEVICE) {
+        const char *label = row->process_label ? trace_str(t, row->process_label) : NULL;
+        /* Older Kineto writes the tid of a stream as text: "stream 7". */
+        const char *st = strncmp(tid, "stream ", 7) == 0 ? "" : "stream ";
+        if (label && *label)
+            snprintf(buf, n, "%s %s%s", label, st, tid);
+        else
+            snprintf(buf, n, "device %s %s%s", pid, st, tid);
+    } else if (row->thread_name && *trace_str(t, row->thread_name)) {
+        snprintf(buf, n, "%s", trace_str(t, row->thread_name));
+    } else if (row->process_name && *trace_str(t, row->process_name)) {
+        snprintf(buf, n, "%s %s/%s", trace_str(t, row->process_name), pid, tid);
+    } else {
+        snprintf(buf, n, "thread %s/%s", pid, tid);
+    }
+    return buf;
+}
+
+size_t trace_memory(const struct trace *t)
+{
+    size_t m = sizeof(*t) + strtab_memory(&t->strs);
+    m += t->ev.cap * sizeof(*t->ev.v) + t->rows.cap * sizeof(*t->rows.v);
+    m += t->flows.cap * sizeof(*t->flows.v) + t->ops.cap * sizeof(*t->ops.v);
+    m += t->pys.cap * sizeof(*t->pys.v) + t->launches.cap * sizeof(*t->launches.v);
+    m += t->gpus.cap * sizeof(*t->gpus.v) + t->colls.cap * sizeof(*t->colls.v);
+    m += t->argbuf.cap;
+    for (size_t r = 0; r < t->rows.n; r++)
+        m += t->rows.v[r].nevents * sizeof(uint32_t);
+    return m;
+}
+
+void trace_memory_describe(const struct trace *t, struct strbuf *out)
+{
+#define PART(name, bytes) sb_printf(out, " %s %.1f", name, (double)(bytes) / 1e6)
+    sb_puts(out, "MB:");
+    PART("strings", strtab_memory(&t->strs));
+    PART("events", t->ev.cap * sizeof(*t->ev.v));
+    PART("ops", t->ops.cap * sizeof(*t->ops.v));
+    PART("gpus", t->gpus.cap * sizeof(*t->gpus.v));
+    PART("launches", t->launches.cap * sizeof(*t->launches.v));
+    PART("pys", t->pys.cap * sizeof(*t->pys.v));
+    PART("flows", t->flows.cap * sizeof(*t->flows.v));
+    PART("args", t->argbuf.cap);
+    size_t orders = 0;
+    for (size_t r = 0; r < t->rows.n; r++)
+        orders += t->rows.v[r].nevents * sizeof(uint32_t);
+    PART("row-orders", orders);
+    PART("total", trace_memory(t));
+#undef PART
+}

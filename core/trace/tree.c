@@ -1,0 +1,509 @@
+/* Call tree nesting and event links (metrics.md section 1). */
+#include "config.h"
+
+#include <ctype.h>
+#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/sort.h"
+#include "core/trace/tree.h"
+#include "core/base/u64map.h"
+
+struct order_key {
+    int64_t ts;
+    int64_t neg_dur;    /* longer first on equal starts */
+    uint32_t idx;       /* file order last */
+};
+
+static inline bool order_less(const struct order_key *a, const struct order_key *b)
+{
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    if (a->neg_dur != b->neg_dur)
+        return a->neg_dur < b->neg_dur;
+    return a->idx < b->idx;
+}
+
+SORT_DEFINE(order_sort, struct order_key, order_less)
+
+/* ------------------------------------------------------------------------ */
+/* Classification                                                           */
+/* ------------------------------------------------------------------------ */
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return true;
+    return false;
+}
+
+bool kernel_name_is_comm(const char *name)
+{
+    return contains_ci(name, "nccl") || contains_ci(name, "rccl") ||
+           contains_ci(name, "cross_device_reduce");
+}
+
+bool kernel_name_is_memcpy(const char *name)
+{
+    return strncmp(name, "MEMORY_COPY_HOST_TO_DEVICE", 26) == 0 ||
+           strncmp(name, "MEMORY_COPY_DEVICE_TO_HOST", 26) == 0 ||
+           strncmp(name, "MEMORY_COPY_DEVICE_TO_DEVICE", 28) == 0 ||
+           strncmp(name, "__amd_rocclr_copyBuffer", 23) == 0;
+}
+
+enum gpu_bucket ev_bucket(const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    if (e->kind == EVK_MEMCPY || (e->flags & EVF_MEMCPY_LIKE))
+        return BUCKET_MEMCPY;
+    if (e->flags & EVF_COMM)
+        return BUCKET_COMM;
+    return BUCKET_COMP;
+}
+
+static void classify_gpu(struct trace *t)
+{
+    /* Names repeat: classify each distinct kernel name once. */
+    struct u64map seen;
+    u64map_init(&seen, 1024);
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_KERNEL)
+            continue;
+        uint32_t cls = u64map_get(&seen, e->name);
+        if (cls == IDX_NONE) {
+            const char *name = trace_str(t, e->name);
+            cls = kernel_name_is_memcpy(name) ? EVF_MEMCPY_LIKE
+                  : kernel_name_is_comm(name) ? EVF_COMM : 0;
+            u64map_put(&seen, e->name, cls);
+        }
+        e->flags |= (uint16_t)cls;
+    }
+    u64map_free(&seen);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Per-row order and nesting                                                */
+/* ------------------------------------------------------------------------ */
+
+static void build_row_orders(struct trace *t)
+{
+    uint32_t *fill = xcalloc(t->rows.n ? t->rows.n : 1, sizeof(*fill));
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        struct row *row = &t->rows.v[r];
+        row->order = row->nevents ? xmalloc(row->nevents * sizeof(uint32_t)) : NULL;
+    }
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_META)
+            continue;
+        t->rows.v[e->row].order[fill[e->row]++] = i;
+    }
+    free(fill);
+
+    size_t cap = 0;
+    struct order_key *keys = NULL;
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        struct row *row = &t->rows.v[r];
+        if (row->nevents < 2)
+            continue;
+        if (row->nevents > cap) {
+            cap = row->nevents;
+            keys = xreallocarray(keys, cap, sizeof(*keys));
+        }
+        for (uint32_t k = 0; k < row->nevents; k++) {
+            const struct event *e = &t->ev.v[row->order[k]];
+            keys[k] = (struct order_key){e->ts, -e->dur, row->order[k]};
+        }
+        order_sort(keys, row->nevents);
+        for (uint32_t k = 0; k < row->nevents; k++)
+            row->order[k] = keys[k].idx;
+    }
+    free(keys);
+}
+
+static void nest_row(struct trace *t, struct row *row, uint32_t *stack, uint32_t *last_child)
+{
+    size_t depth = 0;
+    uint32_t last_root = IDX_NONE;
+    for (uint32_t k = 0; k < row->nevents; k++) {
+        uint32_t i = row->order[k];
+        struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_INSTANT) {
+            /* Instants ([memory] and others) get the innermost span around
+             * them as parent, but are no one's child in the tree. */
+            while (depth && e->ts >= ev_end(&t->ev.v[stack[depth - 1]]))
+                depth--;
+            e->parent = depth ? stack[depth - 1] : IDX_NONE;
+            continue;
+        }
+        if (!evk_is_host_span(e->kind) || e->ph != 'X')
+            continue;
+        int64_t end = ev_end(e);
+        while (depth) {
+            const struct event *top = &t->ev.v[stack[depth - 1]];
+            int64_t top_end = ev_end(top);
+            if (e->ts >= top_end) {
+                depth--;
+                continue;
+            }
+            if (end <= top_end + TREE_OVERHANG_NS) {
+                if (end > top_end)
+                    e->flags |= EVF_OVERHANG;
+                break;
+            }
+            /* Starts inside but outlives the top by 1 µs or more: a sibling. */
+            e->flags |= EVF_SIBLING;
+            depth--;
+        }
+        uint32_t parent = depth ? stack[depth - 1] : IDX_NONE;
+        e->parent = parent;
+        if (parent == IDX_NONE) {
+            if (last_root == IDX_NONE)
+                row->first_root = i;
+            else
+                t->ev.v[last_root].next_sibling = i;
+            last_root = i;
+        } else {
+            struct event *p = &t->ev.v[parent];
+            if (p->first_child == IDX_NONE)
+                p->first_child = i;
+            else
+                t->ev.v[last_child[parent]].next_sibling = i;
+            last_child[parent] = i;
+        }
+        stack[depth++] = i;
+    }
+}
+
+static void build_nesting(struct trace *t)
+{
+    uint32_t *stack = xmalloc((t->ev.n + 1) * sizeof(*stack));
+    uint32_t *last_child = xmalloc((t->ev.n + 1) * sizeof(*last_child));
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        struct row *row = &t->rows.v[r];
+        row->first_root = IDX_NONE;
+        if (row->cls == ROW_HOST)
+            nest_row(t, row, stack, last_child);
+    }
+    free(stack);
+    free(last_child);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Links                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void link_python(struct trace *t)
+{
+    if (!t->pys.n)
+        return;
+    struct u64map ids;
+    u64map_init(&ids, t->pys.n);
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_PYTHON && e->aux != IDX_NONE && t->pys.v[e->aux].id != UINT64_MAX)
+            u64map_put_first(&ids, t->pys.v[e->aux].id, i);
+    }
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_PYTHON || e->aux == IDX_NONE)
+            continue;
+        struct py_info *p = &t->pys.v[e->aux];
+        if (p->parent_id != UINT64_MAX) {
+            uint32_t parent = u64map_get(&ids, p->parent_id);
+            p->py_parent = parent != i ? parent : IDX_NONE;
+        }
+    }
+    u64map_free(&ids);
+}
+
+uint32_t tree_ancestor(const struct trace *t, uint32_t ev, unsigned mask)
+{
+    for (uint32_t p = t->ev.v[ev].parent; p != IDX_NONE; p = t->ev.v[p].parent)
+        if (mask & (1u << t->ev.v[p].kind))
+            return p;
+    return IDX_NONE;
+}
+
+bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc)
+{
+    for (uint32_t p = ev; p != IDX_NONE; p = t->ev.v[p].parent)
+        if (p == anc)
+            return true;
+    return false;
+}
+
+/* Launcher of GPU work launched by `launch` (metrics.md section 1). */
+static uint32_t find_launcher(const struct trace *t, uint32_t launch, uint32_t execute_id)
+{
+    for (uint32_t p = t->ev.v[launch].parent; p != IDX_NONE; p = t->ev.v[p].parent) {
+        const struct event *e = &t->ev.v[p];
+        if (e->kind == EVK_CPU_OP && e->name != execute_id)
+            return p;
+    }
+    return launch;
+}
+
+/* Ids of flow starts from CPU launches to GPU work (ac2g and its older
+ * names), for link_require_flow. */
+static void collect_launch_flows(const struct trace *t, struct u64map *starts)
+{
+    static const char *const cats[] = {"ac2g", "async_cpu_to_gpu", "async"};
+    uint32_t ids[ARRAY_SIZE(cats)];
+    for (size_t k = 0; k < ARRAY_SIZE(cats); k++)
+        ids[k] = strtab_find(&t->strs, cats[k], strlen(cats[k]));
+    for (size_t i = 0; i < t->flows.n; i++) {
+        const struct flow *f = &t->flows.v[i];
+        if (f->ph != 's')
+            continue;
+        for (size_t k = 0; k < ARRAY_SIZE(cats); k++)
+            if (ids[k] != IDX_NONE && f->cat == ids[k])
+                u64map_put_first(starts, f->id, (uint32_t)i);
+    }
+}
+
+static void link_gpu(struct trace *t)
+{
+    struct u64map corr, flows = {0};
+    u64map_init(&corr, t->launches.n);
+    if (t->link_require_flow) {
+        u64map_init(&flows, t->flows.n / 2 + 1);
+        collect_launch_flows(t, &flows);
+    }
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_is_launch(e->kind) || e->aux == IDX_NONE || !t->launches.v[e->aux].corr)
+            continue;
+        uint64_t c = t->launches.v[e->aux].corr;
+        if (t->link_require_flow && u64map_get(&flows, c) == IDX_NONE)
+            continue;
+        u64map_put_first(&corr, c, i);
+    }
+    if (t->link_require_flow)
+        u64map_free(&flows);
+    uint32_t execute_id = strtab_find(&t->strs, "execute", 7);
+    uint32_t graph_cuda = strtab_find(&t->strs, "cudaGraphLaunch", 15);
+    uint32_t graph_hip = strtab_find(&t->strs, "hipGraphLaunch", 14);
+    uint32_t graph_cuda2 = strtab_find(&t->strs, "cudaGraphLaunch_v10000", 22);
+
+    /* Count GPU work per launch, then fill the CSR index. */
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        struct event *e = &t->ev.v[i];
+        if (!evk_on_device(e->kind) || e->aux == IDX_NONE)
+            continue;
+        struct gpu_info *g = &t->gpus.v[e->aux];
+        const struct row *row = &t->rows.v[e->row];
+        if (g->device < 0)
+            g->device = (int32_t)row->pid;
+        if (g->stream < 0)
+            g->stream = (int32_t)row->tid;
+        if (!g->corr)
+            continue;
+        uint32_t l = u64map_get(&corr, g->corr);
+        if (l == IDX_NONE)
+            continue;
+        g->launch = l;
+        if (!evk_is_gpu(e->kind))
+            continue;
+        e->flags |= EVF_LINKED;
+        const struct event *le = &t->ev.v[l];
+        if (le->name == graph_cuda || le->name == graph_hip || le->name == graph_cuda2)
+            e->flags |= EVF_GRAPH;
+        t->launches.v[le->aux].gpu_count++;
+    }
+    uint32_t total = 0;
+    for (size_t k = 0; k < t->launches.n; k++) {
+        t->launches.v[k].gpu_first = total;
+        total += t->launches.v[k].gpu_count;
+        t->launches.v[k].gpu_count = 0;
+    }
+    t->launch_gpu = xmalloc((total ? total : 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        struct event *e = &t->ev.v[i];
+        if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
+            continue;
+        struct gpu_info *g = &t->gpus.v[e->aux];
+        if (g->launch == IDX_NONE)
+            continue;
+        struct launch_info *li = &t->launches.v[t->ev.v[g->launch].aux];
+        t->launch_gpu[li->gpu_first + li->gpu_count++] = i;
+    }
+    /* Launchers: once per launch, shared by its GPU events. */
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_is_launch(e->kind) || e->aux == IDX_NONE)
+            continue;
+        const struct launch_info *li = &t->launches.v[e->aux];
+        if (!li->gpu_count)
+            continue;
+        uint32_t launcher = find_launcher(t, i, execute_id);
+        t->ev.v[launcher].flags |= EVF_LAUNCHER;
+        for (uint32_t k = 0; k < li->gpu_count; k++) {
+            uint32_t g = t->launch_gpu[li->gpu_first + k];
+            t->gpus.v[t->ev.v[g].aux].launcher = launcher;
+        }
+    }
+    u64map_free(&corr);
+}
+
+struct seq_key {
+    int64_t seq;
+    int64_t ts;
+    uint32_t idx;
+};
+
+static inline bool seq_less(const struct seq_key *a, const struct seq_key *b)
+{
+    if (a->seq != b->seq)
+        return a->seq < b->seq;
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    return a->idx < b->idx;
+}
+
+SORT_DEFINE(seq_sort, struct seq_key, seq_less)
+
+/* Whether name is an autograd node's: "CudnnConvolutionBackward",
+ * "AddmmBackward0". */
+static bool autograd_node_name(const char *name)
+{
+    const char *b = strstr(name, "Backward");
+    if (!b || b == name || strchr(name, ':') || strchr(name, ' '))
+        return false;
+    for (const char *p = b + 8; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return false;
+    return true;
+}
+
+/* Traces without "autograd::engine::evaluate_function: X" wrappers (PyTorch
+ * 1.9 and before) record the autograd node itself, named like
+ * "CudnnConvolutionBackward", with its forward op's Sequence number: those
+ * are the backward ops there. Newer traces are left alone (their nodes sit
+ * under the wrappers, which are the backward ops). */
+static void mark_bare_autograd_nodes(struct trace *t)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (t->ev.v[i].flags & EVF_BACKWARD)
+            return;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_CPU_OP && e->aux != IDX_NONE && t->ops.v[e->aux].seq >= 0 &&
+            autograd_node_name(ev_name(t, i)))
+            e->flags |= EVF_BACKWARD;
+    }
+}
+
+/* Backward op "autograd::engine::evaluate_function: X" <-> the forward op
+ * with the same Sequence number on another thread, the latest by start
+ * that is not after the backward op (else the latest). */
+static void link_fwd_bwd(struct trace *t)
+{
+    mark_bare_autograd_nodes(t);
+    VEC(struct seq_key) fwd = {0};
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_CPU_OP || e->aux == IDX_NONE || (e->flags & EVF_BACKWARD))
+            continue;
+        int64_t seq = t->ops.v[e->aux].seq;
+        if (seq >= 0)
+            VEC_PUSH(&fwd, ((struct seq_key){seq, e->ts, i}));
+    }
+    if (!fwd.n)
+        return;
+    seq_sort(fwd.v, fwd.n);
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *b = &t->ev.v[i];
+        if (!(b->flags & EVF_BACKWARD) || b->aux == IDX_NONE)
+            continue;
+        int64_t seq = t->ops.v[b->aux].seq;
+        if (seq < 0)
+            continue;
+        /* First entry with this seq. */
+        size_t lo = 0, hi = fwd.n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (fwd.v[mid].seq < seq)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        uint32_t best = IDX_NONE, latest = IDX_NONE;
+        const struct row *brow = &t->rows.v[b->row];
+        for (size_t k = lo; k < fwd.n && fwd.v[k].seq == seq; k++) {
+            const struct event *f = &t->ev.v[fwd.v[k].idx];
+            const struct row *frow = &t->rows.v[f->row];
+            if (frow->tid_str == brow->tid_str && frow->pid_str == brow->pid_str)
+                continue;
+            latest = fwd.v[k].idx;
+            if (f->ts <= b->ts)
+                best = fwd.v[k].idx;
+        }
+        if (best == IDX_NONE)
+            best = latest;
+        if (best == IDX_NONE)
+            continue;
+        t->ops.v[b->aux].partner = best;
+        t->ops.v[t->ev.v[best].aux].partner = i;
+    }
+    VEC_FREE(&fwd);
+}
+
+static void compute_spans(struct trace *t)
+{
+    bool any = false, any_gpu = false;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind == EVK_META)
+            continue;
+        int64_t end = ev_end(e);
+        if (!any || e->ts < t->t_start)
+            t->t_start = e->ts;
+        if (!any || end > t->t_end)
+            t->t_end = end;
+        any = true;
+        if (!evk_is_gpu(e->kind))
+            continue;
+        t->n_gpu++;
+        if (!(e->flags & EVF_LINKED))
+            t->n_unlinked++;
+        if (!any_gpu || e->ts < t->gpu_start)
+            t->gpu_start = e->ts;
+        if (!any_gpu || end > t->gpu_end)
+            t->gpu_end = end;
+        any_gpu = true;
+    }
+}
+
+static void note_device_rows(struct trace *t)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_on_device(e->kind) || e->aux == IDX_NONE)
+            continue;
+        struct row *row = &t->rows.v[e->row];
+        if (row->device < 0) {
+            row->device = t->gpus.v[e->aux].device;
+            row->stream = t->gpus.v[e->aux].stream;
+        }
+    }
+}
+
+void trace_index(struct trace *t)
+{
+    if (t->indexed)
+        return;
+    t->indexed = true;
+    classify_gpu(t);
+    build_row_orders(t);
+    build_nesting(t);
+    link_python(t);
+    link_gpu(t);
+    link_fwd_bwd(t);
+    note_device_rows(t);
+    compute_spans(t);
+}
