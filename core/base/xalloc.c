@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/vec.h"
 #include "core/base/xalloc.h"
 
 static void ATTR_NORETURN oom(size_t n)
@@ -65,15 +64,6 @@ char *xasprintf(const char *fmt, ...)
     if (r < 0)
         oom(0);
     return s;
-}
-
-void vec_grow(void **v, size_t *cap, size_t want, size_t elsize)
-{
-    size_t c = *cap ? *cap : 16;
-    while (c < want)
-        c *= 2;
-    *v = xreallocarray(*v, c, elsize);
-    *cap = c;
 }
 
 /* libiberty (linked for its demangler) calls xmalloc and friends; these
