@@ -10,6 +10,7 @@
 
 #include "core/roofline/devices.h"
 #include "core/base/source.h"
+#include "core/trace/load.h"
 #include "core/synth/synth.h"
 #include "src/commands.h"
 #include "tui/help.h"
@@ -108,7 +109,7 @@ int cmd_explore(int argc, char **argv)
         case OPT_THREADS: {
             char *end;
             long v = strtol(optarg, &end, 10);
-            if (!*optarg || *end || v < 1 || v > 64) {
+            if (!*optarg || *end || v < 1 || v > LOAD_MAX_THREADS) {
                 fprintf(stderr, "torchtop: --threads needs a number (1-64)\n");
                 return EXIT_USAGE;
             }

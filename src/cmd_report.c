@@ -197,7 +197,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         case OPT_ALLCOLS: c->fmt.all_columns = true; break;
         case OPT_NOHEADER: c->no_header = true; break;
         case OPT_THREADS:
-            if (!parse_count(optarg, 1, 64, &v)) {
+            if (!parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {
                 fprintf(stderr, "torchtop report: --threads needs a number (1-64)\n");
                 return EXIT_USAGE;
             }

@@ -28,7 +28,6 @@
 #define WINDOW_INITIAL 64u
 #define BATCH_BYTES    256u
 #endif
-#define MAX_THREADS    8
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };
 
@@ -57,7 +56,7 @@ struct loader {
 
     /* Workers. */
     unsigned nthreads;
-    pthread_t threads[MAX_THREADS];
+    pthread_t threads[LOAD_MAX_THREADS];
     struct worker *workers;
     struct slot *slots;
     size_t nslots;
@@ -706,7 +705,7 @@ static unsigned thread_count(const struct load_opts *o)
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         n = cores > 1 ? (unsigned)MIN(cores, 4) : 1;
     }
-    return MIN(n, MAX_THREADS);
+    return MIN(n, LOAD_MAX_THREADS);
 }
 
 static void start_workers(struct loader *L, unsigned n)

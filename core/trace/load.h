@@ -21,8 +21,11 @@
  * pipe), and events stored so far. Called from the loading thread. */
 typedef void (*load_progress_fn)(void *ud, uint64_t done, uint64_t total, uint64_t events);
 
+/* The most parser threads a load runs (struct load_opts.threads). */
+#define LOAD_MAX_THREADS 64
+
 struct load_opts {
-    unsigned threads;               /* parser threads; 0 = one per core (max 4) */
+    unsigned threads;               /* parser threads, 1..LOAD_MAX_THREADS; 0 = one per core (max 4) */
     load_progress_fn progress;      /* optional */
     void *progress_ud;
     const volatile int *cancel;     /* optional: loading stops when *cancel != 0 */
