@@ -463,18 +463,14 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     if (st != ST_OK) {
         print_error(err);
         status = EXIT_BAD_INPUT;
-        if (!t->ev.n) {
+        char *kept = trace_load_kept(t);
+        if (!kept) {
             trace_free(t);
             return status;
         }
-        if (t->partial)
-            fprintf(stderr, "torchtop: reporting the %zu event%s read before the fault\n", t->ev.n,
-                    t->ev.n == 1 ? "" : "s");
-        else if (t->ev.n == 1)
-            fprintf(stderr, "torchtop: reporting its one event; the fault dropped none\n");
-        else
-            fprintf(stderr, "torchtop: reporting all %zu events; the fault dropped none\n",
-                    t->ev.n);
+        fprintf(stderr, "torchtop: reporting %s%s\n", kept,
+                t->partial ? "" : "; the fault dropped none");
+        free(kept);
     }
 
     if (folded) {

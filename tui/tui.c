@@ -314,7 +314,8 @@ int tui_main(const struct tui_opts *o)
         }
     } else if (ld.st != ST_OK) {
         char *m = errinfo_format(&ld.err);
-        if (!ld.t || !ld.t->ev.n) {
+        char *kept = trace_load_kept(ld.t);
+        if (!kept) {
             if (!headless)
                 term_close();
             fprintf(stderr, "torchtop: %s\n", m);
@@ -322,13 +323,8 @@ int tui_main(const struct tui_opts *o)
             free_loader(&ld);
             return 2;
         }
-        if (ld.t->partial)
-            warning = xasprintf("%s (showing the %zu event%s read before it)", m, ld.t->ev.n,
-                                ld.t->ev.n == 1 ? "" : "s");
-        else if (ld.t->ev.n == 1)
-            warning = xasprintf("%s (its one event is shown)", m);
-        else
-            warning = xasprintf("%s (all %zu events are shown)", m, ld.t->ev.n);
+        warning = xasprintf("%s (showing %s)", m, kept);
+        free(kept);
         free(m);
         status = 2;
     } else if (!ld.t->ev.n) {

@@ -418,20 +418,46 @@ static size_t scan_whole_value(struct loader *L)
 /* Document structure                                                       */
 /* ------------------------------------------------------------------------ */
 
+static enum status vfail_at(struct loader *L, enum status st, size_t pos, const char *fmt,
+                            va_list ap)
+{
+    if (L->err->status == ST_OK) {
+        char msg[256];
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        errinfo_set_at(L->err, st, L->src->name, offset_what(L), L->base + pos, "%s", msg);
+    }
+    return L->err->status;
+}
+
 static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
     ATTR_FORMAT(4, 5);
 
 static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
 {
-    if (L->err->status == ST_OK) {
-        char msg[256];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-        errinfo_set_at(L->err, st, L->src->name, offset_what(L), L->base + pos, "%s", msg);
-    }
-    return L->err->status;
+    va_list ap;
+    va_start(ap, fmt);
+    enum status r = vfail_at(L, st, pos, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* The input ended where the document needs more. A read error is the first
+ * fault when reading failed; otherwise fault st at the current position, and
+ * a truncation marks the trace truncated. */
+static enum status input_ended(struct loader *L, enum status st, const char *fmt, ...)
+    ATTR_FORMAT(3, 4);
+
+static enum status input_ended(struct loader *L, enum status st, const char *fmt, ...)
+{
+    if (L->read_failed)
+        return L->err->status;
+    if (st == ST_TRUNCATED)
+        L->t->truncated = true;
+    va_list ap;
+    va_start(ap, fmt);
+    enum status r = vfail_at(L, st, L->pos, fmt, ap);
+    va_end(ap);
+    return r;
 }
 
 /* The events array, from just after '[' to just after ']'. */
@@ -586,11 +612,8 @@ static void skip_bom(struct loader *L)
 static enum status parse_document(struct loader *L)
 {
     skip_bom(L);
-    if (!next_nonws(L)) {
-        if (L->read_failed)
-            return L->err->status;
-        return fail_at(L, ST_FORMAT, L->pos, "empty input, expected a JSON trace");
-    }
+    if (!next_nonws(L))
+        return input_ended(L, ST_FORMAT, "empty input, expected a JSON trace");
     char c = L->buf[L->pos];
     if (c == '[') {
         L->pos++;
@@ -605,14 +628,10 @@ static enum status parse_document(struct loader *L)
     bool seen_events = false;
     bool after_value = false;
     for (;;) {
-        if (!next_nonws(L)) {
-            if (L->read_failed)
-                return L->err->status;
-            L->t->truncated = true;
-            return fail_at(L, ST_TRUNCATED, L->pos,
-                           "truncated: the input ends inside the top-level object (expected %s)",
-                           after_value ? "',' or '}'" : "a key or '}'");
-        }
+        if (!next_nonws(L))
+            return input_ended(L, ST_TRUNCATED,
+                               "truncated: the input ends inside the top-level object (expected %s)",
+                               after_value ? "',' or '}'" : "a key or '}'");
         c = L->buf[L->pos];
         if (c == '}') {
             L->pos++;
@@ -628,11 +647,8 @@ static enum status parse_document(struct loader *L)
             return fail_at(L, ST_FORMAT, L->pos, "expected a key string in the top-level object");
         size_t kstart = L->pos;
         size_t kend = scan_whole_value(L);
-        if (kend == (size_t)-1) {
-            L->t->truncated = !L->read_failed;
-            return L->read_failed ? L->err->status
-                                  : fail_at(L, ST_TRUNCATED, L->pos, "truncated inside a key");
-        }
+        if (kend == (size_t)-1)
+            return input_ended(L, ST_TRUNCATED, "truncated inside a key");
         kstart = L->pos; /* scan_whole_value may have shifted the window */
         uint64_t key_at = L->base + kstart;
         check_utf8(L, kstart, kend);
@@ -643,18 +659,11 @@ static enum status parse_document(struct loader *L)
         memcpy(key, L->buf + kstart + 1, klen);
         key[klen] = '\0';
         L->pos = kend;
-        if (!next_nonws(L) || L->buf[L->pos] != ':') {
-            if (L->read_failed)
-                return L->err->status;
-            return fail_at(L, ST_FORMAT, L->pos, "expected ':' after top-level key \"%s\"", key);
-        }
+        if (!next_nonws(L) || L->buf[L->pos] != ':')
+            return input_ended(L, ST_FORMAT, "expected ':' after top-level key \"%s\"", key);
         L->pos++;
-        if (!next_nonws(L)) {
-            L->t->truncated = !L->read_failed;
-            return L->read_failed ? L->err->status
-                                  : fail_at(L, ST_TRUNCATED, L->pos,
-                                            "truncated: expected a value for \"%s\"", key);
-        }
+        if (!next_nonws(L))
+            return input_ended(L, ST_TRUNCATED, "truncated: expected a value for \"%s\"", key);
         if (strcmp(key, "traceEvents") == 0) {
             if (seen_events)
                 soft_fail(L, key_at,
@@ -670,13 +679,9 @@ static enum status parse_document(struct loader *L)
             continue;
         }
         size_t vend = scan_whole_value(L);
-        if (vend == (size_t)-1) {
-            if (L->read_failed)
-                return L->err->status;
-            L->t->truncated = true;
-            return fail_at(L, ST_TRUNCATED, L->pos,
-                           "truncated: the value of top-level key \"%s\" is incomplete", key);
-        }
+        if (vend == (size_t)-1)
+            return input_ended(L, ST_TRUNCATED,
+                               "truncated: the value of top-level key \"%s\" is incomplete", key);
         check_utf8(L, L->pos, vend);
         enum status st = top_value(L, key, L->pos, vend);
         if (st != ST_OK)
@@ -847,4 +852,16 @@ enum status trace_load_mem(const char *name, const void *buf, size_t len,
     enum status st = trace_load_source(&src, opts, out, err);
     source_close(&src);
     return st;
+}
+
+char *trace_load_kept(const struct trace *t)
+{
+    if (!t || !t->ev.n)
+        return NULL;
+    if (t->partial)
+        return xasprintf("the %zu event%s read before the fault", t->ev.n,
+                         t->ev.n == 1 ? "" : "s");
+    if (t->ev.n == 1)
+        return xstrdup("its one event");
+    return xasprintf("all %zu events", t->ev.n);
 }

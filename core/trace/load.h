@@ -50,4 +50,11 @@ enum status trace_load_mem(const char *name, const void *buf, size_t len,
 enum status trace_load_source(struct source *src, const struct load_opts *opts,
                               struct trace **out, struct errinfo *err);
 
+/* What a trace whose load reported a fault still holds, for the message
+ * that follows the fault's: "the 3 events read before the fault" (events
+ * after it are missing: t->partial), "its one event" or "all 12 events"
+ * (the fault lost nothing). NULL when t holds no event: there is nothing
+ * to show. The caller frees the string. */
+char *trace_load_kept(const struct trace *t);
+
 #endif
