@@ -498,7 +498,7 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         int s = sort_tables(c, &tables);
         if (s) {
             status = status ? status : s;
-        } else if (xlsx_write(c->xlsx_path, t, &tables, &xerr) != ST_OK) {
+        } else if (xlsx_write(c->xlsx_path, a, &tables, &xerr) != ST_OK) {
             char *m = errinfo_format(&xerr);
             fprintf(stderr, "torchtop report: %s\n", m);
             free(m);

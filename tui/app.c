@@ -603,7 +603,7 @@ void app_init(struct app *a, bool ascii, bool headless)
         snapview_panes(a);
     } else {
         a->kn = knames_new(a->t);
-        gpu_breakdown(a->t, false, -1, &a->bd);
+        a->bd = *analysis_breakdown(a->an, false);
         a->panes[PANE_TABLE] = table_pane_new(a);
         a->panes[PANE_TREE] = tree_pane_new(a);
         a->panes[PANE_TIMELINE] = timeline_pane_new(a);

@@ -68,7 +68,7 @@ struct app {
     struct table *views[APP_NVIEWS]; /* report tables, owned (NULL when not built) */
     char *views_err[APP_NVIEWS];     /* why a view could not be built (owned) */
     char *name;                      /* trace name for the header (owned) */
-    struct gpu_breakdown bd;         /* the header's bar */
+    struct timeline_breakdown bd;         /* the header's bar */
     char *load_warning;              /* load fault shown at start (owned) */
     struct snapview *snap;           /* a memory snapshot instead of a trace (owned); t, an
                                         and views are then NULL (tui/snap_view.h) */

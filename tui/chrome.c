@@ -74,7 +74,7 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
  * exposed memcpy, idle; the numbers beside it. */
 static void header_line2(struct app *a, WINDOW *w, int cols)
 {
-    const struct gpu_breakdown *bd = &a->bd;
+    const struct timeline_breakdown *bd = &a->bd;
     draw_blank(w, 1, 0, cols, 0);
     if (!bd->total) {
         draw_str(w, 1, 1, cols - 1, "no GPU work in this trace", color_attr(C_DIM), a->ascii);

@@ -14,6 +14,15 @@ struct analysis *analysis_new(const struct trace *t)
     return a;
 }
 
+const struct timeline_breakdown *analysis_breakdown(struct analysis *a, bool linked_only)
+{
+    if (!a->have_bd[linked_only]) {
+        timeline_breakdown(a->t, linked_only, -1, &a->bd[linked_only]);
+        a->have_bd[linked_only] = true;
+    }
+    return &a->bd[linked_only];
+}
+
 void analysis_free(struct analysis *a)
 {
     if (!a)

@@ -5,16 +5,24 @@
 
 #include "core/analysis/gputime.h"
 #include "core/analysis/opstats.h"
+#include "core/analysis/timeline.h"
 #include "core/trace/trace.h"
 
 struct analysis {
     const struct trace *t;      /* borrowed; must outlive the analysis */
     struct gputime *gt;         /* GPU time per host event (lazy) */
     struct opstats *ops;        /* launcher instances */
+    struct timeline_breakdown bd[2]; /* all devices: [0] every GPU event, [1] linked only */
+    bool have_bd[2];            /* bd[i] computed */
 };
 
 /* Build for an indexed trace. */
 struct analysis *analysis_new(const struct trace *t);
 void analysis_free(struct analysis *a);
+
+/* The GPU timeline breakdown of all devices merged, over every GPU event
+ * or, with linked_only, those a runtime call launched; computed on first
+ * use and owned by a. Not thread-safe. */
+const struct timeline_breakdown *analysis_breakdown(struct analysis *a, bool linked_only);
 
 #endif

@@ -51,8 +51,9 @@ enum {
 
 #define CAT_UNLINKED OPCAT__COUNT
 
-struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
+struct table *kernel_summary_table(struct analysis *an, bool linked_only)
 {
+    const struct opstats *s = an->ops;
     static const struct table_col cols[K__N] = {
         [K_CAT] = {"Parent op category", "category", COL_TEXT, 0, COLF_ASC},
         [K_PARENT] = {"Parent cpu_op", "launcher", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
@@ -85,8 +86,7 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
         VEC_PUSH(&keys, k);
     }
     kkey_sort(keys.v, keys.n);
-    struct gpu_breakdown b;
-    gpu_breakdown(t, linked_only, -1, &b);
+    const struct timeline_breakdown *b = analysis_breakdown(an, linked_only);
     double all = 0;
     for (size_t k = 0; k < keys.n; k++)
         all += (double)t->ev.v[keys.v[k].ev].dur;
@@ -119,7 +119,7 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
         table_set_float(tab, r, K_MIN, mn);
         table_set_float(tab, r, K_MAX, mx);
         table_set_float(tab, r, K_PCT_KERNELS, all > 0 ? 100.0 * sum * 1e3 / all : 0);
-        table_set_float(tab, r, K_PCT_TOTAL, b.total ? 100.0 * sum * 1e3 / (double)b.total : 0);
+        table_set_float(tab, r, K_PCT_TOTAL, b->total ? 100.0 * sum * 1e3 / (double)b->total : 0);
         table_set_ref(tab, r, k0->kernel);
         first[nrows + 1] = first[nrows] + (uint32_t)(bnd - a);
         nrows++;
@@ -129,11 +129,9 @@ struct table *kernel_summary_table(const struct opstats *s, bool linked_only)
     VEC_FREE(&keys);
     /* A total order on the row keys first, so ties do not depend on
      * string ids (which parsing threads assign in any order). */
-    table_sort(tab, K_STREAM, false);
-    table_sort(tab, K_NAME, false);
-    table_sort(tab, K_PARENT, false);
-    table_sort(tab, K_CAT, false);
-    table_sort(tab, K_SUM, true);
+    static const struct table_sort_key order[] = {
+        {K_SUM, true}, {K_CAT, false}, {K_PARENT, false}, {K_NAME, false}, {K_STREAM, false}};
+    table_sort_keys(tab, order, ARRAY_SIZE(order));
     if (n_unlinked)
         table_add_note(tab, "%llu %s not linked to a launch: %s category and launcher are blank",
                        (unsigned long long)n_unlinked,

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "core/analysis/analysis.h"
 #include "core/analysis/opstats.h"
 #include "core/base/table.h"
 
@@ -15,7 +16,7 @@
  * Percent of total time is against the timeline's total span (linked_only
  * picks which timeline). Row refs are kernel name string ids; instances are
  * the kernel events. */
-struct table *kernel_summary_table(const struct opstats *s, bool linked_only);
+struct table *kernel_summary_table(struct analysis *a, bool linked_only);
 
 /* The display name of a kernel name: demangled when it is mangled. The
  * result is owned by the caller (free). */

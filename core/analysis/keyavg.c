@@ -505,15 +505,14 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
 
     if (!per_event) {
         /* Ties in the totals fall back to the row keys, never to ids. */
-        if (colmap[KA_STACK] >= 0)
-            table_sort(tab, (size_t)colmap[KA_STACK], false);
-        if (colmap[KA_SHAPES] >= 0)
-            table_sort(tab, (size_t)colmap[KA_SHAPES], false);
-        table_sort(tab, (size_t)colmap[KA_NAME], false);
-        if (colmap[KA_DEV_TOTAL] >= 0)
-            table_sort(tab, (size_t)colmap[KA_DEV_TOTAL], true);
-        else
-            table_sort(tab, (size_t)colmap[KA_CPU_TOTAL], true);
+        int total = colmap[KA_DEV_TOTAL] >= 0 ? colmap[KA_DEV_TOTAL] : colmap[KA_CPU_TOTAL];
+        const struct table_sort_key by_total[] = {
+            {(size_t)total, true},
+            {(size_t)colmap[KA_NAME], false},
+            {colmap[KA_SHAPES] >= 0 ? (size_t)colmap[KA_SHAPES] : SIZE_MAX, false},
+            {colmap[KA_STACK] >= 0 ? (size_t)colmap[KA_STACK] : SIZE_MAX, false},
+        };
+        table_sort_keys(tab, by_total, ARRAY_SIZE(by_total));
     }
     table_add_note(tab, "times in %s; Self CPU total %.3f %s%s%s", unit, total_self_cpu / scale, unit,
                    any_mem ? "; memory in bytes (frees negative)" : "",

@@ -189,8 +189,8 @@ struct table *opstats_ops_table(const struct opstats *s)
     free(keys);
     free(gstart);
     free(row_of);
-    table_sort(tab, OPS_NAME, false);
-    table_sort(tab, OPS_DIRECT_MS, true);
+    static const struct table_sort_key order[] = {{OPS_DIRECT_MS, true}, {OPS_NAME, false}};
+    table_sort_keys(tab, order, ARRAY_SIZE(order));
     fill_percent(tab, OPS_DIRECT_MS, OPS_PCT, OPS_CUM);
     if (!s->n)
         table_add_note(tab, t->n_gpu ? "no op launched GPU work (no cpu_op above the launches)"
@@ -440,8 +440,8 @@ struct table *opstats_unique_args_table(const struct opstats *s)
     free(row_of);
     /* Ties keep the order of their first instances: string ids are not
      * stable between runs (parsing threads intern in any order). */
-    table_sort(tab, UA_EX_UID, false);
-    table_sort(tab, UA_D_SUM, true);
+    static const struct table_sort_key order[] = {{UA_D_SUM, true}, {UA_EX_UID, false}};
+    table_sort_keys(tab, order, ARRAY_SIZE(order));
     fill_percent(tab, UA_D_SUM, UA_PCT, UA_CUM);
     if (s->n && !any_shapes)
         table_add_note(tab, "the trace was recorded without record_shapes=True: no input shapes");

@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "core/base/interval.h"
+#include "core/analysis/analysis.h"
 #include "core/analysis/timeline.h"
 #include "core/trace/tree.h"
 
-void gpu_breakdown(const struct trace *t, bool linked_only, int device, struct gpu_breakdown *out)
+void timeline_breakdown(const struct trace *t, bool linked_only, int device, struct timeline_breakdown *out)
 {
-    *out = (struct gpu_breakdown){0};
+    *out = (struct timeline_breakdown){0};
     ivals_t b[3] = {{0}, {0}, {0}}; /* COMP, COMM, MEMCPY */
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (uint32_t i = 0; i < t->ev.n; i++) {
@@ -66,15 +67,16 @@ static const char *const row_names[] = {
     "idle_time",        "total_time",        "total_comm_time",     "total_memcpy_time",
 };
 
-static int64_t row_value(const struct gpu_breakdown *b, size_t k)
+static int64_t row_value(const struct timeline_breakdown *b, size_t k)
 {
     const int64_t v[] = {b->computation, b->exposed_comm, b->exposed_memcpy, b->busy,
                          b->idle,        b->total,        b->total_comm,     b->total_memcpy};
     return v[k];
 }
 
-struct table *timeline_table(const struct trace *t, bool linked_only)
+struct table *timeline_table(struct analysis *a, bool linked_only)
 {
+    const struct trace *t = a->t;
     static const struct table_col cols[] = {
         {"type", "type", COL_TEXT, 0, COLF_ASC},
         {"time ms", "time ms", COL_FLOAT, 3, 0},
@@ -85,15 +87,14 @@ struct table *timeline_table(const struct trace *t, bool linked_only)
                                               : "GPU timeline (all GPU events)",
                                   cols, ARRAY_SIZE(cols));
     tab->whole = true;
-    struct gpu_breakdown b;
-    gpu_breakdown(t, linked_only, -1, &b);
+    const struct timeline_breakdown *b = analysis_breakdown(a, linked_only);
     for (size_t k = 0; k < ARRAY_SIZE(row_names); k++) {
         size_t r = table_add_row(tab);
         table_set_text(tab, r, 0, row_names[k]);
-        table_set_float(tab, r, 1, (double)row_value(&b, k) / 1e6);
-        table_set_float(tab, r, 2, b.total ? 100.0 * (double)row_value(&b, k) / (double)b.total : 0);
+        table_set_float(tab, r, 1, (double)row_value(b, k) / 1e6);
+        table_set_float(tab, r, 2, b->total ? 100.0 * (double)row_value(b, k) / (double)b->total : 0);
     }
-    if (!b.n_events)
+    if (!b->n_events)
         table_add_note(tab, "the trace has no GPU kernels, copies or memsets");
     else if (!linked_only && t->n_unlinked)
         table_add_note(tab, "%llu of %llu GPU event%s %s not linked to a launch; "
@@ -135,9 +136,9 @@ struct table *timeline_device_table(const struct trace *t, bool linked_only)
             arena_strndup(&tab->arena, names[j], strlen(names[j]));
     free(cols);
     free(names);
-    struct gpu_breakdown *b = xcalloc(ndev, sizeof(*b));
+    struct timeline_breakdown *b = xcalloc(ndev, sizeof(*b));
     for (size_t j = 0; j < ndev; j++)
-        gpu_breakdown(t, linked_only, devs[j], &b[j]);
+        timeline_breakdown(t, linked_only, devs[j], &b[j]);
     for (size_t k = 0; k < ARRAY_SIZE(row_names); k++) {
         size_t r = table_add_row(tab);
         table_set_text(tab, r, 0, row_names[k]);

@@ -10,7 +10,7 @@
 #include "core/base/table.h"
 #include "core/trace/trace.h"
 
-struct gpu_breakdown {
+struct timeline_breakdown {
     int64_t computation;        /* |∪COMP| */
     int64_t exposed_comm;       /* |∪COMM − ∪COMP| */
     int64_t exposed_memcpy;     /* |(∪MEMCPY − ∪COMP) − ∪COMM| */
@@ -25,10 +25,12 @@ struct gpu_breakdown {
 /* Breakdown over GPU events of `device` (-1: all devices merged), every
  * GPU event or, with linked_only, only those a runtime call launched
  * (TraceLens's default). All zero when there is no GPU work. */
-void gpu_breakdown(const struct trace *t, bool linked_only, int device, struct gpu_breakdown *out);
+void timeline_breakdown(const struct trace *t, bool linked_only, int device, struct timeline_breakdown *out);
+
+struct analysis;
 
 /* TraceLens's gpu_timeline table: type, time ms, percent. */
-struct table *timeline_table(const struct trace *t, bool linked_only);
+struct table *timeline_table(struct analysis *a, bool linked_only);
 /* One column per device (only when there are several devices). NULL when
  * there are fewer than two. */
 struct table *timeline_device_table(const struct trace *t, bool linked_only);

@@ -144,32 +144,45 @@ int table_compare_rows(const struct table *t, size_t col, size_t a, size_t b)
 
 struct sort_ctx {
     const struct table *t;
-    size_t col;
-    bool desc;
+    const struct table_sort_key *keys;
+    size_t nkeys;
 };
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
     const struct sort_ctx *c = arg;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    union cell x = table_cell(c->t, a, c->col), y = table_cell(c->t, b, c->col);
-    bool ex = cell_empty(c->t, c->col, x), ey = cell_empty(c->t, c->col, y);
-    int r;
-    if (ex || ey)
-        r = ex == ey ? 0 : ex ? 1 : -1; /* empty last in both directions */
-    else
-        r = c->desc ? -table_compare_rows(c->t, c->col, a, b) : table_compare_rows(c->t, c->col, a, b);
-    return r ? r : (a < b ? -1 : a > b); /* stable */
+    for (size_t k = 0; k < c->nkeys; k++) {
+        size_t col = c->keys[k].col;
+        if (col >= c->t->ncols)
+            continue;
+        union cell x = table_cell(c->t, a, col), y = table_cell(c->t, b, col);
+        bool ex = cell_empty(c->t, col, x), ey = cell_empty(c->t, col, y);
+        int r;
+        if (ex || ey)
+            r = ex == ey ? 0 : ex ? 1 : -1; /* empty last in both directions */
+        else
+            r = table_compare_rows(c->t, col, a, b);
+        if (r)
+            return c->keys[k].descending && !(ex || ey) ? -r : r;
+    }
+    return a < b ? -1 : a > b; /* stable */
 }
 
 void table_sort(struct table *t, size_t col, bool descending)
 {
-    if (t->nrows < 2 || col >= t->ncols)
+    struct table_sort_key key = {col, descending};
+    table_sort_keys(t, &key, 1);
+}
+
+void table_sort_keys(struct table *t, const struct table_sort_key *keys, size_t nkeys)
+{
+    if (t->nrows < 2)
         return;
     size_t *perm = xmalloc(t->nrows * sizeof(*perm));
     for (size_t i = 0; i < t->nrows; i++)
         perm[i] = i;
-    struct sort_ctx ctx = {t, col, descending};
+    struct sort_ctx ctx = {t, keys, nkeys};
     qsort_r(perm, t->nrows, sizeof(*perm), cmp_rows, &ctx);
 
     union cell *cells = xmalloc(t->nrows * t->ncols * sizeof(*cells));

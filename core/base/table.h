@@ -114,6 +114,15 @@ size_t table_name_col(const struct table *t);
  * recomputed in the new order. */
 void table_sort(struct table *t, size_t col, bool descending);
 
+/* One key of a multi-key order. */
+struct table_sort_key {
+    size_t col;
+    bool descending;
+};
+/* Stable sort by keys[0], ties broken by keys[1], and so on (each key as
+ * table_sort orders one column); keys naming no column are skipped. */
+void table_sort_keys(struct table *t, const struct table_sort_key *keys, size_t nkeys);
+
 /* Make column `col` (numeric) the running sum of column `of` (numeric) in
  * row order, as a cumulative percentage is of its percentage, and fill it
  * now. table_sort keeps it so after every sort. */

@@ -18,7 +18,7 @@
 static bool build_timeline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
-    table_list_add(out, timeline_table(a->t, o->linked_only));
+    table_list_add(out, timeline_table(a, o->linked_only));
     struct table *per_dev = timeline_device_table(a->t, o->linked_only);
     if (per_dev)
         table_list_add(out, per_dev);
@@ -49,7 +49,7 @@ static bool build_unique_args(struct analysis *a, const struct report_opts *o,
 static bool build_kernels(struct analysis *a, const struct report_opts *o, struct table_list *out,
                           char *err)
 {
-    table_list_add(out, kernel_summary_table(a->ops, o->linked_only));
+    table_list_add(out, kernel_summary_table(a, o->linked_only));
     return true;
 }
 

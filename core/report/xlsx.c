@@ -12,7 +12,7 @@
 
 #ifndef HAVE_XLSXWRITER
 
-enum status xlsx_write(const char *path, const struct trace *t, const struct table_list *tables,
+enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
                        struct errinfo *err)
 {
     errinfo_set(err, ST_IO, path, -1, "this torchtop was built without libxlsxwriter "
@@ -114,8 +114,9 @@ static void write_table(lxw_workbook *wb, const struct table *t, const struct fo
     sb_free(&sb);
 }
 
-static void write_summary(lxw_workbook *wb, const struct trace *t, const struct formats *f)
+static void write_summary(lxw_workbook *wb, struct analysis *a, const struct formats *f)
 {
+    const struct trace *t = a->t;
     lxw_worksheet *ws = workbook_add_worksheet(wb, "summary");
     struct strbuf sb = STRBUF_INIT;
     lxw_row_t r = 0;
@@ -139,21 +140,20 @@ static void write_summary(lxw_workbook *wb, const struct trace *t, const struct 
     KV_NUM("trace span ms", (double)(t->t_end - t->t_start) / 1e6, f->real);
     KV_NUM("GPU span ms", (double)(t->gpu_end - t->gpu_start) / 1e6, f->real);
     r++;
-    struct gpu_breakdown b;
-    gpu_breakdown(t, false, -1, &b);
+    const struct timeline_breakdown *b = analysis_breakdown(a, false);
     worksheet_write_string(ws, r, 0, "GPU timeline (all GPU events)", f->header);
     worksheet_write_string(ws, r, 1, "time ms", f->header);
     worksheet_write_string(ws, r++, 2, "percent", f->header);
     const struct {
         const char *name;
         int64_t v;
-    } rows[] = {{"computation_time", b.computation}, {"exposed_comm_time", b.exposed_comm},
-                {"exposed_memcpy_time", b.exposed_memcpy}, {"idle_time", b.idle},
-                {"busy_time", b.busy}, {"total_time", b.total}};
+    } rows[] = {{"computation_time", b->computation}, {"exposed_comm_time", b->exposed_comm},
+                {"exposed_memcpy_time", b->exposed_memcpy}, {"idle_time", b->idle},
+                {"busy_time", b->busy}, {"total_time", b->total}};
     for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
         worksheet_write_string(ws, r, 0, rows[i].name, f->label);
         worksheet_write_number(ws, r, 1, (double)rows[i].v / 1e6, f->real);
-        worksheet_write_number(ws, r++, 2, b.total ? 100.0 * (double)rows[i].v / (double)b.total : 0,
+        worksheet_write_number(ws, r++, 2, b->total ? 100.0 * (double)rows[i].v / (double)b->total : 0,
                                f->percent);
     }
 #undef KV_TEXT
@@ -164,7 +164,7 @@ static void write_summary(lxw_workbook *wb, const struct trace *t, const struct 
     sb_free(&sb);
 }
 
-enum status xlsx_write(const char *path, const struct trace *t, const struct table_list *tables,
+enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
                        struct errinfo *err)
 {
     /* libxlsxwriter reports a file it cannot create on stderr itself, when
@@ -194,7 +194,7 @@ enum status xlsx_write(const char *path, const struct trace *t, const struct tab
     format_set_num_format(f.real, "0.000");
     f.percent = workbook_add_format(wb);
     format_set_num_format(f.percent, "0.00");
-    write_summary(wb, t, &f);
+    write_summary(wb, a, &f);
     for (size_t i = 0; i < tables->items.n; i++) {
         int serial = 1;
         for (size_t j = 0; j < i; j++)

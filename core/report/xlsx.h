@@ -7,12 +7,12 @@
 
 #include "core/base/errinfo.h"
 #include "core/base/table.h"
-#include "core/trace/trace.h"
+#include "core/analysis/analysis.h"
 
-/* Write tables (in order) after a summary of t to path. Returns ST_OK, or
+/* Write tables (in order) after a summary of a's trace to path. Returns ST_OK, or
  * ST_IO with err filled (also when torchtop was built without
  * libxlsxwriter). */
-enum status xlsx_write(const char *path, const struct trace *t, const struct table_list *tables,
+enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
                        struct errinfo *err);
 
 #endif

@@ -176,8 +176,8 @@ static void test_gpu_time(void **state)
 static void test_breakdown(void **state)
 {
     struct trace *t = load_text(gpu_trace);
-    struct gpu_breakdown b;
-    gpu_breakdown(t, false, -1, &b);
+    struct timeline_breakdown b;
+    timeline_breakdown(t, false, -1, &b);
     /* COMP: [10,25) [130,135) [136,141) [400,404) = 15+5+5+4 = 29
      * COMM: [170,220) = 50; MEMCPY [180,240): exposed = [220,240) = 20
      * span [10,404) = 394; busy = 29 + 50 + 20 = 99 */
@@ -190,7 +190,7 @@ static void test_breakdown(void **state)
     assert_int_equal(b.busy, 99000);
     assert_int_equal(b.idle, 295000);
     assert_int_equal(b.computation + b.exposed_comm + b.exposed_memcpy + b.idle, b.total);
-    gpu_breakdown(t, true, -1, &b);
+    timeline_breakdown(t, true, -1, &b);
     assert_int_equal(b.n_events, 5);
     trace_free(t);
 }
