@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/trace/jsonscan.h"
+#include "core/trace/jsonscan_bytes.h"
 
 const char *json_skip_ws(const char *p, const char *end)
 {
@@ -57,58 +58,13 @@ size_t json_replace_nul_escapes(char *s, size_t n)
     return count;
 }
 
-/* Where a container scan stands between blocks of input. */
-struct scan_state {
-    size_t depth;
-    bool in_string;
-    bool escaped; /* the previous byte was a backslash inside a string */
-};
-
-/* Characters that matter when skipping through a container. */
-static const unsigned char structural[256] = {
-    ['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3, ['\\'] = 4,
-};
-
-/* One byte at a time through [p, end). Returns the byte after the
- * container's closing bracket, or NULL with *st updated to resume. */
-static const char *scan_bytes(const char *p, const char *end, struct scan_state *st)
-{
-    while (p < end) {
-        unsigned char c = (unsigned char)*p++;
-        if (st->in_string) {
-            if (st->escaped)
-                st->escaped = false;
-            else if (c == '\\')
-                st->escaped = true;
-            else if (c == '"')
-                st->in_string = false;
-            continue;
-        }
-        switch (structural[c]) {
-        case 1:
-            st->in_string = true;
-            break;
-        case 2:
-            st->depth++;
-            break;
-        case 3:
-            if (--st->depth == 0)
-                return p;
-            break;
-        default:
-            break;
-        }
-    }
-    return NULL;
-}
-
 #ifdef __SSE2__
 #include <emmintrin.h>
 
 /* Sixteen bytes at a time: quotes, backslashes and brackets as bit masks;
  * the bytes inside strings are the prefix XOR of the quote mask. A block
- * holding a backslash (rare in traces) goes through scan_bytes. */
-static const char *scan_blocks(const char *p, const char *end, struct scan_state *st)
+ * holding a backslash (rare in traces) goes through jsonscan_bytes. */
+static const char *scan_blocks(const char *p, const char *end, struct jsonscan_state *st)
 {
     const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
     const __m128i lower = _mm_set1_epi8(0x20);
@@ -117,7 +73,7 @@ static const char *scan_blocks(const char *p, const char *end, struct scan_state
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
         unsigned bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bslash));
         if (bs || st->escaped) {
-            const char *q = scan_bytes(p, p + 16, st);
+            const char *q = jsonscan_bytes(p, p + 16, st);
             if (q)
                 return q;
             p += 16;
@@ -149,10 +105,10 @@ static const char *scan_blocks(const char *p, const char *end, struct scan_state
         st->in_string = (inside >> 15) & 1;
         p += 16;
     }
-    return scan_bytes(p, end, st);
+    return jsonscan_bytes(p, end, st);
 }
 #else
-#define scan_blocks scan_bytes
+#define scan_blocks jsonscan_bytes
 #endif
 
 const char *json_scan_value(const char *p, const char *end, bool at_eof)
@@ -166,14 +122,6 @@ const char *json_scan_value(const char *p, const char *end, bool at_eof)
             p++;
         return (p < end || at_eof) ? p : NULL;
     }
-    struct scan_state st = {0, false, false};
+    struct jsonscan_state st = {0, false, false};
     return scan_blocks(p, end, &st);
-}
-
-const char *json_scan_value_bytewise(const char *p, const char *end, bool at_eof)
-{
-    if (p >= end || (*p != '{' && *p != '['))
-        return json_scan_value(p, end, at_eof);
-    struct scan_state st = {0, false, false};
-    return scan_bytes(p, end, &st);
 }

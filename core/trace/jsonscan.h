@@ -36,8 +36,4 @@ const char *json_find_nul_escape(const char *begin, const char *p, const char *e
  * offsets into s stay true. Returns how many were rewritten. */
 size_t json_replace_nul_escapes(char *s, size_t n);
 
-/* The same, one byte at a time: the reference the block scanner is tested
- * against. */
-const char *json_scan_value_bytewise(const char *p, const char *end, bool at_eof);
-
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/lib/jsonscan_ref.h"
 #include "core/base/arena.h"
 #include "core/trace/argpack.h"
 #include "core/base/display.h"
