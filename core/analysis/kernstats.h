@@ -1,6 +1,6 @@
 /* Per-kernel GPU time (TraceLens's kernel_summary, PyTorch's device kernel
- * table): every GPU event grouped by launcher category, launcher name,
- * kernel name and stream. */
+ * table): every kernel grouped by launcher category, launcher name,
+ * kernel name and stream (docs/metrics.md §3.6). */
 #ifndef TORCHTOP_CORE_KERNSTATS_H
 #define TORCHTOP_CORE_KERNSTATS_H
 

@@ -1,4 +1,4 @@
-/* PyTorch's key_averages() table (metrics.md section 4): per op name (or
+/* PyTorch's key_averages() table (docs/metrics.md §5): per op name (or
  * name + input shapes, or name + top N source frames) the self and total
  * CPU time, self and total device time and call counts.
  *

@@ -1,4 +1,4 @@
-/* GPU time by launcher op (metrics.md section 3): TraceLens's ops_summary,
+/* GPU time by launcher op (docs/metrics.md §3): TraceLens's ops_summary,
  * ops_summary_by_category and ops_unique_args tables.
  *
  * A launcher instance is an op (or, with no op above it, a runtime call)

@@ -1,5 +1,5 @@
 /* Parsing of recorded op arguments (Input Dims / type / Strides / Concrete
- * Inputs) and the dtype tables of metrics.md section 5. */
+ * Inputs) and the dtype table of docs/metrics.md §7.1. */
 #include "config.h"
 
 #include <ctype.h>

@@ -2,7 +2,7 @@
  * the compact JSON text of "Input Dims", "Input type", "Input Strides" and
  * "Concrete Inputs" (op_info in trace.h) -> per-argument shapes, strides,
  * type names and concrete values; dtype names -> bytes per element and
- * compute precision (metrics.md section 5); and the Python-style text
+ * compute precision (docs/metrics.md §7.1); and the Python-style text
  * TraceLens prints for shapes and dtype tuples, so that parameter columns
  * can be compared with its sheets. */
 #ifndef TORCHTOP_CORE_SHAPES_H
@@ -66,7 +66,7 @@ static inline const char *op_args_concrete(const struct op_args *a, uint32_t i)
  * nd < 0. */
 int64_t shape_numel(const struct shape *s);
 
-/* Bytes per element of a recorded dtype name (metrics.md section 5): 8
+/* Bytes per element of a recorded dtype name (docs/metrics.md §7.1): 8
  * double / long int; 4 float / int / Scalar; 2 c10::Half / c10::BFloat16;
  * 1 float8 types, unsigned/signed char, bool. 0 when unknown.
  * Case-insensitive, except "bool" ("Bool" is a scalar argument's type). */

@@ -1,5 +1,5 @@
 /* Device peaks for rooflines: peak throughput per precision on the matrix
- * (tensor / matrix core) and vector paths, and memory bandwidth.
+ * (tensor / matrix core) and vector paths, and memory bandwidth (docs/metrics.md §8.3).
  *
  * Sources: a built-in table of datasheet dense peaks (devices.c, each entry
  * citing its document), chosen from a trace's deviceProperties, or a

@@ -1,4 +1,4 @@
-/* Performance models (metrics.md section 5): op name -> model; a model turns
+/* Performance models (docs/metrics.md §7): op name -> model; a model turns
  * one op instance's recorded arguments into the parameters that identify its
  * "parameter combination", its FLOPs, bytes moved and compute spec.
  *
@@ -8,7 +8,7 @@
  * file plus one line in perfmodel.c. The sheets (tables) and their
  * parameter columns are TraceLens's, so its CSVs can be diffed.
  *
- * Model version "v1" follows TraceLens 171dd74 except where metrics.md and
+ * Model version "v1" follows TraceLens 171dd74 except where docs/metrics.md §7 and
  * the man page say otherwise: convolution bias counted, attention bytes at
  * the real dtype, reductions' output size from their dim/keepdim
  * arguments, convolution backward honouring output_mask. Every result also

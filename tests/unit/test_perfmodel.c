@@ -1,5 +1,5 @@
 /* Unit tests: every performance model against hand-computed FLOPs, bytes,
- * parameters and compute specs (metrics.md section 5), including the
+ * parameters and compute specs (docs/metrics.md §7), including the
  * documented differences from TraceLens (tl_flops / tl_bytes). */
 #include "config.h"
 
