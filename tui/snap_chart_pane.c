@@ -12,7 +12,8 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/memchart.h"
-#include "tui/snap_view.h"
+#include "tui/snap_chart_pane.h"
+#include "tui/snapview.h"
 
 #define LABEL_W 11
 
@@ -26,7 +27,7 @@ struct chart_pane {
 
 static struct chart_pane *cp_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &snap_chart_pane_ops);
 }
 
 static uint32_t nentries(struct app *a)
@@ -241,7 +242,8 @@ static void zoom(struct pane *p, struct app *a, double factor)
     clamp_view(p, a);
 }
 
-static unsigned chart_action(struct pane *p, struct app *a, enum action act)
+static unsigned chart_action(struct pane *p, struct app *a, enum action act,
+                             struct pane_request *req)
 {
     struct chart_pane *cp = cp_of(p);
     uint32_t n = nentries(a);
@@ -305,14 +307,15 @@ static unsigned chart_action(struct pane *p, struct app *a, enum action act)
     }
 }
 
-static unsigned chart_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned chart_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                            struct pane_request *req)
 {
     if (!nentries(a) || x < LABEL_W)
         return R_HANDLED;
     clamp_view(p, a);
     unsigned r = move_to(a, column_entry(p, a, MIN(x - LABEL_W, plot_w(p) - 1)));
     if (dbl)
-        r |= app_action(a, A_TRACEBACK);
+        req->kind = REQ_TRACEBACK;
     return r;
 }
 
@@ -373,7 +376,7 @@ static void chart_describe(struct pane *p, struct app *a, struct detail_out *d)
     }
 }
 
-bool snap_chart_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
+static bool chart_pick(struct pane *p, struct app *a, struct snap_pick *out)
 {
     const struct snapview *sv = a->snap;
     if (sv->cursor == IDX_NONE || !nentries(a))
@@ -404,11 +407,12 @@ static int chart_keytab(struct pane *p, struct app *a)
 
 static void chart_free(struct pane *p)
 {
-    free(cp_of(p)->vals);
-    free(p->priv);
+    struct chart_pane *cp = cp_of(p);
+    free(cp->vals);
+    free(cp);
 }
 
-static const struct pane_ops chart_ops = {
+const struct pane_ops snap_chart_pane_ops = {
     .name = "chart",
     .draw = chart_draw,
     .on_action = chart_action,
@@ -417,13 +421,10 @@ static const struct pane_ops chart_ops = {
     .position = chart_position,
     .free = chart_free,
     .keytab = chart_keytab,
+    .pick = chart_pick,
 };
 
 struct pane *snap_chart_pane_new(struct app *a)
 {
-    struct pane *p = xcalloc(1, sizeof(*p));
-    p->ops = &chart_ops;
-    p->id = PANE_TIMELINE;
-    p->priv = xcalloc(1, sizeof(struct chart_pane));
-    return p;
+    return pane_new(&snap_chart_pane_ops, PANE_TIMELINE, xcalloc(1, sizeof(struct chart_pane)));
 }

@@ -12,10 +12,10 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/memchart.h"
-#include "tui/snap_view.h"
+#include "tui/snap_memory_pane.h"
+#include "tui/snapview.h"
 
 enum { MV_LIVE, MV_MAP, MV__COUNT };
-static const char *const view_names[MV__COUNT] = {"live", "map"};
 
 #define SIZE_W 9
 #define SINCE_W 7
@@ -37,7 +37,7 @@ struct mem_pane {
 
 static struct mem_pane *mp_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &snap_memory_pane_ops);
 }
 
 /* "name (file:line)" of the frame that best names where an allocation was
@@ -476,7 +476,7 @@ static void mem_describe(struct pane *p, struct app *a, struct detail_out *d)
         describe_segment(d, a, p, g);
 }
 
-bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
+static bool mem_pick(struct pane *p, struct app *a, struct snap_pick *out)
 {
     const struct snapshot *s = a->snap->s;
     const struct snap_alloc *al = cur_alloc(p, a);
@@ -505,7 +505,7 @@ bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static unsigned mem_action(struct pane *p, struct app *a, enum action act)
+static unsigned mem_action(struct pane *p, struct app *a, enum action act, struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -517,7 +517,8 @@ static unsigned mem_action(struct pane *p, struct app *a, enum action act)
         mp->view = (mp->view + 1) % MV__COUNT;
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_ACTIVATE:
-        return app_action(a, A_TRACEBACK);
+        req->kind = REQ_TRACEBACK;
+        return R_HANDLED;
     case A_MOVE_LEFT:
     case A_MOVE_RIGHT:
         return R_HANDLED;
@@ -526,7 +527,8 @@ static unsigned mem_action(struct pane *p, struct app *a, enum action act)
     }
 }
 
-static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                          struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
     int first = mp->view == MV_LIVE ? 2 : 1;
@@ -537,12 +539,14 @@ static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl)
     if (row >= lv->n)
         return R_HANDLED;
     listview_set(lv, row);
-    if (dbl)
-        return app_action(a, A_TRACEBACK) | R_DIRTY;
+    if (dbl) {
+        req->kind = REQ_TRACEBACK;
+        return R_HANDLED | R_DIRTY;
+    }
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static unsigned mem_search(struct pane *p, struct app *a, int dir)
+static unsigned mem_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -597,7 +601,7 @@ static void mem_free(struct pane *p)
     free(mp);
 }
 
-static const struct pane_ops memory_ops = {
+const struct pane_ops snap_memory_pane_ops = {
     .name = "memory",
     .draw = mem_draw,
     .on_action = mem_action,
@@ -608,25 +612,10 @@ static const struct pane_ops memory_ops = {
     .position = mem_position,
     .free = mem_free,
     .keytab = mem_keytab,
+    .pick = mem_pick,
 };
 
 struct pane *snap_memory_pane_new(struct app *a)
 {
-    struct pane *p = xcalloc(1, sizeof(*p));
-    struct mem_pane *mp = xcalloc(1, sizeof(*mp));
-    p->ops = &memory_ops;
-    p->id = PANE_TREE;
-    p->priv = mp;
-    return p;
-}
-
-bool snap_memory_pane_set_view(struct pane *p, const char *name)
-{
-    for (int v = 0; v < MV__COUNT; v++)
-        if (strcmp(view_names[v], name) == 0) {
-            mp_of(p)->view = v;
-            p->dirty = true;
-            return true;
-        }
-    return false;
+    return pane_new(&snap_memory_pane_ops, PANE_TREE, xcalloc(1, sizeof(struct mem_pane)));
 }
