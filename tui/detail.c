@@ -119,7 +119,7 @@ static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
     detail_kvf(d, "kind", "%s", ev_kind_name(e->kind));
     if (*ev_cat(t, ev) && strcmp(ev_cat(t, ev), ev_kind_name(e->kind)) != 0)
         detail_kv(d, "category", ev_cat(t, ev), strlen(ev_cat(t, ev)));
-    const char *where = row_label(t, e->row, buf, sizeof(buf));
+    const char *where = trace_row_label(t, e->row, buf, sizeof(buf));
     detail_kv(d, "where", where, strlen(where));
     detail_kvf(d, "start", "%.3f ms", ms_since_start(t, e->ts));
     put_dur(d, a, "duration", e->dur);
@@ -239,7 +239,7 @@ static void sec_partner(struct detail_out *d, struct app *a, uint32_t ev)
     detail_wrap(d, NULL, ev_name(t, o->partner), strtab_len(&t->strs, p->name), C_OP);
     detail_link(d, o->partner);
     char buf[256];
-    const char *where = row_label(t, p->row, buf, sizeof(buf));
+    const char *where = trace_row_label(t, p->row, buf, sizeof(buf));
     detail_kv(d, "where", where, strlen(where));
     detail_kvf(d, "start", "%.3f ms", ms_since_start(t, p->ts));
     put_dur(d, a, "duration", p->dur);

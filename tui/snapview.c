@@ -37,12 +37,12 @@ int64_t snapview_entry_us(const struct snapshot *s, uint32_t dev, uint32_t idx)
 {
     if (dev >= s->devices.n || idx == IDX_NONE || idx >= s->devices.v[dev].nentries)
         return -1;
-    const struct snap_entry *e = snap_entry(s, dev, idx);
+    const struct snap_entry *e = snapshot_entry(s, dev, idx);
     if (!(e->flags & SEF_TIME))
         return -1;
     uint32_t n = s->devices.v[dev].nentries;
     for (uint32_t i = 0; i < n; i++) {
-        const struct snap_entry *f = snap_entry(s, dev, i);
+        const struct snap_entry *f = snapshot_entry(s, dev, i);
         if (f->flags & SEF_TIME)
             return e->time_us - f->time_us;
     }
@@ -279,7 +279,7 @@ static unsigned go_oom(struct app *a)
         return R_HANDLED;
     }
     snapview_set_cursor(a, idx);
-    const struct snap_entry *e = snap_entry(sv->s, sv->dev, idx);
+    const struct snap_entry *e = snapshot_entry(sv->s, sv->dev, idx);
     char req[32], fr[32];
     text_bytes(req, sizeof(req), e->size);
     text_bytes(fr, sizeof(fr), e->addr);
@@ -329,7 +329,7 @@ bool snapview_pick_row(struct app *a, const struct table *tab, size_t row, struc
     uint32_t ref = tab->refs[row];
     struct strbuf sb = STRBUF_INIT;
     bool ok = false;
-    if (strcmp(tab->name, "allocation_sites") == 0 && ref < snap_nstacks(s)) {
+    if (strcmp(tab->name, "allocation_sites") == 0 && ref < snapshot_nstacks(s)) {
         out->stack = ref;
         out->key = (1ull << 62) | ((uint64_t)a->snap->depth << 32) | row;
         tabfmt_cell_text(&sb, tab, row, 0);

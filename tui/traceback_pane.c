@@ -65,7 +65,7 @@ static const struct snap_frame *sframe_of(struct app *a, struct tbview *tv, uint
 {
     if (!a->snap || i >= tv->sframes.n || tv->sframes.v[i] == IDX_NONE)
         return NULL;
-    return snap_frame(a->snap->s, tv->sframes.v[i]);
+    return snapshot_frame(a->snap->s, tv->sframes.v[i]);
 }
 
 static bool frame_raw(struct app *a, struct tbview *tv, uint32_t i)
@@ -123,7 +123,7 @@ static void request_raw(struct app *a, struct tbview *tv)
             continue;
         if (!tv->sym)
             tv->sym = symbolizer_new(NULL);
-        symbolizer_request(tv->sym, snap_str(a->snap->s, sf->filename), (uint64_t)sf->line, id);
+        symbolizer_request(tv->sym, snapshot_str(a->snap->s, sf->filename), (uint64_t)sf->line, id);
         r->state = RES_PENDING;
     }
 }
@@ -210,9 +210,9 @@ static void load_stack(struct app *a, struct tbview *tv, uint32_t stack)
 {
     const struct snapshot *s = a->snap->s;
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f);
+    size_t n = snapshot_stack(s, stack, &f);
     for (size_t i = 0; i < n; i++) {
-        const struct snap_frame *fr = snap_frame(s, f[i]);
+        const struct snap_frame *fr = snapshot_frame(s, f[i]);
         if ((fr->flags & SFF_HIDDEN) && !tv->all) {
             tv->hidden++;
             continue;
@@ -220,8 +220,8 @@ static void load_stack(struct app *a, struct tbview *tv, uint32_t stack)
         enum tb_kind k = (fr->flags & SFF_INDUCTOR) ? TB_INDUCTOR
                          : (fr->flags & SFF_PYTHON) ? TB_PYTHON
                                                     : TB_NATIVE;
-        const char *file = snap_str(s, fr->filename);
-        traceback_push(&tv->tb, k, snap_str(s, fr->name), file[0] ? file : NULL, fr->line);
+        const char *file = snapshot_str(s, fr->filename);
+        traceback_push(&tv->tb, k, snapshot_str(s, fr->name), file[0] ? file : NULL, fr->line);
         VEC_PUSH(&tv->sframes, f[i]);
     }
 }

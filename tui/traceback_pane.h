@@ -2,7 +2,7 @@
  * after `t`. It lists the combined traceback of the selection, newest
  * frame first: for a trace event the chain kernel <- launch <- ops <-
  * Python frames (core/symbols/traceback.h), for an allocation of a memory
- * snapshot its C++, Python and Inductor frames (snap_stack_traceback).
+ * snapshot its C++, Python and Inductor frames (snapshot_stack_traceback).
  * Each frame is a row with a cursor; Enter shows the frame's source file
  * around its line (tui/srcview.h).
  *

@@ -436,7 +436,7 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
         row_of[order[k]] = (uint32_t)r;
 #define SETF(col, v) if (colmap[col] >= 0) table_set_float(tab, r, (size_t)colmap[col], (v))
         if (g->gpu) {
-            char *name = kernel_display_name(trace_str(t, g->name));
+            char *name = kernstats_display_name(trace_str(t, g->name));
             table_set_text(tab, r, (size_t)colmap[KA_NAME], name);
             free(name);
         } else {

@@ -80,7 +80,7 @@ const struct coll_info *ev_coll(const struct trace *t, uint32_t i)
     return NULL;
 }
 
-const char *row_label(const struct trace *t, uint32_t r, char *buf, size_t n)
+const char *trace_row_label(const struct trace *t, uint32_t r, char *buf, size_t n)
 {
     const struct row *row = &t->rows.v[r];
     const char *pid = trace_str(t, row->pid_str);

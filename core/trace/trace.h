@@ -278,7 +278,7 @@ static inline const char *ev_cat(const struct trace *t, uint32_t i)
 
 /* A row's display label, e.g. "thread 19392 (python3)" or "GPU 0 stream 7";
  * written into buf (size n), which is returned. */
-const char *row_label(const struct trace *t, uint32_t row, char *buf, size_t n);
+const char *trace_row_label(const struct trace *t, uint32_t row, char *buf, size_t n);
 
 /* Memory held by the trace, in bytes (for reports and benchmarks). */
 size_t trace_memory(const struct trace *t);
