@@ -27,44 +27,47 @@ static size_t varint_put(uint8_t *buf, uint64_t v)
     return n;
 }
 
-static void put_varint(struct strbuf *out, uint64_t v)
+/* Room for n more bytes at the end of out; the caller writes them and
+ * advances out->len (the NUL that ends a strbuf is written once, by
+ * pyval_encode). */
+static uint8_t *room(struct strbuf *out, size_t n)
 {
-    uint8_t buf[10];
-    sb_putn(out, (const char *)buf, varint_put(buf, v));
-}
-
-static void put_tag(struct strbuf *out, enum pyval_kind k)
-{
-    sb_putc(out, (char)k);
+    sb_reserve(out, n);
+    return (uint8_t *)out->s + out->len;
 }
 
 static void encode_str(struct strbuf *out, const char *s)
 {
     size_t n = strlen(s);
-    put_tag(out, PYV_STR);
-    put_varint(out, n);
-    sb_putn(out, s, n);
-    sb_putc(out, '\0'); /* sb_putc appends a byte even when it is NUL */
+    uint8_t *p = room(out, n + 12);
+    size_t k = 0;
+    p[k++] = PYV_STR;
+    k += varint_put(p + k, n);
+    memcpy(p + k, s, n);
+    p[k + n] = '\0';
+    out->len += k + n + 1;
 }
 
-void pyval_encode(struct strbuf *out, const cJSON *v)
+static void encode(struct strbuf *out, const cJSON *v)
 {
+    uint8_t *p;
     switch (v->type & 0xff) {
     case cJSON_False:
-        put_tag(out, PYV_FALSE);
-        return;
     case cJSON_True:
-        put_tag(out, PYV_TRUE);
+        *room(out, 1) = (v->type & 0xff) == cJSON_True ? PYV_TRUE : PYV_FALSE;
+        out->len++;
         return;
     case cJSON_Number: {
         double d = v->valuedouble;
+        p = room(out, 11);
         if (d == floor(d) && fabs(d) < TWO53) {
             int64_t i = (int64_t)d;
-            put_tag(out, PYV_INT);
-            put_varint(out, ((uint64_t)i << 1) ^ (uint64_t)(i >> 63));
+            p[0] = PYV_INT;
+            out->len += 1 + varint_put(p + 1, ((uint64_t)i << 1) ^ (uint64_t)(i >> 63));
         } else {
-            put_tag(out, PYV_FLOAT);
-            sb_putn(out, (const char *)&d, sizeof(d));
+            p[0] = PYV_FLOAT;
+            memcpy(p + 1, &d, sizeof(d));
+            out->len += 1 + sizeof(d);
         }
         return;
     }
@@ -79,7 +82,7 @@ void pyval_encode(struct strbuf *out, const cJSON *v)
         for (const cJSON *c = v->child; c; c = c->next, count++) {
             if (dict)
                 encode_str(out, c->string ? c->string : "");
-            pyval_encode(out, c);
+            encode(out, c);
         }
         /* The header goes before the items, once their length is known. */
         uint8_t head[21];
@@ -87,17 +90,23 @@ void pyval_encode(struct strbuf *out, const cJSON *v)
         head[hn++] = dict ? PYV_DICT : PYV_LIST;
         hn += varint_put(head + hn, count);
         hn += varint_put(head + hn, out->len - body);
-        sb_reserve(out, hn);
+        room(out, hn);
         memmove(out->s + body + hn, out->s + body, out->len - body);
         memcpy(out->s + body, head, hn);
         out->len += hn;
-        out->s[out->len] = '\0';
         return;
     }
     default:
-        put_tag(out, PYV_NONE);
+        *room(out, 1) = PYV_NONE;
+        out->len++;
         return;
     }
+}
+
+void pyval_encode(struct strbuf *out, const cJSON *v)
+{
+    encode(out, v);
+    room(out, 0)[0] = '\0';
 }
 
 /* ------------------------------------------------------------------------ */
