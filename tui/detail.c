@@ -161,30 +161,30 @@ static void sec_shapes(struct detail_out *d, struct app *a, uint32_t ev)
         return;
     detail_heading(d, "Shapes");
     struct strbuf sb = STRBUF_INIT;
-    shapes_to_tuple_repr(&sb, trace_str(t, o->input_dims));
+    pyval_repr(&sb, trace_val(t, o->input_dims), PYVAL_TUPLES);
     detail_wrap(d, "dims", sb_str(&sb), sb.len, C_DEFAULT);
     if (o->input_type) {
         sb_clear(&sb);
-        shapes_to_tuple_repr(&sb, trace_str(t, o->input_type));
+        pyval_repr(&sb, trace_val(t, o->input_type), PYVAL_TUPLES);
         detail_wrap(d, "types", sb_str(&sb), sb.len, C_DEFAULT);
     }
     if (o->input_strides) {
         sb_clear(&sb);
-        shapes_to_tuple_repr(&sb, trace_str(t, o->input_strides));
+        pyval_repr(&sb, trace_val(t, o->input_strides), PYVAL_TUPLES);
         detail_wrap(d, "strides", sb_str(&sb), sb.len, C_DEFAULT);
     }
     /* The param-combo line: the unique-args key of this op. */
     sb_clear(&sb);
     sb_puts(&sb, ev_name(t, ev));
     sb_putc(&sb, ' ');
-    shapes_to_tuple_repr(&sb, trace_str(t, o->input_dims));
+    pyval_repr(&sb, trace_val(t, o->input_dims), PYVAL_TUPLES);
     if (o->input_type) {
         sb_putc(&sb, ' ');
-        shapes_to_tuple_repr(&sb, trace_str(t, o->input_type));
+        pyval_repr(&sb, trace_val(t, o->input_type), PYVAL_TUPLES);
     }
     if (o->concrete_inputs) {
         sb_putc(&sb, ' ');
-        shapes_to_tuple_repr(&sb, trace_str(t, o->concrete_inputs));
+        pyval_repr(&sb, trace_val(t, o->concrete_inputs), PYVAL_TUPLES);
     }
     detail_wrap(d, "params", sb_str(&sb), sb.len, C_OP);
     sb_free(&sb);

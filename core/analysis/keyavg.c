@@ -70,7 +70,7 @@ struct kagg {
     uint64_t calls;
     uint32_t first;         /* first instance */
     uint32_t name;          /* strtab id */
-    uint32_t shapes;        /* strtab id of Input Dims, 0 */
+    uint32_t shapes;        /* trace.vals id of Input Dims, 0 */
     char *stack;            /* source frames (malloc), or NULL */
     bool gpu;               /* a kernel row */
 };
@@ -128,8 +128,7 @@ static double op_flops(const struct trace *t, uint32_t ev)
     if (kind == NONE)
         return 0;
     struct op_args args;
-    if (!op_args_parse(&args, trace_str(t, o->input_dims), trace_str(t, o->input_type), "",
-                       trace_str(t, o->concrete_inputs)))
+    if (!op_args_of(&args, t, ev))
         return 0;
     double flops = 0;
     const struct shape *d = args.dims;
@@ -466,7 +465,7 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
             table_set_float(tab, r, (size_t)colmap[KA_FLOPS], g->flops / flops_scale);
         if (colmap[KA_SHAPES] >= 0 && g->shapes) {
             sb_clear(&sb);
-            sb_puts(&sb, trace_str(t, g->shapes));
+            pyval_put_json(&sb, trace_val(t, g->shapes));
             table_set_text(tab, r, (size_t)colmap[KA_SHAPES], sb_str(&sb));
         }
         if (colmap[KA_START] >= 0)

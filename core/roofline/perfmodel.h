@@ -132,6 +132,8 @@ void pm_foreach(void (*fn)(const struct pm_model *m, void *ud), void *ud);
 void pm_set_text(struct pm_result *r, size_t i, const char *s);
 void pm_set_int(struct pm_result *r, size_t i, int64_t v);
 void pm_set_bool(struct pm_result *r, size_t i, bool v);
+/* Python's repr of a float: 0.0, 0.1, 1e-05. */
+void pm_set_float(struct pm_result *r, size_t i, double v);
 void pm_set_tuple(struct pm_result *r, size_t i, const struct shape *s);
 /* Python tuple of dtype names, NULL entries as None: ('float', None). */
 void pm_set_dtypes(struct pm_result *r, size_t i, const char *const *v, int n);
