@@ -63,7 +63,7 @@ static bool build_keyavg(struct analysis *a, const struct report_opts *o, struct
 static bool build_events(struct analysis *a, const struct report_opts *o, struct table_list *out,
                          char *err)
 {
-    table_list_add(out, events_table(a->t, &o->keyavg));
+    table_list_add(out, keyavg_events_table(a->t, &o->keyavg));
     return true;
 }
 
