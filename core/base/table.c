@@ -10,6 +10,8 @@
 #include "core/base/common.h"
 #include "core/base/table.h"
 
+static void table_fill_cumulative(struct table *t);
+
 struct table *table_new(const char *name, const char *title, const struct table_col *cols,
                         size_t ncols)
 {
@@ -72,7 +74,7 @@ void table_set_float(struct table *t, size_t row, size_t col, double v)
     t->cells[row * t->ncols + col].f = v;
 }
 
-void table_set_textn(struct table *t, size_t row, size_t col, const char *s, size_t n)
+static void table_set_textn(struct table *t, size_t row, size_t col, const char *s, size_t n)
 {
     t->cells[row * t->ncols + col].s = s ? arena_strndup(&t->arena, s, n) : NULL;
 }
@@ -225,7 +227,9 @@ void table_set_cumulative(struct table *t, size_t col, size_t of)
     table_fill_cumulative(t);
 }
 
-void table_fill_cumulative(struct table *t)
+/* Recompute every cumulative column in the current row order; empty
+ * cells of the summed column add nothing. */
+static void table_fill_cumulative(struct table *t)
 {
     for (size_t k = 0; k < t->cumul.n; k++) {
         size_t col = t->cumul.v[k].col, of = t->cumul.v[k].of;

@@ -90,7 +90,6 @@ void table_set_int(struct table *t, size_t row, size_t col, int64_t v);
 void table_set_float(struct table *t, size_t row, size_t col, double v);
 /* Copies s (may be NULL for empty). */
 void table_set_text(struct table *t, size_t row, size_t col, const char *s);
-void table_set_textn(struct table *t, size_t row, size_t col, const char *s, size_t n);
 void table_set_ref(struct table *t, size_t row, uint32_t ref);
 void table_add_note(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -127,9 +126,6 @@ void table_sort_keys(struct table *t, const struct table_sort_key *keys, size_t 
  * row order, as a cumulative percentage is of its percentage, and fill it
  * now. table_sort keeps it so after every sort. */
 void table_set_cumulative(struct table *t, size_t col, size_t of);
-/* Recompute every cumulative column in the current row order; empty
- * cells of the summed column add nothing. */
-void table_fill_cumulative(struct table *t);
 /* Compare two rows of one column (<0, 0, >0), as table_sort does. */
 int table_compare_rows(const struct table *t, size_t col, size_t a, size_t b);
 

@@ -90,7 +90,7 @@ const struct report_table report_tables[] = {
     {NULL, NULL, NULL, false},
 };
 
-const struct report_table *report_table_find(const char *name)
+static const struct report_table *report_table_find(const char *name)
 {
     for (const struct report_table *r = report_tables; r->name; r++)
         if (strcmp(r->name, name) == 0)

@@ -31,7 +31,6 @@ struct report_table {
 
 /* The registry, terminated by a NULL name. */
 extern const struct report_table report_tables[];
-const struct report_table *report_table_find(const char *name);
 
 /* Build the tables named in `names` (comma-separated; "all" for the
  * default set) into out. Unknown names and failed builds are reported in

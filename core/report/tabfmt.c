@@ -44,7 +44,8 @@ static void put_real(struct strbuf *out, double d)
     sb_puts(out, buf);
 }
 
-void tabfmt_cell_plain(struct strbuf *out, const struct table *t, size_t row, size_t col)
+/* Cell value as text the way CSV writes it ("" when empty). */
+static void tabfmt_cell_plain(struct strbuf *out, const struct table *t, size_t row, size_t col)
 {
     if (empty_cell(t, row, col))
         return;

@@ -42,8 +42,6 @@ void tabfmt_list(struct strbuf *out, const struct table_list *l, const struct ta
  * Markdown table cells are written. */
 void tabfmt_md_text(struct strbuf *out, const char *s, size_t n);
 
-/* Cell value as text the way CSV writes it ("" when empty). */
-void tabfmt_cell_plain(struct strbuf *out, const struct table *t, size_t row, size_t col);
 /* Cell value as display text with the column's decimals (text output). */
 void tabfmt_cell_text(struct strbuf *out, const struct table *t, size_t row, size_t col);
 

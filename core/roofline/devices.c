@@ -13,7 +13,7 @@
 #include "core/roofline/devices.h"
 #include "core/base/strbuf.h"
 
-const char *devices_prec_name(enum prec p)
+static const char *devices_prec_name(enum prec p)
 {
     static const char *const names[] = {
 #define PREC_NAME(id, name) [id] = name,
@@ -23,7 +23,8 @@ const char *devices_prec_name(enum prec p)
     return (unsigned)p < ARRAY_SIZE(names) ? names[p] : "?";
 }
 
-int devices_prec_parse(const char *s)
+/* "bf16" -> PREC_BF16; -1 when unknown. */
+static int devices_prec_parse(const char *s)
 {
     for (int p = 0; p < PREC__COUNT; p++)
         if (strcasecmp(s, devices_prec_name(p)) == 0)
@@ -148,11 +149,6 @@ static const struct builtin builtins[] = {
 size_t devices_builtin_count(void)
 {
     return ARRAY_SIZE(builtins);
-}
-
-const char *devices_builtin_name(size_t i)
-{
-    return i < ARRAY_SIZE(builtins) ? builtins[i].name : NULL;
 }
 
 void devices_builtin_names(struct strbuf *out)
@@ -295,7 +291,11 @@ static const char *match_by_props(const char *upper, const char *arch, const str
     return NULL;
 }
 
-bool devices_match(const struct trace *t, const struct device *dev, struct device_peaks *out)
+/* Pick a built-in entry from a deviceProperties record: its name
+ * ("NVIDIA H100 80GB HBM3", "AMD Instinct MI300X VF"), else, for generic
+ * names ("AMD Radeon Graphics", ""), its gcnArchName / compute capability,
+ * multiprocessor count and memory size. False when nothing matches. */
+static bool devices_match(const struct trace *t, const struct device *dev, struct device_peaks *out)
 {
     const char *name = dev->name ? trace_str(t, dev->name) : "";
     const char *arch = dev->arch ? trace_str(t, dev->arch) : NULL;

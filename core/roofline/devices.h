@@ -30,10 +30,6 @@ enum prec {
         PREC__COUNT
 };
 
-const char *devices_prec_name(enum prec p);
-/* "bf16" -> PREC_BF16; -1 when unknown. */
-int devices_prec_parse(const char *s);
-
 struct device_peaks {
     char name[64];              /* "H100 SXM", or the arch file's "name" */
     char origin[160];           /* how it was chosen, for notes: "built-in, from
@@ -45,19 +41,12 @@ struct device_peaks {
 
 /* Built-in entries, for --help and error messages. */
 size_t devices_builtin_count(void);
-const char *devices_builtin_name(size_t i);
 /* The built-in names separated by commas, appended to out. */
 void devices_builtin_names(struct strbuf *out);
 
 /* The built-in entry called `name` (case, spaces, '-' and '_' ignored:
  * "h100-sxm" = "H100 SXM"). False when there is none. */
 bool devices_builtin(const char *name, struct device_peaks *out);
-
-/* Pick a built-in entry from a deviceProperties record: its name
- * ("NVIDIA H100 80GB HBM3", "AMD Instinct MI300X VF"), else, for generic
- * names ("AMD Radeon Graphics", ""), its gcnArchName / compute capability,
- * multiprocessor count and memory size. False when nothing matches. */
-bool devices_match(const struct trace *t, const struct device *dev, struct device_peaks *out);
 
 /* Read a TraceLens arch JSON file. False with a message in err (size 256)
  * when it cannot be read or has no mem_bw_gbps / max_achievable_tflops. */

@@ -146,13 +146,6 @@ const struct pm_model *pm_find(const char *op)
     return NULL;
 }
 
-void pm_foreach(void (*fn)(const struct pm_model *m, void *ud), void *ud)
-{
-    for (size_t f = 0; f < ARRAY_SIZE(families); f++)
-        for (size_t i = 0; i < *families[f].n; i++)
-            fn(&families[f].v[i], ud);
-}
-
 bool pm_eval(const struct pm_model *m, const struct pm_ctx *c, struct pm_result *r)
 {
     memset(r, 0, offsetof(struct pm_result, text));

@@ -120,10 +120,6 @@ const struct pm_model *pm_find(const char *op);
  * which); *r then holds whatever was filled. */
 bool pm_eval(const struct pm_model *m, const struct pm_ctx *c, struct pm_result *r);
 
-/* All registered op names, for documentation and tests: calls fn for each
- * model. */
-void pm_foreach(void (*fn)(const struct pm_model *m, void *ud), void *ud);
-
 /* ------------------------------------------------------------------------ */
 /* For the model files                                                      */
 /* ------------------------------------------------------------------------ */

@@ -17,7 +17,8 @@
 /* Models per event                                                         */
 /* ------------------------------------------------------------------------ */
 
-const struct pm_model *rf_model(struct roofline *r, uint32_t ev)
+/* Model of an event's op name (cached per name); NULL when none. */
+static const struct pm_model *rf_model(struct roofline *r, uint32_t ev)
 {
     const struct event *e = &r->t->ev.v[ev];
     if (e->kind != EVK_CPU_OP)

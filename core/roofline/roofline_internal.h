@@ -73,8 +73,6 @@ struct roofline {
     bool seqs_built;
 };
 
-/* Model of an event's op name (cached per name); NULL when none. */
-const struct pm_model *rf_model(struct roofline *r, uint32_t ev);
 /* Kernel time of ev's subtree in µs: the length of the union of the
  * kernels and memcpys launched under it (a device copy_ is a memcpy),
  * communication kernels left out. Memsets are not counted: they clear

@@ -101,11 +101,8 @@ void pickle_free(struct pickle *p);
 int pickle_protocol(const struct pickle *p);
 /* Offset (decompressed bytes) of the opcode being executed; for hooks' messages. */
 uint64_t pickle_offset(const struct pickle *p);
-/* The input's name and what offsets count ("byte" or "byte (uncompressed)"). */
-const char *pickle_name(const struct pickle *p);
+/* What offsets count: "byte", or "byte (uncompressed)" in gzip input. */
 const char *pickle_offset_what(const struct pickle *p);
-/* The string table given in the options. */
-struct strtab *pickle_strs(struct pickle *p);
 
 static inline bool pk_is_container(struct pk_value v)
 {

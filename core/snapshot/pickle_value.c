@@ -20,19 +20,9 @@ uint64_t pickle_offset(const struct pickle *p)
     return p->op_off;
 }
 
-const char *pickle_name(const struct pickle *p)
-{
-    return p->src ? p->src->name : "(input)";
-}
-
 const char *pickle_offset_what(const struct pickle *p)
 {
     return p->src && p->src->gzip ? "byte (uncompressed)" : "byte";
-}
-
-struct strtab *pickle_strs(struct pickle *p)
-{
-    return p->o.strs;
 }
 
 const struct pk_value *pk_items(const struct pickle *p, struct pk_value v, size_t *n)

@@ -646,19 +646,6 @@ enum status snapshot_load_source(struct source *src, const struct snapshot_load_
     return ST_OK;
 }
 
-enum status snapshot_load_file(const char *path, const struct snapshot_load_opts *opts,
-                               struct snapshot **out, struct errinfo *err)
-{
-    struct source src;
-    enum status st = source_open(&src, path, err);
-    if (st == ST_OK)
-        st = snapshot_load_source(&src, opts, out, err);
-    else
-        *out = NULL;
-    source_close(&src);
-    return st;
-}
-
 enum status snapshot_load_mem(const char *name, const void *buf, size_t len,
                               const struct snapshot_load_opts *opts, struct snapshot **out,
                               struct errinfo *err)

@@ -250,15 +250,12 @@ struct snapshot_load_opts {
     const volatile int *cancel;     /* optional: stop with ST_CANCELLED when *cancel != 0 */
 };
 
-/* Load a snapshot pickle (plain or gzip; "-" = stdin) and build its
- * indices. On ST_OK *out is the snapshot (free with snapshot_free). On
- * failure *out is NULL and err holds the file, the byte offset and what was
- * wrong: ST_IO, ST_GZIP, ST_TRUNCATED, ST_FORMAT (not a snapshot, malformed
- * pickle), ST_UNSAFE (an opcode that would construct objects), ST_LIMIT,
- * ST_CANCELLED. opts may be NULL. */
-enum status snapshot_load_file(const char *path, const struct snapshot_load_opts *opts,
-                               struct snapshot **out, struct errinfo *err);
-/* Same for an in-memory pickle; `name` is used in messages. */
+/* Load a snapshot pickle (plain or gzip) held in memory and build its
+ * indices; `name` is used in messages. On ST_OK *out is the snapshot (free
+ * with snapshot_free). On failure *out is NULL and err holds the file, the
+ * byte offset and what was wrong: ST_IO, ST_GZIP, ST_TRUNCATED, ST_FORMAT
+ * (not a snapshot, malformed pickle), ST_UNSAFE (an opcode that would
+ * construct objects), ST_LIMIT, ST_CANCELLED. opts may be NULL. */
 enum status snapshot_load_mem(const char *name, const void *buf, size_t len,
                               const struct snapshot_load_opts *opts, struct snapshot **out,
                               struct errinfo *err);

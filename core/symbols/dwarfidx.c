@@ -129,7 +129,9 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
     dwarf_dealloc_rnglists_head(head);
 }
 
-void dwarfidx_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
+/* Address ranges of a DIE: calls add(ud, lo, hi) for each non-empty range.
+ * `base` is the unit base for DWARF 4 .debug_ranges; `version` the unit's. */
+static void dwarfidx_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
                    range_fn add, void *ud)
 {
     Dwarf_Error err = NULL;

@@ -95,12 +95,10 @@ struct dwarfidx {
     size_t funcs_read;              /* functions whose inlined calls were read */
 };
 
-/* Address ranges of a DIE: calls add(ud, lo, hi) for each non-empty range.
- * `base` is the unit base for DWARF 4 .debug_ranges; `version` the unit's. */
 typedef void (*range_fn)(void *ud, uint64_t lo, uint64_t hi);
-void dwarfidx_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
-                   range_fn add, void *ud);
-/* The same from the DIE's attribute list, already read. */
+/* Address ranges of a DIE from its attribute list, already read: calls
+ * add(ud, lo, hi) for each non-empty range. `base` is the unit base for
+ * DWARF 4 .debug_ranges; `version` the unit's. */
 void dwarfidx_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, Dwarf_Signed n,
                      uint16_t version, uint64_t base, range_fn add, void *ud);
 

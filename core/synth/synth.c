@@ -80,7 +80,7 @@ void synth_out_fixed(struct synth_out *o, uint64_t v, unsigned decimals)
 /* Writer                                                                   */
 /* ------------------------------------------------------------------------ */
 
-void synth_out_init(struct synth_out *o, synth_out_sink_fn sink, void *ud)
+static void synth_out_init(struct synth_out *o, synth_out_sink_fn sink, void *ud)
 {
     memset(o, 0, sizeof(*o));
     o->cap = SOUT_CAP;
@@ -99,7 +99,7 @@ void synth_out_flush(struct synth_out *o)
     o->len = 0;
 }
 
-void synth_out_done(struct synth_out *o)
+static void synth_out_done(struct synth_out *o)
 {
     free(o->buf);
     o->buf = NULL;

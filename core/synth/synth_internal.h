@@ -79,10 +79,8 @@ struct synth_out {
     int err;           /* first errno from the sink; later output is dropped */
 };
 
-void synth_out_init(struct synth_out *o, synth_out_sink_fn sink, void *ud);
 /* Hand the pending bytes to the sink. */
 void synth_out_flush(struct synth_out *o);
-void synth_out_done(struct synth_out *o);
 
 static inline uint64_t synth_out_total(const struct synth_out *o)
 {

@@ -244,7 +244,8 @@ uint16_t smodel_kern_ew(struct smodel *m, const char *name, int64_t n, int64_t b
     return smodel_kern(m, name, RT_LAUNCH, smodel_mem_ns(n * bytes_per_elem), g);
 }
 
-uint16_t smodel_kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
+/* batch GEMMs of rows x cols x k. */
+static uint16_t smodel_kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
                           int64_t cols, int64_t k, int64_t batch)
 {
     bool big = rows * cols >= 4096 * 4096;

@@ -78,9 +78,6 @@ int64_t smodel_mem_ns(int64_t bytes);
 uint16_t smodel_kern(struct smodel *m, const char *name, uint8_t api, int64_t dur, struct geom g);
 /* Elementwise over n elements moving bytes_per_elem bytes each. */
 uint16_t smodel_kern_ew(struct smodel *m, const char *name, int64_t n, int64_t bytes_per_elem);
-/* batch GEMMs of rows x cols x k. */
-uint16_t smodel_kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
-                          int64_t cols, int64_t k, int64_t batch);
 /* A memcpy (RT_MEMCPY) or memset (RT_MEMSET) of `bytes` at bytes_per_ns. */
 uint16_t smodel_kern_copy(struct smodel *m, const char *name, uint8_t api, int64_t bytes,
                           int64_t bytes_per_ns);

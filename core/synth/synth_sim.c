@@ -15,7 +15,8 @@
 /* Records                                                                  */
 /* ------------------------------------------------------------------------ */
 
-uint32_t sim_rec_add(struct sim *s, uint8_t type, int th, uint16_t tmpl, int64_t ts)
+/* Append a record; returns its index (pointers into s->r move on appends). */
+static uint32_t sim_rec_add(struct sim *s, uint8_t type, int th, uint16_t tmpl, int64_t ts)
 {
     struct rec *r = VEC_ADD(&s->r);
     r->type = type;
@@ -155,7 +156,7 @@ uint32_t sim_rt_call(struct sim *s, int th, uint8_t api)
 
 /* GPU work of kernel variant k for runtime call rt, on stream, not
  * starting before min_start. */
-void sim_gpu_run(struct sim *s, uint32_t rt, uint16_t k, int stream, int64_t min_start,
+static void sim_gpu_run(struct sim *s, uint32_t rt, uint16_t k, int stream, int64_t min_start,
                  uint8_t flags)
 {
     const struct skern *kp = &s->m->kerns.v[k];

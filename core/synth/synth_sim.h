@@ -58,8 +58,6 @@ static inline void sim_cpu(struct sim *s, int th, int64_t lo, int64_t hi)
     s->now[th] += synth_rng_range(&s->rng, lo, hi);
 }
 
-/* Append a record; returns its index (pointers into s->r move on appends). */
-uint32_t sim_rec_add(struct sim *s, uint8_t type, int th, uint16_t tmpl, int64_t ts);
 /* Open an op / annotation on th with a new External id; seq -1 = none. */
 uint32_t sim_op_open(struct sim *s, int th, uint16_t op, int64_t seq);
 uint32_t sim_ann_open(struct sim *s, int th, enum ann_name a);
@@ -76,10 +74,6 @@ struct mod_frames sim_mod_enter(struct sim *s, int th, enum py_module mod, uint1
 void sim_mod_exit(struct sim *s, struct mod_frames f);
 /* A runtime / driver call on th; its External id is the innermost open op's. */
 uint32_t sim_rt_call(struct sim *s, int th, uint8_t api);
-/* GPU work of kernel variant k for runtime call rt on stream, not before
- * min_start; flags are rec_flags of the GPU record. */
-void sim_gpu_run(struct sim *s, uint32_t rt, uint16_t k, int stream, int64_t min_start,
-                 uint8_t flags);
 /* A launch call for kernel variant k and its GPU work. */
 void sim_launch_on(struct sim *s, int th, uint16_t k, int stream, int64_t min_start);
 void sim_launch(struct sim *s, int th, uint16_t k);

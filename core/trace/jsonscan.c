@@ -13,7 +13,9 @@ const char *json_skip_ws(const char *p, const char *end)
     return p;
 }
 
-const char *json_scan_string(const char *p, const char *end)
+/* p points at '"'. Returns the byte after the closing quote, or NULL when
+ * the string is incomplete before end. */
+static const char *json_scan_string(const char *p, const char *end)
 {
     p++; /* opening quote */
     for (;;) {

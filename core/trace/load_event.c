@@ -49,7 +49,7 @@ void load_hooks_install(void)
     pthread_once(&hooks_once, hooks_init);
 }
 
-void load_hooks_set_arena(struct arena *a)
+static void load_hooks_set_arena(struct arena *a)
 {
     tls_arena = a;
 }

@@ -142,7 +142,6 @@ bool worker_id_value(struct worker *w, const struct cJSON *item, int64_t *num, u
 
 /* cJSON allocation hooks dispatch to this thread's arena when one is set. */
 void load_hooks_install(void);
-void load_hooks_set_arena(struct arena *a);
 
 /* Whether d converts to int64 (converting anything else is undefined). */
 static inline bool fits_i64(double d)

@@ -70,17 +70,6 @@ const struct gpu_info *ev_gpu(const struct trace *t, uint32_t i)
     return evk_on_device(e->kind) && e->aux != IDX_NONE ? &t->gpus.v[e->aux] : NULL;
 }
 
-const struct coll_info *ev_coll(const struct trace *t, uint32_t i)
-{
-    const struct op_info *o = ev_op(t, i);
-    if (o)
-        return o->coll != IDX_NONE ? &t->colls.v[o->coll] : NULL;
-    const struct gpu_info *g = ev_gpu(t, i);
-    if (g)
-        return g->coll != IDX_NONE ? &t->colls.v[g->coll] : NULL;
-    return NULL;
-}
-
 const char *trace_row_label(const struct trace *t, uint32_t r, char *buf, size_t n)
 {
     const struct row *row = &t->rows.v[r];
@@ -104,7 +93,7 @@ const char *trace_row_label(const struct trace *t, uint32_t r, char *buf, size_t
     return buf;
 }
 
-size_t trace_memory(const struct trace *t)
+static size_t trace_memory(const struct trace *t)
 {
     size_t m = sizeof(*t) + strtab_memory(&t->strs) + strtab_memory(&t->vals);
     m += t->ev.cap * sizeof(*t->ev.v) + t->rows.cap * sizeof(*t->rows.v);

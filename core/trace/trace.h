@@ -276,7 +276,6 @@ const struct op_info *ev_op(const struct trace *t, uint32_t i);
 const struct py_info *ev_py(const struct trace *t, uint32_t i);
 const struct launch_info *ev_launch(const struct trace *t, uint32_t i);
 const struct gpu_info *ev_gpu(const struct trace *t, uint32_t i);
-const struct coll_info *ev_coll(const struct trace *t, uint32_t i);
 
 /* Category string of an event as written. */
 static inline const char *ev_cat(const struct trace *t, uint32_t i)
@@ -288,8 +287,6 @@ static inline const char *ev_cat(const struct trace *t, uint32_t i)
  * written into buf (size n), which is returned. */
 const char *trace_row_label(const struct trace *t, uint32_t row, char *buf, size_t n);
 
-/* Memory held by the trace, in bytes (for reports and benchmarks). */
-size_t trace_memory(const struct trace *t);
 struct strbuf;
 /* One line of the memory by part, in MB, for benchmarks. */
 void trace_memory_describe(const struct trace *t, struct strbuf *out);

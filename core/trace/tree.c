@@ -221,14 +221,6 @@ static void link_python(struct trace *t)
     u64map_free(&ids);
 }
 
-uint32_t tree_ancestor(const struct trace *t, uint32_t ev, unsigned mask)
-{
-    for (uint32_t p = t->ev.v[ev].parent; p != IDX_NONE; p = t->ev.v[p].parent)
-        if (mask & (1u << t->ev.v[p].kind))
-            return p;
-    return IDX_NONE;
-}
-
 bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc)
 {
     for (uint32_t p = ev; p != IDX_NONE; p = t->ev.v[p].parent)

@@ -36,10 +36,6 @@ enum gpu_bucket ev_bucket(const struct trace *t, uint32_t ev);
 bool kernel_name_is_comm(const char *name);
 bool kernel_name_is_memcpy(const char *name);
 
-/* The nearest ancestor of ev (excluding ev) whose kind is in `mask`
- * (bits 1 << EVK_*), or IDX_NONE. */
-uint32_t tree_ancestor(const struct trace *t, uint32_t ev, unsigned mask);
-
 /* Whether ev lies in the subtree of anc (or is anc). */
 bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc);
 
