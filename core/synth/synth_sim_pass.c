@@ -328,6 +328,46 @@ static void bucket_allreduce(struct sim *s, int th, bool last)
     sim_py_close(s, h);
 }
 
+/* The backward op event and the autograd node op of a node kind. */
+static void bwd_node_names(const struct model_ops *o, uint8_t kind, uint16_t *ev_op,
+                           uint16_t *node_op)
+{
+#define NAMES(k, f)                                                                                \
+    case k:                                                                                        \
+        *ev_op = o->ev_##f;                                                                        \
+        *node_op = o->node_##f;                                                                    \
+        return;
+    switch (kind) {
+        NAMES(N_ADDMM, addmm)
+        NAMES(N_MM, mm)
+        NAMES(N_LN, ln)
+        NAMES(N_ADD, add)
+        NAMES(N_GELU, gelu)
+        NAMES(N_FLASH, flash)
+        NAMES(N_BMM_QK, bmm)
+        NAMES(N_BMM_PV, bmm)
+        NAMES(N_SOFTMAX, softmax)
+        NAMES(N_MUL, mul)
+        NAMES(N_EMB, emb)
+        NAMES(N_LOG_SOFTMAX, log_softmax)
+        NAMES(N_NLL, nll)
+        NAMES(N_CONV, conv)
+        NAMES(N_BN, bn)
+    default:
+        *ev_op = o->ev_relu;
+        *node_op = o->node_relu;
+    }
+#undef NAMES
+}
+
+/* An op that launches one kernel. */
+static void op_with_kernel(struct sim *s, int th, uint16_t op, uint16_t k)
+{
+    uint32_t i = sim_op_open(s, th, op, -1);
+    sim_launch(s, th, k);
+    sim_op_close(s, i);
+}
+
 static void bwd_node(struct sim *s, int th, const struct sim_node *n)
 {
     const struct smodel *m = s->m;
@@ -337,69 +377,7 @@ static void bwd_node(struct sim *s, int th, const struct sim_node *n)
         return;
     }
     uint16_t ev_op, node_op;
-    switch (n->kind) {
-    case N_ADDMM:
-        ev_op = o->ev_addmm;
-        node_op = o->node_addmm;
-        break;
-    case N_MM:
-        ev_op = o->ev_mm;
-        node_op = o->node_mm;
-        break;
-    case N_LN:
-        ev_op = o->ev_ln;
-        node_op = o->node_ln;
-        break;
-    case N_ADD:
-        ev_op = o->ev_add;
-        node_op = o->node_add;
-        break;
-    case N_GELU:
-        ev_op = o->ev_gelu;
-        node_op = o->node_gelu;
-        break;
-    case N_FLASH:
-        ev_op = o->ev_flash;
-        node_op = o->node_flash;
-        break;
-    case N_BMM_QK:
-    case N_BMM_PV:
-        ev_op = o->ev_bmm;
-        node_op = o->node_bmm;
-        break;
-    case N_SOFTMAX:
-        ev_op = o->ev_softmax;
-        node_op = o->node_softmax;
-        break;
-    case N_MUL:
-        ev_op = o->ev_mul;
-        node_op = o->node_mul;
-        break;
-    case N_EMB:
-        ev_op = o->ev_emb;
-        node_op = o->node_emb;
-        break;
-    case N_LOG_SOFTMAX:
-        ev_op = o->ev_log_softmax;
-        node_op = o->node_log_softmax;
-        break;
-    case N_NLL:
-        ev_op = o->ev_nll;
-        node_op = o->node_nll;
-        break;
-    case N_CONV:
-        ev_op = o->ev_conv;
-        node_op = o->node_conv;
-        break;
-    case N_BN:
-        ev_op = o->ev_bn;
-        node_op = o->node_bn;
-        break;
-    default:
-        ev_op = o->ev_relu;
-        node_op = o->node_relu;
-        break;
-    }
+    bwd_node_names(o, n->kind, &ev_op, &node_op);
     uint32_t ev = sim_op_open(s, th, ev_op, n->seq);
     s->r.v[ev].flags |= RF_BACKWARD;
     s->r.v[ev].flow = n->flow;
@@ -417,11 +395,8 @@ static void bwd_node(struct sim *s, int th, const struct sim_node *n)
         i = sim_op_open(s, th, l->mm_wgrad, -1);
         sim_launch(s, th, l->k_wgrad);
         sim_op_close(s, i);
-        if (n->kind == N_ADDMM) {
-            i = sim_op_open(s, th, l->sum_bias, -1);
-            sim_launch(s, th, l->k_bias);
-            sim_op_close(s, i);
-        }
+        if (n->kind == N_ADDMM)
+            op_with_kernel(s, th, l->sum_bias, l->k_bias);
         break;
     }
     case N_LN:
@@ -434,9 +409,7 @@ static void bwd_node(struct sim *s, int th, const struct sim_node *n)
         sim_cpu(s, th, 500, 1500);
         break;
     case N_GELU:
-        i = sim_op_open(s, th, o->gelu_bwd, -1);
-        sim_launch(s, th, o->k_gelu_bwd);
-        sim_op_close(s, i);
+        op_with_kernel(s, th, o->gelu_bwd, o->k_gelu_bwd);
         break;
     case N_FLASH:
         i = sim_op_open(s, th, o->sdpa_flash_bwd, -1);
@@ -459,14 +432,10 @@ static void bwd_node(struct sim *s, int th, const struct sim_node *n)
         break;
     }
     case N_SOFTMAX:
-        i = sim_op_open(s, th, o->softmax_bwd, -1);
-        sim_launch(s, th, o->k_softmax_bwd);
-        sim_op_close(s, i);
+        op_with_kernel(s, th, o->softmax_bwd, o->k_softmax_bwd);
         break;
     case N_MUL:
-        i = sim_op_open(s, th, o->mul_bwd, -1);
-        sim_launch(s, th, o->k_mul_bwd);
-        sim_op_close(s, i);
+        op_with_kernel(s, th, o->mul_bwd, o->k_mul_bwd);
         break;
     case N_EMB:
         i = sim_op_open(s, th, o->emb_bwd, -1);
@@ -483,9 +452,7 @@ static void bwd_node(struct sim *s, int th, const struct sim_node *n)
         sim_op_close(s, i);
         break;
     case N_LOG_SOFTMAX:
-        i = sim_op_open(s, th, o->log_softmax_bwd, -1);
-        sim_launch(s, th, o->k_log_softmax_bwd);
-        sim_op_close(s, i);
+        op_with_kernel(s, th, o->log_softmax_bwd, o->k_log_softmax_bwd);
         break;
     case N_NLL:
         i = sim_op_open(s, th, o->nll_bwd, -1);
@@ -498,19 +465,13 @@ static void bwd_node(struct sim *s, int th, const struct sim_node *n)
         sim_op_close(s, i);
         break;
     case N_CONV:
-        i = sim_op_open(s, th, o->conv_bwd, -1);
-        sim_launch(s, th, o->k_conv_wgrad);
-        sim_op_close(s, i);
+        op_with_kernel(s, th, o->conv_bwd, o->k_conv_wgrad);
         break;
     case N_BN:
-        i = sim_op_open(s, th, o->bn_bwd, -1);
-        sim_launch(s, th, o->k_bn_bwd);
-        sim_op_close(s, i);
+        op_with_kernel(s, th, o->bn_bwd, o->k_bn_bwd);
         break;
     default:
-        i = sim_op_open(s, th, o->threshold_bwd, -1);
-        sim_launch(s, th, o->k_threshold_bwd);
-        sim_op_close(s, i);
+        op_with_kernel(s, th, o->threshold_bwd, o->k_threshold_bwd);
         break;
     }
     sim_op_close(s, node);
