@@ -281,15 +281,15 @@ static void sec_args(struct detail_out *d, struct app *a, uint32_t ev)
     const struct trace *t = a->t;
     struct argiter it;
     struct argval v;
-    argiter_init(&it, t, ev);
+    argpack_iter_init(&it, t, ev);
     bool any = false;
     struct strbuf sb = STRBUF_INIT;
-    while (argiter_next(&it, &v)) {
+    while (argpack_iter_next(&it, &v)) {
         if (!any)
             detail_heading(d, "Args");
         any = true;
         sb_clear(&sb);
-        argval_put_text(&sb, t, &v);
+        argpack_val_put_text(&sb, t, &v);
         struct strbuf key = STRBUF_INIT;
         text_clean(&key, trace_str(t, v.key), strtab_len(&t->strs, v.key), a->ascii);
         detail_wrap(d, sb_str(&key), sb_str(&sb), sb.len, C_DEFAULT);

@@ -112,7 +112,7 @@ static double op_flops(const struct trace *t, uint32_t ev)
 {
     struct argval a;
     double v;
-    if (ev_arg(t, ev, "flops", &a) && argval_number(t, &a, &v))
+    if (argpack_find(t, ev, "flops", &a) && argpack_val_number(t, &a, &v))
         return v;
     const struct op_info *o = ev_op(t, ev);
     if (!o || !o->input_dims)
@@ -347,10 +347,10 @@ static void add_memory(struct kbuild *b)
         b->any_mem = true;
         struct argval a;
         int64_t bytes = 0, dtype = 0;
-        if (!ev_arg(t, i, "Bytes", &a) || !argval_int(t, &a, &bytes))
+        if (!argpack_find(t, i, "Bytes", &a) || !argpack_val_int(t, &a, &bytes))
             continue;
-        if (ev_arg(t, i, "Device Type", &a))
-            argval_int(t, &a, &dtype);
+        if (argpack_find(t, i, "Device Type", &a))
+            argpack_val_int(t, &a, &dtype);
         uint32_t owner = e->parent;
         while (owner != IDX_NONE && !is_host_row_event(&t->ev.v[owner]))
             owner = t->ev.v[owner].parent;

@@ -116,8 +116,8 @@ static const char *str_arg(const struct trace *t, uint32_t ev, uint32_t key)
         return NULL;
     struct argiter it;
     struct argval a;
-    argiter_init(&it, t, ev);
-    while (argiter_next(&it, &a)) {
+    argpack_iter_init(&it, t, ev);
+    while (argpack_iter_next(&it, &a)) {
         if (a.key != key)
             continue;
         if (a.type != ARG_STR)

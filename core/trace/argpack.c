@@ -68,7 +68,7 @@ static bool get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
     return false;
 }
 
-void argiter_init(struct argiter *it, const struct trace *t, uint32_t ev)
+void argpack_iter_init(struct argiter *it, const struct trace *t, uint32_t ev)
 {
     it->p = it->end = NULL;
     it->left = 0;
@@ -81,7 +81,7 @@ void argiter_init(struct argiter *it, const struct trace *t, uint32_t ev)
         it->left = 0;
 }
 
-bool argiter_next(struct argiter *it, struct argval *out)
+bool argpack_iter_next(struct argiter *it, struct argval *out)
 {
     if (!it->left)
         return false;
@@ -130,20 +130,20 @@ corrupt:
     return false;
 }
 
-bool ev_arg(const struct trace *t, uint32_t ev, const char *key, struct argval *out)
+bool argpack_find(const struct trace *t, uint32_t ev, const char *key, struct argval *out)
 {
     uint32_t kid = strtab_find(&t->strs, key, strlen(key));
     if (kid == IDX_NONE)
         return false;
     struct argiter it;
-    argiter_init(&it, t, ev);
-    while (argiter_next(&it, out))
+    argpack_iter_init(&it, t, ev);
+    while (argpack_iter_next(&it, out))
         if (out->key == kid)
             return true;
     return false;
 }
 
-bool argval_number(const struct trace *t, const struct argval *a, double *out)
+bool argpack_val_number(const struct trace *t, const struct argval *a, double *out)
 {
     switch (a->type) {
     case ARG_INT: *out = (double)a->v.i; return true;
@@ -172,14 +172,14 @@ bool argval_number(const struct trace *t, const struct argval *a, double *out)
     }
 }
 
-bool argval_int(const struct trace *t, const struct argval *a, int64_t *out)
+bool argpack_val_int(const struct trace *t, const struct argval *a, int64_t *out)
 {
     if (a->type == ARG_INT) {
         *out = a->v.i;
         return true;
     }
     double d;
-    if (!argval_number(t, a, &d) || d < -9.2e18 || d > 9.2e18)
+    if (!argpack_val_number(t, a, &d) || d < -9.2e18 || d > 9.2e18)
         return false;
     *out = (int64_t)d;
     return true;
@@ -198,7 +198,7 @@ static void put_double(struct strbuf *sb, double d)
     sb_puts(sb, buf);
 }
 
-void argval_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a)
+void argpack_val_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a)
 {
     switch (a->type) {
     case ARG_NULL: sb_puts(sb, "null"); break;
@@ -219,28 +219,28 @@ void argval_put_json(struct strbuf *sb, const struct trace *t, const struct argv
     }
 }
 
-void argval_put_text(struct strbuf *sb, const struct trace *t, const struct argval *a)
+void argpack_val_put_text(struct strbuf *sb, const struct trace *t, const struct argval *a)
 {
     if (a->type == ARG_STR)
         sb_putn(sb, strtab_str(&t->strs, a->v.s), strtab_len(&t->strs, a->v.s));
     else
-        argval_put_json(sb, t, a);
+        argpack_val_put_json(sb, t, a);
 }
 
-void ev_args_put_json(struct strbuf *sb, const struct trace *t, uint32_t ev)
+void argpack_put_json(struct strbuf *sb, const struct trace *t, uint32_t ev)
 {
     struct argiter it;
     struct argval a;
-    argiter_init(&it, t, ev);
+    argpack_iter_init(&it, t, ev);
     sb_putc(sb, '{');
     bool first = true;
-    while (argiter_next(&it, &a)) {
+    while (argpack_iter_next(&it, &a)) {
         if (!first)
             sb_puts(sb, ", ");
         first = false;
         sb_put_json_string(sb, strtab_str(&t->strs, a.key), strtab_len(&t->strs, a.key));
         sb_puts(sb, ": ");
-        argval_put_json(sb, t, &a);
+        argpack_val_put_json(sb, t, &a);
     }
     sb_putc(sb, '}');
 }

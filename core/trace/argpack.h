@@ -47,20 +47,20 @@ struct argiter {
 };
 
 /* Iterate over the args of event ev (none when it has no args). */
-void argiter_init(struct argiter *it, const struct trace *t, uint32_t ev);
+void argpack_iter_init(struct argiter *it, const struct trace *t, uint32_t ev);
 /* Next arg, or false at the end (or on a corrupt pack). */
-bool argiter_next(struct argiter *it, struct argval *out);
+bool argpack_iter_next(struct argiter *it, struct argval *out);
 /* The arg named key of event ev. */
-bool ev_arg(const struct trace *t, uint32_t ev, const char *key, struct argval *out);
+bool argpack_find(const struct trace *t, uint32_t ev, const char *key, struct argval *out);
 /* Numeric value of an arg (ints, doubles, and numeric strings such as HIP's
  * "0x0" or "2560"); false when it has none. */
-bool argval_number(const struct trace *t, const struct argval *a, double *out);
-bool argval_int(const struct trace *t, const struct argval *a, int64_t *out);
+bool argpack_val_number(const struct trace *t, const struct argval *a, double *out);
+bool argpack_val_int(const struct trace *t, const struct argval *a, int64_t *out);
 /* Append the value as JSON text (ARG_VALUE: compact, as ARG_JSON). */
-void argval_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a);
+void argpack_val_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a);
 /* Append the value as display text (strings without quotes). */
-void argval_put_text(struct strbuf *sb, const struct trace *t, const struct argval *a);
+void argpack_val_put_text(struct strbuf *sb, const struct trace *t, const struct argval *a);
 /* Append all args of ev as a JSON object ("{}" when none). */
-void ev_args_put_json(struct strbuf *sb, const struct trace *t, uint32_t ev);
+void argpack_put_json(struct strbuf *sb, const struct trace *t, uint32_t ev);
 
 #endif

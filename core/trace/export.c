@@ -317,7 +317,7 @@ static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
         sb_puts(sb, ", \"s\": \"t\"");
     if (e->args != IDX_NONE) {
         sb_puts(sb, ", \"args\": ");
-        ev_args_put_json(sb, t, i);
+        argpack_put_json(sb, t, i);
     }
     sb_putc(sb, '}');
 }

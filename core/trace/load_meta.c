@@ -62,12 +62,12 @@ static void apply_metadata(struct trace *t)
         struct argval a;
         uint32_t text = IDX_NONE;
         int64_t sort = INT64_MAX;
-        argiter_init(&it, t, i);
-        while (argiter_next(&it, &a)) {
+        argpack_iter_init(&it, t, i);
+        while (argpack_iter_next(&it, &a)) {
             if ((a.key == k_name || a.key == k_labels) && a.type == ARG_STR)
                 text = a.v.s;
             else if (a.key == k_sort)
-                argval_int(t, &a, &sort);
+                argpack_val_int(t, &a, &sort);
         }
         const struct row *mr = &t->rows.v[e->row];
         for (uint32_t r = 0; r < t->rows.n; r++) {

@@ -99,7 +99,7 @@ struct event {
 
 /* Side table of EVK_CPU_OP and EVK_ANNOTATION events. Kept small: ops are
  * half the events of a big trace. Other args (External id, Fwd thread id,
- * ...) are read through ev_arg() (argpack.h). */
+ * ...) are read through argpack_find() (argpack.h). */
 struct op_info {
     int64_t  seq;               /* "Sequence number", -1 = none */
     uint32_t input_dims;        /* ids in trace.vals of the parsed lists   */

@@ -86,24 +86,24 @@ static void read_args(const struct trace *t, uint32_t ev, struct strbuf *sb)
     struct argval a;
     double d;
     int64_t i;
-    argiter_init(&it, t, ev);
-    while (argiter_next(&it, &a)) {
-        argval_number(t, &a, &d);
-        argval_int(t, &a, &i);
+    argpack_iter_init(&it, t, ev);
+    while (argpack_iter_next(&it, &a)) {
+        argpack_val_number(t, &a, &d);
+        argpack_val_int(t, &a, &i);
         sb_clear(sb);
-        argval_put_json(sb, t, &a);
+        argpack_val_put_json(sb, t, &a);
         cJSON *j = cJSON_ParseWithLength(sb_str(sb), sb->len);
         if (!j)
             fuzz_fail("arg value of event %u prints as invalid JSON", ev);
         cJSON_Delete(j);
         sb_clear(sb);
-        argval_put_text(sb, t, &a);
+        argpack_val_put_text(sb, t, &a);
     }
     for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-        if (ev_arg(t, ev, keys[k], &a))
-            argval_number(t, &a, &d);
+        if (argpack_find(t, ev, keys[k], &a))
+            argpack_val_number(t, &a, &d);
     sb_clear(sb);
-    ev_args_put_json(sb, t, ev);
+    argpack_put_json(sb, t, ev);
     cJSON *j = cJSON_ParseWithLength(sb_str(sb), sb->len);
     if (!j || !cJSON_IsObject(j))
         fuzz_fail("args of event %u print as invalid JSON", ev);

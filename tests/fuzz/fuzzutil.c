@@ -141,8 +141,8 @@ static void compare_loads(const struct trace *a, enum status sa, const struct er
             fuzz_fail("event %u differs between one and two threads", i);
         sb_clear(&ja);
         sb_clear(&jb);
-        ev_args_put_json(&ja, a, i);
-        ev_args_put_json(&jb, b, i);
+        argpack_put_json(&ja, a, i);
+        argpack_put_json(&jb, b, i);
         if (ja.len != jb.len || memcmp(sb_str(&ja), sb_str(&jb), ja.len) != 0)
             fuzz_fail("args of event %u differ between one and two threads", i);
     }

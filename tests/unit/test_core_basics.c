@@ -210,23 +210,23 @@ static void test_argpack(void **state)
     t.argbuf.n = b.n;
     struct argiter it;
     struct argval a;
-    argiter_init(&it, &t, 0);
+    argpack_iter_init(&it, &t, 0);
     for (int i = 0; i < 5; i++) {
-        assert_true(argiter_next(&it, &a));
+        assert_true(argpack_iter_next(&it, &a));
         assert_int_equal(a.key, in[i].key);
         assert_int_equal(a.type, in[i].type);
     }
-    assert_false(argiter_next(&it, &a));
-    argiter_init(&it, &t, 0);
-    argiter_next(&it, &a);
+    assert_false(argpack_iter_next(&it, &a));
+    argpack_iter_init(&it, &t, 0);
+    argpack_iter_next(&it, &a);
     assert_int_equal(a.v.i, -42);
-    argiter_next(&it, &a);
+    argpack_iter_next(&it, &a);
     assert_true(a.v.u == 10159970886766084423ULL);
     /* A truncated pack ends the iteration instead of reading past it. */
     t.argbuf.n = 3;
-    argiter_init(&it, &t, 0);
+    argpack_iter_init(&it, &t, 0);
     int n = 0;
-    while (argiter_next(&it, &a))
+    while (argpack_iter_next(&it, &a))
         n++;
     assert_true(n < 5);
     VEC_FREE(&b);

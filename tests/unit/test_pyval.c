@@ -296,15 +296,15 @@ static void test_loaded(void **state)
     pyval_repr(&sb, trace_val(t, ob->input_strides), PYVAL_TUPLES);
     assert_string_equal(sb_str(&sb), "{'x': 1}");
     struct argval v;
-    assert_true(ev_arg(t, a, "Input type", &v));
+    assert_true(argpack_find(t, a, "Input type", &v));
     assert_int_equal(v.type, ARG_VALUE);
     assert_int_equal(v.v.s, oa->input_type);
-    assert_true(ev_arg(t, a, "nil", &v));
+    assert_true(argpack_find(t, a, "nil", &v));
     assert_int_equal(v.type, ARG_NULL);
-    assert_true(ev_arg(t, a, "grid", &v));
+    assert_true(argpack_find(t, a, "grid", &v));
     assert_int_equal(v.type, ARG_JSON);
     sb_clear(&sb);
-    ev_args_put_json(&sb, t, a);
+    argpack_put_json(&sb, t, a);
     assert_string_equal(sb_str(&sb),
                         "{\"Input Dims\": [[2,3],[]], \"Input type\": "
                         "[\"float\",\"Scalar\"], \"Concrete Inputs\": [\"\",\"it's\"], "

@@ -274,7 +274,7 @@ static void t_links(void **state)
             uint32_t around = trace_ev(t, gi->launch)->parent;
             assert_int_not_equal(around, IDX_NONE);
             struct argval ext;
-            assert_true(ev_arg(t, around, "External id", &ext));
+            assert_true(argpack_find(t, around, "External id", &ext));
             assert_int_equal(gi->ext_id, ext.v.i);
             const char *op = ev_name(t, gi->launcher);
             if (is_gemm(name)) {
@@ -419,13 +419,13 @@ static void t_fwd_bwd(void **state)
                 continue;
             }
             struct argval fwd;
-            assert_true(ev_arg(t, i, "Fwd thread id", &fwd));
+            assert_true(argpack_find(t, i, "Fwd thread id", &fwd));
             assert_int_equal(fwd.v.i, 1);
             assert_int_not_equal(o->partner, IDX_NONE);
             const struct op_info *f = ev_op(t, o->partner);
             assert_int_equal(f->seq, o->seq);
             assert_int_equal(f->partner, i);
-            assert_true(ev_arg(t, o->partner, "Fwd thread id", &fwd));
+            assert_true(argpack_find(t, o->partner, "Fwd thread id", &fwd));
             assert_int_equal(fwd.v.i, 0);
             assert_int_not_equal(trace_ev(t, o->partner)->row, e->row);
             assert_true(trace_ev(t, o->partner)->ts < e->ts);
