@@ -128,7 +128,7 @@ static double op_flops(const struct trace *t, uint32_t ev)
     if (kind == NONE)
         return 0;
     struct op_args args;
-    if (!op_args_of(&args, t, ev))
+    if (!shapes_args_of(&args, t, ev))
         return 0;
     double flops = 0;
     const struct shape *d = args.dims;
@@ -136,14 +136,14 @@ static double op_flops(const struct trace *t, uint32_t ev)
     case MM:
     case ADDMM: {
         uint32_t a1 = kind == MM ? 0 : 1;
-        if (op_args_shape(&args, a1 + 1) && d[a1].nd == 2 && d[a1 + 1].nd == 2)
+        if (shapes_args_shape(&args, a1 + 1) && d[a1].nd == 2 && d[a1 + 1].nd == 2)
             flops = 2.0 * (double)d[a1].d[0] * (double)d[a1].d[1] * (double)d[a1 + 1].d[1];
         break;
     }
     case BMM:
     case BADDBMM: {
         uint32_t a1 = kind == BMM ? 0 : 1;
-        if (op_args_shape(&args, a1 + 1) && d[a1].nd == 3 && d[a1 + 1].nd == 3)
+        if (shapes_args_shape(&args, a1 + 1) && d[a1].nd == 3 && d[a1 + 1].nd == 3)
             flops = 2.0 * (double)d[a1].d[0] * (double)d[a1].d[1] * (double)d[a1].d[2] *
                     (double)d[a1 + 1].d[2];
         break;
@@ -151,20 +151,20 @@ static double op_flops(const struct trace *t, uint32_t ev)
     case CONV2D: {
         /* input [N, C, H, W], weight [K, C/groups, R, S]; stride, padding,
          * dilation and groups from Concrete Inputs (defaults 1, 0, 1, 1). */
-        if (!op_args_shape(&args, 1) || d[0].nd != 4 || d[1].nd != 4)
+        if (!shapes_args_shape(&args, 1) || d[0].nd != 4 || d[1].nd != 4)
             break;
         int64_t st[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1}, groups = 1;
         int n;
-        shapes_parse_int_list(op_args_concrete(&args, 3), st, 2, &n);
+        shapes_parse_int_list(shapes_args_concrete(&args, 3), st, 2, &n);
         if (n == 1)
             st[1] = st[0];
-        shapes_parse_int_list(op_args_concrete(&args, 4), pad, 2, &n);
+        shapes_parse_int_list(shapes_args_concrete(&args, 4), pad, 2, &n);
         if (n == 1)
             pad[1] = pad[0];
-        shapes_parse_int_list(op_args_concrete(&args, 5), dil, 2, &n);
+        shapes_parse_int_list(shapes_args_concrete(&args, 5), dil, 2, &n);
         if (n == 1)
             dil[1] = dil[0];
-        shapes_parse_int(op_args_concrete(&args, 6), &groups);
+        shapes_parse_int(shapes_args_concrete(&args, 6), &groups);
         if (st[0] <= 0 || st[1] <= 0 || groups <= 0)
             break;
         int64_t oh = (d[0].d[2] + 2 * pad[0] - dil[0] * (d[1].d[2] - 1) - 1) / st[0] + 1;
@@ -175,13 +175,13 @@ static double op_flops(const struct trace *t, uint32_t ev)
         break;
     }
     case ELTWISE:
-        if (op_args_tensor(&args, 0))
-            flops = (double)shape_numel(&d[0]);
+        if (shapes_args_tensor(&args, 0))
+            flops = (double)shapes_numel(&d[0]);
         break;
     default:
         break;
     }
-    op_args_done(&args);
+    shapes_args_done(&args);
     return flops > 0 ? flops : 0;
 }
 

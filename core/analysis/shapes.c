@@ -66,7 +66,7 @@ static uint32_t parse_texts(struct pyval list, struct strbuf *store, size_t *off
     return n;
 }
 
-bool op_args_parse(struct op_args *a, struct pyval dims, struct pyval types, struct pyval strides,
+bool shapes_args_parse(struct op_args *a, struct pyval dims, struct pyval types, struct pyval strides,
                    struct pyval concrete)
 {
     memset(a, 0, sizeof(*a));
@@ -94,24 +94,24 @@ bool op_args_parse(struct op_args *a, struct pyval dims, struct pyval types, str
     return true;
 }
 
-bool op_args_of(struct op_args *a, const struct trace *t, uint32_t ev)
+bool shapes_args_of(struct op_args *a, const struct trace *t, uint32_t ev)
 {
     const struct op_info *o = ev_op(t, ev);
     if (!o)
-        return op_args_parse(a, trace_val(t, 0), trace_val(t, 0), trace_val(t, 0),
+        return shapes_args_parse(a, trace_val(t, 0), trace_val(t, 0), trace_val(t, 0),
                              trace_val(t, 0));
-    return op_args_parse(a, trace_val(t, o->input_dims), trace_val(t, o->input_type),
+    return shapes_args_parse(a, trace_val(t, o->input_dims), trace_val(t, o->input_type),
                          trace_val(t, o->input_strides), trace_val(t, o->concrete_inputs));
 }
 
-void op_args_done(struct op_args *a)
+void shapes_args_done(struct op_args *a)
 {
     free(a->store);
     a->store = NULL;
     a->n = 0;
 }
 
-int64_t shape_numel(const struct shape *s)
+int64_t shapes_numel(const struct shape *s)
 {
     if (s->nd < 0)
         return 0;

@@ -38,40 +38,40 @@ struct op_args {
 };
 
 /* Read the four values (each may be absent) into a, which the caller
- * releases with op_args_done. Returns false when `dims` is absent or not a
+ * releases with shapes_args_done. Returns false when `dims` is absent or not a
  * list (a is still valid and empty then). Entries of the wrong kind become
  * nd = -1 / "" rather than errors: trace values are untrusted. type and
  * concrete hold strings as they are, null as "", other values as compact
  * JSON. */
-bool op_args_parse(struct op_args *a, struct pyval dims, struct pyval types, struct pyval strides,
+bool shapes_args_parse(struct op_args *a, struct pyval dims, struct pyval types, struct pyval strides,
                    struct pyval concrete);
-/* op_args_parse on the recorded lists of event ev (false for an event that
+/* shapes_args_parse on the recorded lists of event ev (false for an event that
  * is not an op). */
-bool op_args_of(struct op_args *a, const struct trace *t, uint32_t ev);
-void op_args_done(struct op_args *a);
+bool shapes_args_of(struct op_args *a, const struct trace *t, uint32_t ev);
+void shapes_args_done(struct op_args *a);
 
 /* Whether argument i exists and is a flat shape (nd >= 0). */
-static inline bool op_args_shape(const struct op_args *a, uint32_t i)
+static inline bool shapes_args_shape(const struct op_args *a, uint32_t i)
 {
     return i < a->n && a->dims[i].nd >= 0;
 }
 /* Whether argument i is a tensor with at least one dim. */
-static inline bool op_args_tensor(const struct op_args *a, uint32_t i)
+static inline bool shapes_args_tensor(const struct op_args *a, uint32_t i)
 {
     return i < a->n && a->dims[i].nd > 0;
 }
-static inline const char *op_args_type(const struct op_args *a, uint32_t i)
+static inline const char *shapes_args_type(const struct op_args *a, uint32_t i)
 {
     return i < a->n ? a->type[i] : "";
 }
-static inline const char *op_args_concrete(const struct op_args *a, uint32_t i)
+static inline const char *shapes_args_concrete(const struct op_args *a, uint32_t i)
 {
     return i < a->n ? a->concrete[i] : "";
 }
 
 /* Number of elements: the product of the dims (1 for a 0-d shape); 0 when
  * nd < 0. */
-int64_t shape_numel(const struct shape *s);
+int64_t shapes_numel(const struct shape *s);
 
 /* Bytes per element of a recorded dtype name (docs/metrics.md §7.1): 8
  * double / long int; 4 float / int / Scalar; 2 c10::Half / c10::BFloat16;

@@ -58,7 +58,7 @@ static bool sdpa_parse(const struct pm_ctx *c, const struct sdpa_sig *sg, struct
 {
     const struct op_args *a = c->a;
     int q = sg->q;
-    if (!op_args_shape(a, (uint32_t)q + 2))
+    if (!shapes_args_shape(a, (uint32_t)q + 2))
         return false;
     int64_t bk, bv, hv, nv, dk;
     if (!bhnd(&a->dims[q], sg->bnhd, &p->B, &p->HQ, &p->NQ, &p->DQK) ||
@@ -72,8 +72,8 @@ static bool sdpa_parse(const struct pm_ctx *c, const struct sdpa_sig *sg, struct
     p->dropout = 0;
     p->causal = false;
     if (sg->dropout >= 0) {
-        shapes_parse_double(op_args_concrete(a, (uint32_t)sg->dropout), &p->dropout);
-        shapes_parse_bool(op_args_concrete(a, (uint32_t)sg->causal), &p->causal);
+        shapes_parse_double(shapes_args_concrete(a, (uint32_t)sg->dropout), &p->dropout);
+        shapes_parse_bool(shapes_args_concrete(a, (uint32_t)sg->causal), &p->causal);
     } else {
         /* flash_attn's backward signature moved between releases: the
          * dropout probability and the causal flag are the first float and
@@ -160,7 +160,7 @@ static bool sdpa_model(const struct pm_ctx *c, struct pm_result *r, const struct
     pm_set_float(r, S_DROPOUT, p.dropout);
     pm_set_bool(r, S_CAUSAL, p.causal);
     pm_set_bool(r, S_FLASH, sg->flash);
-    const char *dt[2] = {op_args_type(a, (uint32_t)sg->q), op_args_type(a, (uint32_t)sg->q + 1)};
+    const char *dt[2] = {shapes_args_type(a, (uint32_t)sg->q), shapes_args_type(a, (uint32_t)sg->q + 1)};
     pm_set_dtypes(r, S_DT, dt, 2);
     pm_set_spec(r, "matrix", dt[0]);
     r->model = "sdpa v1";

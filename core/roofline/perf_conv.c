@@ -73,7 +73,7 @@ static bool spatial_arg(const struct op_args *a, int i, int n, int64_t dflt, int
         out[k] = dflt;
     if (i < 0)
         return true;
-    const char *s = op_args_concrete(a, (uint32_t)i);
+    const char *s = shapes_args_concrete(a, (uint32_t)i);
     if (!*s)
         return true;
     int64_t v[CONV_MAX_SPATIAL];
@@ -130,8 +130,8 @@ static const struct shape *linked_grad_out(const struct pm_ctx *c, const struct 
              strcmp(c->linked_op, "aten::miopen_convolution_backward") == 0)
         sg = &sig_vendor_bwd;
     const struct op_args *l = c->linked;
-    if (!sg || !op_args_shape(l, (uint32_t)sg->x) || !op_args_shape(l, (uint32_t)sg->w) ||
-        !op_args_shape(l, (uint32_t)sg->grad_out))
+    if (!sg || !shapes_args_shape(l, (uint32_t)sg->x) || !shapes_args_shape(l, (uint32_t)sg->w) ||
+        !shapes_args_shape(l, (uint32_t)sg->grad_out))
         return NULL;
     const struct shape *x = &l->dims[sg->x], *w = &l->dims[sg->w];
     if (x->nd != cv->x.nd || w->nd != cv->w.nd ||
@@ -152,21 +152,21 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
     memset(cv, 0, sizeof(*cv));
     cv->ix = sg->x;
     cv->iw = sg->w;
-    if (!op_args_shape(a, (uint32_t)sg->x) || !op_args_shape(a, (uint32_t)sg->w))
+    if (!shapes_args_shape(a, (uint32_t)sg->x) || !shapes_args_shape(a, (uint32_t)sg->w))
         return false;
     cv->x = a->dims[sg->x];
     cv->w = a->dims[sg->w];
     if (cv->x.nd < 3 || cv->x.nd > 2 + CONV_MAX_SPATIAL || cv->w.nd != cv->x.nd)
         return false;
     cv->nsp = cv->x.nd - 2;
-    cv->bias = sg->bias >= 0 && op_args_tensor(a, (uint32_t)sg->bias);
+    cv->bias = sg->bias >= 0 && shapes_args_tensor(a, (uint32_t)sg->bias);
     cv->groups = 1;
     int64_t g;
-    if (sg->groups >= 0 && shapes_parse_int(op_args_concrete(a, (uint32_t)sg->groups), &g) && g > 0)
+    if (sg->groups >= 0 && shapes_parse_int(shapes_args_concrete(a, (uint32_t)sg->groups), &g) && g > 0)
         cv->groups = g;
     bool t = false;
     if (sg->trans >= 0)
-        shapes_parse_bool(op_args_concrete(a, (uint32_t)sg->trans), &t);
+        shapes_parse_bool(shapes_args_concrete(a, (uint32_t)sg->trans), &t);
     cv->transposed = t;
     bool ok = spatial_arg(a, sg->stride, cv->nsp, 1, cv->stride) &&
               spatial_arg(a, sg->pad, cv->nsp, 0, cv->pad) &&
@@ -176,13 +176,13 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
         return false;
     /* Parameters are known when Concrete Inputs were recorded. */
     cv->have_params =
-        *op_args_concrete(a, (uint32_t)sg->stride) || *op_args_concrete(a, (uint32_t)sg->pad);
+        *shapes_args_concrete(a, (uint32_t)sg->stride) || *shapes_args_concrete(a, (uint32_t)sg->pad);
     cv->mask[0] = cv->mask[1] = true;
     cv->mask[2] = false;
     int mi = sg->mask == -2 ? (int)a->n - 1 : sg->mask;
     if (mi >= 0) {
         /* "[True, True, False]"; two entries for the vendor ops. */
-        const char *s = op_args_concrete(a, (uint32_t)mi);
+        const char *s = shapes_args_concrete(a, (uint32_t)mi);
         int k = 0;
         for (const char *p = s; *p && k < 3; p++) {
             if (strncmp(p, "True", 4) == 0 || strncmp(p, "False", 5) == 0) {
@@ -202,7 +202,7 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
      * computed; it is taken from grad_output where one is recorded (a
      * backward op, or for a forward op the backward op linked to it). */
     const struct shape *out = NULL;
-    if (sg->grad_out >= 0 && op_args_shape(a, (uint32_t)sg->grad_out))
+    if (sg->grad_out >= 0 && shapes_args_shape(a, (uint32_t)sg->grad_out))
         out = &a->dims[sg->grad_out];
     else if (c->linked)
         out = linked_grad_out(c, cv);
@@ -215,7 +215,7 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
     /* groups and transposed are not recorded either: the shapes tell them
      * for a plain convolution (C_in = w[1] * groups, C_out = w[0]); other
      * shapes are left unmodelled rather than guessed. */
-    if (sg->groups < 0 || !*op_args_concrete(a, (uint32_t)sg->groups))
+    if (sg->groups < 0 || !*shapes_args_concrete(a, (uint32_t)sg->groups))
         cv->groups = cv->w.d[1] > 0 && cv->x.d[1] % cv->w.d[1] == 0 ? cv->x.d[1] / cv->w.d[1] : 0;
     if (cv->transposed || cv->groups <= 0 || cv->x.d[1] != cv->w.d[1] * cv->groups ||
         cv->out.d[1] != cv->w.d[0]) {
@@ -228,7 +228,7 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
 
 static double numel(const struct shape *s)
 {
-    return (double)shape_numel(s);
+    return (double)shapes_numel(s);
 }
 
 /* (C, N, ...) <-> (N, C, ...), as the weight-gradient GEMM sees shapes. */
@@ -255,7 +255,7 @@ static void conv_params(const struct pm_ctx *c, struct pm_result *r, const struc
     pm_set_text(r, C_ND, nd);
     pm_set_tuple(r, C_X, &cv->x);
     pm_set_tuple(r, C_W, &cv->w);
-    const char *dt[2] = {op_args_type(a, (uint32_t)cv->ix), op_args_type(a, (uint32_t)cv->iw)};
+    const char *dt[2] = {shapes_args_type(a, (uint32_t)cv->ix), shapes_args_type(a, (uint32_t)cv->iw)};
     pm_set_dtypes(r, C_DT, dt, 2);
     pm_set_tuple(r, C_XS, &a->strides[cv->ix]);
     pm_set_tuple(r, C_WS, &a->strides[cv->iw]);
@@ -337,7 +337,7 @@ static bool conv_model(const struct pm_ctx *c, struct pm_result *r, const struct
         if (cv.out.d[2 + k] <= 0)
             return false;
     conv_params(c, r, &cv);
-    int bpe = shapes_dtype_bytes(op_args_type(c->a, (uint32_t)cv.ix));
+    int bpe = shapes_dtype_bytes(shapes_args_type(c->a, (uint32_t)cv.ix));
     r->model = "conv v1";
     if (!is_bwd_op && !c->bwd) {
         pm_set_bool(r, C_BIAS, cv.bias);
@@ -373,7 +373,7 @@ static bool model_miopen(const struct pm_ctx *c, struct pm_result *r)
 static bool model_cudnn(const struct pm_ctx *c, struct pm_result *r)
 {
     /* Before 1.8 the third argument was the bias tensor. */
-    const char *t2 = op_args_type(c->a, 2);
+    const char *t2 = shapes_args_type(c->a, 2);
     bool old = shapes_dtype_bytes(t2) > 0;
     return conv_model(c, r, old ? &sig_cudnn_old : &sig_cudnn, false);
 }

@@ -16,11 +16,11 @@ enum { B_S1, B_S2, B_DT, B_SIN1, B_SIN2, B_SOUT };
 static bool model_unary(const struct pm_ctx *c, struct pm_result *r)
 {
     const struct op_args *a = c->a;
-    if (!op_args_shape(a, 0))
+    if (!shapes_args_shape(a, 0))
         return false;
-    bool has_out = op_args_tensor(a, 1);
-    const char *tin = op_args_type(a, 0);
-    const char *tout = has_out ? op_args_type(a, 1) : NULL;
+    bool has_out = shapes_args_tensor(a, 1);
+    const char *tin = shapes_args_type(a, 0);
+    const char *tout = has_out ? shapes_args_type(a, 1) : NULL;
     pm_set_tuple(r, U_SHAPE, &a->dims[0]);
     const char *dt[2] = {tin, tout};
     pm_set_dtypes(r, U_DT, dt, 2);
@@ -31,7 +31,7 @@ static bool model_unary(const struct pm_ctx *c, struct pm_result *r)
         pm_set_text(r, U_SOUT, "None");
     pm_set_spec(r, "vector", tin);
     r->model = "unary v1";
-    double n = (double)shape_numel(&a->dims[0]);
+    double n = (double)shapes_numel(&a->dims[0]);
     int bin = shapes_dtype_bytes(tin);
     int bout = tout ? shapes_dtype_bytes(tout) : bin;
     r->flops = r->tl_flops = n;
@@ -64,14 +64,14 @@ static bool broadcast(const struct shape *x, const struct shape *y, struct shape
 static bool model_binary(const struct pm_ctx *c, struct pm_result *r)
 {
     const struct op_args *a = c->a;
-    if (!op_args_shape(a, 0) || !op_args_shape(a, 1))
+    if (!shapes_args_shape(a, 0) || !shapes_args_shape(a, 1))
         return false;
     struct shape out;
     if (!broadcast(&a->dims[0], &a->dims[1], &out))
         return false;
-    bool has_out = op_args_tensor(a, 2);
-    const char *t1 = op_args_type(a, 0), *t2 = op_args_type(a, 1);
-    const char *tout = has_out ? op_args_type(a, 2) : NULL;
+    bool has_out = shapes_args_tensor(a, 2);
+    const char *t1 = shapes_args_type(a, 0), *t2 = shapes_args_type(a, 1);
+    const char *tout = has_out ? shapes_args_type(a, 2) : NULL;
     pm_set_tuple(r, B_S1, &a->dims[0]);
     pm_set_tuple(r, B_S2, &a->dims[1]);
     const char *dt[3] = {t1, t2, tout};
@@ -91,8 +91,8 @@ static bool model_binary(const struct pm_ctx *c, struct pm_result *r)
         /* Two tensors promote to the wider type; a scalar operand does not
          * widen a tensor. */
         bo = a->dims[0].nd > 0 && a->dims[1].nd > 0 ? MAX(b1, b2) : b1;
-    double n1 = (double)shape_numel(&a->dims[0]), n2 = (double)shape_numel(&a->dims[1]);
-    double no = (double)shape_numel(&out);
+    double n1 = (double)shapes_numel(&a->dims[0]), n2 = (double)shapes_numel(&a->dims[1]);
+    double no = (double)shapes_numel(&out);
     r->flops = r->tl_flops = no;
     if (b1 && b2 && bo)
         r->bytes = n1 * b1 + n2 * b2 + no * bo;

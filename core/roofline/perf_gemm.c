@@ -68,7 +68,7 @@ static bool gemm_finish(const struct pm_ctx *c, struct pm_result *r, const struc
     pm_set_bool(r, G_BIAS, g->bias);
     pm_set_tuple(r, G_SA, &a->strides[g->ia]);
     pm_set_tuple(r, G_SB, &a->strides[g->ib]);
-    const char *dt[2] = {op_args_type(a, g->ia), op_args_type(a, g->ib)};
+    const char *dt[2] = {shapes_args_type(a, g->ia), shapes_args_type(a, g->ib)};
     pm_set_dtypes(r, G_DT, dt, 2);
     pm_set_int(r, G_B, g->B);
     if (!c->bwd)
@@ -105,7 +105,7 @@ static bool gemm_finish(const struct pm_ctx *c, struct pm_result *r, const struc
 
 static bool mat2(const struct op_args *a, int i, int64_t *rows, int64_t *cols)
 {
-    if (!op_args_shape(a, (uint32_t)i) || a->dims[i].nd != 2)
+    if (!shapes_args_shape(a, (uint32_t)i) || a->dims[i].nd != 2)
         return false;
     *rows = a->dims[i].d[0];
     *cols = a->dims[i].d[1];
@@ -114,7 +114,7 @@ static bool mat2(const struct op_args *a, int i, int64_t *rows, int64_t *cols)
 
 static bool mat3(const struct op_args *a, int i, int64_t *b, int64_t *rows, int64_t *cols)
 {
-    if (!op_args_shape(a, (uint32_t)i) || a->dims[i].nd != 3)
+    if (!shapes_args_shape(a, (uint32_t)i) || a->dims[i].nd != 3)
         return false;
     *b = a->dims[i].d[0];
     *rows = a->dims[i].d[1];
@@ -124,8 +124,8 @@ static bool mat3(const struct op_args *a, int i, int64_t *b, int64_t *rows, int6
 
 static void same_bpe(const struct op_args *a, struct gemm *g)
 {
-    g->bpe_a = shapes_dtype_bytes(op_args_type(a, g->ia));
-    g->bpe_b = shapes_dtype_bytes(op_args_type(a, g->ib));
+    g->bpe_a = shapes_dtype_bytes(shapes_args_type(a, g->ia));
+    g->bpe_b = shapes_dtype_bytes(shapes_args_type(a, g->ib));
     g->bpe_out = g->bpe_bias = g->tl_bpe_out = g->bpe_a;
 }
 
@@ -186,14 +186,14 @@ static bool model_scaled_mm(const struct pm_ctx *c, struct pm_result *r)
     int64_t k2;
     if (!mat2(a, 0, &g.M, &g.K) || !mat2(a, 1, &k2, &g.N))
         return false;
-    g.bias = op_args_tensor(a, 4);
-    g.bpe_a = shapes_dtype_bytes(op_args_type(a, 0));
-    g.bpe_b = shapes_dtype_bytes(op_args_type(a, 1));
-    g.bpe_bias = g.bias ? shapes_dtype_bytes(op_args_type(a, 4)) : 0;
+    g.bias = shapes_args_tensor(a, 4);
+    g.bpe_a = shapes_dtype_bytes(shapes_args_type(a, 0));
+    g.bpe_b = shapes_dtype_bytes(shapes_args_type(a, 1));
+    g.bpe_bias = g.bias ? shapes_dtype_bytes(shapes_args_type(a, 4)) : 0;
     /* TraceLens: fp8 inputs give a 2-byte output, else the input's size. */
     g.tl_bpe_out = g.bpe_a == 1 ? 2 : (g.bpe_a == 2 || g.bpe_a == 4) ? g.bpe_a : 0;
     int64_t code;
-    int out = shapes_parse_int(op_args_concrete(a, 6), &code) ? scalar_type_bytes(code) : 0;
+    int out = shapes_parse_int(shapes_args_concrete(a, 6), &code) ? scalar_type_bytes(code) : 0;
     g.bpe_out = out ? out : g.tl_bpe_out;
     bool ok = gemm_finish(c, r, &g);
     r->model = "scaled_mm v1";

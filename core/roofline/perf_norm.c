@@ -112,16 +112,16 @@ struct norm_sig {
 static bool norm_model(const struct pm_ctx *c, struct pm_result *r, const struct norm_sig *sg)
 {
     const struct op_args *a = c->a;
-    if (!op_args_tensor(a, (uint32_t)sg->in))
+    if (!shapes_args_tensor(a, (uint32_t)sg->in))
         return false;
     const struct shape *x = &a->dims[sg->in];
-    struct norm tt = {.n = (double)shape_numel(x)}, tl;
+    struct norm tt = {.n = (double)shapes_numel(x)}, tl;
     bool ok = true;
     if (sg->cshape >= 0) {
-        tt.c = prod_list(op_args_concrete(a, (uint32_t)sg->cshape), &ok);
-        if (!ok && sg->weight >= 0 && op_args_tensor(a, (uint32_t)sg->weight)) {
+        tt.c = prod_list(shapes_args_concrete(a, (uint32_t)sg->cshape), &ok);
+        if (!ok && sg->weight >= 0 && shapes_args_tensor(a, (uint32_t)sg->weight)) {
             /* No Concrete Inputs: the weight has the normalized shape. */
-            tt.c = (double)shape_numel(&a->dims[sg->weight]);
+            tt.c = (double)shapes_numel(&a->dims[sg->weight]);
             ok = true;
         }
     } else {
@@ -129,18 +129,18 @@ static bool norm_model(const struct pm_ctx *c, struct pm_result *r, const struct
         tt.c = ok ? (double)x->d[1] : 0;
     }
     int64_t g;
-    if (ok && sg->groups >= 0 && shapes_parse_int(op_args_concrete(a, (uint32_t)sg->groups), &g) &&
+    if (ok && sg->groups >= 0 && shapes_parse_int(shapes_args_concrete(a, (uint32_t)sg->groups), &g) &&
         g > 0)
         tt.c = (double)((int64_t)tt.c / g);
     if (!ok || tt.c <= 0)
         return false;
-    tt.affine = sg->weight >= 0 && op_args_tensor(a, (uint32_t)sg->weight);
-    tt.bias = sg->bias >= 0 && op_args_tensor(a, (uint32_t)sg->bias);
+    tt.affine = sg->weight >= 0 && shapes_args_tensor(a, (uint32_t)sg->weight);
+    tt.bias = sg->bias >= 0 && shapes_args_tensor(a, (uint32_t)sg->bias);
     tt.training = sg->train_const;
     if (sg->training >= 0)
-        shapes_parse_bool(op_args_concrete(a, (uint32_t)sg->training), &tt.training);
+        shapes_parse_bool(shapes_args_concrete(a, (uint32_t)sg->training), &tt.training);
     tt.mask[0] = tt.mask[1] = tt.mask[2] = true;
-    int nmask = sg->mask >= 0 ? parse_mask(op_args_concrete(a, (uint32_t)sg->mask), tt.mask) : 0;
+    int nmask = sg->mask >= 0 ? parse_mask(shapes_args_concrete(a, (uint32_t)sg->mask), tt.mask) : 0;
     if (sg->bwd_op && sg->kind == NK_BATCH && nmask == 3)
         tt.bias = tt.mask[2];
     if (sg->bwd_op && sg->kind == NK_LAYER && nmask == 3) {
@@ -157,7 +157,7 @@ static bool norm_model(const struct pm_ctx *c, struct pm_result *r, const struct
     tl.affine = true;
     tl.bias = sg->kind != NK_RMS;
     if (sg->training >= 0)
-        tl.training = *op_args_concrete(a, (uint32_t)sg->training) != '\0';
+        tl.training = *shapes_args_concrete(a, (uint32_t)sg->training) != '\0';
     if (sg->bwd_op && sg->kind == NK_BATCH)
         tl.mask[0] = true;
     if (sg->bwd_op && sg->kind == NK_LAYER) {
@@ -165,7 +165,7 @@ static bool norm_model(const struct pm_ctx *c, struct pm_result *r, const struct
         tl.bias = tt.mask[2];
     }
 
-    const char *tin = op_args_type(a, (uint32_t)sg->in);
+    const char *tin = shapes_args_type(a, (uint32_t)sg->in);
     pm_set_tuple(r, N_SHAPE, x);
     const char *dt[2] = {tin, NULL};
     pm_set_dtypes(r, N_DT, dt, 2);

@@ -21,7 +21,7 @@ static bool name_has(const char *op, const char *part)
 static int64_t reduce_out(const struct pm_ctx *c, const struct shape *in)
 {
     const struct op_args *a = c->a;
-    int64_t n_in = shape_numel(in);
+    int64_t n_in = shapes_numel(in);
     if (name_has(c->op, "cumsum") || name_has(c->op, "cumprod"))
         return n_in;
     int64_t dims[SHAPES_MAX_DIMS];
@@ -35,7 +35,7 @@ static int64_t reduce_out(const struct pm_ctx *c, const struct shape *in)
     /* max(self, int dim, keepdim) / min: a single integer dim. */
     int64_t one;
     if (nd < 0 && (strcmp(c->op, "aten::max") == 0 || strcmp(c->op, "aten::min") == 0) &&
-        shapes_parse_int(op_args_concrete(a, 1), &one)) {
+        shapes_parse_int(shapes_args_concrete(a, 1), &one)) {
         dims[0] = one;
         nd = 1;
     }
@@ -57,14 +57,14 @@ static int64_t reduce_out(const struct pm_ctx *c, const struct shape *in)
 static bool model_reduce(const struct pm_ctx *c, struct pm_result *r)
 {
     const struct op_args *a = c->a;
-    if (!op_args_shape(a, 0))
+    if (!shapes_args_shape(a, 0))
         return false;
     const struct shape *in = &a->dims[0];
-    int64_t n_in = shape_numel(in);
+    int64_t n_in = shapes_numel(in);
     int64_t n_out = reduce_out(c, in);
     bool cum = name_has(c->op, "cumsum") || name_has(c->op, "cumprod");
     int64_t tl_out = cum ? n_in : 1;
-    const char *tin = op_args_type(a, 0);
+    const char *tin = shapes_args_type(a, 0);
     pm_set_int(r, R_NIN, n_in);
     pm_set_int(r, R_NOUT, n_out);
     const char *dt[2] = {tin, NULL};

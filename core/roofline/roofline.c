@@ -113,10 +113,10 @@ static uint32_t find_in_subtree(struct roofline *r, uint32_t root, enum pm_sheet
         uint32_t e = stack.v[--stack.n];
         const struct pm_model *m = rf_model(r, e);
         if (m && m->sheet == bwd_sheet && e != root) {
-            if (op_args_of(out, t, e))
+            if (shapes_args_of(out, t, e))
                 found = e;
             else
-                op_args_done(out);
+                shapes_args_done(out);
         }
         for (uint32_t c = t->ev.v[e].first_child; c != IDX_NONE; c = t->ev.v[c].next_sibling)
             VEC_PUSH(&stack, c);
@@ -272,8 +272,8 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
 {
     const struct trace *t = r->t;
     struct op_args args, linked;
-    if (!op_args_of(&args, t, ev)) {
-        op_args_done(&args);
+    if (!shapes_args_of(&args, t, ev)) {
+        shapes_args_done(&args);
         struct rf_fail f = {ev, "no shapes recorded for this op"};
         VEC_PUSH(&r->fails, f);
         return;
@@ -313,8 +313,8 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
     free(res);
     free(kernels);
     if (have_linked)
-        op_args_done(&linked);
-    op_args_done(&args);
+        shapes_args_done(&linked);
+    shapes_args_done(&args);
 }
 
 const char *roofline_failure(const struct roofline *r, uint32_t ev)

@@ -23,12 +23,12 @@ static bool run_linked(const char *op, const char *dims, const char *types, cons
                        const char *linked_op)
 {
     struct op_args a;
-    op_args_parse_json(&a, dims, types, strides, concrete);
+    shapes_args_parse_json(&a, dims, types, strides, concrete);
     const struct pm_model *m = pm_find(op);
     assert_non_null(m);
     struct pm_ctx c = {.op = op, .a = &a, .bwd = bwd, .linked = linked, .linked_op = linked_op};
     bool ok = pm_eval(m, &c, &R);
-    op_args_done(&a);
+    shapes_args_done(&a);
     return ok;
 }
 
@@ -123,10 +123,10 @@ static bool run_kernels(const char *op, const char *dims, const char *strides, b
                         const char *const *kernels, size_t n)
 {
     struct op_args a;
-    op_args_parse_json(&a, dims, "[\"c10::BFloat16\",\"c10::BFloat16\"]", strides, NULL);
+    shapes_args_parse_json(&a, dims, "[\"c10::BFloat16\",\"c10::BFloat16\"]", strides, NULL);
     struct pm_ctx c = {.op = op, .a = &a, .bwd = bwd, .kernels = kernels, .nkernels = n};
     bool ok = pm_eval(pm_find(op), &c, &R);
-    op_args_done(&a);
+    shapes_args_done(&a);
     return ok;
 }
 
@@ -333,18 +333,18 @@ static void test_conv_through_link(void **state)
     /* A forward op without Concrete Inputs learns its output shape from the
      * backward op under its backward node. */
     struct op_args linked;
-    op_args_parse_json(&linked, "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL,
+    shapes_args_parse_json(&linked, "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL,
                        NULL, NULL);
     assert_true(run_linked("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
                            "[\"float\",\"float\"]", NULL, NULL, false, &linked,
                            "aten::cudnn_convolution_backward"));
     EQ(R.flops, 27648.0);
     assert_string_equal(param("stride"), "None");
-    op_args_done(&linked);
+    shapes_args_done(&linked);
     /* Stride 2 with as many output channels as input channels: grad_output
      * is the second argument of cudnn_convolution_backward(self,
      * grad_output, weight), not the first, which has the same channels. */
-    op_args_parse_json(&linked, "[[2,4,8,8],[2,4,4,4],[4,4,1,1],[],[],[],[],[],[],[],[]]", NULL,
+    shapes_args_parse_json(&linked, "[[2,4,8,8],[2,4,4,4],[4,4,1,1],[],[],[],[],[],[],[],[]]", NULL,
                        NULL, NULL);
     assert_true(run_linked("aten::convolution", "[[2,4,8,8],[4,4,1,1],[],[],[],[],[],[],[]]",
                            "[\"float\",\"float\"]", NULL, NULL, false, &linked,
@@ -354,7 +354,7 @@ static void test_conv_through_link(void **state)
     assert_false(run_linked("aten::convolution", "[[2,4,8,8],[4,4,3,3],[],[],[],[],[],[],[]]",
                             "[\"float\",\"float\"]", NULL, NULL, false, &linked,
                             "aten::cudnn_convolution_backward"));
-    op_args_done(&linked);
+    shapes_args_done(&linked);
     /* Without one, stride, padding and dilation are unknown: no model, and
      * the reason says why (not stride 1 / padding 0 assumed). */
     assert_false(run("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
