@@ -1,4 +1,4 @@
-/* String interning with an open-addressing table of ids. */
+/* String interning: the strings in an arena, their ids in a hash map. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -8,26 +8,31 @@
 #include "core/base/hash.h"
 #include "core/base/strtab.h"
 
-static void strtab_rehash(struct strtab *st, size_t nslots)
+/* A string looked up in a table. */
+struct strtab_probe {
+    const struct strtab *st;
+    const char *s;
+    size_t len;
+    uint32_t hash;
+};
+
+static bool strtab_eq(const void *probe, uint32_t id)
 {
-    uint32_t *slots = xcalloc(nslots, sizeof(*slots));
-    size_t mask = nslots - 1;
-    for (size_t id = 0; id < st->ents.n; id++) {
-        size_t i = st->ents.v[id].hash & mask;
-        while (slots[i])
-            i = (i + 1) & mask;
-        slots[i] = (uint32_t)id + 1;
-    }
-    free(st->slots);
-    st->slots = slots;
-    st->mask = mask;
+    const struct strtab_probe *p = probe;
+    const struct strtab_ent *e = &p->st->ents.v[id];
+    return e->hash == p->hash && e->len == p->len && memcmp(e->s, p->s, p->len) == 0;
+}
+
+static uint32_t strtab_hash_of(const void *st, uint32_t id)
+{
+    return ((const struct strtab *)st)->ents.v[id].hash;
 }
 
 void strtab_init(struct strtab *st)
 {
     memset(st, 0, sizeof(*st));
     arena_init(&st->bytes, 256 * 1024);
-    strtab_rehash(st, 1024);
+    hmap_init(&st->ids, 512);
     strtab_intern(st, "", 0);
 }
 
@@ -35,45 +40,30 @@ void strtab_free(struct strtab *st)
 {
     arena_free(&st->bytes);
     VEC_FREE(&st->ents);
-    free(st->slots);
+    hmap_free(&st->ids);
     memset(st, 0, sizeof(*st));
 }
 
 uint32_t strtab_find(const struct strtab *st, const char *s, size_t len)
 {
-    uint32_t h = (uint32_t)hash_bytes(s, len);
-    for (size_t i = h & st->mask;; i = (i + 1) & st->mask) {
-        uint32_t slot = st->slots[i];
-        if (!slot)
-            return IDX_NONE;
-        const struct strtab_ent *e = &st->ents.v[slot - 1];
-        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
-            return slot - 1;
-    }
+    struct strtab_probe p = {st, s, len, (uint32_t)hash_bytes(s, len)};
+    return hmap_find(&st->ids, p.hash, strtab_eq, &p);
 }
 
 uint32_t strtab_intern_hashed(struct strtab *st, const char *s, size_t len, uint64_t hash)
 {
-    uint32_t h = (uint32_t)hash;
-    size_t i = h & st->mask;
-    for (;; i = (i + 1) & st->mask) {
-        uint32_t slot = st->slots[i];
-        if (!slot)
-            break;
-        const struct strtab_ent *e = &st->ents.v[slot - 1];
-        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
-            return slot - 1;
-    }
+    struct strtab_probe p = {st, s, len, (uint32_t)hash};
+    uint32_t id = hmap_find(&st->ids, p.hash, strtab_eq, &p);
+    if (id != IDX_NONE)
+        return id;
     if (len > UINT32_MAX - 1)
         len = UINT32_MAX - 1;
-    uint32_t id = (uint32_t)st->ents.n;
+    id = (uint32_t)st->ents.n;
     struct strtab_ent *e = VEC_ADD(&st->ents);
     e->s = arena_strndup(&st->bytes, s, len);
     e->len = (uint32_t)len;
-    e->hash = h;
-    st->slots[i] = id + 1;
-    if (st->ents.n * 2 > st->mask + 1)
-        strtab_rehash(st, (st->mask + 1) * 2);
+    e->hash = p.hash;
+    hmap_add(&st->ids, p.hash, id, strtab_hash_of, st);
     return id;
 }
 
@@ -85,5 +75,5 @@ uint32_t strtab_intern(struct strtab *st, const char *s, size_t len)
 size_t strtab_memory(const struct strtab *st)
 {
     return arena_reserved(&st->bytes) + st->ents.cap * sizeof(struct strtab_ent) +
-           (st->mask + 1) * sizeof(uint32_t);
+           hmap_memory(&st->ids);
 }

@@ -13,19 +13,19 @@
 #include <string.h>
 
 #include "core/base/arena.h"
+#include "core/base/hmap.h"
 #include "core/base/vec.h"
 
 struct strtab_ent {
     const char *s;      /* NUL-terminated copy in the table's arena */
     uint32_t len;       /* byte length without the NUL */
-    uint32_t hash;      /* low bits of the hash, to skip compares */
+    uint32_t hash;      /* low bits of the hash, to skip compares and to grow ids */
 };
 
 struct strtab {
     struct arena bytes;                 /* string storage */
     VEC(struct strtab_ent) ents;        /* id -> string */
-    uint32_t *slots;                    /* open addressing: id + 1, 0 = empty */
-    size_t mask;                        /* slot count - 1 (power of two) */
+    struct hmap ids;                    /* string (hash_bytes) -> its id */
 };
 
 void strtab_init(struct strtab *st);
