@@ -15,7 +15,7 @@
 #include "core/symbols/elfmod.h"
 #include "core/base/strbuf.h"
 #include "core/symbols/symbolize.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/vec.h"
 #include "core/base/strtab.h"
 #include "src/commands.h"

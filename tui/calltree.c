@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "tui/calltree.h"
 #include "tui/calltree_internal.h"
 
@@ -271,13 +271,13 @@ static void make_children(struct calltree *ct, uint32_t n, bool allow_group)
                 cnt[j]++;
             }
         } else {
-            struct u64map m;
-            u64map_init(&m, nk);
+            struct hmap m;
+            hmap_init(&m, nk);
             for (size_t i = 0; i < nk; i++) {
-                grp[i] = u64map_put_first(&m, group_key(ct->t, ct->kids.v[i]), (uint32_t)i);
+                grp[i] = hmap_put_first(&m, group_key(ct->t, ct->kids.v[i]), (uint32_t)i);
                 cnt[grp[i]]++;
             }
-            u64map_free(&m);
+            hmap_free(&m);
         }
         /* Member lists: offsets per group, then one fill pass. */
         uint32_t *off = xmalloc(nk * sizeof(uint32_t));
@@ -436,16 +436,16 @@ static uint64_t node_key(const struct tnode *n)
 /* Keys of the open nodes that are shown (rows complete): what a rebuild
  * opens again. Open nodes under closed ones are not kept, as a rebuild
  * could not reach them anyway. */
-void ct_collect_keys(struct calltree *ct, struct u64map *m)
+void ct_collect_keys(struct calltree *ct, struct hmap *m)
 {
     calltree_finish(ct);
     size_t open = 0;
     for (size_t i = 0; i < ct->rows.n; i++)
         open += calltree_is_open(ct, ct->rows.v[i]);
-    u64map_init(m, open + 1);
+    hmap_init(m, open + 1);
     for (size_t i = 0; i < ct->rows.n; i++)
         if (calltree_is_open(ct, ct->rows.v[i]))
-            u64map_put(m, node_key(&ct->nodes.v[ct->rows.v[i]]), 1);
+            hmap_put(m, node_key(&ct->nodes.v[ct->rows.v[i]]), 1);
 }
 
 void ct_start_pass(struct calltree *ct, enum ct_pass_mode mode, uint32_t root)
@@ -464,7 +464,7 @@ void ct_start_pass(struct calltree *ct, enum ct_pass_mode mode, uint32_t root)
 void ct_end_pass(struct calltree *ct)
 {
     if (ct->pass_mode == CTP_KEYS)
-        u64map_free(&ct->pass_keys);
+        hmap_free(&ct->pass_keys);
     ct->pass_mode = CTP_NONE;
     ct->pass_root = IDX_NONE;
 }
@@ -476,7 +476,7 @@ bool ct_pass_wants(const struct calltree *ct, uint32_t n)
     case CTP_ALL:
         return true;
     case CTP_KEYS:
-        return u64map_get(&ct->pass_keys, node_key(node)) != IDX_NONE;
+        return hmap_get(&ct->pass_keys, node_key(node)) != IDX_NONE;
     case CTP_FILTER:
         if (node->flags & (TNF_MATCH | TNF_INMATCH))
             return false;
@@ -490,7 +490,7 @@ bool ct_pass_wants(const struct calltree *ct, uint32_t n)
 
 /* Rebuild the nodes from the roots; the rows then open those in `keys`
  * (taken), or (keys NULL) those on a path to a filter match. */
-void ct_rebuild(struct calltree *ct, struct u64map *keys)
+void ct_rebuild(struct calltree *ct, struct hmap *keys)
 {
     ct_start_pass(ct, keys ? CTP_KEYS : CTP_FILTER, IDX_NONE);
     if (keys)
@@ -502,7 +502,7 @@ void calltree_set_options(struct calltree *ct, bool hide_python, bool group)
 {
     if (ct->hide_python == hide_python && ct->group == group)
         return;
-    struct u64map keys;
+    struct hmap keys;
     ct_collect_keys(ct, &keys);
     ct->hide_python = hide_python;
     ct->group = group;
@@ -552,7 +552,7 @@ struct calltree *calltree_new(const struct trace *t, struct gputime *gt)
     ct->row_spans = xcalloc(t->rows.n + 1, sizeof(uint32_t));
     for (size_t r = 0; r <= t->rows.n; r++)
         ct->row_cpu[r] = ct->row_gpu[r] = CT_UNKNOWN;
-    u64map_init(&ct->group_times, 64);
+    hmap_init(&ct->group_times, 64);
     order_roots(ct);
     list_tops(ct);
     ct_filter_init(ct);
@@ -580,13 +580,13 @@ void calltree_free(struct calltree *ct)
     free(ct->row_cpu);
     free(ct->row_gpu);
     free(ct->row_spans);
-    u64map_free(&ct->group_times);
+    hmap_free(&ct->group_times);
     VEC_FREE(&ct->gtimes);
     free(ct->tops);
     free(ct->tops_pre);
     free(ct->tops_first);
     if (ct->have_saved) {
-        u64map_free(&ct->saved_unfiltered);
+        hmap_free(&ct->saved_unfiltered);
         ct->have_saved = false;
     }
     free(ct);

@@ -37,7 +37,7 @@
 #include "core/base/interval.h"
 #include "core/base/strbuf.h"
 #include "core/trace/trace.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/vec.h"
 #include "tui/pattern.h"
 
@@ -118,7 +118,7 @@ struct calltree {
     uint16_t pass;            /* stamp of the current open pass */
     uint8_t pass_mode;        /* enum ct_pass_mode */
     uint32_t pass_root;       /* node the pass opens below, IDX_NONE: all roots */
-    struct u64map pass_keys;  /* CTP_KEYS: node keys to open */
+    struct hmap pass_keys;    /* CTP_KEYS: node keys to open */
     VEC(struct ct_root) all_roots; /* roots in display order, unfiltered */
     /* Tree events by name: the distinct names, and per name the filter
      * numbers of its events (CSR), for filters and searches that would
@@ -144,14 +144,14 @@ struct calltree {
     uint32_t *tops_first; /* per row: offset into tops (rows.n + 1 of them) */
     uint32_t *tops_pre;   /* per top-level span: its number */
     uint8_t *rowmark;     /* per row: CT_MARK_PATH while filtered */
-    struct u64map saved_unfiltered; /* open nodes before the filter */
+    struct hmap saved_unfiltered;   /* open nodes before the filter */
     bool have_saved;                /* saved_unfiltered is set */
     int64_t total_gpu;              /* union of all GPU work (CT_UNKNOWN until computed) */
     /* Times that outlive the nodes (rebuilds make new nodes): per trace
      * row for the roots, per group identity for groups. */
     int64_t *row_cpu, *row_gpu; /* CT_UNKNOWN until computed */
     uint32_t *row_spans;        /* top-level spans, with row_cpu */
-    struct u64map group_times;  /* first member -> index into gtimes */
+    struct hmap group_times;    /* first member -> index into gtimes */
     VEC(struct ct_gtime) gtimes;
     uint32_t filter_gen; /* counts filters (group members may differ); 0: none */
     /* Scratch. */

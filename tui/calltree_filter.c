@@ -167,7 +167,7 @@ size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n
             ct->have_saved = false;
             ct_rebuild(ct, &ct->saved_unfiltered);
         } else {
-            struct u64map keys;
+            struct hmap keys;
             ct_collect_keys(ct, &keys);
             ct_rebuild(ct, &keys);
         }

@@ -16,10 +16,10 @@ void ct_end_pass(struct calltree *ct);
 /* Whether the pending pass wants node n open (n is in its subtree). */
 bool ct_pass_wants(const struct calltree *ct, uint32_t n);
 /* Keys of the open nodes that are shown (rows made to the end first). */
-void ct_collect_keys(struct calltree *ct, struct u64map *m);
+void ct_collect_keys(struct calltree *ct, struct hmap *m);
 /* Make the nodes again from the roots; the rows open the nodes whose keys
  * are in `keys` (taken), or (NULL) the paths to the filter's matches. */
-void ct_rebuild(struct calltree *ct, struct u64map *keys);
+void ct_rebuild(struct calltree *ct, struct hmap *keys);
 
 static inline bool ct_is_unlinked_gpu(const struct event *e)
 {

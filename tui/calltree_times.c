@@ -106,13 +106,13 @@ static struct ct_gtime *group_times(struct calltree *ct, uint32_t n)
 {
     const struct tnode *node = &ct->nodes.v[n];
     uint32_t first = ct->members.v[node->members];
-    uint32_t i = u64map_get(&ct->group_times, first);
+    uint32_t i = hmap_get(&ct->group_times, first);
     struct ct_gtime *g = i != IDX_NONE ? &ct->gtimes.v[i] : NULL;
     uint32_t gen = ct->filtered ? ct->filter_gen : 0;
     if (g && g->count == node->count && g->hide_python == ct->hide_python && g->filter_gen == gen)
         return g;
     if (!g) {
-        u64map_put(&ct->group_times, first, (uint32_t)ct->gtimes.n);
+        hmap_put(&ct->group_times, first, (uint32_t)ct->gtimes.n);
         g = VEC_ADD(&ct->gtimes);
     }
     *g = (struct ct_gtime){first, node->count, gen, ct->hide_python, CT_UNKNOWN, CT_UNKNOWN};

@@ -7,7 +7,7 @@
 
 #include "core/symbols/demangle.h"
 #include "core/symbols/kname.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/vec.h"
 #include "tui/knames.h"
 
@@ -20,7 +20,7 @@ struct kn_entry {
 struct knames {
     const struct trace *t;        /* borrowed */
     bool full;                    /* rows show full names */
-    struct u64map by_id;          /* string id -> index into entries */
+    struct hmap by_id;            /* string id -> index into entries */
     VEC(struct kn_entry) entries; /* the names made so far */
 };
 
@@ -28,7 +28,7 @@ struct knames *knames_new(const struct trace *t)
 {
     struct knames *k = xcalloc(1, sizeof(*k));
     k->t = t;
-    u64map_init(&k->by_id, 64);
+    hmap_init(&k->by_id, 64);
     return k;
 }
 
@@ -41,7 +41,7 @@ void knames_free(struct knames *k)
         free(k->entries.v[i].simple);
     }
     VEC_FREE(&k->entries);
-    u64map_free(&k->by_id);
+    hmap_free(&k->by_id);
     free(k);
 }
 
@@ -57,7 +57,7 @@ bool knames_full(const struct knames *k)
 
 static struct kn_entry *entry(struct knames *k, uint32_t id)
 {
-    uint32_t i = u64map_get(&k->by_id, id);
+    uint32_t i = hmap_get(&k->by_id, id);
     if (i != IDX_NONE)
         return &k->entries.v[i];
     /* Names may hold NUL bytes: the forms are made from the part before
@@ -69,7 +69,7 @@ static struct kn_entry *entry(struct knames *k, uint32_t id)
     e->full_len = strlen(e->full);
     e->simple_len = strlen(e->simple);
     free(name);
-    u64map_put(&k->by_id, id, (uint32_t)(k->entries.n - 1));
+    hmap_put(&k->by_id, id, (uint32_t)(k->entries.n - 1));
     return e;
 }
 

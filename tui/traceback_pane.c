@@ -9,7 +9,7 @@
 
 #include "core/symbols/kname.h"
 #include "core/symbols/symbolize.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/snapview.h"
@@ -48,7 +48,7 @@ struct tbview {
     enum tbv_mode mode;
     struct srcview src;
     struct symbolizer *sym; /* created for the first raw frame */
-    struct u64map res_of;   /* snapshot frame id -> index into res */
+    struct hmap res_of;     /* snapshot frame id -> index into res */
     VEC(struct tbres) res;
 };
 
@@ -78,7 +78,7 @@ static struct tbres *res_of(struct tbview *tv, uint32_t i)
 {
     if (i >= tv->sframes.n || tv->sframes.v[i] == IDX_NONE)
         return NULL;
-    uint32_t k = u64map_get(&tv->res_of, tv->sframes.v[i]);
+    uint32_t k = hmap_get(&tv->res_of, tv->sframes.v[i]);
     return k == IDX_NONE ? NULL : &tv->res.v[k];
 }
 
@@ -111,12 +111,12 @@ static void request_raw(struct app *a, struct tbview *tv)
         if (!sf || !(sf->flags & SFF_RAW))
             continue;
         uint32_t id = tv->sframes.v[i];
-        uint32_t k = u64map_get(&tv->res_of, id);
+        uint32_t k = hmap_get(&tv->res_of, id);
         if (k == IDX_NONE) {
             k = (uint32_t)tv->res.n;
             struct tbres *r = VEC_ADD(&tv->res);
             memset(r, 0, sizeof(*r));
-            u64map_put(&tv->res_of, id, k);
+            hmap_put(&tv->res_of, id, k);
         }
         struct tbres *r = &tv->res.v[k];
         if (r->state != RES_NONE)
@@ -159,7 +159,7 @@ static size_t take_answers(struct tbview *tv)
     size_t n;
     while ((n = symbolizer_poll(tv->sym, ans, 32)) > 0) {
         for (size_t i = 0; i < n; i++) {
-            uint32_t k = u64map_get(&tv->res_of, ans[i]->tag);
+            uint32_t k = hmap_get(&tv->res_of, ans[i]->tag);
             if (k != IDX_NONE && tv->res.v[k].state != RES_DONE) {
                 struct tbres *r = &tv->res.v[k];
                 r->r = ans[i]->result;
@@ -742,7 +742,7 @@ static void tv_free(struct pane *p)
     for (size_t i = 0; i < tv->res.n; i++)
         sym_result_done(&tv->res.v[i].r);
     VEC_FREE(&tv->res);
-    u64map_free(&tv->res_of);
+    hmap_free(&tv->res_of);
     traceback_done(&tv->tb);
     VEC_FREE(&tv->sframes);
     VEC_FREE(&tv->rows);
@@ -770,7 +770,7 @@ struct pane *traceback_pane_new(struct app *a)
 {
     struct tbview *tv = xcalloc(1, sizeof(*tv));
     traceback_init(&tv->tb);
-    u64map_init(&tv->res_of, 64);
+    hmap_init(&tv->res_of, 64);
     srcview_init(&tv->src);
     return pane_new(&traceback_pane_ops, PANE_DETAIL, tv);
 }

@@ -7,10 +7,10 @@
 #include "core/analysis/gputime.h"
 #include "core/base/interval.h"
 #include "core/base/sort.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 
 struct tcache {
-    struct u64map idx;      /* event -> index into val */
+    struct hmap idx;        /* event -> index into val */
     VEC(int64_t) val;
 };
 
@@ -149,9 +149,9 @@ void gputime_free(struct gputime *g)
     free(g->launched_first);
     free(g->launched);
     for (int k = 0; k < 2; k++) {
-        u64map_free(&g->direct[k].idx);
+        hmap_free(&g->direct[k].idx);
         VEC_FREE(&g->direct[k].val);
-        u64map_free(&g->subtree[k].idx);
+        hmap_free(&g->subtree[k].idx);
         VEC_FREE(&g->subtree[k].val);
     }
     VEC_FREE(&g->scratch);
@@ -160,7 +160,7 @@ void gputime_free(struct gputime *g)
 
 static bool tcache_get(struct tcache *c, uint32_t ev, int64_t *out)
 {
-    uint32_t k = c->idx.keys ? u64map_get(&c->idx, ev) : IDX_NONE;
+    uint32_t k = hmap_get(&c->idx, ev);
     if (k == IDX_NONE)
         return false;
     *out = c->val.v[k];
@@ -169,9 +169,9 @@ static bool tcache_get(struct tcache *c, uint32_t ev, int64_t *out)
 
 static int64_t tcache_put(struct tcache *c, uint32_t ev, int64_t v)
 {
-    if (!c->idx.keys)
-        u64map_init(&c->idx, 1024);
-    u64map_put(&c->idx, ev, (uint32_t)c->val.n);
+    if (!c->idx.vals)
+        hmap_init(&c->idx, 1024);
+    hmap_put(&c->idx, ev, (uint32_t)c->val.n);
     VEC_PUSH(&c->val, v);
     return v;
 }

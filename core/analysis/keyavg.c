@@ -14,7 +14,7 @@
 #include "core/analysis/shapes.h"
 #include "core/base/sort.h"
 #include "core/base/strbuf.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 
 static bool is_row_event(const struct event *e)
 {
@@ -243,8 +243,8 @@ static void group_events(struct kbuild *b)
     const struct trace *t = b->t;
     const struct keyavg_opts *opts = b->opts;
     bool with_flops = top_flag(t, "with_flops");
-    struct u64map by_key;
-    u64map_init(&by_key, 1024);
+    struct hmap by_key;
+    hmap_init(&by_key, 1024);
     struct strbuf sk = STRBUF_INIT;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
@@ -260,7 +260,7 @@ static void group_events(struct kbuild *b)
         uint64_t key = ((uint64_t)e->name << 1 | gpu) * 0x9e3779b97f4a7c15ULL ^
                        (uint64_t)shapes * 0xc2b2ae3d27d4eb4fULL ^
                        (sk.len ? hash_bytes(sk.s, sk.len) : 0);
-        uint32_t a = b->per_event ? IDX_NONE : u64map_get(&by_key, key);
+        uint32_t a = b->per_event ? IDX_NONE : hmap_get(&by_key, key);
         if (a != IDX_NONE) {
             /* Verify: a 64-bit key collision must not merge distinct rows. */
             const struct kagg *g = &b->aggs.v[a];
@@ -277,7 +277,7 @@ static void group_events(struct kbuild *b)
             g->gpu = gpu;
             g->stack = sk.len ? xstrdup(sk.s) : NULL;
             if (!b->per_event)
-                u64map_put(&by_key, key, a);
+                hmap_put(&by_key, key, a);
         }
         struct kagg *g = &b->aggs.v[a];
         g->calls++;
@@ -295,7 +295,7 @@ static void group_events(struct kbuild *b)
         b->group[i] = a;
         VEC_PUSH(&b->insts, ((struct inst){a, i}));
     }
-    u64map_free(&by_key);
+    hmap_free(&by_key);
     sb_free(&sk);
 }
 

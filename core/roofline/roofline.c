@@ -23,12 +23,12 @@ static const struct pm_model *rf_model(struct roofline *r, uint32_t ev)
     const struct event *e = &r->t->ev.v[ev];
     if (e->kind != EVK_CPU_OP)
         return NULL;
-    uint32_t k = u64map_get(&r->model_of, e->name);
+    uint32_t k = hmap_get(&r->model_of, e->name);
     if (k == IDX_NONE) {
         const struct pm_model *m = pm_find(trace_str(r->t, e->name));
         VEC_PUSH(&r->models, m);
         k = (uint32_t)r->models.n - 1;
-        u64map_put(&r->model_of, e->name, k);
+        hmap_put(&r->model_of, e->name, k);
     }
     return r->models.v[k];
 }
@@ -265,7 +265,7 @@ static void add_inst(struct roofline *r, uint32_t ev, uint32_t time_ev, bool bwd
     struct rf_group *gr = &r->groups.v[g];
     gr->count++;
     gr->kt_sum += in->kernel_us;
-    u64map_put(&r->by_time_ev, time_ev, (uint32_t)r->inst.n - 1);
+    hmap_put(&r->by_time_ev, time_ev, (uint32_t)r->inst.n - 1);
 }
 
 static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *m)
@@ -305,7 +305,7 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
     const struct op_info *o = ev_op(t, ev);
     uint32_t b = o ? o->partner : IDX_NONE;
     if (m->bwd_sheet != PM_NONE && b != IDX_NONE && (t->ev.v[b].flags & EVF_BACKWARD) &&
-        u64map_get(&r->by_time_ev, b) == IDX_NONE && !subtree_has_family(r, b, family(m->sheet))) {
+        hmap_get(&r->by_time_ev, b) == IDX_NONE && !subtree_has_family(r, b, family(m->sheet))) {
         c.bwd = true;
         if (pm_eval(m, &c, res))
             add_inst(r, ev, b, true, res);
@@ -361,8 +361,8 @@ struct roofline *roofline_new(struct analysis *a, const char *arch, char *err)
     else
         snprintf(r->note, sizeof(r->note), "roofline columns are empty: %.570s", msg);
     arena_init(&r->arena, 0);
-    u64map_init(&r->model_of, 256);
-    u64map_init(&r->by_time_ev, 1024);
+    hmap_init(&r->model_of, 256);
+    hmap_init(&r->by_time_ev, 1024);
     for (uint32_t i = 0; i < t->ev.n && !r->has_shapes; i++)
         r->has_shapes = (t->ev.v[i].flags & EVF_HAS_SHAPES) != 0;
     if (r->has_shapes)
@@ -390,8 +390,8 @@ void roofline_free(struct roofline *r)
     VEC_FREE(&r->fails);
     VEC_FREE(&r->models);
     VEC_FREE(&r->seqs);
-    u64map_free(&r->by_time_ev);
-    u64map_free(&r->model_of);
+    hmap_free(&r->by_time_ev);
+    hmap_free(&r->model_of);
     free(r->mem_first);
     free(r->mem);
     free(r->slots);
@@ -436,7 +436,7 @@ double rf_roof_us(const struct roofline *r, const char *spec, double flops, doub
 bool roofline_instance(const struct roofline *r, uint32_t ev, struct pm_result *res,
                        struct roofline_point *pt)
 {
-    uint32_t k = u64map_get(&r->by_time_ev, ev);
+    uint32_t k = hmap_get(&r->by_time_ev, ev);
     if (k == IDX_NONE)
         return false;
     const struct rf_inst *in = &r->inst.v[k];
@@ -510,7 +510,7 @@ bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_
         return false;
     }
     const char *x = ascii ? "x" : "\u00d7", *dot = ascii ? " - " : " \u00b7 ";
-    uint32_t k = u64map_get(&r->by_time_ev, ev);
+    uint32_t k = hmap_get(&r->by_time_ev, ev);
     const struct rf_inst *in = &r->inst.v[k];
     sb_puts(out, trace_str(r->t, r->t->ev.v[in->ev].name));
     if (in->bwd)

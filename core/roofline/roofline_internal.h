@@ -5,7 +5,7 @@
 
 #include "core/base/arena.h"
 #include "core/roofline/roofline.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/vec.h"
 
 /* One modelled instance. */
@@ -61,13 +61,13 @@ struct roofline {
     uint32_t nested[PM__COUNT];      /* per sheet: instances left to an
                                         enclosing op of the same family */
     uint32_t nested_name[PM__COUNT]; /* strtab id of the first one's name */
-    struct u64map by_time_ev;        /* time_ev -> instance */
+    struct hmap by_time_ev;          /* time_ev -> instance */
     uint32_t *mem_first;             /* CSR: instances of each group, event order */
     uint32_t *mem;
     uint32_t *slots; /* grouping hash: group index or IDX_NONE */
     size_t slot_mask;
     struct arena arena;
-    struct u64map model_of; /* name id -> index + 1 into models, 0 = none */
+    struct hmap model_of; /* name id -> index + 1 into models, 0 = none */
     VEC(const struct pm_model *) models;
     VEC(struct seq_ev) seqs; /* ops by Sequence number, built on first use */
     bool seqs_built;

@@ -230,7 +230,7 @@ bool roofline_plot(struct strbuf *out, const struct roofline *r, uint32_t ev, in
 {
     if (width < 30 || height < 8)
         return false;
-    uint32_t k = u64map_get(&r->by_time_ev, ev);
+    uint32_t k = hmap_get(&r->by_time_ev, ev);
     if (k == IDX_NONE)
         return false;
     const struct rf_inst *self = &r->inst.v[k];

@@ -8,10 +8,10 @@
 
 #include "core/base/hash.h"
 #include "core/snapshot/snapshot.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/xalloc.h"
 
-/* u64map has no delete: a freed address keeps this value. */
+/* hmap has no delete: a freed address keeps this value. */
 #define GONE (IDX_NONE - 1)
 
 static inline bool held(uint32_t v)
@@ -38,8 +38,8 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
 {
     struct snap_device *d = &s->devices.v[dev];
     const struct snap_entry *e = d->nentries ? s->entries.v + d->first_entry : NULL;
-    struct u64map live;
-    u64map_init(&live, 1024);
+    struct hmap live;
+    hmap_init(&live, 1024);
     d->first_alloc = (uint32_t)s->allocs.n;
     int64_t *after = xmalloc((d->nentries ? d->nentries : 1) * sizeof(*after));
     int64_t base = 0, cur = 0, best = INT64_MIN;
@@ -48,14 +48,14 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
         bool action = false;
         if (e[i].action == SA_ALLOC) {
             uint32_t k = add_alloc(s, e[i].addr, e[i].size, i, IDX_NONE, e[i].frames, IDX_NONE);
-            u64map_put(&live, e[i].addr, k);
+            hmap_put(&live, e[i].addr, k);
             cur += (int64_t)e[i].size;
             action = true;
         } else if (e[i].action == SA_FREE_COMPLETED) {
-            uint32_t k = u64map_get(&live, e[i].addr);
+            uint32_t k = hmap_get(&live, e[i].addr);
             if (held(k)) {
                 s->allocs.v[k].free_idx = i;
-                u64map_put(&live, e[i].addr, GONE);
+                hmap_put(&live, e[i].addr, GONE);
                 cur -= (int64_t)s->allocs.v[k].size;
             } else {
                 /* Allocated before recording started: live from the start. */
@@ -80,7 +80,7 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
             const struct snap_block *b = &s->blocks.v[bi];
             if (b->state != BS_ACTIVE_ALLOCATED)
                 continue;
-            uint32_t k = u64map_get(&live, b->address);
+            uint32_t k = hmap_get(&live, b->address);
             if (held(k)) {
                 s->allocs.v[k].block = bi;
                 continue;
@@ -96,7 +96,7 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
     d->peak_allocated = best_idx == IDX_NONE ? base : base + best;
     d->peak_idx = best_idx;
     d->nallocs = (uint32_t)(s->allocs.n - d->first_alloc);
-    u64map_free(&live);
+    hmap_free(&live);
 }
 
 /* A request as the caching allocator rounds it (round_size without
@@ -149,8 +149,8 @@ static void replay_reserved(struct snapshot *s, uint32_t dev)
 {
     struct snap_device *d = &s->devices.v[dev];
     const struct snap_entry *e = d->nentries ? s->entries.v + d->first_entry : NULL;
-    struct u64map live;
-    u64map_init(&live, 64);
+    struct hmap live;
+    hmap_init(&live, 64);
     int64_t *after = xmalloc((d->nentries ? d->nentries : 1) * sizeof(*after));
     int64_t base = 0, cur = 0, best = INT64_MIN;
     uint32_t best_idx = IDX_NONE;
@@ -158,14 +158,14 @@ static void replay_reserved(struct snapshot *s, uint32_t dev)
     for (uint32_t i = 0; i < d->nentries; i++) {
         bool action = false;
         if (e[i].action == SA_SEGMENT_ALLOC) {
-            u64map_put(&live, e[i].addr, (uint32_t)sizes.n);
+            hmap_put(&live, e[i].addr, (uint32_t)sizes.n);
             VEC_PUSH(&sizes, e[i].size);
             cur += (int64_t)e[i].size;
             action = true;
         } else if (e[i].action == SA_SEGMENT_FREE) {
-            uint32_t k = u64map_get(&live, e[i].addr);
+            uint32_t k = hmap_get(&live, e[i].addr);
             if (held(k)) {
-                u64map_put(&live, e[i].addr, GONE);
+                hmap_put(&live, e[i].addr, GONE);
                 cur -= (int64_t)sizes.v[k];
             } else {
                 base += (int64_t)e[i].size;
@@ -181,7 +181,7 @@ static void replay_reserved(struct snapshot *s, uint32_t dev)
     }
     for (size_t g = 0; g < s->segments.n; g++) {
         const struct snap_segment *seg = &s->segments.v[g];
-        if (seg->device == dev && !held(u64map_get(&live, seg->address)))
+        if (seg->device == dev && !held(hmap_get(&live, seg->address)))
             base += (int64_t)seg->total_size;
     }
     for (uint32_t i = 0; i < d->nentries; i++)
@@ -191,7 +191,7 @@ static void replay_reserved(struct snapshot *s, uint32_t dev)
     d->peak_reserved = best_idx == IDX_NONE ? base : base + best;
     d->peak_reserved_idx = best_idx;
     VEC_FREE(&sizes);
-    u64map_free(&live);
+    hmap_free(&live);
 }
 
 void snapshot_index(struct snapshot *s)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/snapshot/snapshot.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/xalloc.h"
 
 typedef VEC(struct snap_seg_at) seg_vec;
@@ -135,19 +135,19 @@ static int cmp_live(const void *x, const void *y)
 /* Pending-free state of addresses after entry idx: 1 after a free_requested,
  * 0 after an alloc or free_completed. anyreq gets every address with a
  * free_requested anywhere in the trace. */
-static void pending_states(const struct snapshot *s, uint32_t dev, uint32_t idx, struct u64map *at,
-                           struct u64map *anyreq)
+static void pending_states(const struct snapshot *s, uint32_t dev, uint32_t idx, struct hmap *at,
+                           struct hmap *anyreq)
 {
     const struct snap_device *d = &s->devices.v[dev];
     for (uint32_t j = 0; j < d->nentries; j++) {
         const struct snap_entry *e = snapshot_entry(s, dev, j);
         bool before = idx != IDX_NONE && j <= idx;
         if (e->action == SA_FREE_REQUESTED) {
-            u64map_put(anyreq, e->addr, 1);
+            hmap_put(anyreq, e->addr, 1);
             if (before)
-                u64map_put(at, e->addr, 1);
+                hmap_put(at, e->addr, 1);
         } else if (before && (e->action == SA_ALLOC || e->action == SA_FREE_COMPLETED)) {
-            u64map_put(at, e->addr, 0);
+            hmap_put(at, e->addr, 0);
         }
     }
 }
@@ -160,10 +160,10 @@ typedef VEC(struct snap_seg_live) live_vec;
 static void collect_live(const struct snapshot *s, uint32_t dev, uint32_t idx, live_vec *out)
 {
     const struct snap_device *d = &s->devices.v[dev];
-    struct u64map at, anyreq, blocks;
-    u64map_init(&at, 256);
-    u64map_init(&anyreq, 256);
-    u64map_init(&blocks, 256);
+    struct hmap at, anyreq, blocks;
+    hmap_init(&at, 256);
+    hmap_init(&anyreq, 256);
+    hmap_init(&blocks, 256);
     pending_states(s, dev, idx, &at, &anyreq);
     for (size_t g = 0; g < s->segments.n; g++) {
         const struct snap_segment *sg = &s->segments.v[g];
@@ -172,18 +172,18 @@ static void collect_live(const struct snapshot *s, uint32_t dev, uint32_t idx, l
         for (uint32_t k = 0; k < sg->nblocks; k++) {
             const struct snap_block *b = &s->blocks.v[sg->first_block + k];
             if (b->state == BS_ACTIVE_ALLOCATED || b->state == BS_ACTIVE_PENDING_FREE)
-                u64map_put(&blocks, b->address, sg->first_block + k);
+                hmap_put(&blocks, b->address, sg->first_block + k);
         }
     }
-    struct u64map held; /* addresses an allocation live at the end accounts for */
-    u64map_init(&held, 256);
+    struct hmap held; /* addresses an allocation live at the end accounts for */
+    hmap_init(&held, 256);
     for (uint32_t k = d->first_alloc; k < d->first_alloc + d->nallocs; k++) {
         const struct snap_alloc *a = &s->allocs.v[k];
         uint32_t bi = a->block;
         if (a->free_idx == IDX_NONE) {
             if (bi == IDX_NONE)
-                bi = u64map_get(&blocks, a->addr);
-            u64map_put(&held, a->addr, k);
+                bi = hmap_get(&blocks, a->addr);
+            hmap_put(&held, a->addr, k);
         }
         if (!snapshot_alloc_live(a, idx))
             continue;
@@ -193,7 +193,7 @@ static void collect_live(const struct snapshot *s, uint32_t dev, uint32_t idx, l
                                   .requested = a->size,
                                   .alloc = k,
                                   .frames = a->frames,
-                                  .pending = u64map_get(&at, a->addr) == 1};
+                                  .pending = hmap_get(&at, a->addr) == 1};
         VEC_PUSH(out, l);
     }
     /* Final pending-free blocks no allocation accounts for were allocated
@@ -205,10 +205,10 @@ static void collect_live(const struct snapshot *s, uint32_t dev, uint32_t idx, l
             continue;
         for (uint32_t k = 0; k < sg->nblocks; k++) {
             const struct snap_block *b = &s->blocks.v[sg->first_block + k];
-            if (b->state != BS_ACTIVE_PENDING_FREE || u64map_get(&held, b->address) != IDX_NONE)
+            if (b->state != BS_ACTIVE_PENDING_FREE || hmap_get(&held, b->address) != IDX_NONE)
                 continue;
             bool pending =
-                u64map_get(&anyreq, b->address) == IDX_NONE || u64map_get(&at, b->address) == 1;
+                hmap_get(&anyreq, b->address) == IDX_NONE || hmap_get(&at, b->address) == 1;
             struct snap_seg_live l = {.addr = b->address,
                                       .size = b->size,
                                       .requested = b->requested_size,
@@ -218,10 +218,10 @@ static void collect_live(const struct snapshot *s, uint32_t dev, uint32_t idx, l
             VEC_PUSH(out, l);
         }
     }
-    u64map_free(&held);
-    u64map_free(&blocks);
-    u64map_free(&anyreq);
-    u64map_free(&at);
+    hmap_free(&held);
+    hmap_free(&blocks);
+    hmap_free(&anyreq);
+    hmap_free(&at);
     if (out->n)
         qsort(out->v, out->n, sizeof(*out->v), cmp_live);
 }

@@ -367,7 +367,7 @@ struct dwarfidx *dwarfidx_open(const char *path, char **why)
     struct dwarfidx *d = xcalloc(1, sizeof(*d));
     d->dbg = dbg;
     strtab_init(&d->strs);
-    u64map_init(&d->name_of_die, 1024);
+    hmap_init(&d->name_of_die, 1024);
     if (!build_unit_table(d, why)) {
         dwarfidx_free(d);
         return NULL;
@@ -383,7 +383,7 @@ void dwarfidx_free(struct dwarfidx *d)
         dwarfunit_free(&d->units[i]);
     free(d->units);
     free(d->ranges);
-    u64map_free(&d->name_of_die);
+    hmap_free(&d->name_of_die);
     strtab_free(&d->strs);
     Dwarf_Error err = NULL;
     if (d->dbg && dwarf_finish(d->dbg, &err) != DW_DLV_OK && err)

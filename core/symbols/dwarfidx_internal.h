@@ -11,7 +11,7 @@
 
 #include "core/symbols/dwarfidx.h"
 #include "core/base/strtab.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/vec.h"
 
 /* A line table row. */
@@ -89,7 +89,7 @@ struct dwarfidx {
     size_t nunits;
     struct unit_range *ranges;      /* sorted by lo */
     size_t nranges;
-    struct u64map name_of_die;      /* DIE offset -> strtab id of its name */
+    struct hmap name_of_die;        /* DIE offset -> strtab id of its name */
     size_t aranges_units;
     size_t units_loaded;
     size_t funcs_read;              /* functions whose inlined calls were read */

@@ -291,7 +291,7 @@ static uint32_t function_name(struct dwarfidx *d, const struct die_facts *self)
     Dwarf_Off ref = self->origin ? self->origin : self->spec;
     Dwarf_Off first_ref = ref;
     if (ref) {
-        uint32_t cached = u64map_get(&d->name_of_die, ref);
+        uint32_t cached = hmap_get(&d->name_of_die, ref);
         if (cached != IDX_NONE)
             return cached ? cached : plain ? strtab_intern_cstr(&d->strs, plain) : 0;
     }
@@ -322,7 +322,7 @@ static uint32_t function_name(struct dwarfidx *d, const struct die_facts *self)
     if (!found && ref_plain)
         found = strtab_intern_cstr(&d->strs, ref_plain);
     if (first_ref)
-        u64map_put(&d->name_of_die, first_ref, found);
+        hmap_put(&d->name_of_die, first_ref, found);
     if (!found && plain)
         found = strtab_intern_cstr(&d->strs, plain);
     return found;

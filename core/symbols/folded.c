@@ -8,7 +8,7 @@
 #include "core/symbols/folded.h"
 #include "core/base/strtab.h"
 #include "core/symbols/traceback.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 
 bool folded_metric_parse(const char *s, enum folded_metric *out)
 {
@@ -40,8 +40,8 @@ struct node {
 
 struct folder {
     struct strtab texts;            /* frame texts, as written out */
-    struct u64map text_of_raw;      /* trace strtab id -> texts id */
-    struct u64map child;            /* (parent + 1) << 32 | text -> node */
+    struct hmap text_of_raw;        /* trace strtab id -> texts id */
+    struct hmap child;              /* (parent + 1) << 32 | text -> node */
     VEC(struct node) nodes;
     VEC(uint32_t) order;            /* nodes holding a value, first-seen order */
     struct strbuf tmp;
@@ -56,7 +56,7 @@ static uint32_t frame_text(struct folder *fo, const struct trace *t, const struc
                        ? t->ev.v[f->ev].name
                        : IDX_NONE;
     if (raw != IDX_NONE) {
-        uint32_t id = u64map_get(&fo->text_of_raw, raw);
+        uint32_t id = hmap_get(&fo->text_of_raw, raw);
         if (id != IDX_NONE)
             return id;
     }
@@ -69,19 +69,19 @@ static uint32_t frame_text(struct folder *fo, const struct trace *t, const struc
     }
     uint32_t id = strtab_intern(&fo->texts, sb_str(&fo->tmp), fo->tmp.len);
     if (raw != IDX_NONE)
-        u64map_put(&fo->text_of_raw, raw, id);
+        hmap_put(&fo->text_of_raw, raw, id);
     return id;
 }
 
 static uint32_t child_node(struct folder *fo, uint32_t parent, uint32_t text)
 {
     uint64_t key = ((uint64_t)(parent + 1) << 32) | text;
-    uint32_t n = u64map_get(&fo->child, key);
+    uint32_t n = hmap_get(&fo->child, key);
     if (n != IDX_NONE)
         return n;
     n = (uint32_t)fo->nodes.n;
     VEC_PUSH(&fo->nodes, ((struct node){parent, text, 0, false}));
-    u64map_put(&fo->child, key, n);
+    hmap_put(&fo->child, key, n);
     return n;
 }
 
@@ -121,8 +121,8 @@ void folded_write(struct strbuf *out, const struct trace *t, enum folded_metric 
     struct folder fo;
     memset(&fo, 0, sizeof(fo));
     strtab_init(&fo.texts);
-    u64map_init(&fo.text_of_raw, 1024);
-    u64map_init(&fo.child, 4096);
+    hmap_init(&fo.text_of_raw, 1024);
+    hmap_init(&fo.child, 4096);
     struct traceback tb;
     traceback_init(&tb);
 
@@ -168,7 +168,7 @@ void folded_write(struct strbuf *out, const struct trace *t, enum folded_metric 
     sb_free(&fo.tmp);
     VEC_FREE(&fo.nodes);
     VEC_FREE(&fo.order);
-    u64map_free(&fo.child);
-    u64map_free(&fo.text_of_raw);
+    hmap_free(&fo.child);
+    hmap_free(&fo.text_of_raw);
     strtab_free(&fo.texts);
 }

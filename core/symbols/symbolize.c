@@ -15,7 +15,7 @@
 #include "core/symbols/elfmod.h"
 #include "core/base/strtab.h"
 #include "core/symbols/symbolize.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/vec.h"
 #include "core/base/xalloc.h"
 
@@ -54,9 +54,9 @@ struct symbolizer {
     char **dirs;                    /* copied debug_dirs */
     pthread_mutex_t lock;           /* modules, strings, libdwarf */
     struct strtab strs;             /* paths, reasons, demangled names */
-    struct u64map module_of_path;   /* strtab id of path -> index in modules */
+    struct hmap module_of_path;     /* strtab id of path -> index in modules */
     VEC(struct module *) modules;
-    struct u64map demangled;        /* name pointer -> strtab id + 1 (0 = not mangled) */
+    struct hmap demangled;          /* name pointer -> strtab id + 1 (0 = not mangled) */
     struct dw_frame scratch[MAX_FRAMES];
     struct module *last;            /* the module of the previous lookup */
 
@@ -181,12 +181,12 @@ static struct module *module_get(struct symbolizer *s, const char *path)
     if (s->last && strcmp(s->last->path, path) == 0)
         return s->last; /* addresses come in runs of one module */
     uint32_t id = strtab_intern_cstr(&s->strs, path);
-    uint32_t idx = u64map_get(&s->module_of_path, id);
+    uint32_t idx = hmap_get(&s->module_of_path, id);
     if (idx != IDX_NONE)
         return s->last = s->modules.v[idx];
     struct module *m = xcalloc(1, sizeof(*m));
     m->path = strtab_str(&s->strs, id);
-    u64map_put(&s->module_of_path, id, (uint32_t)s->modules.n);
+    hmap_put(&s->module_of_path, id, (uint32_t)s->modules.n);
     VEC_PUSH(&s->modules, m);
     return s->last = m;
 }
@@ -205,12 +205,12 @@ static const char *show_name(struct symbolizer *s, const char *raw)
     if (!raw || !s->opts.demangle || !demangle_is_mangled(raw))
         return raw;
     uint64_t key = (uint64_t)(uintptr_t)raw;
-    uint32_t v = u64map_get(&s->demangled, key);
+    uint32_t v = hmap_get(&s->demangled, key);
     if (v == IDX_NONE) {
         char *d = demangle(raw);
         v = d ? strtab_intern_cstr(&s->strs, d) + 1 : 0;
         free(d);
-        u64map_put(&s->demangled, key, v);
+        hmap_put(&s->demangled, key, v);
     }
     return v ? strtab_str(&s->strs, v - 1) : raw;
 }
@@ -476,8 +476,8 @@ struct symbolizer *symbolizer_new(const struct sym_opts *opts)
     pthread_mutex_init(&s->qlock, NULL);
     pthread_cond_init(&s->qcond, NULL);
     strtab_init(&s->strs);
-    u64map_init(&s->module_of_path, 16);
-    u64map_init(&s->demangled, 256);
+    hmap_init(&s->module_of_path, 16);
+    hmap_init(&s->demangled, 256);
     s->notify[0] = s->notify[1] = -1;
     s->next_id = 1;
     return s;
@@ -511,8 +511,8 @@ void symbolizer_free(struct symbolizer *s)
     for (size_t i = 0; i < s->opts.ndebug_dirs; i++)
         free(s->dirs[i]);
     free(s->dirs);
-    u64map_free(&s->module_of_path);
-    u64map_free(&s->demangled);
+    hmap_free(&s->module_of_path);
+    hmap_free(&s->demangled);
     strtab_free(&s->strs);
     if (s->notify[0] >= 0) {
         close(s->notify[0]);

@@ -14,7 +14,7 @@
 #include "core/trace/argpack.h"
 #include "core/trace/export.h"
 #include "core/base/strbuf.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 
 /* ------------------------------------------------------------------------ */
 /* Selection                                                                */
@@ -125,21 +125,21 @@ bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t 
             return false;
         }
         /* Match each distinct name once. */
-        struct u64map verdict;
-        u64map_init(&verdict, 1024);
+        struct hmap verdict;
+        hmap_init(&verdict, 1024);
         for (uint32_t i = 0; i < t->ev.n; i++) {
             const struct event *e = &t->ev.v[i];
             if (!evk_is_host_span(e->kind) || e->ph != 'X')
                 continue;
-            uint32_t v = u64map_get(&verdict, e->name);
+            uint32_t v = hmap_get(&verdict, e->name);
             if (v == IDX_NONE) {
                 v = regexec(&re, trace_str(t, e->name), 0, NULL, 0) == 0;
-                u64map_put(&verdict, e->name, v);
+                hmap_put(&verdict, e->name, v);
             }
             if (v)
                 keep_subtree(t, i, keep);
         }
-        u64map_free(&verdict);
+        hmap_free(&verdict);
         regfree(&re);
         break;
     }
@@ -219,21 +219,21 @@ static uint32_t flow_event(const struct trace *t, const struct flow *f)
 static uint8_t *select_flows(const struct trace *t, const uint8_t *keep)
 {
     uint8_t *ok = xcalloc(t->flows.n + 1, 1);
-    struct u64map bad;
-    u64map_init(&bad, 1024);
+    struct hmap bad;
+    hmap_init(&bad, 1024);
     for (size_t k = 0; k < t->flows.n; k++) {
         const struct flow *f = &t->flows.v[k];
         uint32_t e = flow_event(t, f);
         ok[k] = e != IDX_NONE && keep[e];
         if (!ok[k])
-            u64map_put(&bad, f->id * 0x9e3779b97f4a7c15ULL ^ f->cat, 1);
+            hmap_put(&bad, f->id * 0x9e3779b97f4a7c15ULL ^ f->cat, 1);
     }
     for (size_t k = 0; k < t->flows.n; k++) {
         const struct flow *f = &t->flows.v[k];
-        if (ok[k] && u64map_get(&bad, f->id * 0x9e3779b97f4a7c15ULL ^ f->cat) != IDX_NONE)
+        if (ok[k] && hmap_get(&bad, f->id * 0x9e3779b97f4a7c15ULL ^ f->cat) != IDX_NONE)
             ok[k] = 0;
     }
-    u64map_free(&bad);
+    hmap_free(&bad);
     return ok;
 }
 

@@ -17,7 +17,7 @@
 #include "core/trace/load.h"
 #include "core/trace/load_internal.h"
 #include "core/trace/tree.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/utf8.h"
 
 #ifndef TORCHTOP_FUZZ_SMALL_BUFFERS
@@ -73,7 +73,7 @@ struct loader {
     uint64_t soft_offset;           /* JSON byte offset */
     char soft_msg[256];
 
-    struct u64map meta_seen;        /* metadata dedup: content hash -> event */
+    struct hmap meta_seen;          /* metadata dedup: content hash -> event */
 };
 
 static bool cancelled(const struct loader *L)
@@ -119,9 +119,9 @@ static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *
 {
     struct trace *t = L->t;
     uint64_t h = meta_hash(e, args, n);
-    uint32_t prev = u64map_get(&L->meta_seen, h);
+    uint32_t prev = hmap_get(&L->meta_seen, h);
     if (prev == IDX_NONE) {
-        u64map_put(&L->meta_seen, h, (uint32_t)t->ev.n);
+        hmap_put(&L->meta_seen, h, (uint32_t)t->ev.n);
         return false;
     }
     const struct event *p = &t->ev.v[prev];
@@ -794,7 +794,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts,
     pthread_mutex_init(&L.sh.lock, NULL);
     L.cap = WINDOW_INITIAL;
     L.buf = xmalloc(L.cap);
-    u64map_init(&L.meta_seen, 64);
+    hmap_init(&L.meta_seen, 64);
     start_workers(&L, thread_count(opts));
 
     enum status st = parse_document(&L);
@@ -815,7 +815,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts,
     t->file_bytes = src->in_done;
     t->json_bytes = src->out_done;
     free(L.buf);
-    u64map_free(&L.meta_seen);
+    hmap_free(&L.meta_seen);
     free(L.sh.row_slots);
     pthread_mutex_destroy(&L.sh.lock);
 

@@ -8,7 +8,7 @@
 
 #include "core/base/sort.h"
 #include "core/trace/tree.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 
 struct order_key {
     int64_t ts;
@@ -67,22 +67,22 @@ enum gpu_bucket ev_bucket(const struct trace *t, uint32_t i)
 static void classify_gpu(struct trace *t)
 {
     /* Names repeat: classify each distinct kernel name once. */
-    struct u64map seen;
-    u64map_init(&seen, 1024);
+    struct hmap seen;
+    hmap_init(&seen, 1024);
     for (uint32_t i = 0; i < t->ev.n; i++) {
         struct event *e = &t->ev.v[i];
         if (e->kind != EVK_KERNEL)
             continue;
-        uint32_t cls = u64map_get(&seen, e->name);
+        uint32_t cls = hmap_get(&seen, e->name);
         if (cls == IDX_NONE) {
             const char *name = trace_str(t, e->name);
             cls = kernel_name_is_memcpy(name) ? EVF_MEMCPY_LIKE
                   : kernel_name_is_comm(name) ? EVF_COMM : 0;
-            u64map_put(&seen, e->name, cls);
+            hmap_put(&seen, e->name, cls);
         }
         e->flags |= (uint16_t)cls;
     }
-    u64map_free(&seen);
+    hmap_free(&seen);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -201,12 +201,12 @@ static void link_python(struct trace *t)
 {
     if (!t->pys.n)
         return;
-    struct u64map ids;
-    u64map_init(&ids, t->pys.n);
+    struct hmap ids;
+    hmap_init(&ids, t->pys.n);
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (e->kind == EVK_PYTHON && e->aux != IDX_NONE && t->pys.v[e->aux].id != UINT64_MAX)
-            u64map_put_first(&ids, t->pys.v[e->aux].id, i);
+            hmap_put_first(&ids, t->pys.v[e->aux].id, i);
     }
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
@@ -214,11 +214,11 @@ static void link_python(struct trace *t)
             continue;
         struct py_info *p = &t->pys.v[e->aux];
         if (p->parent_id != UINT64_MAX) {
-            uint32_t parent = u64map_get(&ids, p->parent_id);
+            uint32_t parent = hmap_get(&ids, p->parent_id);
             p->py_parent = parent != i ? parent : IDX_NONE;
         }
     }
-    u64map_free(&ids);
+    hmap_free(&ids);
 }
 
 bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc)
@@ -242,7 +242,7 @@ static uint32_t find_launcher(const struct trace *t, uint32_t launch, uint32_t e
 
 /* Ids of flow starts from CPU launches to GPU work (ac2g and its older
  * names), for link_require_flow. */
-static void collect_launch_flows(const struct trace *t, struct u64map *starts)
+static void collect_launch_flows(const struct trace *t, struct hmap *starts)
 {
     static const char *const cats[] = {"ac2g", "async_cpu_to_gpu", "async"};
     uint32_t ids[ARRAY_SIZE(cats)];
@@ -254,16 +254,16 @@ static void collect_launch_flows(const struct trace *t, struct u64map *starts)
             continue;
         for (size_t k = 0; k < ARRAY_SIZE(cats); k++)
             if (ids[k] != IDX_NONE && f->cat == ids[k])
-                u64map_put_first(starts, f->id, (uint32_t)i);
+                hmap_put_first(starts, f->id, (uint32_t)i);
     }
 }
 
 static void link_gpu(struct trace *t)
 {
-    struct u64map corr, flows = {0};
-    u64map_init(&corr, t->launches.n);
+    struct hmap corr, flows = {0};
+    hmap_init(&corr, t->launches.n);
     if (t->link_require_flow) {
-        u64map_init(&flows, t->flows.n / 2 + 1);
+        hmap_init(&flows, t->flows.n / 2 + 1);
         collect_launch_flows(t, &flows);
     }
     for (uint32_t i = 0; i < t->ev.n; i++) {
@@ -271,12 +271,12 @@ static void link_gpu(struct trace *t)
         if (!evk_is_launch(e->kind) || e->aux == IDX_NONE || !t->launches.v[e->aux].corr)
             continue;
         uint64_t c = t->launches.v[e->aux].corr;
-        if (t->link_require_flow && u64map_get(&flows, c) == IDX_NONE)
+        if (t->link_require_flow && hmap_get(&flows, c) == IDX_NONE)
             continue;
-        u64map_put_first(&corr, c, i);
+        hmap_put_first(&corr, c, i);
     }
     if (t->link_require_flow)
-        u64map_free(&flows);
+        hmap_free(&flows);
     uint32_t execute_id = strtab_find(&t->strs, "execute", 7);
     uint32_t graph_cuda = strtab_find(&t->strs, "cudaGraphLaunch", 15);
     uint32_t graph_hip = strtab_find(&t->strs, "hipGraphLaunch", 14);
@@ -295,7 +295,7 @@ static void link_gpu(struct trace *t)
             g->stream = (int32_t)row->tid;
         if (!g->corr)
             continue;
-        uint32_t l = u64map_get(&corr, g->corr);
+        uint32_t l = hmap_get(&corr, g->corr);
         if (l == IDX_NONE)
             continue;
         g->launch = l;
@@ -339,7 +339,7 @@ static void link_gpu(struct trace *t)
             t->gpus.v[t->ev.v[g].aux].launcher = launcher;
         }
     }
-    u64map_free(&corr);
+    hmap_free(&corr);
 }
 
 struct seq_key {

@@ -1,4 +1,4 @@
-/* Unit tests: arena, strtab, u64map, interval algebra, JSON scanning,
+/* Unit tests: arena, strtab, hmap, interval algebra, JSON scanning,
  * utf8, display, argpack, tables and their printers. */
 #include "config.h"
 
@@ -21,7 +21,7 @@
 #include "core/base/strtab.h"
 #include "core/report/tabfmt.h"
 #include "core/base/table.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "core/base/utf8.h"
 
 static void test_arena(void **state)
@@ -68,17 +68,17 @@ static void test_strtab(void **state)
     strtab_free(&st);
 }
 
-static void test_u64map(void **state)
+static void test_hmap_u64(void **state)
 {
-    struct u64map m;
-    u64map_init(&m, 4);
+    struct hmap m;
+    hmap_init(&m, 4);
     for (uint64_t k = 0; k < 10000; k++)
-        u64map_put(&m, k * 7919 + (1ULL << 63), (uint32_t)k);
+        hmap_put(&m, k * 7919 + (1ULL << 63), (uint32_t)k);
     for (uint64_t k = 0; k < 10000; k++)
-        assert_int_equal(u64map_get(&m, k * 7919 + (1ULL << 63)), k);
-    assert_int_equal(u64map_get(&m, 3), IDX_NONE);
-    assert_int_equal(u64map_put_first(&m, 1ULL << 63, 99), 0);
-    u64map_free(&m);
+        assert_int_equal(hmap_get(&m, k * 7919 + (1ULL << 63)), k);
+    assert_int_equal(hmap_get(&m, 3), IDX_NONE);
+    assert_int_equal(hmap_put_first(&m, 1ULL << 63, 99), 0);
+    hmap_free(&m);
 }
 
 static void test_interval(void **state)
@@ -437,7 +437,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_strtab),
-        cmocka_unit_test(test_u64map),
+        cmocka_unit_test(test_hmap_u64),
         cmocka_unit_test(test_interval),
         cmocka_unit_test(test_json_scan),
         cmocka_unit_test(test_utf8_display),

@@ -17,7 +17,7 @@
 #include "core/symbols/demangle.h"
 #include "core/symbols/kname.h"
 #include "core/trace/load.h"
-#include "core/base/u64map.h"
+#include "core/base/hmap.h"
 #include "tests/unit/testutil.h"
 
 #define ELL "\xe2\x80\xa6"
@@ -176,13 +176,13 @@ static void test_shared_kernel_names(void **state)
         errinfo_clear(&err);
         assert_non_null(t);
         files++;
-        struct u64map seen;
-        u64map_init(&seen, 1024);
+        struct hmap seen;
+        hmap_init(&seen, 1024);
         for (uint32_t i = 0; i < t->ev.n; i++) {
             const struct event *e = &t->ev.v[i];
-            if (e->kind != EVK_KERNEL || u64map_get(&seen, e->name) != IDX_NONE)
+            if (e->kind != EVK_KERNEL || hmap_get(&seen, e->name) != IDX_NONE)
                 continue;
-            u64map_put(&seen, e->name, 1);
+            hmap_put(&seen, e->name, 1);
             const char *name = trace_str(t, e->name);
             if (!*name)
                 continue;
@@ -218,7 +218,7 @@ static void test_shared_kernel_names(void **state)
             free(s);
             free(full);
         }
-        u64map_free(&seen);
+        hmap_free(&seen);
         trace_free(t);
     }
     closedir(dir);
