@@ -178,19 +178,23 @@ static uint32_t find_linked(struct roofline *r, uint32_t ev, enum pm_sheet bwd_s
 /* Grouping                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static void slots_grow(struct roofline *r)
+/* A grouping key looked up among the groups. */
+struct group_probe {
+    const struct roofline *r;
+    const char *key;
+    uint64_t hash;
+};
+
+static bool group_eq(const void *probe, uint32_t g)
 {
-    size_t cap = r->slots ? (r->slot_mask + 1) * 2 : 1024;
-    free(r->slots);
-    r->slots = xmalloc(cap * sizeof(*r->slots));
-    memset(r->slots, 0xff, cap * sizeof(*r->slots));
-    r->slot_mask = cap - 1;
-    for (uint32_t g = 0; g < r->groups.n; g++) {
-        size_t s = r->groups.v[g].hash & r->slot_mask;
-        while (r->slots[s] != IDX_NONE)
-            s = (s + 1) & r->slot_mask;
-        r->slots[s] = g;
-    }
+    const struct group_probe *p = probe;
+    const struct rf_group *gr = &p->r->groups.v[g];
+    return gr->hash == p->hash && strcmp(gr->key, p->key) == 0;
+}
+
+static uint32_t group_hash_of(const void *r, uint32_t g)
+{
+    return (uint32_t)((const struct roofline *)r)->groups.v[g].hash;
 }
 
 static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_result *res)
@@ -203,15 +207,11 @@ static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_resu
         sb_puts(&key, p ? p : "\x1e");
     }
     uint64_t h = hash_bytes(key.s, key.len);
-    if (!r->slots || (r->groups.n + 1) * 2 > r->slot_mask + 1)
-        slots_grow(r);
-    size_t s = h & r->slot_mask;
-    for (; r->slots[s] != IDX_NONE; s = (s + 1) & r->slot_mask) {
-        const struct rf_group *g = &r->groups.v[r->slots[s]];
-        if (g->hash == h && strcmp(g->key, sb_str(&key)) == 0) {
-            sb_free(&key);
-            return r->slots[s];
-        }
+    struct group_probe probe = {r, sb_str(&key), h};
+    uint32_t found = hmap_find(&r->group_of_key, (uint32_t)h, group_eq, &probe);
+    if (found != IDX_NONE) {
+        sb_free(&key);
+        return found;
     }
     struct rf_group *g = VEC_ADD(&r->groups);
     g->sheet = (uint8_t)res->sheet;
@@ -230,7 +230,7 @@ static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_resu
     memcpy(g->spec, res->spec, sizeof(g->spec));
     g->model = res->model;
     g->differs = res->differs;
-    r->slots[s] = (uint32_t)r->groups.n - 1;
+    hmap_add(&r->group_of_key, (uint32_t)h, (uint32_t)r->groups.n - 1, group_hash_of, r);
     sb_free(&key);
     return (uint32_t)r->groups.n - 1;
 }
@@ -394,7 +394,7 @@ void roofline_free(struct roofline *r)
     hmap_free(&r->model_of);
     free(r->mem_first);
     free(r->mem);
-    free(r->slots);
+    hmap_free(&r->group_of_key);
     arena_free(&r->arena);
     free(r);
 }

@@ -27,7 +27,7 @@ struct rf_group {
     uint8_t nparams;
     const char **params; /* arena; NULL entries are empty */
     const char *key;     /* arena; the grouping key */
-    uint64_t hash;
+    uint64_t hash;       /* hash_bytes of key */
     uint32_t first; /* first instance (index into roofline.inst) */
     uint32_t count;
     double kt_sum; /* µs */
@@ -64,10 +64,9 @@ struct roofline {
     struct hmap by_time_ev;          /* time_ev -> instance */
     uint32_t *mem_first;             /* CSR: instances of each group, event order */
     uint32_t *mem;
-    uint32_t *slots; /* grouping hash: group index or IDX_NONE */
-    size_t slot_mask;
+    struct hmap group_of_key; /* grouping key -> group */
     struct arena arena;
-    struct hmap model_of; /* name id -> index + 1 into models, 0 = none */
+    struct hmap model_of; /* name id -> index into models */
     VEC(const struct pm_model *) models;
     VEC(struct seq_ev) seqs; /* ops by Sequence number, built on first use */
     bool seqs_built;

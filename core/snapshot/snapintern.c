@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/base/hmap.h"
 #include "core/snapshot/snapintern.h"
-#include "core/base/xalloc.h"
 
 static bool has_suffix(const char *s, size_t n, const char *suf)
 {
@@ -87,29 +87,39 @@ static bool frame_raw(const char *file, size_t n, int64_t line)
     return (!dot || numeric_ext) && line >= 0x1000;
 }
 
-static void rehash(uint32_t **slots, size_t *mask, const uint32_t *hashes, size_t n, size_t cap)
+/* A frame looked up among the snapshot's frames. */
+struct frame_probe {
+    const struct snapshot *s;
+    uint32_t file, name;
+    int64_t line;
+};
+
+static bool frame_eq(const void *probe, uint32_t id)
 {
-    free(*slots);
-    *slots = xcalloc(cap, sizeof(**slots));
-    *mask = cap - 1;
-    for (size_t id = 0; id < n; id++) {
-        size_t i = hashes[id] & *mask;
-        while ((*slots)[i])
-            i = (i + 1) & *mask;
-        (*slots)[i] = (uint32_t)id + 1;
-    }
+    const struct frame_probe *p = probe;
+    const struct snap_frame *f = &p->s->frames.v[id];
+    return f->filename == p->file && f->name == p->name && f->line == p->line;
+}
+
+static uint32_t frame_hash(uint32_t file, uint32_t name, int64_t line)
+{
+    return (uint32_t)hash_mix64(((uint64_t)file << 32 | name) ^ hash_mix64((uint64_t)line));
+}
+
+static uint32_t frame_hash_of(const void *s, uint32_t id)
+{
+    const struct snap_frame *f = &((const struct snapshot *)s)->frames.v[id];
+    return frame_hash(f->filename, f->name, f->line);
 }
 
 uint32_t snapintern_frame(struct snapintern *b, struct snapshot *s, uint32_t file, uint32_t name,
                           int64_t line)
 {
-    uint32_t h = (uint32_t)hash_mix64(((uint64_t)file << 32 | name) ^ hash_mix64((uint64_t)line));
-    size_t i = h & b->fmask;
-    for (uint32_t slot; (slot = b->fslots[i]) != 0; i = (i + 1) & b->fmask) {
-        const struct snap_frame *f = &s->frames.v[slot - 1];
-        if (b->fhash.v[slot - 1] == h && f->filename == file && f->name == name && f->line == line)
-            return slot - 1;
-    }
+    uint32_t h = frame_hash(file, name, line);
+    struct frame_probe probe = {s, file, name, line};
+    uint32_t found = hmap_find(&b->frames, h, frame_eq, &probe);
+    if (found != IDX_NONE)
+        return found;
     uint32_t id = (uint32_t)s->frames.n;
     const char *fn = strtab_str(&s->strs, file);
     size_t fnlen = strtab_len(&s->strs, file);
@@ -127,41 +137,55 @@ uint32_t snapintern_frame(struct snapintern *b, struct snapshot *s, uint32_t fil
     if ((f.flags & SFF_PYTHON) && strstr(fn, "torchinductor_"))
         f.flags |= SFF_INDUCTOR;
     VEC_PUSH(&s->frames, f);
-    VEC_PUSH(&b->fhash, h);
-    b->fslots[i] = id + 1;
-    if (s->frames.n * 2 > b->fmask)
-        rehash(&b->fslots, &b->fmask, b->fhash.v, s->frames.n, (b->fmask + 1) * 2);
+    hmap_add(&b->frames, h, id, frame_hash_of, s);
     return id;
+}
+
+/* A list of frame ids looked up among the snapshot's stacks. */
+struct stack_probe {
+    const struct snapintern *x;
+    const struct snapshot *s;
+    const uint32_t *ids;
+    size_t n;
+    uint32_t hash;
+};
+
+static bool stack_eq(const void *probe, uint32_t id)
+{
+    const struct stack_probe *p = probe;
+    const struct snapshot *s = p->s;
+    uint32_t first = s->stack_first.v[id], len = s->stack_first.v[id + 1] - first;
+    return p->x->shash.v[id] == p->hash && len == p->n &&
+           memcmp(s->stack_frames.v + first, p->ids, p->n * sizeof(*p->ids)) == 0;
+}
+
+static uint32_t stack_hash_of(const void *x, uint32_t id)
+{
+    return ((const struct snapintern *)x)->shash.v[id];
 }
 
 uint32_t snapintern_stack(struct snapintern *b, struct snapshot *s, const uint32_t *ids, size_t n)
 {
     uint32_t h = (uint32_t)hash_bytes(ids, n * sizeof(*ids));
-    size_t i = h & b->smask;
-    for (uint32_t slot; (slot = b->sslots[i]) != 0; i = (i + 1) & b->smask) {
-        uint32_t id = slot - 1;
-        uint32_t first = s->stack_first.v[id], len = s->stack_first.v[id + 1] - first;
-        if (b->shash.v[id] == h && len == n &&
-            memcmp(s->stack_frames.v + first, ids, n * sizeof(*ids)) == 0)
-            return id;
-    }
+    struct stack_probe probe = {b, s, ids, n, h};
+    uint32_t found = hmap_find(&b->stacks, h, stack_eq, &probe);
+    if (found != IDX_NONE)
+        return found;
     uint32_t id = (uint32_t)s->stack_first.n - 1;
     VEC_RESERVE(&s->stack_frames, s->stack_frames.n + n);
     memcpy(s->stack_frames.v + s->stack_frames.n, ids, n * sizeof(*ids));
     s->stack_frames.n += n;
     VEC_PUSH(&s->stack_first, (uint32_t)s->stack_frames.n);
     VEC_PUSH(&b->shash, h);
-    b->sslots[i] = id + 1;
-    if (b->shash.n * 2 > b->smask)
-        rehash(&b->sslots, &b->smask, b->shash.v, b->shash.n, (b->smask + 1) * 2);
+    hmap_add(&b->stacks, h, id, stack_hash_of, b);
     return id;
 }
 
 void snapintern_init(struct snapintern *x, struct snapshot *s)
 {
     memset(x, 0, sizeof(*x));
-    rehash(&x->fslots, &x->fmask, NULL, 0, 1024);
-    rehash(&x->sslots, &x->smask, NULL, 0, 1024);
+    hmap_init(&x->frames, 512);
+    hmap_init(&x->stacks, 512);
     VEC_RESERVE(&s->stack_frames, 64); /* never NULL: snap_stack offsets into it */
     VEC_PUSH(&s->stack_first, 0);      /* stack 0: empty */
     VEC_PUSH(&s->stack_first, 0);
@@ -170,8 +194,7 @@ void snapintern_init(struct snapintern *x, struct snapshot *s)
 
 void snapintern_free(struct snapintern *x)
 {
-    free(x->fslots);
-    free(x->sslots);
-    VEC_FREE(&x->fhash);
+    hmap_free(&x->frames);
+    hmap_free(&x->stacks);
     VEC_FREE(&x->shash);
 }

@@ -8,16 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/hmap.h"
 #include "core/snapshot/snapshot.h"
 #include "core/base/vec.h"
 
 struct snapintern {
-    uint32_t *fslots;           /* frames: open addressing, frame id + 1, 0 = empty */
-    size_t fmask;
-    VEC(uint32_t) fhash;        /* per frame */
-    uint32_t *sslots;           /* stacks: stack id + 1 */
-    size_t smask;
-    VEC(uint32_t) shash;        /* per stack */
+    struct hmap frames;  /* (file, name, line) -> frame id */
+    struct hmap stacks;  /* frame ids -> stack id */
+    VEC(uint32_t) shash; /* per stack: low bits of hash_bytes of its frame ids */
 };
 
 /* Start interning into s, whose frames and stacks are empty; creates the

@@ -326,36 +326,41 @@ uint32_t snapshot_find_action(const struct snapshot *s, uint32_t dev, uint32_t f
 /* ------------------------------------------------------------------------ */
 
 struct site_index {
-    uint32_t *slots;            /* site + 1, 0 = empty */
-    size_t mask;
-    VEC(uint32_t) hashes;       /* per site */
+    struct hmap ids;            /* key frames -> site */
+    VEC(uint32_t) hashes;       /* per site: low bits of hash_bytes of its key frames */
     VEC(uint32_t) frames;       /* key frames */
     VEC(struct snap_site) sites;
 };
 
-static void site_rehash(struct site_index *x, size_t cap)
+/* Key frames looked up among the sites. */
+struct site_probe {
+    const struct site_index *x;
+    const uint32_t *key;
+    size_t n;
+    uint32_t hash;
+};
+
+static bool site_eq(const void *probe, uint32_t id)
 {
-    free(x->slots);
-    x->slots = xcalloc(cap, sizeof(*x->slots));
-    x->mask = cap - 1;
-    for (size_t id = 0; id < x->sites.n; id++) {
-        size_t i = x->hashes.v[id] & x->mask;
-        while (x->slots[i])
-            i = (i + 1) & x->mask;
-        x->slots[i] = (uint32_t)id + 1;
-    }
+    const struct site_probe *p = probe;
+    const struct snap_site *st = &p->x->sites.v[id];
+    return p->x->hashes.v[id] == p->hash && st->nframes == p->n &&
+           (p->n == 0 ||
+            memcmp(p->x->frames.v + st->first_frame, p->key, p->n * sizeof(*p->key)) == 0);
+}
+
+static uint32_t site_hash_of(const void *x, uint32_t id)
+{
+    return ((const struct site_index *)x)->hashes.v[id];
 }
 
 static uint32_t site_find(struct site_index *x, const uint32_t *key, size_t n, uint32_t stack)
 {
     uint32_t h = (uint32_t)hash_bytes(key, n * sizeof(*key));
-    size_t i = h & x->mask;
-    for (uint32_t slot; (slot = x->slots[i]) != 0; i = (i + 1) & x->mask) {
-        const struct snap_site *st = &x->sites.v[slot - 1];
-        if (x->hashes.v[slot - 1] == h && st->nframes == n &&
-            (n == 0 || memcmp(x->frames.v + st->first_frame, key, n * sizeof(*key)) == 0))
-            return slot - 1;
-    }
+    struct site_probe probe = {x, key, n, h};
+    uint32_t found = hmap_find(&x->ids, h, site_eq, &probe);
+    if (found != IDX_NONE)
+        return found;
     struct snap_site st = {.first_frame = (uint32_t)x->frames.n,
                            .nframes = (uint32_t)n,
                            .stack = stack,
@@ -364,9 +369,7 @@ static uint32_t site_find(struct site_index *x, const uint32_t *key, size_t n, u
         VEC_PUSH(&x->frames, key[k]);
     VEC_PUSH(&x->sites, st);
     VEC_PUSH(&x->hashes, h);
-    x->slots[i] = (uint32_t)x->sites.n;
-    if (x->sites.n * 2 > x->mask)
-        site_rehash(x, (x->mask + 1) * 2);
+    hmap_add(&x->ids, h, (uint32_t)x->sites.n - 1, site_hash_of, x);
     return (uint32_t)x->sites.n - 1;
 }
 
@@ -427,7 +430,7 @@ void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
                     struct snap_sites *out)
 {
     struct site_index x = {0};
-    site_rehash(&x, 1024);
+    hmap_init(&x.ids, 512);
     VEC_RESERVE(&x.frames, 64); /* never NULL, even with no frames at all */
     struct idvec key = {0};
     for (uint32_t di = 0; di < s->devices.n; di++) {
@@ -447,7 +450,7 @@ void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
     out->v = x.sites.v;
     out->n = x.sites.n;
     out->frames = x.frames.v;
-    free(x.slots);
+    hmap_free(&x.ids);
     VEC_FREE(&x.hashes);
     VEC_FREE(&key);
 }

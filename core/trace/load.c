@@ -816,7 +816,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts,
     t->json_bytes = src->out_done;
     free(L.buf);
     hmap_free(&L.meta_seen);
-    free(L.sh.row_slots);
+    hmap_free(&L.sh.rows);
     pthread_mutex_destroy(&L.sh.lock);
 
     load_finish(t);

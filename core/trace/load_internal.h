@@ -10,6 +10,7 @@
 #include "core/base/arena.h"
 #include "core/trace/argpack.h"
 #include "core/base/errinfo.h"
+#include "core/base/hmap.h"
 #include "core/trace/trace.h"
 
 #define LOAD_MSG_BAD_UTF8 "invalid UTF-8 in a string (shown as U+FFFD); expected UTF-8 text"
@@ -56,8 +57,7 @@ struct rowkey {
 struct load_shared {
     pthread_mutex_t lock;
     struct trace *t;                /* strs, vals and rows */
-    uint32_t *row_slots;            /* open addressing over t->rows: index + 1 */
-    size_t row_mask;
+    struct hmap rows;               /* rowkey -> index into t->rows */
 };
 
 /* What one batch of events turned into. Indices in events (aux, args) are

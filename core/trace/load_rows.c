@@ -11,7 +11,6 @@
 
 #include "core/base/hash.h"
 #include "core/trace/load_internal.h"
-#include "core/base/xalloc.h"
 
 static bool rowkey_eq(const struct rowkey *a, const struct rowkey *b)
 {
@@ -36,39 +35,40 @@ static void id_text(struct trace *t, int64_t num, uint32_t text, uint32_t *out)
     *out = strtab_intern(&t->strs, buf, (size_t)n);
 }
 
-static void row_slots_rebuild(struct load_shared *sh, size_t nslots)
+static struct rowkey row_key(const struct row *row)
 {
-    free(sh->row_slots);
-    sh->row_slots = xcalloc(nslots, sizeof(uint32_t));
-    sh->row_mask = nslots - 1;
-    struct trace *t = sh->t;
-    for (uint32_t r = 0; r < t->rows.n; r++) {
-        const struct row *row = &t->rows.v[r];
-        struct rowkey k = {row->pid, row->tid,
-                           row->flags & ROW_PID_TEXT ? row->pid_str : IDX_NONE,
+    return (struct rowkey){row->pid, row->tid, row->flags & ROW_PID_TEXT ? row->pid_str : IDX_NONE,
                            row->flags & ROW_TID_TEXT ? row->tid_str : IDX_NONE, row->cls};
-        size_t i = rowkey_hash(&k) & sh->row_mask;
-        while (sh->row_slots[i])
-            i = (i + 1) & sh->row_mask;
-        sh->row_slots[i] = r + 1;
-    }
+}
+
+/* A row looked up among the trace's rows. */
+struct row_probe {
+    const struct trace *t;
+    const struct rowkey *key;
+};
+
+static bool row_eq(const void *probe, uint32_t r)
+{
+    const struct row_probe *p = probe;
+    struct rowkey k = row_key(&p->t->rows.v[r]);
+    return rowkey_eq(&k, p->key);
+}
+
+static uint32_t row_hash_of(const void *t, uint32_t r)
+{
+    struct rowkey k = row_key(&((const struct trace *)t)->rows.v[r]);
+    return (uint32_t)rowkey_hash(&k);
 }
 
 uint32_t shared_row_lookup(struct load_shared *sh, const struct rowkey *key)
 {
     struct trace *t = sh->t;
-    if (!sh->row_slots)
-        row_slots_rebuild(sh, 64);
-    size_t i = rowkey_hash(key) & sh->row_mask;
-    for (; sh->row_slots[i]; i = (i + 1) & sh->row_mask) {
-        const struct row *row = &t->rows.v[sh->row_slots[i] - 1];
-        struct rowkey k = {row->pid, row->tid,
-                           row->flags & ROW_PID_TEXT ? row->pid_str : IDX_NONE,
-                           row->flags & ROW_TID_TEXT ? row->tid_str : IDX_NONE, row->cls};
-        if (rowkey_eq(&k, key))
-            return sh->row_slots[i] - 1;
-    }
-    uint32_t r = (uint32_t)t->rows.n;
+    uint32_t h = (uint32_t)rowkey_hash(key);
+    struct row_probe probe = {t, key};
+    uint32_t r = hmap_find(&sh->rows, h, row_eq, &probe);
+    if (r != IDX_NONE)
+        return r;
+    r = (uint32_t)t->rows.n;
     struct row *row = VEC_ADD(&t->rows);
     row->pid = key->pid;
     row->tid = key->tid;
@@ -82,9 +82,7 @@ uint32_t shared_row_lookup(struct load_shared *sh, const struct rowkey *key)
     row->process_sort = row->thread_sort = INT64_MAX;
     row->first_root = IDX_NONE;
     row->device = row->stream = -1;
-    sh->row_slots[i] = r + 1;
-    if (t->rows.n * 2 > sh->row_mask + 1)
-        row_slots_rebuild(sh, (sh->row_mask + 1) * 2);
+    hmap_add(&sh->rows, h, r, row_hash_of, t);
     return r;
 }
 
