@@ -246,8 +246,8 @@ static void *worker_main(void *arg)
         }
         job->state = SLOT_PARSING;
         pthread_mutex_unlock(&L->qlock);
-        batch_out_clear(&job->out);
-        worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
+        load_batch_clear(&job->out);
+        load_worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
         pthread_mutex_lock(&L->qlock);
         job->state = SLOT_DONE;
         pthread_cond_broadcast(&L->done_cv);
@@ -287,8 +287,8 @@ static void dispatch(struct loader *L, size_t from, size_t to)
         return;
     if (L->nthreads == 0) {
         struct batch_out *out = &L->slots[0].out;
-        batch_out_clear(out);
-        worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
+        load_batch_clear(out);
+        load_worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
         merge_batch(L, out);
         report_progress(L);
         return;
@@ -720,7 +720,7 @@ static void start_workers(struct loader *L, unsigned n)
     size_t nw = L->nthreads ? L->nthreads : 1;
     L->workers = xcalloc(nw, sizeof(*L->workers));
     for (size_t i = 0; i < nw; i++)
-        worker_init(&L->workers[i], &L->sh);
+        load_worker_init(&L->workers[i], &L->sh);
     L->nslots = L->nthreads ? 2 * L->nthreads + 2 : 1;
     L->slots = xcalloc(L->nslots, sizeof(*L->slots));
     pthread_mutex_init(&L->qlock, NULL);
@@ -751,11 +751,11 @@ static void stop_workers(struct loader *L)
         pthread_join(L->threads[i], NULL);
     size_t nw = L->nthreads ? L->nthreads : 1;
     for (size_t i = 0; i < nw; i++)
-        worker_done(&L->workers[i]);
+        load_worker_done(&L->workers[i]);
     free(L->workers);
     for (size_t i = 0; i < L->nslots; i++) {
         free(L->slots[i].buf);
-        batch_out_free(&L->slots[i].out);
+        load_batch_free(&L->slots[i].out);
     }
     free(L->slots);
     pthread_mutex_destroy(&L->qlock);

@@ -58,7 +58,7 @@ static void load_hooks_set_arena(struct arena *a)
 /* Worker state                                                             */
 /* ------------------------------------------------------------------------ */
 
-void worker_init(struct worker *w, struct load_shared *sh)
+void load_worker_init(struct worker *w, struct load_shared *sh)
 {
     memset(w, 0, sizeof(*w));
     w->sh = sh;
@@ -67,7 +67,7 @@ void worker_init(struct worker *w, struct load_shared *sh)
         w->rows[i].row = IDX_NONE;
 }
 
-void worker_done(struct worker *w)
+void load_worker_done(struct worker *w)
 {
     arena_free(&w->arena);
     sb_free(&w->tmp);
@@ -75,7 +75,7 @@ void worker_done(struct worker *w)
     sb_free(&w->esc);
 }
 
-void batch_out_clear(struct batch_out *b)
+void load_batch_clear(struct batch_out *b)
 {
     b->ev.n = b->arglen.n = b->ops.n = b->pys.n = b->launches.n = 0;
     b->gpus.n = b->colls.n = b->flows.n = b->args.n = 0;
@@ -88,7 +88,7 @@ void batch_out_clear(struct batch_out *b)
     b->soft_msg[0] = '\0';
 }
 
-void batch_out_free(struct batch_out *b)
+void load_batch_free(struct batch_out *b)
 {
     VEC_FREE(&b->ev);
     VEC_FREE(&b->arglen);
@@ -121,7 +121,7 @@ static uint32_t intern_cached(struct worker *w, struct strtab *tab, struct strca
     return id;
 }
 
-uint32_t worker_intern(struct worker *w, const char *s, size_t len)
+uint32_t load_worker_intern(struct worker *w, const char *s, size_t len)
 {
     return intern_cached(w, &w->sh->t->strs, w->strs, STRCACHE_SIZE - 1, s, len);
 }
@@ -137,7 +137,7 @@ static uint32_t intern_value(struct worker *w, const cJSON *v)
 static uint32_t intern_item_string(struct worker *w, const cJSON *item)
 {
     const char *s = item->valuestring ? item->valuestring : "";
-    return worker_intern(w, s, strlen(s));
+    return load_worker_intern(w, s, strlen(s));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -333,7 +333,7 @@ static uint32_t intern_compact(struct worker *w, const cJSON *v)
 {
     sb_clear(&w->tmp);
     put_compact(&w->tmp, v);
-    return worker_intern(w, sb_str(&w->tmp), w->tmp.len);
+    return load_worker_intern(w, sb_str(&w->tmp), w->tmp.len);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -451,7 +451,7 @@ static bool pack_args(struct worker *w, const cJSON *args, const char *text, siz
     for (const cJSON *c = args->child; c; c = c->next) {
         struct argval a = {0};
         const char *key = c->string ? c->string : "";
-        a.key = worker_intern(w, key, strlen(key));
+        a.key = load_worker_intern(w, key, strlen(key));
         switch (c->type & 0xff) {
         case cJSON_NULL: a.type = ARG_NULL; break;
         case cJSON_False: a.type = ARG_FALSE; break;
@@ -711,16 +711,16 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     }
 
     struct rowkey key;
-    if (!worker_id_value(w, f.pid, &key.pid, &key.pid_text)) {
+    if (!load_worker_id_value(w, f.pid, &key.pid, &key.pid_text)) {
         fail(out, ST_FORMAT, offset, "expected a number or string for \"pid\"");
         return;
     }
-    if (!worker_id_value(w, f.tid, &key.tid, &key.tid_text)) {
+    if (!load_worker_id_value(w, f.tid, &key.tid, &key.tid_text)) {
         fail(out, ST_FORMAT, offset, "expected a number or string for \"tid\"");
         return;
     }
     key.cls = evk_on_device(kind) ? ROW_DEVICE : ROW_HOST;
-    uint32_t row = worker_row(w, &key);
+    uint32_t row = load_worker_row(w, &key);
 
     if (ph == 's' || ph == 't' || ph == 'f') {
         add_flow(w, &f, ph, row, ts, out);
@@ -757,7 +757,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     e->flags = flags;
 }
 
-void worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
+void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
                         struct batch_out *out)
 {
     const char *p = buf, *end = buf + len;
