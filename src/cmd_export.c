@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/outfile.h"
 #include "core/trace/export.h"
 #include "core/trace/load.h"
 #include "src/commands.h"
@@ -78,6 +79,13 @@ int cmd_export(int argc, char **argv)
         }
     }
     struct errinfo err = {0};
+    if (outfile_check_distinct(out, argv[optind], &err) != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop export: %s\n", m);
+        free(m);
+        errinfo_clear(&err);
+        return EXIT_FAILURE_RUN;
+    }
     struct trace *t = NULL;
     enum status st = trace_load_file(argv[optind], NULL, &t, &err);
     int status = EXIT_OK;

@@ -2,10 +2,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/base/display.h"
+#include "core/base/outfile.h"
 #include "core/base/strbuf.h"
 #include "core/analysis/timeline.h"
 #include "core/report/xlsx.h"
@@ -164,21 +167,40 @@ static void write_summary(lxw_workbook *wb, struct analysis *a, const struct for
     sb_free(&sb);
 }
 
+/* workbook_close with standard error sent to /dev/null: libxlsxwriter
+ * prints its own "[ERROR]" lines there, and the caller reports the failure
+ * in one line of its own. */
+static lxw_error close_quietly(lxw_workbook *wb)
+{
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null >= 0)
+        dup2(null, STDERR_FILENO);
+    if (null >= 0)
+        close(null);
+    lxw_error e = workbook_close(wb);
+    fflush(stderr);
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    return e;
+}
+
 enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
                        struct errinfo *err)
 {
-    /* libxlsxwriter reports a file it cannot create on stderr itself, when
-     * the workbook is closed: try first, so the one message is ours. */
-    FILE *probe = fopen(path, "wb");
-    if (!probe) {
-        errinfo_set(err, ST_IO, path, -1, "cannot create the workbook: %s", strerror(errno));
+    /* libxlsxwriter writes the file by name, when the workbook is closed:
+     * it gets the temporary file, renamed onto path once complete. */
+    struct outfile of;
+    if (outfile_open_path(&of, path, err) != ST_OK)
         return ST_IO;
-    }
-    fclose(probe);
     lxw_workbook_options opts = {.constant_memory = LXW_FALSE, .tmpdir = NULL};
-    lxw_workbook *wb = workbook_new_opt(path, &opts);
+    lxw_workbook *wb = workbook_new_opt(of.tmp, &opts);
     if (!wb) {
         errinfo_set(err, ST_IO, path, -1, "cannot create the workbook");
+        outfile_discard(&of);
         return ST_IO;
     }
     struct formats f;
@@ -202,12 +224,13 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
                 serial++;
         write_table(wb, tables->items.v[i], &f, serial);
     }
-    lxw_error e = workbook_close(wb);
+    lxw_error e = close_quietly(wb);
     if (e != LXW_NO_ERROR) {
         errinfo_set(err, ST_IO, path, -1, "cannot write the workbook: %s", lxw_strerror(e));
+        outfile_discard(&of);
         return ST_IO;
     }
-    return ST_OK;
+    return outfile_commit(&of, err);
 }
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/base/outfile.h"
 #include "core/trace/argpack.h"
 #include "core/trace/export.h"
 #include "core/base/strbuf.h"
@@ -246,6 +247,7 @@ struct writer {
     gzFile gz;
     struct strbuf buf;
     bool failed;
+    int error;                  /* errno of the first failed write */
 };
 
 static void w_flush(struct writer *w)
@@ -256,6 +258,8 @@ static void w_flush(struct writer *w)
         w->failed = gzwrite(w->gz, w->buf.s, (unsigned)w->buf.len) != (int)w->buf.len;
     else
         w->failed = fwrite(w->buf.s, 1, w->buf.len, w->f) != w->buf.len;
+    if (w->failed)
+        w->error = errno;
     sb_clear(&w->buf);
 }
 
@@ -360,19 +364,22 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
                           uint64_t *n_events, uint64_t *n_flows, struct errinfo *err)
 {
     struct writer w = {0};
-    bool to_stdout = strcmp(path, "-") == 0;
-    if (gzip) {
-        w.gz = to_stdout ? gzdopen(dup(1), "wb6") : gzopen(path, "wb6");
-        if (!w.gz) {
-            errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
-            return ST_IO;
-        }
-    } else {
-        w.f = to_stdout ? stdout : fopen(path, "w");
-        if (!w.f) {
-            errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
-            return ST_IO;
-        }
+    struct outfile of;
+    if (outfile_open(&of, path, err) != ST_OK)
+        return ST_IO;
+    /* The stream owns a copy of the descriptor; the outfile closes its own
+     * and renames the finished file into place. */
+    int fd = dup(of.fd);
+    if (fd >= 0 && gzip)
+        w.gz = gzdopen(fd, "wb6");
+    else if (fd >= 0)
+        w.f = fdopen(fd, "w");
+    if (!w.gz && !w.f) {
+        errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno ? errno : ENOMEM));
+        if (fd >= 0)
+            close(fd);
+        outfile_discard(&of);
+        return ST_IO;
     }
     uint8_t *fkeep = select_flows(t, keep);
     uint64_t ne = 0, nf = 0;
@@ -404,17 +411,20 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     w_flush(&w);
     free(fkeep);
     bool bad = w.failed;
+    errno = 0;
     if (w.gz)
         bad |= gzclose(w.gz) != Z_OK;
-    else if (!to_stdout)
-        bad |= fclose(w.f) != 0;
     else
-        bad |= fflush(w.f) != 0;
+        bad |= fclose(w.f) != 0;
     sb_free(&w.buf);
     if (bad) {
-        errinfo_set(err, ST_IO, path, -1, "cannot write the trace: %s", strerror(errno));
+        int e = w.error ? w.error : errno ? errno : EIO;
+        errinfo_set(err, ST_IO, path, -1, "cannot write the trace: %s", strerror(e));
+        outfile_discard(&of);
         return ST_IO;
     }
+    if (outfile_commit(&of, err) != ST_OK)
+        return ST_IO;
     if (n_events)
         *n_events = ne;
     if (n_flows)
