@@ -66,6 +66,9 @@ static void report_usage(FILE *f)
                "      --metric M         folded: self_cpu (default) or self_device\n"
                "      --max-name-width N text output: cut names to N columns (default 60)\n"
                "      --all-columns      text/md output: include the detail columns\n"
+               "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
+               "                         are (by default they get a leading ' so that a\n"
+               "                         spreadsheet does not run them as formulas)\n"
                "      --no-header        leave out the trace header\n"
                "  -o, --output FILE      write to FILE instead of standard output\n"
                "      --xlsx FILE        write the tables as an Excel workbook instead\n"
@@ -80,7 +83,7 @@ static void report_usage(FILE *f)
 
 enum {
     OPT_LINKED = 256, OPT_SHAPE, OPT_STACK, OPT_TOPLEVEL, OPT_UNIT, OPT_NAMEW, OPT_ALLCOLS,
-    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS, OPT_XLSX, OPT_METRIC,
+    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS, OPT_XLSX, OPT_METRIC, OPT_CSVRAW,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -139,6 +142,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"flow-links", no_argument, NULL, OPT_FLOWLINKS},
         {"xlsx", required_argument, NULL, OPT_XLSX},
         {"metric", required_argument, NULL, OPT_METRIC},
+        {"csv-raw", no_argument, NULL, OPT_CSVRAW},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -196,6 +200,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             c->fmt.max_name_width = (size_t)v;
             break;
         case OPT_ALLCOLS: c->fmt.all_columns = true; break;
+        case OPT_CSVRAW: c->fmt.csv_raw = true; break;
         case OPT_NOHEADER: c->no_header = true; break;
         case OPT_THREADS:
             if (!parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {

@@ -55,9 +55,50 @@ static void clean(struct strbuf *sb, const char *s)
     display_sanitize(sb, s, strlen(s));
 }
 
+/* Excel holds at most 32767 characters in a cell; text is cut well below,
+ * at a character boundary, and ends with "…". */
+#define XLSX_CELL_MAX 32000
+#define CUT_NAMES_MAX 20
+
+/* The cells of one sheet that were cut: a count and the first names. */
+struct cuts {
+    size_t n;
+    struct strbuf names;        /* " B5, C9, ..." */
+};
+
+/* Cut sb to XLSX_CELL_MAX characters, the last one "…"; false when it fits. */
+static bool cut_cell(struct strbuf *sb)
+{
+    size_t chars = 0, i = 0, keep = 0;
+    for (; i < sb->len; i++) {
+        if (((unsigned char)sb->s[i] & 0xC0) == 0x80)
+            continue; /* continuation byte */
+        if (chars == XLSX_CELL_MAX - 1)
+            keep = i;
+        if (++chars > XLSX_CELL_MAX)
+            break;
+    }
+    if (chars <= XLSX_CELL_MAX)
+        return false;
+    sb->len = keep;
+    sb->s[keep] = '\0';
+    sb_puts(sb, "\xe2\x80\xa6");
+    return true;
+}
+
+static void note_cut(struct cuts *c, lxw_row_t row, lxw_col_t col)
+{
+    if (c->n++ < CUT_NAMES_MAX) {
+        char name[LXW_MAX_CELL_NAME_LENGTH];
+        lxw_rowcol_to_cell(name, row, col);
+        sb_printf(&c->names, "%s %s", c->n > 1 ? "," : "", name);
+    }
+}
+
 static void write_table(lxw_workbook *wb, const struct table *t, const struct formats *f,
                         int serial)
 {
+    struct cuts cut = {0, STRBUF_INIT};
     char name[32];
     sheet_name(name, t->name, wb, serial);
     lxw_worksheet *ws = workbook_add_worksheet(wb, name);
@@ -81,9 +122,8 @@ static void write_table(lxw_workbook *wb, const struct table *t, const struct fo
                 if (!v.s)
                     break;
                 clean(&sb, v.s);
-                /* Excel caps a cell at 32767 characters. */
-                if (sb.len > 32000)
-                    sb.s[sb.len = 32000] = '\0';
+                if (cut_cell(&sb))
+                    note_cut(&cut, row, col);
                 worksheet_write_string(ws, row, col, sb_str(&sb), f->text);
                 w = (double)display_width(sb_str(&sb), sb.len) + 1;
                 break;
@@ -113,6 +153,16 @@ static void write_table(lxw_workbook *wb, const struct table *t, const struct fo
         clean(&sb, t->notes.v[i]);
         worksheet_write_string(ws, (lxw_row_t)(t->nrows + 2 + i), 0, sb_str(&sb), f->label);
     }
+    if (cut.n) {
+        sb_clear(&sb);
+        sb_printf(&sb, "%zu cell%s cut to %d characters (Excel holds at most 32767), ending "
+                       "with \xe2\x80\xa6:%s%s",
+                  cut.n, cut.n == 1 ? "" : "s", XLSX_CELL_MAX, sb_str(&cut.names),
+                  cut.n > CUT_NAMES_MAX ? ", ..." : "");
+        worksheet_write_string(ws, (lxw_row_t)(t->nrows + 2 + t->notes.n), 0, sb_str(&sb),
+                               f->label);
+    }
+    sb_free(&cut.names);
     free(width);
     sb_free(&sb);
 }

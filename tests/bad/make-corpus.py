@@ -68,6 +68,9 @@ files = {
     "two-trace-events.json": '{"traceEvents": [' + E + '], "traceEvents": [' + E + "]}\n",
     "byte-order-mark.json": "\ufeff" + doc(E),
     "open-brace.json": "{",
+    "formula-names.json": doc(E, ev(name='"=HYPERLINK(\\"http://example.invalid\\",\\"x\\")"'),
+                              ev(name='"+cmd|\' /C calc\'!A0"'), ev(name='"-2+3"'),
+                              ev(name='"@SUM(1,2)"'), ev(name='"-5"'), ev(name='"+1.5e3"')),
 }
 
 

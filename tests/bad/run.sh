@@ -73,5 +73,26 @@ for fmt in text csv json md; do
     check "escapes in names ($fmt)" 0 - $? "$tmp/err" "$tmp/out"
 done
 
+# Names a spreadsheet would run as formulas get a leading ' in CSV text
+# cells (numbers stay as they are); --csv-raw writes them as they are.
+"$tt" report -q -f csv -t key-averages "$src/formula-names.json" >"$tmp/out" 2>"$tmp/err"
+"$tt" report -q -f csv --csv-raw -t key-averages "$src/formula-names.json" >"$tmp/raw" 2>>"$tmp/err"
+for want in "out:\"'=HYPERLINK(\"\"http://example.invalid\"\",\"\"x\"\")\"" "out:'+cmd|' /C calc'!A0" \
+            "out:'-2+3" "out:\"'@SUM(1,2)\"" "out:-5," "out:+1.5e3," \
+            "raw:\"=HYPERLINK(" "raw:+cmd|" "raw:-2+3" "raw:\"@SUM(1,2)\""; do
+    if grep -qF -- "${want#*:}" "$tmp/${want%%:*}"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: formula-like CSV cells: '${want#*:}' missing from the ${want%%:*} CSV"
+        fail=$((fail + 1))
+    fi
+done
+if grep -v -e '^-5,' -e '^+1\.5e3,' "$tmp/out" | grep -q -e '^[=+@-]' -e '^"[=+@-]'; then
+    echo "FAIL: formula-like CSV cells: a cell starts with = + - @ without a leading '"
+    fail=$((fail + 1))
+else
+    pass=$((pass + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
