@@ -67,6 +67,14 @@ if [ "$(id -u)" != 0 ]; then
     "$tt" report -q "$tmp/locked.json" >"$tmp/out" 2>"$tmp/err"
     check "an unreadable file" 2 "torchtop: $tmp/locked.json: cannot open: Permission denied" $? "$tmp/err" "$tmp/out"
 fi
+# symbolize -e reads only regular files: a FIFO would block it forever.
+if mkfifo "$tmp/fifo" 2>/dev/null; then
+    timeout 20 "$tt" symbolize -e "$tmp/fifo" 0x10 >"$tmp/out" 2>"$tmp/err"
+    check "symbolize -e FIFO" 1 \
+        "torchtop symbolize: $tmp/fifo: not a regular file (a FIFO): only regular ELF files are read" \
+        $? "$tmp/err" "$tmp/out"
+    rm -f "$tmp/fifo"
+fi
 # Names with escape sequences are shown escaped in every format.
 for fmt in text csv json md; do
     "$tt" report -q -f "$fmt" -t key-averages "$src/escapes-in-name.json" >"$tmp/out" 2>"$tmp/err"
