@@ -274,33 +274,56 @@ static void put_str(struct strbuf *sb, const struct trace *t, uint32_t id)
     sb_put_json_string(sb, trace_str(t, id), strtab_len(&t->strs, id));
 }
 
-static void put_ts(struct strbuf *sb, int64_t ns)
+/* JSON text kept as written (event.raw, trace.others). */
+static void put_raw(struct strbuf *sb, const struct trace *t, uint32_t id)
 {
-    if (ns < 0) {
-        sb_putc(sb, '-');
-        ns = -ns;
-    }
-    sb_printf(sb, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
+    sb_putn(sb, trace_str(t, id), strtab_len(&t->strs, id));
 }
 
-static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row)
+/* Microseconds as the file writes them: an integer when whole, else up to
+ * three decimals (the loader keeps an event's text when this would not
+ * give back the number it read). */
+static void put_ts(struct strbuf *sb, int64_t ns)
+{
+    uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+    if (ns < 0)
+        sb_putc(sb, '-');
+    sb_printf(sb, "%" PRIu64, a / 1000);
+    if (a % 1000) {
+        char frac[8];
+        int n = snprintf(frac, sizeof(frac), ".%03" PRIu64, a % 1000);
+        while (frac[n - 1] == '0')
+            n--;
+        sb_putn(sb, frac, (size_t)n);
+    }
+}
+
+/* pid and tid as read: numbers, text, or digits in quotes (quoted bit 0:
+ * pid, bit 1: tid). */
+static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row, unsigned quoted)
 {
     const struct row *r = &t->rows.v[row];
     sb_puts(sb, ", \"pid\": ");
     if (r->flags & ROW_PID_TEXT)
         put_str(sb, t, r->pid_str);
     else
-        sb_printf(sb, "%" PRId64, r->pid);
+        sb_printf(sb, quoted & 1 ? "\"%" PRId64 "\"" : "%" PRId64, r->pid);
     sb_puts(sb, ", \"tid\": ");
     if (r->flags & ROW_TID_TEXT)
         put_str(sb, t, r->tid_str);
     else
-        sb_printf(sb, "%" PRId64, r->tid);
+        sb_printf(sb, quoted & 2 ? "\"%" PRId64 "\"" : "%" PRId64, r->tid);
 }
 
+/* An event rebuilt from its fields, in the loader's terms (rebuildable()
+ * in load_event.c), or its text as written. */
 static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
 {
     const struct event *e = &t->ev.v[i];
+    if (e->raw) {
+        put_raw(sb, t, e->raw);
+        return;
+    }
     sb_printf(sb, "{\"ph\": \"%c\"", e->ph ? e->ph : 'X');
     if (e->cat) {
         sb_puts(sb, ", \"cat\": ");
@@ -308,11 +331,10 @@ static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
     }
     sb_puts(sb, ", \"name\": ");
     put_str(sb, t, e->name);
-    put_ids(sb, t, e->row);
-    if (e->kind != EVK_META) {
-        sb_puts(sb, ", \"ts\": ");
-        put_ts(sb, e->ts);
-    }
+    put_ids(sb, t, e->row,
+            (e->flags & EVF_PID_QUOTED ? 1u : 0u) | (e->flags & EVF_TID_QUOTED ? 2u : 0u));
+    sb_puts(sb, ", \"ts\": ");
+    put_ts(sb, e->ts);
     if (e->ph == 'X') {
         sb_puts(sb, ", \"dur\": ");
         put_ts(sb, e->dur);
@@ -328,8 +350,13 @@ static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
 
 static void put_flow(struct strbuf *sb, const struct trace *t, const struct flow *f)
 {
+    if (f->raw) {
+        put_raw(sb, t, f->raw);
+        return;
+    }
     sb_printf(sb, "{\"ph\": \"%c\", \"id\": %" PRIu64, f->ph, f->id);
-    put_ids(sb, t, f->row);
+    put_ids(sb, t, f->row,
+            (f->quoted & FLOW_PID_QUOTED ? 1u : 0u) | (f->quoted & FLOW_TID_QUOTED ? 2u : 0u));
     sb_puts(sb, ", \"ts\": ");
     put_ts(sb, f->ts);
     sb_puts(sb, ", \"cat\": ");
@@ -381,7 +408,12 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
         outfile_discard(&of);
         return ST_IO;
     }
-    uint8_t *fkeep = select_flows(t, keep);
+    /* Every event kept: the whole trace, every flow point and every event
+     * of another phase with it, bound or not. */
+    bool all = true;
+    for (uint32_t i = 0; i < t->ev.n && all; i++)
+        all = keep[i] != 0;
+    uint8_t *fkeep = all ? NULL : select_flows(t, keep);
     uint64_t ne = 0, nf = 0;
     sb_puts(&w.buf, "{\n");
     put_top(&w.buf, t);
@@ -390,15 +422,27 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     for (uint32_t i = 0; i < t->ev.n; i++) {
         if (!keep[i])
             continue;
+        /* A metadata record as many times as the file repeated it. */
+        uint32_t times = t->ev.v[i].kind == EVK_META ? t->ev.v[i].aux + 1 : 1;
+        for (uint32_t k = 0; k < times; k++) {
+            if (!first)
+                sb_puts(&w.buf, ",\n");
+            first = false;
+            put_event(&w.buf, t, i);
+            ne++;
+            w_maybe_flush(&w);
+        }
+    }
+    for (size_t k = 0; all && k < t->others.n; k++) {
         if (!first)
             sb_puts(&w.buf, ",\n");
         first = false;
-        put_event(&w.buf, t, i);
+        put_raw(&w.buf, t, t->others.v[k]);
         ne++;
         w_maybe_flush(&w);
     }
     for (size_t k = 0; k < t->flows.n; k++) {
-        if (!fkeep[k])
+        if (fkeep && !fkeep[k])
             continue;
         if (!first)
             sb_puts(&w.buf, ",\n");

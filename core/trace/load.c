@@ -111,10 +111,12 @@ static void check_utf8(struct loader *L, size_t from, size_t to)
 
 static uint64_t meta_hash(const struct event *e, const uint8_t *args, size_t n)
 {
-    return hash_bytes(args, n) ^ hash_mix64(((uint64_t)e->name << 32) ^ e->row);
+    return hash_bytes(args, n) ^ hash_mix64(((uint64_t)e->name << 32) ^ e->row) ^
+           hash_mix64((uint64_t)e->ts ^ ((uint64_t)e->raw << 40));
 }
 
-/* True when an identical metadata record was stored before. */
+/* True when an identical metadata record was stored before; that record
+ * counts the repeat (event.aux). */
 static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *args, size_t n)
 {
     struct trace *t = L->t;
@@ -124,14 +126,19 @@ static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *
         u64map_put(&L->meta_seen, h, (uint32_t)t->ev.n);
         return false;
     }
-    const struct event *p = &t->ev.v[prev];
-    if (p->name != e->name || p->row != e->row)
+    struct event *p = &t->ev.v[prev];
+    if (p->name != e->name || p->row != e->row || p->ts != e->ts || p->raw != e->raw ||
+        p->flags != e->flags)
         return false;
+    bool same;
     if (p->args == IDX_NONE || e->args == IDX_NONE)
-        return p->args == e->args;
-    /* Packs are self-delimiting: equal first n bytes, where n is the length
-     * of the new pack, mean equal packs. */
-    return t->argbuf.n - p->args >= n && memcmp(t->argbuf.v + p->args, args, n) == 0;
+        same = p->args == e->args;
+    else /* Packs are self-delimiting: equal first n bytes, where n is the
+          * length of the new pack, mean equal packs. */
+        same = t->argbuf.n - p->args >= n && memcmp(t->argbuf.v + p->args, args, n) == 0;
+    if (same && p->aux < UINT32_MAX - 1)
+        p->aux++; /* the export writes it as many times */
+    return same;
 }
 
 static void merge_fail(struct loader *L, enum status st, const char *fmt, const char *detail)
@@ -171,6 +178,7 @@ static void merge_batch(struct loader *L, struct batch_out *b)
     VEC_APPEND(&t->launches, b->launches.v, b->launches.n);
     VEC_APPEND(&t->colls, b->colls.v, b->colls.n);
     VEC_APPEND(&t->flows, b->flows.v, b->flows.n);
+    VEC_APPEND(&t->others, b->others.v, b->others.n);
 
     VEC_RESERVE(&t->ev, t->ev.n + b->ev.n);
     VEC_RESERVE(&t->argbuf, t->argbuf.n + b->args.n);
@@ -184,12 +192,12 @@ static void merge_batch(struct loader *L, struct batch_out *b)
         size_t alen = b->arglen.v[i];
         if (e.kind == EVK_META) {
             e.args = args ? (uint32_t)t->argbuf.n : IDX_NONE; /* for the comparison */
+            e.aux = 0;                                           /* repeats */
             if (meta_is_dup(L, &e, args ? args : (const uint8_t *)"", alen)) {
                 t->n_meta_dups++;
                 continue;
             }
-        }
-        if (e.aux != IDX_NONE) {
+        } else if (e.aux != IDX_NONE) {
             switch (e.kind) {
             case EVK_CPU_OP:
             case EVK_ANNOTATION: e.aux += ops0; break;

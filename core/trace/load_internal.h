@@ -72,6 +72,7 @@ struct batch_out {
     VEC(struct coll_info) colls;
     VEC(struct flow) flows;
     argbytes_t args;
+    VEC(uint32_t) others;           /* events of other phases: strtab ids of their text */
     uint64_t n_unsupported;
     /* The first fault in the batch; events before it are kept. */
     enum status err_status;
@@ -114,6 +115,7 @@ struct worker {
     struct kindcache_ent kinds[KINDCACHE_SIZE];
     struct strbuf tmp;
     struct strbuf esc;              /* an event with its "\u0000" escapes rewritten */
+    struct strbuf raw;              /* an event's text as kept (event.raw) */
 };
 
 void worker_init(struct worker *w, struct load_shared *sh);
