@@ -663,10 +663,18 @@ static bool us_exact(const cJSON *item, int64_t ns)
 {
     if (!item || !cJSON_IsNumber(item))
         return false;
+    double d = item->valuedouble;
+    /* Whole microseconds print as the integer they are. */
+    if (d == floor(d) && fabs(d) < 9.0e15)
+        return true;
+    /* ns and 1000 are exact doubles, so the quotient is the double nearest
+     * ns / 1000, as strtod of its decimals would be. */
+    if (ns > -(int64_t)TWO53 && ns < (int64_t)TWO53)
+        return (double)ns / 1000.0 == d;
     char buf[32];
     uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
     snprintf(buf, sizeof(buf), "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
-    return strtod(buf, NULL) == item->valuedouble;
+    return strtod(buf, NULL) == d;
 }
 
 /* Whether a pid or tid is written back as read: an integer, text that is
@@ -687,6 +695,28 @@ static bool id_exact(const cJSON *item, int64_t num, uint32_t text, bool *quoted
     return cJSON_IsString(item) && strcmp(buf, item->valuestring) == 0;
 }
 
+/* Index of a key the export writes: ph cat name pid tid ts args dur s id
+ * bp are 0..10; -1 for any other. */
+static int event_key(const char *k)
+{
+    if (!k)
+        return -1;
+    switch (k[0]) {
+    case 'p':
+        return strcmp(k, "ph") == 0 ? 0 : strcmp(k, "pid") == 0 ? 3 : -1;
+    case 'c': return strcmp(k, "cat") == 0 ? 1 : -1;
+    case 'n': return strcmp(k, "name") == 0 ? 2 : -1;
+    case 't':
+        return strcmp(k, "tid") == 0 ? 4 : strcmp(k, "ts") == 0 ? 5 : -1;
+    case 'a': return strcmp(k, "args") == 0 ? 6 : -1;
+    case 'd': return strcmp(k, "dur") == 0 ? 7 : -1;
+    case 's': return k[1] == '\0' ? 8 : -1;
+    case 'i': return strcmp(k, "id") == 0 ? 9 : -1;
+    case 'b': return strcmp(k, "bp") == 0 ? 10 : -1;
+    default: return -1;
+    }
+}
+
 /* Whether the export (export.c) rebuilds the event exactly from what the
  * loader keeps: "ph", "cat" (when not empty), "name", "pid", "tid", "ts",
  * "dur" (X), "s": "t" (instants) and "args"; flow points "id" and "bp":
@@ -696,15 +726,11 @@ static bool id_exact(const cJSON *item, int64_t num, uint32_t text, bool *quoted
 static bool rebuildable(const cJSON *obj, const struct fields *f, char ph,
                         const struct rowkey *key, int64_t ts, int64_t dur, uint8_t *quoted)
 {
-    static const char *const keys[] = {"ph", "cat", "name", "pid", "tid", "ts",
-                                       "args", "dur", "s", "id", "bp"};
     bool flow = ph == 's' || ph == 't' || ph == 'f';
     unsigned seen = 0;
     for (const cJSON *c = obj->child; c; c = c->next) {
-        size_t k = 0;
-        while (k < ARRAY_SIZE(keys) && (!c->string || strcmp(c->string, keys[k]) != 0))
-            k++;
-        if (k == ARRAY_SIZE(keys) || (seen & (1u << k)))
+        int k = event_key(c->string);
+        if (k < 0 || (seen & (1u << k)))
             return false;
         seen |= 1u << k;
     }
