@@ -168,6 +168,7 @@ static struct pk_value new_cont(struct pickle *p, uint8_t kind)
     c->memo = UINT32_MAX;
     c->kind = kind;
     c->state = CS_OPEN;
+    c->start = p->op_off;
     return (struct pk_value){.tag = kind, .id = id};
 }
 

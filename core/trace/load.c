@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/base/hash.h"
+#include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
 #include "core/trace/load.h"
 #include "core/trace/load_internal.h"
@@ -561,9 +562,24 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
         cJSON_Delete(v);
         v = NULL;
     }
-    if (!v)
-        return fail_at(L, ST_FORMAT, pe ? (size_t)(pe - L->buf) : vstart,
-                       "invalid JSON in the value of top-level key \"%.64s\"", key);
+    char why[96];
+    const char *num = v ? jsonfault_number(text, text + n, why, sizeof(why)) : NULL;
+    if (num) {
+        cJSON_Delete(v);
+        return fail_at(L, ST_FORMAT, (size_t)(num - L->buf),
+                       "invalid JSON in the value of top-level key \"%.64s\" (%s)", key, why);
+    }
+    if (!v) {
+        size_t at = pe ? (size_t)(pe - L->buf) : vstart;
+        if (jsonfault_describe(text, pe, text + n, why, sizeof(why)))
+            return fail_at(L, ST_LIMIT, at, "the value of top-level key \"%.64s\" is %s", key,
+                           why);
+        if (strncmp(why, "a lone", 6) == 0)
+            return fail_at(L, ST_FORMAT, at,
+                           "invalid JSON in the value of top-level key \"%.64s\" (%s)", key, why);
+        return fail_at(L, ST_FORMAT, at, "invalid JSON in the value of top-level key \"%.64s\"",
+                       key);
+    }
     if (strcmp(key, "baseTimeNanoseconds") == 0) {
         /* 1.75e18 does not fit a double exactly: read the digits. */
         char digits[32];
@@ -659,6 +675,10 @@ static enum status parse_document(struct loader *L)
             return input_ended(L, ST_TRUNCATED, "truncated inside a key");
         kstart = L->pos; /* scan_whole_value may have shifted the window */
         uint64_t key_at = L->base + kstart;
+        const char *nul = memchr(L->buf + kstart, '\0', kend - kstart);
+        if (nul)
+            return fail_at(L, ST_FORMAT, (size_t)(nul - L->buf),
+                           "invalid JSON: a NUL byte inside a top-level key");
         check_utf8(L, kstart, kend);
         char key[256];
         size_t klen = kend - kstart - 2;

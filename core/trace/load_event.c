@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
 #include "core/trace/load_internal.h"
 #include "core/base/utf8.h"
@@ -916,23 +917,27 @@ void worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t 
         if (pe)
             pe = p + (pe - text); /* the copy has the same length */
         uint64_t at = offset + (uint64_t)(p - buf);
+        char why[96];
         if (!obj) {
             uint64_t bad = pe && pe >= buf && pe <= end ? offset + (uint64_t)(pe - buf) : at;
-            unsigned char c = pe && pe < end ? (unsigned char)*pe : 0;
-            if (pe && pe < end && c >= 0x20 && c < 0x7f)
-                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event (unexpected '%c')", c);
-            else if (pe && pe < end)
-                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event (unexpected byte 0x%02x)",
-                     c);
+            if (jsonfault_describe(p, pe, end, why, sizeof(why)))
+                fail(out, ST_LIMIT, bad, "a trace event %s", why);
+            else if (why[0])
+                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event (%s)", why);
             else
                 fail(out, ST_FORMAT, bad, "invalid JSON in a trace event");
             break;
         }
-        /* cJSON takes NUL bytes for whitespace; JSON does not. */
+        /* cJSON takes NUL bytes for whitespace, and "0001" and "5." for
+         * numbers; JSON does not. */
         const char *nul = memchr(p, '\0', (size_t)(pe - p));
+        const char *num = nul ? NULL : jsonfault_number(p, pe, why, sizeof(why));
         if (nul)
             fail(out, ST_FORMAT, offset + (uint64_t)(nul - buf),
                  "unexpected NUL byte in a trace event");
+        else if (num)
+            fail(out, ST_FORMAT, offset + (uint64_t)(num - buf),
+                 "invalid JSON in a trace event (%s)", why);
         else if (!cJSON_IsObject(obj))
             fail(out, ST_FORMAT, at, "expected a JSON object for a trace event");
         else
