@@ -21,13 +21,13 @@
 #include "core/base/errinfo.h"
 
 struct outfile {
-    char *path;         /* the target as given */
-    char *target;       /* where the rename lands: path, or the file a symlink names */
-    char *tmp;          /* the temporary file while open, else NULL */
-    int fd;             /* where to write (owned; standard output is never closed);
-                           by-path mode: the stream, or -1 */
-    bool stream;        /* the target is written in place (no temporary file) */
-    bool by_path;       /* another library writes tmp by name (outfile_open_path) */
+    char *path;   /* the target as given */
+    char *target; /* where the rename lands: path, or the file a symlink names */
+    char *tmp;    /* the temporary file while open, else NULL */
+    int fd;       /* where to write (owned; standard output is never closed);
+                     by-path mode: the stream, or -1 */
+    bool stream;  /* the target is written in place (no temporary file) */
+    bool by_path; /* another library writes tmp by name (outfile_open_path) */
 };
 
 /* Whether `out` and `in` name the same file: device and inode after

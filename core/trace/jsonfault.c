@@ -19,8 +19,7 @@ static inline bool is_digit(char c)
 static void quote_number(const char *s, const char *end, const char *what, char *why, size_t n)
 {
     size_t len = 0;
-    while (s + len < end && len < 24 &&
-           (is_digit(s[len]) || strchr("+-.eE", s[len]) != NULL))
+    while (s + len < end && len < 24 && (is_digit(s[len]) || strchr("+-.eE", s[len]) != NULL))
         len++;
     snprintf(why, n, "%s: %.*s", what, (int)len, s);
 }
@@ -42,8 +41,7 @@ static bool in_string(const char *text, const char *at)
 
 /* The fault, if any, of a number-looking spot outside strings: a '0'
  * followed by a digit, or a '.' not followed by one. */
-static const char *check_spot(const char *text, const char *q, const char *end, char *why,
-                              size_t n)
+static const char *check_spot(const char *text, const char *q, const char *end, char *why, size_t n)
 {
     if (*q == '0') {
         char prev = q > text ? q[-1] : ' ';
@@ -149,8 +147,10 @@ static int hex4(const char *p)
     int v = 0;
     for (int i = 0; i < 4; i++) {
         char c = p[i];
-        int d = is_digit(c) ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int d = is_digit(c)            ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (d < 0)
             return -1;
         v = v * 16 + d;

@@ -24,8 +24,13 @@ static void test_numbers(void **state)
 {
     long at;
     const char *ok[] = {
-        "{\"a\": 0}", "{\"a\": -0}", "{\"a\": 0.5}", "{\"a\": -0.5}", "{\"a\": 1e05}",
-        "{\"a\": 1E-05}", "{\"a\": [10, 100.25, 0e1, -1.5e+3]}",
+        "{\"a\": 0}",
+        "{\"a\": -0}",
+        "{\"a\": 0.5}",
+        "{\"a\": -0.5}",
+        "{\"a\": 1e05}",
+        "{\"a\": 1E-05}",
+        "{\"a\": [10, 100.25, 0e1, -1.5e+3]}",
         /* Inside strings anything goes, escapes included. */
         "{\"a\": \"2024-01-05 v1. -.5 0001 \\\" 007\"}",
         "{\"a\": \"\\\\\", \"b\": 1.5}",
@@ -44,9 +49,9 @@ static void test_numbers(void **state)
     assert_string_equal(number_fault("00", &at), "a number with a leading zero: 00");
     assert_int_equal(at, 0);
     /* Past the first block, after a string holding a quote. */
-    assert_string_equal(number_fault("{\"name\": \"x\\\"y 0001\", \"pid\": 1, \"tid\": 1, \"ts\": 0007}",
-                                     &at),
-                        "a number with a leading zero: 0007");
+    assert_string_equal(
+        number_fault("{\"name\": \"x\\\"y 0001\", \"pid\": 1, \"tid\": 1, \"ts\": 0007}", &at),
+        "a number with a leading zero: 0007");
     assert_int_equal(at, 48);
 }
 

@@ -352,24 +352,31 @@ static void test_kept_as_written(void **state)
     struct trace *t = load_text(
         "{\"traceEvents\": ["
         "{\"ph\": \"B\", \"name\": \"b\",  \"pid\": 1, \"tid\": 1, \"ts\": 3},\n"
-        "{\"ph\": \"i\", \"s\": \"g\", \"name\": \"global\", \"pid\": 1, \"tid\": 1, \"ts\": 4},"
-        "{\"ph\": \"i\", \"s\": \"t\", \"name\": \"thread\", \"pid\": 1, \"tid\": 1, \"ts\": 4},"
-        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"q\", \"pid\": 1, \"tid\": \"7\", \"ts\": 5,"
-        " \"dur\": 1},"
-        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"u\", \"pid\": 1, \"tid\": 7, \"ts\": 5,"
-        " \"dur\": 1, \"tts\": 2},"
-        "{\"ph\": \"s\", \"id\": \"0x1f\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"cat\": \"c\", \"name\": \"f\"},"
-        "{\"ph\": \"f\", \"id\": 31, \"pid\": 1, \"tid\": \"1\", \"ts\": 6, \"cat\": \"c\", \"name\": \"f\"},"
-        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"args\": {\"name\": \"t\"}},"
-        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"args\": {\"name\": \"t\"}},"
-        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 9, \"args\": {\"name\": \"t\"}}"
+        "{\"ph\": \"i\", \"s\": \"g\", \"name\": \"global\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 4},"
+        "{\"ph\": \"i\", \"s\": \"t\", \"name\": \"thread\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 4},"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"q\", \"pid\": 1, \"tid\": \"7\","
+        " \"ts\": 5, \"dur\": 1},"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"u\", \"pid\": 1, \"tid\": 7,"
+        " \"ts\": 5, \"dur\": 1, \"tts\": 2},"
+        "{\"ph\": \"s\", \"id\": \"0x1f\", \"pid\": 1, \"tid\": 1, \"ts\": 5,"
+        " \"cat\": \"c\", \"name\": \"f\"},"
+        "{\"ph\": \"f\", \"id\": 31, \"pid\": 1, \"tid\": \"1\", \"ts\": 6,"
+        " \"cat\": \"c\", \"name\": \"f\"},"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 0,"
+        " \"args\": {\"name\": \"t\"}},"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 0,"
+        " \"args\": {\"name\": \"t\"}},"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 9,"
+        " \"args\": {\"name\": \"t\"}}"
         "]}");
     assert_int_equal(t->others.n, 1);
     assert_string_equal(trace_str(t, t->others.v[0]),
                         "{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":3}");
     const struct event *g = &t->ev.v[find_event(t, "global")];
-    assert_string_equal(trace_str(t, g->raw),
-                        "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"global\",\"pid\":1,\"tid\":1,\"ts\":4}");
+    assert_string_equal(trace_str(t, g->raw), "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"global\","
+                                              "\"pid\":1,\"tid\":1,\"ts\":4}");
     assert_int_equal(t->ev.v[find_event(t, "thread")].raw, 0);
     const struct event *q = &t->ev.v[find_event(t, "q")];
     assert_int_equal(q->raw, 0);
