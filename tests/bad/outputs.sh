@@ -59,6 +59,9 @@ for out in in.json link.json hard.json ./in.json; do
     same "report -o $out" "$d/$out" "$tt" report -q -o "$d/$out" "$d/in.json"
     same "report --xlsx $out" "$d/$out" "$tt" report -q --xlsx "$d/$out" "$d/in.json"
 done
+printf 'q\n' >"$tmp/steps"
+same "explorer --script-timing onto its trace" "$d/link.json" \
+    "$tt" --script "$tmp/steps" --script-timing "$d/link.json" "$d/in.json"
 same "export of a symlinked input onto its file" "$d/in.json" \
     "$tt" export --chrome "$d/in.json" "$d/link.json"
 same "report -o FILE - <FILE" "$d/in.json" sh -c '"$1" report -q -o "$2" - <"$2"' sh "$tt" "$d/in.json"
