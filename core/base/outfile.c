@@ -148,6 +148,15 @@ static enum status open_common(struct outfile *o, const char *path, struct errin
         }
         return ST_OK;
     }
+    /* A file its owner made read-only stays as it is, as it would for an
+     * open in place (the rename needs only the directory's permission). */
+    if (exists && access(path, W_OK) != 0) {
+        int e = errno;
+        errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(e));
+        outfile_reset(o);
+        errno = e;
+        return ST_IO;
+    }
     /* A symlink keeps pointing where it did: the file it names is the one
      * replaced. */
     struct stat lst;
@@ -168,7 +177,7 @@ static enum status open_common(struct outfile *o, const char *path, struct errin
     pending_add(o->tmp);
     /* mkstemp makes it 0600; the output gets the mode a plain create (or
      * the file it replaces) would have. */
-    if (fchmod(o->fd, exists ? st.st_mode & 07777 : new_file_mode()) != 0) {
+    if (fchmod(o->fd, exists ? st.st_mode & 0777 : new_file_mode()) != 0) {
         errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
         outfile_discard(o);
         return ST_IO;

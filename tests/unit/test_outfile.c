@@ -247,6 +247,18 @@ static void test_streams_and_errors(void **state)
     assert_string_equal(err.file, nodir);
     errinfo_clear(&err);
     assert_int_equal(dir_entries(d), 1);
+    /* A read-only file stays as it is (root may write anything). */
+    if (getuid() != 0) {
+        char *ro = in_dir(d, "ro.txt");
+        put_file(ro, "keep");
+        chmod(ro, 0444);
+        assert_int_equal(outfile_open(&o, ro, &err), ST_IO);
+        errinfo_clear(&err);
+        char *text = file_text(ro);
+        assert_string_equal(text, "keep");
+        free(text);
+        free(ro);
+    }
     free(fifo);
     free(nodir);
 }
