@@ -47,9 +47,14 @@ static void catch_fatal_signals(void)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_fatal_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
+        /* A signal ignored on entry (nohup, a shell's background job) stays
+         * ignored. */
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
     /* A file size limit makes the write fail (EFBIG), which is reported,
      * rather than killing the process. */
     signal(SIGXFSZ, SIG_IGN);

@@ -110,6 +110,7 @@ if "$tt" report -q --xlsx "$tmp/probe.xlsx" "$d/in.json" 2>/dev/null; then
 fi
 
 # --- A signal leaves the old file -------------------------------------------
+# SIGTERM: a background job of a script ignores SIGINT, and keeps ignoring it.
 echo "the good old file" >"$d/big.json"
 "$tt" gen --size 4G -o "$d/big.json" 2>/dev/null &
 pid=$!
@@ -118,11 +119,11 @@ while [ $i -lt 500 ] && ! ls -A "$d" | grep -q '^\.big\.json\.'; do
     sleep 0.02
     i=$((i + 1))
 done
-kill -INT "$pid" 2>/dev/null
+kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 rc=$?
 [ "$rc" -gt 128 ] && [ "$(cat "$d/big.json")" = "the good old file" ] && ! ls -A "$d" | grep -q '^\.big'
-ok $? "gen interrupted: exit $rc, the old file whole and no temporary file left"
+ok $? "gen killed: exit $rc, the old file whole and no temporary file left"
 rm -f "$d/big.json"
 
 # --- Streams ----------------------------------------------------------------
