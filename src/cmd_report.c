@@ -155,7 +155,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         switch (ch) {
         case 't': c->tables = optarg; break;
         case 'f':
-            if (!tab_format_parse(optarg, &c->fmt.format)) {
+            if (!tabfmt_parse(optarg, &c->fmt.format)) {
                 fprintf(stderr, "torchtop report: unknown format '%s' (text, csv, json, md)\n", optarg);
                 return EXIT_USAGE;
             }

@@ -2,6 +2,10 @@
 # Layering: core/ never includes curses, tui/ or src/; tui/ never includes
 # src/; the folders of core/ depend on each other one way (no cycle in the
 # graph of "folder A includes a header of folder B"). Prints the graph.
+# The explorer's panes (tui/*_pane.c) know the pane interface, the app's
+# state and core, never each other: a pane file includes no other pane's
+# header, names no other pane's functions, and does not re-enter the
+# dispatcher (it returns a request that tui/app.c routes).
 set -u
 src="${top_srcdir:-.}"
 bad=0
@@ -35,5 +39,43 @@ if [ -n "$loop" ]; then
     echo "$loop"
     bad=1
 fi
+# Pane files: X_pane.c owns the prefix X_pane_ (functions, its ops) and
+# tui/X_pane.h. Comments are left out of the search.
+panes=$(cd "$src/tui" && ls *_pane.c 2>/dev/null | sed 's/\.c$//')
+for f in $panes; do
+    code=$(sed 's|/\*.*\*/||g; s|//.*||' "$src/tui/$f.c" | grep -avE '^[[:space:]]*(\*|/\*)')
+    for other in $panes; do
+        [ "$other" = "$f" ] && continue
+        if echo "$code" | grep -aqE "#include[[:space:]]*\"tui/$other\.h\""; then
+            echo "FAIL: tui/$f.c includes tui/$other.h (panes know the pane interface, not each other)"
+            bad=1
+        fi
+        used=$(echo "$code" | grep -aoE "\b${other}_[a-z0-9_]+" | sort -u | tr '\n' ' ')
+        if [ -n "$used" ]; then
+            echo "FAIL: tui/$f.c uses another pane's API: $used"
+            bad=1
+        fi
+    done
+    reenter=$(echo "$code" | grep -aoE "\bapp_(action|key|mouse|focus|open_menu|react|tick|render|resize)[[:space:]]*\(|->panes\[" |
+        sort -u | tr '\n' ' ')
+    if [ -n "$reenter" ]; then
+        echo "FAIL: tui/$f.c drives the app or other panes ($reenter): return a request instead"
+        bad=1
+    fi
+done
+# A pane's own API is the app's to call: no other tui/ file includes it.
+for c in "$src"/tui/*.c "$src"/tui/*.h; do
+    base=$(basename "$c" | sed 's/\.[ch]$//')
+    [ "$base" = app ] && continue
+    for h in $(grep -aoE '#include[[:space:]]*"tui/[a-z_]+_pane\.h"' "$c" | sed 's|.*"tui/||; s|\.h"||'); do
+        [ "$h" = "$base" ] && continue
+        echo "FAIL: $(basename "$c") includes tui/$h.h (only tui/app.c calls a pane's own API)"
+        bad=1
+    done
+done
+echo "tui/ pane files (each knows tui/pane.h and the app's state, no other pane):"
+echo "$panes" | tr '\n' ' ' | sed 's/^/  /; s/ $//'
+echo
+
 [ "$bad" -eq 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
 exit "$bad"

@@ -1,5 +1,5 @@
-/* The explorer's dispatch: keys, actions and mouse to panes, reactions,
- * layout and the one doupdate() per turn. */
+/* The explorer's dispatch: keys, actions and mouse to panes, the requests
+ * they return routed, reactions, layout and the one doupdate() per turn. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -10,11 +10,18 @@
 #include "core/report/report.h"
 #include "tui/app.h"
 #include "tui/chrome.h"
+#include "tui/detail_pane.h"
 #include "tui/export_ui.h"
 #include "tui/knames.h"
 #include "tui/overlay.h"
-#include "tui/snap_view.h"
 #include "tui/roofline_view.h"
+#include "tui/snap_chart_pane.h"
+#include "tui/snap_memory_pane.h"
+#include "tui/snapview.h"
+#include "tui/table_pane.h"
+#include "tui/timeline_pane.h"
+#include "tui/traceback_pane.h"
+#include "tui/tree_pane.h"
 
 const char *const app_view_names[APP_NVIEWS] = {
     "ops", "categories", "unique-args", "kernels", "key-averages", "roofline",
@@ -113,33 +120,10 @@ void app_resize(struct app *a, int lines, int cols)
     clearok(curscr, TRUE);
 }
 
-static void draw_too_small(struct app *a)
-{
-    werase(stdscr);
-    /* The longest form that fits. */
-    static const char *const forms[] = {
-        "terminal too small: %dx%d (need %dx%d)",
-        "too small: %dx%d, need %dx%d",
-        "%dx%d < %dx%d",
-    };
-    char line[96];
-    for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-        snprintf(line, sizeof(line), forms[i], a->cols, a->lines, LAYOUT_MIN_COLS,
-                 LAYOUT_MIN_LINES);
-        if ((int)strlen(line) <= a->cols)
-            break;
-    }
-    int y = a->lines / 2, x = MAX(0, (a->cols - (int)strlen(line)) / 2);
-    mvwaddnstr(stdscr, y, x, line, a->cols - x);
-    if (y + 1 < a->lines)
-        mvwaddnstr(stdscr, y + 1, MAX(0, (a->cols - 9) / 2), "q quits", a->cols);
-    wnoutrefresh(stdscr);
-}
-
 void app_render(struct app *a)
 {
     if (a->lay.too_small) {
-        draw_too_small(a);
+        chrome_too_small(a);
         doupdate();
         return;
     }
@@ -166,7 +150,25 @@ void app_render(struct app *a)
 /* Selection, focus, drill-in                                               */
 /* ------------------------------------------------------------------------ */
 
-void app_selection_changed(struct app *a, struct pane *from)
+/* What the traceback view shows for the selection of pane src. */
+static void tb_subject_of(struct app *a, struct pane *src, struct tb_subject *s)
+{
+    memset(s, 0, sizeof(*s));
+    snprintf(s->source, sizeof(s->source), "%s", src->ops->name);
+    s->ev = IDX_NONE;
+    if (a->snap)
+        s->picked = src->ops->pick && src->ops->pick(src, a, &s->pick);
+    else
+        s->ev = pane_current_event(src, a);
+}
+
+static bool traceback_shown(struct app *a)
+{
+    return a->tb && detail_pane_inset(a->panes[PANE_DETAIL]) == a->tb;
+}
+
+/* Selected event changed in pane `from`: move the other views. */
+static void selection_changed(struct app *a, struct pane *from)
 {
     if (from->id != PANE_DETAIL)
         a->source = from->id;
@@ -178,6 +180,11 @@ void app_selection_changed(struct app *a, struct pane *from)
             p->ops->follow(p, a, a->sel);
     }
     detail_pane_refresh(a->panes[PANE_DETAIL], a, src);
+    if (traceback_shown(a)) {
+        struct tb_subject s;
+        tb_subject_of(a, src, &s);
+        traceback_pane_load(a->tb, a, &s);
+    }
 }
 
 void app_focus(struct app *a, int pane)
@@ -195,7 +202,7 @@ void app_focus(struct app *a, int pane)
     a->panes[pane]->dirty = true;
     a->dirty_chrome = true;
     if (pane != PANE_DETAIL)
-        app_selection_changed(a, a->panes[pane]);
+        selection_changed(a, a->panes[pane]);
 }
 
 /* Remember the focus, the selection and the tree's instance filter for
@@ -219,7 +226,9 @@ static struct hist *hist_push(struct app *a)
     return h;
 }
 
-void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
+/* Show only the paths of ev[0..n) in the call tree, focused, as a step
+ * `back` undoes. */
+static void drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
 {
     struct pane *tree = a->panes[PANE_TREE];
     hist_push(a);
@@ -229,11 +238,15 @@ void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
     for (size_t i = 0; i < n && !shown; i++)
         shown = tree_pane_select(tree, a, ev[i]);
     all_dirty(a);
-    app_selection_changed(a, tree);
+    selection_changed(a, tree);
     app_message(a, "%zu instance%s of %s; Backspace goes back", n, n == 1 ? "" : "s", label);
 }
 
-bool app_jump(struct app *a, uint32_t ev)
+/* Select event ev in the call tree and focus it (the other panes follow),
+ * undone by `back` like a drill; the tree's instance filter is dropped
+ * when ev is not among its paths. False, with a message, when ev is not in
+ * the tree (filtered out). */
+static bool jump(struct app *a, uint32_t ev)
 {
     struct pane *tree = a->panes[PANE_TREE];
     struct hist *h = hist_push(a);
@@ -253,7 +266,7 @@ bool app_jump(struct app *a, uint32_t ev)
     }
     a->focus = PANE_TREE;
     all_dirty(a);
-    app_selection_changed(a, tree);
+    selection_changed(a, tree);
     app_message(a, "selected in the call tree; Backspace goes back");
     return true;
 }
@@ -275,9 +288,90 @@ static unsigned go_back(struct app *a)
     a->focus = focus;
     a->source = h->source;
     all_dirty(a);
-    app_selection_changed(a, a->panes[focus]);
+    selection_changed(a, a->panes[focus]);
     app_message(a, "back");
     return R_HANDLED | R_DIRTY_ALL;
+}
+
+/* The traceback of the selection in the detail pane, focused; when it is
+ * shown and focused, the details again. Reactions. */
+static unsigned toggle_traceback(struct app *a)
+{
+    struct pane *d = a->panes[PANE_DETAIL];
+    bool shown = traceback_shown(a);
+    if (shown && a->focus == PANE_DETAIL) {
+        detail_pane_set_inset(d, NULL);
+        app_message(a, "details of the selection; t shows its traceback");
+        return R_HANDLED | R_DIRTY;
+    }
+    if (!a->tb)
+        a->tb = traceback_pane_new(a);
+    if (!shown) {
+        struct tb_subject s;
+        detail_pane_set_inset(d, a->tb);
+        tb_subject_of(a, a->panes[a->source], &s);
+        traceback_pane_load(a->tb, a, &s);
+    }
+    app_focus(a, PANE_DETAIL);
+    d->dirty = true;
+    app_message(a, "Enter shows a frame's source; t the details");
+    return R_HANDLED | R_DIRTY;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Requests                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Carry out what a pane's handler asked for and release the request.
+ * Returns the reactions that adds. */
+static unsigned route(struct app *a, struct pane_request *req)
+{
+    struct pane *tree = a->panes[PANE_TREE];
+    unsigned r = R_NONE;
+    switch (req->kind) {
+    case REQ_NONE:
+        break;
+    case REQ_BACK:
+        r = go_back(a);
+        break;
+    case REQ_SELECT:
+        if (!tree_pane_select(tree, a, req->ev))
+            app_error(a, "the event is not in the call tree (filtered out?)");
+        else
+            app_message(a, "selected in the call tree");
+        break;
+    case REQ_SHOW:
+        app_focus(a, PANE_TREE);
+        if (!tree_pane_select(tree, a, req->ev))
+            app_error(a, "the event is not in the call tree (filtered out?)");
+        break;
+    case REQ_JUMP:
+        jump(a, req->ev);
+        break;
+    case REQ_INSTANCES:
+        drill(a, req->evs, req->n, req->label);
+        break;
+    case REQ_TRACEBACK:
+        r = toggle_traceback(a);
+        break;
+    case REQ_SEARCH_TREE: {
+        struct pane_request sub = {0};
+        unsigned tr = tree->ops->search ? tree->ops->search(tree, a, req->dir, &sub) : R_NONE;
+        tree->dirty = true;
+        if (tr & R_SYNC)
+            selection_changed(a, tree);
+        r = route(a, &sub);
+        break;
+    }
+    case REQ_MENU:
+        app_open_menu(a, req->menu.title, req->menu.items, req->menu.n, req->menu.cur,
+                      req->menu.pick, req->menu.ctx);
+        req->menu.items = NULL;
+        req->menu.n = 0;
+        break;
+    }
+    pane_request_done(req);
+    return r;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -293,7 +387,9 @@ static unsigned run_search(struct app *a, int dir)
     struct pane *p = a->panes[a->focus];
     if (!p->ops->search)
         return R_HANDLED;
-    return p->ops->search(p, a, dir);
+    struct pane_request req = {0};
+    unsigned r = p->ops->search(p, a, dir, &req);
+    return r | route(a, &req);
 }
 
 void app_search_set(struct app *a, const char *text)
@@ -322,7 +418,7 @@ void app_filter_set(struct app *a, const char *text)
         app_message(a, "filter cleared");
 }
 
-static void search_done(struct app *a, const char *text)
+static void search_done(struct app *a, void *ctx, const char *text)
 {
     if (!*text) {
         pattern_clear(&a->search);
@@ -332,13 +428,13 @@ static void search_done(struct app *a, const char *text)
     app_search_set(a, text);
 }
 
-static void filter_done(struct app *a, const char *text)
+static void filter_done(struct app *a, void *ctx, const char *text)
 {
     app_filter_set(a, text);
 }
 
 void app_open_menu(struct app *a, const char *title, char **items, int n, int cur,
-                   menu_pick_fn pick)
+                   menu_pick_fn pick, void *ctx)
 {
     if (a->ov != OV_NONE)
         overlay_close(a);
@@ -349,6 +445,7 @@ void app_open_menu(struct app *a, const char *title, char **items, int n, int cu
     a->menu.cur = CLAMP(cur, 0, n - 1);
     a->menu.top = 0;
     a->menu.pick = pick;
+    a->menu.ctx = ctx;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -364,7 +461,7 @@ void app_react(struct app *a, unsigned r)
             if (a->panes[i]->ops->rebuild)
                 a->panes[i]->ops->rebuild(a->panes[i], a);
     if (r & R_SYNC)
-        app_selection_changed(a, a->panes[a->focus]);
+        selection_changed(a, a->panes[a->focus]);
     if (r & R_DIRTY)
         a->panes[a->focus]->dirty = true;
     if (r & (R_DIRTY_ALL | R_REBUILD | R_RELAYOUT))
@@ -425,20 +522,20 @@ static unsigned global_action(struct app *a, enum action act)
     case A_MOVE_LEFT:
         return go_back(a);
     case A_SEARCH:
-        overlay_prompt(a, "/", NULL, search_done);
+        overlay_prompt(a, "/", NULL, search_done, NULL);
         return R_HANDLED;
     case A_SEARCH_NEXT:
         return run_search(a, 1);
     case A_SEARCH_PREV:
         return run_search(a, -1);
     case A_FILTER:
-        overlay_prompt(a, "filter: ", a->filter.text, filter_done);
+        overlay_prompt(a, "filter: ", a->filter.text, filter_done, NULL);
         return R_HANDLED;
     case A_FILTER_CLEAR:
         app_filter_set(a, NULL);
         return R_HANDLED;
     case A_TRACEBACK:
-        return detail_pane_traceback(a->panes[PANE_DETAIL], a);
+        return toggle_traceback(a);
     case A_KERNEL_NAMES:
         if (!a->kn)
             return R_HANDLED;
@@ -469,7 +566,9 @@ unsigned app_action(struct app *a, enum action act)
         a->msg[0] = '\0';
         a->dirty_chrome = true;
     }
-    unsigned r = pane_action(a->panes[a->focus], a, act);
+    struct pane_request req = {0};
+    unsigned r = pane_action(a->panes[a->focus], a, act, &req);
+    r |= route(a, &req);
     if (!(r & R_HANDLED) && a->snap)
         r = snapview_action(a, act);
     if (!(r & R_HANDLED))
@@ -547,7 +646,7 @@ unsigned app_mouse(struct app *a, int y, int x, int kind)
         return R_HANDLED;
     }
     if (rect_contains(&a->lay.r[L_KEYBAR], y, x)) {
-        enum action act = chrome_keybar_action(x);
+        enum action act = chrome_keybar_action(&a->chrome, x);
         return act != A_NONE ? app_action(a, act) : R_NONE;
     }
     for (int i = 0; i < PANE__COUNT; i++) {
@@ -557,11 +656,15 @@ unsigned app_mouse(struct app *a, int y, int x, int kind)
         if (a->focus != i)
             app_focus(a, i);
         unsigned r = R_HANDLED;
+        struct pane_request req = {0};
         if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN) {
-            for (int k = 0; k < 3; k++)
-                r |= pane_action(p, a, kind == MOUSE_WHEEL_UP ? A_MOVE_UP : A_MOVE_DOWN);
+            for (int k = 0; k < 3; k++) {
+                r |= pane_action(p, a, kind == MOUSE_WHEEL_UP ? A_MOVE_UP : A_MOVE_DOWN, &req);
+                r |= route(a, &req);
+            }
         } else if (p->ops->on_click) {
-            r |= p->ops->on_click(p, a, y - p->r.y, x - p->r.x, kind == MOUSE_DOUBLE);
+            r |= p->ops->on_click(p, a, y - p->r.y, x - p->r.x, kind == MOUSE_DOUBLE, &req);
+            r |= route(a, &req);
         }
         app_react(a, r | R_DIRTY);
         return r;
@@ -574,6 +677,13 @@ unsigned app_tick(struct app *a, bool wait)
     unsigned r = R_NONE;
     for (int i = 0; i < PANE__COUNT; i++)
         r |= pane_tick(a->panes[i], a, wait);
+    /* The traceback view takes in symbolizer answers shown or not. */
+    if (a->tb) {
+        unsigned t = pane_tick(a->tb, a, wait);
+        if (t && traceback_shown(a))
+            a->panes[PANE_DETAIL]->dirty = true;
+        r |= t;
+    }
     if (r)
         app_react(a, r);
     return r;
@@ -584,7 +694,36 @@ bool app_busy(struct app *a)
     for (int i = 0; i < PANE__COUNT; i++)
         if (pane_busy(a->panes[i]))
             return true;
-    return false;
+    return a->tb && pane_busy(a->tb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The panes, for the feature modules                                       */
+/* ------------------------------------------------------------------------ */
+
+void app_table_set_table(struct app *a, int view, struct table *tab)
+{
+    table_pane_set_table(a->panes[PANE_TABLE], a, view, tab);
+}
+
+const char *app_table_view(struct app *a)
+{
+    return table_pane_view(a->panes[PANE_TABLE]);
+}
+
+bool app_table_set_view(struct app *a, const char *name)
+{
+    return table_pane_set_view(a->panes[PANE_TABLE], a, name);
+}
+
+bool app_table_sort_by(struct app *a, const char *col)
+{
+    return table_pane_sort_by(a->panes[PANE_TABLE], a, col);
+}
+
+bool app_timeline_window(struct app *a, int64_t *from, int64_t *to)
+{
+    return timeline_pane_window(a->panes[PANE_TIMELINE], from, to);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -600,11 +739,30 @@ void app_init(struct app *a, bool ascii, bool headless)
     a->lcfg.maximized = -1;
     a->lcfg.table_pct = 45;
     if (a->snap) {
-        snapview_panes(a);
+        const struct table_pane_views views = {
+            .n = SV__COUNT,
+            .names = snapview_table_names,
+            .tabs = a->snap->tabs,
+            .errs = a->snap->errs,
+            .keytab = KEYS_SNAP_TABLE,
+            .enter = REQ_TRACEBACK,
+            .pick = snapview_pick_row,
+        };
+        a->panes[PANE_TABLE] = table_pane_new(a, &views);
+        a->panes[PANE_TREE] = snap_memory_pane_new(a);
+        a->panes[PANE_TIMELINE] = snap_chart_pane_new(a);
     } else {
+        const struct table_pane_views views = {
+            .n = APP_NVIEWS,
+            .names = app_view_names,
+            .tabs = a->views,
+            .errs = a->views_err,
+            .keytab = PANE_TABLE,
+            .enter = REQ_NONE,
+        };
         a->kn = knames_new(a->t);
         a->bd = *analysis_breakdown(a->an, false);
-        a->panes[PANE_TABLE] = table_pane_new(a);
+        a->panes[PANE_TABLE] = table_pane_new(a, &views);
         a->panes[PANE_TREE] = tree_pane_new(a);
         a->panes[PANE_TIMELINE] = timeline_pane_new(a);
     }
@@ -615,7 +773,7 @@ void app_init(struct app *a, bool ascii, bool headless)
     int lines, cols;
     getmaxyx(stdscr, lines, cols);
     app_resize(a, lines, cols);
-    app_selection_changed(a, a->panes[PANE_TABLE]);
+    selection_changed(a, a->panes[PANE_TABLE]);
     if (a->load_warning)
         app_error(a, "%s", a->load_warning);
     else
@@ -628,6 +786,8 @@ void app_done(struct app *a)
         overlay_close(a);
     for (int i = 0; i < PANE__COUNT; i++)
         pane_free(a->panes[i]);
+    pane_free(a->tb);
+    export_ui_free(a->exp);
     if (a->w_header)
         delwin(a->w_header);
     if (a->w_message)

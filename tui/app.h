@@ -2,6 +2,13 @@
  * pane, then the global handler -> reaction bits -> one relayout, one
  * rebuild, one redraw and a single doupdate() per turn.
  *
+ * The app is the hub of the panes: a pane's handler returns reaction bits
+ * and at most one request (tui/pane.h), and the app routes the request
+ * (moves the focus, drives the pane it concerns). Only app.c calls a
+ * concrete pane's API; the feature modules around it (roofline view,
+ * export, snapshot mode, script) reach the panes through the app_*
+ * functions below.
+ *
  * The same entry points serve the terminal loop (tui.c) and script mode
  * (script.c), so scripted sessions run the code a person runs. */
 #ifndef TORCHTOP_TUI_APP_H
@@ -15,10 +22,11 @@
 #include "core/base/table.h"
 #include "core/analysis/timeline.h"
 #include "core/trace/trace.h"
+#include "tui/chrome.h"
 #include "tui/keymap.h"
 #include "tui/layout.h"
 #include "tui/pane.h"
-#include "tui/search.h"
+#include "tui/pattern.h"
 #include "tui/text.h"
 
 /* The table views: report tables, in the order `v` cycles through them;
@@ -30,25 +38,27 @@ extern const char *const app_view_names[APP_NVIEWS];
 
 enum overlay { OV_NONE, OV_HELP, OV_MENU, OV_PROMPT };
 
+struct export_ui;
 struct knames;
 struct roofline_view;
-
-typedef void (*menu_pick_fn)(struct app *a, int item);
-typedef void (*prompt_done_fn)(struct app *a, const char *text);
-
 struct snapview;
+
+/* The prompt was answered: ctx is what it was opened with. */
+typedef void (*prompt_done_fn)(struct app *a, void *ctx, const char *text);
 
 struct menu {
     char *title;  /* owned */
     char **items; /* owned, n of them */
     int n, cur, top;
     menu_pick_fn pick;
+    void *ctx; /* handed to pick (borrowed) */
 };
 
 struct prompt {
     char label[32];     /* "/" or "filter: " */
     struct strbuf text; /* UTF-8 being typed */
     prompt_done_fn done;
+    void *ctx; /* handed to done (borrowed) */
 };
 
 /* One step of drill-in history, undone by `back`. */
@@ -71,9 +81,10 @@ struct app {
     struct timeline_breakdown bd;         /* the header's bar */
     char *load_warning;              /* load fault shown at start (owned) */
     struct snapview *snap;           /* a memory snapshot instead of a trace (owned); t, an
-                                        and views are then NULL (tui/snap_view.h) */
+                                        and views are then NULL (tui/snapview.h) */
     struct roofline_view *rlv;       /* roofline and its tables (owned), NULL: none */
     struct knames *kn;               /* kernel names as rows show them (owned) */
+    struct export_ui *exp;           /* the export in progress (owned), made on first use */
 
     /* Options. */
     bool ascii; /* ASCII glyphs and text */
@@ -86,9 +97,12 @@ struct app {
     struct layout lay;
     WINDOW *w_header, *w_message, *w_keybar, *w_overlay;
     struct pane *panes[PANE__COUNT];
+    struct pane *tb;   /* the traceback view (owned), made on first use; lent to the
+                          detail pane while shown */
     int focus;         /* enum pane_id */
     int source;        /* pane whose selection the detail pane shows */
     bool dirty_chrome; /* header, message line, key bar */
+    struct chrome chrome; /* where the key bar's entries were drawn */
 
     /* Interaction. */
     struct pattern search; /* last search */
@@ -128,21 +142,28 @@ void app_resize(struct app *a, int lines, int cols);
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void app_error(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Search, filter, views and drill-in, shared by keys and script commands. */
+/* Search and filter, shared by keys and script commands. */
 void app_search_set(struct app *a, const char *text);
 void app_filter_set(struct app *a, const char *text);
+/* Focus pane `pane` (enum pane_id); the other panes follow its selection. */
 void app_focus(struct app *a, int pane);
-void app_drill(struct app *a, const uint32_t *ev, size_t n, const char *label);
-/* Select event ev in the call tree and focus it (the other panes follow),
- * undone by `back` like a drill; the tree's instance filter is dropped
- * when ev is not among its paths. False, with a message, when ev is not in
- * the tree (filtered out). */
-bool app_jump(struct app *a, uint32_t ev);
+/* Open a menu: items (n of them, owned by the menu from now on), the
+ * cursor on cur; pick(a, ctx, item) runs on Enter. */
 void app_open_menu(struct app *a, const char *title, char **items, int n, int cur,
-                   menu_pick_fn pick);
+                   menu_pick_fn pick, void *ctx);
 
-/* Selected event changed in pane `from`: move the other views. */
-void app_selection_changed(struct app *a, struct pane *from);
+/* The table slot's pane, for the feature modules: view i shows tab
+ * (borrowed) instead of what it showed (a table of the same name keeps its
+ * sort); the name of the view shown (NULL: no table pane); switch to a
+ * view by name; sort by a column's name or title. False when there is no
+ * such view / column. */
+void app_table_set_table(struct app *a, int view, struct table *tab);
+const char *app_table_view(struct app *a);
+bool app_table_set_view(struct app *a, const char *name);
+bool app_table_sort_by(struct app *a, const char *col);
+/* The timeline's time window, [*from, *to) in ns; false when the timeline
+ * slot holds no timeline (snapshot mode). */
+bool app_timeline_window(struct app *a, int64_t *from, int64_t *to);
 
 /* Take in background work that finished (symbolizer answers) and apply the
  * reactions; with wait, first wait until none is pending (script mode, so

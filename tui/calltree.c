@@ -401,11 +401,11 @@ void calltree_name(const struct calltree *ct, uint32_t n, struct strbuf *out)
     char buf[256];
     switch (node->kind) {
     case TN_THREAD:
-        sb_puts(out, row_label(ct->t, node->ref, buf, sizeof(buf)));
+        sb_puts(out, trace_row_label(ct->t, node->ref, buf, sizeof(buf)));
         break;
     case TN_UNLINKED:
         sb_puts(out, "unlinked GPU work on ");
-        sb_puts(out, row_label(ct->t, node->ref, buf, sizeof(buf)));
+        sb_puts(out, trace_row_label(ct->t, node->ref, buf, sizeof(buf)));
         break;
     default: {
         uint32_t id = ct->t->ev.v[node->ref].name;

@@ -39,7 +39,7 @@
 #include "core/trace/trace.h"
 #include "core/base/u64map.h"
 #include "core/base/vec.h"
-#include "tui/search.h"
+#include "tui/pattern.h"
 
 enum tnode_kind {
     TN_THREAD,   /* ref: host row */

@@ -1,4 +1,4 @@
-/* Header, message line and key bar. */
+/* Header, message line, key bar and the too-small screen. */
 #include "config.h"
 
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include "tui/app.h"
 #include "tui/chrome.h"
 #include "tui/draw.h"
-#include "tui/snap_view.h"
+#include "tui/snapview.h"
 
 /* ------------------------------------------------------------------------ */
 /* Header                                                                   */
@@ -153,15 +153,35 @@ void chrome_message(struct app *a)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Key bar                                                                  */
+/* Too small                                                                */
 /* ------------------------------------------------------------------------ */
 
-struct zone {
-    int x0, x1;
-    enum action act;
-};
-static struct zone zones[48];
-static int nzones;
+void chrome_too_small(struct app *a)
+{
+    werase(stdscr);
+    /* The longest form that fits. */
+    static const char *const forms[] = {
+        "terminal too small: %dx%d (need %dx%d)",
+        "too small: %dx%d, need %dx%d",
+        "%dx%d < %dx%d",
+    };
+    char line[96];
+    for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+        snprintf(line, sizeof(line), forms[i], a->cols, a->lines, LAYOUT_MIN_COLS,
+                 LAYOUT_MIN_LINES);
+        if ((int)strlen(line) <= a->cols)
+            break;
+    }
+    int y = a->lines / 2, x = MAX(0, (a->cols - (int)strlen(line)) / 2);
+    mvwaddnstr(stdscr, y, x, line, a->cols - x);
+    if (y + 1 < a->lines)
+        mvwaddnstr(stdscr, y + 1, MAX(0, (a->cols - 9) / 2), "q quits", a->cols);
+    wnoutrefresh(stdscr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Key bar                                                                  */
+/* ------------------------------------------------------------------------ */
 
 static void keybar_entries(const struct keybind *kb, WINDOW *w, struct app *a, int *x,
                            const struct keybind *shadow)
@@ -189,8 +209,9 @@ static void keybar_entries(const struct keybind *kb, WINDOW *w, struct app *a, i
             return;
         draw_raw(w, 0, *x, name, color_attr(C_KEY));
         draw_raw(w, 0, *x + (int)strlen(name), kb->bar, color_attr(C_KEYLABEL));
-        if (nzones < (int)(sizeof(zones) / sizeof(zones[0])))
-            zones[nzones++] = (struct zone){*x, *x + need - 1, kb->action};
+        struct chrome *c = &a->chrome;
+        if (c->nzones < CHROME_MAX_ZONES)
+            c->zones[c->nzones++] = (struct chrome_zone){*x, *x + need - 1, kb->action};
         *x += need;
     }
 }
@@ -201,7 +222,7 @@ void chrome_keybar(struct app *a)
     if (!w)
         return;
     werase(w);
-    nzones = 0;
+    a->chrome.nzones = 0;
     int x = 0;
     const struct keybind *own = keymap_table(pane_keytab(a->panes[a->focus], a));
     keybar_entries(own, w, a, &x, NULL);
@@ -209,10 +230,10 @@ void chrome_keybar(struct app *a)
     wnoutrefresh(w);
 }
 
-enum action chrome_keybar_action(int x)
+enum action chrome_keybar_action(const struct chrome *c, int x)
 {
-    for (int i = 0; i < nzones; i++)
-        if (x >= zones[i].x0 && x <= zones[i].x1)
-            return zones[i].act;
+    for (int i = 0; i < c->nzones; i++)
+        if (x >= c->zones[i].x0 && x <= c->zones[i].x1)
+            return c->zones[i].act;
     return A_NONE;
 }

@@ -119,7 +119,7 @@ static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
     detail_kvf(d, "kind", "%s", ev_kind_name(e->kind));
     if (*ev_cat(t, ev) && strcmp(ev_cat(t, ev), ev_kind_name(e->kind)) != 0)
         detail_kv(d, "category", ev_cat(t, ev), strlen(ev_cat(t, ev)));
-    const char *where = row_label(t, e->row, buf, sizeof(buf));
+    const char *where = trace_row_label(t, e->row, buf, sizeof(buf));
     detail_kv(d, "where", where, strlen(where));
     detail_kvf(d, "start", "%.3f ms", ms_since_start(t, e->ts));
     put_dur(d, a, "duration", e->dur);
@@ -161,30 +161,30 @@ static void sec_shapes(struct detail_out *d, struct app *a, uint32_t ev)
         return;
     detail_heading(d, "Shapes");
     struct strbuf sb = STRBUF_INIT;
-    shapes_to_tuple_repr(&sb, trace_str(t, o->input_dims));
+    pyval_repr(&sb, trace_val(t, o->input_dims), PYVAL_TUPLES);
     detail_wrap(d, "dims", sb_str(&sb), sb.len, C_DEFAULT);
     if (o->input_type) {
         sb_clear(&sb);
-        shapes_to_tuple_repr(&sb, trace_str(t, o->input_type));
+        pyval_repr(&sb, trace_val(t, o->input_type), PYVAL_TUPLES);
         detail_wrap(d, "types", sb_str(&sb), sb.len, C_DEFAULT);
     }
     if (o->input_strides) {
         sb_clear(&sb);
-        shapes_to_tuple_repr(&sb, trace_str(t, o->input_strides));
+        pyval_repr(&sb, trace_val(t, o->input_strides), PYVAL_TUPLES);
         detail_wrap(d, "strides", sb_str(&sb), sb.len, C_DEFAULT);
     }
     /* The param-combo line: the unique-args key of this op. */
     sb_clear(&sb);
     sb_puts(&sb, ev_name(t, ev));
     sb_putc(&sb, ' ');
-    shapes_to_tuple_repr(&sb, trace_str(t, o->input_dims));
+    pyval_repr(&sb, trace_val(t, o->input_dims), PYVAL_TUPLES);
     if (o->input_type) {
         sb_putc(&sb, ' ');
-        shapes_to_tuple_repr(&sb, trace_str(t, o->input_type));
+        pyval_repr(&sb, trace_val(t, o->input_type), PYVAL_TUPLES);
     }
     if (o->concrete_inputs) {
         sb_putc(&sb, ' ');
-        shapes_to_tuple_repr(&sb, trace_str(t, o->concrete_inputs));
+        pyval_repr(&sb, trace_val(t, o->concrete_inputs), PYVAL_TUPLES);
     }
     detail_wrap(d, "params", sb_str(&sb), sb.len, C_OP);
     sb_free(&sb);
@@ -239,7 +239,7 @@ static void sec_partner(struct detail_out *d, struct app *a, uint32_t ev)
     detail_wrap(d, NULL, ev_name(t, o->partner), strtab_len(&t->strs, p->name), C_OP);
     detail_link(d, o->partner);
     char buf[256];
-    const char *where = row_label(t, p->row, buf, sizeof(buf));
+    const char *where = trace_row_label(t, p->row, buf, sizeof(buf));
     detail_kv(d, "where", where, strlen(where));
     detail_kvf(d, "start", "%.3f ms", ms_since_start(t, p->ts));
     put_dur(d, a, "duration", p->dur);

@@ -1,7 +1,7 @@
 /* The detail pane: the selection described by its pane (detail.h), wrapped
  * to the pane's width, with a cursor line (Enter on a line naming an event
- * selects it); or, after `t`, the traceback view (traceback_pane.h) in its
- * place. */
+ * asks for it in the call tree); or a pane the app lends (the traceback
+ * view after `t`) in its place. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -9,8 +9,8 @@
 
 #include "tui/app.h"
 #include "tui/detail.h"
+#include "tui/detail_pane.h"
 #include "tui/draw.h"
-#include "tui/traceback_pane.h"
 
 #define MAX_WRAP 40
 
@@ -31,24 +31,23 @@ struct detail_pane {
     char source[16]; /* pane the text describes */
     struct pane *src; /* the pane described (borrowed), NULL: none */
     int desc_w;       /* text width when it was described */
-    struct pane *tb; /* the traceback view (owned), made on first use */
-    bool tb_on;      /* shown instead of the text */
+    struct pane *inset; /* shown instead of the text (borrowed), NULL: the text */
 };
 
 static struct detail_pane *dp_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &detail_pane_ops);
 }
 
-/* The traceback view when it is shown, with this pane's window lent. */
-static struct pane *shown_tb(struct pane *p)
+/* The inset when it is shown, with this pane's window lent. */
+static struct pane *shown_inset(struct pane *p)
 {
     struct detail_pane *dp = dp_of(p);
-    if (!dp->tb_on)
+    if (!dp->inset)
         return NULL;
-    dp->tb->win = p->win;
-    dp->tb->r = p->r;
-    return dp->tb;
+    dp->inset->win = p->win;
+    dp->inset->r = p->r;
+    return dp->inset;
 }
 
 static void clear_layout(struct detail_pane *dp)
@@ -97,9 +96,9 @@ static void lay_out(struct pane *p, struct app *a, int w)
 static void detail_draw(struct pane *p, struct app *a)
 {
     struct detail_pane *dp = dp_of(p);
-    struct pane *tb = shown_tb(p);
-    if (tb) {
-        pane_draw(tb, a);
+    struct pane *in = shown_inset(p);
+    if (in) {
+        pane_draw(in, a);
         return;
     }
     werase(p->win);
@@ -164,33 +163,35 @@ static void detail_draw(struct pane *p, struct app *a)
     }
 }
 
-/* Enter or a click on the cursor line: select the event it names. */
-static unsigned follow_link(struct pane *p, struct app *a)
+/* Enter or a click on the cursor line: ask for the event it names. */
+static unsigned follow_link(struct pane *p, struct app *a, struct pane_request *req)
 {
     struct detail_pane *dp = dp_of(p);
     uint32_t ev = dp->cur < dp->lines.n ? dp->d.lines.v[dp->lines.v[dp->cur].dl].ev : IDX_NONE;
-    if (ev == IDX_NONE || ev >= a->t->ev.n) {
+    if (ev == IDX_NONE || !a->t || ev >= a->t->ev.n) {
         app_message(a, "Enter selects the event a line names (parents, GPU work, partner op)");
         return R_HANDLED | R_DIRTY;
     }
-    app_jump(a, ev);
+    req->kind = REQ_JUMP;
+    req->ev = ev;
     return R_HANDLED | R_DIRTY_ALL;
 }
 
-static unsigned detail_action(struct pane *p, struct app *a, enum action act)
+static unsigned detail_action(struct pane *p, struct app *a, enum action act,
+                              struct pane_request *req)
 {
     struct detail_pane *dp = dp_of(p);
     long rows = MAX(1, p->r.h - 1);
     long max_top = (long)dp->lines.n > rows ? (long)dp->lines.n - rows : 0;
     long top = (long)dp->top, cur = (long)dp->cur;
-    struct pane *tb = shown_tb(p);
-    if (tb) {
-        unsigned r = pane_action(tb, a, act);
+    struct pane *in = shown_inset(p);
+    if (in) {
+        unsigned r = pane_action(in, a, act, req);
         if (r & R_HANDLED)
             return r;
         if (act != A_BACK && act != A_MOVE_LEFT)
             return R_NONE;
-        dp->tb_on = false;
+        dp->inset = NULL;
         return R_HANDLED | R_DIRTY;
     }
     switch (act) {
@@ -215,9 +216,10 @@ static unsigned detail_action(struct pane *p, struct app *a, enum action act)
         cur = (long)dp->lines.n - 1;
         break;
     case A_ACTIVATE:
-        return follow_link(p, a);
+        return follow_link(p, a, req);
     case A_MOVE_LEFT:
-        return app_action(a, A_BACK);
+        req->kind = REQ_BACK;
+        return R_HANDLED;
     default:
         return R_NONE;
     }
@@ -229,27 +231,28 @@ static unsigned detail_action(struct pane *p, struct app *a, enum action act)
     return R_HANDLED | R_DIRTY;
 }
 
-static unsigned detail_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned detail_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                             struct pane_request *req)
 {
     struct detail_pane *dp = dp_of(p);
-    struct pane *tb = shown_tb(p);
-    if (tb)
-        return tb->ops->on_click(tb, a, y, x, dbl);
+    struct pane *in = shown_inset(p);
+    if (in)
+        return in->ops->on_click ? in->ops->on_click(in, a, y, x, dbl, req) : R_HANDLED;
     size_t line = dp->top + (size_t)y - 1;
     if (y < 1 || line >= dp->lines.n)
         return R_HANDLED;
     dp->cur = line;
     if (dp->d.lines.v[dp->lines.v[line].dl].ev == IDX_NONE)
         return R_HANDLED | R_DIRTY;
-    return follow_link(p, a);
+    return follow_link(p, a, req);
 }
 
-static unsigned detail_search(struct pane *p, struct app *a, int dir)
+static unsigned detail_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     struct detail_pane *dp = dp_of(p);
-    struct pane *tb = shown_tb(p);
-    if (tb)
-        return tb->ops->search(tb, a, dir);
+    struct pane *in = shown_inset(p);
+    if (in)
+        return in->ops->search ? in->ops->search(in, a, dir, req) : R_HANDLED;
     size_t n = dp->lines.n;
     for (size_t k = 1; k <= n; k++) {
         size_t i = dir >= 0 ? (dp->top + k) % n : (dp->top + n - k % n) % n;
@@ -268,9 +271,10 @@ static unsigned detail_search(struct pane *p, struct app *a, int dir)
 static void detail_position(struct pane *p, struct app *a, char *buf, size_t n)
 {
     struct detail_pane *dp = dp_of(p);
-    struct pane *tb = shown_tb(p);
-    if (tb) {
-        tb->ops->position(tb, a, buf, n);
+    struct pane *in = shown_inset(p);
+    if (in) {
+        if (in->ops->position)
+            in->ops->position(in, a, buf, n);
         return;
     }
     snprintf(buf, n, "line %zu/%zu", dp->lines.n ? dp->cur + 1 : 0, dp->lines.n);
@@ -278,31 +282,13 @@ static void detail_position(struct pane *p, struct app *a, char *buf, size_t n)
 
 static int detail_keytab(struct pane *p, struct app *a)
 {
-    struct pane *tb = shown_tb(p);
-    return tb ? pane_keytab(tb, a) : PANE_DETAIL;
-}
-
-static unsigned detail_tick(struct pane *p, struct app *a, bool wait)
-{
-    struct detail_pane *dp = dp_of(p);
-    if (!dp->tb)
-        return R_NONE;
-    unsigned r = pane_tick(dp->tb, a, wait);
-    if (r && dp->tb_on)
-        p->dirty = true;
-    return r;
-}
-
-static bool detail_busy(struct pane *p)
-{
-    struct detail_pane *dp = dp_of(p);
-    return dp->tb && pane_busy(dp->tb);
+    struct pane *in = shown_inset(p);
+    return in ? pane_keytab(in, a) : PANE_DETAIL;
 }
 
 static void detail_free_priv(struct pane *p)
 {
     struct detail_pane *dp = dp_of(p);
-    pane_free(dp->tb);
     clear_layout(dp);
     detail_clear(&dp->d);
     VEC_FREE(&dp->d.lines);
@@ -311,7 +297,7 @@ static void detail_free_priv(struct pane *p)
     free(dp);
 }
 
-static const struct pane_ops detail_ops = {
+const struct pane_ops detail_pane_ops = {
     .name = "detail",
     .draw = detail_draw,
     .on_action = detail_action,
@@ -320,23 +306,19 @@ static const struct pane_ops detail_ops = {
     .position = detail_position,
     .free = detail_free_priv,
     .keytab = detail_keytab,
-    .tick = detail_tick,
-    .busy = detail_busy,
 };
 
 struct pane *detail_pane_new(struct app *a)
 {
-    struct pane *p = xcalloc(1, sizeof(*p));
     struct detail_pane *dp = xcalloc(1, sizeof(*dp));
-    p->ops = &detail_ops;
-    p->id = PANE_DETAIL;
-    p->priv = dp;
     dp->laid_w = -1;
-    return p;
+    return pane_new(&detail_pane_ops, PANE_DETAIL, dp);
 }
 
 void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source)
 {
+    if (!pane_is(p, &detail_pane_ops))
+        return;
     struct detail_pane *dp = dp_of(p);
     detail_clear(&dp->d);
     clear_layout(dp);
@@ -346,28 +328,18 @@ void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source)
     dp->desc_w = p->r.w - (p->r.x > 0 ? 2 : 0);
     if (source && source->ops->describe)
         source->ops->describe(source, a, &dp->d);
-    if (dp->tb_on && source)
-        traceback_view_load(dp->tb, a, source);
     p->dirty = true;
 }
 
-unsigned detail_pane_traceback(struct pane *p, struct app *a)
+void detail_pane_set_inset(struct pane *p, struct pane *inset)
 {
-    struct detail_pane *dp = dp_of(p);
-    if (dp->tb_on && a->focus == p->id) {
-        dp->tb_on = false;
-        p->dirty = true;
-        app_message(a, "details of the selection; t shows its traceback");
-        return R_HANDLED | R_DIRTY;
-    }
-    if (!dp->tb)
-        dp->tb = traceback_view_new(a);
-    if (!dp->tb_on) {
-        dp->tb_on = true;
-        traceback_view_load(dp->tb, a, a->panes[a->source]);
-    }
-    app_focus(a, PANE_DETAIL);
+    if (!pane_is(p, &detail_pane_ops))
+        return;
+    dp_of(p)->inset = inset;
     p->dirty = true;
-    app_message(a, "Enter shows a frame's source; t the details");
-    return R_HANDLED | R_DIRTY;
+}
+
+struct pane *detail_pane_inset(struct pane *p)
+{
+    return pane_is(p, &detail_pane_ops) ? dp_of(p)->inset : NULL;
 }

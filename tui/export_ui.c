@@ -14,13 +14,13 @@
 #include "tui/overlay.h"
 
 /* What the open prompt will write: one export at a time, as there is one
- * prompt. */
-static struct {
+ * prompt. The prompts and the menu get it as their ctx. */
+struct export_ui {
     struct export_sel sel; /* the subtree or the window */
     char what[160];        /* for the message: "subtree of aten::mm" */
     char *path;            /* waiting for the overwrite answer (owned) */
     bool gzip;             /* path ends in .gz */
-} pending;
+};
 
 /* ------------------------------------------------------------------------ */
 /* Names                                                                    */
@@ -99,12 +99,12 @@ bool export_ui_path(const char *typed, const char *home, struct strbuf *out, boo
 /* Writing                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void write_now(struct app *a, const char *path, bool gzip)
+static void write_now(struct app *a, struct export_ui *x, const char *path, bool gzip)
 {
     const struct trace *t = a->t;
     uint8_t *keep = xcalloc(t->ev.n + 1, 1);
     char err[256];
-    if (!export_select(t, &pending.sel, keep, err)) {
+    if (!export_select(t, &x->sel, keep, err)) {
         app_error(a, "export: %s", err);
         free(keep);
         return;
@@ -126,24 +126,26 @@ static void write_now(struct app *a, const char *path, bool gzip)
     char ne[32], nf[32];
     text_count(ne, sizeof(ne), nev);
     text_count(nf, sizeof(nf), nflows);
-    app_message(a, "wrote %s events and %s flows (%s) to %s", ne, nf, pending.what, path);
+    app_message(a, "wrote %s events and %s flows (%s) to %s", ne, nf, x->what, path);
 }
 
-static void overwrite_done(struct app *a, const char *text)
+static void overwrite_done(struct app *a, void *ctx, const char *text)
 {
-    char *path = pending.path;
-    pending.path = NULL;
+    struct export_ui *x = ctx;
+    char *path = x->path;
+    x->path = NULL;
     if (!path)
         return;
     if (text && (strcmp(text, "y") == 0 || strcmp(text, "yes") == 0 || strcmp(text, "Y") == 0))
-        write_now(a, path, pending.gzip);
+        write_now(a, x, path, x->gzip);
     else
         app_message(a, "not written: %s exists", path);
     free(path);
 }
 
-static void name_done(struct app *a, const char *text)
+static void name_done(struct app *a, void *ctx, const char *text)
 {
+    struct export_ui *x = ctx;
     struct strbuf path = STRBUF_INIT;
     char err[160];
     bool gzip;
@@ -159,13 +161,13 @@ static void name_done(struct app *a, const char *text)
             sb_free(&path);
             return;
         }
-        free(pending.path);
-        pending.path = sb_steal(&path);
-        pending.gzip = gzip;
-        overlay_prompt(a, "file exists; overwrite? (y/n) ", NULL, overwrite_done);
+        free(x->path);
+        x->path = sb_steal(&path);
+        x->gzip = gzip;
+        overlay_prompt(a, "file exists; overwrite? (y/n) ", NULL, overwrite_done, x);
         return;
     }
-    write_now(a, sb_str(&path), gzip);
+    write_now(a, x, sb_str(&path), gzip);
     sb_free(&path);
 }
 
@@ -190,51 +192,62 @@ static uint32_t subtree_root(const struct trace *t, uint32_t ev)
     return IDX_NONE;
 }
 
-static unsigned ask_name(struct app *a, const char *what)
+static unsigned ask_name(struct app *a, struct export_ui *x, const char *what)
 {
     char name[256];
     export_ui_default_name(name, sizeof(name), a->name, what);
-    overlay_prompt(a, "export to: ", name, name_done);
+    overlay_prompt(a, "export to: ", name, name_done, x);
     return R_HANDLED;
 }
 
-static unsigned start_subtree(struct app *a)
+static unsigned start_subtree(struct app *a, struct export_ui *x)
 {
     uint32_t root = subtree_root(a->t, a->sel);
     if (root == IDX_NONE) {
         app_error(a, "export: select an op, a Python frame or a kernel first");
         return R_HANDLED;
     }
-    memset(&pending.sel, 0, sizeof(pending.sel));
-    pending.sel.kind = EXPORT_SUBTREE;
-    pending.sel.root = root;
+    memset(&x->sel, 0, sizeof(x->sel));
+    x->sel.kind = EXPORT_SUBTREE;
+    x->sel.root = root;
     struct strbuf sb = STRBUF_INIT;
     text_clean(&sb, ev_name(a->t, root), strtab_len(&a->t->strs, trace_ev(a->t, root)->name),
                a->ascii);
-    snprintf(pending.what, sizeof(pending.what), "subtree of %.120s%s", sb_str(&sb),
+    snprintf(x->what, sizeof(x->what), "subtree of %.120s%s", sb_str(&sb),
              root != a->sel ? ", the launcher" : "");
     sb_free(&sb);
     char what[32];
     snprintf(what, sizeof(what), "subtree-%u", root);
-    return ask_name(a, what);
+    return ask_name(a, x, what);
 }
 
-static unsigned start_window(struct app *a)
+static unsigned start_window(struct app *a, struct export_ui *x)
 {
     int64_t from, to;
-    timeline_pane_window(a->panes[PANE_TIMELINE], &from, &to);
-    memset(&pending.sel, 0, sizeof(pending.sel));
-    pending.sel.kind = EXPORT_WINDOW;
-    pending.sel.from = from;
-    pending.sel.to = to;
-    snprintf(pending.what, sizeof(pending.what), "window %.6f-%.6f ms",
-             (double)(from - a->t->t_start) / 1e6, (double)(to - a->t->t_start) / 1e6);
-    return ask_name(a, "window");
+    if (!app_timeline_window(a, &from, &to)) {
+        app_error(a, "export: there is no timeline to take the window of");
+        return R_HANDLED;
+    }
+    memset(&x->sel, 0, sizeof(x->sel));
+    x->sel.kind = EXPORT_WINDOW;
+    x->sel.from = from;
+    x->sel.to = to;
+    snprintf(x->what, sizeof(x->what), "window %.6f-%.6f ms", (double)(from - a->t->t_start) / 1e6,
+             (double)(to - a->t->t_start) / 1e6);
+    return ask_name(a, x, "window");
 }
 
-static void menu_picked(struct app *a, int item)
+static unsigned menu_picked(struct app *a, void *ctx, int item)
 {
-    app_react(a, item == 0 ? start_subtree(a) : start_window(a));
+    return item == 0 ? start_subtree(a, ctx) : start_window(a, ctx);
+}
+
+void export_ui_free(struct export_ui *x)
+{
+    if (!x)
+        return;
+    free(x->path);
+    free(x);
 }
 
 unsigned export_ui_action(struct app *a, enum action act)
@@ -243,11 +256,14 @@ unsigned export_ui_action(struct app *a, enum action act)
         app_error(a, "export: there is no trace to export from");
         return R_HANDLED;
     }
+    if (!a->exp)
+        a->exp = xcalloc(1, sizeof(*a->exp));
+    struct export_ui *x = a->exp;
     switch (act) {
     case A_EXPORT_SUBTREE:
-        return start_subtree(a);
+        return start_subtree(a, x);
     case A_EXPORT_WINDOW:
-        return start_window(a);
+        return start_window(a, x);
     default: {
         char **items = xcalloc(2, sizeof(char *));
         uint32_t root = subtree_root(a->t, a->sel);
@@ -258,12 +274,12 @@ unsigned export_ui_action(struct app *a, enum action act)
         items[0] = xasprintf("the selected subtree: %.80s",
                              root != IDX_NONE ? sb_str(&sb) : "(nothing selected)");
         sb_free(&sb);
-        int64_t from, to;
-        timeline_pane_window(a->panes[PANE_TIMELINE], &from, &to);
+        int64_t from = 0, to = 0;
+        app_timeline_window(a, &from, &to);
         items[1] =
             xasprintf("the timeline window: %.3f - %.3f ms", (double)(from - a->t->t_start) / 1e6,
                       (double)(to - a->t->t_start) / 1e6);
-        app_open_menu(a, "Export as a Kineto JSON trace", items, 2, 0, menu_picked);
+        app_open_menu(a, "Export as a Kineto JSON trace", items, 2, 0, menu_picked, x);
         return R_HANDLED;
     }
     }

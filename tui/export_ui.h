@@ -13,10 +13,15 @@
 #include "tui/actions.h"
 
 struct app;
+struct export_ui;
 
 /* A_EXPORT (a menu: subtree or window), A_EXPORT_SUBTREE, A_EXPORT_WINDOW:
- * open the file name prompt. Reactions. */
+ * open the file name prompt. The export's state (what to write, the path
+ * waiting for the overwrite answer) is a->exp, made on first use.
+ * Reactions. */
 unsigned export_ui_action(struct app *a, enum action act);
+/* Release an export's state (app_done); NULL is fine. */
+void export_ui_free(struct export_ui *x);
 
 /* Pure helpers (unit-tested). */
 

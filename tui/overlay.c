@@ -204,10 +204,14 @@ static unsigned menu_key(struct app *a, int key)
         break;
     case A_ACTIVATE: {
         menu_pick_fn pick = m->pick;
+        void *ctx = m->ctx;
         int item = m->cur;
         overlay_close(a);
-        if (pick)
-            pick(a, item);
+        if (pick) {
+            unsigned r = pick(a, ctx, item);
+            if (r)
+                app_react(a, r);
+        }
         return R_HANDLED;
     }
     case A_QUIT:
@@ -254,9 +258,10 @@ static unsigned prompt_key(struct app *a, int key)
     if (key == '\n') {
         char *text = xstrdup(sb_str(&pr->text));
         prompt_done_fn done = pr->done;
+        void *ctx = pr->ctx;
         overlay_close(a);
         if (done)
-            done(a, text);
+            done(a, ctx, text);
         free(text);
         return R_HANDLED;
     }
@@ -284,7 +289,8 @@ static unsigned prompt_key(struct app *a, int key)
     return R_HANDLED;
 }
 
-void overlay_prompt(struct app *a, const char *label, const char *initial, prompt_done_fn done)
+void overlay_prompt(struct app *a, const char *label, const char *initial, prompt_done_fn done,
+                    void *ctx)
 {
     if (a->ov != OV_NONE)
         overlay_close(a);
@@ -294,6 +300,7 @@ void overlay_prompt(struct app *a, const char *label, const char *initial, promp
     if (initial)
         sb_puts(&a->prompt.text, initial);
     a->prompt.done = done;
+    a->prompt.ctx = ctx;
     a->dirty_chrome = true;
 }
 

@@ -1,100 +1,27 @@
-/* Pane lifetime and the list cursor/scroll arithmetic. */
+/* Pane lifetime, the kind check and requests. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/base/xalloc.h"
 #include "tui/pane.h"
 
-void listview_clamp(struct listview *lv)
+void pane_kind_fail(const struct pane *p, const struct pane_ops *ops)
 {
-    if (lv->n == 0) {
-        lv->cur = lv->top = 0;
-        return;
-    }
-    if (lv->cur >= lv->n)
-        lv->cur = lv->n - 1;
-    size_t h = lv->height > 0 ? (size_t)lv->height : 1;
-    if (lv->top > lv->cur)
-        lv->top = lv->cur;
-    if (lv->cur >= lv->top + h)
-        lv->top = lv->cur - h + 1;
-    /* No empty space below the last row when the list could fill it. */
-    if (lv->n >= h && lv->top + h > lv->n)
-        lv->top = lv->n - h;
-    if (lv->n < h)
-        lv->top = 0;
+    fprintf(stderr, "torchtop: the %s pane used as a %s pane\n", p ? p->ops->name : "(no)",
+            ops->name);
+    abort();
 }
 
-bool listview_move(struct listview *lv, long delta)
+struct pane *pane_new(const struct pane_ops *ops, int id, void *priv)
 {
-    size_t old = lv->cur;
-    if (lv->n == 0)
-        return false;
-    if (delta < 0)
-        lv->cur = (size_t)-delta > lv->cur ? 0 : lv->cur - (size_t)-delta;
-    else
-        lv->cur = lv->cur + (size_t)delta >= lv->n ? lv->n - 1 : lv->cur + (size_t)delta;
-    listview_clamp(lv);
-    return lv->cur != old;
-}
-
-void listview_set(struct listview *lv, size_t row)
-{
-    lv->cur = row;
-    listview_clamp(lv);
-}
-
-void listview_jump(struct listview *lv, size_t row)
-{
-    size_t h = lv->height > 0 ? (size_t)lv->height : 1;
-    bool visible = row >= lv->top && row < lv->top + h;
-    lv->cur = row;
-    if (!visible)
-        lv->top = row > h / 2 ? row - h / 2 : 0;
-    listview_clamp(lv);
-}
-
-bool listview_action(struct listview *lv, enum action act)
-{
-    long page = lv->height > 1 ? lv->height - 1 : 1;
-    switch (act) {
-    case A_MOVE_UP:
-        listview_move(lv, -1);
-        return true;
-    case A_MOVE_DOWN:
-        listview_move(lv, 1);
-        return true;
-    case A_PAGE_UP:
-        listview_move(lv, -page);
-        return true;
-    case A_PAGE_DOWN:
-        listview_move(lv, page);
-        return true;
-    case A_MOVE_FIRST:
-        listview_set(lv, 0);
-        return true;
-    case A_MOVE_LAST:
-        listview_set(lv, lv->n ? lv->n - 1 : 0);
-        return true;
-    default:
-        return false;
-    }
-}
-
-void listview_scroll(struct listview *lv, long delta)
-{
-    size_t h = lv->height > 0 ? (size_t)lv->height : 1;
-    if (lv->n <= h)
-        return;
-    size_t max_top = lv->n - h;
-    if (delta < 0)
-        lv->top = (size_t)-delta > lv->top ? 0 : lv->top - (size_t)-delta;
-    else
-        lv->top = lv->top + (size_t)delta > max_top ? max_top : lv->top + (size_t)delta;
-    if (lv->cur < lv->top)
-        lv->cur = lv->top;
-    if (lv->cur >= lv->top + h)
-        lv->cur = lv->top + h - 1;
+    struct pane *p = xcalloc(1, sizeof(*p));
+    p->ops = ops;
+    p->id = id;
+    p->priv = priv;
+    return p;
 }
 
 void pane_free(struct pane *p)
@@ -106,4 +33,13 @@ void pane_free(struct pane *p)
     if (p->win)
         delwin(p->win);
     free(p);
+}
+
+void pane_request_done(struct pane_request *req)
+{
+    free(req->label);
+    for (int i = 0; i < req->menu.n && req->menu.items; i++)
+        free(req->menu.items[i]);
+    free(req->menu.items);
+    memset(req, 0, sizeof(*req));
 }

@@ -2,8 +2,11 @@
  * of rows and draws only the visible slice; the app loop redraws a pane
  * when it is dirty.
  *
- * struct listview is the pure scroll/cursor arithmetic every list pane
- * shares (unit-tested). */
+ * A pane knows this interface, the app's state and core, never another
+ * pane: its handlers return reaction bits (what to redraw) and at most one
+ * request (struct pane_request) for what lies outside the pane, which the
+ * app routes (tui/app.c). Each concrete pane's own API is in its own
+ * header (tui/table_pane.h, ...), included by the app alone. */
 #ifndef TORCHTOP_TUI_PANE_H
 #define TORCHTOP_TUI_PANE_H
 
@@ -15,12 +18,13 @@
 #include "core/base/strbuf.h"
 #include "tui/actions.h"
 #include "tui/layout.h"
-#include "tui/search.h"
+#include "tui/listview.h"
+#include "tui/pattern.h"
 
 struct app;
 struct pane;
 struct detail_out;
-struct table;
+struct snap_pick;
 
 /* Reaction bits: what a handler wants the loop to do. */
 enum reaction {
@@ -34,15 +38,51 @@ enum reaction {
     R_QUIT = 1 << 6,      /* leave the loop */
 };
 
+/* A menu item was picked: ctx is what the menu was opened with. Returns
+ * reaction bits (the app applies them). */
+typedef unsigned (*menu_pick_fn)(struct app *a, void *ctx, int item);
+
+/* What a handler asks of the app beyond its own pane. */
+enum request_kind {
+    REQ_NONE,
+    REQ_BACK,        /* undo the last drill-in or jump */
+    REQ_SELECT,      /* select ev in the call tree; the focus stays */
+    REQ_SHOW,        /* focus the call tree and select ev there */
+    REQ_JUMP,        /* select ev in the call tree as a step `back` undoes */
+    REQ_INSTANCES,   /* show only evs[0..n) in the call tree, named label */
+    REQ_TRACEBACK,   /* show the selection's traceback (again: its details) */
+    REQ_SEARCH_TREE, /* go to the next match of the search in the call tree */
+    REQ_MENU,        /* open the menu described by menu */
+};
+
+struct pane_request {
+    enum request_kind kind;
+    uint32_t ev;         /* REQ_SELECT, REQ_SHOW, REQ_JUMP */
+    const uint32_t *evs; /* REQ_INSTANCES (borrowed until routed) */
+    size_t n;
+    char *label; /* REQ_INSTANCES (owned by the request; the router frees it) */
+    int dir;     /* REQ_SEARCH_TREE: 1 forward, -1 backward */
+    struct {
+        const char *title; /* static text */
+        char **items;      /* owned by the request until the menu takes them */
+        int n, cur;
+        menu_pick_fn pick;
+        void *ctx; /* handed to pick (borrowed) */
+    } menu;        /* REQ_MENU */
+};
+
 struct pane_ops {
     const char *name;                            /* "table", "tree", ... */
     void (*draw)(struct pane *p, struct app *a); /* whole pane into p->win */
-    unsigned (*on_action)(struct pane *p, struct app *a, enum action act); /* 0 = not handled */
-    unsigned (*on_click)(struct pane *p, struct app *a, int y, int x, bool dbl); /* pane-relative */
+    /* An action; 0 = not handled. *req is REQ_NONE on entry. */
+    unsigned (*on_action)(struct pane *p, struct app *a, enum action act, struct pane_request *req);
+    /* A click, pane-relative; *req as for on_action. */
+    unsigned (*on_click)(struct pane *p, struct app *a, int y, int x, bool dbl,
+                         struct pane_request *req);
     uint32_t (*current_event)(struct pane *p, struct app *a); /* event under the cursor */
     void (*describe)(struct pane *p, struct app *a, struct detail_out *d); /* detail pane text */
-    unsigned (*search)(struct pane *p, struct app *a,
-                       int dir);                    /* go to the next match of a->search */
+    /* Go to the next match of a->search (dir 1 or -1); *req as for on_action. */
+    unsigned (*search)(struct pane *p, struct app *a, int dir, struct pane_request *req);
     void (*rebuild)(struct pane *p, struct app *a); /* the filter changed */
     void (*follow)(struct pane *p, struct app *a, uint32_t ev); /* selection changed elsewhere */
     void (*position)(struct pane *p, struct app *a, char *buf, size_t n); /* "12/345" */
@@ -51,47 +91,45 @@ struct pane_ops {
     unsigned (*tick)(struct pane *p, struct app *a,
                      bool wait);   /* take in finished background work (wait: all of it) */
     bool (*busy)(struct pane *p); /* background work is pending */
+    /* Snapshot mode: the allocation stack behind the selection (*out is
+     * zeroed by the caller); false when it has none. */
+    bool (*pick)(struct pane *p, struct app *a, struct snap_pick *out);
 };
 
 struct pane {
-    const struct pane_ops *ops;
-    int id;        /* enum pane_id */
-    WINDOW *win;   /* NULL while hidden */
-    struct rect r; /* where it is */
+    const struct pane_ops *ops; /* also the pane's kind (pane_is) */
+    int id;                     /* enum pane_id: the slot it sits in */
+    WINDOW *win;                /* NULL while hidden */
+    struct rect r;              /* where it is */
     bool dirty;
-    void *priv; /* the pane's state */
+    void *priv; /* the pane's state, of the type its ops know */
 };
 
-/* Cursor and scroll of a list of n rows shown in `height` lines. */
-struct listview {
-    size_t n;   /* rows */
-    size_t cur; /* cursor row (0 when n == 0) */
-    size_t top; /* first row shown */
-    int height; /* lines available for rows */
-};
-
-/* Keep cur in range and visible (scrolling as little as possible). */
-void listview_clamp(struct listview *lv);
-/* Move the cursor by delta rows (clamped); returns whether it moved. */
-bool listview_move(struct listview *lv, long delta);
-/* Put the cursor on row (clamped), scrolling so it is visible. */
-void listview_set(struct listview *lv, size_t row);
-/* Put the cursor on row; when that row is off screen, scroll it to the
- * middle (jumps: search results, revealed events). */
-void listview_jump(struct listview *lv, size_t row);
-/* Apply a movement action (up, down, page, first, last); returns whether
- * it was one. */
-bool listview_action(struct listview *lv, enum action act);
-/* Scroll by delta lines keeping the cursor visible (mouse wheel). */
-void listview_scroll(struct listview *lv, long delta);
+/* Whether p is a pane of the kind whose ops are `ops` (htop's
+ * Object_isA). Every cast of p->priv is checked with it first. */
+static inline bool pane_is(const struct pane *p, const struct pane_ops *ops)
+{
+    return p && p->ops == ops;
+}
+/* Abort with a message: p was taken for a pane of kind `ops`. */
+void pane_kind_fail(const struct pane *p, const struct pane_ops *ops) __attribute__((noreturn));
+/* p->priv after checking that p is of kind `ops`; aborts with a message
+ * when it is not (a programming error, never input). */
+static inline void *pane_priv(struct pane *p, const struct pane_ops *ops)
+{
+    if (!pane_is(p, ops))
+        pane_kind_fail(p, ops);
+    return p->priv;
+}
 
 static inline void pane_draw(struct pane *p, struct app *a)
 {
     p->ops->draw(p, a);
 }
-static inline unsigned pane_action(struct pane *p, struct app *a, enum action act)
+static inline unsigned pane_action(struct pane *p, struct app *a, enum action act,
+                                   struct pane_request *req)
 {
-    return p->ops->on_action ? p->ops->on_action(p, a, act) : R_NONE;
+    return p->ops->on_action ? p->ops->on_action(p, a, act, req) : R_NONE;
 }
 static inline uint32_t pane_current_event(struct pane *p, struct app *a)
 {
@@ -111,48 +149,12 @@ static inline bool pane_busy(struct pane *p)
     return p->ops->busy && p->ops->busy(p);
 }
 
-/* Constructors (one file each). */
-struct pane *table_pane_new(struct app *a);
-struct pane *tree_pane_new(struct app *a);
-struct pane *timeline_pane_new(struct app *a);
-struct pane *detail_pane_new(struct app *a);
+/* A new pane of kind ops in slot id, with state priv (owned: ops->free
+ * releases it). */
+struct pane *pane_new(const struct pane_ops *ops, int id, void *priv);
+/* Release the pane's state (ops->free), its window and the pane. */
 void pane_free(struct pane *p);
-
-/* The timeline's wanted lane count (for the layout). */
-int timeline_pane_lanes(struct pane *p);
-/* A table pane over other tables than the trace's report views (memory
- * snapshots): n views (at most APP_NVIEWS) named names[i], showing tabs[i]
- * (borrowed; NULL with errs[i] saying why), keys from table keytab.
- * Enter on a row without instances runs `enter` when set. */
-struct pane *table_pane_new_views(struct app *a, int n, const char *const *names,
-                                  struct table *const *tabs, char *const *errs, int keytab,
-                                  enum action enter);
-/* Table pane: show tab (borrowed) in view i instead of what it showed; a
- * table of the same name keeps the column the user sorted by, cursor on top. */
-void table_pane_set_table(struct pane *p, struct app *a, int view, struct table *tab);
-/* Table pane: the table and row under the cursor; false when none. */
-bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row);
-/* Table pane: the name of the view shown ("ops", "roofline"...). */
-const char *table_pane_view(struct pane *p);
-/* Timeline pane: the time window shown, [*from, *to) in ns (trace time). */
-void timeline_pane_window(struct pane *p, int64_t *from, int64_t *to);
-/* Table pane: switch to a view by report name; sort by column name or
- * title. False when there is no such view / column. */
-bool table_pane_set_view(struct pane *p, struct app *a, const char *name);
-bool table_pane_sort_by(struct pane *p, struct app *a, const char *col);
-/* Tree pane: select event ev (revealing it); false when not in the tree. */
-bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev);
-/* Tree pane: show only these events' paths (NULL: no such filter); label
- * names the set in the title. */
-void tree_pane_set_instances(struct pane *p, struct app *a, const uint32_t *ev, size_t n,
-                             const char *label);
-/* Tree pane: the instance filter in force (count in *n, its label in
- * *label), NULL when none; borrowed until the next change. */
-const uint32_t *tree_pane_instances(struct pane *p, size_t *n, const char **label);
-/* Detail pane: rebuild from the pane that has the selection. */
-void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source);
-/* Detail pane: show the traceback of the selection instead of its details
- * and focus it; when shown and focused, the details again. Reactions. */
-unsigned detail_pane_traceback(struct pane *p, struct app *a);
+/* Release what a request owns (a label, menu items not taken). */
+void pane_request_done(struct pane_request *req);
 
 #endif

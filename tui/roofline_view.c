@@ -60,7 +60,7 @@ static void show(struct app *a, int i)
 {
     struct roofline_view *rv = a->rlv;
     rv->shown = i;
-    table_pane_set_table(a->panes[PANE_TABLE], a, APP_VIEW_ROOFLINE, rv->tabs.items.v[i]);
+    app_table_set_table(a, APP_VIEW_ROOFLINE, rv->tabs.items.v[i]);
 }
 
 void roofline_view_attach(struct app *a)
@@ -84,13 +84,13 @@ static double total_us(const struct table *tab)
     return sum;
 }
 
-static void category_picked(struct app *a, int item)
+static unsigned category_picked(struct app *a, void *ctx, int item)
 {
     if (!a->rlv || item < 0 || (size_t)item >= a->rlv->tabs.items.n)
-        return;
+        return R_NONE;
     show(a, item);
     app_message(a, "roofline: %s", a->rlv->tabs.items.v[item]->title);
-    app_react(a, R_DIRTY | R_SYNC);
+    return R_DIRTY | R_SYNC;
 }
 
 static void open_menu(struct app *a)
@@ -110,20 +110,20 @@ static void open_menu(struct app *a)
         items[i] =
             xasprintf("%-18s %zu row%s%s", tab->name, tab->nrows, tab->nrows == 1 ? "" : "s", kt);
     }
-    app_open_menu(a, "Roofline category", items, n, rv->shown, category_picked);
+    app_open_menu(a, "Roofline category", items, n, rv->shown, category_picked, NULL);
 }
 
 unsigned roofline_view_action(struct app *a)
 {
-    struct pane *p = a->panes[PANE_TABLE];
     if (!a->rlv || !a->rlv->tabs.items.n) {
         app_error(a, "no roofline for this trace");
         return R_HANDLED;
     }
     if (a->focus != PANE_TABLE)
         app_focus(a, PANE_TABLE);
-    if (strcmp(table_pane_view(p), app_view_names[APP_VIEW_ROOFLINE]) != 0) {
-        table_pane_set_view(p, a, app_view_names[APP_VIEW_ROOFLINE]);
+    const char *view = app_table_view(a);
+    if (!view || strcmp(view, app_view_names[APP_VIEW_ROOFLINE]) != 0) {
+        app_table_set_view(a, app_view_names[APP_VIEW_ROOFLINE]);
         app_message(a, "roofline: %s; r again picks the category",
                     a->rlv->tabs.items.v[a->rlv->shown]->title);
         return R_HANDLED | R_DIRTY | R_SYNC;
@@ -139,7 +139,7 @@ bool roofline_view_show(struct app *a, const char *name)
     for (size_t i = 0; i < a->rlv->tabs.items.n; i++)
         if (strcmp(a->rlv->tabs.items.v[i]->name, name) == 0) {
             show(a, (int)i);
-            table_pane_set_view(a->panes[PANE_TABLE], a, app_view_names[APP_VIEW_ROOFLINE]);
+            app_table_set_view(a, app_view_names[APP_VIEW_ROOFLINE]);
             return true;
         }
     return false;

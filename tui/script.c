@@ -167,16 +167,15 @@ static int step(struct app *a, const char *path, int lineno, char *line)
         return 0;
     }
     if (strcmp(word, "view") == 0) {
-        bool ok = strncmp(arg, "roofline:", 9) == 0
-                      ? roofline_view_show(a, arg + 9)
-                      : table_pane_set_view(a->panes[PANE_TABLE], a, arg);
+        bool ok = strncmp(arg, "roofline:", 9) == 0 ? roofline_view_show(a, arg + 9)
+                                                    : app_table_set_view(a, arg);
         if (!ok)
             return fail(path, lineno, line, "no such view");
         app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     if (strcmp(word, "sort-by") == 0) {
-        if (!table_pane_sort_by(a->panes[PANE_TABLE], a, arg))
+        if (!app_table_sort_by(a, arg))
             return fail(path, lineno, line, "no such column in this view");
         app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;

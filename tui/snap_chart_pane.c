@@ -12,7 +12,8 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/memchart.h"
-#include "tui/snap_view.h"
+#include "tui/snap_chart_pane.h"
+#include "tui/snapview.h"
 
 #define LABEL_W 11
 
@@ -26,7 +27,7 @@ struct chart_pane {
 
 static struct chart_pane *cp_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &snap_chart_pane_ops);
 }
 
 static uint32_t nentries(struct app *a)
@@ -94,9 +95,9 @@ static void draw_title(struct pane *p, struct app *a)
     if (n) {
         sb_printf(&sb, "  entries %u..%u of %u", cp->v0, cp->v1, n);
         if (sv->cursor != IDX_NONE) {
-            const struct snap_entry *e = snap_entry(sv->s, sv->dev, sv->cursor);
+            const struct snap_entry *e = snapshot_entry(sv->s, sv->dev, sv->cursor);
             text_bytes(b, sizeof(b), e->size);
-            sb_printf(&sb, "  cursor %u: %s %s", sv->cursor, snap_str(sv->s, e->action_name), b);
+            sb_printf(&sb, "  cursor %u: %s %s", sv->cursor, snapshot_str(sv->s, e->action_name), b);
         }
         text_bytes(b, sizeof(b), sv->live_bytes > 0 ? (uint64_t)sv->live_bytes : 0);
         sb_printf(&sb, ", %s allocated", b);
@@ -241,7 +242,8 @@ static void zoom(struct pane *p, struct app *a, double factor)
     clamp_view(p, a);
 }
 
-static unsigned chart_action(struct pane *p, struct app *a, enum action act)
+static unsigned chart_action(struct pane *p, struct app *a, enum action act,
+                             struct pane_request *req)
 {
     struct chart_pane *cp = cp_of(p);
     uint32_t n = nentries(a);
@@ -305,14 +307,15 @@ static unsigned chart_action(struct pane *p, struct app *a, enum action act)
     }
 }
 
-static unsigned chart_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned chart_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                            struct pane_request *req)
 {
     if (!nentries(a) || x < LABEL_W)
         return R_HANDLED;
     clamp_view(p, a);
     unsigned r = move_to(a, column_entry(p, a, MIN(x - LABEL_W, plot_w(p) - 1)));
     if (dbl)
-        r |= app_action(a, A_TRACEBACK);
+        req->kind = REQ_TRACEBACK;
     return r;
 }
 
@@ -332,11 +335,11 @@ static void chart_describe(struct pane *p, struct app *a, struct detail_out *d)
         return;
     }
     const struct snap_device *dv = &s->devices.v[sv->dev];
-    const struct snap_entry *e = snap_entry(s, sv->dev, sv->cursor);
+    const struct snap_entry *e = snapshot_entry(s, sv->dev, sv->cursor);
     detail_heading(d, "Trace entry");
     detail_kvf(d, "entry", "%u of %u%s", sv->cursor, dv->nentries,
                sv->cursor == dv->peak_idx ? " (the peak)" : "");
-    detail_kv(d, "action", snap_str(s, e->action_name), strlen(snap_str(s, e->action_name)));
+    detail_kv(d, "action", snapshot_str(s, e->action_name), strlen(snapshot_str(s, e->action_name)));
     text_bytes(b, sizeof(b), e->size);
     detail_kvf(d, "size", "%s (%llu bytes)", b, (unsigned long long)e->size);
     if (e->action == SA_OOM) {
@@ -354,37 +357,37 @@ static void chart_describe(struct pane *p, struct app *a, struct detail_out *d)
     detail_kvf(d, "allocated after", "%s", b);
     text_bytes(b, sizeof(b), (uint64_t)MAX(dv->reserved_after[sv->cursor], 0));
     detail_kvf(d, "reserved after", "%s", b);
-    if (e->compile_context && snap_str(s, e->compile_context)[0])
-        detail_kv(d, "compile context", snap_str(s, e->compile_context),
-                  strlen(snap_str(s, e->compile_context)));
-    if (e->user_metadata && snap_str(s, e->user_metadata)[0])
-        detail_kv(d, "user metadata", snap_str(s, e->user_metadata),
-                  strlen(snap_str(s, e->user_metadata)));
+    if (e->compile_context && snapshot_str(s, e->compile_context)[0])
+        detail_kv(d, "compile context", snapshot_str(s, e->compile_context),
+                  strlen(snapshot_str(s, e->compile_context)));
+    if (e->user_metadata && snapshot_str(s, e->user_metadata)[0])
+        detail_kv(d, "user metadata", snapshot_str(s, e->user_metadata),
+                  strlen(snapshot_str(s, e->user_metadata)));
     detail_heading(d, "Recorded at");
-    uint32_t f = snap_top_frame(s, e->frames);
+    uint32_t f = snapshot_top_frame(s, e->frames);
     if (f == IDX_NONE) {
         detail_textf(d, C_DIM, "no traceback recorded");
     } else {
         struct strbuf sb = STRBUF_INIT;
-        snap_frame_format(s, snap_site_frame(s, e->frames), &sb);
+        snapshot_frame_format(s, snapshot_site_frame(s, e->frames), &sb);
         detail_wrap(d, NULL, sb_str(&sb), sb.len, C_PYTHON);
         sb_free(&sb);
         detail_textf(d, C_DIM, "Enter or t shows the traceback");
     }
 }
 
-bool snap_chart_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
+static bool chart_pick(struct pane *p, struct app *a, struct snap_pick *out)
 {
     const struct snapview *sv = a->snap;
     if (sv->cursor == IDX_NONE || !nentries(a))
         return false;
-    const struct snap_entry *e = snap_entry(sv->s, sv->dev, sv->cursor);
+    const struct snap_entry *e = snapshot_entry(sv->s, sv->dev, sv->cursor);
     char b[32];
     text_bytes(b, sizeof(b), e->size);
     out->stack = e->frames;
     out->key = (1ull << 63) | ((uint64_t)sv->dev << 32) | sv->cursor;
     snprintf(out->what, sizeof(out->what), "entry %u, %s %s, 0x%llx", sv->cursor,
-             snap_str(sv->s, e->action_name), b, (unsigned long long)e->addr);
+             snapshot_str(sv->s, e->action_name), b, (unsigned long long)e->addr);
     return true;
 }
 
@@ -404,11 +407,12 @@ static int chart_keytab(struct pane *p, struct app *a)
 
 static void chart_free(struct pane *p)
 {
-    free(cp_of(p)->vals);
-    free(p->priv);
+    struct chart_pane *cp = cp_of(p);
+    free(cp->vals);
+    free(cp);
 }
 
-static const struct pane_ops chart_ops = {
+const struct pane_ops snap_chart_pane_ops = {
     .name = "chart",
     .draw = chart_draw,
     .on_action = chart_action,
@@ -417,13 +421,10 @@ static const struct pane_ops chart_ops = {
     .position = chart_position,
     .free = chart_free,
     .keytab = chart_keytab,
+    .pick = chart_pick,
 };
 
 struct pane *snap_chart_pane_new(struct app *a)
 {
-    struct pane *p = xcalloc(1, sizeof(*p));
-    p->ops = &chart_ops;
-    p->id = PANE_TIMELINE;
-    p->priv = xcalloc(1, sizeof(struct chart_pane));
-    return p;
+    return pane_new(&snap_chart_pane_ops, PANE_TIMELINE, xcalloc(1, sizeof(struct chart_pane)));
 }

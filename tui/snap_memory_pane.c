@@ -12,10 +12,10 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/memchart.h"
-#include "tui/snap_view.h"
+#include "tui/snap_memory_pane.h"
+#include "tui/snapview.h"
 
 enum { MV_LIVE, MV_MAP, MV__COUNT };
-static const char *const view_names[MV__COUNT] = {"live", "map"};
 
 #define SIZE_W 9
 #define SINCE_W 7
@@ -37,18 +37,18 @@ struct mem_pane {
 
 static struct mem_pane *mp_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &snap_memory_pane_ops);
 }
 
 /* "name (file:line)" of the frame that best names where an allocation was
  * made. */
 static void site_text(const struct snapshot *s, uint32_t stack, struct strbuf *out)
 {
-    uint32_t f = snap_site_frame(s, stack);
+    uint32_t f = snapshot_site_frame(s, stack);
     if (f == IDX_NONE)
         sb_puts(out, "<allocated before recording or no context>");
     else
-        snap_frame_format(s, f, out);
+        snapshot_frame_format(s, f, out);
 }
 
 static void build(struct pane *p, struct app *a)
@@ -67,7 +67,7 @@ static void build(struct pane *p, struct app *a)
         }
         VEC_PUSH(&mp->live, (uint32_t)i);
     }
-    snap_seg_state_free(&mp->segs);
+    snapshot_seg_state_free(&mp->segs);
     if (sv->dev < s->devices.n)
         snapshot_segments_at(s, sv->dev, sv->cursor, &mp->segs);
     mp->lv[MV_LIVE].n = mp->live.n;
@@ -348,12 +348,12 @@ static void put_entry(struct detail_out *d, struct app *a, const char *key, uint
         detail_kvf(d, key, "entry %u", idx);
 }
 
-/* The first frames of a stack that name its site (snap_site_start), as
+/* The first frames of a stack that name its site (snapshot_site_start), as
  * lines of the detail text; the traceback pane has them all. */
 static void put_frames(struct detail_out *d, const struct snapshot *s, uint32_t stack)
 {
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f), shown = 0, start = snap_site_start(s, stack);
+    size_t n = snapshot_stack(s, stack, &f), shown = 0, start = snapshot_site_start(s, stack);
     if (!n) {
         detail_textf(d, C_DIM,
                      "no traceback recorded (before _record_memory_history, or "
@@ -362,11 +362,11 @@ static void put_frames(struct detail_out *d, const struct snapshot *s, uint32_t 
     }
     struct strbuf sb = STRBUF_INIT;
     for (size_t i = start < n ? start : 0; i < n && shown < 6; i++) {
-        const struct snap_frame *fr = snap_frame(s, f[i]);
+        const struct snap_frame *fr = snapshot_frame(s, f[i]);
         if (fr->flags & SFF_HIDDEN)
             continue;
         sb_clear(&sb);
-        snap_frame_format(s, f[i], &sb);
+        snapshot_frame_format(s, f[i], &sb);
         detail_wrap(d, NULL, sb_str(&sb), sb.len, (fr->flags & SFF_PYTHON) ? C_PYTHON : C_DEFAULT);
         shown++;
     }
@@ -392,14 +392,14 @@ static void describe_alloc(struct detail_out *d, struct app *a, const struct sna
         detail_kv(d, "lifetime", life, strlen(life));
     }
     if (al->alloc_idx != IDX_NONE) {
-        const struct snap_entry *e = snap_entry(s, a->snap->dev, al->alloc_idx);
+        const struct snap_entry *e = snapshot_entry(s, a->snap->dev, al->alloc_idx);
         detail_kvf(d, "stream", "%lld", (long long)e->stream);
     }
     if (al->block != IDX_NONE) {
         const struct snap_block *bl = &s->blocks.v[al->block];
         const struct snap_segment *sg = &s->segments.v[bl->segment];
-        detail_kvf(d, "block", "%s in segment 0x%llx (%s)", snap_state_name(bl->state),
-                   (unsigned long long)sg->address, snap_str(s, sg->segment_type));
+        detail_kvf(d, "block", "%s in segment 0x%llx (%s)", snapshot_state_name(bl->state),
+                   (unsigned long long)sg->address, snapshot_str(s, sg->segment_type));
     }
     detail_heading(d, "Allocated at");
     put_frames(d, s, al->frames);
@@ -411,7 +411,7 @@ static uint32_t seg_stack(const struct snapview *sv, const struct snap_seg_at *g
 {
     if (g->segment != IDX_NONE)
         return sv->s->segments.v[g->segment].frames;
-    return snap_entry(sv->s, sv->dev, g->freed)->frames;
+    return snapshot_entry(sv->s, sv->dev, g->freed)->frames;
 }
 
 static void describe_segment(struct detail_out *d, struct app *a, struct pane *p,
@@ -429,7 +429,7 @@ static void describe_segment(struct detail_out *d, struct app *a, struct pane *p
     detail_kvf(d, "address", "0x%llx", (unsigned long long)g->address);
     detail_kvf(d, "size", "%s (%llu bytes)", b[0], (unsigned long long)g->size);
     if (sg)
-        detail_kvf(d, "type", "%s%s", snap_str(s, sg->segment_type),
+        detail_kvf(d, "type", "%s%s", snapshot_str(s, sg->segment_type),
                    g->is_expandable ? ", expandable" : "");
     else if (g->is_expandable)
         detail_kv(d, "type", "expandable", 10);
@@ -455,7 +455,7 @@ static void describe_segment(struct detail_out *d, struct app *a, struct pane *p
     for (size_t k = 0; k < mp->sizes.n && k < SHOW; k++) {
         char sz[32];
         text_bytes(sz, sizeof(sz), mp->sizes.v[k]);
-        detail_kvf(d, sz, "%s at 0x%llx", snap_state_name(mp->states.v[k]), (unsigned long long)at);
+        detail_kvf(d, sz, "%s at 0x%llx", snapshot_state_name(mp->states.v[k]), (unsigned long long)at);
         at += mp->sizes.v[k];
     }
     if (mp->sizes.n > SHOW)
@@ -476,7 +476,7 @@ static void mem_describe(struct pane *p, struct app *a, struct detail_out *d)
         describe_segment(d, a, p, g);
 }
 
-bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
+static bool mem_pick(struct pane *p, struct app *a, struct snap_pick *out)
 {
     const struct snapshot *s = a->snap->s;
     const struct snap_alloc *al = cur_alloc(p, a);
@@ -505,7 +505,7 @@ bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static unsigned mem_action(struct pane *p, struct app *a, enum action act)
+static unsigned mem_action(struct pane *p, struct app *a, enum action act, struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -517,7 +517,8 @@ static unsigned mem_action(struct pane *p, struct app *a, enum action act)
         mp->view = (mp->view + 1) % MV__COUNT;
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_ACTIVATE:
-        return app_action(a, A_TRACEBACK);
+        req->kind = REQ_TRACEBACK;
+        return R_HANDLED;
     case A_MOVE_LEFT:
     case A_MOVE_RIGHT:
         return R_HANDLED;
@@ -526,7 +527,8 @@ static unsigned mem_action(struct pane *p, struct app *a, enum action act)
     }
 }
 
-static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                          struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
     int first = mp->view == MV_LIVE ? 2 : 1;
@@ -537,12 +539,14 @@ static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl)
     if (row >= lv->n)
         return R_HANDLED;
     listview_set(lv, row);
-    if (dbl)
-        return app_action(a, A_TRACEBACK) | R_DIRTY;
+    if (dbl) {
+        req->kind = REQ_TRACEBACK;
+        return R_HANDLED | R_DIRTY;
+    }
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static unsigned mem_search(struct pane *p, struct app *a, int dir)
+static unsigned mem_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -589,7 +593,7 @@ static void mem_free(struct pane *p)
 {
     struct mem_pane *mp = mp_of(p);
     VEC_FREE(&mp->live);
-    snap_seg_state_free(&mp->segs);
+    snapshot_seg_state_free(&mp->segs);
     VEC_FREE(&mp->sizes);
     VEC_FREE(&mp->states);
     free(mp->cells);
@@ -597,7 +601,7 @@ static void mem_free(struct pane *p)
     free(mp);
 }
 
-static const struct pane_ops memory_ops = {
+const struct pane_ops snap_memory_pane_ops = {
     .name = "memory",
     .draw = mem_draw,
     .on_action = mem_action,
@@ -608,25 +612,10 @@ static const struct pane_ops memory_ops = {
     .position = mem_position,
     .free = mem_free,
     .keytab = mem_keytab,
+    .pick = mem_pick,
 };
 
 struct pane *snap_memory_pane_new(struct app *a)
 {
-    struct pane *p = xcalloc(1, sizeof(*p));
-    struct mem_pane *mp = xcalloc(1, sizeof(*mp));
-    p->ops = &memory_ops;
-    p->id = PANE_TREE;
-    p->priv = mp;
-    return p;
-}
-
-bool snap_memory_pane_set_view(struct pane *p, const char *name)
-{
-    for (int v = 0; v < MV__COUNT; v++)
-        if (strcmp(view_names[v], name) == 0) {
-            mp_of(p)->view = v;
-            p->dirty = true;
-            return true;
-        }
-    return false;
+    return pane_new(&snap_memory_pane_ops, PANE_TREE, xcalloc(1, sizeof(struct mem_pane)));
 }

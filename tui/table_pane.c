@@ -1,6 +1,6 @@
 /* The op table pane: the report tables (core/report/report.h), one view each,
- * sortable by any column, narrowed by the filter; Enter drills into the
- * row's instances in the call tree. */
+ * sortable by any column, narrowed by the filter; Enter asks for the row's
+ * instances in the call tree. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/knames.h"
+#include "tui/table_pane.h"
 #include "tui/text.h"
 
 struct tview {
@@ -31,7 +32,8 @@ struct table_pane {
     const char *const *names; /* view names (app_view_names for a trace) */
     char *const *errs;        /* why a view has no table (borrowed) */
     int keytab;               /* key table (enum pane_id or enum keytab) */
-    enum action enter;        /* Enter on a row without instances, A_NONE: drill */
+    enum request_kind enter;  /* Enter on a row without instances, REQ_NONE: REQ_SHOW */
+    table_pick_fn pick;       /* the pick op's answer, NULL: none */
     bool all_cols; /* show COLF_DETAIL columns */
     struct tview v[APP_NVIEWS];
     struct strbuf cell;
@@ -43,7 +45,7 @@ struct table_pane {
 
 static struct table_pane *tp_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &table_pane_ops);
 }
 
 static struct tview *cur_view(struct pane *p)
@@ -440,31 +442,33 @@ static int visible_cols(struct table_pane *tp, const struct table *tab, int *out
     return n;
 }
 
-static void sort_menu_pick(struct app *a, int item)
+/* Sort by column `item` (again: the other way round). Reactions. */
+static unsigned sort_pick(struct pane *p, struct app *a, int item)
 {
-    struct pane *p = a->panes[PANE_TABLE];
     struct tview *v = cur_view(p);
     if (!v->tab || item < 0 || (size_t)item >= v->tab->ncols)
-        return;
+        return R_NONE;
     bool desc = natural_desc(v->tab, item);
     if (item == v->sort_col)
         desc = !v->desc;
     sort_view(a, v, item, desc, true);
     p->dirty = true;
-    app_react(a, R_SYNC);
+    return R_SYNC;
 }
 
-/* Item k of the sort menu: the k-th visible column. */
-static void sort_menu_item(struct app *a, int item)
+/* Item k of the sort menu (opened with the pane as ctx): the k-th visible
+ * column. */
+static unsigned sort_menu_item(struct app *a, void *ctx, int item)
 {
-    struct pane *p = a->panes[PANE_TABLE];
+    struct pane *p = ctx;
     struct tview *v = cur_view(p);
     int cols[64];
     if (v->tab && item >= 0 && item < visible_cols(tp_of(p), v->tab, cols))
-        sort_menu_pick(a, cols[item]);
+        return sort_pick(p, a, cols[item]);
+    return R_NONE;
 }
 
-static void open_sort_menu(struct pane *p, struct app *a)
+static void open_sort_menu(struct pane *p, struct app *a, struct pane_request *req)
 {
     struct tview *v = cur_view(p);
     if (!v->tab)
@@ -479,10 +483,18 @@ static void open_sort_menu(struct pane *p, struct app *a)
         if (sorted)
             cur = i;
     }
-    app_open_menu(a, "Sort by", items, n, cur, sort_menu_item);
+    req->kind = REQ_MENU;
+    req->menu.title = "Sort by";
+    req->menu.items = items;
+    req->menu.n = n;
+    req->menu.cur = cur;
+    req->menu.pick = sort_menu_item;
+    req->menu.ctx = p;
 }
 
-static unsigned drill(struct pane *p, struct app *a)
+/* Enter on a row: its instances in the call tree, else what the pane was
+ * made to ask for. */
+static unsigned drill(struct pane *p, struct app *a, struct pane_request *req)
 {
     struct tview *v = cur_view(p);
     if (!v->tab || v->lv.cur >= v->rows.n)
@@ -498,28 +510,31 @@ static unsigned drill(struct pane *p, struct app *a)
             const char *text = sb_str(&cell);
             if (a->kn)
                 text = knames_cell(a->kn, row_event(v->tab, r), text, n, &n);
-            char *label = xstrndup(text, n);
-            app_drill(a, v->tab->inst + lo, hi - lo, label);
-            free(label);
+            req->kind = REQ_INSTANCES;
+            req->evs = v->tab->inst + lo;
+            req->n = hi - lo;
+            req->label = xstrndup(text, n);
             sb_free(&cell);
             return R_HANDLED | R_DIRTY_ALL;
         }
     }
+    if (tp_of(p)->enter != REQ_NONE) {
+        req->kind = tp_of(p)->enter;
+        return R_HANDLED;
+    }
     uint32_t ev = pane_current_event(p, a);
-    if (tp_of(p)->enter != A_NONE)
-        return app_action(a, tp_of(p)->enter);
     if (ev == IDX_NONE) {
         app_error(a, "this row has no events to show");
         return R_HANDLED;
     }
-    /* No instance list: jump to the first one. */
-    app_focus(a, PANE_TREE);
-    if (!tree_pane_select(a->panes[PANE_TREE], a, ev))
-        app_error(a, "the event is not in the call tree (filtered out?)");
+    /* No instance list: the first one. */
+    req->kind = REQ_SHOW;
+    req->ev = ev;
     return R_HANDLED | R_DIRTY_ALL | R_SYNC;
 }
 
-static unsigned table_action(struct pane *p, struct app *a, enum action act)
+static unsigned table_action(struct pane *p, struct app *a, enum action act,
+                             struct pane_request *req)
 {
     struct table_pane *tp = tp_of(p);
     struct tview *v = cur_view(p);
@@ -532,7 +547,7 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act)
         tp->view = (tp->view + (act == A_VIEW_NEXT ? 1 : tp->nviews - 1)) % tp->nviews;
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_SORT_MENU:
-        open_sort_menu(p, a);
+        open_sort_menu(p, a, req);
         return R_HANDLED;
     case A_SORT_REVERSE:
         if (v->tab && v->sort_col >= 0)
@@ -568,8 +583,7 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act)
             app_error(a, "no column %d", k + 1);
             return R_HANDLED;
         }
-        sort_menu_pick(a, cols[k]);
-        return R_HANDLED | R_DIRTY;
+        return sort_pick(p, a, cols[k]) | R_HANDLED | R_DIRTY;
     }
     case A_ALL_COLUMNS:
         tp->all_cols = !tp->all_cols;
@@ -585,24 +599,24 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act)
             v->hscroll++;
         return R_HANDLED | R_DIRTY;
     case A_ACTIVATE:
-        return drill(p, a);
+        return drill(p, a, req);
     case A_MOVE_LEFT:
-        return app_action(a, A_BACK);
+        req->kind = REQ_BACK;
+        return R_HANDLED;
     default:
         return R_NONE;
     }
 }
 
-static unsigned table_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned table_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                            struct pane_request *req)
 {
     struct table_pane *tp = tp_of(p);
     struct tview *v = cur_view(p);
     if (y == 1 && v->tab) {
         for (int i = 0; i < tp->nshown; i++)
-            if (x >= tp->shown_x[i] && x < tp->shown_x[i] + tp->shown_w[i]) {
-                sort_menu_pick(a, tp->shown[i]);
-                return R_HANDLED | R_DIRTY;
-            }
+            if (x >= tp->shown_x[i] && x < tp->shown_x[i] + tp->shown_w[i])
+                return sort_pick(p, a, tp->shown[i]) | R_HANDLED | R_DIRTY;
         return R_HANDLED;
     }
     if (y < 2)
@@ -612,7 +626,7 @@ static unsigned table_click(struct pane *p, struct app *a, int y, int x, bool db
         return R_HANDLED;
     listview_set(&v->lv, row);
     if (dbl)
-        return drill(p, a) | R_DIRTY | R_SYNC;
+        return drill(p, a, req) | R_DIRTY | R_SYNC;
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
@@ -673,7 +687,7 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
     }
 }
 
-static unsigned table_search(struct pane *p, struct app *a, int dir)
+static unsigned table_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     struct tview *v = cur_view(p);
     if (!v->tab || !v->rows.n)
@@ -717,6 +731,24 @@ static int table_keytab(struct pane *p, struct app *a)
     return tp_of(p)->keytab;
 }
 
+/* The table and row under the cursor; false when none. */
+static bool current_row(struct pane *p, const struct table **tab, size_t *row)
+{
+    struct tview *v = cur_view(p);
+    if (!v->tab || v->lv.cur >= v->rows.n)
+        return false;
+    *tab = v->tab;
+    *row = v->rows.v[v->lv.cur];
+    return true;
+}
+
+static bool table_pick(struct pane *p, struct app *a, struct snap_pick *out)
+{
+    const struct table *tab;
+    size_t row;
+    return tp_of(p)->pick && current_row(p, &tab, &row) && tp_of(p)->pick(a, tab, row, out);
+}
+
 static void table_free_priv(struct pane *p)
 {
     struct table_pane *tp = tp_of(p);
@@ -728,7 +760,7 @@ static void table_free_priv(struct pane *p)
     free(tp);
 }
 
-static const struct pane_ops table_ops = {
+const struct pane_ops table_pane_ops = {
     .name = "table",
     .draw = table_draw,
     .on_action = table_action,
@@ -740,6 +772,7 @@ static const struct pane_ops table_ops = {
     .position = table_position,
     .free = table_free_priv,
     .keytab = table_keytab,
+    .pick = table_pick,
 };
 
 static void view_set(struct app *a, struct table_pane *tp, struct tview *v, struct table *tab)
@@ -759,33 +792,24 @@ static void view_set(struct app *a, struct table_pane *tp, struct tview *v, stru
     view_rows(a, v);
 }
 
-struct pane *table_pane_new_views(struct app *a, int n, const char *const *names,
-                                  struct table *const *tabs, char *const *errs, int keytab,
-                                  enum action enter)
+struct pane *table_pane_new(struct app *a, const struct table_pane_views *v)
 {
-    struct pane *p = xcalloc(1, sizeof(*p));
     struct table_pane *tp = xcalloc(1, sizeof(*tp));
-    p->ops = &table_ops;
-    p->id = PANE_TABLE;
-    p->priv = tp;
-    tp->nviews = CLAMP(n, 1, APP_NVIEWS);
-    tp->names = names;
-    tp->errs = errs;
-    tp->keytab = keytab;
-    tp->enter = enter;
+    tp->nviews = CLAMP(v->n, 1, APP_NVIEWS);
+    tp->names = v->names;
+    tp->errs = v->errs;
+    tp->keytab = v->keytab;
+    tp->enter = v->enter;
+    tp->pick = v->pick;
     for (int i = 0; i < tp->nviews; i++)
-        view_set(a, tp, &tp->v[i], tabs[i]);
-    return p;
-}
-
-struct pane *table_pane_new(struct app *a)
-{
-    return table_pane_new_views(a, APP_NVIEWS, app_view_names, a->views, a->views_err,
-                                PANE_TABLE, A_NONE);
+        view_set(a, tp, &tp->v[i], v->tabs[i]);
+    return pane_new(&table_pane_ops, PANE_TABLE, tp);
 }
 
 void table_pane_set_table(struct pane *p, struct app *a, int view, struct table *tab)
 {
+    if (!pane_is(p, &table_pane_ops))
+        return;
     struct table_pane *tp = tp_of(p);
     if (view < 0 || view >= tp->nviews)
         return;
@@ -805,24 +829,18 @@ void table_pane_set_table(struct pane *p, struct app *a, int view, struct table 
     p->dirty = true;
 }
 
-bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row)
-{
-    struct tview *v = cur_view(p);
-    if (!v->tab || v->lv.cur >= v->rows.n)
-        return false;
-    *tab = v->tab;
-    *row = v->rows.v[v->lv.cur];
-    return true;
-}
-
 const char *table_pane_view(struct pane *p)
 {
+    if (!pane_is(p, &table_pane_ops))
+        return NULL;
     struct table_pane *tp = tp_of(p);
     return tp->names[tp->view];
 }
 
 bool table_pane_set_view(struct pane *p, struct app *a, const char *name)
 {
+    if (!pane_is(p, &table_pane_ops))
+        return false;
     struct table_pane *tp = tp_of(p);
     for (int i = 0; i < tp->nviews; i++)
         if (strcmp(tp->names[i], name) == 0) {
@@ -835,6 +853,8 @@ bool table_pane_set_view(struct pane *p, struct app *a, const char *name)
 
 bool table_pane_sort_by(struct pane *p, struct app *a, const char *col)
 {
+    if (!pane_is(p, &table_pane_ops))
+        return false;
     struct tview *v = cur_view(p);
     if (!v->tab)
         return false;

@@ -11,6 +11,7 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/lanes.h"
+#include "tui/timeline_pane.h"
 
 #define LABEL_W 12
 
@@ -28,7 +29,7 @@ struct tl_pane {
 
 static struct tl_pane *tl_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &timeline_pane_ops);
 }
 
 static int plot_w(struct pane *p)
@@ -270,21 +271,20 @@ static unsigned move_cursor(struct pane *p, struct app *a, int64_t to)
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static unsigned select_in_tree(struct pane *p, struct app *a)
+static unsigned select_in_tree(struct pane *p, struct app *a, struct pane_request *req)
 {
     struct tl_pane *tl = tl_of(p);
     if (tl->under == IDX_NONE) {
         app_error(a, "no event under the cursor");
         return R_HANDLED;
     }
-    if (!tree_pane_select(a->panes[PANE_TREE], a, tl->under))
-        app_error(a, "the event is not in the call tree (filtered out?)");
-    else
-        app_message(a, "selected in the call tree");
+    req->kind = REQ_SELECT;
+    req->ev = tl->under;
     return R_HANDLED | R_DIRTY_ALL | R_SYNC;
 }
 
-static unsigned timeline_action(struct pane *p, struct app *a, enum action act)
+static unsigned timeline_action(struct pane *p, struct app *a, enum action act,
+                                struct pane_request *req)
 {
     struct tl_pane *tl = tl_of(p);
     int64_t cns = col_ns(p);
@@ -351,13 +351,14 @@ static unsigned timeline_action(struct pane *p, struct app *a, enum action act)
     }
     case A_SELECT_EVENT:
     case A_ACTIVATE:
-        return select_in_tree(p, a);
+        return select_in_tree(p, a, req);
     default:
         return R_NONE;
     }
 }
 
-static unsigned timeline_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned timeline_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                               struct pane_request *req)
 {
     struct tl_pane *tl = tl_of(p);
     int li = tl->lane_top + y - 1;
@@ -367,7 +368,7 @@ static unsigned timeline_click(struct pane *p, struct app *a, int y, int x, bool
         tl->cursor = tl->v0 + (int64_t)(x - LABEL_W) * col_ns(p) + col_ns(p) / 2;
     update_under(p, a);
     if (tl->under != IDX_NONE)
-        return select_in_tree(p, a);
+        return select_in_tree(p, a, req);
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
@@ -410,14 +411,11 @@ static void timeline_follow(struct pane *p, struct app *a, uint32_t ev)
     p->dirty = true;
 }
 
-static unsigned timeline_search(struct pane *p, struct app *a, int dir)
+static unsigned timeline_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     /* Names live in the tree: search there; the cursor follows. */
-    struct pane *tree = a->panes[PANE_TREE];
-    unsigned r = tree->ops->search(tree, a, dir);
-    tree->dirty = true;
-    if (r & R_SYNC)
-        app_selection_changed(a, tree);
+    req->kind = REQ_SEARCH_TREE;
+    req->dir = dir;
     return R_HANDLED | R_DIRTY;
 }
 
@@ -437,7 +435,7 @@ static void timeline_free_priv(struct pane *p)
     free(tl);
 }
 
-static const struct pane_ops timeline_ops = {
+const struct pane_ops timeline_pane_ops = {
     .name = "timeline",
     .draw = timeline_draw,
     .on_action = timeline_action,
@@ -468,11 +466,7 @@ static int stream_cmp(const void *pa, const void *pb)
 struct pane *timeline_pane_new(struct app *a)
 {
     const struct trace *t = a->t;
-    struct pane *p = xcalloc(1, sizeof(*p));
     struct tl_pane *tl = xcalloc(1, sizeof(*tl));
-    p->ops = &timeline_ops;
-    p->id = PANE_TIMELINE;
-    p->priv = tl;
 
     /* Streams with GPU work. */
     bool *has = xcalloc(t->rows.n + 1, sizeof(bool));
@@ -507,17 +501,20 @@ struct pane *timeline_pane_new(struct app *a)
     tl->v1 = MAX(t->t_end, t->t_start + 1);
     tl->cursor = t->t_start;
     tl->under = IDX_NONE;
-    return p;
+    return pane_new(&timeline_pane_ops, PANE_TIMELINE, tl);
 }
 
-void timeline_pane_window(struct pane *p, int64_t *from, int64_t *to)
+bool timeline_pane_window(struct pane *p, int64_t *from, int64_t *to)
 {
+    if (!pane_is(p, &timeline_pane_ops))
+        return false;
     struct tl_pane *tl = tl_of(p);
     *from = tl->v0;
     *to = tl->v1;
+    return true;
 }
 
 int timeline_pane_lanes(struct pane *p)
 {
-    return tl_of(p)->nlanes;
+    return pane_is(p, &timeline_pane_ops) ? tl_of(p)->nlanes : 0;
 }

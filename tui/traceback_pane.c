@@ -12,8 +12,9 @@
 #include "core/base/u64map.h"
 #include "tui/app.h"
 #include "tui/draw.h"
-#include "tui/snap_view.h"
-#include "tui/source_view.h"
+#include "tui/snapview.h"
+#include "tui/srcview.h"
+#include "tui/tbframe.h"
 #include "tui/traceback_pane.h"
 
 #define TAG_W 9
@@ -38,10 +39,9 @@ struct tbview {
     VEC(uint32_t) sframes; /* snapshot frame id per tb frame, IDX_NONE for none */
     VEC(struct tbrow) rows;
     struct listview lv;
-    struct strbuf what; /* what the traceback is of */
-    char source[16];    /* name of the pane whose selection it is */
-    int source_id;      /* that pane's id */
-    uint64_t key;       /* identity of the selection shown */
+    struct strbuf what;        /* what the traceback is of */
+    struct tb_subject subject; /* the selection shown */
+    uint64_t key;              /* identity of the selection shown */
     bool loaded;
     bool all;      /* frames hidden by the frame filter shown too */
     size_t hidden; /* frames left out */
@@ -54,53 +54,18 @@ struct tbview {
 
 static struct tbview *tv_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &traceback_pane_ops);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Frames                                                                   */
 /* ------------------------------------------------------------------------ */
 
-enum tbframe_class tbframe_classify(const struct tb_frame *f, bool raw)
-{
-    if (raw)
-        return TBC_RESOLVE;
-    switch (f->kind) {
-    case TB_PYTHON:
-    case TB_INDUCTOR:
-        /* "<string>", "<frozen importlib._bootstrap>": code not read from a file. */
-        return f->file && f->file[0] && f->file[0] != '<' ? TBC_SOURCE : TBC_NO_SOURCE;
-    case TB_NATIVE:
-        return f->file && f->file[0] && f->line > 0 && strcmp(f->file, "??") != 0 ? TBC_SOURCE
-                                                                                  : TBC_NO_SOURCE;
-    default:
-        return TBC_NO_SOURCE;
-    }
-}
-
-long tbframe_original(const struct traceback *tb, size_t i)
-{
-    for (size_t j = i + 1; j < tb->frames.n; j++) {
-        const struct tb_frame *f = &tb->frames.v[j];
-        if (f->kind == TB_PYTHON && !(f->flags & TBF_MODULE))
-            return (long)j;
-    }
-    return -1;
-}
-
-long tbframe_source_below(const struct traceback *tb, size_t i)
-{
-    for (size_t j = i + 1; j < tb->frames.n; j++)
-        if (tbframe_classify(&tb->frames.v[j], false) == TBC_SOURCE)
-            return (long)j;
-    return -1;
-}
-
 static const struct snap_frame *sframe_of(struct app *a, struct tbview *tv, uint32_t i)
 {
     if (!a->snap || i >= tv->sframes.n || tv->sframes.v[i] == IDX_NONE)
         return NULL;
-    return snap_frame(a->snap->s, tv->sframes.v[i]);
+    return snapshot_frame(a->snap->s, tv->sframes.v[i]);
 }
 
 static bool frame_raw(struct app *a, struct tbview *tv, uint32_t i)
@@ -158,7 +123,7 @@ static void request_raw(struct app *a, struct tbview *tv)
             continue;
         if (!tv->sym)
             tv->sym = symbolizer_new(NULL);
-        symbolizer_request(tv->sym, snap_str(a->snap->s, sf->filename), (uint64_t)sf->line, id);
+        symbolizer_request(tv->sym, snapshot_str(a->snap->s, sf->filename), (uint64_t)sf->line, id);
         r->state = RES_PENDING;
     }
 }
@@ -245,9 +210,9 @@ static void load_stack(struct app *a, struct tbview *tv, uint32_t stack)
 {
     const struct snapshot *s = a->snap->s;
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f);
+    size_t n = snapshot_stack(s, stack, &f);
     for (size_t i = 0; i < n; i++) {
-        const struct snap_frame *fr = snap_frame(s, f[i]);
+        const struct snap_frame *fr = snapshot_frame(s, f[i]);
         if ((fr->flags & SFF_HIDDEN) && !tv->all) {
             tv->hidden++;
             continue;
@@ -255,32 +220,34 @@ static void load_stack(struct app *a, struct tbview *tv, uint32_t stack)
         enum tb_kind k = (fr->flags & SFF_INDUCTOR) ? TB_INDUCTOR
                          : (fr->flags & SFF_PYTHON) ? TB_PYTHON
                                                     : TB_NATIVE;
-        const char *file = snap_str(s, fr->filename);
-        traceback_push(&tv->tb, k, snap_str(s, fr->name), file[0] ? file : NULL, fr->line);
+        const char *file = snapshot_str(s, fr->filename);
+        traceback_push(&tv->tb, k, snapshot_str(s, fr->name), file[0] ? file : NULL, fr->line);
         VEC_PUSH(&tv->sframes, f[i]);
     }
 }
 
-void traceback_view_load(struct pane *p, struct app *a, struct pane *source)
+void traceback_pane_load(struct pane *p, struct app *a, const struct tb_subject *s)
 {
+    if (!pane_is(p, &traceback_pane_ops))
+        return;
     struct tbview *tv = tv_of(p);
     uint64_t key = UINT64_MAX;
+    /* s may be tv->subject itself (all-frames shows it again). */
+    memmove(&tv->subject, s, sizeof(*s));
+    s = &tv->subject;
     forget_requests(tv);
     traceback_clear(&tv->tb);
     tv->sframes.n = 0;
     tv->hidden = 0;
     sb_clear(&tv->what);
-    tv->source_id = source->id;
-    snprintf(tv->source, sizeof(tv->source), "%s", source->ops->name);
     if (a->snap) {
-        struct snap_pick pk;
-        if (snapview_pick(a, source, &pk)) {
-            key = pk.key;
-            sb_puts(&tv->what, pk.what);
-            load_stack(a, tv, pk.stack);
+        if (s->picked) {
+            key = s->pick.key;
+            sb_puts(&tv->what, s->pick.what);
+            load_stack(a, tv, s->pick.stack);
         }
     } else {
-        uint32_t ev = pane_current_event(source, a);
+        uint32_t ev = s->ev;
         if (ev != IDX_NONE && ev < a->t->ev.n) {
             key = ev;
             sb_puts(&tv->what, ev_name(a->t, ev));
@@ -439,7 +406,7 @@ static void draw_frames(struct pane *p, struct app *a, int x0)
     int w = p->r.w - x0;
     struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT, loc = STRBUF_INIT;
     /* The frame count is in the position ("frame 3/34"). */
-    sb_printf(&sb, " Traceback (%s)", tv->source);
+    sb_printf(&sb, " Traceback (%s)", tv->subject.source);
     if (tv->what.len) {
         sb_puts(&sb, ": ");
         sb_putn(&sb, tv->what.s, tv->what.len);
@@ -666,7 +633,7 @@ static unsigned open_source(struct pane *p, struct app *a)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static unsigned tv_action(struct pane *p, struct app *a, enum action act)
+static unsigned tv_action(struct pane *p, struct app *a, enum action act, struct pane_request *req)
 {
     struct tbview *tv = tv_of(p);
     if (tv->mode == TBV_SOURCE) {
@@ -702,7 +669,7 @@ static unsigned tv_action(struct pane *p, struct app *a, enum action act)
             return R_HANDLED;
         }
         tv->all = !tv->all;
-        traceback_view_load(p, a, a->panes[tv->source_id]);
+        traceback_pane_load(p, a, &tv->subject);
         app_message(a, tv->all ? "showing every frame" : "hiding unwinder and interpreter frames");
         return R_HANDLED | R_DIRTY;
     default:
@@ -710,7 +677,8 @@ static unsigned tv_action(struct pane *p, struct app *a, enum action act)
     }
 }
 
-static unsigned tv_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned tv_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                         struct pane_request *req)
 {
     struct tbview *tv = tv_of(p);
     if (tv->mode != TBV_FRAMES || y < 1)
@@ -724,7 +692,7 @@ static unsigned tv_click(struct pane *p, struct app *a, int y, int x, bool dbl)
     return R_HANDLED | R_DIRTY;
 }
 
-static unsigned tv_search(struct pane *p, struct app *a, int dir)
+static unsigned tv_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     struct tbview *tv = tv_of(p);
     if (tv->mode != TBV_FRAMES || !tv->rows.n)
@@ -785,7 +753,7 @@ static void tv_free(struct pane *p)
     p->win = NULL;
 }
 
-static const struct pane_ops traceback_ops = {
+const struct pane_ops traceback_pane_ops = {
     .name = "traceback",
     .draw = tv_draw,
     .on_action = tv_action,
@@ -798,15 +766,11 @@ static const struct pane_ops traceback_ops = {
     .busy = tv_busy,
 };
 
-struct pane *traceback_view_new(struct app *a)
+struct pane *traceback_pane_new(struct app *a)
 {
-    struct pane *p = xcalloc(1, sizeof(*p));
     struct tbview *tv = xcalloc(1, sizeof(*tv));
-    p->ops = &traceback_ops;
-    p->id = PANE_DETAIL;
-    p->priv = tv;
     traceback_init(&tv->tb);
     u64map_init(&tv->res_of, 64);
     srcview_init(&tv->src);
-    return p;
+    return pane_new(&traceback_pane_ops, PANE_DETAIL, tv);
 }

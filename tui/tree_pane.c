@@ -11,6 +11,7 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/knames.h"
+#include "tui/tree_pane.h"
 
 #define NUM_W 9
 #define PCT_W 6
@@ -33,7 +34,7 @@ struct tree_pane {
 
 static struct tree_pane *tr_of(struct pane *p)
 {
-    return p->priv;
+    return pane_priv(p, &tree_pane_ops);
 }
 
 /* Make the rows up to `row` and two pages beyond (so that the list can
@@ -256,7 +257,8 @@ static unsigned set_options(struct pane *p, struct app *a, bool hide, bool group
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static unsigned tree_action(struct pane *p, struct app *a, enum action act)
+static unsigned tree_action(struct pane *p, struct app *a, enum action act,
+                            struct pane_request *req)
 {
     struct tree_pane *tr = tr_of(p);
     struct calltree *ct = tr->ct;
@@ -293,8 +295,10 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
             sync_rows(tr);
             return R_HANDLED | R_DIRTY;
         }
-        if (calltree_node(ct, n)->parent == IDX_NONE)
-            return app_action(a, A_BACK);
+        if (calltree_node(ct, n)->parent == IDX_NONE) {
+            req->kind = REQ_BACK;
+            return R_HANDLED;
+        }
         listview_set(&tr->lv, calltree_parent_row(ct, row));
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_PARENT:
@@ -339,7 +343,8 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act)
     }
 }
 
-static unsigned tree_click(struct pane *p, struct app *a, int y, int x, bool dbl)
+static unsigned tree_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+                           struct pane_request *req)
 {
     struct tree_pane *tr = tr_of(p);
     if (y < 2)
@@ -413,7 +418,7 @@ static void tree_describe(struct pane *p, struct app *a, struct detail_out *d)
     detail_event(d, a, node->ref);
 }
 
-static unsigned tree_search(struct pane *p, struct app *a, int dir)
+static unsigned tree_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     struct tree_pane *tr = tr_of(p);
     bool wrapped = false;
@@ -502,7 +507,7 @@ static void tree_free_priv(struct pane *p)
     free(tr);
 }
 
-static const struct pane_ops tree_ops = {
+const struct pane_ops tree_pane_ops = {
     .name = "tree",
     .draw = tree_draw,
     .on_action = tree_action,
@@ -519,18 +524,16 @@ static const struct pane_ops tree_ops = {
 
 struct pane *tree_pane_new(struct app *a)
 {
-    struct pane *p = xcalloc(1, sizeof(*p));
     struct tree_pane *tr = xcalloc(1, sizeof(*tr));
-    p->ops = &tree_ops;
-    p->id = PANE_TREE;
-    p->priv = tr;
     tr->ct = calltree_new(a->t, a->an->gt);
     sync_rows(tr);
-    return p;
+    return pane_new(&tree_pane_ops, PANE_TREE, tr);
 }
 
 bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev)
 {
+    if (!pane_is(p, &tree_pane_ops))
+        return false;
     struct tree_pane *tr = tr_of(p);
     size_t row = calltree_reveal(tr->ct, ev);
     sync_rows(tr);
@@ -545,6 +548,8 @@ bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev)
 void tree_pane_set_instances(struct pane *p, struct app *a, const uint32_t *ev, size_t n,
                              const char *label)
 {
+    if (!pane_is(p, &tree_pane_ops))
+        return;
     struct tree_pane *tr = tr_of(p);
     free(tr->inst);
     free(tr->inst_label);
@@ -562,6 +567,11 @@ void tree_pane_set_instances(struct pane *p, struct app *a, const uint32_t *ev, 
 
 const uint32_t *tree_pane_instances(struct pane *p, size_t *n, const char **label)
 {
+    if (!pane_is(p, &tree_pane_ops)) {
+        *n = 0;
+        *label = NULL;
+        return NULL;
+    }
     struct tree_pane *tr = tr_of(p);
     *n = tr->ninst;
     *label = tr->inst_label;

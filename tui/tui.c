@@ -21,7 +21,7 @@
 #include "tui/draw.h"
 #include "tui/roofline_view.h"
 #include "tui/script.h"
-#include "tui/snap_view.h"
+#include "tui/snapview.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 

@@ -1,4 +1,4 @@
-/* GPU time induced by host events (metrics.md section 3).
+/* GPU time induced by host events (docs/metrics.md §3.1).
  *
  * direct(op)  = length of the union of the GPU events op launched directly
  *               (op is their launcher);

@@ -10,7 +10,7 @@
 #include "core/base/sort.h"
 #include "core/analysis/timeline.h"
 
-char *kernel_display_name(const char *name)
+char *kernstats_display_name(const char *name)
 {
     return demangle_or_copy(name);
 }
@@ -51,7 +51,7 @@ enum {
 
 #define CAT_UNLINKED OPCAT__COUNT
 
-struct table *kernel_summary_table(struct analysis *an, bool linked_only)
+struct table *kernstats_table(struct analysis *an, bool linked_only)
 {
     const struct opstats *s = an->ops;
     static const struct table_col cols[K__N] = {
@@ -109,7 +109,7 @@ struct table *kernel_summary_table(struct analysis *an, bool linked_only)
         size_t r = table_add_row(tab);
         table_set_text(tab, r, K_CAT, k0->cat == CAT_UNLINKED ? "" : opcat_name(k0->cat));
         table_set_text(tab, r, K_PARENT, k0->cat == CAT_UNLINKED ? "" : trace_str(t, k0->launcher_name));
-        char *name = kernel_display_name(trace_str(t, k0->kernel));
+        char *name = kernstats_display_name(trace_str(t, k0->kernel));
         table_set_text(tab, r, K_NAME, name);
         free(name);
         table_set_int(tab, r, K_STREAM, k0->stream);

@@ -1,6 +1,6 @@
 /* Per-kernel GPU time (TraceLens's kernel_summary, PyTorch's device kernel
- * table): every GPU event grouped by launcher category, launcher name,
- * kernel name and stream. */
+ * table): every kernel grouped by launcher category, launcher name,
+ * kernel name and stream (docs/metrics.md §3.6). */
 #ifndef TORCHTOP_CORE_KERNSTATS_H
 #define TORCHTOP_CORE_KERNSTATS_H
 
@@ -16,10 +16,10 @@
  * Percent of total time is against the timeline's total span (linked_only
  * picks which timeline). Row refs are kernel name string ids; instances are
  * the kernel events. */
-struct table *kernel_summary_table(struct analysis *a, bool linked_only);
+struct table *kernstats_table(struct analysis *a, bool linked_only);
 
 /* The display name of a kernel name: demangled when it is mangled. The
  * result is owned by the caller (free). */
-char *kernel_display_name(const char *name);
+char *kernstats_display_name(const char *name);
 
 #endif

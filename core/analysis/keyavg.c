@@ -70,7 +70,7 @@ struct kagg {
     uint64_t calls;
     uint32_t first;         /* first instance */
     uint32_t name;          /* strtab id */
-    uint32_t shapes;        /* strtab id of Input Dims, 0 */
+    uint32_t shapes;        /* trace.vals id of Input Dims, 0 */
     char *stack;            /* source frames (malloc), or NULL */
     bool gpu;               /* a kernel row */
 };
@@ -128,8 +128,7 @@ static double op_flops(const struct trace *t, uint32_t ev)
     if (kind == NONE)
         return 0;
     struct op_args args;
-    if (!op_args_parse(&args, trace_str(t, o->input_dims), trace_str(t, o->input_type), "",
-                       trace_str(t, o->concrete_inputs)))
+    if (!op_args_of(&args, t, ev))
         return 0;
     double flops = 0;
     const struct shape *d = args.dims;
@@ -193,60 +192,94 @@ static bool top_flag(const struct trace *t, const char *key)
     return cJSON_IsNumber(v) && v->valuedouble != 0;
 }
 
-/* Key averages (grouped) or the event list (one row per event, in start
- * order, each followed by rows holding its source frames). */
-static struct table *build(const struct trace *t, const struct keyavg_opts *opts, bool per_event)
-{
-    double scale = opts->time_scale > 0 ? opts->time_scale : 1e3;
-    const char *unit = opts->time_unit ? opts->time_unit : "us";
-    size_t n = t->ev.n;
-    /* The row (group) of every row event; times go straight to groups, so
-     * no per-event time arrays are needed. */
-    uint32_t *group = xmalloc((n + 1) * sizeof(uint32_t));
-    memset(group, 0xff, (n + 1) * sizeof(uint32_t));
+/* The columns a table may have, in order; make_table leaves out what
+ * nothing fills. Timed columns get the time unit in their title. */
+static const struct {
+    const char *name;
+    uint8_t kind, decimals, flags;
+    bool timed;
+} ka_cols[KA__N] = {
+    [KA_NAME] = {"Name", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
+    [KA_SELF_CPU_PCT] = {"Self CPU %", COL_PERCENT, 2, 0, false},
+    [KA_SELF_CPU] = {"Self CPU", COL_FLOAT, 3, 0, true},
+    [KA_CPU_TOTAL_PCT] = {"CPU total %", COL_PERCENT, 2, 0, false},
+    [KA_CPU_TOTAL] = {"CPU total", COL_FLOAT, 3, 0, true},
+    [KA_CPU_AVG] = {"CPU time avg", COL_FLOAT, 3, 0, true},
+    [KA_SELF_DEV] = {"Self CUDA", COL_FLOAT, 3, 0, true},
+    [KA_SELF_DEV_PCT] = {"Self CUDA %", COL_PERCENT, 2, 0, false},
+    [KA_DEV_TOTAL] = {"CUDA total", COL_FLOAT, 3, 0, true},
+    [KA_DEV_AVG] = {"CUDA time avg", COL_FLOAT, 3, 0, true},
+    [KA_CPU_MEM] = {"CPU Mem", COL_INT, 0, 0, false},
+    [KA_SELF_CPU_MEM] = {"Self CPU Mem", COL_INT, 0, 0, false},
+    [KA_DEV_MEM] = {"CUDA Mem", COL_INT, 0, 0, false},
+    [KA_SELF_DEV_MEM] = {"Self CUDA Mem", COL_INT, 0, 0, false},
+    [KA_CALLS] = {"# of Calls", COL_INT, 0, 0, false},
+    [KA_SHAPES] = {"Input Shapes", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
+    [KA_STACK] = {"Source Location", COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_LINES, false},
+    [KA_FLOPS] = {"Total FLOPs", COL_FLOAT, 3, 0, false},
+    [KA_START] = {"Start", COL_FLOAT, 3, 0, true},
+};
 
-    VEC(struct kagg) aggs = {0};
-    VEC(struct inst) insts = {0};
+/* One key-averages (or event list) computation. */
+struct kbuild {
+    const struct trace *t;
+    const struct keyavg_opts *opts;
+    bool per_event;         /* the event list: one row per event */
+    double scale;           /* ns per output unit */
+    const char *unit;
+    uint32_t *group;        /* row event -> its aggregate, IDX_NONE for others */
+    VEC(struct kagg) aggs;
+    VEC(struct inst) insts; /* (aggregate, event), one per row event */
+    bool any_shapes, any_stack, any_dev, any_mem, any_flops;
+    int64_t total_self_cpu, total_self_dev;
+    int colmap[KA__N];      /* KA_* -> table column, -1 when left out */
+};
+
+/* Each row event joins the aggregate of its key (name, kernel or not, and
+ * the shapes and source frames when grouped by them), or one of its own in
+ * the event list; CPU and device times are summed as they come. */
+static void group_events(struct kbuild *b)
+{
+    const struct trace *t = b->t;
+    const struct keyavg_opts *opts = b->opts;
+    bool with_flops = top_flag(t, "with_flops");
     struct u64map by_key;
     u64map_init(&by_key, 1024);
     struct strbuf sk = STRBUF_INIT;
-    bool any_shapes = false, any_stack = false, any_dev = false;
-    bool with_flops = top_flag(t, "with_flops");
-    bool any_mem = top_flag(t, "profile_memory"), any_flops = false;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (!is_row_event(e))
             continue;
         bool gpu = evk_is_gpu(e->kind);
-        any_dev |= gpu;
+        b->any_dev |= gpu;
         const struct op_info *o = ev_op(t, i);
-        uint32_t shapes = (opts->group_by_shape || per_event) && o ? o->input_dims : 0;
+        uint32_t shapes = (opts->group_by_shape || b->per_event) && o ? o->input_dims : 0;
         sb_clear(&sk);
-        if ((opts->group_by_stack > 0 || per_event) && !gpu)
+        if ((opts->group_by_stack > 0 || b->per_event) && !gpu)
             stack_key(t, i, opts->group_by_stack > 0 ? opts->group_by_stack : 5, &sk);
         uint64_t key = ((uint64_t)e->name << 1 | gpu) * 0x9e3779b97f4a7c15ULL ^
                        (uint64_t)shapes * 0xc2b2ae3d27d4eb4fULL ^
                        (sk.len ? hash_bytes(sk.s, sk.len) : 0);
-        uint32_t a = per_event ? IDX_NONE : u64map_get(&by_key, key);
+        uint32_t a = b->per_event ? IDX_NONE : u64map_get(&by_key, key);
         if (a != IDX_NONE) {
             /* Verify: a 64-bit key collision must not merge distinct rows. */
-            const struct kagg *g = &aggs.v[a];
+            const struct kagg *g = &b->aggs.v[a];
             if (g->name != e->name || g->gpu != gpu || g->shapes != shapes ||
                 strcmp(g->stack ? g->stack : "", sb_str(&sk)) != 0)
                 a = IDX_NONE;
         }
         if (a == IDX_NONE) {
-            a = (uint32_t)aggs.n;
-            struct kagg *g = VEC_ADD(&aggs);
+            a = (uint32_t)b->aggs.n;
+            struct kagg *g = VEC_ADD(&b->aggs);
             g->first = i;
             g->name = e->name;
             g->shapes = shapes;
             g->gpu = gpu;
             g->stack = sk.len ? xstrdup(sk.s) : NULL;
-            if (!per_event)
+            if (!b->per_event)
                 u64map_put(&by_key, key, a);
         }
-        struct kagg *g = &aggs.v[a];
+        struct kagg *g = &b->aggs.v[a];
         g->calls++;
         if (!gpu) {
             g->self_cpu += e->dur;
@@ -257,26 +290,35 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
             g->self_dev += e->dur;
             g->dev_total += e->dur;
         }
-        any_shapes |= shapes != 0;
-        any_stack |= g->stack != NULL;
-        group[i] = a;
-        VEC_PUSH(&insts, ((struct inst){a, i}));
+        b->any_shapes |= shapes != 0;
+        b->any_stack |= g->stack != NULL;
+        b->group[i] = a;
+        VEC_PUSH(&b->insts, ((struct inst){a, i}));
     }
     u64map_free(&by_key);
     sb_free(&sk);
+}
 
-    /* Self CPU: a row event's time minus its nearest row descendants'. */
-    for (uint32_t i = 0; i < n; i++) {
+/* Self CPU: a row event's time minus its nearest row descendants'. */
+static void subtract_child_cpu(struct kbuild *b)
+{
+    const struct trace *t = b->t;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (!is_host_row_event(e))
             continue;
         uint32_t p = row_parent(t, i);
-        if (p != IDX_NONE && group[p] != IDX_NONE)
-            aggs.v[group[p]].self_cpu -= e->dur;
+        if (p != IDX_NONE && b->group[p] != IDX_NONE)
+            b->aggs.v[b->group[p]].self_cpu -= e->dur;
     }
-    /* Device time: self for the op owning the launch, total for it and
-     * every row event above it. */
-    for (uint32_t i = 0; i < n; i++) {
+}
+
+/* Device time: self for the op owning the launch, total for it and every
+ * row event above it. */
+static void add_device_time(struct kbuild *b)
+{
+    const struct trace *t = b->t;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
             continue;
@@ -284,20 +326,25 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
         uint32_t op = launch != IDX_NONE ? owner_op(t, launch) : IDX_NONE;
         if (op == IDX_NONE)
             continue;
-        if (group[op] != IDX_NONE)
-            aggs.v[group[op]].self_dev += e->dur;
+        if (b->group[op] != IDX_NONE)
+            b->aggs.v[b->group[op]].self_dev += e->dur;
         for (uint32_t p = op; p != IDX_NONE; p = row_parent(t, p))
-            if (group[p] != IDX_NONE)
-                aggs.v[group[p]].dev_total += e->dur;
+            if (b->group[p] != IDX_NONE)
+                b->aggs.v[b->group[p]].dev_total += e->dur;
     }
-    /* Memory: each [memory] instant (Bytes, negative for frees) counts for
-     * the innermost row event around it (self) and every row event above. */
+}
+
+/* Memory: each [memory] instant (Bytes, negative for frees) counts for the
+ * innermost row event around it (self) and every row event above. */
+static void add_memory(struct kbuild *b)
+{
+    const struct trace *t = b->t;
     uint32_t mem_name = strtab_find(&t->strs, "[memory]", 8);
-    for (uint32_t i = 0; i < n && mem_name != IDX_NONE; i++) {
+    for (uint32_t i = 0; i < t->ev.n && mem_name != IDX_NONE; i++) {
         const struct event *e = &t->ev.v[i];
         if (e->kind != EVK_INSTANT || e->name != mem_name)
             continue;
-        any_mem = true;
+        b->any_mem = true;
         struct argval a;
         int64_t bytes = 0, dtype = 0;
         if (!ev_arg(t, i, "Bytes", &a) || !argval_int(t, &a, &bytes))
@@ -310,214 +357,264 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
         if (owner == IDX_NONE)
             continue;
         bool dev = dtype != 0;
-        if (group[owner] != IDX_NONE)
-            *(dev ? &aggs.v[group[owner]].self_dev_mem : &aggs.v[group[owner]].self_cpu_mem) += bytes;
-        for (uint32_t p = owner; p != IDX_NONE; p = row_parent(t, p))
-            if (group[p] != IDX_NONE)
-                *(dev ? &aggs.v[group[p]].dev_mem : &aggs.v[group[p]].cpu_mem) += bytes;
+        for (uint32_t p = owner; p != IDX_NONE; p = row_parent(t, p)) {
+            if (b->group[p] == IDX_NONE)
+                continue;
+            struct kagg *g = &b->aggs.v[b->group[p]];
+            if (p == owner)
+                *(dev ? &g->self_dev_mem : &g->self_cpu_mem) += bytes;
+            *(dev ? &g->dev_mem : &g->cpu_mem) += bytes;
+        }
     }
-    free(group);
-    for (size_t a = 0; a < aggs.n; a++)
-        any_flops |= aggs.v[a].flops > 0;
-    for (size_t a = 0; a < aggs.n; a++)
-        if (aggs.v[a].self_cpu < 0)
-            aggs.v[a].self_cpu = 0;
+}
 
-    int64_t total_self_cpu = 0, total_self_dev = 0;
-    for (size_t a = 0; a < aggs.n; a++) {
-        total_self_cpu += aggs.v[a].self_cpu;
-        if (aggs.v[a].gpu)
-            total_self_dev += aggs.v[a].self_dev;
+/* Self CPU below zero (children overlapping their parent) reads as zero;
+ * then the totals the percentages are of. */
+static void finish_totals(struct kbuild *b)
+{
+    for (size_t a = 0; a < b->aggs.n; a++) {
+        struct kagg *g = &b->aggs.v[a];
+        b->any_flops |= g->flops > 0;
+        if (g->self_cpu < 0)
+            g->self_cpu = 0;
+        b->total_self_cpu += g->self_cpu;
+        if (g->gpu)
+            b->total_self_dev += g->self_dev;
     }
+}
 
-    /* Columns: leave out what nothing fills. */
-    static char titles[KA__N][40];
-    static const struct {
-        const char *name;
-        uint8_t kind, decimals, flags;
-        bool timed;
-    } all[KA__N] = {
-        [KA_NAME] = {"Name", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
-        [KA_SELF_CPU_PCT] = {"Self CPU %", COL_PERCENT, 2, 0, false},
-        [KA_SELF_CPU] = {"Self CPU", COL_FLOAT, 3, 0, true},
-        [KA_CPU_TOTAL_PCT] = {"CPU total %", COL_PERCENT, 2, 0, false},
-        [KA_CPU_TOTAL] = {"CPU total", COL_FLOAT, 3, 0, true},
-        [KA_CPU_AVG] = {"CPU time avg", COL_FLOAT, 3, 0, true},
-        [KA_SELF_DEV] = {"Self CUDA", COL_FLOAT, 3, 0, true},
-        [KA_SELF_DEV_PCT] = {"Self CUDA %", COL_PERCENT, 2, 0, false},
-        [KA_DEV_TOTAL] = {"CUDA total", COL_FLOAT, 3, 0, true},
-        [KA_DEV_AVG] = {"CUDA time avg", COL_FLOAT, 3, 0, true},
-        [KA_CPU_MEM] = {"CPU Mem", COL_INT, 0, 0, false},
-        [KA_SELF_CPU_MEM] = {"Self CPU Mem", COL_INT, 0, 0, false},
-        [KA_DEV_MEM] = {"CUDA Mem", COL_INT, 0, 0, false},
-        [KA_SELF_DEV_MEM] = {"Self CUDA Mem", COL_INT, 0, 0, false},
-        [KA_CALLS] = {"# of Calls", COL_INT, 0, 0, false},
-        [KA_SHAPES] = {"Input Shapes", COL_TEXT, 0, COLF_WIDE | COLF_ASC, false},
-        [KA_STACK] = {"Source Location", COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_LINES, false},
-        [KA_FLOPS] = {"Total FLOPs", COL_FLOAT, 3, 0, false},
-        [KA_START] = {"Start", COL_FLOAT, 3, 0, true},
-    };
+/* FLOPs in one unit for the whole column, as PyTorch prints them: the
+ * largest power of 1000 the biggest value reaches. Returns the scale and
+ * sets *prefix ("", "K", ..., "P"). */
+static double flops_unit(const struct kbuild *b, const char **prefix)
+{
+    static const char *const prefixes[] = {"", "K", "M", "G", "T", "P"};
+    double max = 0;
+    for (size_t a = 0; a < b->aggs.n; a++)
+        max = fmax(max, b->aggs.v[a].flops);
+    *prefix = "";
+    for (int k = 5; k > 0; k--)
+        if (max >= pow(1000.0, k)) {
+            *prefix = prefixes[k];
+            return pow(1000.0, k);
+        }
+    return 1;
+}
+
+/* The table with the columns something fills; fills b->colmap. */
+static struct table *make_table(struct kbuild *b, const char *flops_prefix)
+{
     bool on[KA__N];
     for (int c = 0; c < KA__N; c++)
         on[c] = true;
-    if (!any_dev)
+    if (!b->any_dev)
         on[KA_SELF_DEV] = on[KA_SELF_DEV_PCT] = on[KA_DEV_TOTAL] = on[KA_DEV_AVG] = false;
-    on[KA_SHAPES] = any_shapes;
-    on[KA_STACK] = any_stack;
-    on[KA_CPU_MEM] = on[KA_SELF_CPU_MEM] = on[KA_DEV_MEM] = on[KA_SELF_DEV_MEM] = any_mem;
-    on[KA_FLOPS] = any_flops;
-    on[KA_START] = per_event;
-    if (per_event)
+    on[KA_SHAPES] = b->any_shapes;
+    on[KA_STACK] = b->any_stack;
+    on[KA_CPU_MEM] = on[KA_SELF_CPU_MEM] = on[KA_DEV_MEM] = on[KA_SELF_DEV_MEM] = b->any_mem;
+    on[KA_FLOPS] = b->any_flops;
+    on[KA_START] = b->per_event;
+    if (b->per_event)
         on[KA_CPU_AVG] = on[KA_DEV_AVG] = on[KA_CALLS] = false;
-    /* FLOPs in one unit for the whole column, as PyTorch prints them. */
-    double flops_max = 0, flops_scale = 1;
-    const char *flops_prefix = "";
-    for (size_t a = 0; a < aggs.n; a++)
-        flops_max = fmax(flops_max, aggs.v[a].flops);
-    static const char *const prefixes[] = {"", "K", "M", "G", "T", "P"};
-    for (int k = 5; k > 0; k--)
-        if (flops_max >= pow(1000.0, k)) {
-            flops_scale = pow(1000.0, k);
-            flops_prefix = prefixes[k];
-            break;
-        }
+    char titles[KA__N][40];
     struct table_col cols[KA__N];
-    int colmap[KA__N];
     size_t nc = 0;
     for (int c = 0; c < KA__N; c++) {
-        colmap[c] = -1;
+        b->colmap[c] = -1;
         if (!on[c])
             continue;
         if (c == KA_FLOPS)
             snprintf(titles[c], sizeof(titles[c]), "Total %sFLOPs", flops_prefix);
         else
-            snprintf(titles[c], sizeof(titles[c]), all[c].timed ? "%s (%s)" : "%s", all[c].name, unit);
+            snprintf(titles[c], sizeof(titles[c]), ka_cols[c].timed ? "%s (%s)" : "%s",
+                     ka_cols[c].name, b->unit);
         /* The FLOPs column's name carries its unit ("Total GFLOPs"), as
          * PyTorch prints it, so CSV and JSON readers know the scale. */
-        cols[nc] = (struct table_col){c == KA_FLOPS ? titles[c] : all[c].name, titles[c],
-                                      all[c].kind, all[c].decimals, all[c].flags};
-        colmap[c] = (int)nc++;
+        cols[nc] = (struct table_col){c == KA_FLOPS ? titles[c] : ka_cols[c].name, titles[c],
+                                      ka_cols[c].kind, ka_cols[c].decimals, ka_cols[c].flags};
+        b->colmap[c] = (int)nc++;
     }
-    struct table *tab = per_event
-                            ? table_new("events", "Events (PyTorch profiler event list)", cols, nc)
-                            : table_new("key_averages", "Key averages (PyTorch profiler table)", cols,
-                                        nc);
-    /* Titles point at static storage overwritten by the next call: copy. */
+    struct table *tab =
+        b->per_event ? table_new("events", "Events (PyTorch profiler event list)", cols, nc)
+                     : table_new("key_averages", "Key averages (PyTorch profiler table)", cols, nc);
+    /* The titles are on this stack frame: the table keeps copies. */
     for (size_t c = 0; c < nc; c++) {
         tab->cols[c].title = arena_strndup(&tab->arena, cols[c].title, strlen(cols[c].title));
         if (cols[c].name == cols[c].title)
             tab->cols[c].name = tab->cols[c].title;
     }
+    return tab;
+}
 
-    /* Rows: events in start order (then file order) for the event list. */
-    uint32_t *order = xmalloc((aggs.n + 1) * sizeof(uint32_t));
-    for (size_t a = 0; a < aggs.n; a++)
+/* The aggregates in row order (malloc'd): as made for key averages, by
+ * start (then file order) for the event list. */
+static uint32_t *row_order(const struct kbuild *b)
+{
+    size_t n = b->aggs.n;
+    uint32_t *order = xmalloc((n + 1) * sizeof(uint32_t));
+    for (size_t a = 0; a < n; a++)
         order[a] = (uint32_t)a;
-    if (per_event) {
-        struct ts_key *keys = xmalloc((aggs.n + 1) * sizeof(*keys));
-        for (size_t a = 0; a < aggs.n; a++)
-            keys[a] = (struct ts_key){t->ev.v[aggs.v[a].first].ts, aggs.v[a].first, (uint32_t)a};
-        ts_sort(keys, aggs.n);
-        for (size_t a = 0; a < aggs.n; a++)
-            order[a] = keys[a].agg;
-        free(keys);
+    if (!b->per_event)
+        return order;
+    struct ts_key *keys = xmalloc((n + 1) * sizeof(*keys));
+    for (size_t a = 0; a < n; a++)
+        keys[a] = (struct ts_key){b->t->ev.v[b->aggs.v[a].first].ts, b->aggs.v[a].first,
+                                  (uint32_t)a};
+    ts_sort(keys, n);
+    for (size_t a = 0; a < n; a++)
+        order[a] = keys[a].agg;
+    free(keys);
+    return order;
+}
+
+/* One row's cells for aggregate g. */
+static void fill_row(const struct kbuild *b, struct table *tab, size_t r, const struct kagg *g,
+                     double flops_scale, struct strbuf *sb)
+{
+    const struct trace *t = b->t;
+    const int *colmap = b->colmap;
+    double scale = b->scale;
+#define SETF(col, v) if (colmap[col] >= 0) table_set_float(tab, r, (size_t)colmap[col], (v))
+    if (g->gpu) {
+        char *name = kernstats_display_name(trace_str(t, g->name));
+        table_set_text(tab, r, (size_t)colmap[KA_NAME], name);
+        free(name);
+    } else {
+        int64_t total = b->total_self_cpu;
+        table_set_text(tab, r, (size_t)colmap[KA_NAME], trace_str(t, g->name));
+        SETF(KA_SELF_CPU_PCT, total ? 100.0 * g->self_cpu / total : 0);
+        SETF(KA_SELF_CPU, g->self_cpu / scale);
+        SETF(KA_CPU_TOTAL_PCT, total ? 100.0 * g->cpu_total / total : 0);
+        SETF(KA_CPU_TOTAL, g->cpu_total / scale);
+        SETF(KA_CPU_AVG, g->cpu_total / scale / (double)g->calls);
     }
-    /* top_level_only prints the rows whose (first) event has no enclosing
-     * row event, as PyTorch skips those with a cpu_parent: after the
-     * totals above were taken over every event. */
-    uint32_t *row_of = xmalloc((aggs.n + 1) * sizeof(uint32_t));
+    if (g->self_dev || g->dev_total) {
+        int64_t total = b->total_self_dev;
+        SETF(KA_SELF_DEV, g->self_dev / scale);
+        SETF(KA_SELF_DEV_PCT, total ? 100.0 * g->self_dev / total : 0);
+        SETF(KA_DEV_TOTAL, g->dev_total / scale);
+        SETF(KA_DEV_AVG, g->dev_total / scale / (double)g->calls);
+    }
+#undef SETF
+    if (colmap[KA_CALLS] >= 0)
+        table_set_int(tab, r, (size_t)colmap[KA_CALLS], (int64_t)g->calls);
+    if (b->any_mem && !g->gpu) {
+        table_set_int(tab, r, (size_t)colmap[KA_CPU_MEM], g->cpu_mem);
+        table_set_int(tab, r, (size_t)colmap[KA_SELF_CPU_MEM], g->self_cpu_mem);
+        table_set_int(tab, r, (size_t)colmap[KA_DEV_MEM], g->dev_mem);
+        table_set_int(tab, r, (size_t)colmap[KA_SELF_DEV_MEM], g->self_dev_mem);
+    }
+    if (b->any_flops && g->flops > 0)
+        table_set_float(tab, r, (size_t)colmap[KA_FLOPS], g->flops / flops_scale);
+    if (colmap[KA_SHAPES] >= 0 && g->shapes) {
+        sb_clear(sb);
+        pyval_put_json(sb, trace_val(t, g->shapes));
+        table_set_text(tab, r, (size_t)colmap[KA_SHAPES], sb_str(sb));
+    }
+    if (colmap[KA_START] >= 0)
+        table_set_float(tab, r, (size_t)colmap[KA_START],
+                        (double)(t->ev.v[g->first].ts - t->t_start) / scale);
+    table_set_ref(tab, r, g->first);
+    /* One frame a line, innermost first: text and md print the frames after
+     * the first on rows of their own, as PyTorch's table does. */
+    if (colmap[KA_STACK] >= 0 && g->stack)
+        table_set_text(tab, r, (size_t)colmap[KA_STACK], g->stack);
+}
+
+/* The rows, in row order. top_level_only prints the rows whose (first)
+ * event has no enclosing row event, as PyTorch skips those with a
+ * cpu_parent, after the totals were taken over every event. Returns the
+ * table row of each aggregate, IDX_NONE for those left out (malloc'd). */
+static uint32_t *fill_rows(const struct kbuild *b, struct table *tab, double flops_scale)
+{
+    uint32_t *order = row_order(b);
+    uint32_t *row_of = xmalloc((b->aggs.n + 1) * sizeof(uint32_t));
     struct strbuf sb = STRBUF_INIT;
-    for (size_t k = 0; k < aggs.n; k++) {
-        const struct kagg *g = &aggs.v[order[k]];
+    for (size_t k = 0; k < b->aggs.n; k++) {
+        const struct kagg *g = &b->aggs.v[order[k]];
         row_of[order[k]] = IDX_NONE;
-        if (opts->top_level_only && !g->gpu && row_parent(t, g->first) != IDX_NONE)
+        if (b->opts->top_level_only && !g->gpu && row_parent(b->t, g->first) != IDX_NONE)
             continue;
         size_t r = table_add_row(tab);
         row_of[order[k]] = (uint32_t)r;
-#define SETF(col, v) if (colmap[col] >= 0) table_set_float(tab, r, (size_t)colmap[col], (v))
-        if (g->gpu) {
-            char *name = kernel_display_name(trace_str(t, g->name));
-            table_set_text(tab, r, (size_t)colmap[KA_NAME], name);
-            free(name);
-        } else {
-            table_set_text(tab, r, (size_t)colmap[KA_NAME], trace_str(t, g->name));
-            SETF(KA_SELF_CPU_PCT, total_self_cpu ? 100.0 * g->self_cpu / total_self_cpu : 0);
-            SETF(KA_SELF_CPU, g->self_cpu / scale);
-            SETF(KA_CPU_TOTAL_PCT, total_self_cpu ? 100.0 * g->cpu_total / total_self_cpu : 0);
-            SETF(KA_CPU_TOTAL, g->cpu_total / scale);
-            SETF(KA_CPU_AVG, g->cpu_total / scale / (double)g->calls);
-        }
-        if (g->self_dev || g->dev_total) {
-            SETF(KA_SELF_DEV, g->self_dev / scale);
-            SETF(KA_SELF_DEV_PCT, total_self_dev ? 100.0 * g->self_dev / total_self_dev : 0);
-            SETF(KA_DEV_TOTAL, g->dev_total / scale);
-            SETF(KA_DEV_AVG, g->dev_total / scale / (double)g->calls);
-        }
-#undef SETF
-        if (colmap[KA_CALLS] >= 0)
-            table_set_int(tab, r, (size_t)colmap[KA_CALLS], (int64_t)g->calls);
-        if (any_mem && !g->gpu) {
-            table_set_int(tab, r, (size_t)colmap[KA_CPU_MEM], g->cpu_mem);
-            table_set_int(tab, r, (size_t)colmap[KA_SELF_CPU_MEM], g->self_cpu_mem);
-            table_set_int(tab, r, (size_t)colmap[KA_DEV_MEM], g->dev_mem);
-            table_set_int(tab, r, (size_t)colmap[KA_SELF_DEV_MEM], g->self_dev_mem);
-        }
-        if (any_flops && g->flops > 0)
-            table_set_float(tab, r, (size_t)colmap[KA_FLOPS], g->flops / flops_scale);
-        if (colmap[KA_SHAPES] >= 0 && g->shapes) {
-            sb_clear(&sb);
-            sb_puts(&sb, trace_str(t, g->shapes));
-            table_set_text(tab, r, (size_t)colmap[KA_SHAPES], sb_str(&sb));
-        }
-        if (colmap[KA_START] >= 0)
-            table_set_float(tab, r, (size_t)colmap[KA_START],
-                            (double)(t->ev.v[g->first].ts - t->t_start) / scale);
-        table_set_ref(tab, r, g->first);
-        /* One frame a line, innermost first: text and md print the frames
-         * after the first on rows of their own, as PyTorch's table does. */
-        if (colmap[KA_STACK] >= 0 && g->stack)
-            table_set_text(tab, r, (size_t)colmap[KA_STACK], g->stack);
+        fill_row(b, tab, r, g, flops_scale, &sb);
     }
-    free(order);
     sb_free(&sb);
+    free(order);
+    return row_of;
+}
 
-    /* Instances by table row; rows left out by top_level_only have none. */
-    for (size_t k = 0; k < insts.n; k++)
-        insts.v[k].agg = row_of[insts.v[k].agg];
-    inst_sort(insts.v, insts.n);
-    while (insts.n && insts.v[insts.n - 1].agg == IDX_NONE)
-        insts.n--;
+/* Instances by table row; rows left out by top_level_only have none. */
+static void set_instances(struct kbuild *b, struct table *tab, const uint32_t *row_of)
+{
+    for (size_t k = 0; k < b->insts.n; k++)
+        b->insts.v[k].agg = row_of[b->insts.v[k].agg];
+    inst_sort(b->insts.v, b->insts.n);
+    while (b->insts.n && b->insts.v[b->insts.n - 1].agg == IDX_NONE)
+        b->insts.n--;
     uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
-    uint32_t *list = xmalloc((insts.n + 1) * sizeof(uint32_t));
-    for (size_t k = 0; k < insts.n; k++) {
-        first[insts.v[k].agg + 1]++;
-        list[k] = insts.v[k].ev;
+    uint32_t *list = xmalloc((b->insts.n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < b->insts.n; k++) {
+        first[b->insts.v[k].agg + 1]++;
+        list[k] = b->insts.v[k].ev;
     }
     for (size_t r = 0; r < tab->nrows; r++)
         first[r + 1] += first[r];
     table_set_instances(tab, first, list);
+}
+
+/* Key averages by device total, else CPU total; ties fall back to the row
+ * keys, never to ids. */
+static void sort_by_total(const struct kbuild *b, struct table *tab)
+{
+    const int *colmap = b->colmap;
+    int total = colmap[KA_DEV_TOTAL] >= 0 ? colmap[KA_DEV_TOTAL] : colmap[KA_CPU_TOTAL];
+    const struct table_sort_key keys[] = {
+        {(size_t)total, true},
+        {(size_t)colmap[KA_NAME], false},
+        {colmap[KA_SHAPES] >= 0 ? (size_t)colmap[KA_SHAPES] : SIZE_MAX, false},
+        {colmap[KA_STACK] >= 0 ? (size_t)colmap[KA_STACK] : SIZE_MAX, false},
+    };
+    table_sort_keys(tab, keys, ARRAY_SIZE(keys));
+}
+
+/* Key averages (grouped) or the event list (one row per event, in start
+ * order, each followed by rows holding its source frames). */
+static struct table *build(const struct trace *t, const struct keyavg_opts *opts, bool per_event)
+{
+    struct kbuild b = {.t = t, .opts = opts, .per_event = per_event};
+    b.scale = opts->time_scale > 0 ? opts->time_scale : 1e3;
+    b.unit = opts->time_unit ? opts->time_unit : "us";
+    b.any_mem = top_flag(t, "profile_memory");
+    b.group = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    memset(b.group, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
+
+    group_events(&b);
+    subtract_child_cpu(&b);
+    add_device_time(&b);
+    add_memory(&b);
+    free(b.group);
+    finish_totals(&b);
+
+    const char *flops_prefix;
+    double flops_scale = flops_unit(&b, &flops_prefix);
+    struct table *tab = make_table(&b, flops_prefix);
+    uint32_t *row_of = fill_rows(&b, tab, flops_scale);
+    set_instances(&b, tab, row_of);
     free(row_of);
+    for (size_t a = 0; a < b.aggs.n; a++)
+        free(b.aggs.v[a].stack);
+    VEC_FREE(&b.aggs);
+    VEC_FREE(&b.insts);
 
-    for (size_t a = 0; a < aggs.n; a++)
-        free(aggs.v[a].stack);
-    VEC_FREE(&aggs);
-    VEC_FREE(&insts);
-
-    if (!per_event) {
-        /* Ties in the totals fall back to the row keys, never to ids. */
-        int total = colmap[KA_DEV_TOTAL] >= 0 ? colmap[KA_DEV_TOTAL] : colmap[KA_CPU_TOTAL];
-        const struct table_sort_key by_total[] = {
-            {(size_t)total, true},
-            {(size_t)colmap[KA_NAME], false},
-            {colmap[KA_SHAPES] >= 0 ? (size_t)colmap[KA_SHAPES] : SIZE_MAX, false},
-            {colmap[KA_STACK] >= 0 ? (size_t)colmap[KA_STACK] : SIZE_MAX, false},
-        };
-        table_sort_keys(tab, by_total, ARRAY_SIZE(by_total));
-    }
-    table_add_note(tab, "times in %s; Self CPU total %.3f %s%s%s", unit, total_self_cpu / scale, unit,
-                   any_mem ? "; memory in bytes (frees negative)" : "",
-                   any_flops ? "; FLOPs from the ops' flops args, else PyTorch's formulas on the "
-                               "recorded shapes" : "");
+    if (!per_event)
+        sort_by_total(&b, tab);
+    table_add_note(tab, "times in %s; Self CPU total %.3f %s%s%s", b.unit,
+                   b.total_self_cpu / b.scale, b.unit,
+                   b.any_mem ? "; memory in bytes (frees negative)" : "",
+                   b.any_flops ? "; FLOPs from the ops' flops args, else PyTorch's formulas on the "
+                                 "recorded shapes"
+                               : "");
     return tab;
 }
 
@@ -526,7 +623,7 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
     return build(t, opts, false);
 }
 
-struct table *events_table(const struct trace *t, const struct keyavg_opts *opts)
+struct table *keyavg_events_table(const struct trace *t, const struct keyavg_opts *opts)
 {
     return build(t, opts, true);
 }

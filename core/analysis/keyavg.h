@@ -1,4 +1,4 @@
-/* PyTorch's key_averages() table (metrics.md section 4): per op name (or
+/* PyTorch's key_averages() table (docs/metrics.md §5): per op name (or
  * name + input shapes, or name + top N source frames) the self and total
  * CPU time, self and total device time and call counts.
  *
@@ -43,7 +43,7 @@ struct table *keyavg_table(const struct trace *t, const struct keyavg_opts *opts
  * rows of their own below the event's). top_level_only prints only the
  * events with no enclosing op (the totals still count all). Row refs and
  * instances are the events. */
-struct table *events_table(const struct trace *t, const struct keyavg_opts *opts);
+struct table *keyavg_events_table(const struct trace *t, const struct keyavg_opts *opts);
 
 /* The column of a key_averages or events table that PyTorch's
  * table(sort_by=...) key names (self_cpu_time_total, cpu_time_total,

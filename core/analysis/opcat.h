@@ -1,4 +1,4 @@
-/* Op categories (metrics.md section 5), by exact op name, then name
+/* Op categories (docs/metrics.md §4), by exact op name, then name
  * patterns, then the name of the op's first kernel. The same rules as
  * TraceLens's ops_summary_by_category, so the two can be compared. */
 #ifndef TORCHTOP_CORE_OPCAT_H

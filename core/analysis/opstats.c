@@ -1,7 +1,6 @@
 /* Launcher-op GPU time tables: ops_summary, by category, unique args. */
 #include "config.h"
 
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,58 +252,6 @@ struct table *opstats_category_table(const struct opstats *s)
 /* ops_unique_args                                                          */
 /* ------------------------------------------------------------------------ */
 
-static void put_tuple(struct strbuf *out, const cJSON *v)
-{
-    if (cJSON_IsArray(v)) {
-        sb_putc(out, '(');
-        int n = 0;
-        const cJSON *c;
-        cJSON_ArrayForEach(c, v) {
-            if (n++)
-                sb_puts(out, ", ");
-            put_tuple(out, c);
-        }
-        if (n == 1)
-            sb_putc(out, ',');
-        sb_putc(out, ')');
-    } else if (cJSON_IsString(v)) {
-        sb_putc(out, '\'');
-        for (const char *p = v->valuestring; *p; p++) {
-            if (*p == '\'' || *p == '\\')
-                sb_putc(out, '\\');
-            sb_putc(out, *p);
-        }
-        sb_putc(out, '\'');
-    } else if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
-        if (d == floor(d) && fabs(d) < 9e15)
-            sb_printf(out, "%lld", (long long)d);
-        else
-            sb_printf(out, "%.17g", d);
-    } else if (cJSON_IsNull(v)) {
-        sb_puts(out, "None");
-    } else if (cJSON_IsBool(v)) {
-        sb_puts(out, cJSON_IsTrue(v) ? "True" : "False");
-    } else {
-        char *txt = cJSON_PrintUnformatted(v);
-        sb_puts(out, txt ? txt : "");
-        cJSON_free(txt);
-    }
-}
-
-void shapes_to_tuple_repr(struct strbuf *out, const char *json)
-{
-    if (!json || !*json)
-        return;
-    cJSON *v = cJSON_Parse(json);
-    if (!v) {
-        sb_puts(out, json);
-        return;
-    }
-    put_tuple(out, v);
-    cJSON_Delete(v);
-}
-
 enum {
     UA_NAME, UA_CAT, UA_PROCESS, UA_PLABEL, UA_THREAD, UA_DIMS, UA_TYPES, UA_STRIDES, UA_CONCRETE,
     UA_COUNT,
@@ -409,7 +356,7 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         static const int shape_cols[4] = {UA_DIMS, UA_TYPES, UA_STRIDES, UA_CONCRETE};
         for (int k = 0; k < 4; k++) {
             sb_clear(&sb);
-            shapes_to_tuple_repr(&sb, keys[a].k[2 + k] ? trace_str(t, keys[a].k[2 + k]) : NULL);
+            pyval_repr(&sb, trace_val(t, keys[a].k[2 + k]), PYVAL_TUPLES);
             table_set_text(tab, r, shape_cols[k], sb_str(&sb));
         }
         for (size_t k = a; k < b; k++) {

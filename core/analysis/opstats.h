@@ -1,4 +1,4 @@
-/* GPU time by launcher op (metrics.md section 3): TraceLens's ops_summary,
+/* GPU time by launcher op (docs/metrics.md §3): TraceLens's ops_summary,
  * ops_summary_by_category and ops_unique_args tables.
  *
  * A launcher instance is an op (or, with no op above it, a runtime call)
@@ -50,13 +50,9 @@ struct table *opstats_ops_table(const struct opstats *s);
 struct table *opstats_category_table(const struct opstats *s);
 /* ops_unique_args: per name + thread + Input Dims/type/Strides/Concrete
  * Inputs, count and mean/median/std/min/max/sum of direct and subtree
- * time in µs. Shapes are written as TraceLens writes them:
- * ((512,), (141, 512)). */
+ * time in µs. The four lists are written as TraceLens writes them,
+ * Python reprs with lists as tuples (pyval_repr): ((512,), (141, 512)),
+ * ('', "it's"); empty when not recorded. */
 struct table *opstats_unique_args_table(const struct opstats *s);
-
-/* JSON array text (as stored in Input Dims etc.) -> Python tuple repr, the
- * form TraceLens prints: [[1,2],[3]] -> ((1, 2), (3,)); ["a",""] ->
- * ('a', ''). Appends to out. */
-void shapes_to_tuple_repr(struct strbuf *out, const char *json);
 
 #endif

@@ -1,8 +1,7 @@
 /* Parsing of recorded op arguments (Input Dims / type / Strides / Concrete
- * Inputs) and the dtype tables of metrics.md section 5. */
+ * Inputs) and the dtype table of docs/metrics.md §7.1. */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,256 +10,98 @@
 
 #include "core/analysis/shapes.h"
 #include "core/base/xalloc.h"
+#include "core/trace/pyval.h"
 
-struct cursor {
-    const char *p;
-};
-
-static void skip_ws(struct cursor *c)
-{
-    while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')
-        c->p++;
-}
-
-/* Skip one JSON value of any kind; false on malformed text. */
-static bool skip_value(struct cursor *c)
-{
-    skip_ws(c);
-    if (*c->p == '"') {
-        c->p++;
-        while (*c->p && *c->p != '"') {
-            if (*c->p == '\\' && c->p[1])
-                c->p++;
-            c->p++;
-        }
-        if (*c->p != '"')
-            return false;
-        c->p++;
-        return true;
-    }
-    if (*c->p == '[' || *c->p == '{') {
-        int depth = 0;
-        while (*c->p) {
-            if (*c->p == '"') {
-                if (!skip_value(c))
-                    return false;
-                continue;
-            }
-            if (*c->p == '[' || *c->p == '{')
-                depth++;
-            else if (*c->p == ']' || *c->p == '}')
-                depth--;
-            c->p++;
-            if (depth == 0)
-                return true;
-        }
-        return false;
-    }
-    const char *start = c->p;
-    while (*c->p && *c->p != ',' && *c->p != ']' && *c->p != '}')
-        c->p++;
-    return c->p > start;
-}
-
-static bool parse_number(struct cursor *c, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(c->p, &end);
-    if (end == c->p || errno || !isfinite(d) || d != floor(d) || fabs(d) > 9.0e18)
-        return false;
-    *out = (int64_t)d;
-    c->p = end;
-    return true;
-}
-
-/* One element of Input Dims / Input Strides. */
-static bool parse_shape(struct cursor *c, struct shape *s)
+/* One element of Input Dims / Input Strides: a flat list of integers. */
+static void parse_shape(struct pyval v, struct shape *s)
 {
     s->nd = -1;
-    skip_ws(c);
-    if (*c->p != '[')
-        return skip_value(c);
-    const char *start = c->p;
-    c->p++;
+    struct pyval_iter it;
+    struct pyval x;
+    if (pyval_kind(v) != PYV_LIST || !pyval_iter_init(&it, v))
+        return;
     int16_t nd = 0;
-    skip_ws(c);
-    if (*c->p == ']') {
-        c->p++;
-        s->nd = 0;
-        return true;
+    while (pyval_iter_next(&it, &x)) {
+        if (nd >= SHAPES_MAX_DIMS || !pyval_int(x, &s->d[nd]))
+            return;
+        nd++;
     }
-    for (;;) {
-        skip_ws(c);
-        int64_t v;
-        if (nd >= SHAPES_MAX_DIMS || !parse_number(c, &v)) {
-            c->p = start;
-            return skip_value(c);
-        }
-        s->d[nd++] = v;
-        skip_ws(c);
-        if (*c->p == ',') {
-            c->p++;
-            continue;
-        }
-        if (*c->p == ']') {
-            c->p++;
-            s->nd = nd;
-            return true;
-        }
-        c->p = start;
-        return skip_value(c);
-    }
+    s->nd = nd;
 }
 
-static uint32_t parse_shapes(const char *text, struct shape *v, bool *is_list)
+static uint32_t parse_shapes(struct pyval list, struct shape *v, bool *is_list)
 {
     for (uint32_t i = 0; i < SHAPES_MAX_ARGS; i++)
         v[i].nd = -1;
-    *is_list = false;
-    if (!text)
-        return 0;
-    struct cursor c = {text};
-    skip_ws(&c);
-    if (*c.p != '[')
-        return 0;
-    c.p++;
-    *is_list = true;
-    uint32_t n = 0;
-    skip_ws(&c);
-    if (*c.p == ']')
-        return 0;
-    for (;;) {
-        struct shape tmp;
-        if (!parse_shape(&c, n < SHAPES_MAX_ARGS ? &v[n] : &tmp))
-            return n;
-        n++;
-        skip_ws(&c);
-        if (*c.p != ',')
-            break;
-        c.p++;
-    }
-    return n < SHAPES_MAX_ARGS ? n : SHAPES_MAX_ARGS;
-}
-
-/* Decode one JSON string (at the opening quote) into out; non-strings are
- * stored as their raw text (numbers, null -> ""). */
-static bool parse_string(struct cursor *c, struct strbuf *out)
-{
-    skip_ws(c);
-    if (*c->p != '"') {
-        const char *start = c->p;
-        if (!skip_value(c))
-            return false;
-        if (!(c->p - start == 4 && strncmp(start, "null", 4) == 0))
-            sb_putn(out, start, (size_t)(c->p - start));
-        return true;
-    }
-    c->p++;
-    while (*c->p && *c->p != '"') {
-        if (*c->p != '\\') {
-            sb_putc(out, *c->p++);
-            continue;
-        }
-        c->p++;
-        switch (*c->p) {
-        case 'n':
-            sb_putc(out, '\n');
-            break;
-        case 't':
-            sb_putc(out, '\t');
-            break;
-        case 'r':
-            sb_putc(out, '\r');
-            break;
-        case 'b':
-            sb_putc(out, '\b');
-            break;
-        case 'f':
-            sb_putc(out, '\f');
-            break;
-        case 'u': {
-            unsigned v = 0;
-            for (int k = 1; k <= 4; k++) {
-                char h = c->p[k];
-                if (!isxdigit((unsigned char)h))
-                    return false;
-                v = v * 16 +
-                    (unsigned)(isdigit((unsigned char)h) ? h - '0' : (tolower(h) - 'a' + 10));
-            }
-            c->p += 4;
-            /* Arguments are ASCII in practice; others become '?'. */
-            sb_putc(out, v && v < 0x80 ? (char)v : '?');
-            break;
-        }
-        case '\0':
-            return false;
-        default:
-            sb_putc(out, *c->p);
-            break;
-        }
-        c->p++;
-    }
-    if (*c->p != '"')
-        return false;
-    c->p++;
-    return true;
-}
-
-/* Strings of a JSON list into store (NUL-separated); offsets into off. */
-static uint32_t parse_strings(const char *text, struct strbuf *store, size_t *off)
-{
-    if (!text)
-        return 0;
-    struct cursor c = {text};
-    skip_ws(&c);
-    if (*c.p != '[')
-        return 0;
-    c.p++;
-    skip_ws(&c);
-    if (*c.p == ']')
+    *is_list = pyval_kind(list) == PYV_LIST;
+    struct pyval_iter it;
+    struct pyval x;
+    if (!*is_list || !pyval_iter_init(&it, list))
         return 0;
     uint32_t n = 0;
-    for (;;) {
-        size_t at = store->len;
-        struct strbuf tmp = STRBUF_INIT;
-        bool ok = parse_string(&c, n < SHAPES_MAX_ARGS ? store : &tmp);
-        sb_free(&tmp);
-        if (!ok)
-            return n;
-        if (n < SHAPES_MAX_ARGS) {
-            sb_putc(store, '\0');
-            off[n] = at;
-        }
-        n++;
-        skip_ws(&c);
-        if (*c.p != ',')
-            break;
-        c.p++;
-    }
-    return n < SHAPES_MAX_ARGS ? n : SHAPES_MAX_ARGS;
+    while (n < SHAPES_MAX_ARGS && pyval_iter_next(&it, &x))
+        parse_shape(x, &v[n++]);
+    return n;
 }
 
-bool op_args_parse(struct op_args *a, const char *dims, const char *types, const char *strides,
-                   const char *concrete)
+/* The entries of a list into store (NUL-separated), their offsets into
+ * off: strings as they are, null as "", other values as compact JSON. */
+static uint32_t parse_texts(struct pyval list, struct strbuf *store, size_t *off)
+{
+    struct pyval_iter it;
+    struct pyval x;
+    if (pyval_kind(list) != PYV_LIST || !pyval_iter_init(&it, list))
+        return 0;
+    uint32_t n = 0;
+    while (n < SHAPES_MAX_ARGS && pyval_iter_next(&it, &x)) {
+        off[n++] = store->len;
+        size_t len;
+        const char *s = pyval_str(x, &len);
+        if (s)
+            sb_putn(store, s, len);
+        else if (pyval_kind(x) != PYV_NONE)
+            pyval_put_json(store, x);
+        sb_putc(store, '\0');
+    }
+    return n;
+}
+
+bool op_args_parse(struct op_args *a, struct pyval dims, struct pyval types, struct pyval strides,
+                   struct pyval concrete)
 {
     memset(a, 0, sizeof(*a));
-    bool strides_list;
+    static const char empty[] = "";
+    for (uint32_t i = 0; i < SHAPES_MAX_ARGS; i++) {
+        a->dims[i].nd = a->strides[i].nd = -1;
+        a->type[i] = a->concrete[i] = empty;
+    }
+    if (pyval_kind(dims) != PYV_LIST)
+        return false;
+    bool is_list;
     uint32_t nd = parse_shapes(dims, a->dims, &a->has_dims);
-    uint32_t ns = parse_shapes(strides, a->strides, &strides_list);
+    uint32_t ns = parse_shapes(strides, a->strides, &is_list);
     struct strbuf store = STRBUF_INIT;
     size_t toff[SHAPES_MAX_ARGS], coff[SHAPES_MAX_ARGS];
-    uint32_t nt = parse_strings(types, &store, toff);
-    uint32_t nc = parse_strings(concrete, &store, coff);
+    uint32_t nt = parse_texts(types, &store, toff);
+    uint32_t nc = parse_texts(concrete, &store, coff);
     sb_putc(&store, '\0');
     a->store = sb_steal(&store);
     a->n = MAX(MAX(nd, ns), MAX(nt, nc));
-    static const char empty[] = "";
-    for (uint32_t i = 0; i < SHAPES_MAX_ARGS; i++) {
-        a->type[i] = i < nt ? a->store + toff[i] : empty;
-        a->concrete[i] = i < nc ? a->store + coff[i] : empty;
-    }
-    return a->has_dims;
+    for (uint32_t i = 0; i < nt; i++)
+        a->type[i] = a->store + toff[i];
+    for (uint32_t i = 0; i < nc; i++)
+        a->concrete[i] = a->store + coff[i];
+    return true;
+}
+
+bool op_args_of(struct op_args *a, const struct trace *t, uint32_t ev)
+{
+    const struct op_info *o = ev_op(t, ev);
+    if (!o)
+        return op_args_parse(a, trace_val(t, 0), trace_val(t, 0), trace_val(t, 0),
+                             trace_val(t, 0));
+    return op_args_parse(a, trace_val(t, o->input_dims), trace_val(t, o->input_type),
+                         trace_val(t, o->input_strides), trace_val(t, o->concrete_inputs));
 }
 
 void op_args_done(struct op_args *a)
@@ -437,29 +278,16 @@ void shapes_put_tuple(struct strbuf *out, const struct shape *s)
     sb_putc(out, ')');
 }
 
-void shapes_put_pystr(struct strbuf *out, const char *s)
-{
-    if (!s) {
-        sb_puts(out, "None");
-        return;
-    }
-    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
-    sb_putc(out, q);
-    for (const char *p = s; *p; p++) {
-        if (*p == '\\' || *p == q)
-            sb_putc(out, '\\');
-        sb_putc(out, *p);
-    }
-    sb_putc(out, q);
-}
-
 void shapes_put_pystr_tuple(struct strbuf *out, const char *const *v, int n)
 {
     sb_putc(out, '(');
     for (int i = 0; i < n; i++) {
         if (i)
             sb_puts(out, ", ");
-        shapes_put_pystr(out, v[i]);
+        if (v[i])
+            pyval_repr_str(out, v[i], strlen(v[i]));
+        else
+            sb_puts(out, "None");
     }
     if (n == 1)
         sb_putc(out, ',');

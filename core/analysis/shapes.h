@@ -1,8 +1,8 @@
 /* An op instance's recorded arguments, parsed for the performance models:
- * the compact JSON text of "Input Dims", "Input type", "Input Strides" and
+ * the parsed values (pyval.h) of "Input Dims", "Input type", "Input Strides" and
  * "Concrete Inputs" (op_info in trace.h) -> per-argument shapes, strides,
  * type names and concrete values; dtype names -> bytes per element and
- * compute precision (metrics.md section 5); and the Python-style text
+ * compute precision (docs/metrics.md §7.1); and the Python-style text
  * TraceLens prints for shapes and dtype tuples, so that parameter columns
  * can be compared with its sheets. */
 #ifndef TORCHTOP_CORE_SHAPES_H
@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "core/base/strbuf.h"
+#include "core/trace/pyval.h"
+#include "core/trace/trace.h"
 
 #define SHAPES_MAX_DIMS 8  /* longer shapes are kept as "not a shape" */
 #define SHAPES_MAX_ARGS 48 /* arguments beyond this are dropped */
@@ -35,12 +37,17 @@ struct op_args {
     char *store;                           /* owned text of type/concrete */
 };
 
-/* Parse the four texts (each may be NULL or "" when absent) into a, which
- * the caller releases with op_args_done. Returns false when `dims` is
- * missing or not a JSON list (a is still valid and empty then). Malformed
- * entries become nd = -1 / "" rather than errors: trace text is untrusted. */
-bool op_args_parse(struct op_args *a, const char *dims, const char *types, const char *strides,
-                   const char *concrete);
+/* Read the four values (each may be absent) into a, which the caller
+ * releases with op_args_done. Returns false when `dims` is absent or not a
+ * list (a is still valid and empty then). Entries of the wrong kind become
+ * nd = -1 / "" rather than errors: trace values are untrusted. type and
+ * concrete hold strings as they are, null as "", other values as compact
+ * JSON. */
+bool op_args_parse(struct op_args *a, struct pyval dims, struct pyval types, struct pyval strides,
+                   struct pyval concrete);
+/* op_args_parse on the recorded lists of event ev (false for an event that
+ * is not an op). */
+bool op_args_of(struct op_args *a, const struct trace *t, uint32_t ev);
 void op_args_done(struct op_args *a);
 
 /* Whether argument i exists and is a flat shape (nd >= 0). */
@@ -66,7 +73,7 @@ static inline const char *op_args_concrete(const struct op_args *a, uint32_t i)
  * nd < 0. */
 int64_t shape_numel(const struct shape *s);
 
-/* Bytes per element of a recorded dtype name (metrics.md section 5): 8
+/* Bytes per element of a recorded dtype name (docs/metrics.md §7.1): 8
  * double / long int; 4 float / int / Scalar; 2 c10::Half / c10::BFloat16;
  * 1 float8 types, unsigned/signed char, bool. 0 when unknown.
  * Case-insensitive, except "bool" ("Bool" is a scalar argument's type). */
@@ -90,9 +97,7 @@ bool shapes_parse_double(const char *s, double *out);
 /* Python reprs, as TraceLens writes its parameter columns. */
 /* (10, 64, 56, 56), (128,), (); "None" when nd < 0. */
 void shapes_put_tuple(struct strbuf *out, const struct shape *s);
-/* 'text' (Python's quoting), or None for NULL. */
-void shapes_put_pystr(struct strbuf *out, const char *s);
-/* ('a', 'b', None): n strings, NULL entries as None. */
+/* ('a', 'b', None): n strings (pyval_repr_str), NULL entries as None. */
 void shapes_put_pystr_tuple(struct strbuf *out, const char *const *v, int n);
 
 #endif

@@ -1,4 +1,4 @@
-/* GPU timeline breakdown (metrics.md section 2): how the span of GPU
+/* GPU timeline breakdown (docs/metrics.md §2): how the span of GPU
  * activity divides into computation, exposed communication, exposed
  * memcpy and idle time. */
 #ifndef TORCHTOP_CORE_TIMELINE_H

@@ -49,7 +49,7 @@ static bool build_unique_args(struct analysis *a, const struct report_opts *o,
 static bool build_kernels(struct analysis *a, const struct report_opts *o, struct table_list *out,
                           char *err)
 {
-    table_list_add(out, kernel_summary_table(a, o->linked_only));
+    table_list_add(out, kernstats_table(a, o->linked_only));
     return true;
 }
 
@@ -63,7 +63,7 @@ static bool build_keyavg(struct analysis *a, const struct report_opts *o, struct
 static bool build_events(struct analysis *a, const struct report_opts *o, struct table_list *out,
                          char *err)
 {
-    table_list_add(out, events_table(a->t, &o->keyavg));
+    table_list_add(out, keyavg_events_table(a->t, &o->keyavg));
     return true;
 }
 

@@ -9,7 +9,7 @@
 #include "core/base/display.h"
 #include "core/report/tabfmt.h"
 
-bool tab_format_parse(const char *s, enum tab_format *out)
+bool tabfmt_parse(const char *s, enum tab_format *out)
 {
     static const struct {
         const char *name;

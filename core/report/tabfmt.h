@@ -28,7 +28,7 @@ struct tabfmt_opts {
 };
 
 /* Parse "text", "csv", "json", "md"; false when unknown. */
-bool tab_format_parse(const char *s, enum tab_format *out);
+bool tabfmt_parse(const char *s, enum tab_format *out);
 
 /* Append one table in the chosen format. For JSON this is one table
  * object; tabfmt_write_list wraps several in {"tables": [...]}. */

@@ -13,7 +13,7 @@
 #include "core/roofline/devices.h"
 #include "core/base/strbuf.h"
 
-const char *prec_name(enum prec p)
+const char *devices_prec_name(enum prec p)
 {
     static const char *const names[] = {
 #define PREC_NAME(id, name) [id] = name,
@@ -23,10 +23,10 @@ const char *prec_name(enum prec p)
     return (unsigned)p < ARRAY_SIZE(names) ? names[p] : "?";
 }
 
-int prec_parse(const char *s)
+int devices_prec_parse(const char *s)
 {
     for (int p = 0; p < PREC__COUNT; p++)
-        if (strcasecmp(s, prec_name(p)) == 0)
+        if (strcasecmp(s, devices_prec_name(p)) == 0)
             return p;
     return -1;
 }
@@ -359,7 +359,7 @@ bool devices_load_arch_file(const char *path, struct device_peaks *out, char *er
         const char *us = strchr(p->string, '_');
         if (!us)
             continue;
-        int prec = prec_parse(us + 1);
+        int prec = devices_prec_parse(us + 1);
         if (prec < 0)
             continue;
         if (strncmp(p->string, "matrix_", 7) == 0)
@@ -454,7 +454,7 @@ double devices_peak(const struct device_peaks *d, const char *spec)
     const char *us = strchr(spec, '_');
     if (!us)
         return 0;
-    int prec = prec_parse(us + 1);
+    int prec = devices_prec_parse(us + 1);
     if (prec < 0)
         return 0;
     if (strncmp(spec, "matrix_", 7) == 0)

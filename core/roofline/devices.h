@@ -1,5 +1,5 @@
 /* Device peaks for rooflines: peak throughput per precision on the matrix
- * (tensor / matrix core) and vector paths, and memory bandwidth.
+ * (tensor / matrix core) and vector paths, and memory bandwidth (docs/metrics.md §8.3).
  *
  * Sources: a built-in table of datasheet dense peaks (devices.c, each entry
  * citing its document), chosen from a trace's deviceProperties, or a
@@ -30,9 +30,9 @@ enum prec {
         PREC__COUNT
 };
 
-const char *prec_name(enum prec p);
+const char *devices_prec_name(enum prec p);
 /* "bf16" -> PREC_BF16; -1 when unknown. */
-int prec_parse(const char *s);
+int devices_prec_parse(const char *s);
 
 struct device_peaks {
     char name[64];              /* "H100 SXM", or the arch file's "name" */

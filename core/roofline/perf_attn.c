@@ -157,11 +157,7 @@ static bool sdpa_model(const struct pm_ctx *c, struct pm_result *r, const struct
     pm_set_int(r, S_HKV, p.HKV);
     pm_set_int(r, S_DQK, p.DQK);
     pm_set_int(r, S_DV, p.DV);
-    char drop[32];
-    snprintf(drop, sizeof(drop), "%.15g", p.dropout);
-    if (!strpbrk(drop, ".en"))
-        strcat(drop, ".0");
-    pm_set_text(r, S_DROPOUT, drop);
+    pm_set_float(r, S_DROPOUT, p.dropout);
     pm_set_bool(r, S_CAUSAL, p.causal);
     pm_set_bool(r, S_FLASH, sg->flash);
     const char *dt[2] = {op_args_type(a, (uint32_t)sg->q), op_args_type(a, (uint32_t)sg->q + 1)};

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/roofline/perfmodel.h"
+#include "core/trace/pyval.h"
 
 const char *pm_sheet_name(enum pm_sheet s)
 {
@@ -206,6 +207,14 @@ void pm_set_int(struct pm_result *r, size_t i, int64_t v)
 void pm_set_bool(struct pm_result *r, size_t i, bool v)
 {
     pm_set_text(r, i, v ? "True" : "False");
+}
+
+void pm_set_float(struct pm_result *r, size_t i, double v)
+{
+    struct strbuf sb = STRBUF_INIT;
+    pyval_repr_float(&sb, v);
+    pm_set_text(r, i, sb_str(&sb));
+    sb_free(&sb);
 }
 
 void pm_set_tuple(struct pm_result *r, size_t i, const struct shape *s)

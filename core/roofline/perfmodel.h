@@ -1,4 +1,4 @@
-/* Performance models (metrics.md section 5): op name -> model; a model turns
+/* Performance models (docs/metrics.md §7): op name -> model; a model turns
  * one op instance's recorded arguments into the parameters that identify its
  * "parameter combination", its FLOPs, bytes moved and compute spec.
  *
@@ -8,7 +8,7 @@
  * file plus one line in perfmodel.c. The sheets (tables) and their
  * parameter columns are TraceLens's, so its CSVs can be diffed.
  *
- * Model version "v1" follows TraceLens 171dd74 except where metrics.md and
+ * Model version "v1" follows TraceLens 171dd74 except where docs/metrics.md §7 and
  * the man page say otherwise: convolution bias counted, attention bytes at
  * the real dtype, reductions' output size from their dim/keepdim
  * arguments, convolution backward honouring output_mask. Every result also
@@ -132,6 +132,8 @@ void pm_foreach(void (*fn)(const struct pm_model *m, void *ud), void *ud);
 void pm_set_text(struct pm_result *r, size_t i, const char *s);
 void pm_set_int(struct pm_result *r, size_t i, int64_t v);
 void pm_set_bool(struct pm_result *r, size_t i, bool v);
+/* Python's repr of a float: 0.0, 0.1, 1e-05. */
+void pm_set_float(struct pm_result *r, size_t i, double v);
 void pm_set_tuple(struct pm_result *r, size_t i, const struct shape *s);
 /* Python tuple of dtype names, NULL entries as None: ('float', None). */
 void pm_set_dtypes(struct pm_result *r, size_t i, const char *const *v, int n);

@@ -92,17 +92,6 @@ static bool nested_in_family(struct roofline *r, uint32_t ev, int fam)
     return false;
 }
 
-static bool parse_op(const struct trace *t, uint32_t ev, struct op_args *a)
-{
-    const struct op_info *o = ev_op(t, ev);
-    if (!o || !o->input_dims) {
-        memset(a, 0, sizeof(*a));
-        return false;
-    }
-    return op_args_parse(a, trace_str(t, o->input_dims), trace_str(t, o->input_type),
-                         trace_str(t, o->input_strides), trace_str(t, o->concrete_inputs));
-}
-
 static inline bool seq_ev_less(const struct seq_ev *a, const struct seq_ev *b)
 {
     return a->seq < b->seq || (a->seq == b->seq && a->ev < b->ev);
@@ -123,7 +112,7 @@ static uint32_t find_in_subtree(struct roofline *r, uint32_t root, enum pm_sheet
         uint32_t e = stack.v[--stack.n];
         const struct pm_model *m = rf_model(r, e);
         if (m && m->sheet == bwd_sheet && e != root) {
-            if (parse_op(t, e, out))
+            if (op_args_of(out, t, e))
                 found = e;
             else
                 op_args_done(out);
@@ -282,7 +271,7 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
 {
     const struct trace *t = r->t;
     struct op_args args, linked;
-    if (!parse_op(t, ev, &args)) {
+    if (!op_args_of(&args, t, ev)) {
         op_args_done(&args);
         struct rf_fail f = {ev, "no shapes recorded for this op"};
         VEC_PUSH(&r->fails, f);

@@ -1,4 +1,4 @@
-/* Roofline analysis of a trace (metrics.md section 5): every op instance a
+/* Roofline analysis of a trace (docs/metrics.md §6): every op instance a
  * performance model covers (perfmodel.h), its kernel time (the union of the
  * kernels and memcpys in its subtree; memsets are not counted), grouped per
  * sheet by op name and model parameters, against a device's peaks

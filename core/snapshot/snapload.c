@@ -616,9 +616,9 @@ enum status snapshot_load_source(struct source *src, const struct snapshot_load_
         strtab_intern_cstr(&s->strs, key_names[k]);
     struct builder b = {.s = s};
     for (int a = 0; a < SA_OTHER; a++)
-        b.action_ids[a] = strtab_intern_cstr(&s->strs, snap_action_name(a));
+        b.action_ids[a] = strtab_intern_cstr(&s->strs, snapshot_action_name(a));
     for (int st = 0; st < BS_OTHER; st++)
-        b.state_ids[st] = strtab_intern_cstr(&s->strs, snap_state_name(st));
+        b.state_ids[st] = strtab_intern_cstr(&s->strs, snapshot_state_name(st));
     snapintern_init(&b.in, s);
 
     struct pickle_opts po = {.strs = &s->strs, .seal = seal_hook, .seal_ud = &b};

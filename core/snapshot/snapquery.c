@@ -106,7 +106,7 @@ static uint64_t rounded_request(uint64_t size)
     return size < 512 ? 512 : (size + 511) / 512 * 512;
 }
 
-uint64_t snap_alloc_block_bytes(const struct snapshot *s, const struct snap_alloc *a)
+uint64_t snapshot_alloc_block_bytes(const struct snapshot *s, const struct snap_alloc *a)
 {
     return a->block != IDX_NONE ? s->blocks.v[a->block].size : rounded_request(a->size);
 }
@@ -122,7 +122,7 @@ static void replay_block_peak(struct snapshot *s, uint32_t dev)
     uint32_t best_idx = IDX_NONE;
     for (uint32_t k = d->first_alloc; k < d->first_alloc + d->nallocs; k++) {
         const struct snap_alloc *a = &s->allocs.v[k];
-        int64_t size = (int64_t)snap_alloc_block_bytes(s, a);
+        int64_t size = (int64_t)snapshot_alloc_block_bytes(s, a);
         if (a->alloc_idx == IDX_NONE)
             cur += size;
         else
@@ -246,7 +246,7 @@ int64_t snapshot_allocated_at(const struct snapshot *s, uint32_t dev, uint32_t i
     return d->allocated_after[MIN(idx, d->nentries - 1)];
 }
 
-bool snap_alloc_live(const struct snap_alloc *a, uint32_t idx)
+bool snapshot_alloc_live(const struct snap_alloc *a, uint32_t idx)
 {
     int64_t pos = idx == IDX_NONE ? -1 : (int64_t)idx;
     bool started = a->alloc_idx == IDX_NONE || (int64_t)a->alloc_idx <= pos;
@@ -276,7 +276,7 @@ size_t snapshot_live_at(const struct snapshot *s, uint32_t dev, uint32_t idx, ui
     size_t n = 0;
     for (uint32_t i = d->first_alloc; i < d->first_alloc + d->nallocs; i++) {
         const struct snap_alloc *a = &s->allocs.v[i];
-        if (snap_alloc_live(a, idx))
+        if (snapshot_alloc_live(a, idx))
             keys[n++] = (struct live_key){.size = a->size, .addr = a->addr, .idx = i};
     }
     if (n)
@@ -392,13 +392,13 @@ static void site_add(const struct snapshot *s, struct site_index *x, const struc
 {
     const struct snap_alloc *a = &s->allocs.v[ai];
     const uint32_t *f;
-    size_t n = snap_stack(s, a->frames, &f);
+    size_t n = snapshot_stack(s, a->frames, &f);
     key->n = 0;
     if (depth == 0) {
         for (size_t i = 0; i < n; i++)
             VEC_PUSH(key, f[i]);
     }
-    for (size_t i = depth ? snap_site_start(s, a->frames) : n; i < n && key->n < depth; i++)
+    for (size_t i = depth ? snapshot_site_start(s, a->frames) : n; i < n && key->n < depth; i++)
         if (!(s->frames.v[f[i]].flags & SFF_HIDDEN))
             VEC_PUSH(key, f[i]);
     uint32_t si = site_find(x, key->v, key->n, a->frames);
@@ -410,7 +410,7 @@ static void site_add(const struct snapshot *s, struct site_index *x, const struc
         st->largest = ai;
         st->stack = a->frames;
     }
-    if (snap_alloc_live(a, d->peak_idx))
+    if (snapshot_alloc_live(a, d->peak_idx))
         st->peak_bytes += a->size;
     if (a->alloc_idx != IDX_NONE && a->free_idx != IDX_NONE) {
         const struct snap_entry *e0 = &s->entries.v[d->first_entry + a->alloc_idx];
@@ -452,7 +452,7 @@ void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
     VEC_FREE(&key);
 }
 
-void snap_sites_free(struct snap_sites *ss)
+void snapshot_sites_free(struct snap_sites *ss)
 {
     free(ss->v);
     free(ss->frames);

@@ -34,11 +34,11 @@ static void set_hex(struct table *t, size_t row, size_t col, uint64_t v)
 static void set_frame(const struct snapshot *s, struct table *t, size_t row, size_t col,
                       uint32_t stack)
 {
-    uint32_t f = snap_site_frame(s, stack);
+    uint32_t f = snapshot_site_frame(s, stack);
     if (f == IDX_NONE)
         return;
     struct strbuf sb = STRBUF_INIT;
-    snap_frame_format(s, f, &sb);
+    snapshot_frame_format(s, f, &sb);
     table_set_text(t, row, col, sb_str(&sb));
     sb_free(&sb);
 }
@@ -161,7 +161,7 @@ struct table *snapreport_summary(const struct snapshot *s)
     table_set_int(t, r, SU_PEAK_REQUESTED, one ? s->devices.v[0].peak_allocated : TABLE_NO_INT);
     table_set_int(t, r, SU_PEAK_RESERVED, one ? s->devices.v[0].peak_reserved : TABLE_NO_INT);
     table_set_int(t, r, SU_FRAMES, (int64_t)s->frames.n);
-    table_set_int(t, r, SU_STACKS, (int64_t)snap_nstacks(s) - 1);
+    table_set_int(t, r, SU_STACKS, (int64_t)snapshot_nstacks(s) - 1);
     ann = s->annotations.n;
     table_add_note(t, "peak requested: the most bytes requested at once, memory_viz's peak (the "
                       "memory-over-time chart); peak at entry: the trace entry index (-t trace) "
@@ -169,7 +169,7 @@ struct table *snapreport_summary(const struct snapshot *s)
                       "peak_allocated_bytes: an estimate of the same peak in block sizes like "
                       "allocated (requests rounded up to 512 bytes where the final blocks do not "
                       "tell), never below allocated");
-    size_t nstacks = snap_nstacks(s) - 1;
+    size_t nstacks = snapshot_nstacks(s) - 1;
     table_add_note(t, "pickle protocol %d%s; %zu distinct frame%s in %zu distinct stack%s",
                    s->protocol, s->gzip ? " (gzip)" : "", s->frames.n, s->frames.n == 1 ? "" : "s",
                    nstacks, nstacks == 1 ? "" : "s");
@@ -183,7 +183,7 @@ struct table *snapreport_summary(const struct snapshot *s)
                        ann == 1 ? "" : "s");
     for (size_t i = 0; i < s->unknown.n; i++)
         table_add_note(t, "key '%s' in %s not interpreted (%llu time%s)",
-                       snap_str(s, s->unknown.v[i].key), s->unknown.v[i].where,
+                       snapshot_str(s, s->unknown.v[i].key), s->unknown.v[i].where,
                        (unsigned long long)s->unknown.v[i].count,
                        s->unknown.v[i].count == 1 ? "" : "s");
     if (s->n_bad_values)
@@ -207,8 +207,8 @@ struct table *snapreport_settings(const struct snapshot *s)
     t->whole = true;
     for (size_t i = 0; i < s->settings.n; i++) {
         size_t r = table_add_row(t);
-        table_set_text(t, r, 0, snap_str(s, s->settings.v[i].key));
-        table_set_text(t, r, 1, snap_str(s, s->settings.v[i].value));
+        table_set_text(t, r, 0, snapshot_str(s, s->settings.v[i].key));
+        table_set_text(t, r, 1, snapshot_str(s, s->settings.v[i].value));
     }
     return t;
 }
@@ -219,17 +219,17 @@ struct table *snapreport_settings(const struct snapshot *s)
 
 enum { SI_SITE, SI_COUNT, SI_TOTAL, SI_MAX, SI_PEAK, SI_LIFE, SI_NFRAMES, SI_STACK, SI__COUNT };
 
-/* A site's name: a Python or unresolved frame as snap_frame_format writes
+/* A site's name: a Python or unresolved frame as snapshot_frame_format writes
  * it, a C++ function by its simplified name (no parameters, no anonymous
  * namespaces), which tells sites apart in a narrow column. */
 static void set_site_label(const struct snapshot *s, struct table *t, size_t row, uint32_t f)
 {
-    const struct snap_frame *fr = snap_frame(s, f);
+    const struct snap_frame *fr = snapshot_frame(s, f);
     struct strbuf sb = STRBUF_INIT;
     if (fr->flags & (SFF_PYTHON | SFF_RAW))
-        snap_frame_format(s, f, &sb);
+        snapshot_frame_format(s, f, &sb);
     else
-        kname_simplify_put(&sb, snap_str(s, fr->name), strtab_len(&s->strs, fr->name));
+        kname_simplify_put(&sb, snapshot_str(s, fr->name), strtab_len(&s->strs, fr->name));
     table_set_text(t, row, SI_SITE, sb_str(&sb));
     sb_free(&sb);
 }
@@ -279,24 +279,24 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
             table_set_text(t, r, SI_SITE, "<allocated before recording or no context>");
         else if (depth && st->nframes)
             set_site_label(s, t, r, key_label_frame(s, ss.frames + st->first_frame, st->nframes));
-        else if (snap_site_frame(s, st->stack) != IDX_NONE)
-            set_site_label(s, t, r, snap_site_frame(s, st->stack));
+        else if (snapshot_site_frame(s, st->stack) != IDX_NONE)
+            set_site_label(s, t, r, snapshot_site_frame(s, st->stack));
         set_u64(t, r, SI_COUNT, st->count);
         set_u64(t, r, SI_TOTAL, st->total_bytes);
         set_u64(t, r, SI_MAX, st->max_bytes);
         set_u64(t, r, SI_PEAK, st->peak_bytes);
         table_set_float(t, r, SI_LIFE, st->mean_lifetime_us);
         const uint32_t *f;
-        size_t nf = snap_stack(s, st->stack, &f);
+        size_t nf = snapshot_stack(s, st->stack, &f);
         table_set_int(t, r, SI_NFRAMES, (int64_t)nf);
         sb_clear(&sb);
         size_t shown = 0;
-        for (size_t k = snap_site_start(s, st->stack); k < nf && shown < 8; k++) {
+        for (size_t k = snapshot_site_start(s, st->stack); k < nf && shown < 8; k++) {
             if (s->frames.v[f[k]].flags & SFF_HIDDEN)
                 continue;
             if (shown++)
                 sb_puts(&sb, " < ");
-            snap_frame_format(s, f[k], &sb);
+            snapshot_frame_format(s, f[k], &sb);
         }
         table_set_text(t, r, SI_STACK, sb_str(&sb));
     }
@@ -315,7 +315,7 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
                       "requested_size); at peak: live at the peak of requested bytes%s%s",
                    sb_str(&sb), sb.len ? ")" : " (no trace entries: the snapshot's live blocks)");
     sb_free(&sb);
-    snap_sites_free(&ss);
+    snapshot_sites_free(&ss);
     return t;
 }
 
@@ -373,7 +373,7 @@ struct table *snapreport_segments(const struct snapshot *s)
         table_set_int(t, r, SG_BLOCKS, seg->nblocks);
         table_set_int(t, r, SG_NFREE, fr.nfree);
         set_u64(t, r, SG_REQUESTED, fr.requested);
-        table_set_text(t, r, SG_TYPE, snap_str(s, seg->segment_type));
+        table_set_text(t, r, SG_TYPE, snapshot_str(s, seg->segment_type));
         table_set_int(t, r, SG_STREAM, seg->stream);
         snprintf(buf, sizeof(buf), "%lld,%lld", (long long)seg->pool_id[0],
                  (long long)seg->pool_id[1]);
@@ -421,7 +421,7 @@ struct table *snapreport_trace(const struct snapshot *s, uint32_t dev)
         bool have_t0 = false;
         int64_t t0 = 0;
         for (uint32_t i = 0; i < d->nentries; i++) {
-            const struct snap_entry *e = snap_entry(s, di, i);
+            const struct snap_entry *e = snapshot_entry(s, di, i);
             size_t r = table_add_row(t);
             table_set_ref(t, r, d->first_entry + i);
             table_set_text(t, r, TR_DEVICE, label);
@@ -435,8 +435,8 @@ struct table *snapreport_trace(const struct snapshot *s, uint32_t dev)
                 table_set_float(t, r, TR_MS, (double)(e->time_us - t0) / 1000.0);
             }
             table_set_text(t, r, TR_ACTION,
-                           e->action == SA_OTHER ? snap_str(s, e->action_name)
-                                                 : snap_action_name(e->action));
+                           e->action == SA_OTHER ? snapshot_str(s, e->action_name)
+                                                 : snapshot_action_name(e->action));
             set_hex(t, r, TR_ADDRESS, e->addr);
             set_u64(t, r, TR_SIZE, e->size);
             table_set_int(t, r, TR_STREAM, e->stream);

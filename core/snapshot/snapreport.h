@@ -1,6 +1,6 @@
 /* Report tables of a CUDA memory snapshot (`torchtop report SNAPSHOT.pickle`).
  *
- * Tables (machine names):
+ * Tables (machine names; docs/metrics.md §10):
  *   summary   memory_summary: one row per device and an "all" row: segment
  *             totals (reserved, allocated, active, requested), block bytes
  *             by state, trace entries by action, peak allocated and when;

@@ -140,7 +140,7 @@ static void pending_states(const struct snapshot *s, uint32_t dev, uint32_t idx,
 {
     const struct snap_device *d = &s->devices.v[dev];
     for (uint32_t j = 0; j < d->nentries; j++) {
-        const struct snap_entry *e = snap_entry(s, dev, j);
+        const struct snap_entry *e = snapshot_entry(s, dev, j);
         bool before = idx != IDX_NONE && j <= idx;
         if (e->action == SA_FREE_REQUESTED) {
             u64map_put(anyreq, e->addr, 1);
@@ -185,11 +185,11 @@ static void collect_live(const struct snapshot *s, uint32_t dev, uint32_t idx, l
                 bi = u64map_get(&blocks, a->addr);
             u64map_put(&held, a->addr, k);
         }
-        if (!snap_alloc_live(a, idx))
+        if (!snapshot_alloc_live(a, idx))
             continue;
         struct snap_seg_live l = {.addr = a->addr,
                                   .size = bi != IDX_NONE ? s->blocks.v[bi].size
-                                                         : snap_alloc_block_bytes(s, a),
+                                                         : snapshot_alloc_block_bytes(s, a),
                                   .requested = a->size,
                                   .alloc = k,
                                   .frames = a->frames,
@@ -281,7 +281,7 @@ void snapshot_segments_at(const struct snapshot *s, uint32_t dev, uint32_t idx,
         qsort(v.v, v.n, sizeof(*v.v), cmp_seg);
     uint32_t stop = idx == IDX_NONE ? 0 : idx + 1;
     for (uint32_t j = d->nentries; j-- > stop;) {
-        const struct snap_entry *e = snap_entry(s, dev, j);
+        const struct snap_entry *e = snapshot_entry(s, dev, j);
         switch (e->action) {
         case SA_SEGMENT_ALLOC: {
             ptrdiff_t i = seg_floor(&v, e->addr);
@@ -326,7 +326,7 @@ void snapshot_segments_at(const struct snapshot *s, uint32_t dev, uint32_t idx,
     out->nlive = kept.n;
 }
 
-void snap_seg_state_free(struct snap_seg_state *st)
+void snapshot_seg_state_free(struct snap_seg_state *st)
 {
     free(st->segs);
     free(st->live);

@@ -7,7 +7,7 @@
 #include "core/snapshot/snapshot.h"
 #include "core/symbols/traceback.h"
 
-const char *snap_action_name(enum snap_action a)
+const char *snapshot_action_name(enum snap_action a)
 {
     static const char *const names[] = {
 #define SA_NAME(id, name) [id] = name,
@@ -17,7 +17,7 @@ const char *snap_action_name(enum snap_action a)
     return (unsigned)a < SA__COUNT ? names[a] : "other";
 }
 
-const char *snap_state_name(enum snap_block_state st)
+const char *snapshot_state_name(enum snap_block_state st)
 {
     static const char *const names[] = {
 #define BS_NAME(id, name) [id] = name,
@@ -27,19 +27,19 @@ const char *snap_state_name(enum snap_block_state st)
     return (unsigned)st < BS__COUNT ? names[st] : "other";
 }
 
-size_t snap_site_start(const struct snapshot *s, uint32_t stack)
+size_t snapshot_site_start(const struct snapshot *s, uint32_t stack)
 {
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f), i = 0;
+    size_t n = snapshot_stack(s, stack, &f), i = 0;
     while (i < n && (s->frames.v[f[i]].flags & (SFF_HIDDEN | SFF_ALLOCATOR)))
         i++;
     return i;
 }
 
-uint32_t snap_top_frame(const struct snapshot *s, uint32_t stack)
+uint32_t snapshot_top_frame(const struct snapshot *s, uint32_t stack)
 {
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f), i = snap_site_start(s, stack);
+    size_t n = snapshot_stack(s, stack, &f), i = snapshot_site_start(s, stack);
     if (i < n)
         return f[i];
     for (i = 0; i < n; i++)
@@ -48,14 +48,14 @@ uint32_t snap_top_frame(const struct snapshot *s, uint32_t stack)
     return n ? f[0] : IDX_NONE;
 }
 
-uint32_t snap_site_frame(const struct snapshot *s, uint32_t stack)
+uint32_t snapshot_site_frame(const struct snapshot *s, uint32_t stack)
 {
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f);
+    size_t n = snapshot_stack(s, stack, &f);
     for (size_t i = 0; i < n; i++)
         if (s->frames.v[f[i]].flags & SFF_PYTHON)
             return f[i];
-    return snap_top_frame(s, stack);
+    return snapshot_top_frame(s, stack);
 }
 
 static bool unknown_file(const char *fn)
@@ -63,11 +63,11 @@ static bool unknown_file(const char *fn)
     return fn[0] == 0 || strcmp(fn, "??") == 0;
 }
 
-void snap_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *out)
+void snapshot_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *out)
 {
-    const struct snap_frame *f = snap_frame(s, frame);
-    const char *fn = snap_str(s, f->filename);
-    sb_puts(out, snap_str(s, f->name));
+    const struct snap_frame *f = snapshot_frame(s, frame);
+    const char *fn = snapshot_str(s, f->filename);
+    sb_puts(out, snapshot_str(s, f->name));
     if (f->flags & SFF_RAW)
         sb_printf(out, " (%s+0x%llx)", fn, (unsigned long long)f->line);
     else if (!unknown_file(fn) && f->line > 0)
@@ -76,20 +76,20 @@ void snap_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *
         sb_printf(out, " (%s)", fn);
 }
 
-size_t snap_stack_traceback(const struct snapshot *s, uint32_t stack, bool all,
+size_t snapshot_stack_traceback(const struct snapshot *s, uint32_t stack, bool all,
                             struct traceback *tb)
 {
     const uint32_t *f;
-    size_t n = snap_stack(s, stack, &f), added = 0;
+    size_t n = snapshot_stack(s, stack, &f), added = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct snap_frame *fr = snap_frame(s, f[i]);
+        const struct snap_frame *fr = snapshot_frame(s, f[i]);
         if ((fr->flags & SFF_HIDDEN) && !all)
             continue;
         enum tb_kind k = (fr->flags & SFF_INDUCTOR) ? TB_INDUCTOR
                          : (fr->flags & SFF_PYTHON) ? TB_PYTHON
                                                     : TB_NATIVE;
-        const char *file = snap_str(s, fr->filename);
-        traceback_push(tb, k, snap_str(s, fr->name), file[0] ? file : NULL, fr->line);
+        const char *file = snapshot_str(s, fr->filename);
+        traceback_push(tb, k, snapshot_str(s, fr->name), file[0] ? file : NULL, fr->line);
         added++;
     }
     return added;

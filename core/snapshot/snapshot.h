@@ -73,7 +73,7 @@ enum snap_action {
 #undef SA_ENUM
     SA__COUNT
 };
-const char *snap_action_name(enum snap_action a);
+const char *snapshot_action_name(enum snap_action a);
 
 #define SNAP_STATE_INFO(_)                                                     \
     _(BS_ACTIVE_ALLOCATED,    "active_allocated")                              \
@@ -87,7 +87,7 @@ enum snap_block_state {
 #undef BS_ENUM
     BS__COUNT
 };
-const char *snap_state_name(enum snap_block_state st);
+const char *snapshot_state_name(enum snap_block_state st);
 
 enum snap_frame_flags {
     SFF_HIDDEN = 1 << 0,    /* hidden by memory_viz's frame filter (unwinder, CPython internals) */
@@ -274,20 +274,20 @@ void snapshot_index(struct snapshot *s);
 /* Frames and stacks                                                        */
 /* ------------------------------------------------------------------------ */
 
-static inline const char *snap_str(const struct snapshot *s, uint32_t id)
+static inline const char *snapshot_str(const struct snapshot *s, uint32_t id)
 {
     return strtab_str(&s->strs, id);
 }
-static inline const struct snap_frame *snap_frame(const struct snapshot *s, uint32_t id)
+static inline const struct snap_frame *snapshot_frame(const struct snapshot *s, uint32_t id)
 {
     return &s->frames.v[id];
 }
-static inline size_t snap_nstacks(const struct snapshot *s)
+static inline size_t snapshot_nstacks(const struct snapshot *s)
 {
     return s->stack_first.n - 1;
 }
 /* Frames of a stack, innermost first: sets *frames, returns the count. */
-static inline size_t snap_stack(const struct snapshot *s, uint32_t stack, const uint32_t **frames)
+static inline size_t snapshot_stack(const struct snapshot *s, uint32_t stack, const uint32_t **frames)
 {
     *frames = s->stack_frames.v + s->stack_first.v[stack];
     return s->stack_first.v[stack + 1] - s->stack_first.v[stack];
@@ -297,27 +297,27 @@ static inline size_t snap_stack(const struct snapshot *s, uint32_t stack, const 
  * (allocator frames count only while they lead the stack); the frame count
  * when there is none. Sites and their labels use the frames from there on,
  * less hidden ones; tracebacks keep every frame. */
-size_t snap_site_start(const struct snapshot *s, uint32_t stack);
-/* The frame at snap_site_start, else (a stack of nothing but allocator and
+size_t snapshot_site_start(const struct snapshot *s, uint32_t stack);
+/* The frame at snapshot_site_start, else (a stack of nothing but allocator and
  * hidden frames) the innermost frame not hidden, else the innermost frame;
  * IDX_NONE for the empty stack. */
-uint32_t snap_top_frame(const struct snapshot *s, uint32_t stack);
+uint32_t snapshot_top_frame(const struct snapshot *s, uint32_t stack);
 /* The frame that best names where an allocation comes from: the innermost
- * Python frame, else snap_top_frame; IDX_NONE for the empty stack. */
-uint32_t snap_site_frame(const struct snapshot *s, uint32_t stack);
+ * Python frame, else snapshot_top_frame; IDX_NONE for the empty stack. */
+uint32_t snapshot_site_frame(const struct snapshot *s, uint32_t stack);
 /* Append "name (file:line)"; raw native frames as "name (lib.so+0x1a2b)". */
-void snap_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *out);
+void snapshot_frame_format(const struct snapshot *s, uint32_t frame, struct strbuf *out);
 /* Append the frames of a stack to tb, innermost first, for the traceback
  * pane: SFF_PYTHON frames as TB_PYTHON, SFF_INDUCTOR ones as TB_INDUCTOR,
  * the rest as TB_NATIVE (raw ones keep their vaddr as line; check
  * SFF_RAW through the frame ids, in the same order). Frames hidden by the
  * frame filter are left out unless `all`. Returns the frames appended. */
 struct traceback;
-size_t snap_stack_traceback(const struct snapshot *s, uint32_t stack, bool all,
+size_t snapshot_stack_traceback(const struct snapshot *s, uint32_t stack, bool all,
                             struct traceback *tb);
 
 /* A device's entry i (0-based within the device). */
-static inline const struct snap_entry *snap_entry(const struct snapshot *s, uint32_t dev,
+static inline const struct snap_entry *snapshot_entry(const struct snapshot *s, uint32_t dev,
                                                   uint32_t i)
 {
     return &s->entries.v[s->devices.v[dev].first_entry + i];
@@ -330,7 +330,7 @@ static inline const struct snap_entry *snap_entry(const struct snapshot *s, uint
 /* Bytes allocated after device entry idx (IDX_NONE: before the first). */
 int64_t snapshot_allocated_at(const struct snapshot *s, uint32_t dev, uint32_t idx);
 /* Whether allocation a is live after device entry idx (IDX_NONE: before the first). */
-bool snap_alloc_live(const struct snap_alloc *a, uint32_t idx);
+bool snapshot_alloc_live(const struct snap_alloc *a, uint32_t idx);
 /* Allocations live after device entry idx (IDX_NONE: before the first),
  * largest first (then by address): *out receives a malloc'd array of
  * indices into s->allocs (caller frees); returns the count. Their sizes
@@ -347,7 +347,7 @@ uint32_t snapshot_find_action(const struct snapshot *s, uint32_t dev, uint32_t f
                               enum snap_action a);
 
 /* Allocation sites: allocations grouped by stack (depth 0) or by their first
- * `depth` frames from snap_site_start on, not counting hidden ones. */
+ * `depth` frames from snapshot_site_start on, not counting hidden ones. */
 struct snap_site {
     uint32_t first_frame;       /* key frames: sites.frames[first_frame .. +nframes) */
     uint32_t nframes;
@@ -368,10 +368,10 @@ struct snap_sites {
 };
 
 /* Group the allocations of device dev (IDX_NONE = all devices) into sites.
- * out is filled with malloc'd arrays; release with snap_sites_free. */
+ * out is filled with malloc'd arrays; release with snapshot_sites_free. */
 void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
                     struct snap_sites *out);
-void snap_sites_free(struct snap_sites *ss);
+void snapshot_sites_free(struct snap_sites *ss);
 
 /* Fragmentation of one segment from its final blocks. */
 struct snap_frag {
@@ -387,7 +387,7 @@ void snapshot_segment_frag(const struct snapshot *s, uint32_t seg, struct snap_f
 /* An allocation's size in block bytes: its final block's size when it has
  * one, else its request rounded up as the caching allocator rounds (see
  * peak_block_bytes at the top of this file). */
-uint64_t snap_alloc_block_bytes(const struct snapshot *s, const struct snap_alloc *a);
+uint64_t snapshot_alloc_block_bytes(const struct snapshot *s, const struct snap_alloc *a);
 
 /* Segments at a trace entry (snapseg.c). */
 struct snap_seg_at {
@@ -407,7 +407,7 @@ struct snap_seg_at {
 
 struct snap_seg_live {
     uint64_t addr;
-    uint64_t size;              /* block bytes (snap_alloc_block_bytes) */
+    uint64_t size;              /* block bytes (snapshot_alloc_block_bytes) */
     uint64_t requested;         /* requested bytes */
     uint32_t alloc;             /* index into s->allocs; IDX_NONE: a final active_pending_free
                                    block the allocated replay does not count */
@@ -434,13 +434,13 @@ struct snap_seg_state {
  * plus those segment_free'd after idx (with the size their entry gives);
  * segment_map / segment_unmap after idx shrink or grow (and split or join)
  * expandable segments the same way. Each segment gets the allocations live
- * after idx inside it (snap_alloc_live, plus final active_pending_free blocks
+ * after idx inside it (snapshot_alloc_live, plus final active_pending_free blocks
  * no allocation accounts for), pending when their free_requested is at or
  * before idx. out is filled with malloc'd arrays; release with
- * snap_seg_state_free. */
+ * snapshot_seg_state_free. */
 void snapshot_segments_at(const struct snapshot *s, uint32_t dev, uint32_t idx,
                           struct snap_seg_state *out);
-void snap_seg_state_free(struct snap_seg_state *st);
+void snapshot_seg_state_free(struct snap_seg_state *st);
 
 /* Memory held by the snapshot, in bytes (for benchmarks). */
 size_t snapshot_memory(const struct snapshot *s);

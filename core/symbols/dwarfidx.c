@@ -15,7 +15,7 @@
  * ranges back from the last one starting at or below the address. */
 #define UNIT_LOOKBACK 16
 
-void dw_drop_error(struct dwarfidx *d, Dwarf_Error *err)
+void dwarfidx_drop_error(struct dwarfidx *d, Dwarf_Error *err)
 {
     if (*err)
         dwarf_dealloc_error(d->dbg, *err);
@@ -39,10 +39,10 @@ static void ranges_v4(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute attr, u
     Dwarf_Error err = NULL;
     Dwarf_Off off = 0, real = 0;
     if (dwarf_global_formref(attr, &off, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         Dwarf_Unsigned u = 0;
         if (dwarf_formudata(attr, &u, &err) != DW_DLV_OK) {
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             return;
         }
         off = u;
@@ -51,7 +51,7 @@ static void ranges_v4(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute attr, u
     Dwarf_Signed n = 0;
     Dwarf_Unsigned bytes = 0;
     if (dwarf_get_ranges_b(d->dbg, off, die, &real, &r, &n, &bytes, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     for (Dwarf_Signed i = 0; i < n; i++) {
@@ -81,7 +81,7 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
     Dwarf_Error err = NULL;
     Dwarf_Half form = 0;
     if (dwarf_whatform(attr, &form, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     Dwarf_Unsigned value = 0;
@@ -94,7 +94,7 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
         value = off;
     }
     if (res != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     /* libdwarf 20210528 reads a list at any offset it is given when the
@@ -106,7 +106,7 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
     Dwarf_Unsigned count = 0, global = 0;
     if (dwarf_rnglists_get_rle_head(attr, form, value, &head, &count, &global, &err) !=
         DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     for (Dwarf_Unsigned i = 0; i < count; i++) {
@@ -115,7 +115,7 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
         Dwarf_Bool unavailable = 0;
         if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1, &raw2, &unavailable,
                                               &lo, &hi, &err) != DW_DLV_OK) {
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             break;
         }
         if (code == DW_RLE_end_of_list)
@@ -129,23 +129,23 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
     dwarf_dealloc_rnglists_head(head);
 }
 
-void dw_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
+void dwarfidx_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
                    range_fn add, void *ud)
 {
     Dwarf_Error err = NULL;
     Dwarf_Attribute *attrs = NULL;
     Dwarf_Signed n = 0;
     if (dwarf_attrlist(die, &attrs, &n, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
-    dw_attrs_ranges(d, die, attrs, n, version, base, add, ud);
+    dwarfidx_attrs_ranges(d, die, attrs, n, version, base, add, ud);
     for (Dwarf_Signed i = 0; i < n; i++)
         dwarf_dealloc_attribute(attrs[i]);
     dwarf_dealloc(d->dbg, attrs, DW_DLA_LIST);
 }
 
-void dw_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, Dwarf_Signed n,
+void dwarfidx_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, Dwarf_Signed n,
                      uint16_t version, uint64_t base, range_fn add, void *ud)
 {
     Dwarf_Error err = NULL;
@@ -157,7 +157,7 @@ void dw_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, 
         Dwarf_Half at = 0, form = 0;
         if (dwarf_whatattr(attrs[i], &at, &err) != DW_DLV_OK ||
             dwarf_whatform(attrs[i], &form, &err) != DW_DLV_OK) {
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             continue;
         }
         if (at == DW_AT_low_pc) {
@@ -174,7 +174,7 @@ void dw_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, 
         } else if (at == DW_AT_ranges) {
             ranges = attrs[i];
         }
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
     }
     if (has_lo && has_hi) {
         uint64_t end = hi_is_addr ? hi : lo + hi;
@@ -237,7 +237,7 @@ static void read_aranges(struct dwarfidx *d, arange_vec *out)
     Dwarf_Signed n = 0;
     int res = dwarf_get_aranges(d->dbg, &ar, &n, &err);
     if (res != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     for (Dwarf_Signed i = 0; i < n; i++) {
@@ -248,7 +248,7 @@ static void read_aranges(struct dwarfidx *d, arange_vec *out)
                 DW_DLV_OK &&
             len > 0)
             VEC_PUSH(out, ((struct arange){start, start + len, off}));
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         dwarf_dealloc(d->dbg, ar[i], DW_DLA_ARANGE);
     }
     dwarf_dealloc(d->dbg, ar, DW_DLA_LIST);
@@ -282,12 +282,12 @@ static bool build_unit_table(struct dwarfidx *d, char **why)
             break;
         if (res != DW_DLV_OK) {
             /* The iterator cannot go on; keep the units read so far. */
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             break;
         }
         Dwarf_Die die = NULL;
         if (dwarf_siblingof_b(d->dbg, NULL, 1, &die, &err) != DW_DLV_OK) {
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             continue;
         }
         Dwarf_Half tag = 0;
@@ -295,7 +295,7 @@ static bool build_unit_table(struct dwarfidx *d, char **why)
         if (dwarf_tag(die, &tag, &err) != DW_DLV_OK || dwarf_dieoffset(die, &off, &err) !=
                                                            DW_DLV_OK ||
             (tag != DW_TAG_compile_unit && tag != DW_TAG_skeleton_unit)) {
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             dwarf_dealloc_die(die);
             continue;
         }
@@ -319,7 +319,7 @@ static bool build_unit_table(struct dwarfidx *d, char **why)
             for (; lo < ar.n && ar.v[lo].unit_off == off; lo++)
                 add_unit_range(&sink, ar.v[lo].lo, ar.v[lo].hi);
         } else {
-            dw_die_ranges(d, die, version, 0, add_unit_range, &sink);
+            dwarfidx_die_ranges(d, die, version, 0, add_unit_range, &sink);
         }
         dwarf_dealloc_die(die);
     }
@@ -378,7 +378,7 @@ void dwarfidx_free(struct dwarfidx *d)
     if (!d)
         return;
     for (size_t i = 0; i < d->nunits; i++)
-        dw_unit_free(&d->units[i]);
+        dwarfunit_free(&d->units[i]);
     free(d->units);
     free(d->ranges);
     u64map_free(&d->name_of_die);
@@ -448,7 +448,7 @@ static uint32_t scope_for(struct dwarfidx *d, struct unit *u, uint64_t pc)
         return IDX_NONE;
     struct func *f = &u->funcs.v[fi];
     if (!f->read)
-        dw_func_load(d, u, f);
+        dwarfunit_func_load(d, u, f);
     uint32_t s = piece_at(f->pieces, f->npieces, pc);
     return s != IDX_NONE ? s : f->scope;
 }
@@ -473,7 +473,7 @@ size_t dwarfidx_lookup(struct dwarfidx *d, uint64_t pc, struct dw_frame *out, si
     if (!u)
         return 0;
     if (u->state == UNIT_NEW) {
-        dw_unit_load(d, u);
+        dwarfunit_load(d, u);
         d->units_loaded++;
     }
     const struct lrow *row = row_for(u, pc);

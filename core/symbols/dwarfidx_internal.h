@@ -98,20 +98,20 @@ struct dwarfidx {
 /* Address ranges of a DIE: calls add(ud, lo, hi) for each non-empty range.
  * `base` is the unit base for DWARF 4 .debug_ranges; `version` the unit's. */
 typedef void (*range_fn)(void *ud, uint64_t lo, uint64_t hi);
-void dw_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
+void dwarfidx_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
                    range_fn add, void *ud);
 /* The same from the DIE's attribute list, already read. */
-void dw_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, Dwarf_Signed n,
+void dwarfidx_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, Dwarf_Signed n,
                      uint16_t version, uint64_t base, range_fn add, void *ud);
 
 /* Discard a libdwarf error (every call passes a Dwarf_Error*). */
-void dw_drop_error(struct dwarfidx *d, Dwarf_Error *err);
+void dwarfidx_drop_error(struct dwarfidx *d, Dwarf_Error *err);
 
 /* Read the lines and the out-of-line functions of unit u (dwarfunit.c);
  * sets u->state. */
-void dw_unit_load(struct dwarfidx *d, struct unit *u);
+void dwarfunit_load(struct dwarfidx *d, struct unit *u);
 /* Read the inlined calls of function f of unit u (once). */
-void dw_func_load(struct dwarfidx *d, struct unit *u, struct func *f);
-void dw_unit_free(struct unit *u);
+void dwarfunit_func_load(struct dwarfidx *d, struct unit *u, struct func *f);
+void dwarfunit_free(struct unit *u);
 
 #endif

@@ -15,7 +15,7 @@
 /* Abstract origin / specification hops followed for a name. */
 #define MAX_NAME_HOPS 8
 
-void dw_unit_free(struct unit *u)
+void dwarfunit_free(struct unit *u)
 {
     free(u->rows);
     free(u->files);
@@ -53,7 +53,7 @@ static void read_files(struct dwarfidx *d, struct unit *u, Dwarf_Die cu, uint64_
     char **names = NULL;
     Dwarf_Signed n = 0;
     if (dwarf_srcfiles(cu, &names, &n, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     u->files = xmalloc((n ? (size_t)n : 1) * sizeof(*u->files));
@@ -83,7 +83,7 @@ static bool v5_default_file_is_one(struct dwarfidx *d, Dwarf_Die cu)
             gnu = strncmp(producer, "GNU ", 4) == 0;
         dwarf_dealloc_attribute(attr);
     }
-    dw_drop_error(d, &err);
+    dwarfidx_drop_error(d, &err);
     return gnu;
 }
 
@@ -94,14 +94,14 @@ static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
     Dwarf_Small tables = 0;
     Dwarf_Line_Context ctx = NULL;
     if (dwarf_srclines_b(cu, &version, &tables, &ctx, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     read_files(d, u, cu, version);
     Dwarf_Line *lines = NULL;
     Dwarf_Signed n = 0;
     if (tables == 0 || dwarf_srclines_from_linecontext(ctx, &lines, &n, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         dwarf_srclines_dealloc_b(ctx);
         return;
     }
@@ -115,22 +115,22 @@ static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
         Dwarf_Bool end = 0, prologue = 0, epilogue = 0;
         if (dwarf_lineaddr(lines[i], &addr, &err) != DW_DLV_OK ||
             dwarf_lineendsequence(lines[i], &end, &err) != DW_DLV_OK) {
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             end = 1; /* close the sequence rather than misplace rows */
         }
         if (dwarf_lineno(lines[i], &lineno, &err) != DW_DLV_OK)
             lineno = 0;
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         if (dwarf_lineoff_b(lines[i], &col, &err) != DW_DLV_OK)
             col = 0;
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         if (dwarf_line_srcfileno(lines[i], &fileno, &err) != DW_DLV_OK)
             fileno = UINT32_MAX;
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         if (dwarf_prologue_end_etc(lines[i], &prologue, &epilogue, &isa, &discr, &err) !=
             DW_DLV_OK)
             discr = 0;
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         if (fileno == 0 && zero_is_one)
             fileno = 1;
         uint32_t file = IDX_NONE;
@@ -189,13 +189,13 @@ static bool attr_unsigned(struct dwarfidx *d, Dwarf_Attribute attr, Dwarf_Unsign
     if (dwarf_whatform(attr, &form, &err) == DW_DLV_OK && form != DW_FORM_implicit_const &&
         dwarf_formudata(attr, out, &err) == DW_DLV_OK)
         return true;
-    dw_drop_error(d, &err);
+    dwarfidx_drop_error(d, &err);
     Dwarf_Signed v = 0;
     if (dwarf_formsdata(attr, &v, &err) == DW_DLV_OK && v >= 0) {
         *out = (Dwarf_Unsigned)v;
         return true;
     }
-    dw_drop_error(d, &err);
+    dwarfidx_drop_error(d, &err);
     return false;
 }
 
@@ -221,13 +221,13 @@ static void die_facts(struct dwarfidx *d, Dwarf_Die die, struct die_facts *f, st
     Dwarf_Attribute *attrs = NULL;
     Dwarf_Signed n = 0;
     if (dwarf_attrlist(die, &attrs, &n, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     for (Dwarf_Signed i = 0; i < n; i++) {
         Dwarf_Half at = 0;
         if (dwarf_whatattr(attrs[i], &at, &err) != DW_DLV_OK) {
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             continue;
         }
         char *s = NULL;
@@ -269,10 +269,10 @@ static void die_facts(struct dwarfidx *d, Dwarf_Die die, struct die_facts *f, st
         default:
             break;
         }
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
     }
     if (w)
-        dw_attrs_ranges(d, die, attrs, n, version, base, add_scope_range, w);
+        dwarfidx_attrs_ranges(d, die, attrs, n, version, base, add_scope_range, w);
     /* Strings from dwarf_formstring point into the section data and stay
      * valid after the attributes are released. */
     for (Dwarf_Signed i = 0; i < n; i++)
@@ -301,7 +301,7 @@ static uint32_t function_name(struct dwarfidx *d, const struct die_facts *self)
         Dwarf_Error err = NULL;
         Dwarf_Die die = NULL;
         if (dwarf_offdie_b(d->dbg, ref, 1, &die, &err) != DW_DLV_OK) {
-            dw_drop_error(d, &err);
+            dwarfidx_drop_error(d, &err);
             break;
         }
         struct die_facts f;
@@ -392,13 +392,13 @@ static void walk_inlined(struct walker *w, Dwarf_Die parent, uint32_t scope, uin
                 walk_inlined(w, die, scope, depth + 1);
             }
         }
-        dw_drop_error(w->d, &err);
+        dwarfidx_drop_error(w->d, &err);
         Dwarf_Die next = NULL;
         res = dwarf_siblingof_b(w->d->dbg, die, 1, &next, &err);
         dwarf_dealloc_die(die);
         die = next;
     }
-    dw_drop_error(w->d, &err);
+    dwarfidx_drop_error(w->d, &err);
 }
 
 /* The out-of-line functions of a unit (through namespaces and classes),
@@ -442,13 +442,13 @@ static void walk_functions(struct walker *w, Dwarf_Die parent, uint32_t depth)
                 break;
             }
         }
-        dw_drop_error(w->d, &err);
+        dwarfidx_drop_error(w->d, &err);
         Dwarf_Die next = NULL;
         res = dwarf_siblingof_b(w->d->dbg, die, 1, &next, &err);
         dwarf_dealloc_die(die);
         die = next;
     }
-    dw_drop_error(w->d, &err);
+    dwarfidx_drop_error(w->d, &err);
 }
 
 static inline bool depth_less(const struct srange *a, const struct srange *b)
@@ -520,17 +520,17 @@ static uint64_t unit_base(struct dwarfidx *d, Dwarf_Die cu)
     Dwarf_Addr base = 0;
     if (dwarf_lowpc(cu, &base, &err) != DW_DLV_OK)
         base = 0;
-    dw_drop_error(d, &err);
+    dwarfidx_drop_error(d, &err);
     return base;
 }
 
-void dw_unit_load(struct dwarfidx *d, struct unit *u)
+void dwarfunit_load(struct dwarfidx *d, struct unit *u)
 {
     Dwarf_Error err = NULL;
     Dwarf_Die cu = NULL;
     u->state = UNIT_FAILED;
     if (dwarf_offdie_b(d->dbg, u->off, 1, &cu, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     read_lines(d, u, cu);
@@ -556,7 +556,7 @@ void dw_unit_load(struct dwarfidx *d, struct unit *u)
     u->state = UNIT_READY;
 }
 
-void dw_func_load(struct dwarfidx *d, struct unit *u, struct func *f)
+void dwarfunit_func_load(struct dwarfidx *d, struct unit *u, struct func *f)
 {
     f->read = true;
     Dwarf_Error err = NULL;
@@ -567,7 +567,7 @@ void dw_func_load(struct dwarfidx *d, struct unit *u, struct func *f)
     w.u = u;
     w.base = u->base;
     if (dwarf_offdie_b(d->dbg, f->off, 1, &die, &err) != DW_DLV_OK) {
-        dw_drop_error(d, &err);
+        dwarfidx_drop_error(d, &err);
         return;
     }
     /* The function's own ranges (depth 0), then its inlined calls. */

@@ -1,4 +1,4 @@
-/* Folded stacks for flame graphs (flamegraph.pl, speedscope, inferno).
+/* Folded stacks for flame graphs (flamegraph.pl, speedscope, inferno; docs/metrics.md §9).
  *
  * The format of PyTorch's EventList.export_stacks: one line per distinct
  * stack, frames outermost first joined by ';', a space, and an integer

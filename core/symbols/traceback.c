@@ -40,7 +40,7 @@ void traceback_clear(struct traceback *tb)
     arena_reset(&tb->arena);
 }
 
-bool pyframe_parse(const char *s, size_t n, struct pyframe *out)
+bool traceback_pyframe_parse(const char *s, size_t n, struct pyframe *out)
 {
     /* The first "(digits): " splits file from function; file names such as
      * "<string>" or paths with parentheses come before it. */
@@ -96,7 +96,7 @@ static void push_python(struct traceback *tb, uint32_t ev, const char *s, size_t
     const char *text = borrowed ? s : arena_strndup(&tb->arena, s, n);
     struct pyframe pf;
     struct tb_frame *f;
-    if (pyframe_parse(text, n, &pf)) {
+    if (traceback_pyframe_parse(text, n, &pf)) {
         f = push_raw(tb, TB_PYTHON, ev, pf.func, text);
         f->file = arena_strndup(&tb->arena, pf.file, pf.file_len);
         f->line = pf.line;
@@ -168,7 +168,7 @@ static bool cs_same(const struct cs_frames *a, size_t i, const struct cs_frames 
     const char *sa = a->s + a->starts[i], *sb = b->s + b->starts[j];
     size_t la = a->ends[i] - a->starts[i], lb = b->ends[j] - b->starts[j];
     struct pyframe fa, fb;
-    if (pyframe_parse(sa, la, &fa) && pyframe_parse(sb, lb, &fb))
+    if (traceback_pyframe_parse(sa, la, &fa) && traceback_pyframe_parse(sb, lb, &fb))
         return fa.file_len == fb.file_len && fa.func_len == fb.func_len &&
                memcmp(fa.file, fb.file, fa.file_len) == 0 &&
                memcmp(fa.func, fb.func, fa.func_len) == 0;

@@ -109,6 +109,6 @@ struct pyframe {
 
 /* Split s[0..n); false when it is not of that form (built-in methods,
  * "nn.Module: X"), leaving *out untouched. */
-bool pyframe_parse(const char *s, size_t n, struct pyframe *out);
+bool traceback_pyframe_parse(const char *s, size_t n, struct pyframe *out);
 
 #endif

@@ -49,7 +49,20 @@ char *synth_fmt_u64(char *end, uint64_t v)
     return p;
 }
 
-void sout_fixed(struct sout *o, uint64_t v, unsigned decimals)
+void synth_rng_seed(struct synth_rng *r, uint64_t seed)
+{
+    uint64_t z = seed;
+    for (int i = 0; i < 4; i++) {
+        z += 0x9e3779b97f4a7c15ULL;
+        uint64_t x = z;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        r->s[i] = x ^ (x >> 31);
+    }
+}
+
+
+void synth_out_fixed(struct synth_out *o, uint64_t v, unsigned decimals)
 {
     char tmp[48];
     char *end = tmp + sizeof(tmp);
@@ -61,14 +74,14 @@ void sout_fixed(struct sout *o, uint64_t v, unsigned decimals)
     if (decimals)
         *--p = '.';
     p = synth_fmt_u64(p, v);
-    sout_put(o, p, (size_t)(end - p));
+    synth_out_put(o, p, (size_t)(end - p));
 }
 
 /* ------------------------------------------------------------------------ */
 /* Writer                                                                   */
 /* ------------------------------------------------------------------------ */
 
-void sout_init(struct sout *o, sout_sink_fn sink, void *ud)
+void synth_out_init(struct synth_out *o, synth_out_sink_fn sink, void *ud)
 {
     memset(o, 0, sizeof(*o));
     o->cap = SOUT_CAP;
@@ -77,7 +90,7 @@ void sout_init(struct sout *o, sout_sink_fn sink, void *ud)
     o->ud = ud;
 }
 
-void sout_flush(struct sout *o)
+void synth_out_flush(struct synth_out *o)
 {
     if (!o->len)
         return;
@@ -87,7 +100,7 @@ void sout_flush(struct sout *o)
     o->len = 0;
 }
 
-void sout_done(struct sout *o)
+void synth_out_done(struct synth_out *o)
 {
     free(o->buf);
     o->buf = NULL;
@@ -106,7 +119,7 @@ static int user_write(struct user_sink *u, const char *buf, size_t len)
     return u->fn(u->ud, buf, len);
 }
 
-static int sink_user(struct sout *o, const char *buf, size_t len)
+static int sink_user(struct synth_out *o, const char *buf, size_t len)
 {
     return user_write(o->ud, buf, len);
 }
@@ -140,7 +153,7 @@ static int gz_run(struct gz_sink *g, const char *buf, size_t len, int flush)
     }
 }
 
-static int sink_gzip(struct sout *o, const char *buf, size_t len)
+static int sink_gzip(struct synth_out *o, const char *buf, size_t len)
 {
     return gz_run(o->ud, buf, len, Z_NO_FLUSH);
 }
@@ -149,7 +162,7 @@ static int sink_gzip(struct sout *o, const char *buf, size_t len)
 /* Generation                                                               */
 /* ------------------------------------------------------------------------ */
 
-static void generate(const struct synth_opts *opts, const struct synth_plan *plan, struct sout *o,
+static void generate(const struct synth_opts *opts, const struct synth_plan *plan, struct synth_out *o,
                      struct synth_stats *st)
 {
     memset(st, 0, sizeof(*st));
@@ -161,15 +174,15 @@ static void generate(const struct synth_opts *opts, const struct synth_plan *pla
     struct sim s;
     sim_init(&s, &m, opts->seed, plan->data_frames);
     struct emitter e = {.o = o, .m = &m, .st = st};
-    emit_header(&e, opts->seed);
+    synth_emit_header(&e, opts->seed);
     for (unsigned i = 0; i < plan->steps && !o->err; i++) {
         sim_step(&s);
-        emit_step(&e, &s);
+        synth_emit_step(&e, &s);
         s.r.n = 0;
     }
     if (!o->err)
-        emit_trailer(&e, &s, opts->seed);
-    sout_flush(o);
+        synth_emit_trailer(&e, &s, opts->seed);
+    synth_out_flush(o);
     st->json_bytes = o->flushed;
     sim_done(&s);
     smodel_done(&m);
@@ -180,12 +193,12 @@ static void generate(const struct synth_opts *opts, const struct synth_plan *pla
 static double measure(const struct synth_opts *opts, unsigned layers, unsigned steps,
                       unsigned data_frames)
 {
-    struct sout o;
+    struct synth_out o;
     struct synth_stats st;
     struct synth_plan plan = {layers, steps, data_frames};
-    sout_init(&o, NULL, NULL);
+    synth_out_init(&o, NULL, NULL);
     generate(opts, &plan, &o, &st);
-    sout_done(&o);
+    synth_out_done(&o);
     return (double)(opts->target_bytes ? st.json_bytes : st.events);
 }
 
@@ -244,7 +257,7 @@ enum status synth_write(const struct synth_opts *opts, synth_write_fn write, voi
 
     struct user_sink user = {write, ud, 0};
     struct gz_sink gz;
-    struct sout o;
+    struct synth_out o;
     int zerr = 0;
     if (opts->gzip) {
         memset(&gz, 0, sizeof(gz));
@@ -254,9 +267,9 @@ enum status synth_write(const struct synth_opts *opts, synth_write_fn write, voi
         gz.zcap = 256 * 1024;
         gz.zbuf = xmalloc(gz.zcap);
         gz.next = &user;
-        sout_init(&o, sink_gzip, &gz);
+        synth_out_init(&o, sink_gzip, &gz);
     } else {
-        sout_init(&o, sink_user, &user);
+        synth_out_init(&o, sink_user, &user);
     }
     generate(opts, &plan, &o, st);
     int e = o.err;
@@ -267,7 +280,7 @@ enum status synth_write(const struct synth_opts *opts, synth_write_fn write, voi
         free(gz.zbuf);
         e = e ? e : zerr;
     }
-    sout_done(&o);
+    synth_out_done(&o);
     st->out_bytes = user.bytes;
     if (e) {
         errinfo_set(err, ST_IO, NULL, -1, "cannot write the trace: %s", strerror(e));

@@ -41,19 +41,19 @@ static void ev_close(struct emitter *e)
 static void x_head(struct emitter *e, const char *cat, size_t cat_len, const char *name,
                    size_t name_len, int64_t pid, int64_t tid, int64_t ts, int64_t dur)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     PUT(o, "\"ph\": \"X\", \"cat\": \"");
-    sout_put(o, cat, cat_len);
+    synth_out_put(o, cat, cat_len);
     PUT(o, "\", \"name\": \"");
-    sout_put(o, name, name_len);
+    synth_out_put(o, name, name_len);
     PUT(o, "\", \"pid\": ");
-    sout_i64(o, pid);
+    synth_out_i64(o, pid);
     PUT(o, ", \"tid\": ");
-    sout_i64(o, tid);
+    synth_out_i64(o, tid);
     PUT(o, ",\n    \"ts\": ");
-    sout_us(o, ts);
+    synth_out_us(o, ts);
     PUT(o, ", \"dur\": ");
-    sout_us(o, dur);
+    synth_out_us(o, dur);
     PUT(o, ",\n    \"args\": {\n      ");
 }
 
@@ -68,7 +68,7 @@ static void args_end(struct emitter *e)
 static void ev_idx(struct emitter *e)
 {
     PUT(e->o, "\"Ev Idx\": ");
-    sout_u64(e->o, e->ev_idx++);
+    synth_out_u64(e->o, e->ev_idx++);
 }
 
 static int64_t host_tid(const struct sim *s, int th)
@@ -93,32 +93,32 @@ static int stream_id(int st)
 static void flow(struct emitter *e, char ph, const char *cat, uint64_t id, int64_t pid, int64_t tid,
                  int64_t ts)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     ev_begin(e);
     PUT(o, "\"ph\": \"");
-    sout_putc(o, ph);
+    synth_out_putc(o, ph);
     PUT(o, "\", \"id\": ");
-    sout_u64(o, id);
+    synth_out_u64(o, id);
     PUT(o, ", \"pid\": ");
-    sout_i64(o, pid);
+    synth_out_i64(o, pid);
     PUT(o, ", \"tid\": ");
-    sout_i64(o, tid);
+    synth_out_i64(o, tid);
     PUT(o, ", \"ts\": ");
-    sout_us(o, ts);
+    synth_out_us(o, ts);
     PUT(o, ",\n    \"cat\": \"");
-    sout_puts(o, cat);
+    synth_out_puts(o, cat);
     PUT(o, "\", \"name\": \"");
-    sout_puts(o, cat);
+    synth_out_puts(o, cat);
     if (ph == 'f')
         PUT(o, "\", \"bp\": \"e\"");
     else
-        sout_putc(o, '"');
+        synth_out_putc(o, '"');
     ev_close(e);
 }
 
 static void emit_op(struct emitter *e, const struct sim *s, const struct rec *r)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     int64_t pid = host_pid(s, r->th), tid = host_tid(s, r->th);
     ev_begin(e);
     if (r->type == R_ANN) {
@@ -136,17 +136,17 @@ static void emit_op(struct emitter *e, const struct sim *s, const struct rec *r)
         }
         e->st->by_kind[EVK_ANNOTATION]++;
         PUT(o, "\"External id\": ");
-        sout_u64(o, r->ext);
+        synth_out_u64(o, r->ext);
         PUT(o, ",\"Record function id\": 0, ");
     } else {
         const struct sop *op = &e->m->ops.v[r->tmpl];
         X_HEAD(e, "cpu_op", op->name, strlen(op->name), pid, tid, r->ts, r->dur);
         e->st->by_kind[EVK_CPU_OP]++;
         PUT(o, "\"External id\": ");
-        sout_u64(o, r->ext);
+        synth_out_u64(o, r->ext);
         if (r->seq >= 0) {
             PUT(o, ",\"Sequence number\": ");
-            sout_i64(o, r->seq);
+            synth_out_i64(o, r->seq);
             if (r->flags & RF_BACKWARD)
                 PUT(o, ", \"Fwd thread id\": 1, \"Record function id\": 0, ");
             else
@@ -155,7 +155,7 @@ static void emit_op(struct emitter *e, const struct sim *s, const struct rec *r)
             PUT(o, ",\"Record function id\": 0, ");
         }
         if (op->args_len) {
-            sout_put(o, op->args, op->args_len);
+            synth_out_put(o, op->args, op->args_len);
             PUT(o, ", ");
         }
     }
@@ -177,23 +177,23 @@ static void emit_op(struct emitter *e, const struct sim *s, const struct rec *r)
 
 static void emit_mem(struct emitter *e, const struct sim *s, const struct rec *r)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     ev_begin(e);
     PUT(o, "\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\",\n"
            "    \"pid\": ");
-    sout_i64(o, host_pid(s, r->th));
+    synth_out_i64(o, host_pid(s, r->th));
     PUT(o, ", \"tid\": ");
-    sout_i64(o, host_tid(s, r->th));
+    synth_out_i64(o, host_tid(s, r->th));
     PUT(o, ",\n    \"ts\": ");
-    sout_us(o, r->ts);
+    synth_out_us(o, r->ts);
     PUT(o, ",\n    \"args\": {\n      \"Total Reserved\": ");
-    sout_u64(o, r->reserved);
+    synth_out_u64(o, r->reserved);
     PUT(o, ", \"Total Allocated\": ");
-    sout_u64(o, r->total);
+    synth_out_u64(o, r->total);
     PUT(o, ", \"Bytes\": ");
-    sout_i64(o, r->bytes);
+    synth_out_i64(o, r->bytes);
     PUT(o, ", \"Addr\": ");
-    sout_u64(o, r->id);
+    synth_out_u64(o, r->id);
     PUT(o, ", \"Device Id\": 0, \"Device Type\": 1, ");
     ev_idx(e);
     args_end(e);
@@ -207,19 +207,19 @@ static void emit_py_frame(struct emitter *e, int64_t pid, int64_t tid, const cha
                           size_t name_len, int64_t ts, int64_t dur, uint64_t id, uint64_t parent,
                           int module_inst)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     ev_begin(e);
     X_HEAD(e, "python_function", name, name_len, pid, tid, ts, dur);
     PUT(o, "\"Python parent id\": ");
     if (parent)
-        sout_u64(o, parent);
+        synth_out_u64(o, parent);
     else
         PUT(o, "null");
     PUT(o, ", \"Python id\": ");
-    sout_u64(o, id);
+    synth_out_u64(o, id);
     if (module_inst >= 0) {
         PUT(o, ", \"Python module id\": ");
-        sout_u64(o, (uint64_t)module_inst);
+        synth_out_u64(o, (uint64_t)module_inst);
     }
     PUT(o, ", ");
     ev_idx(e);
@@ -259,7 +259,7 @@ static void emit_py(struct emitter *e, const struct sim *s, const struct rec *r)
 
 static void emit_gpu(struct emitter *e, const struct rec *r)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     const struct skern *k = &e->m->kerns.v[r->tmpl];
     int stream = stream_id(r->th);
     ev_begin(e);
@@ -286,24 +286,24 @@ static void emit_gpu(struct emitter *e, const struct rec *r)
     }
     if (r->ext) {
         PUT(o, "\"External id\": ");
-        sout_u64(o, r->ext);
+        synth_out_u64(o, r->ext);
         PUT(o, ",      ");
     }
     if (k->kind == SK_KERNEL)
         PUT(o, "\"queued\": 0, ");
     PUT(o, "\"device\": 0, \"context\": 1,      \"stream\": ");
-    sout_u64(o, (uint64_t)stream);
+    synth_out_u64(o, (uint64_t)stream);
     PUT(o, ", \"correlation\": ");
-    sout_u64(o, r->id);
+    synth_out_u64(o, r->id);
     if (k->kind == SK_KERNEL) {
         PUT(o, ",      ");
-        sout_put(o, k->args, k->args_len);
+        synth_out_put(o, k->args, k->args_len);
     } else {
         PUT(o, ",      \"bytes\": ");
-        sout_u64(o, (uint64_t)k->bytes);
+        synth_out_u64(o, (uint64_t)k->bytes);
         PUT(o, ", \"memory bandwidth (GB/s)\": ");
         /* bytes per ns is GB/s */
-        sout_fixed(o, (uint64_t)k->bytes * 1000000 / (uint64_t)MAX(r->dur, 1), 6);
+        synth_out_fixed(o, (uint64_t)k->bytes * 1000000 / (uint64_t)MAX(r->dur, 1), 6);
     }
     args_end(e);
     ev_close(e);
@@ -318,7 +318,7 @@ static void emit_gpu(struct emitter *e, const struct rec *r)
 
 static void emit_rt(struct emitter *e, const struct sim *s, const struct rec *r)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     const struct rt_info *api = &synth_rt[r->tmpl];
     int64_t pid = host_pid(s, r->th), tid = host_tid(s, r->th);
     ev_begin(e);
@@ -333,13 +333,13 @@ static void emit_rt(struct emitter *e, const struct sim *s, const struct rec *r)
     }
     if (r->ext) {
         PUT(o, "\"External id\": ");
-        sout_u64(o, r->ext);
+        synth_out_u64(o, r->ext);
         PUT(o, ",      ");
     }
     PUT(o, "\"cbid\": ");
-    sout_u64(o, api->cbid);
+    synth_out_u64(o, api->cbid);
     PUT(o, ", \"correlation\": ");
-    sout_u64(o, r->id);
+    synth_out_u64(o, r->id);
     args_end(e);
     ev_close(e);
     if (r->tmpl == RT_GRAPH_LAUNCH)
@@ -352,7 +352,7 @@ static void emit_rt(struct emitter *e, const struct sim *s, const struct rec *r)
 /* Steps                                                                    */
 /* ------------------------------------------------------------------------ */
 
-void emit_step(struct emitter *e, const struct sim *s)
+void synth_emit_step(struct emitter *e, const struct sim *s)
 {
     const struct rec *v = s->r.v;
     size_t n = s->r.n;
@@ -381,15 +381,15 @@ void emit_step(struct emitter *e, const struct sim *s)
 /* Header and trailer                                                       */
 /* ------------------------------------------------------------------------ */
 
-void emit_header(struct emitter *e, uint64_t seed)
+void synth_emit_header(struct emitter *e, uint64_t seed)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     PUT(o, "\n{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [");
     for (int d = 0; d < 2; d++) {
         if (d)
-            sout_putc(o, ',');
+            synth_out_putc(o, ',');
         PUT(o, "\n    {\n      \"id\": ");
-        sout_u64(o, (uint64_t)d);
+        synth_out_u64(o, (uint64_t)d);
         PUT(o, ", \"name\": \"NVIDIA H100 80GB HBM3\", \"totalGlobalMem\": 85018279936,\n"
                "      \"computeMajor\": 9, \"computeMinor\": 0,\n"
                "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
@@ -406,42 +406,42 @@ void emit_header(struct emitter *e, uint64_t seed)
            "  \"record_shapes\": 1,\n  \"cuda_driver_version\": 12080,\n"
            "  \"profile_memory\": 1,\n  \"with_stack\": 1,\n  \"with_modules\": 1,\n"
            "  \"trace_id\": \"");
-    struct srng r;
-    srng_seed(&r, seed ^ 0x7472616365ULL);
+    struct synth_rng r;
+    synth_rng_seed(&r, seed ^ 0x7472616365ULL);
     static const char hex[] = "0123456789ABCDEF";
     for (int i = 0; i < 32; i++)
-        sout_putc(o, hex[srng_below(&r, 16)]);
+        synth_out_putc(o, hex[synth_rng_below(&r, 16)]);
     PUT(o, "\",\n  \"traceEvents\": [");
 }
 
 static void meta(struct emitter *e, const char *what, int64_t ts, const char *pid_text, int64_t pid,
                  int64_t tid, const char *key, const char *sval, int64_t ival, bool dup)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     ev_begin(e);
     PUT(o, "\"name\": \"");
-    sout_puts(o, what);
+    synth_out_puts(o, what);
     PUT(o, "\", \"ph\": \"M\", \"ts\": ");
-    sout_us(o, ts);
+    synth_out_us(o, ts);
     PUT(o, ", \"pid\": ");
     if (pid_text) {
-        sout_putc(o, '"');
-        sout_puts(o, pid_text);
-        sout_putc(o, '"');
+        synth_out_putc(o, '"');
+        synth_out_puts(o, pid_text);
+        synth_out_putc(o, '"');
     } else {
-        sout_i64(o, pid);
+        synth_out_i64(o, pid);
     }
     PUT(o, ", \"tid\": ");
-    sout_i64(o, tid);
+    synth_out_i64(o, tid);
     PUT(o, ",\n    \"args\": {\n      \"");
-    sout_puts(o, key);
+    synth_out_puts(o, key);
     PUT(o, "\": ");
     if (sval) {
-        sout_putc(o, '"');
-        sout_puts(o, sval);
-        sout_putc(o, '"');
+        synth_out_putc(o, '"');
+        synth_out_puts(o, sval);
+        synth_out_putc(o, '"');
     } else {
-        sout_i64(o, ival);
+        synth_out_i64(o, ival);
     }
     args_end(e);
     ev_close(e);
@@ -458,9 +458,9 @@ static void thread_meta(struct emitter *e, int64_t ts, int64_t pid, int64_t tid,
     meta(e, "thread_sort_index", ts, NULL, pid, tid, "sort_index", NULL, tid, dup);
 }
 
-void emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed)
+void synth_emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed)
 {
-    struct sout *o = e->o;
+    struct synth_out *o = e->o;
     int64_t end = sim_end(s) + 40 * 1000;
     int64_t mts = s->t0 + 190 * 1000;
 
@@ -489,7 +489,7 @@ void emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed)
         X_HEAD(e, "gpu_user_annotation", p, (size_t)(buf + sizeof(buf) - p), 0,
                SYNTH_STREAM_COMPUTE, sp->ts, sp->dur);
         PUT(o, "\"External id\": ");
-        sout_u64(o, sp->ext);
+        synth_out_u64(o, sp->ext);
         args_end(e);
         ev_close(e);
         e->st->by_kind[EVK_GPU_ANNOTATION]++;
@@ -519,9 +519,9 @@ void emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed)
 
     ev_begin(e);
     PUT(o, "\"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ");
-    sout_us(o, s->t0);
+    synth_out_us(o, s->t0);
     PUT(o, ", \"dur\": ");
-    sout_us(o, end - s->t0);
+    synth_out_us(o, end - s->t0);
     PUT(o, ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n"
            "    \"name\": \"PyTorch Profiler (0)\",\n    \"args\": {\n      \"Op count\": 0");
     args_end(e);
@@ -532,19 +532,19 @@ void emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed)
     ev_begin(e);
     PUT(o, "\"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", \"s\": \"g\",\n"
            "    \"pid\": \"Traces\", \"tid\": \"Trace PyTorch Profiler\", \"ts\": ");
-    sout_us(o, s->t0);
+    synth_out_us(o, s->t0);
     ev_close(e);
     ev_begin(e);
     PUT(o, "\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n"
            "    \"pid\": \"\", \"tid\": \"\", \"ts\": ");
-    sout_us(o, end + 8 * 1000 * 1000);
+    synth_out_us(o, end + 8 * 1000 * 1000);
     ev_close(e);
     e->st->by_kind[EVK_INSTANT] += 2;
 
     PUT(o, "\n  ],\n  \"traceName\": \"/tmp/torchtop-synth-");
-    sout_u64(o, seed);
+    synth_out_u64(o, seed);
     PUT(o, ".pt.trace.json\",\n  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ");
-    sout_i64(o, BASE_TIME_NS);
+    synth_out_i64(o, BASE_TIME_NS);
     PUT(o, "\n}\n");
     e->st->base_ns = BASE_TIME_NS;
 }

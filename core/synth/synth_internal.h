@@ -17,82 +17,82 @@
 /* PRNG: xoshiro256** seeded through splitmix64                             */
 /* ------------------------------------------------------------------------ */
 
-struct srng {
+struct synth_rng {
     uint64_t s[4];
 };
 
-void srng_seed(struct srng *r, uint64_t seed);
+void synth_rng_seed(struct synth_rng *r, uint64_t seed);
 
-static inline uint64_t srng_rotl(uint64_t x, int k)
+static inline uint64_t synth_rng_rotl(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
 }
 
-static inline uint64_t srng_next(struct srng *r)
+static inline uint64_t synth_rng_next(struct synth_rng *r)
 {
     uint64_t *s = r->s;
-    uint64_t out = srng_rotl(s[1] * 5, 7) * 9;
+    uint64_t out = synth_rng_rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
     s[2] ^= s[0];
     s[3] ^= s[1];
     s[1] ^= s[2];
     s[0] ^= s[3];
     s[2] ^= t;
-    s[3] = srng_rotl(s[3], 45);
+    s[3] = synth_rng_rotl(s[3], 45);
     return out;
 }
 
 /* Uniform in [0, n); 0 when n is 0. */
-static inline uint64_t srng_below(struct srng *r, uint64_t n)
+static inline uint64_t synth_rng_below(struct synth_rng *r, uint64_t n)
 {
-    return (uint64_t)(((unsigned __int128)srng_next(r) * n) >> 64);
+    return (uint64_t)(((unsigned __int128)synth_rng_next(r) * n) >> 64);
 }
 
 /* Uniform in [lo, hi]. */
-static inline int64_t srng_range(struct srng *r, int64_t lo, int64_t hi)
+static inline int64_t synth_rng_range(struct synth_rng *r, int64_t lo, int64_t hi)
 {
-    return hi <= lo ? lo : lo + (int64_t)srng_below(r, (uint64_t)(hi - lo) + 1);
+    return hi <= lo ? lo : lo + (int64_t)synth_rng_below(r, (uint64_t)(hi - lo) + 1);
 }
 
 /* v scaled by a uniform factor in [1 - pct%, 1 + pct%]. */
-static inline int64_t srng_jitter(struct srng *r, int64_t v, unsigned pct)
+static inline int64_t synth_rng_jitter(struct synth_rng *r, int64_t v, unsigned pct)
 {
     int64_t span = v * (int64_t)pct / 100;
-    return v + srng_range(r, -span, span);
+    return v + synth_rng_range(r, -span, span);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Buffered writer                                                          */
 /* ------------------------------------------------------------------------ */
 
-struct sout;
+struct synth_out;
 /* Takes buf[0..len) from the writer. Returns 0 or an errno value. */
-typedef int (*sout_sink_fn)(struct sout *o, const char *buf, size_t len);
+typedef int (*synth_out_sink_fn)(struct synth_out *o, const char *buf, size_t len);
 
-struct sout {
+struct synth_out {
     char *buf; /* pending bytes */
     size_t len;
     size_t cap;        /* flush when a put would pass this */
     uint64_t flushed;  /* bytes handed to the sink before buf */
-    sout_sink_fn sink; /* NULL: count only */
+    synth_out_sink_fn sink; /* NULL: count only */
     void *ud;          /* the sink's state */
     int err;           /* first errno from the sink; later output is dropped */
 };
 
-void sout_init(struct sout *o, sout_sink_fn sink, void *ud);
+void synth_out_init(struct synth_out *o, synth_out_sink_fn sink, void *ud);
 /* Hand the pending bytes to the sink. */
-void sout_flush(struct sout *o);
-void sout_done(struct sout *o);
+void synth_out_flush(struct synth_out *o);
+void synth_out_done(struct synth_out *o);
 
-static inline uint64_t sout_total(const struct sout *o)
+static inline uint64_t synth_out_total(const struct synth_out *o)
 {
     return o->flushed + o->len;
 }
 
-static inline void sout_put(struct sout *o, const char *s, size_t n)
+static inline void synth_out_put(struct synth_out *o, const char *s, size_t n)
 {
     if (UNLIKELY(o->len + n > o->cap)) {
-        sout_flush(o);
+        synth_out_flush(o);
         if (UNLIKELY(n > o->cap)) {
             o->buf = xreallocarray(o->buf, n, 1);
             o->cap = n;
@@ -103,48 +103,48 @@ static inline void sout_put(struct sout *o, const char *s, size_t n)
 }
 
 /* A string literal, without its NUL. */
-#define PUT(o, lit) sout_put((o), "" lit, sizeof(lit) - 1)
+#define PUT(o, lit) synth_out_put((o), "" lit, sizeof(lit) - 1)
 
-static inline void sout_puts(struct sout *o, const char *s)
+static inline void synth_out_puts(struct synth_out *o, const char *s)
 {
-    sout_put(o, s, strlen(s));
+    synth_out_put(o, s, strlen(s));
 }
 
-static inline void sout_putc(struct sout *o, char c)
+static inline void synth_out_putc(struct synth_out *o, char c)
 {
     if (UNLIKELY(o->len + 1 > o->cap))
-        sout_flush(o);
+        synth_out_flush(o);
     o->buf[o->len++] = c;
 }
 
 /* Decimal digits of v, right-aligned ending at end; returns the start. */
 char *synth_fmt_u64(char *end, uint64_t v);
 
-static inline void sout_u64(struct sout *o, uint64_t v)
+static inline void synth_out_u64(struct synth_out *o, uint64_t v)
 {
     char tmp[24];
     char *p = synth_fmt_u64(tmp + sizeof(tmp), v);
-    sout_put(o, p, (size_t)(tmp + sizeof(tmp) - p));
+    synth_out_put(o, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
-static inline void sout_i64(struct sout *o, int64_t v)
+static inline void synth_out_i64(struct synth_out *o, int64_t v)
 {
     if (v < 0) {
-        sout_putc(o, '-');
-        sout_u64(o, 0 - (uint64_t)v);
+        synth_out_putc(o, '-');
+        synth_out_u64(o, 0 - (uint64_t)v);
     } else {
-        sout_u64(o, (uint64_t)v);
+        synth_out_u64(o, (uint64_t)v);
     }
 }
 
 /* v / 10^decimals with exactly `decimals` digits after the point. */
-void sout_fixed(struct sout *o, uint64_t v, unsigned decimals);
+void synth_out_fixed(struct synth_out *o, uint64_t v, unsigned decimals);
 
 /* Nanoseconds as microseconds with three decimals, the way Kineto writes
  * ts and dur. */
-static inline void sout_us(struct sout *o, int64_t ns)
+static inline void synth_out_us(struct synth_out *o, int64_t ns)
 {
-    sout_fixed(o, (uint64_t)(ns < 0 ? 0 : ns), 3);
+    synth_out_fixed(o, (uint64_t)(ns < 0 ? 0 : ns), 3);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -414,7 +414,7 @@ struct step_span {
 struct sim_node;
 
 struct sim {
-    struct srng rng;
+    struct synth_rng rng;
     const struct smodel *m;
     VEC(struct rec) r;                /* the current step's records */
     VEC(struct sim_node) nodes;       /* autograd nodes of the current step */
@@ -454,20 +454,20 @@ void sim_step(struct sim *s);
 int64_t sim_end(const struct sim *s);
 
 struct emitter {
-    struct sout *o;
+    struct synth_out *o;
     const struct smodel *m;
     struct synth_stats *st;
     uint64_t ev_idx;
     bool need_comma;
 };
 
-void emit_header(struct emitter *e, uint64_t seed);
+void synth_emit_header(struct emitter *e, uint64_t seed);
 /* Every record of the current step, in Kineto's order: host ops and
  * annotations (with fwdbwd flows), [memory] instants, Python frames, then
  * runtime calls each followed by its GPU work and flows. */
-void emit_step(struct emitter *e, const struct sim *s);
+void synth_emit_step(struct emitter *e, const struct sim *s);
 /* Whole-trace Python frames, GPU step annotations, metadata, the profiler
  * span and the closing keys. */
-void emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed);
+void synth_emit_trailer(struct emitter *e, const struct sim *s, uint64_t seed);
 
 #endif

@@ -550,14 +550,14 @@ static void ops_forward(struct smodel *m)
 void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layers)
 {
     memset(m, 0, sizeof(*m));
-    struct srng r;
-    srng_seed(&r, opts->seed ^ 0x6d6f64656cULL);
+    struct synth_rng r;
+    synth_rng_seed(&r, opts->seed ^ 0x6d6f64656cULL);
     static const int64_t hidden[] = {1024, 1536, 2048};
     static const int64_t seqs[] = {1024, 2048};
     static const int64_t batches[] = {4, 8};
-    m->H = hidden[srng_below(&r, ARRAY_SIZE(hidden))];
-    m->S = seqs[srng_below(&r, ARRAY_SIZE(seqs))];
-    m->B = batches[srng_below(&r, ARRAY_SIZE(batches))];
+    m->H = hidden[synth_rng_below(&r, ARRAY_SIZE(hidden))];
+    m->S = seqs[synth_rng_below(&r, ARRAY_SIZE(seqs))];
+    m->B = batches[synth_rng_below(&r, ARRAY_SIZE(batches))];
     m->HD = 128;
     m->NH = m->H / m->HD;
     m->F = 4 * m->H;

@@ -11,18 +11,6 @@
 #define HEAP_BASE 0x7f2a40000000ULL
 #define RESERVE_CHUNK (20ULL << 20)
 
-void srng_seed(struct srng *r, uint64_t seed)
-{
-    uint64_t z = seed;
-    for (int i = 0; i < 4; i++) {
-        z += 0x9e3779b97f4a7c15ULL;
-        uint64_t x = z;
-        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-        r->s[i] = x ^ (x >> 31);
-    }
-}
-
 /* ------------------------------------------------------------------------ */
 /* Records                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -133,22 +121,22 @@ static int64_t rt_dur(struct sim *s, uint8_t api)
 {
     switch (api) {
     case RT_LAUNCH:
-        return srng_below(&s->rng, 40) ? srng_range(&s->rng, 3500, 9000)
-                                       : srng_range(&s->rng, 14000, 30000);
+        return synth_rng_below(&s->rng, 40) ? synth_rng_range(&s->rng, 3500, 9000)
+                                       : synth_rng_range(&s->rng, 14000, 30000);
     case DRV_LAUNCH:
-        return srng_range(&s->rng, 3000, 7500);
+        return synth_rng_range(&s->rng, 3000, 7500);
     case RT_LAUNCH_EXC:
-        return srng_range(&s->rng, 8000, 15000);
+        return synth_rng_range(&s->rng, 8000, 15000);
     case RT_MEMCPY:
-        return srng_range(&s->rng, 9000, 18000);
+        return synth_rng_range(&s->rng, 9000, 18000);
     case RT_MEMSET:
-        return srng_range(&s->rng, 4000, 8000);
+        return synth_rng_range(&s->rng, 4000, 8000);
     case RT_GRAPH_LAUNCH:
-        return srng_range(&s->rng, 12000, 25000);
+        return synth_rng_range(&s->rng, 12000, 25000);
     case RT_IS_CAPTURING:
-        return srng_range(&s->rng, 600, 1500);
+        return synth_rng_range(&s->rng, 600, 1500);
     default:
-        return srng_range(&s->rng, 900, 3000);
+        return synth_rng_range(&s->rng, 900, 3000);
     }
 }
 
@@ -172,17 +160,17 @@ void sim_gpu_run(struct sim *s, uint32_t rt, uint16_t k, int stream, int64_t min
 {
     const struct skern *kp = &s->m->kerns.v[k];
     struct rec *r = &s->r.v[rt];
-    int64_t ready = r->ts + r->dur * 2 / 3 + srng_range(&s->rng, 800, 2500);
+    int64_t ready = r->ts + r->dur * 2 / 3 + synth_rng_range(&s->rng, 800, 2500);
     int64_t start = MAX(MAX(ready, min_start), s->stream_free[stream]);
     uint64_t corr = r->id, ext = r->ext;
     r->ngpu++;
     uint32_t g = sim_rec_add(s, R_GPU, stream, k, start);
     struct rec *gr = &s->r.v[g];
-    gr->dur = MAX(srng_jitter(&s->rng, kp->dur_ns, 4), 1000);
+    gr->dur = MAX(synth_rng_jitter(&s->rng, kp->dur_ns, 4), 1000);
     gr->id = corr;
     gr->ext = ext;
     gr->flags = flags;
-    s->stream_free[stream] = start + gr->dur + srng_range(&s->rng, 600, 2200);
+    s->stream_free[stream] = start + gr->dur + synth_rng_range(&s->rng, 600, 2200);
     if (stream == ST_COMPUTE) {
         s->step_gpu_lo = MIN(s->step_gpu_lo, start);
         s->step_gpu_hi = MAX(s->step_gpu_hi, start + gr->dur);
@@ -347,7 +335,7 @@ static void sim_item(struct sim *s, int th)
     uint32_t sync = sim_rt_call(s, th, RT_STREAM_SYNC);
     struct rec *r = &s->r.v[sync];
     int64_t done =
-        MAX(r->ts + r->dur, s->stream_free[ST_COMPUTE]) + srng_range(&s->rng, 2 * US, 6 * US);
+        MAX(r->ts + r->dur, s->stream_free[ST_COMPUTE]) + synth_rng_range(&s->rng, 2 * US, 6 * US);
     r->dur = done - r->ts;
     s->now[th] = done;
     sim_op_close(s, ls);
@@ -364,7 +352,7 @@ static void sim_item(struct sim *s, int th)
 static void prologue(struct sim *s)
 {
     const struct model_ops *o = &s->m->o;
-    int64_t t = s->t0 + srng_range(&s->rng, 1 * US, 4 * US);
+    int64_t t = s->t0 + synth_rng_range(&s->rng, 1 * US, 4 * US);
     for (size_t i = 0; i < ARRAY_SIZE(o->k_prev); i++) {
         const struct skern *kp = &s->m->kerns.v[o->k_prev[i]];
         uint32_t g = sim_rec_add(s, R_GPU, ST_COMPUTE, o->k_prev[i], t);
@@ -372,7 +360,7 @@ static void prologue(struct sim *s)
         r->dur = kp->dur_ns;
         r->id = s->next_corr - ARRAY_SIZE(o->k_prev) + i;
         r->flags = RF_UNLINKED;
-        t += r->dur + srng_range(&s->rng, 1 * US, 3 * US);
+        t += r->dur + synth_rng_range(&s->rng, 1 * US, 3 * US);
     }
     s->stream_free[ST_COMPUTE] = t;
 }
@@ -380,32 +368,32 @@ static void prologue(struct sim *s)
 void sim_init(struct sim *s, const struct smodel *m, uint64_t seed, unsigned data_frames)
 {
     memset(s, 0, sizeof(*s));
-    srng_seed(&s->rng, seed);
+    synth_rng_seed(&s->rng, seed);
     s->m = m;
     s->data_frames = data_frames;
-    s->pid = 1000 + (int64_t)srng_below(&s->rng, 3000000);
-    s->tid_autograd = s->pid + 200 + (int64_t)srng_below(&s->rng, 20000);
+    s->pid = 1000 + (int64_t)synth_rng_below(&s->rng, 3000000);
+    s->tid_autograd = s->pid + 200 + (int64_t)synth_rng_below(&s->rng, 20000);
     /* A window start some days after the base, below 2^42 µs so that the
      * three decimals survive a double. */
-    s->t0 = (int64_t)(1000000000000ULL + srng_below(&s->rng, 2500000000000ULL)) * 1000;
-    s->t0 += (int64_t)srng_below(&s->rng, 1000);
+    s->t0 = (int64_t)(1000000000000ULL + synth_rng_below(&s->rng, 2500000000000ULL)) * 1000;
+    s->t0 += (int64_t)synth_rng_below(&s->rng, 1000);
     for (int i = 0; i < TH__COUNT; i++)
         s->now[i] = s->t0;
     s->stream_free[ST_COMPUTE] = s->stream_free[ST_COMM] = s->t0;
     s->next_ext = 0;
-    s->next_corr = 1000 + srng_below(&s->rng, 100000);
+    s->next_corr = 1000 + synth_rng_below(&s->rng, 100000);
     s->next_py = PYID_FIRST_FREE;
-    s->next_seq = 100 + (int64_t)srng_below(&s->rng, 2000);
+    s->next_seq = 100 + (int64_t)synth_rng_below(&s->rng, 2000);
     s->next_flow = 0;
-    s->step_no = 4 + srng_below(&s->rng, 8);
+    s->step_no = 4 + synth_rng_below(&s->rng, 8);
     s->pystack[TH_MAIN][0] = PYID_SCRIPT;
     s->pystack[TH_MAIN][1] = PYID_MAIN;
     s->pydepth[TH_MAIN] = 2;
-    s->boot_ts = s->t0 + srng_range(&s->rng, 60 * US, 120 * US);
-    s->script_ts = s->t0 + srng_range(&s->rng, 130 * US, 200 * US);
-    s->now[TH_MAIN] = s->script_ts + srng_range(&s->rng, 40 * US, 80 * US);
+    s->boot_ts = s->t0 + synth_rng_range(&s->rng, 60 * US, 120 * US);
+    s->script_ts = s->t0 + synth_rng_range(&s->rng, 130 * US, 200 * US);
+    s->now[TH_MAIN] = s->script_ts + synth_rng_range(&s->rng, 40 * US, 80 * US);
     s->now[TH_AUTOGRAD] = s->now[TH_MAIN];
-    s->heap_base = s->heap_top = HEAP_BASE + (srng_below(&s->rng, 4096) << 21);
+    s->heap_base = s->heap_top = HEAP_BASE + (synth_rng_below(&s->rng, 4096) << 21);
     s->allocated = (uint64_t)(m->layer_params * m->layers + m->other_params) * 10;
     s->reserved = (s->allocated / RESERVE_CHUNK + 8) * RESERVE_CHUNK;
     prologue(s);

@@ -55,7 +55,7 @@ struct act {
 /* Advance th's clock by a uniform [lo, hi] ns. */
 static inline void sim_cpu(struct sim *s, int th, int64_t lo, int64_t hi)
 {
-    s->now[th] += srng_range(&s->rng, lo, hi);
+    s->now[th] += synth_rng_range(&s->rng, lo, hi);
 }
 
 /* Append a record; returns its index (pointers into s->r move on appends). */

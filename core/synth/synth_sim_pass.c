@@ -529,12 +529,12 @@ void sim_backward(struct sim *s)
     uint32_t er = sim_py_open(s, M, PY_ENGINE_RUN);
     uint32_t rb = sim_py_open(s, M, PY_RUN_BACKWARD);
     s->run_backward_py = s->r.v[rb].id;
-    s->now[A] = MAX(s->now[A], s->now[M]) + srng_range(&s->rng, 15 * US, 40 * US);
+    s->now[A] = MAX(s->now[A], s->now[M]) + synth_rng_range(&s->rng, 15 * US, 40 * US);
     while (s->nodes.n) {
         struct sim_node n = s->nodes.v[--s->nodes.n];
         bwd_node(s, A, &n);
     }
-    s->now[M] = MAX(s->now[M], s->now[A]) + srng_range(&s->rng, 5 * US, 15 * US);
+    s->now[M] = MAX(s->now[M], s->now[A]) + synth_rng_range(&s->rng, 5 * US, 15 * US);
     sim_py_close(s, rb);
     sim_py_close(s, er);
     sim_py_close(s, ab);

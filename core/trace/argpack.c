@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/trace/argpack.h"
+#include "core/trace/pyval.h"
 
 void argpack_put_varint(argbytes_t *b, uint64_t v)
 {
@@ -21,8 +22,14 @@ void argpack_put_varint(argbytes_t *b, uint64_t v)
 
 void argpack_put(argbytes_t *b, const struct argval *a)
 {
-    argpack_put_varint(b, ((uint64_t)a->key << 3) | a->type);
+    argpack_put_varint(b, ((uint64_t)a->key << 3) | (a->type == ARG_VALUE ? ARG_NULL : a->type));
     switch (a->type) {
+    case ARG_NULL:
+        argpack_put_varint(b, 0);
+        break;
+    case ARG_VALUE:
+        argpack_put_varint(b, a->v.s);
+        break;
     case ARG_INT:
         argpack_put_varint(b, ((uint64_t)a->v.i << 1) ^ (uint64_t)(a->v.i >> 63));
         break;
@@ -84,6 +91,14 @@ bool argiter_next(struct argiter *it, struct argval *out)
     out->key = (uint32_t)(head >> 3);
     out->type = head & 7;
     switch (out->type) {
+    case ARG_NULL:
+        if (!get_varint(&it->p, it->end, &v))
+            goto corrupt;
+        if (v) {
+            out->type = ARG_VALUE;
+            out->v.s = (uint32_t)v;
+        }
+        break;
     case ARG_INT:
         if (!get_varint(&it->p, it->end, &v))
             goto corrupt;
@@ -200,6 +215,9 @@ void argval_put_json(struct strbuf *sb, const struct trace *t, const struct argv
         break;
     case ARG_JSON:
         sb_putn(sb, strtab_str(&t->strs, a->v.s), strtab_len(&t->strs, a->v.s));
+        break;
+    case ARG_VALUE:
+        pyval_put_json(sb, trace_val(t, a->v.s));
         break;
     }
 }

@@ -2,11 +2,14 @@
  *
  * Layout of one event's args in trace.argbuf:
  *   varint count, then count entries of
- *   varint (key_strid << 3 | type), payload
- * Payloads: ARG_INT zigzag varint; ARG_UINT varint (integers above
- * INT64_MAX); ARG_DOUBLE 8 raw bytes; ARG_STR and ARG_JSON varint strtab id
- * (ARG_JSON holds the compact JSON text of an array or object); the other
- * types have none. Keys keep their file order. */
+ *   varint (key_strid << 3 | tag), payload
+ * The tag is the arg_type, except that ARG_NULL and ARG_VALUE share tag 0
+ * (three bits hold eight tags) with a varint payload: 0 for null, else the
+ * value's id in trace.vals, which is never 0. Other payloads: ARG_INT
+ * zigzag varint; ARG_UINT varint (integers above INT64_MAX); ARG_DOUBLE 8
+ * raw bytes; ARG_STR and ARG_JSON varint strtab id (ARG_JSON holds the
+ * compact JSON text of an array or object); the booleans have none. Keys
+ * keep their file order. */
 #ifndef TORCHTOP_CORE_ARGPACK_H
 #define TORCHTOP_CORE_ARGPACK_H
 
@@ -17,7 +20,8 @@
 #include "core/trace/trace.h"
 
 enum arg_type {
-    ARG_NULL, ARG_FALSE, ARG_TRUE, ARG_INT, ARG_UINT, ARG_DOUBLE, ARG_STR, ARG_JSON
+    ARG_NULL, ARG_FALSE, ARG_TRUE, ARG_INT, ARG_UINT, ARG_DOUBLE, ARG_STR, ARG_JSON,
+    ARG_VALUE,  /* an op argument list, parsed (pyval.h) */
 };
 
 struct argval {
@@ -27,7 +31,7 @@ struct argval {
         int64_t i;          /* ARG_INT */
         uint64_t u;         /* ARG_UINT */
         double d;           /* ARG_DOUBLE */
-        uint32_t s;         /* ARG_STR, ARG_JSON: strtab id */
+        uint32_t s;         /* ARG_STR, ARG_JSON: strtab id; ARG_VALUE: id in trace.vals */
     } v;
 };
 
@@ -52,7 +56,7 @@ bool ev_arg(const struct trace *t, uint32_t ev, const char *key, struct argval *
  * "0x0" or "2560"); false when it has none. */
 bool argval_number(const struct trace *t, const struct argval *a, double *out);
 bool argval_int(const struct trace *t, const struct argval *a, int64_t *out);
-/* Append the value as JSON text. */
+/* Append the value as JSON text (ARG_VALUE: compact, as ARG_JSON). */
 void argval_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a);
 /* Append the value as display text (strings without quotes). */
 void argval_put_text(struct strbuf *sb, const struct trace *t, const struct argval *a);

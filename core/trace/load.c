@@ -802,6 +802,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts,
     struct trace *t = xcalloc(1, sizeof(*t));
     t->path = xstrdup(src->name);
     strtab_init(&t->strs);
+    strtab_init(&t->vals);
     /* Hot arg keys take ids 1..KEY__COUNT-1 (see load_internal.h). */
     static const char *const hot_keys[] = {
 #define HOT_KEY_TEXT(id, text) text,
@@ -864,6 +865,7 @@ enum status trace_load_file(const char *path, const struct load_opts *opts, stru
         struct trace *t = xcalloc(1, sizeof(*t));
         t->path = xstrdup(path);
         strtab_init(&t->strs);
+        strtab_init(&t->vals);
         *out = t;
         return st;
     }

@@ -15,6 +15,7 @@
 #include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
 #include "core/trace/load_internal.h"
+#include "core/trace/pyval.h"
 #include "core/base/utf8.h"
 
 /* ------------------------------------------------------------------------ */
@@ -71,6 +72,7 @@ void worker_done(struct worker *w)
 {
     arena_free(&w->arena);
     sb_free(&w->tmp);
+    sb_free(&w->val);
     sb_free(&w->esc);
     sb_free(&w->raw);
 }
@@ -102,21 +104,37 @@ void batch_out_free(struct batch_out *b)
     VEC_FREE(&b->others);
 }
 
-uint32_t worker_intern(struct worker *w, const char *s, size_t len)
+/* Intern s in tab (shared, under the lock) through the direct-mapped
+ * cache[0..mask]. */
+static uint32_t intern_cached(struct worker *w, struct strtab *tab, struct strcache_ent *cache,
+                              size_t mask, const char *s, size_t len)
 {
     uint64_t h = hash_bytes(s, len);
-    struct strcache_ent *e = &w->strs[h & (STRCACHE_SIZE - 1)];
+    struct strcache_ent *e = &cache[h & mask];
     if (e->s && e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
         return e->id;
     pthread_mutex_lock(&w->sh->lock);
-    uint32_t id = strtab_intern_hashed(&w->sh->t->strs, s, len, h);
-    const char *stored = strtab_str(&w->sh->t->strs, id);
+    uint32_t id = strtab_intern_hashed(tab, s, len, h);
+    const char *stored = strtab_str(tab, id);
     pthread_mutex_unlock(&w->sh->lock);
     e->hash = h;
     e->s = stored;
     e->len = (uint32_t)len;
     e->id = id;
     return id;
+}
+
+uint32_t worker_intern(struct worker *w, const char *s, size_t len)
+{
+    return intern_cached(w, &w->sh->t->strs, w->strs, STRCACHE_SIZE - 1, s, len);
+}
+
+/* Id in trace.vals of a parsed op argument list. */
+static uint32_t intern_value(struct worker *w, const cJSON *v)
+{
+    sb_clear(&w->val);
+    pyval_encode(&w->val, v);
+    return intern_cached(w, &w->sh->t->vals, w->vals, VALCACHE_SIZE - 1, w->val.s, w->val.len);
 }
 
 static uint32_t intern_item_string(struct worker *w, const cJSON *item)
@@ -395,10 +413,10 @@ static void note_hot(struct hot *h, uint32_t key, const struct argval *a, const 
     case KEY_PY_PARENT: h->has_py_parent = arg_u64(a, item, &h->py_parent); break;
     case KEY_STREAM: h->has_stream = arg_i64(a, item, &h->stream); break;
     case KEY_DEVICE: h->has_device = arg_i64(a, item, &h->device); break;
-    case KEY_INPUT_DIMS: if (a->type == ARG_JSON) h->dims = a->v.s; break;
-    case KEY_INPUT_TYPE: if (a->type == ARG_JSON) h->types = a->v.s; break;
-    case KEY_INPUT_STRIDES: if (a->type == ARG_JSON) h->strides = a->v.s; break;
-    case KEY_CONCRETE: if (a->type == ARG_JSON) h->concrete = a->v.s; break;
+    case KEY_INPUT_DIMS: if (a->type == ARG_VALUE) h->dims = a->v.s; break;
+    case KEY_INPUT_TYPE: if (a->type == ARG_VALUE) h->types = a->v.s; break;
+    case KEY_INPUT_STRIDES: if (a->type == ARG_VALUE) h->strides = a->v.s; break;
+    case KEY_CONCRETE: if (a->type == ARG_VALUE) h->concrete = a->v.s; break;
     case KEY_COLL_NAME:
         if (a->type == ARG_STR) {
             h->coll.name = a->v.s;
@@ -414,6 +432,14 @@ static void note_hot(struct hot *h, uint32_t key, const struct argval *a, const 
     case KEY_PG_DESC: if (a->type == ARG_STR) h->coll.pg_desc = a->v.s; break;
     default: break;
     }
+}
+
+/* The op argument lists, parsed into values (pyval.h) rather than kept as
+ * JSON text. */
+static bool is_op_args_key(uint32_t key)
+{
+    return key == KEY_INPUT_DIMS || key == KEY_INPUT_TYPE || key == KEY_INPUT_STRIDES ||
+           key == KEY_CONCRETE;
 }
 
 /* Pack every arg of `args` into out->args; gather hot fields. */
@@ -440,8 +466,13 @@ static bool pack_args(struct worker *w, const cJSON *args, const char *text, siz
             break;
         case cJSON_Array:
         case cJSON_Object:
-            a.type = ARG_JSON;
-            a.v.s = intern_compact(w, c);
+            if (is_op_args_key(a.key)) {
+                a.type = ARG_VALUE;
+                a.v.s = intern_value(w, c);
+            } else {
+                a.type = ARG_JSON;
+                a.v.s = intern_compact(w, c);
+            }
             break;
         default:
             a.type = ARG_NULL;

@@ -55,7 +55,7 @@ struct rowkey {
 /* State shared by all workers; every field is guarded by lock. */
 struct load_shared {
     pthread_mutex_t lock;
-    struct trace *t;                /* strs and rows */
+    struct trace *t;                /* strs, vals and rows */
     uint32_t *row_slots;            /* open addressing over t->rows: index + 1 */
     size_t row_mask;
 };
@@ -86,11 +86,12 @@ struct batch_out {
 };
 
 #define STRCACHE_SIZE 4096          /* per-worker direct-mapped string cache */
+#define VALCACHE_SIZE 1024          /* the same for op argument values */
 #define ROWCACHE_SIZE 64
 
 struct strcache_ent {
     uint64_t hash;
-    const char *s;                  /* points into the shared strtab */
+    const char *s;                  /* points into the shared table */
     uint32_t len, id;
 };
 
@@ -111,9 +112,11 @@ struct worker {
     struct load_shared *sh;
     struct arena arena;             /* cJSON allocations of the current event */
     struct strcache_ent strs[STRCACHE_SIZE];
+    struct strcache_ent vals[VALCACHE_SIZE];
     struct rowcache_ent rows[ROWCACHE_SIZE];
     struct kindcache_ent kinds[KINDCACHE_SIZE];
     struct strbuf tmp;
+    struct strbuf val;              /* an op argument value being encoded */
     struct strbuf esc;              /* an event with its "\u0000" escapes rewritten */
     struct strbuf raw;              /* an event's text as kept (event.raw) */
 };

@@ -28,6 +28,7 @@ void trace_free(struct trace *t)
         free(t->rows.v[r].order);
     free(t->path);
     strtab_free(&t->strs);
+    strtab_free(&t->vals);
     VEC_FREE(&t->ev);
     VEC_FREE(&t->rows);
     VEC_FREE(&t->flows);
@@ -81,7 +82,7 @@ const struct coll_info *ev_coll(const struct trace *t, uint32_t i)
     return NULL;
 }
 
-const char *row_label(const struct trace *t, uint32_t r, char *buf, size_t n)
+const char *trace_row_label(const struct trace *t, uint32_t r, char *buf, size_t n)
 {
     const struct row *row = &t->rows.v[r];
     const char *pid = trace_str(t, row->pid_str);
@@ -106,7 +107,7 @@ const char *row_label(const struct trace *t, uint32_t r, char *buf, size_t n)
 
 size_t trace_memory(const struct trace *t)
 {
-    size_t m = sizeof(*t) + strtab_memory(&t->strs);
+    size_t m = sizeof(*t) + strtab_memory(&t->strs) + strtab_memory(&t->vals);
     m += t->ev.cap * sizeof(*t->ev.v) + t->rows.cap * sizeof(*t->rows.v);
     m += t->flows.cap * sizeof(*t->flows.v) + t->ops.cap * sizeof(*t->ops.v);
     m += t->pys.cap * sizeof(*t->pys.v) + t->launches.cap * sizeof(*t->launches.v);
@@ -122,6 +123,7 @@ void trace_memory_describe(const struct trace *t, struct strbuf *out)
 #define PART(name, bytes) sb_printf(out, " %s %.1f", name, (double)(bytes) / 1e6)
     sb_puts(out, "MB:");
     PART("strings", strtab_memory(&t->strs));
+    PART("values", strtab_memory(&t->vals));
     PART("events", t->ev.cap * sizeof(*t->ev.v));
     PART("ops", t->ops.cap * sizeof(*t->ops.v));
     PART("gpus", t->gpus.cap * sizeof(*t->gpus.v));

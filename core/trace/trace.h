@@ -29,6 +29,7 @@
 #include "core/base/common.h"
 #include "core/base/strtab.h"
 #include "core/base/vec.h"
+#include "core/trace/pyval.h"
 
 struct cJSON;
 
@@ -115,10 +116,10 @@ struct event {
  * ...) are read through ev_arg() (argpack.h). */
 struct op_info {
     int64_t  seq;               /* "Sequence number", -1 = none */
-    uint32_t input_dims;        /* strtab ids of the compact JSON text of  */
+    uint32_t input_dims;        /* ids in trace.vals of the parsed lists   */
     uint32_t input_type;        /* "Input Dims", "Input type",             */
-    uint32_t input_strides;     /* "Input Strides", "Concrete Inputs";     */
-    uint32_t concrete_inputs;   /* 0 ("") when absent                      */
+    uint32_t input_strides;     /* "Input Strides", "Concrete Inputs"      */
+    uint32_t concrete_inputs;   /* (trace_val); 0 when absent              */
     uint32_t partner;           /* forward <-> backward op, IDX_NONE */
     uint32_t coll;              /* index into trace.colls, IDX_NONE */
 };
@@ -235,6 +236,8 @@ struct trace {
     bool partial;                   /* a fault stopped loading: events after it are missing */
 
     struct strtab strs;             /* every string */
+    struct strtab vals;             /* op argument lists, encoded (pyval.h);
+                                       id 0 is the absent value */
     VEC(struct event) ev;           /* events, file order (metadata repeats counted) */
     VEC(struct row) rows;
     VEC(struct flow) flows;
@@ -275,6 +278,11 @@ static inline const char *trace_str(const struct trace *t, uint32_t id)
 {
     return strtab_str(&t->strs, id);
 }
+/* The op argument value of id (op_info, ARG_VALUE); id 0 is absent. */
+static inline struct pyval trace_val(const struct trace *t, uint32_t id)
+{
+    return pyval_of(strtab_str(&t->vals, id), strtab_len(&t->vals, id));
+}
 static inline const struct event *trace_ev(const struct trace *t, uint32_t i)
 {
     return &t->ev.v[i];
@@ -302,7 +310,7 @@ static inline const char *ev_cat(const struct trace *t, uint32_t i)
 
 /* A row's display label, e.g. "thread 19392 (python3)" or "GPU 0 stream 7";
  * written into buf (size n), which is returned. */
-const char *row_label(const struct trace *t, uint32_t row, char *buf, size_t n);
+const char *trace_row_label(const struct trace *t, uint32_t row, char *buf, size_t n);
 
 /* Memory held by the trace, in bytes (for reports and benchmarks). */
 size_t trace_memory(const struct trace *t);

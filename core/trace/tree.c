@@ -1,4 +1,4 @@
-/* Call tree nesting and event links (metrics.md section 1). */
+/* Call tree nesting and event links (docs/metrics.md §1). */
 #include "config.h"
 
 #include <ctype.h>
@@ -237,7 +237,7 @@ bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc)
     return false;
 }
 
-/* Launcher of GPU work launched by `launch` (metrics.md section 1). */
+/* Launcher of GPU work launched by `launch` (docs/metrics.md §1.5). */
 static uint32_t find_launcher(const struct trace *t, uint32_t launch, uint32_t execute_id)
 {
     for (uint32_t p = t->ev.v[launch].parent; p != IDX_NONE; p = t->ev.v[p].parent) {

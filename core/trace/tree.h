@@ -1,4 +1,4 @@
-/* The call tree and the links between events (metrics.md section 1).
+/* The call tree and the links between events (docs/metrics.md §1).
  *
  * trace_index() fills, for a loaded trace:
  * - per row, the row's events in start order (row.order);
@@ -28,7 +28,7 @@
 
 void trace_index(struct trace *t);
 
-/* GPU bucket of a GPU work event (metrics.md section 2). */
+/* GPU bucket of a GPU work event (docs/metrics.md §2). */
 enum gpu_bucket { BUCKET_COMP, BUCKET_COMM, BUCKET_MEMCPY };
 enum gpu_bucket ev_bucket(const struct trace *t, uint32_t ev);
 

@@ -111,7 +111,7 @@ static void query_device(const struct snapshot *s, uint32_t dev)
         snapshot_find_action(s, dev, 0, (enum snap_action)a);
     struct snap_sites ss;
     snapshot_sites(s, dev, 2, &ss);
-    snap_sites_free(&ss);
+    snapshot_sites_free(&ss);
 }
 
 static void run_snapshot(const uint8_t *data, size_t size)
@@ -140,7 +140,7 @@ static void run_snapshot(const uint8_t *data, size_t size)
     }
     struct snap_sites ss;
     snapshot_sites(s, IDX_NONE, 0, &ss);
-    snap_sites_free(&ss);
+    snapshot_sites_free(&ss);
     for (uint32_t g = 0; g < s->segments.n; g++) {
         struct snap_frag fr;
         snapshot_segment_frag(s, g, &fr);
@@ -148,13 +148,13 @@ static void run_snapshot(const uint8_t *data, size_t size)
     struct strbuf sb = STRBUF_INIT;
     struct traceback tb;
     traceback_init(&tb);
-    for (uint32_t st = 0; st < snap_nstacks(s); st++) {
-        snap_top_frame(s, st);
-        uint32_t f = snap_site_frame(s, st);
+    for (uint32_t st = 0; st < snapshot_nstacks(s); st++) {
+        snapshot_top_frame(s, st);
+        uint32_t f = snapshot_site_frame(s, st);
         if (f != IDX_NONE)
-            snap_frame_format(s, f, &sb);
+            snapshot_frame_format(s, f, &sb);
         traceback_clear(&tb);
-        snap_stack_traceback(s, st, st & 1, &tb);
+        snapshot_stack_traceback(s, st, st & 1, &tb);
     }
     traceback_done(&tb);
     sb_free(&sb);

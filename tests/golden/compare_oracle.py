@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare torchtop's report tables with TraceLens's and HTA's output.
 
-Rules (metrics.md; tolerance 0.1 % or 1 us per value):
+Rules (docs/metrics.md §2, §3 and §11; tolerance 0.1 % or 1 us per value):
   * timeline: torchtop's default (every GPU event) equals TraceLens's
     include_unlinked variant; --linked-only --flow-links equals TraceLens's
     default (gpu_timeline.csv); --linked-only equals TraceLens's default

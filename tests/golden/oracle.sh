@@ -1,6 +1,6 @@
 #!/bin/sh
 # Golden tests: torchtop's reports against TraceLens's and HTA's output in
-# ../shared/oracle (metrics.md). See compare_oracle.py for the rules.
+# ../shared/oracle (docs/metrics.md §11). See compare_oracle.py for the rules.
 set -u
 . "${top_srcdir:-.}/tests/lib/shared.sh"
 [ -n "${PYTHON3:-}" ] || PYTHON3=python3

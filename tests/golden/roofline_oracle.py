@@ -2,7 +2,7 @@
 """Golden test: torchtop's roofline tables against TraceLens's roofline
 sheets in ../shared/oracle (GEMM.csv, SDPA_fwd.csv, CONV_fwd.csv, ...).
 
-Rules (metrics.md section 5):
+Rules (docs/metrics.md §6 to §8):
 - same groups: every oracle row has a torchtop row with the same op name
   and parameters, with the same count, and every torchtop row is an oracle
   row. One documented difference: an op nested in an op of the same family

@@ -137,14 +137,14 @@ static void test_metadata_dedup(void **state)
     assert_string_equal(trace_str(t, r->thread_name), "stream 7 ");
     assert_string_equal(trace_str(t, r->process_label), "GPU 9");
     char label[64];
-    assert_string_equal(row_label(t, t->ev.v[k].row, label, sizeof(label)), "GPU 9 stream 7");
+    assert_string_equal(trace_row_label(t, t->ev.v[k].row, label, sizeof(label)), "GPU 9 stream 7");
     trace_free(t);
     /* A stream's tid as text, as older Kineto writes it: not "stream stream 7". */
     t = load_text("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\","
                   " \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 1, \"dur\": 1,"
                   " \"args\": {\"device\": 0, \"stream\": 7}}]}");
     k = find_event(t, "k");
-    const char *got = row_label(t, t->ev.v[k].row, label, sizeof(label));
+    const char *got = trace_row_label(t, t->ev.v[k].row, label, sizeof(label));
     assert_null(strstr(got, "stream stream"));
     assert_non_null(strstr(got, "stream 7"));
     trace_free(t);

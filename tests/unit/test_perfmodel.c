@@ -1,5 +1,5 @@
 /* Unit tests: every performance model against hand-computed FLOPs, bytes,
- * parameters and compute specs (metrics.md section 5), including the
+ * parameters and compute specs (docs/metrics.md §7), including the
  * documented differences from TraceLens (tl_flops / tl_bytes). */
 #include "config.h"
 
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/roofline/perfmodel.h"
+#include "tests/unit/pyvalutil.h"
 
 static struct pm_result R;
 
@@ -22,7 +23,7 @@ static bool run_linked(const char *op, const char *dims, const char *types, cons
                        const char *linked_op)
 {
     struct op_args a;
-    op_args_parse(&a, dims, types, strides, concrete);
+    op_args_parse_json(&a, dims, types, strides, concrete);
     const struct pm_model *m = pm_find(op);
     assert_non_null(m);
     struct pm_ctx c = {.op = op, .a = &a, .bwd = bwd, .linked = linked, .linked_op = linked_op};
@@ -122,7 +123,7 @@ static bool run_kernels(const char *op, const char *dims, const char *strides, b
                         const char *const *kernels, size_t n)
 {
     struct op_args a;
-    op_args_parse(&a, dims, "[\"c10::BFloat16\",\"c10::BFloat16\"]", strides, NULL);
+    op_args_parse_json(&a, dims, "[\"c10::BFloat16\",\"c10::BFloat16\"]", strides, NULL);
     struct pm_ctx c = {.op = op, .a = &a, .bwd = bwd, .kernels = kernels, .nkernels = n};
     bool ok = pm_eval(pm_find(op), &c, &R);
     op_args_done(&a);
@@ -332,8 +333,8 @@ static void test_conv_through_link(void **state)
     /* A forward op without Concrete Inputs learns its output shape from the
      * backward op under its backward node. */
     struct op_args linked;
-    op_args_parse(&linked, "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL, NULL,
-                  NULL);
+    op_args_parse_json(&linked, "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL,
+                       NULL, NULL);
     assert_true(run_linked("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
                            "[\"float\",\"float\"]", NULL, NULL, false, &linked,
                            "aten::cudnn_convolution_backward"));
@@ -343,8 +344,8 @@ static void test_conv_through_link(void **state)
     /* Stride 2 with as many output channels as input channels: grad_output
      * is the second argument of cudnn_convolution_backward(self,
      * grad_output, weight), not the first, which has the same channels. */
-    op_args_parse(&linked, "[[2,4,8,8],[2,4,4,4],[4,4,1,1],[],[],[],[],[],[],[],[]]", NULL, NULL,
-                  NULL);
+    op_args_parse_json(&linked, "[[2,4,8,8],[2,4,4,4],[4,4,1,1],[],[],[],[],[],[],[],[]]", NULL,
+                       NULL, NULL);
     assert_true(run_linked("aten::convolution", "[[2,4,8,8],[4,4,1,1],[],[],[],[],[],[],[]]",
                            "[\"float\",\"float\"]", NULL, NULL, false, &linked,
                            "aten::cudnn_convolution_backward"));

@@ -11,14 +11,16 @@
 #include <string.h>
 
 #include "core/analysis/shapes.h"
+#include "tests/unit/pyvalutil.h"
 
 static void test_parse_args(void **state)
 {
     struct op_args a;
-    assert_true(op_args_parse(&a, "[[512],[141,512],[512,512],[],[]]",
-                              "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\","
-                              "\"Scalar\"]",
-                              "[[1],[512,1],[1,512],[],[]]", "[\"\",\"\",\"\",\"1\",\"1\"]"));
+    assert_true(op_args_parse_json(&a, "[[512],[141,512],[512,512],[],[]]",
+                                   "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\","
+                                   "\"Scalar\",\"Scalar\"]",
+                                   "[[1],[512,1],[1,512],[],[]]",
+                                   "[\"\",\"\",\"\",\"1\",\"1\"]"));
     assert_int_equal(a.n, 5);
     assert_int_equal(a.dims[1].nd, 2);
     assert_int_equal(a.dims[1].d[0], 141);
@@ -41,8 +43,9 @@ static void test_parse_odd_inputs(void **state)
 {
     struct op_args a;
     /* Nested lists (TensorList), nulls, too many dims, huge values. */
-    assert_true(op_args_parse(&a, "[[[1,2],[3]], null, [1,2,3,4,5,6,7,8,9], [4294967296], []]",
-                              NULL, NULL, "[\"a\\\"b\", 3, null]"));
+    assert_true(op_args_parse_json(&a,
+                                   "[[[1,2],[3]], null, [1,2,3,4,5,6,7,8,9], [4294967296], []]",
+                                   NULL, NULL, "[\"a\\\"b\", 3, null]"));
     assert_int_equal(a.n, 5);
     assert_int_equal(a.dims[0].nd, -1);
     assert_int_equal(a.dims[1].nd, -1);
@@ -56,13 +59,26 @@ static void test_parse_odd_inputs(void **state)
     assert_string_equal(a.type[0], "");
     op_args_done(&a);
     /* Not a list at all; malformed text. */
-    assert_false(op_args_parse(&a, NULL, NULL, NULL, NULL));
+    assert_false(op_args_parse_json(&a, NULL, NULL, NULL, NULL));
     assert_int_equal(a.n, 0);
     op_args_done(&a);
-    assert_false(op_args_parse(&a, "{\"x\": 1}", NULL, NULL, NULL));
+    assert_false(op_args_parse_json(&a, "{\"x\": 1}", NULL, NULL, NULL));
     op_args_done(&a);
-    assert_true(op_args_parse(&a, "[[1,2", NULL, NULL, "[\"unterminated"));
+    /* Malformed bytes: the encodings of [[1,2],[3]] and ["unterminated"]
+     * cut short, at every length. */
+    struct strbuf d = STRBUF_INIT, c = STRBUF_INIT;
+    struct pyval dv = pyval_json(&d, "[[1,2],[3]]"), cv = pyval_json(&c, "[\"unterminated\"]");
+    assert_true(op_args_parse(&a, pyval_of(d.s, d.len - 1), pyval_of(NULL, 0), pyval_of(NULL, 0),
+                              pyval_of(c.s, c.len - 2)));
     op_args_done(&a);
+    for (size_t n = 0; n <= d.len; n++) {
+        op_args_parse(&a, pyval_of(d.s, n), dv, dv, pyval_of(c.s, n < c.len ? n : c.len));
+        op_args_done(&a);
+        op_args_parse(&a, dv, pyval_of(c.s, n < c.len ? n : c.len), pyval_of(d.s, n), cv);
+        op_args_done(&a);
+    }
+    sb_free(&d);
+    sb_free(&c);
 }
 
 static void test_dtypes(void **state)

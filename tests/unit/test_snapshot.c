@@ -285,59 +285,59 @@ static void test_model(void **state)
     assert_int_equal(d->nactions[SA_FREE_COMPLETED], 2);
     assert_int_equal(d->nactions[SA_OOM], 1);
     assert_int_equal(d->nactions[SA_OTHER], 1);
-    const struct snap_entry *e = snap_entry(s, 0, 7);
+    const struct snap_entry *e = snapshot_entry(s, 0, 7);
     assert_int_equal(e->action, SA_OOM);
     assert_int_equal(e->addr, 123);
-    e = snap_entry(s, 0, 8);
-    assert_string_equal(snap_str(s, e->action_name), "teleport");
-    assert_string_equal(snap_str(s, snap_entry(s, 0, 2)->compile_context), "N/A");
+    e = snapshot_entry(s, 0, 8);
+    assert_string_equal(snapshot_str(s, e->action_name), "teleport");
+    assert_string_equal(snapshot_str(s, snapshot_entry(s, 0, 2)->compile_context), "N/A");
     /* frames: F1's one, F2's three, interned once however often written */
     assert_int_equal(s->frames.n, 4);
-    assert_int_equal(snap_nstacks(s), 3);
-    uint32_t f2 = snap_entry(s, 0, 2)->frames;
-    assert_int_equal(snap_entry(s, 0, 6)->frames, f2);
+    assert_int_equal(snapshot_nstacks(s), 3);
+    uint32_t f2 = snapshot_entry(s, 0, 2)->frames;
+    assert_int_equal(snapshot_entry(s, 0, 6)->frames, f2);
     assert_int_equal(s->blocks.v[1].frames, f2);
     const uint32_t *fr;
-    assert_int_equal(snap_stack(s, f2, &fr), 3);
+    assert_int_equal(snapshot_stack(s, f2, &fr), 3);
     assert_true(s->frames.v[fr[0]].flags & SFF_HIDDEN);
     assert_true(s->frames.v[fr[1]].flags & SFF_RAW);
     assert_int_equal(s->frames.v[fr[1]].line, 0x1a2b3c);
     assert_true(s->frames.v[fr[2]].flags & SFF_PYTHON);
     assert_int_equal(s->n_raw_frames, 1);
-    assert_int_equal(snap_top_frame(s, f2), fr[1]);
-    assert_int_equal(snap_site_frame(s, f2), fr[2]);
+    assert_int_equal(snapshot_top_frame(s, f2), fr[1]);
+    assert_int_equal(snapshot_site_frame(s, f2), fr[2]);
     struct strbuf sb = STRBUF_INIT;
-    snap_frame_format(s, fr[1], &sb);
+    snapshot_frame_format(s, fr[1], &sb);
     assert_string_equal(sb_str(&sb), "?? (/usr/lib/libtorch_cuda.so+0x1a2b3c)");
     sb_clear(&sb);
-    snap_frame_format(s, fr[2], &sb);
+    snapshot_frame_format(s, fr[2], &sb);
     assert_string_equal(sb_str(&sb), "forward (/home/u/model.py:10)");
     sb_free(&sb);
     struct traceback tb;
     traceback_init(&tb);
-    assert_int_equal(snap_stack_traceback(s, f2, false, &tb), 2);
+    assert_int_equal(snapshot_stack_traceback(s, f2, false, &tb), 2);
     assert_int_equal(tb.frames.v[0].kind, TB_NATIVE);
     assert_int_equal(tb.frames.v[0].line, 0x1a2b3c);
     assert_int_equal(tb.frames.v[1].kind, TB_PYTHON);
     assert_string_equal(tb.frames.v[1].file, "/home/u/model.py");
     traceback_clear(&tb);
-    assert_int_equal(snap_stack_traceback(s, f2, true, &tb), 3);
+    assert_int_equal(snapshot_stack_traceback(s, f2, true, &tb), 3);
     assert_string_equal(tb.frames.v[0].name, "torch::unwind::unwind()");
     traceback_done(&tb);
     /* settings, annotations, unknown keys */
     assert_true(s->has_settings);
     assert_int_equal(s->settings.n, 3);
-    assert_string_equal(snap_str(s, s->settings.v[1].value), "-1");
-    assert_string_equal(snap_str(s, s->settings.v[2].value), "{'1': 0, '2': 4}");
+    assert_string_equal(snapshot_str(s, s->settings.v[1].value), "-1");
+    assert_string_equal(snapshot_str(s, s->settings.v[2].value), "{'1': 0, '2': 4}");
     assert_int_equal(s->annotations.n, 1);
-    assert_string_equal(snap_str(s, s->annotations.v[0].name), "step");
+    assert_string_equal(snapshot_str(s, s->annotations.v[0].name), "step");
     assert_int_equal(s->unknown.n, 2);
     assert_string_equal(s->unknown.v[0].where, "trace entry");
-    assert_string_equal(snap_str(s, s->unknown.v[0].key), "category");
+    assert_string_equal(snapshot_str(s, s->unknown.v[0].key), "category");
     assert_string_equal(s->unknown.v[1].where, "top");
-    assert_string_equal(snap_str(s, s->unknown.v[1].key), "mystery");
+    assert_string_equal(snapshot_str(s, s->unknown.v[1].key), "mystery");
     assert_int_equal(s->segments.v[0].pool_id[0], 0);
-    assert_string_equal(snap_str(s, s->segments.v[0].segment_type), "small");
+    assert_string_equal(snapshot_str(s, s->segments.v[0].segment_type), "small");
     snapshot_free(s);
 }
 
@@ -430,13 +430,13 @@ static void test_sites(void **state)
     assert_int_equal(ss.v[2].stack, 0);
     assert_int_equal(ss.v[2].peak_bytes, 0);
     assert_true(isnan(ss.v[2].mean_lifetime_us));
-    snap_sites_free(&ss);
+    snapshot_sites_free(&ss);
     /* By the first visible frame: the unwinder frame does not count. */
     snapshot_sites(s, IDX_NONE, 1, &ss);
     assert_int_equal(ss.n, 3); /* device 1's block joins the empty stack's site */
     assert_int_equal(ss.v[0].nframes, 1);
     assert_true(s->frames.v[ss.frames[ss.v[0].first_frame]].flags & SFF_RAW);
-    snap_sites_free(&ss);
+    snapshot_sites_free(&ss);
     struct snap_frag fr;
     snapshot_segment_frag(s, 1, &fr);
     assert_int_equal(fr.free, 0x180);
@@ -506,45 +506,45 @@ static void test_sites_cpp(void **state)
     PUT(&b, "eeu.");
     struct snapshot *s = load_buf(&b);
     sb_free(&b);
-    uint32_t st = snap_entry(s, 0, 0)->frames;
+    uint32_t st = snapshot_entry(s, 0, 0)->frames;
     const uint32_t *f;
-    assert_int_equal(snap_stack(s, st, &f), 9);
+    assert_int_equal(snapshot_stack(s, st, &f), 9);
     assert_true(s->frames.v[f[0]].flags & SFF_HIDDEN);
     assert_true(s->frames.v[f[2]].flags & SFF_ALLOCATOR);
     assert_true(s->frames.v[f[4]].flags & SFF_ALLOCATOR);
     assert_false(s->frames.v[f[5]].flags & (SFF_ALLOCATOR | SFF_HIDDEN));
-    assert_int_equal(snap_site_start(s, st), 5);
-    assert_int_equal(snap_top_frame(s, st), f[5]);
-    assert_string_equal(snap_str(s, s->frames.v[snap_site_frame(s, st)].name), "forward");
+    assert_int_equal(snapshot_site_start(s, st), 5);
+    assert_int_equal(snapshot_top_frame(s, st), f[5]);
+    assert_string_equal(snapshot_str(s, s->frames.v[snapshot_site_frame(s, st)].name), "forward");
     /* The traceback pane still gets every frame the filter does not hide. */
     struct traceback tb;
     traceback_init(&tb);
-    assert_int_equal(snap_stack_traceback(s, st, false, &tb), 6);
-    assert_string_equal(tb.frames.v[0].name, snap_str(s, s->frames.v[f[2]].name));
+    assert_int_equal(snapshot_stack_traceback(s, st, false, &tb), 6);
+    assert_string_equal(tb.frames.v[0].name, snapshot_str(s, s->frames.v[f[2]].name));
     traceback_done(&tb);
 
     struct snap_sites ss;
     for (unsigned depth = 1; depth <= 3; depth++) {
         snapshot_sites(s, 0, depth, &ss);
         assert_int_equal(ss.n, 4 + (depth > 1)); /* from 2 on, add's two Python lines */
-        snap_sites_free(&ss);
+        snapshot_sites_free(&ss);
     }
     snapshot_sites(s, 0, 1, &ss);
     assert_int_equal(ss.v[0].count, 2);
     assert_int_equal(ss.v[0].nframes, 1);
-    assert_string_equal(snap_str(s, s->frames.v[ss.frames[ss.v[0].first_frame]].name), add);
-    snap_sites_free(&ss);
+    assert_string_equal(snapshot_str(s, s->frames.v[ss.frames[ss.v[0].first_frame]].name), add);
+    snapshot_sites_free(&ss);
     snapshot_sites(s, 0, 2, &ss);
     for (size_t i = 0; i < ss.n; i++) {
         const uint32_t *k = ss.frames + ss.v[i].first_frame;
-        const char *first = snap_str(s, s->frames.v[k[0]].name);
+        const char *first = snapshot_str(s, s->frames.v[k[0]].name);
         if (strncmp(first, "torch::autograd", 15) == 0)
-            assert_string_equal(snap_str(s, s->frames.v[k[1]].name),
+            assert_string_equal(snapshot_str(s, s->frames.v[k[1]].name),
                                 "c10::cuda::CUDACachingAllocator::raw_alloc(unsigned long)");
         if (strcmp(first, "forward") == 0)
-            assert_string_equal(snap_str(s, s->frames.v[k[1]].name), "<module>");
+            assert_string_equal(snapshot_str(s, s->frames.v[k[1]].name), "<module>");
     }
-    snap_sites_free(&ss);
+    snapshot_sites_free(&ss);
     /* Labels: the op by its simplified name, Python frames as they are. */
     struct table *t = snapreport_sites(s, 0, 1, 0);
     assert_int_equal(t->nrows, 4);
@@ -635,19 +635,19 @@ static void test_segments_at(void **state)
     assert_int_equal(st.allocated, 0x200);
     assert_int_equal(st.pending, 0x300);
     assert_int_equal(st.outside, 0);
-    snap_seg_state_free(&st);
+    snapshot_seg_state_free(&st);
 
     /* One entry earlier the free of 0x20000 is not requested yet. */
     snapshot_segments_at(s, 0, 3, &st);
     assert_int_equal(st.segs[1].frag.allocated, 0x200);
     assert_int_equal(st.segs[1].frag.pending, 0);
-    snap_seg_state_free(&st);
+    snapshot_seg_state_free(&st);
 
     /* Before the first entry: nothing traced is live yet. */
     snapshot_segments_at(s, 0, IDX_NONE, &st);
     assert_int_equal(st.nsegs, 4);
     assert_int_equal(st.nlive, 0);
-    snap_seg_state_free(&st);
+    snapshot_seg_state_free(&st);
 
     /* At the last entry: the final segments and their blocks' totals. */
     snapshot_segments_at(s, 0, 10, &st);
@@ -667,7 +667,7 @@ static void test_segments_at(void **state)
         assert_int_equal(g->frag.requested, fr.requested);
     }
     assert_int_equal(st.reserved, s->devices.v[0].reserved);
-    snap_seg_state_free(&st);
+    snapshot_seg_state_free(&st);
     snapshot_free(s);
 }
 
@@ -754,8 +754,8 @@ static void test_legacy(void **state)
     assert_int_equal(s->blocks.v[0].requested_size, 0xf0);
     assert_int_equal(s->blocks.v[1].requested_size, 0x200);
     const uint32_t *f;
-    assert_int_equal(snap_stack(s, s->blocks.v[0].frames, &f), 1);
-    assert_string_equal(snap_str(s, s->frames.v[f[0]].name), "load_weights");
+    assert_int_equal(snapshot_stack(s, s->blocks.v[0].frames, &f), 1);
+    assert_string_equal(snapshot_str(s, s->frames.v[f[0]].name), "load_weights");
     assert_int_equal(s->devices.v[0].peak_allocated, 0xf0);
     /* Without a trace the peak allocated is the allocated blocks, not their
      * requests: never below the allocated bytes. */
@@ -827,11 +827,11 @@ static void test_cpp_tagged(void **state)
     assert_int_equal(s->devices.n, 1);
     assert_int_equal(s->entries.n, 2);
     assert_int_equal(s->frames.n, 1);
-    assert_int_equal(snap_entry(s, 0, 0)->frames, snap_entry(s, 0, 1)->frames);
+    assert_int_equal(snapshot_entry(s, 0, 0)->frames, snapshot_entry(s, 0, 1)->frames);
     assert_int_equal(s->frames.v[0].flags, SFF_PYTHON | SFF_INDUCTOR);
     struct traceback tb;
     traceback_init(&tb);
-    snap_stack_traceback(s, snap_entry(s, 0, 0)->frames, false, &tb);
+    snapshot_stack_traceback(s, snapshot_entry(s, 0, 0)->frames, false, &tb);
     assert_int_equal(tb.frames.n, 1);
     assert_int_equal(tb.frames.v[0].kind, TB_INDUCTOR);
     traceback_done(&tb);
@@ -867,7 +867,7 @@ static void test_host(void **state)
     assert_int_equal(s->devices.v[1].nsegments, 1);
     assert_int_equal(s->devices.v[1].peak_allocated, 0x1010);
     assert_int_equal(s->segments.v[0].device, 1);
-    assert_false(snap_entry(s, 1, 0)->flags & SEF_TIME);
+    assert_false(snapshot_entry(s, 1, 0)->flags & SEF_TIME);
     struct table *t = snapreport_summary(s);
     assert_string_equal(table_cell(t, 1, 0).s, "host");
     table_free(t);

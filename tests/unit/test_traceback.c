@@ -48,28 +48,28 @@ static void test_pyframe_parse(void **state)
     (void)state;
     struct pyframe p;
     const char *s = "torch/nn/modules/module.py(1501): _call_impl";
-    assert_true(pyframe_parse(s, strlen(s), &p));
+    assert_true(traceback_pyframe_parse(s, strlen(s), &p));
     assert_int_equal(p.file_len, strlen("torch/nn/modules/module.py"));
     assert_memory_equal(p.file, "torch/nn/modules/module.py", p.file_len);
     assert_int_equal(p.line, 1501);
     assert_int_equal(p.func_len, strlen("_call_impl"));
     assert_memory_equal(p.func, "_call_impl", p.func_len);
     s = "<string>(1): <module>";
-    assert_true(pyframe_parse(s, strlen(s), &p));
+    assert_true(traceback_pyframe_parse(s, strlen(s), &p));
     assert_int_equal(p.file_len, 8);
     assert_int_equal(p.line, 1);
     assert_memory_equal(p.func, "<module>", 8);
     s = "/a (copy)/x.py(12): f";
-    assert_true(pyframe_parse(s, strlen(s), &p));
+    assert_true(traceback_pyframe_parse(s, strlen(s), &p));
     assert_memory_equal(p.file, "/a (copy)/x.py", p.file_len);
     assert_int_equal(p.line, 12);
     s = "<built-in method embedding of type object at 0x7499b741df60>";
-    assert_false(pyframe_parse(s, strlen(s), &p));
+    assert_false(traceback_pyframe_parse(s, strlen(s), &p));
     s = "nn.Module: Linear_0";
-    assert_false(pyframe_parse(s, strlen(s), &p));
+    assert_false(traceback_pyframe_parse(s, strlen(s), &p));
     s = "x.py(): f";
-    assert_false(pyframe_parse(s, strlen(s), &p));
-    assert_false(pyframe_parse("", 0, &p));
+    assert_false(traceback_pyframe_parse(s, strlen(s), &p));
+    assert_false(traceback_pyframe_parse("", 0, &p));
 }
 
 /* Python frames on two threads, ops, a launch and its kernel. */

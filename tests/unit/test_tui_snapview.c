@@ -21,8 +21,8 @@
 #include "tui/help.h"
 #include "tui/keymap.h"
 #include "tui/memchart.h"
-#include "tui/source_view.h"
-#include "tui/traceback_pane.h"
+#include "tui/srcview.h"
+#include "tui/tbframe.h"
 
 /* ------------------------------------------------------------------------ */
 /* Chart columns and bars                                                   */

@@ -13,7 +13,7 @@
 
 #include "core/base/display.h"
 #include "core/base/utf8.h"
-#include "tui/search.h"
+#include "tui/pattern.h"
 #include "tui/text.h"
 
 static size_t fit(struct strbuf *sb, const char *s, size_t width, bool middle, bool ascii)

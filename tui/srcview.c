@@ -12,7 +12,7 @@
 
 #include "tui/app.h"
 #include "tui/draw.h"
-#include "tui/source_view.h"
+#include "tui/srcview.h"
 
 void srcview_init(struct srcview *sv)
 {

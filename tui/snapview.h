@@ -15,8 +15,8 @@
  * One device is shown at a time (d: the next one). The memory cursor is a
  * device trace entry: the chart moves it, p jumps to the peak, o to the
  * next out-of-memory event; the live list and the map follow it. */
-#ifndef TORCHTOP_TUI_SNAP_VIEW_H
-#define TORCHTOP_TUI_SNAP_VIEW_H
+#ifndef TORCHTOP_TUI_SNAPVIEW_H
+#define TORCHTOP_TUI_SNAPVIEW_H
 
 #include <curses.h>
 #include <stdbool.h>
@@ -28,7 +28,6 @@
 #include "tui/actions.h"
 
 struct app;
-struct pane;
 
 /* The table pane's views. */
 enum { SV_SUMMARY, SV_SITES, SV_SEGMENTS, SV_SETTINGS, SV__COUNT };
@@ -52,8 +51,6 @@ struct snapview {
 struct snapview *snapview_new(struct snapshot *s);
 void snapview_free(struct snapview *sv);
 
-/* Create a->panes[] but the detail pane (app_init in snapshot mode). */
-void snapview_panes(struct app *a);
 /* Lines the chart wants (layout_cfg.timeline_lanes). */
 int snapview_chart_lines(struct app *a);
 /* The two header lines. */
@@ -66,14 +63,16 @@ unsigned snapview_action(struct app *a, enum action act);
  * and recompute the live allocations. */
 void snapview_set_cursor(struct app *a, uint32_t idx);
 
-/* The code behind the selection of a pane, for the traceback view. */
+/* The code behind the selection of a pane, for the traceback view (the
+ * panes' pick op, tui/pane.h). */
 struct snap_pick {
     uint32_t stack; /* stack id (0: none recorded) */
     uint64_t key;   /* identifies the selection (same selection, same key) */
     char what[160]; /* "allocation of 148 MB at 0x7f..." */
 };
-/* False when the pane's selection has no traceback. */
-bool snapview_pick(struct app *a, struct pane *source, struct snap_pick *out);
+/* The pick of row `row` of the table pane's table tab (an allocation site
+ * or a segment); false for rows of other tables. */
+bool snapview_pick_row(struct app *a, const struct table *tab, size_t row, struct snap_pick *out);
 
 /* "cuda:0", "host" (pinned memory) or "-" when there is no device. */
 void snapview_device_label(const struct snapshot *s, uint32_t dev, char *buf, size_t n);
@@ -83,14 +82,5 @@ int64_t snapview_entry_us(const struct snapshot *s, uint32_t dev, uint32_t idx);
 /* "+1.25 ms": that time as text, "" when untimed. */
 void snapview_entry_time(const struct snapshot *s, uint32_t dev, uint32_t idx, bool ascii,
                          char *buf, size_t n);
-
-/* Panes (one file each). */
-struct pane *snap_memory_pane_new(struct app *a);
-struct pane *snap_chart_pane_new(struct app *a);
-/* The memory pane: show its "live" or "map" view; false for another name. */
-bool snap_memory_pane_set_view(struct pane *p, const char *name);
-/* snapview_pick for the memory pane and the chart. */
-bool snap_memory_pane_pick(struct pane *p, struct app *a, struct snap_pick *out);
-bool snap_chart_pane_pick(struct pane *p, struct app *a, struct snap_pick *out);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/base/xalloc.h"
-#include "tui/search.h"
+#include "tui/pattern.h"
 
 void pattern_clear(struct pattern *p)
 {

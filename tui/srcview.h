@@ -3,8 +3,8 @@
  * are only ever open(2)ed and read (never handed to a shell), only when
  * they are regular files, at most SRCVIEW_MAX_BYTES of them, and every
  * line is made safe for the terminal (core/base/display.h) with tabs expanded. */
-#ifndef TORCHTOP_TUI_SOURCE_VIEW_H
-#define TORCHTOP_TUI_SOURCE_VIEW_H
+#ifndef TORCHTOP_TUI_SRCVIEW_H
+#define TORCHTOP_TUI_SRCVIEW_H
 
 #include <curses.h>
 #include <stdbool.h>

@@ -11,7 +11,7 @@
 #include "core/report/tabfmt.h"
 #include "tui/app.h"
 #include "tui/draw.h"
-#include "tui/snap_view.h"
+#include "tui/snapview.h"
 
 const char *const snapview_table_names[SV__COUNT] = {"summary", "sites", "segments", "settings"};
 
@@ -37,12 +37,12 @@ int64_t snapview_entry_us(const struct snapshot *s, uint32_t dev, uint32_t idx)
 {
     if (dev >= s->devices.n || idx == IDX_NONE || idx >= s->devices.v[dev].nentries)
         return -1;
-    const struct snap_entry *e = snap_entry(s, dev, idx);
+    const struct snap_entry *e = snapshot_entry(s, dev, idx);
     if (!(e->flags & SEF_TIME))
         return -1;
     uint32_t n = s->devices.v[dev].nentries;
     for (uint32_t i = 0; i < n; i++) {
-        const struct snap_entry *f = snap_entry(s, dev, i);
+        const struct snap_entry *f = snapshot_entry(s, dev, i);
         if (f->flags & SEF_TIME)
             return e->time_us - f->time_us;
     }
@@ -117,15 +117,6 @@ void snapview_free(struct snapview *sv)
     free(sv->live);
     snapshot_free(sv->s);
     free(sv);
-}
-
-void snapview_panes(struct app *a)
-{
-    struct snapview *sv = a->snap;
-    a->panes[PANE_TABLE] = table_pane_new_views(a, SV__COUNT, snapview_table_names, sv->tabs,
-                                                sv->errs, KEYS_SNAP_TABLE, A_TRACEBACK);
-    a->panes[PANE_TREE] = snap_memory_pane_new(a);
-    a->panes[PANE_TIMELINE] = snap_chart_pane_new(a);
 }
 
 int snapview_chart_lines(struct app *a)
@@ -235,7 +226,7 @@ static void replace_sites(struct app *a)
     struct snapview *sv = a->snap;
     struct table *old = sv->tabs[SV_SITES];
     sv->tabs[SV_SITES] = sites_table(sv);
-    table_pane_set_table(a->panes[PANE_TABLE], a, SV_SITES, sv->tabs[SV_SITES]);
+    app_table_set_table(a, SV_SITES, sv->tabs[SV_SITES]);
     table_free(old);
 }
 
@@ -288,7 +279,7 @@ static unsigned go_oom(struct app *a)
         return R_HANDLED;
     }
     snapview_set_cursor(a, idx);
-    const struct snap_entry *e = snap_entry(sv->s, sv->dev, idx);
+    const struct snap_entry *e = snapshot_entry(sv->s, sv->dev, idx);
     char req[32], fr[32];
     text_bytes(req, sizeof(req), e->size);
     text_bytes(fr, sizeof(fr), e->addr);
@@ -332,17 +323,13 @@ unsigned snapview_action(struct app *a, enum action act)
 /* Tracebacks of the selection                                              */
 /* ------------------------------------------------------------------------ */
 
-static bool pick_table(struct pane *p, struct app *a, struct snap_pick *out)
+bool snapview_pick_row(struct app *a, const struct table *tab, size_t row, struct snap_pick *out)
 {
     const struct snapshot *s = a->snap->s;
-    const struct table *tab;
-    size_t row;
-    if (!table_pane_current_row(p, &tab, &row))
-        return false;
     uint32_t ref = tab->refs[row];
     struct strbuf sb = STRBUF_INIT;
     bool ok = false;
-    if (strcmp(tab->name, "allocation_sites") == 0 && ref < snap_nstacks(s)) {
+    if (strcmp(tab->name, "allocation_sites") == 0 && ref < snapshot_nstacks(s)) {
         out->stack = ref;
         out->key = (1ull << 62) | ((uint64_t)a->snap->depth << 32) | row;
         tabfmt_cell_text(&sb, tab, row, 0);
@@ -360,19 +347,4 @@ static bool pick_table(struct pane *p, struct app *a, struct snap_pick *out)
     }
     sb_free(&sb);
     return ok;
-}
-
-bool snapview_pick(struct app *a, struct pane *source, struct snap_pick *out)
-{
-    memset(out, 0, sizeof(*out));
-    switch (source->id) {
-    case PANE_TABLE:
-        return pick_table(source, a, out);
-    case PANE_TREE:
-        return snap_memory_pane_pick(source, a, out);
-    case PANE_TIMELINE:
-        return snap_chart_pane_pick(source, a, out);
-    default:
-        return false;
-    }
 }

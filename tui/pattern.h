@@ -3,8 +3,8 @@
  * Case-insensitive unless the text has an upper-case letter ("smart
  * case"). A "re:" prefix forces a regex, a "=" prefix a plain substring.
  * Pure (no curses). */
-#ifndef TORCHTOP_TUI_SEARCH_H
-#define TORCHTOP_TUI_SEARCH_H
+#ifndef TORCHTOP_TUI_PATTERN_H
+#define TORCHTOP_TUI_PATTERN_H
 
 #include <regex.h>
 #include <stdbool.h>
