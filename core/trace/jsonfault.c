@@ -86,18 +86,22 @@ static inline bool is_spot(const char *text, const char *q, const char *end)
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-static inline unsigned digit_mask(const char *p)
+/* Bit i set for the digits, '0', '.' and '-' among p[0..16). */
+struct spot_masks {
+    unsigned digit, zero, dot, minus;
+};
+
+static inline struct spot_masks masks_at(const char *p)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     /* c - '0' below 10, unsigned, as a signed comparison biased by 0x80. */
     __m128i t = _mm_xor_si128(_mm_sub_epi8(v, _mm_set1_epi8('0')), _mm_set1_epi8((char)0x80));
-    return (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(t, _mm_set1_epi8((char)(0x80 + 10))));
-}
-
-static inline unsigned byte_mask(const char *p, char c)
-{
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+    return (struct spot_masks){
+        (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(t, _mm_set1_epi8((char)(0x80 + 10)))),
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('0'))),
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.'))),
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('-'))),
+    };
 }
 #endif
 
@@ -106,29 +110,31 @@ const char *jsonfault_number(const char *p, const char *end, char *why, size_t n
     const char *text = p;
     const char *q = p;
 #ifdef __SSE2__
-    /* The first byte alone (it has none before it), then sixteen at a
-     * time, each seen with the bytes on both sides; a candidate (rare:
+    /* Sixteen bytes a load; each byte's neighbours come from the masks
+     * shifted, across blocks through the carries. A candidate (rare:
      * inside names, dates like "2024-01-05") is checked one by one. */
-    if (q < end) {
-        if (is_spot(text, q, end)) {
-            const char *r = check_spot(text, q, end, why, n);
-            if (r)
-                return r;
-        }
-        q++;
-    }
-    for (; end - q >= 17; q += 16) {
-        unsigned prev_dig = digit_mask(q - 1), next_dig = digit_mask(q + 1);
-        unsigned zero = byte_mask(q, '0'), dot = byte_mask(q, '.');
-        unsigned prev_dot = byte_mask(q - 1, '.'), prev_minus = byte_mask(q - 1, '-');
-        unsigned spots = (zero & next_dig & ~prev_dig & ~prev_dot) |
-                         (dot & ((prev_dig & ~next_dig) | prev_minus));
-        while (spots) {
-            unsigned bit = spots & -spots;
-            const char *r = check_spot(text, q + __builtin_ctz(bit), end, why, n);
-            if (r)
-                return r;
-            spots ^= bit;
+    if (end - q >= 32) {
+        struct spot_masks cur = masks_at(q);
+        unsigned carry_digit = 0, carry_dot = 0, carry_minus = 0;
+        for (; end - q >= 32; q += 16) {
+            struct spot_masks next = masks_at(q + 16);
+            unsigned prev_digit = ((cur.digit << 1) | carry_digit) & 0xffffu;
+            unsigned prev_dot = ((cur.dot << 1) | carry_dot) & 0xffffu;
+            unsigned prev_minus = ((cur.minus << 1) | carry_minus) & 0xffffu;
+            unsigned next_digit = (cur.digit >> 1) | ((next.digit & 1u) << 15);
+            unsigned spots = (cur.zero & next_digit & ~prev_digit & ~prev_dot) |
+                             (cur.dot & ((prev_digit & ~next_digit) | prev_minus));
+            while (spots) {
+                unsigned bit = spots & -spots;
+                const char *r = check_spot(text, q + __builtin_ctz(bit), end, why, n);
+                if (r)
+                    return r;
+                spots ^= bit;
+            }
+            carry_digit = cur.digit >> 15;
+            carry_dot = cur.dot >> 15;
+            carry_minus = cur.minus >> 15;
+            cur = next;
         }
     }
 #endif

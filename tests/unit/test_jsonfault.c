@@ -55,6 +55,32 @@ static void test_numbers(void **state)
     assert_int_equal(at, 48);
 }
 
+/* Every position of a fault in a long text, through the sixteen-byte
+ * blocks and across their edges, is found at its byte. */
+static void test_numbers_every_offset(void **state)
+{
+    const char *bad[] = {"0001", "-01", "5.", "-.5", "7.e3"};
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        for (size_t pos = 1; pos < 90; pos++) {
+            char buf[128];
+            memset(buf, ' ', sizeof(buf));
+            buf[0] = '[';
+            size_t len = strlen(bad[k]);
+            memcpy(buf + pos, bad[k], len);
+            buf[pos + len] = ',';
+            /* Valid numbers and a string of lookalikes on either side. */
+            const char *other = "1.5, \"0001 5.\", 10";
+            memcpy(buf + (pos > 40 ? 2 : 100), other, strlen(other));
+            buf[126] = ']';
+            buf[127] = '\0';
+            long at;
+            const char *why = number_fault(buf, &at);
+            assert_int_equal(at, (long)pos);
+            assert_non_null(strstr(why, bad[k]));
+        }
+    }
+}
+
 static void test_describe(void **state)
 {
     char why[96];
@@ -80,6 +106,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_numbers_every_offset),
         cmocka_unit_test(test_describe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
