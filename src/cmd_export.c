@@ -103,8 +103,9 @@ int cmd_export(int argc, char **argv)
     }
     uint8_t *keep = xmalloc(t->ev.n + 1);
     char msg[256];
-    if (!t->ev.n || !export_select(t, &sel, keep, msg)) {
-        fprintf(stderr, "torchtop export: %s\n", t->ev.n ? msg : "no events to export");
+    bool none = !t->ev.n && !t->others.n;
+    if (none || !export_select(t, &sel, keep, msg)) {
+        fprintf(stderr, "torchtop export: %s\n", none ? "no events to export" : msg);
         status = status ? status : EXIT_FAILURE_RUN;
     } else {
         bool gz = strlen(out) > 3 && strcmp(out + strlen(out) - 3, ".gz") == 0;

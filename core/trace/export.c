@@ -156,7 +156,8 @@ bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t 
     bool any = false;
     for (uint32_t i = 0; i < t->ev.n && !any; i++)
         any = keep[i] && t->ev.v[i].kind != EVK_META;
-    if (!any) {
+    /* A trace of other phases only (B/E) is still a whole trace. */
+    if (!any && !(sel->kind == EXPORT_ALL && t->others.n)) {
         snprintf(err, 256, "the selection holds no events");
         return false;
     }

@@ -68,6 +68,11 @@ def number(text):
     return int(f) if f.is_integer() and abs(f) < 2 ** 63 else f
 
 
+# Only phases torchtop does not analyse, as a bare array.
+OTHERS_ONLY = r"""[{"ph": "B", "name": "a", "pid": 1, "tid": 1, "ts": 1},
+ {"ph": "E", "pid": 1, "tid": 1, "ts": 2}]"""
+
+
 def load(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
@@ -133,6 +138,10 @@ def main():
         with open(made, "w", encoding="utf-8") as f:
             f.write(MADE_UP)
         roundtrip(a.torchtop, made, tmp, "made-up", True)
+        others = os.path.join(tmp, "others-only.json")
+        with open(others, "w", encoding="utf-8") as f:
+            f.write(OTHERS_ONLY)
+        roundtrip(a.torchtop, others, tmp, "others only", False)
         if a.shared:
             for trace in sorted(glob.glob(os.path.join(a.shared, "traces", "*.json*"))):
                 # The window's selection path on the smaller traces only:
