@@ -13,9 +13,7 @@ const char *json_skip_ws(const char *p, const char *end)
     return p;
 }
 
-/* p points at '"'. Returns the byte after the closing quote, or NULL when
- * the string is incomplete before end. */
-static const char *json_scan_string(const char *p, const char *end)
+const char *json_scan_string(const char *p, const char *end)
 {
     p++; /* opening quote */
     for (;;) {

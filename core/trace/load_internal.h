@@ -72,6 +72,7 @@ struct batch_out {
     VEC(struct coll_info) colls;
     VEC(struct flow) flows;
     argbytes_t args;
+    VEC(uint32_t) others;           /* events of other phases: strtab ids of their text */
     uint64_t n_unsupported;
     /* The first fault in the batch; events before it are kept. */
     enum status err_status;
@@ -117,6 +118,7 @@ struct worker {
     struct strbuf tmp;
     struct strbuf val;              /* an op argument value being encoded */
     struct strbuf esc;              /* an event with its "\u0000" escapes rewritten */
+    struct strbuf raw;              /* an event's text as kept (event.raw) */
 };
 
 void load_worker_init(struct worker *w, struct load_shared *sh);
