@@ -14,6 +14,7 @@
 #include "core/base/hash.h"
 #include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
+#include "core/trace/load.h"
 #include "core/trace/load_internal.h"
 #include "core/trace/pyval.h"
 #include "core/base/utf8.h"
@@ -23,11 +24,19 @@
 /* ------------------------------------------------------------------------ */
 
 static __thread struct arena *tls_arena;
+/* Set when an event's parse asked for more than LOAD_MAX_EVENT_MEMORY:
+ * cJSON then sees a failed allocation and gives up on the event. */
+static __thread bool tls_over_budget;
 
 static void *hook_malloc(size_t n)
 {
-    if (tls_arena)
+    if (tls_arena) {
+        if (n > LOAD_MAX_EVENT_MEMORY - MIN(tls_arena->used, LOAD_MAX_EVENT_MEMORY)) {
+            tls_over_budget = true;
+            return NULL;
+        }
         return arena_alloc(tls_arena, n);
+    }
     return malloc(n);
 }
 
@@ -944,10 +953,18 @@ void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint
             }
         }
         const char *pe = NULL;
+        tls_over_budget = false;
         cJSON *obj = cJSON_ParseWithLengthOpts(text, text_len, &pe, 0);
         if (pe)
             pe = p + (pe - text); /* the copy has the same length */
         uint64_t at = offset + (uint64_t)(p - buf);
+        if (!obj && tls_over_budget) {
+            fail(out, ST_LIMIT, at,
+                 "a trace event that needs more than %u MiB of memory to parse (it holds millions "
+                 "of values): torchtop refuses it",
+                 LOAD_MAX_EVENT_MEMORY >> 20);
+            break;
+        }
         char why[96];
         if (!obj) {
             uint64_t bad = pe && pe >= buf && pe <= end ? offset + (uint64_t)(pe - buf) : at;

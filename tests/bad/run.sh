@@ -104,5 +104,30 @@ else
     pass=$((pass + 1))
 fi
 
+# Memory bombs, made at test time (make-bombs.py): an event or top-level
+# value longer than 16 MiB, or one that needs more than 128 MiB to parse, is
+# refused within a memory cap, and the events before it are reported.
+[ -n "${PYTHON3:-}" ] || PYTHON3=python3
+if "$PYTHON3" "$src/make-bombs.py" "$tmp"; then
+    while IFS="$tab" read -r name message; do
+        capped 384 report -q -t timeline "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        sed "s|^torchtop: $tmp/$name|FILE|" "$tmp/err" >"$tmp/err2"
+        check "$name" 2 "$message" "$rc" "$tmp/err2" "$tmp/out"
+        if ! grep -q "^torchtop: reporting the 1 event read before the fault" "$tmp/err"; then
+            echo "FAIL: $name: the event before the fault is not reported"
+            fail=$((fail + 1))
+        fi
+    done <<EOF
+event-20mb.json.gz${tab}FILE: byte (uncompressed) 99: a trace event longer than 16 MiB: torchtop holds one whole to parse it and refuses larger ones
+event-parse-memory.json.gz${tab}FILE: byte (uncompressed) 99: a trace event that needs more than 128 MiB of memory to parse (it holds millions of values): torchtop refuses it
+name-1gb.json.gz${tab}FILE: byte (uncompressed) 99: a trace event longer than 16 MiB: torchtop holds one whole to parse it and refuses larger ones
+top-value-20mb.json.gz${tab}FILE: byte (uncompressed) 108: a top-level value longer than 16 MiB: torchtop holds one whole to parse it and refuses larger ones
+EOF
+else
+    echo "FAIL: make-bombs.py did not write the memory bombs"
+    fail=$((fail + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
