@@ -160,15 +160,16 @@ static uint32_t intern_item_string(struct worker *w, const cJSON *item)
 
 /* Microseconds (as a double from the file) -> integer nanoseconds, exact for
  * the three-decimal values Kineto writes: the fraction is taken apart from
- * the integer part, whose subtraction is exact. */
+ * the integer part, whose subtraction is exact. False when the result is
+ * not within +-LOAD_MAX_TIME_NS. */
 static bool us_to_ns(double us, int64_t *ns)
 {
-    if (!isfinite(us) || fabs(us) > 9.0e15)
+    if (!(fabs(us) < LOAD_MAX_TIME_NS / 1000.0))
         return false;
     double ip = floor(us);
     double frac = us - ip;
     *ns = (int64_t)ip * 1000 + (int64_t)llround(frac * 1000.0);
-    return true;
+    return *ns > -LOAD_MAX_TIME_NS && *ns < LOAD_MAX_TIME_NS;
 }
 
 /* Integers beyond 2^53 lose digits in a double: find the literal after
@@ -563,7 +564,8 @@ static void soft_fail(struct batch_out *out, uint64_t offset, const char *fmt, .
 }
 
 /* A time field in µs: a number, or a string holding one (read, and a soft
- * fault: the format wants a number). */
+ * fault: the format wants a number). False, with the fault recorded, when
+ * it is neither or out of range. */
 static bool time_field(const cJSON *item, const char *key, uint64_t offset, int64_t *ns,
                        struct batch_out *out)
 {
@@ -574,13 +576,25 @@ static bool time_field(const cJSON *item, const char *key, uint64_t offset, int6
         char *end;
         d = strtod(item->valuestring, &end);
         if (*end)
-            return false;
-        soft_fail(out, offset, "expected a number for \"%s\", found a string (its number is used)",
-                  key);
+            d = NAN;
+        else
+            soft_fail(out, offset,
+                      "expected a number for \"%s\", found a string (its number is used)", key);
     } else {
+        d = NAN;
+    }
+    if (!isfinite(d)) {
+        fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"%s\"", key);
         return false;
     }
-    return us_to_ns(d, ns);
+    if (!us_to_ns(d, ns)) {
+        fail(out, ST_LIMIT, offset,
+             "expected \"%s\" within +-%" PRId64 " microseconds (2^62 ns, 146 years around "
+             "1970), found %.17g",
+             key, LOAD_MAX_TIME_NS / 1000, d);
+        return false;
+    }
+    return true;
 }
 
 static uint32_t name_of(struct worker *w, const cJSON *name)
@@ -839,21 +853,26 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
 
     int64_t ts = 0, dur = 0;
     if (f.ts) {
-        if (!time_field(f.ts, "ts", offset, &ts, out)) {
-            fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"ts\"");
+        if (!time_field(f.ts, "ts", offset, &ts, out))
             return;
-        }
     } else if (ph != 'M') {
         fail(out, ST_FORMAT, offset, "expected \"ts\" in a '%c' event", ph);
         return;
     }
     if (ph == 'X' && f.dur) {
-        if (!time_field(f.dur, "dur", offset, &dur, out)) {
-            fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"dur\"");
+        if (!time_field(f.dur, "dur", offset, &dur, out))
             return;
-        }
         if (dur < 0) {
             fail(out, ST_FORMAT, offset, "expected a non-negative \"dur\"");
+            return;
+        }
+        /* Ends within the range too, so that any two times subtract
+         * without overflow. */
+        if (dur >= LOAD_MAX_TIME_NS - ts) {
+            fail(out, ST_LIMIT, offset,
+                 "expected the event to end (ts + dur) within +-%" PRId64 " microseconds "
+                 "(2^62 ns), found %.17g",
+                 LOAD_MAX_TIME_NS / 1000, ((double)ts + (double)dur) / 1000.0);
             return;
         }
     }
