@@ -404,8 +404,9 @@ static bool next_nonws(struct loader *L)
  * (size_t)-1 when the input ends first. */
 static size_t scan_whole_value(struct loader *L)
 {
+    struct jsonscan_state scan = {0};
     for (;;) {
-        const char *q = json_scan_value(L->buf + L->pos, L->buf + L->len, L->eof);
+        const char *q = json_scan_resume(L->buf + L->pos, L->buf + L->len, L->eof, &scan);
         if (q)
             return (size_t)(q - L->buf);
         if (L->eof)
@@ -464,6 +465,10 @@ static enum status input_ended(struct loader *L, enum status st, const char *fmt
 static enum status parse_events(struct loader *L, bool bare_array)
 {
     size_t bstart = L->pos;
+    /* How far the event at pos has been scanned, while it waits for more
+     * input: rescanning it from its start after every read would make an
+     * event of n bytes cost O(n^2). */
+    struct jsonscan_state scan = {0};
     for (;;) {
         if (cancelled(L)) {
             dispatch(L, bstart, L->pos);
@@ -510,7 +515,7 @@ static enum status parse_events(struct loader *L, bool bare_array)
             return fail_at(L, ST_FORMAT, L->pos,
                            "expected '{' starting a trace event, or ']' ending \"traceEvents\"");
         }
-        const char *q = json_scan_value(L->buf + L->pos, L->buf + L->len, L->eof);
+        const char *q = json_scan_resume(L->buf + L->pos, L->buf + L->len, L->eof, &scan);
         if (!q) {
             if (L->eof) {
                 dispatch(L, bstart, L->pos);
@@ -532,6 +537,7 @@ static enum status parse_events(struct loader *L, bool bare_array)
             continue;
         }
         L->pos = (size_t)(q - L->buf);
+        scan = (struct jsonscan_state){0};
         if (L->pos - bstart >= BATCH_BYTES) {
             dispatch(L, bstart, L->pos);
             bstart = L->pos;
