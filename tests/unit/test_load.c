@@ -305,6 +305,54 @@ static void test_threads_deterministic(void **state)
     sb_free(&sb);
 }
 
+/* A bad event near the start of a document that is also cut at its end,
+ * or followed by top-level keys: whatever the thread count, the same fault
+ * is reported and the trace says the same of what was read (bytes, cut,
+ * keys), namely what one thread, which stops at the bad event, has read. */
+static void test_fault_same_any_threads(void **state)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        struct strbuf sb = STRBUF_INIT;
+        sb_puts(&sb, "{\"traceEvents\": [");
+        for (int i = 0; i < 30000; i++)
+            sb_printf(&sb, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%d\", \"pid\": 1,"
+                           " \"tid\": %d, \"ts\": %d, \"dur\": %d}",
+                      i ? ",\n" : "", i % 50, i % 3, i * 10, i == 5 ? -1 : 5);
+        sb_puts(&sb, "], \"traceName\": \"after\"}");
+        size_t len = variant == 0 ? sb.len - 60 : sb.len; /* cut inside the last event */
+        struct trace *ref = NULL;
+        char *ref_msg = NULL;
+        for (unsigned n = 1; n <= 8; n++) {
+            struct errinfo err = {0};
+            struct trace *t = NULL;
+            struct load_opts o = {.threads = n};
+            assert_int_equal(trace_load_mem("cut.json", sb.s, len, &o, &t, &err), ST_FORMAT);
+            char *msg = errinfo_format(&err);
+            errinfo_clear(&err);
+            assert_non_null(strstr(msg, "expected a non-negative \"dur\""));
+            assert_int_equal(t->ev.n, 5);
+            assert_true(t->partial);
+            assert_false(t->truncated);
+            assert_null(t->top ? cJSON_GetObjectItem(t->top, "traceName") : NULL);
+            if (!ref) {
+                ref = t;
+                ref_msg = msg;
+                assert_true(ref->json_bytes < len);
+                continue;
+            }
+            assert_string_equal(msg, ref_msg);
+            assert_int_equal(t->json_bytes, ref->json_bytes);
+            assert_int_equal(t->file_bytes, ref->file_bytes);
+            assert_int_equal(t->lost_bytes, ref->lost_bytes);
+            free(msg);
+            trace_free(t);
+        }
+        free(ref_msg);
+        trace_free(ref);
+        sb_free(&sb);
+    }
+}
+
 static void test_truncated_keeps_events(void **state)
 {
     const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},"
@@ -446,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_array_format_and_counters),
         cmocka_unit_test(test_flows_and_phases),
         cmocka_unit_test(test_threads_deterministic),
+        cmocka_unit_test(test_fault_same_any_threads),
         cmocka_unit_test(test_truncated_keeps_events),
         cmocka_unit_test(test_bad_event_keeps_earlier),
         cmocka_unit_test(test_invalid_utf8_keeps_all),
