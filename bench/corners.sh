@@ -3,6 +3,7 @@
 #   metadata  N thread_name records, one per thread (N rows to name)
 #   fwd-bwd   N ops sharing one Sequence number, half forward, half backward
 #   name      one event whose name is N * 100 bytes (10 MB, 100 MB)
+#   name|     the same through a pipe (standard input), read in small pieces
 # Each is loaded with `torchtop report -q` (every table) next to Python's
 # json.load of the same file as the baseline. Prints wall time, peak RSS
 # and the ratio to the baseline; a run over the time limit prints ">LIMIT".
@@ -57,18 +58,30 @@ run() { # run CMD...: prints "SECONDS RSS_MB", or ">LIMIT -" past the limit
 
 printf '%-9s %9s %8s %10s %8s %10s %8s\n' case records "JSON MB" "torchtop s" "RSS MB" "python s" ratio
 for n in "$@"; do
-    for kind in metadata fwd-bwd name; do
-        f="$tmp/$kind-$n.json"
-        "$py" "$tmp/gen.py" "$kind" "$n" "$f"
+    for kind in metadata fwd-bwd name name\|; do
+        f="$tmp/${kind%|}-$n.json"
+        [ -f "$f" ] || "$py" "$tmp/gen.py" "${kind%|}" "$n" "$f"
         mb=$(wc -c <"$f" | awk '{printf "%.1f", $1 / 1e6}')
         cat "$f" >/dev/null
-        run "$py" -c 'import json, sys; json.load(open(sys.argv[1]))' "$f" >"$tmp/r"
-        read -r t_py _ <"$tmp/r"
-        run "$tt" report -q -o /dev/null "$f" >"$tmp/r"
-        read -r t rss <"$tmp/r"
+        case $kind in
+            *\|)
+                run sh -c 'cat "$1" | "$2" -c "import json, sys; json.load(sys.stdin)"' sh "$f" "$py" \
+                    >"$tmp/r"
+                read -r t_py _ <"$tmp/r"
+                run sh -c 'cat "$1" | "$2" report -q -o /dev/null -' sh "$f" "$tt" >"$tmp/r"
+                read -r t rss <"$tmp/r"
+                rm -f "$f"
+                ;;
+            *)
+                run "$py" -c 'import json, sys; json.load(open(sys.argv[1]))' "$f" >"$tmp/r"
+                read -r t_py _ <"$tmp/r"
+                run "$tt" report -q -o /dev/null "$f" >"$tmp/r"
+                read -r t rss <"$tmp/r"
+                [ "$kind" = name ] || rm -f "$f"
+                ;;
+        esac
         ratio=$(awk -v a="$t" -v b="$t_py" 'BEGIN {
             if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2fx", a / b; else print "-" }')
         printf '%-9s %9d %8s %10s %8s %10s %8s\n' "$kind" "$n" "$mb" "$t" "$rss" "$t_py" "$ratio"
-        rm -f "$f"
     done
 done
