@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/base/outfile.h"
 #include "core/roofline/devices.h"
 #include "core/base/source.h"
 #include "core/trace/load.h"
@@ -170,8 +171,15 @@ int cmd_explore(int argc, char **argv)
         return rc;
     }
     o.path = argv[optind];
-    /* Traces and memory snapshots are told apart by content, not by name. */
     struct errinfo err = {0};
+    if (o.script_timing && outfile_check_distinct(o.script_timing, o.path, &err) != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop: %s\n", m);
+        free(m);
+        errinfo_clear(&err);
+        return EXIT_FAILURE_RUN;
+    }
+    /* Traces and memory snapshots are told apart by content, not by name. */
     struct source src;
     if (source_open(&src, o.path, &err) != ST_OK) {
         char *m = errinfo_format(&err);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/outfile.h"
 #include "core/trace/export.h"
 #include "core/trace/load.h"
 #include "src/commands.h"
@@ -78,6 +79,13 @@ int cmd_export(int argc, char **argv)
         }
     }
     struct errinfo err = {0};
+    if (outfile_check_distinct(out, argv[optind], &err) != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop export: %s\n", m);
+        free(m);
+        errinfo_clear(&err);
+        return EXIT_FAILURE_RUN;
+    }
     struct trace *t = NULL;
     enum status st = trace_load_file(argv[optind], NULL, &t, &err);
     int status = EXIT_OK;
@@ -95,8 +103,9 @@ int cmd_export(int argc, char **argv)
     }
     uint8_t *keep = xmalloc(t->ev.n + 1);
     char msg[256];
-    if (!t->ev.n || !export_select(t, &sel, keep, msg)) {
-        fprintf(stderr, "torchtop export: %s\n", t->ev.n ? msg : "no events to export");
+    bool none = !t->ev.n && !t->others.n;
+    if (none || !export_select(t, &sel, keep, msg)) {
+        fprintf(stderr, "torchtop export: %s\n", none ? "no events to export" : msg);
         status = status ? status : EXIT_FAILURE_RUN;
     } else {
         bool gz = strlen(out) > 3 && strcmp(out + strlen(out) - 3, ".gz") == 0;

@@ -10,6 +10,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/base/display.h"
+#include "core/base/outfile.h"
 #include "core/symbols/folded.h"
 #include "core/trace/load.h"
 #include "core/report/report.h"
@@ -65,6 +66,9 @@ static void report_usage(FILE *f)
                "      --metric M         folded: self_cpu (default) or self_device\n"
                "      --max-name-width N text output: cut names to N columns (default 60)\n"
                "      --all-columns      text/md output: include the detail columns\n"
+               "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
+               "                         are (by default they get a leading ' so that a\n"
+               "                         spreadsheet does not run them as formulas)\n"
                "      --no-header        leave out the trace header\n"
                "  -o, --output FILE      write to FILE instead of standard output\n"
                "      --xlsx FILE        write the tables as an Excel workbook instead\n"
@@ -79,7 +83,7 @@ static void report_usage(FILE *f)
 
 enum {
     OPT_LINKED = 256, OPT_SHAPE, OPT_STACK, OPT_TOPLEVEL, OPT_UNIT, OPT_NAMEW, OPT_ALLCOLS,
-    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS, OPT_XLSX, OPT_METRIC,
+    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS, OPT_XLSX, OPT_METRIC, OPT_CSVRAW,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -138,6 +142,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"flow-links", no_argument, NULL, OPT_FLOWLINKS},
         {"xlsx", required_argument, NULL, OPT_XLSX},
         {"metric", required_argument, NULL, OPT_METRIC},
+        {"csv-raw", no_argument, NULL, OPT_CSVRAW},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -195,6 +200,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             c->fmt.max_name_width = (size_t)v;
             break;
         case OPT_ALLCOLS: c->fmt.all_columns = true; break;
+        case OPT_CSVRAW: c->fmt.csv_raw = true; break;
         case OPT_NOHEADER: c->no_header = true; break;
         case OPT_THREADS:
             if (!parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {
@@ -243,28 +249,64 @@ static void output_error(const char *path, const char *reason)
     sb_free(&sb);
 }
 
+/* The report, whole: into a file beside -o's target renamed onto it when
+ * complete, or onto standard output. */
 static int write_out(const struct report_cli *c, const struct strbuf *sb)
 {
-    FILE *f = stdout;
-    const char *name = "standard output";
-    if (c->out_path && strcmp(c->out_path, "-") != 0) {
-        name = c->out_path;
-        f = fopen(c->out_path, "w");
-        if (!f) {
-            output_error(name, strerror(errno));
+    if (!c->out_path || strcmp(c->out_path, "-") == 0) {
+        errno = 0;
+        fwrite(sb_str(sb), 1, sb->len, stdout);
+        if (ferror(stdout) | fflush(stdout)) {
+            output_error("standard output", errno ? strerror(errno) : "write error");
             return EXIT_FAILURE_RUN;
         }
+        return EXIT_OK;
     }
-    errno = 0;
-    fwrite(sb_str(sb), 1, sb->len, f);
-    int bad = ferror(f);
-    if (f != stdout)
-        bad |= fclose(f);
-    else
-        bad |= fflush(f);
-    if (bad) {
-        output_error(name, errno ? strerror(errno) : "write error");
+    struct outfile of;
+    struct errinfo err = {0};
+    bool ok = outfile_open(&of, c->out_path, &err) == ST_OK;
+    if (ok) {
+        /* Anything printed to stdout before goes first (same stream). */
+        fflush(stdout);
+        const char *p = sb_str(sb);
+        size_t left = sb->len;
+        while (left && ok) {
+            ssize_t n = write(of.fd, p, left);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                outfile_discard(&of);
+                ok = false;
+            } else {
+                p += n;
+                left -= (size_t)n;
+            }
+        }
+        ok = ok && outfile_commit(&of, &err) == ST_OK;
+    }
+    int e = errno ? errno : EIO; /* outfile leaves the reason there */
+    errinfo_clear(&err);
+    if (!ok) {
+        output_error(c->out_path, strerror(e));
         return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
+
+/* An output (-o, --xlsx) that is the input file is refused before the
+ * input is read: one line naming both, exit 1. */
+static int check_outputs(const struct report_cli *c, const char *in)
+{
+    const char *outs[] = {c->out_path, c->xlsx_path};
+    for (size_t i = 0; i < ARRAY_SIZE(outs); i++) {
+        struct errinfo err = {0};
+        if (outs[i] && outfile_check_distinct(outs[i], in, &err) != ST_OK) {
+            char *m = errinfo_format(&err);
+            fprintf(stderr, "torchtop report: %s\n", m);
+            free(m);
+            errinfo_clear(&err);
+            return EXIT_FAILURE_RUN;
+        }
     }
     return EXIT_OK;
 }
@@ -525,6 +567,9 @@ int cmd_report(int argc, char **argv)
     const char *path = NULL;
     int rc = parse_args(argc, argv, &c, &path);
     if (rc >= 0)
+        return rc;
+    rc = check_outputs(&c, path);
+    if (rc)
         return rc;
     struct errinfo err = {0};
     struct source src;

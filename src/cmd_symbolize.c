@@ -455,9 +455,12 @@ int cmd_symbolize(int argc, char **argv)
         any_bare |= !strchr(argv[i], '+') && !strchr(argv[i], '(');
     if (!c.exe && any_bare)
         c.exe = "a.out";
-    if (c.exe && !elfmod_is_elf(c.exe)) {
-        fprintf(stderr, "torchtop symbolize: %s: %s\n", c.exe,
-                access(c.exe, F_OK) == 0 ? "not an ELF file" : "file not found");
+    const char *why = c.exe ? elfmod_check(c.exe) : NULL;
+    if (why) {
+        struct strbuf name = STRBUF_INIT;
+        display_sanitize(&name, c.exe, strlen(c.exe));
+        fprintf(stderr, "torchtop symbolize: %s: %s\n", sb_str(&name), why);
+        sb_free(&name);
         return EXIT_FAILURE_RUN;
     }
     struct sym_opts o = {.demangle = demangle,

@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/base/common.h"
+#include "core/base/outfile.h"
 #include "src/commands.h"
 
 static const struct command commands[] = {
@@ -29,9 +31,39 @@ static void usage(FILE *f)
     fprintf(f, "\nRun 'torchtop COMMAND --help' for a command's options; see torchtop(1).\n");
 }
 
+/* Ctrl-C or a kill while a command writes a file: its temporary file goes,
+ * the file it was to replace stays as it was, and the signal then ends the
+ * process as it would have. */
+static void on_fatal_signal(int sig)
+{
+    outfile_unlink_pending();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_fatal_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
+        /* A signal ignored on entry (nohup, a shell's background job) stays
+         * ignored. */
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
+    /* A file size limit makes the write fail (EFBIG), which is reported,
+     * rather than killing the process. */
+    signal(SIGXFSZ, SIG_IGN);
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_CTYPE, "");
+    catch_fatal_signals();
     if (argc > 1) {
         if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
             usage(stdout);

@@ -31,7 +31,7 @@ void lane_build(struct lane *l, const struct trace *t, uint32_t row, bool cpu)
         if (!lane_kind_ok(t, ev, cpu))
             continue;
         const struct event *e = &t->ev.v[ev];
-        int c = cpu ? LC_CPU : (int)ev_bucket(t, ev);
+        int c = cpu ? LC_CPU : (int)gpuclass_bucket(t, ev);
         VEC_PUSH(&l->iv[c], ((struct ival){e->ts, ev_end(e)}));
     }
     for (int c = 0; c < LC__COUNT; c++)

@@ -1,5 +1,5 @@
 /* Timeline lanes: the busy intervals of one GPU stream (per class:
- * computation, communication, memcpy; ev_bucket() of core/trace/tree.h) or of
+ * computation, communication, memcpy; gpuclass_bucket() of core/trace/tree.h) or of
  * one thread's CPU ops, binned into screen columns, and the event at a
  * time. Pure (no curses). */
 #ifndef TORCHTOP_TUI_LANES_H

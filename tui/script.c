@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 
+#include "core/base/outfile.h"
 #include "tui/app.h"
 #include "tui/roofline_view.h"
 #include "tui/script.h"
@@ -44,13 +46,16 @@ int script_save_display(const char *path)
 {
     struct strbuf sb = STRBUF_INIT;
     screen_text(&sb);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        sb_free(&sb);
-        return 0;
+    struct outfile of;
+    struct errinfo err = {0};
+    int ok = 0;
+    if (outfile_open(&of, path, &err) == ST_OK) {
+        if (write(of.fd, sb_str(&sb), sb.len) == (ssize_t)sb.len)
+            ok = outfile_commit(&of, &err) == ST_OK;
+        else
+            outfile_discard(&of);
     }
-    fwrite(sb_str(&sb), 1, sb.len, f);
-    int ok = fclose(f) == 0;
+    errinfo_clear(&err);
     sb_free(&sb);
     return ok;
 }
@@ -207,10 +212,18 @@ int script_run(struct app *a, const char *path, const char *timing_path)
         fprintf(stderr, "torchtop: cannot read the script %s\n", path);
         return 1;
     }
+    /* The timing file appears whole when the script ends. */
     FILE *timing = NULL;
+    struct outfile tof = {.fd = -1};
+    struct errinfo terr = {0};
     if (timing_path) {
-        timing = fopen(timing_path, "w");
+        int fd = outfile_open(&tof, timing_path, &terr) == ST_OK ? dup(tof.fd) : -1;
+        timing = fd >= 0 ? fdopen(fd, "w") : NULL;
         if (!timing) {
+            if (fd >= 0)
+                close(fd);
+            outfile_discard(&tof);
+            errinfo_clear(&terr);
             fclose(f);
             fprintf(stderr, "torchtop: cannot write %s\n", timing_path);
             return 1;
@@ -256,7 +269,15 @@ int script_run(struct app *a, const char *path, const char *timing_path)
     }
     free(line);
     fclose(f);
-    if (timing)
-        fclose(timing);
+    if (timing) {
+        if (fclose(timing) == 0 && outfile_commit(&tof, &terr) == ST_OK) {
+            errinfo_clear(&terr);
+        } else {
+            outfile_discard(&tof);
+            errinfo_clear(&terr);
+            fprintf(stderr, "torchtop: cannot write %s\n", timing_path);
+            rc = rc ? rc : 1;
+        }
+    }
     return rc;
 }

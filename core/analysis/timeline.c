@@ -23,7 +23,7 @@ void timeline_breakdown(const struct trace *t, bool linked_only, int device, str
             continue;
         if (device >= 0 && (e->aux == IDX_NONE || t->gpus.v[e->aux].device != device))
             continue;
-        VEC_PUSH(&b[ev_bucket(t, i)], ((struct ival){e->ts, ev_end(e)}));
+        VEC_PUSH(&b[gpuclass_bucket(t, i)], ((struct ival){e->ts, ev_end(e)}));
         if (e->ts < first)
             first = e->ts;
         if (ev_end(e) > last)

@@ -133,9 +133,25 @@ static bool detect(struct source *src, struct errinfo *err)
     return true;
 }
 
+/* A gzip fault in the words of gzip -t where zlib's are less clear. */
+static void gzip_fault(struct source *src, uint64_t at, const char *zmsg, struct errinfo *err)
+{
+    if (zmsg && strcmp(zmsg, "incorrect length check") == 0)
+        errinfo_set_at(err, ST_GZIP, src->name, "compressed byte", at,
+                       "corrupt gzip data (length error: the size in the member's trailer is "
+                       "not the size of its data)");
+    else
+        errinfo_set_at(err, ST_GZIP, src->name, "compressed byte", at, "corrupt gzip data (%s)",
+                       zmsg ? zmsg : "no progress");
+}
+
 static ssize_t read_gzip(struct source *src, uint8_t *buf, size_t cap, struct errinfo *err)
 {
     size_t produced = 0;
+    if (src->zfail) {
+        gzip_fault(src, src->zfail_at, src->zfail, err);
+        return -1;
+    }
     while (produced < cap && !src->zend) {
         if (!fill_raw(src, 1, err))
             return produced ? (ssize_t)produced : -1;
@@ -172,11 +188,14 @@ static ssize_t read_gzip(struct source *src, uint8_t *buf, size_t cap, struct er
             continue;
         }
         if (r != Z_OK && !(r == Z_BUF_ERROR && (used || made))) {
-            if (produced)
-                break; /* hand out what decoded; the next call reports */
-            errinfo_set_at(err, ST_GZIP, src->name, "compressed byte", src->in_done,
-                           "corrupt gzip data (%s)",
-                           src->zs.msg ? src->zs.msg : "no progress");
+            if (produced) {
+                /* Hand out what decoded; the next call reports the fault
+                 * (kept: the bytes zlib read for it may have been the last). */
+                src->zfail = src->zs.msg ? src->zs.msg : "no progress";
+                src->zfail_at = src->in_done;
+                break;
+            }
+            gzip_fault(src, src->in_done, src->zs.msg, err);
             return -1;
         }
     }

@@ -29,6 +29,9 @@ struct source {
     uint64_t in_done;           /* raw bytes consumed so far */
     uint64_t out_done;          /* decompressed bytes returned so far */
     bool detected;              /* plain vs gzip decided */
+    const char *zfail;          /* zlib's message of a fault found after data
+                                   was handed out: reported by the next read */
+    uint64_t zfail_at;          /* compressed offset of that fault */
     uint8_t *peek;              /* bytes decoded by source_sniff, handed */
     size_t peek_len, peek_pos;  /* out again by the next reads          */
 };

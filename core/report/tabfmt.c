@@ -224,13 +224,50 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
 
 /* ------------------------------------------------------------------------ */
 
+/* A decimal number as a spreadsheet reads one: [+-]digits[.digits][e[+-]digits]. */
+static bool is_number_text(const char *s, size_t n)
+{
+    size_t i = 0, digits = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        i++;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        digits++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (!digits)
+        return false;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t exp = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == exp)
+            return false;
+    }
+    return i == n;
+}
+
+bool tabfmt_csv_formula_like(const char *s, size_t n)
+{
+    return n && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') &&
+           !is_number_text(s, n);
+}
+
 /* CSV cells are sanitized like text output (control bytes escaped), so a
  * report can be printed to a terminal safely; JSON keeps exact strings.
  * The lines of a COLF_LINES cell (`lines`) are sanitized one by one and
- * keep their newlines, inside the quoted field. */
-static void put_csv_field(struct strbuf *out, const char *raw, size_t rawn, bool lines)
+ * keep their newlines, inside the quoted field. A text cell that a
+ * spreadsheet would run as a formula (`guard`, tabfmt_csv_formula_like)
+ * gets a leading apostrophe, which spreadsheets read as "this is text". */
+static void put_csv_field(struct strbuf *out, const char *raw, size_t rawn, bool lines,
+                          bool guard)
 {
     struct strbuf clean = STRBUF_INIT;
+    if (guard && tabfmt_csv_formula_like(raw, rawn))
+        sb_putc(&clean, '\'');
     for (size_t i = 0; i < rawn;) {
         const char *nl = lines ? memchr(raw + i, '\n', rawn - i) : NULL;
         size_t n = nl ? (size_t)(nl - (raw + i)) : rawn - i;
@@ -265,7 +302,7 @@ static void put_csv(struct strbuf *out, const struct table *t, const struct tabf
     for (size_t c = 0; c < t->ncols; c++) {
         if (c)
             sb_putc(out, ',');
-        put_csv_field(out, t->cols[c].name, strlen(t->cols[c].name), false);
+        put_csv_field(out, t->cols[c].name, strlen(t->cols[c].name), false, false);
     }
     sb_puts(out, "\r\n");
     size_t nrows = row_limit(t, o);
@@ -275,7 +312,8 @@ static void put_csv(struct strbuf *out, const struct table *t, const struct tabf
                 sb_putc(out, ',');
             sb_clear(&cell);
             tabfmt_cell_plain(&cell, t, r, c);
-            put_csv_field(out, sb_str(&cell), cell.len, t->cols[c].flags & COLF_LINES);
+            put_csv_field(out, sb_str(&cell), cell.len, t->cols[c].flags & COLF_LINES,
+                          t->cols[c].kind == COL_TEXT && !o->csv_raw);
         }
         sb_puts(out, "\r\n");
     }

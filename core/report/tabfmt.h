@@ -24,6 +24,7 @@ struct tabfmt_opts {
     size_t max_name_width;  /* text: columns for COLF_WIDE cells; 0 = 60 */
     bool ascii;             /* text: "~" instead of "…" for cuts */
     bool all_columns;       /* text/md: include COLF_DETAIL columns */
+    bool csv_raw;           /* CSV: formula-like text cells as they are (no leading ') */
 };
 
 /* Parse "text", "csv", "json", "md"; false when unknown. */
@@ -41,6 +42,11 @@ void tabfmt_list(struct strbuf *out, const struct table_list *l, const struct ta
 /* Append s[0..n) sanitized (display.h) and escaped for Markdown text, as
  * Markdown table cells are written. */
 void tabfmt_md_text(struct strbuf *out, const char *s, size_t n);
+
+/* Whether a CSV text cell s[0..n) would run as a spreadsheet formula: it
+ * starts with '=', '+', '-' or '@' and is not a number. CSV output gives
+ * such cells a leading "'" unless csv_raw is set. */
+bool tabfmt_csv_formula_like(const char *s, size_t n);
 
 /* Cell value as display text with the column's decimals (text output). */
 void tabfmt_cell_text(struct strbuf *out, const struct table *t, size_t row, size_t col);

@@ -2,10 +2,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/base/display.h"
+#include "core/base/outfile.h"
 #include "core/base/strbuf.h"
 #include "core/analysis/timeline.h"
 #include "core/report/xlsx.h"
@@ -52,9 +55,50 @@ static void clean(struct strbuf *sb, const char *s)
     display_sanitize(sb, s, strlen(s));
 }
 
+/* Excel holds at most 32767 characters in a cell; text is cut well below,
+ * at a character boundary, and ends with "…". */
+#define XLSX_CELL_MAX 32000
+#define CUT_NAMES_MAX 20
+
+/* The cells of one sheet that were cut: a count and the first names. */
+struct cuts {
+    size_t n;
+    struct strbuf names;        /* " B5, C9, ..." */
+};
+
+/* Cut sb to XLSX_CELL_MAX characters, the last one "…"; false when it fits. */
+static bool cut_cell(struct strbuf *sb)
+{
+    size_t chars = 0, i = 0, keep = 0;
+    for (; i < sb->len; i++) {
+        if (((unsigned char)sb->s[i] & 0xC0) == 0x80)
+            continue; /* continuation byte */
+        if (chars == XLSX_CELL_MAX - 1)
+            keep = i;
+        if (++chars > XLSX_CELL_MAX)
+            break;
+    }
+    if (chars <= XLSX_CELL_MAX)
+        return false;
+    sb->len = keep;
+    sb->s[keep] = '\0';
+    sb_puts(sb, "\xe2\x80\xa6");
+    return true;
+}
+
+static void note_cut(struct cuts *c, lxw_row_t row, lxw_col_t col)
+{
+    if (c->n++ < CUT_NAMES_MAX) {
+        char name[LXW_MAX_CELL_NAME_LENGTH];
+        lxw_rowcol_to_cell(name, row, col);
+        sb_printf(&c->names, "%s %s", c->n > 1 ? "," : "", name);
+    }
+}
+
 static void write_table(lxw_workbook *wb, const struct table *t, const struct formats *f,
                         int serial)
 {
+    struct cuts cut = {0, STRBUF_INIT};
     char name[32];
     sheet_name(name, t->name, wb, serial);
     lxw_worksheet *ws = workbook_add_worksheet(wb, name);
@@ -78,9 +122,8 @@ static void write_table(lxw_workbook *wb, const struct table *t, const struct fo
                 if (!v.s)
                     break;
                 clean(&sb, v.s);
-                /* Excel caps a cell at 32767 characters. */
-                if (sb.len > 32000)
-                    sb.s[sb.len = 32000] = '\0';
+                if (cut_cell(&sb))
+                    note_cut(&cut, row, col);
                 worksheet_write_string(ws, row, col, sb_str(&sb), f->text);
                 w = (double)display_width(sb_str(&sb), sb.len) + 1;
                 break;
@@ -110,6 +153,16 @@ static void write_table(lxw_workbook *wb, const struct table *t, const struct fo
         clean(&sb, t->notes.v[i]);
         worksheet_write_string(ws, (lxw_row_t)(t->nrows + 2 + i), 0, sb_str(&sb), f->label);
     }
+    if (cut.n) {
+        sb_clear(&sb);
+        sb_printf(&sb, "%zu cell%s cut to %d characters (Excel holds at most 32767), ending "
+                       "with \xe2\x80\xa6:%s%s",
+                  cut.n, cut.n == 1 ? "" : "s", XLSX_CELL_MAX, sb_str(&cut.names),
+                  cut.n > CUT_NAMES_MAX ? ", ..." : "");
+        worksheet_write_string(ws, (lxw_row_t)(t->nrows + 2 + t->notes.n), 0, sb_str(&sb),
+                               f->label);
+    }
+    sb_free(&cut.names);
     free(width);
     sb_free(&sb);
 }
@@ -164,21 +217,40 @@ static void write_summary(lxw_workbook *wb, struct analysis *a, const struct for
     sb_free(&sb);
 }
 
+/* workbook_close with standard error sent to /dev/null: libxlsxwriter
+ * prints its own "[ERROR]" lines there, and the caller reports the failure
+ * in one line of its own. */
+static lxw_error close_quietly(lxw_workbook *wb)
+{
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null >= 0)
+        dup2(null, STDERR_FILENO);
+    if (null >= 0)
+        close(null);
+    lxw_error e = workbook_close(wb);
+    fflush(stderr);
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    return e;
+}
+
 enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
                        struct errinfo *err)
 {
-    /* libxlsxwriter reports a file it cannot create on stderr itself, when
-     * the workbook is closed: try first, so the one message is ours. */
-    FILE *probe = fopen(path, "wb");
-    if (!probe) {
-        errinfo_set(err, ST_IO, path, -1, "cannot create the workbook: %s", strerror(errno));
+    /* libxlsxwriter writes the file by name, when the workbook is closed:
+     * it gets the temporary file, renamed onto path once complete. */
+    struct outfile of;
+    if (outfile_open_path(&of, path, err) != ST_OK)
         return ST_IO;
-    }
-    fclose(probe);
     lxw_workbook_options opts = {.constant_memory = LXW_FALSE, .tmpdir = NULL};
-    lxw_workbook *wb = workbook_new_opt(path, &opts);
+    lxw_workbook *wb = workbook_new_opt(of.tmp, &opts);
     if (!wb) {
         errinfo_set(err, ST_IO, path, -1, "cannot create the workbook");
+        outfile_discard(&of);
         return ST_IO;
     }
     struct formats f;
@@ -202,12 +274,13 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
                 serial++;
         write_table(wb, tables->items.v[i], &f, serial);
     }
-    lxw_error e = workbook_close(wb);
+    lxw_error e = close_quietly(wb);
     if (e != LXW_NO_ERROR) {
         errinfo_set(err, ST_IO, path, -1, "cannot write the workbook: %s", lxw_strerror(e));
+        outfile_discard(&of);
         return ST_IO;
     }
-    return ST_OK;
+    return outfile_commit(&of, err);
 }
 
 #endif

@@ -168,6 +168,7 @@ static struct pk_value new_cont(struct pickle *p, uint8_t kind)
     c->memo = UINT32_MAX;
     c->kind = kind;
     c->state = CS_OPEN;
+    c->start = p->op_off;
     return (struct pk_value){.tag = kind, .id = id};
 }
 
@@ -702,7 +703,8 @@ enum status pickle_load(struct source *src, const struct pickle_opts *opts, stru
     *root = (struct pk_value){.tag = PK_NONE};
     enum status st = run(p, root);
     if (st != ST_OK && err->status == ST_OK)
-        errinfo_set(err, st, src->name, -1, "%s", status_str(st));
+        errinfo_set_at(err, st, src->name, pickle_offset_what(p), p->op_off, "%s",
+                       status_str(st));
     /* Only the containers reachable from root are needed from here on. */
     free(p->buf);
     p->buf = NULL;

@@ -101,6 +101,10 @@ void pickle_free(struct pickle *p);
 int pickle_protocol(const struct pickle *p);
 /* Offset (decompressed bytes) of the opcode being executed; for hooks' messages. */
 uint64_t pickle_offset(const struct pickle *p);
+/* Offset of the opcode that made container v (EMPTY_DICT, EMPTY_LIST, a
+ * tuple opcode), for messages about it; pickle_offset for anything else
+ * (after the load: the STOP opcode's). */
+uint64_t pk_offset(const struct pickle *p, struct pk_value v);
 /* What offsets count: "byte", or "byte (uncompressed)" in gzip input. */
 const char *pickle_offset_what(const struct pickle *p);
 

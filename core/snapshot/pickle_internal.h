@@ -23,6 +23,7 @@ struct pk_cont {
     uint8_t state;              /* enum cont_state */
     bool pinned;                /* referenced from the memo in ways we do not track */
     struct pk_value repl;       /* CS_REPLACED: what the hook made of it */
+    uint64_t start;             /* offset of the opcode that made it */
 };
 
 /* The reader. */

@@ -20,6 +20,13 @@ uint64_t pickle_offset(const struct pickle *p)
     return p->op_off;
 }
 
+uint64_t pk_offset(const struct pickle *p, struct pk_value v)
+{
+    if (pk_is_container(v) && v.id < p->conts.n && cont(p, v)->state != CS_FREE)
+        return cont(p, v)->start;
+    return p->op_off;
+}
+
 const char *pickle_offset_what(const struct pickle *p)
 {
     return p->src && p->src->gzip ? "byte (uncompressed)" : "byte";

@@ -66,6 +66,7 @@ enum user_kind { UK_FRAME = 1, UK_STACK, UK_ENTRY, UK_SEGMENT, UK_BLOCK, UK_ANNO
 
 struct pend_segment {
     struct snap_segment seg;
+    uint64_t offset;            /* where its dict starts, for messages */
     int64_t device;
     uint32_t first_ref, nrefs;  /* pending blocks: seg_blocks[first_ref .. +nrefs) */
 };
@@ -219,9 +220,9 @@ static struct pk_value seal_entry(struct builder *b, const struct pk_value *f, u
 }
 
 static struct pk_value seal_segment(struct builder *b, struct pickle *p, const struct pk_value *f,
-                                    uint64_t have)
+                                    uint64_t have, uint64_t offset)
 {
-    struct pend_segment ps = {.first_ref = (uint32_t)b->seg_blocks.n};
+    struct pend_segment ps = {.first_ref = (uint32_t)b->seg_blocks.n, .offset = offset};
     struct snap_segment *g = &ps.seg;
     if (have & BIT(K_DEVICE))
         ps.device = get_i64(b, f[K_DEVICE]);
@@ -341,7 +342,7 @@ static void seal_dict(struct builder *b, struct pickle *p, struct pk_value *v)
         allowed = ENTRY_KEYS;
         where = "trace entry";
     } else if (have & (BIT(K_BLOCKS) | BIT(K_TOTAL_SIZE))) {
-        *v = seal_segment(b, p, f, have);
+        *v = seal_segment(b, p, f, have, pk_offset(p, *v));
         allowed = SEGMENT_KEYS;
         where = "segment";
     } else if (have & BIT(K_STATE)) {
@@ -427,9 +428,9 @@ static enum status add_segments(struct builder *b, struct pickle *p, struct pk_v
         if (host_dev != IDX_NONE) {
             g.device = host_dev;
         } else if (ps->device < 0 || ps->device >= 4096) {
-            errinfo_set(err, ST_FORMAT, s->path, -1,
-                        "segment %zu is on device %lld (devices 0 to 4095 are supported)", i,
-                        (long long)ps->device);
+            errinfo_set_at(err, ST_FORMAT, s->path, pickle_offset_what(p), ps->offset,
+                           "segment %zu is on device %lld (devices 0 to 4095 are supported)", i,
+                           (long long)ps->device);
             return ST_FORMAT;
         } else {
             while (s->devices.n <= (size_t)ps->device)
@@ -506,14 +507,14 @@ static enum status finish(struct builder *b, struct pickle *p, struct pk_value r
             }
         }
         if (!(have & (BIT(K_SEGMENTS) | BIT(K_DEVICE_TRACES)))) {
-            errinfo_set(err, ST_FORMAT, s->path, -1,
-                        "not a memory snapshot: the pickle's dict has no 'segments' or "
-                        "'device_traces'");
+            errinfo_set_at(err, ST_FORMAT, s->path, pickle_offset_what(p), pk_offset(p, root),
+                           "not a memory snapshot: the pickle's dict has no 'segments' or "
+                           "'device_traces'");
             return ST_FORMAT;
         }
     } else {
-        errinfo_set(err, ST_FORMAT, s->path, -1,
-                    "not a memory snapshot: the pickle holds no dict or list of segments");
+        errinfo_set_at(err, ST_FORMAT, s->path, pickle_offset_what(p), pk_offset(p, root),
+                       "not a memory snapshot: the pickle holds no dict or list of segments");
         return ST_FORMAT;
     }
 

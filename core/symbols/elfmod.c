@@ -477,19 +477,43 @@ truncated:
     return false;
 }
 
-static struct elfmod *open_file(const char *path, bool symbols, const char **why)
+/* Why a file that is not a regular one is not read: a FIFO or a device
+ * would block or never end. */
+static const char *not_regular(mode_t mode)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (S_ISFIFO(mode))
+        return "not a regular file (a FIFO): only regular ELF files are read";
+    if (S_ISDIR(mode))
+        return "not a regular file (a directory): only regular ELF files are read";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "not a regular file (a device): only regular ELF files are read";
+    return "not a regular file: only regular ELF files are read";
+}
+
+/* Open path for reading without blocking: O_NONBLOCK returns at once from
+ * a FIFO with no writer (then rejected), and does nothing to a regular
+ * file. */
+static int open_regular(const char *path, struct stat *st, const char **why)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         *why = errno == ENOENT || errno == ENOTDIR ? "file not found" : "cannot open the file";
-        return NULL;
+        return -1;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
         close(fd);
-        *why = "not a regular file";
-        return NULL;
+        *why = not_regular(st->st_mode);
+        return -1;
     }
+    return fd;
+}
+
+static struct elfmod *open_file(const char *path, bool symbols, const char **why)
+{
+    struct stat st;
+    int fd = open_regular(path, &st, why);
+    if (fd < 0)
+        return NULL;
     if (st.st_size < EI_NIDENT) {
         close(fd);
         *why = "not an ELF file";
@@ -569,15 +593,22 @@ bool elfmod_symbol_addr(const struct elfmod *m, const char *name, uint64_t *addr
     return false;
 }
 
-bool elfmod_is_elf(const char *path)
+const char *elfmod_check(const char *path)
 {
     unsigned char magic[SELFMAG];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    const char *why;
+    int fd = open_regular(path, &st, &why);
     if (fd < 0)
-        return false;
+        return why;
     bool ok = read(fd, magic, SELFMAG) == SELFMAG && memcmp(magic, ELFMAG, SELFMAG) == 0;
     close(fd);
-    return ok;
+    return ok ? NULL : "not an ELF file";
+}
+
+bool elfmod_is_elf(const char *path)
+{
+    return !elfmod_check(path);
 }
 
 static bool same_build_id(const struct elfmod *m, const char *path)

@@ -67,7 +67,12 @@ char *elfmod_find_debug_file(const struct elfmod *m, const char *const *debug_di
  * heap on malformed ones). False with a static reason in *why otherwise. */
 bool elfmod_dwarf_safe(const char *path, const char **why);
 
-/* Whether path is an ELF file (reads its first bytes). */
+/* Why path cannot be read as an ELF file ("file not found", "not a regular
+ * file (a FIFO): ...", "not an ELF file"), or NULL when it is a regular
+ * ELF file. Only regular files are opened, and never in a way that waits
+ * (a FIFO without a writer would block forever). The reason is static. */
+const char *elfmod_check(const char *path);
+/* Whether path is a regular ELF file (elfmod_check finds nothing wrong). */
 bool elfmod_is_elf(const char *path);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/base/outfile.h"
 #include "core/synth/synth_internal.h"
 
 #define SOUT_CAP (1u << 20)
@@ -312,21 +313,18 @@ static int fd_write(void *ud, const void *buf, size_t len)
 enum status synth_to_file(const struct synth_opts *opts, const char *path, struct synth_stats *st,
                           struct errinfo *err)
 {
-    bool is_stdout = strcmp(path, "-") == 0;
-    int fd = is_stdout ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
+    struct outfile of;
+    if (outfile_open(&of, path, err) != ST_OK)
         return ST_IO;
-    }
     struct errinfo werr = {0};
-    enum status s = synth_write(opts, fd_write, &fd, st, &werr);
-    if (s != ST_OK)
+    enum status s = synth_write(opts, fd_write, &of.fd, st, &werr);
+    if (s != ST_OK) {
         errinfo_set(err, s, path, -1, "%s", werr.msg ? werr.msg : "write failed");
-    errinfo_clear(&werr);
-    if (!is_stdout && close(fd) != 0 && s == ST_OK) {
-        errinfo_set(err, ST_IO, path, -1, "cannot write: %s", strerror(errno));
-        s = ST_IO;
+        outfile_discard(&of);
+    } else {
+        s = outfile_commit(&of, err);
     }
+    errinfo_clear(&werr);
     return s;
 }
 

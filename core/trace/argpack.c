@@ -191,10 +191,13 @@ static void put_double(struct strbuf *sb, double d)
         sb_puts(sb, "null");
         return;
     }
+    /* The shortest of 15, 16 and 17 digits that reads back as d. */
     char buf[40];
-    snprintf(buf, sizeof(buf), "%.15g", d);
-    if (strtod(buf, NULL) != d)
-        snprintf(buf, sizeof(buf), "%.17g", d);
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, sizeof(buf), "%.*g", digits, d);
+        if (strtod(buf, NULL) == d)
+            break;
+    }
     sb_puts(sb, buf);
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/base/outfile.h"
 #include "core/trace/argpack.h"
 #include "core/trace/export.h"
 #include "core/base/strbuf.h"
@@ -155,7 +156,8 @@ bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t 
     bool any = false;
     for (uint32_t i = 0; i < t->ev.n && !any; i++)
         any = keep[i] && t->ev.v[i].kind != EVK_META;
-    if (!any) {
+    /* A trace of other phases only (B/E) is still a whole trace. */
+    if (!any && !(sel->kind == EXPORT_ALL && t->others.n)) {
         snprintf(err, 256, "the selection holds no events");
         return false;
     }
@@ -246,6 +248,7 @@ struct writer {
     gzFile gz;
     struct strbuf buf;
     bool failed;
+    int error;                  /* errno of the first failed write */
 };
 
 static void w_flush(struct writer *w)
@@ -256,6 +259,8 @@ static void w_flush(struct writer *w)
         w->failed = gzwrite(w->gz, w->buf.s, (unsigned)w->buf.len) != (int)w->buf.len;
     else
         w->failed = fwrite(w->buf.s, 1, w->buf.len, w->f) != w->buf.len;
+    if (w->failed)
+        w->error = errno;
     sb_clear(&w->buf);
 }
 
@@ -270,33 +275,56 @@ static void put_str(struct strbuf *sb, const struct trace *t, uint32_t id)
     sb_put_json_string(sb, trace_str(t, id), strtab_len(&t->strs, id));
 }
 
-static void put_ts(struct strbuf *sb, int64_t ns)
+/* JSON text kept as written (event.raw, trace.others). */
+static void put_raw(struct strbuf *sb, const struct trace *t, uint32_t id)
 {
-    if (ns < 0) {
-        sb_putc(sb, '-');
-        ns = -ns;
-    }
-    sb_printf(sb, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
+    sb_putn(sb, trace_str(t, id), strtab_len(&t->strs, id));
 }
 
-static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row)
+/* Microseconds as the file writes them: an integer when whole, else up to
+ * three decimals (the loader keeps an event's text when this would not
+ * give back the number it read). */
+static void put_ts(struct strbuf *sb, int64_t ns)
+{
+    uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+    if (ns < 0)
+        sb_putc(sb, '-');
+    sb_printf(sb, "%" PRIu64, a / 1000);
+    if (a % 1000) {
+        char frac[8];
+        int n = snprintf(frac, sizeof(frac), ".%03" PRIu64, a % 1000);
+        while (frac[n - 1] == '0')
+            n--;
+        sb_putn(sb, frac, (size_t)n);
+    }
+}
+
+/* pid and tid as read: numbers, text, or digits in quotes (quoted bit 0:
+ * pid, bit 1: tid). */
+static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row, unsigned quoted)
 {
     const struct row *r = &t->rows.v[row];
     sb_puts(sb, ", \"pid\": ");
     if (r->flags & ROW_PID_TEXT)
         put_str(sb, t, r->pid_str);
     else
-        sb_printf(sb, "%" PRId64, r->pid);
+        sb_printf(sb, quoted & 1 ? "\"%" PRId64 "\"" : "%" PRId64, r->pid);
     sb_puts(sb, ", \"tid\": ");
     if (r->flags & ROW_TID_TEXT)
         put_str(sb, t, r->tid_str);
     else
-        sb_printf(sb, "%" PRId64, r->tid);
+        sb_printf(sb, quoted & 2 ? "\"%" PRId64 "\"" : "%" PRId64, r->tid);
 }
 
+/* An event rebuilt from its fields, in the loader's terms (rebuildable()
+ * in load_event.c), or its text as written. */
 static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
 {
     const struct event *e = &t->ev.v[i];
+    if (e->raw) {
+        put_raw(sb, t, e->raw);
+        return;
+    }
     sb_printf(sb, "{\"ph\": \"%c\"", e->ph ? e->ph : 'X');
     if (e->cat) {
         sb_puts(sb, ", \"cat\": ");
@@ -304,11 +332,10 @@ static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
     }
     sb_puts(sb, ", \"name\": ");
     put_str(sb, t, e->name);
-    put_ids(sb, t, e->row);
-    if (e->kind != EVK_META) {
-        sb_puts(sb, ", \"ts\": ");
-        put_ts(sb, e->ts);
-    }
+    put_ids(sb, t, e->row,
+            (e->flags & EVF_PID_QUOTED ? 1u : 0u) | (e->flags & EVF_TID_QUOTED ? 2u : 0u));
+    sb_puts(sb, ", \"ts\": ");
+    put_ts(sb, e->ts);
     if (e->ph == 'X') {
         sb_puts(sb, ", \"dur\": ");
         put_ts(sb, e->dur);
@@ -324,8 +351,13 @@ static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
 
 static void put_flow(struct strbuf *sb, const struct trace *t, const struct flow *f)
 {
+    if (f->raw) {
+        put_raw(sb, t, f->raw);
+        return;
+    }
     sb_printf(sb, "{\"ph\": \"%c\", \"id\": %" PRIu64, f->ph, f->id);
-    put_ids(sb, t, f->row);
+    put_ids(sb, t, f->row,
+            (f->quoted & FLOW_PID_QUOTED ? 1u : 0u) | (f->quoted & FLOW_TID_QUOTED ? 2u : 0u));
     sb_puts(sb, ", \"ts\": ");
     put_ts(sb, f->ts);
     sb_puts(sb, ", \"cat\": ");
@@ -360,21 +392,29 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
                           uint64_t *n_events, uint64_t *n_flows, struct errinfo *err)
 {
     struct writer w = {0};
-    bool to_stdout = strcmp(path, "-") == 0;
-    if (gzip) {
-        w.gz = to_stdout ? gzdopen(dup(1), "wb6") : gzopen(path, "wb6");
-        if (!w.gz) {
-            errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
-            return ST_IO;
-        }
-    } else {
-        w.f = to_stdout ? stdout : fopen(path, "w");
-        if (!w.f) {
-            errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno));
-            return ST_IO;
-        }
+    struct outfile of;
+    if (outfile_open(&of, path, err) != ST_OK)
+        return ST_IO;
+    /* The stream owns a copy of the descriptor; the outfile closes its own
+     * and renames the finished file into place. */
+    int fd = dup(of.fd);
+    if (fd >= 0 && gzip)
+        w.gz = gzdopen(fd, "wb6");
+    else if (fd >= 0)
+        w.f = fdopen(fd, "w");
+    if (!w.gz && !w.f) {
+        errinfo_set(err, ST_IO, path, -1, "cannot create: %s", strerror(errno ? errno : ENOMEM));
+        if (fd >= 0)
+            close(fd);
+        outfile_discard(&of);
+        return ST_IO;
     }
-    uint8_t *fkeep = select_flows(t, keep);
+    /* Every event kept: the whole trace, every flow point and every event
+     * of another phase with it, bound or not. */
+    bool all = true;
+    for (uint32_t i = 0; i < t->ev.n && all; i++)
+        all = keep[i] != 0;
+    uint8_t *fkeep = all ? NULL : select_flows(t, keep);
     uint64_t ne = 0, nf = 0;
     sb_puts(&w.buf, "{\n");
     put_top(&w.buf, t);
@@ -383,15 +423,27 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     for (uint32_t i = 0; i < t->ev.n; i++) {
         if (!keep[i])
             continue;
+        /* A metadata record as many times as the file repeated it. */
+        uint32_t times = t->ev.v[i].kind == EVK_META ? t->ev.v[i].aux + 1 : 1;
+        for (uint32_t k = 0; k < times; k++) {
+            if (!first)
+                sb_puts(&w.buf, ",\n");
+            first = false;
+            put_event(&w.buf, t, i);
+            ne++;
+            w_maybe_flush(&w);
+        }
+    }
+    for (size_t k = 0; all && k < t->others.n; k++) {
         if (!first)
             sb_puts(&w.buf, ",\n");
         first = false;
-        put_event(&w.buf, t, i);
+        put_raw(&w.buf, t, t->others.v[k]);
         ne++;
         w_maybe_flush(&w);
     }
     for (size_t k = 0; k < t->flows.n; k++) {
-        if (!fkeep[k])
+        if (fkeep && !fkeep[k])
             continue;
         if (!first)
             sb_puts(&w.buf, ",\n");
@@ -404,17 +456,20 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     w_flush(&w);
     free(fkeep);
     bool bad = w.failed;
+    errno = 0;
     if (w.gz)
         bad |= gzclose(w.gz) != Z_OK;
-    else if (!to_stdout)
-        bad |= fclose(w.f) != 0;
     else
-        bad |= fflush(w.f) != 0;
+        bad |= fclose(w.f) != 0;
     sb_free(&w.buf);
     if (bad) {
-        errinfo_set(err, ST_IO, path, -1, "cannot write the trace: %s", strerror(errno));
+        int e = w.error ? w.error : errno ? errno : EIO;
+        errinfo_set(err, ST_IO, path, -1, "cannot write the trace: %s", strerror(e));
+        outfile_discard(&of);
         return ST_IO;
     }
+    if (outfile_commit(&of, err) != ST_OK)
+        return ST_IO;
     if (n_events)
         *n_events = ne;
     if (n_flows)

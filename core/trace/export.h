@@ -15,7 +15,14 @@
  * Always kept: every metadata record and every top-level key, so the slice
  * names its processes and threads and keeps its time base. Flow points are
  * kept when the event they bind to is kept and so is every other point of
- * the same flow. */
+ * the same flow.
+ *
+ * When every event is kept (EXPORT_ALL, or a window over everything) the
+ * export is the trace again: every flow point, every event of a phase
+ * torchtop does not model (B, E, b, e, n: trace.others), each metadata
+ * record as many times as it was repeated, and every event with its
+ * fields and their JSON types as written (event.raw where the loaded
+ * fields would not rebuild it). */
 #ifndef TORCHTOP_CORE_EXPORT_H
 #define TORCHTOP_CORE_EXPORT_H
 

@@ -44,6 +44,12 @@ static const char *scan_string_from(const char *p, const char *end, struct jsons
     }
 }
 
+const char *json_scan_string(const char *p, const char *end)
+{
+    struct jsonscan_state st = {0};
+    return scan_string_from(p + 1, end, &st);
+}
+
 const char *json_find_nul_escape(const char *begin, const char *p, const char *end)
 {
     while (p < end && (p = memchr(p, '\\', (size_t)(end - p)))) {

@@ -15,6 +15,10 @@ static inline bool json_is_ws(unsigned char c)
 /* Skip whitespace; returns the first other byte's position (or end). */
 const char *json_skip_ws(const char *p, const char *end);
 
+/* p points at '"'. Returns the byte after the closing quote, or NULL when
+ * the string is incomplete before end. */
+const char *json_scan_string(const char *p, const char *end);
+
 
 /* p points at the first byte of a value. Returns the byte after the value,
  * or NULL when the value is incomplete before end. Containers end at their

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/base/hash.h"
+#include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
 #include "core/trace/load.h"
 #include "core/trace/load_internal.h"
@@ -124,10 +125,12 @@ static void check_utf8(struct loader *L, size_t from, size_t to)
 
 static uint64_t meta_hash(const struct event *e, const uint8_t *args, size_t n)
 {
-    return hash_bytes(args, n) ^ hash_mix64(((uint64_t)e->name << 32) ^ e->row);
+    return hash_bytes(args, n) ^ hash_mix64(((uint64_t)e->name << 32) ^ e->row) ^
+           hash_mix64((uint64_t)e->ts ^ ((uint64_t)e->raw << 40));
 }
 
-/* True when an identical metadata record was stored before. */
+/* True when an identical metadata record was stored before; that record
+ * counts the repeat (event.aux). */
 static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *args, size_t n)
 {
     struct trace *t = L->t;
@@ -137,14 +140,19 @@ static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *
         hmap_put(&L->meta_seen, h, (uint32_t)t->ev.n);
         return false;
     }
-    const struct event *p = &t->ev.v[prev];
-    if (p->name != e->name || p->row != e->row)
+    struct event *p = &t->ev.v[prev];
+    if (p->name != e->name || p->row != e->row || p->ts != e->ts || p->raw != e->raw ||
+        p->flags != e->flags)
         return false;
+    bool same;
     if (p->args == IDX_NONE || e->args == IDX_NONE)
-        return p->args == e->args;
-    /* Packs are self-delimiting: equal first n bytes, where n is the length
-     * of the new pack, mean equal packs. */
-    return t->argbuf.n - p->args >= n && memcmp(t->argbuf.v + p->args, args, n) == 0;
+        same = p->args == e->args;
+    else /* Packs are self-delimiting: equal first n bytes, where n is the
+          * length of the new pack, mean equal packs. */
+        same = t->argbuf.n - p->args >= n && memcmp(t->argbuf.v + p->args, args, n) == 0;
+    if (same && p->aux < UINT32_MAX - 1)
+        p->aux++; /* the export writes it as many times */
+    return same;
 }
 
 static void merge_fail(struct loader *L, const struct load_cut *cut, enum status st,
@@ -187,6 +195,7 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
     VEC_APPEND(&t->launches, b->launches.v, b->launches.n);
     VEC_APPEND(&t->colls, b->colls.v, b->colls.n);
     VEC_APPEND(&t->flows, b->flows.v, b->flows.n);
+    VEC_APPEND(&t->others, b->others.v, b->others.n);
 
     VEC_RESERVE(&t->ev, t->ev.n + b->ev.n);
     VEC_RESERVE(&t->argbuf, t->argbuf.n + b->args.n);
@@ -200,12 +209,12 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
         size_t alen = b->arglen.v[i];
         if (e.kind == EVK_META) {
             e.args = args ? (uint32_t)t->argbuf.n : IDX_NONE; /* for the comparison */
+            e.aux = 0;                                           /* repeats */
             if (meta_is_dup(L, &e, args ? args : (const uint8_t *)"", alen)) {
                 t->n_meta_dups++;
                 continue;
             }
-        }
-        if (e.aux != IDX_NONE) {
+        } else if (e.aux != IDX_NONE) {
             switch (e.kind) {
             case EVK_CPU_OP:
             case EVK_ANNOTATION: e.aux += ops0; break;
@@ -263,8 +272,8 @@ static void *worker_main(void *arg)
         }
         job->state = SLOT_PARSING;
         pthread_mutex_unlock(&L->qlock);
-        batch_out_clear(&job->out);
-        worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
+        load_batch_clear(&job->out);
+        load_worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
         pthread_mutex_lock(&L->qlock);
         job->state = SLOT_DONE;
         pthread_cond_broadcast(&L->done_cv);
@@ -305,8 +314,8 @@ static void dispatch(struct loader *L, size_t from, size_t to)
     struct load_cut cut = {L->src->in_done, L->src->out_done, L->t->truncated, L->t->lost_bytes};
     if (L->nthreads == 0) {
         struct batch_out *out = &L->slots[0].out;
-        batch_out_clear(out);
-        worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
+        load_batch_clear(out);
+        load_worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
         merge_batch(L, out, &cut);
         report_progress(L);
         return;
@@ -591,9 +600,24 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
         cJSON_Delete(v);
         v = NULL;
     }
-    if (!v)
-        return fail_at(L, ST_FORMAT, pe ? (size_t)(pe - L->buf) : vstart,
-                       "invalid JSON in the value of top-level key \"%.64s\"", key);
+    char why[96];
+    const char *num = v ? jsonfault_number(text, text + n, why, sizeof(why)) : NULL;
+    if (num) {
+        cJSON_Delete(v);
+        return fail_at(L, ST_FORMAT, (size_t)(num - L->buf),
+                       "invalid JSON in the value of top-level key \"%.64s\" (%s)", key, why);
+    }
+    if (!v) {
+        size_t at = pe ? (size_t)(pe - L->buf) : vstart;
+        if (jsonfault_describe(text, pe, text + n, why, sizeof(why)))
+            return fail_at(L, ST_LIMIT, at, "the value of top-level key \"%.64s\" is %s", key,
+                           why);
+        if (strncmp(why, "a lone", 6) == 0)
+            return fail_at(L, ST_FORMAT, at,
+                           "invalid JSON in the value of top-level key \"%.64s\" (%s)", key, why);
+        return fail_at(L, ST_FORMAT, at, "invalid JSON in the value of top-level key \"%.64s\"",
+                       key);
+    }
     if (strcmp(key, "baseTimeNanoseconds") == 0) {
         /* 1.75e18 does not fit a double exactly: read the digits. */
         char digits[32];
@@ -689,6 +713,10 @@ static enum status parse_document(struct loader *L)
             return input_ended(L, ST_TRUNCATED, "truncated inside a key");
         kstart = L->pos; /* scan_whole_value may have shifted the window */
         uint64_t key_at = L->base + kstart;
+        const char *nul = memchr(L->buf + kstart, '\0', kend - kstart);
+        if (nul)
+            return fail_at(L, ST_FORMAT, (size_t)(nul - L->buf),
+                           "invalid JSON: a NUL byte inside a top-level key");
         check_utf8(L, kstart, kend);
         char key[256];
         size_t klen = kend - kstart - 2;
@@ -758,7 +786,7 @@ static void start_workers(struct loader *L, unsigned n)
     size_t nw = L->nthreads ? L->nthreads : 1;
     L->workers = xcalloc(nw, sizeof(*L->workers));
     for (size_t i = 0; i < nw; i++)
-        worker_init(&L->workers[i], &L->sh);
+        load_worker_init(&L->workers[i], &L->sh);
     L->nslots = L->nthreads ? 2 * L->nthreads + 2 : 1;
     L->slots = xcalloc(L->nslots, sizeof(*L->slots));
     pthread_mutex_init(&L->qlock, NULL);
@@ -789,11 +817,11 @@ static void stop_workers(struct loader *L)
         pthread_join(L->threads[i], NULL);
     size_t nw = L->nthreads ? L->nthreads : 1;
     for (size_t i = 0; i < nw; i++)
-        worker_done(&L->workers[i]);
+        load_worker_done(&L->workers[i]);
     free(L->workers);
     for (size_t i = 0; i < L->nslots; i++) {
         free(L->slots[i].buf);
-        batch_out_free(&L->slots[i].out);
+        load_batch_free(&L->slots[i].out);
     }
     free(L->slots);
     pthread_mutex_destroy(&L->qlock);

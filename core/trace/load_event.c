@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
 #include "core/trace/load_internal.h"
 #include "core/trace/pyval.h"
@@ -58,7 +59,7 @@ static void load_hooks_set_arena(struct arena *a)
 /* Worker state                                                             */
 /* ------------------------------------------------------------------------ */
 
-void worker_init(struct worker *w, struct load_shared *sh)
+void load_worker_init(struct worker *w, struct load_shared *sh)
 {
     memset(w, 0, sizeof(*w));
     w->sh = sh;
@@ -67,18 +68,19 @@ void worker_init(struct worker *w, struct load_shared *sh)
         w->rows[i].row = IDX_NONE;
 }
 
-void worker_done(struct worker *w)
+void load_worker_done(struct worker *w)
 {
     arena_free(&w->arena);
     sb_free(&w->tmp);
     sb_free(&w->val);
     sb_free(&w->esc);
+    sb_free(&w->raw);
 }
 
-void batch_out_clear(struct batch_out *b)
+void load_batch_clear(struct batch_out *b)
 {
     b->ev.n = b->arglen.n = b->ops.n = b->pys.n = b->launches.n = 0;
-    b->gpus.n = b->colls.n = b->flows.n = b->args.n = 0;
+    b->gpus.n = b->colls.n = b->flows.n = b->args.n = b->others.n = 0;
     b->n_unsupported = 0;
     b->err_status = ST_OK;
     b->err_offset = 0;
@@ -88,7 +90,7 @@ void batch_out_clear(struct batch_out *b)
     b->soft_msg[0] = '\0';
 }
 
-void batch_out_free(struct batch_out *b)
+void load_batch_free(struct batch_out *b)
 {
     VEC_FREE(&b->ev);
     VEC_FREE(&b->arglen);
@@ -99,6 +101,7 @@ void batch_out_free(struct batch_out *b)
     VEC_FREE(&b->colls);
     VEC_FREE(&b->flows);
     VEC_FREE(&b->args);
+    VEC_FREE(&b->others);
 }
 
 /* Intern s in tab (shared, under the lock) through the direct-mapped
@@ -121,7 +124,7 @@ static uint32_t intern_cached(struct worker *w, struct strtab *tab, struct strca
     return id;
 }
 
-uint32_t worker_intern(struct worker *w, const char *s, size_t len)
+uint32_t load_worker_intern(struct worker *w, const char *s, size_t len)
 {
     return intern_cached(w, &w->sh->t->strs, w->strs, STRCACHE_SIZE - 1, s, len);
 }
@@ -137,7 +140,7 @@ static uint32_t intern_value(struct worker *w, const cJSON *v)
 static uint32_t intern_item_string(struct worker *w, const cJSON *item)
 {
     const char *s = item->valuestring ? item->valuestring : "";
-    return worker_intern(w, s, strlen(s));
+    return load_worker_intern(w, s, strlen(s));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -333,7 +336,7 @@ static uint32_t intern_compact(struct worker *w, const cJSON *v)
 {
     sb_clear(&w->tmp);
     put_compact(&w->tmp, v);
-    return worker_intern(w, sb_str(&w->tmp), w->tmp.len);
+    return load_worker_intern(w, sb_str(&w->tmp), w->tmp.len);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -451,7 +454,7 @@ static bool pack_args(struct worker *w, const cJSON *args, const char *text, siz
     for (const cJSON *c = args->child; c; c = c->next) {
         struct argval a = {0};
         const char *key = c->string ? c->string : "";
-        a.key = worker_intern(w, key, strlen(key));
+        a.key = load_worker_intern(w, key, strlen(key));
         switch (c->type & 0xff) {
         case cJSON_NULL: a.type = ARG_NULL; break;
         case cJSON_False: a.type = ARG_FALSE; break;
@@ -656,8 +659,142 @@ static uint32_t add_aux(enum ev_kind kind, const struct hot *h, const char *name
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Events kept as written                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The event's text without the blanks between tokens: what the export
+ * writes back for an event its fields do not rebuild. */
+static uint32_t intern_raw(struct worker *w, const char *text, size_t len)
+{
+    struct strbuf *sb = &w->raw;
+    sb_clear(sb);
+    bool in_str = false;
+    size_t from = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = false;
+        } else if (c == '"') {
+            in_str = true;
+        } else if (json_is_ws((unsigned char)c)) {
+            sb_putn(sb, text + from, i - from);
+            from = i + 1;
+        }
+    }
+    sb_putn(sb, text + from, len - from);
+    return load_worker_intern(w, sb_str(sb), sb->len);
+}
+
+/* Whether a time in µs, read as ns, is written back as the same number:
+ * the export prints ns / 1000 with at most three decimals. */
+static bool us_exact(const cJSON *item, int64_t ns)
+{
+    if (!item || !cJSON_IsNumber(item))
+        return false;
+    double d = item->valuedouble;
+    /* Whole microseconds print as the integer they are. */
+    if (d == floor(d) && fabs(d) < 9.0e15)
+        return true;
+    /* ns and 1000 are exact doubles, so the quotient is the double nearest
+     * ns / 1000, as strtod of its decimals would be. */
+    if (ns > -(int64_t)TWO53 && ns < (int64_t)TWO53)
+        return (double)ns / 1000.0 == d;
+    char buf[32];
+    uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+    snprintf(buf, sizeof(buf), "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
+    return strtod(buf, NULL) == d;
+}
+
+/* Whether a pid or tid is written back as read: an integer, text that is
+ * not a number, or digits in a string ("25738": *quoted) as the number
+ * prints. */
+static bool id_exact(const cJSON *item, int64_t num, uint32_t text, bool *quoted)
+{
+    *quoted = false;
+    if (!item)
+        return false;
+    if (cJSON_IsNumber(item))
+        return (double)num == item->valuedouble;
+    if (text != IDX_NONE)
+        return true;
+    char buf[24];
+    snprintf(buf, sizeof(buf), "%" PRId64, num);
+    *quoted = true;
+    return cJSON_IsString(item) && strcmp(buf, item->valuestring) == 0;
+}
+
+/* Index of a key the export writes: ph cat name pid tid ts args dur s id
+ * bp are 0..10; -1 for any other. */
+static int event_key(const char *k)
+{
+    if (!k)
+        return -1;
+    switch (k[0]) {
+    case 'p':
+        return strcmp(k, "ph") == 0 ? 0 : strcmp(k, "pid") == 0 ? 3 : -1;
+    case 'c': return strcmp(k, "cat") == 0 ? 1 : -1;
+    case 'n': return strcmp(k, "name") == 0 ? 2 : -1;
+    case 't':
+        return strcmp(k, "tid") == 0 ? 4 : strcmp(k, "ts") == 0 ? 5 : -1;
+    case 'a': return strcmp(k, "args") == 0 ? 6 : -1;
+    case 'd': return strcmp(k, "dur") == 0 ? 7 : -1;
+    case 's': return k[1] == '\0' ? 8 : -1;
+    case 'i': return strcmp(k, "id") == 0 ? 9 : -1;
+    case 'b': return strcmp(k, "bp") == 0 ? 10 : -1;
+    default: return -1;
+    }
+}
+
+/* Whether the export (export.c) rebuilds the event exactly from what the
+ * loader keeps: "ph", "cat" (when not empty), "name", "pid", "tid", "ts",
+ * "dur" (X), "s": "t" (instants) and "args"; flow points "id" and "bp":
+ * "e". Any other key, a key twice, or a value that would not be written
+ * back as it was read makes the event keep its text (event.raw).
+ * *quoted gets bit 0 for a quoted pid, bit 1 for a quoted tid. */
+static bool rebuildable(const cJSON *obj, const struct fields *f, char ph,
+                        const struct rowkey *key, int64_t ts, int64_t dur, uint8_t *quoted)
+{
+    bool flow = ph == 's' || ph == 't' || ph == 'f';
+    unsigned seen = 0;
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int k = event_key(c->string);
+        if (k < 0 || (seen & (1u << k)))
+            return false;
+        seen |= 1u << k;
+    }
+    bool allowed = (!(seen & (1u << 6)) || !flow) && (!(seen & (1u << 7)) || ph == 'X') &&
+                   (!(seen & (1u << 8)) || ph == 'i' || ph == 'I') &&
+                   (!(seen & (3u << 9)) || flow);
+    if (!allowed || strlen(f->ph->valuestring) != 1 || !f->name || !cJSON_IsString(f->name))
+        return false;
+    if (flow ? !f->cat : f->cat && !f->cat->valuestring[0])
+        return false;
+    bool qp, qt;
+    if (!id_exact(f->pid, key->pid, key->pid_text, &qp) ||
+        !id_exact(f->tid, key->tid, key->tid_text, &qt) || !us_exact(f->ts, ts))
+        return false;
+    *quoted = (uint8_t)(qp | qt << 1);
+    if (ph == 'X' && !us_exact(f->dur, dur))
+        return false;
+    if ((ph == 'i' || ph == 'I') &&
+        (!f->scope || !cJSON_IsString(f->scope) || strcmp(f->scope->valuestring, "t") != 0))
+        return false;
+    if (flow) {
+        double id = f->id && cJSON_IsNumber(f->id) ? f->id->valuedouble : -1;
+        if (!(id >= 0 && id < TWO53 && id == floor(id)))
+            return false;
+        if (f->bp && (!cJSON_IsString(f->bp) || strcmp(f->bp->valuestring, "e") != 0))
+            return false;
+    }
+    return true;
+}
+
 static void convert_event(struct worker *w, const cJSON *obj, const char *text, size_t len,
-                          uint64_t offset, struct batch_out *out)
+                          const char *orig, uint64_t offset, struct batch_out *out)
 {
     struct fields f;
     collect_fields(obj, &f);
@@ -675,7 +812,9 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     case 'M': kind = EVK_META; break;
     case 's': case 't': case 'f': kind = EVK_OTHER; break;
     default:
+        /* Kept as written, for the export of the whole trace. */
         out->n_unsupported++;
+        VEC_PUSH(&out->others, intern_raw(w, orig, len));
         return;
     }
     if (f.cat && !cJSON_IsString(f.cat)) {
@@ -711,19 +850,28 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     }
 
     struct rowkey key;
-    if (!worker_id_value(w, f.pid, &key.pid, &key.pid_text)) {
+    if (!load_worker_id_value(w, f.pid, &key.pid, &key.pid_text)) {
         fail(out, ST_FORMAT, offset, "expected a number or string for \"pid\"");
         return;
     }
-    if (!worker_id_value(w, f.tid, &key.tid, &key.tid_text)) {
+    if (!load_worker_id_value(w, f.tid, &key.tid, &key.tid_text)) {
         fail(out, ST_FORMAT, offset, "expected a number or string for \"tid\"");
         return;
     }
     key.cls = evk_on_device(kind) ? ROW_DEVICE : ROW_HOST;
-    uint32_t row = worker_row(w, &key);
+    uint32_t row = load_worker_row(w, &key);
 
+    /* Parsed from a copy with "\u0000" rewritten: only the text is exact. */
+    bool exact = orig == text;
+    uint8_t quoted = 0;
     if (ph == 's' || ph == 't' || ph == 'f') {
         add_flow(w, &f, ph, row, ts, out);
+        struct flow *fl = &out->flows.v[out->flows.n - 1];
+        if (exact && rebuildable(obj, &f, ph, &key, ts, 0, &quoted))
+            fl->quoted = (uint8_t)((quoted & 1 ? FLOW_PID_QUOTED : 0) |
+                                   (quoted & 2 ? FLOW_TID_QUOTED : 0));
+        else
+            fl->raw = intern_raw(w, orig, len);
         return;
     }
     if (f.args && !cJSON_IsObject(f.args)) {
@@ -754,10 +902,14 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     const char *name = f.name && cJSON_IsString(f.name) ? f.name->valuestring : "";
     uint16_t flags = 0;
     e->aux = add_aux(kind, &h, name, out, &flags);
+    if (exact && rebuildable(obj, &f, ph, &key, ts, dur, &quoted))
+        flags |= (quoted & 1 ? EVF_PID_QUOTED : 0) | (quoted & 2 ? EVF_TID_QUOTED : 0);
+    else
+        e->raw = intern_raw(w, orig, len);
     e->flags = flags;
 }
 
-void worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
+void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
                         struct batch_out *out)
 {
     const char *p = buf, *end = buf + len;
@@ -796,27 +948,31 @@ void worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t 
         if (pe)
             pe = p + (pe - text); /* the copy has the same length */
         uint64_t at = offset + (uint64_t)(p - buf);
+        char why[96];
         if (!obj) {
             uint64_t bad = pe && pe >= buf && pe <= end ? offset + (uint64_t)(pe - buf) : at;
-            unsigned char c = pe && pe < end ? (unsigned char)*pe : 0;
-            if (pe && pe < end && c >= 0x20 && c < 0x7f)
-                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event (unexpected '%c')", c);
-            else if (pe && pe < end)
-                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event (unexpected byte 0x%02x)",
-                     c);
+            if (jsonfault_describe(p, pe, end, why, sizeof(why)))
+                fail(out, ST_LIMIT, bad, "a trace event %s", why);
+            else if (why[0])
+                fail(out, ST_FORMAT, bad, "invalid JSON in a trace event (%s)", why);
             else
                 fail(out, ST_FORMAT, bad, "invalid JSON in a trace event");
             break;
         }
-        /* cJSON takes NUL bytes for whitespace; JSON does not. */
+        /* cJSON takes NUL bytes for whitespace, and "0001" and "5." for
+         * numbers; JSON does not. */
         const char *nul = memchr(p, '\0', (size_t)(pe - p));
+        const char *num = nul ? NULL : jsonfault_number(p, pe, why, sizeof(why));
         if (nul)
             fail(out, ST_FORMAT, offset + (uint64_t)(nul - buf),
                  "unexpected NUL byte in a trace event");
+        else if (num)
+            fail(out, ST_FORMAT, offset + (uint64_t)(num - buf),
+                 "invalid JSON in a trace event (%s)", why);
         else if (!cJSON_IsObject(obj))
             fail(out, ST_FORMAT, at, "expected a JSON object for a trace event");
         else
-            convert_event(w, obj, text, (size_t)(pe - p), at, out);
+            convert_event(w, obj, text, (size_t)(pe - p), p, at, out);
         arena_reset(&w->arena);
         p = pe;
     }

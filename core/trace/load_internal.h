@@ -72,6 +72,7 @@ struct batch_out {
     VEC(struct coll_info) colls;
     VEC(struct flow) flows;
     argbytes_t args;
+    VEC(uint32_t) others;           /* events of other phases: strtab ids of their text */
     uint64_t n_unsupported;
     /* The first fault in the batch; events before it are kept. */
     enum status err_status;
@@ -117,28 +118,27 @@ struct worker {
     struct strbuf tmp;
     struct strbuf val;              /* an op argument value being encoded */
     struct strbuf esc;              /* an event with its "\u0000" escapes rewritten */
+    struct strbuf raw;              /* an event's text as kept (event.raw) */
 };
 
-void worker_init(struct worker *w, struct load_shared *sh);
-void worker_done(struct worker *w);
+void load_worker_init(struct worker *w, struct load_shared *sh);
+void load_worker_done(struct worker *w);
 /* Parse buf[0..len), a run of complete events separated by whitespace and
  * commas that starts at JSON byte `offset`, appending to out. Stops at the
  * first fault (recorded in out). */
-void worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
+void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
                         struct batch_out *out);
 /* Intern under the shared lock through the worker's cache. */
-uint32_t worker_intern(struct worker *w, const char *s, size_t len);
+uint32_t load_worker_intern(struct worker *w, const char *s, size_t len);
 
-void batch_out_clear(struct batch_out *b);
-void batch_out_free(struct batch_out *b);
+void load_batch_clear(struct batch_out *b);
+void load_batch_free(struct batch_out *b);
 
-/* Row for key, created when new (caller holds sh->lock). */
-uint32_t shared_row_lookup(struct load_shared *sh, const struct rowkey *key);
 /* Row for key through the worker's cache (takes the lock on a miss). */
-uint32_t worker_row(struct worker *w, const struct rowkey *key);
+uint32_t load_worker_row(struct worker *w, const struct rowkey *key);
 /* A pid/tid value as a number, or as interned text when it is not a decimal
  * integer ("stream 7", "Spans"); false when its type is unusable. */
-bool worker_id_value(struct worker *w, const struct cJSON *item, int64_t *num, uint32_t *text);
+bool load_worker_id_value(struct worker *w, const struct cJSON *item, int64_t *num, uint32_t *text);
 
 /* cJSON allocation hooks dispatch to this thread's arena when one is set. */
 void load_hooks_install(void);

@@ -60,7 +60,8 @@ static uint32_t row_hash_of(const void *t, uint32_t r)
     return (uint32_t)rowkey_hash(&k);
 }
 
-uint32_t shared_row_lookup(struct load_shared *sh, const struct rowkey *key)
+/* Row for key, created when new (caller holds sh->lock). */
+static uint32_t load_shared_row_lookup(struct load_shared *sh, const struct rowkey *key)
 {
     struct trace *t = sh->t;
     uint32_t h = (uint32_t)rowkey_hash(key);
@@ -86,13 +87,13 @@ uint32_t shared_row_lookup(struct load_shared *sh, const struct rowkey *key)
     return r;
 }
 
-uint32_t worker_row(struct worker *w, const struct rowkey *key)
+uint32_t load_worker_row(struct worker *w, const struct rowkey *key)
 {
     struct rowcache_ent *e = &w->rows[rowkey_hash(key) & (ROWCACHE_SIZE - 1)];
     if (e->row != IDX_NONE && rowkey_eq(&e->key, key))
         return e->row;
     pthread_mutex_lock(&w->sh->lock);
-    uint32_t r = shared_row_lookup(w->sh, key);
+    uint32_t r = load_shared_row_lookup(w->sh, key);
     pthread_mutex_unlock(&w->sh->lock);
     e->key = *key;
     e->row = r;
@@ -115,7 +116,7 @@ static bool parse_int_text(const char *s, int64_t *out)
     return true;
 }
 
-bool worker_id_value(struct worker *w, const cJSON *item, int64_t *num, uint32_t *text)
+bool load_worker_id_value(struct worker *w, const cJSON *item, int64_t *num, uint32_t *text)
 {
     *num = 0;
     *text = IDX_NONE;
@@ -131,7 +132,7 @@ bool worker_id_value(struct worker *w, const cJSON *item, int64_t *num, uint32_t
     if (cJSON_IsString(item)) {
         if (parse_int_text(item->valuestring, num))
             return true;
-        *text = worker_intern(w, item->valuestring, strlen(item->valuestring));
+        *text = load_worker_intern(w, item->valuestring, strlen(item->valuestring));
         return true;
     }
     return false;

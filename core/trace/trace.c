@@ -39,6 +39,7 @@ void trace_free(struct trace *t)
     VEC_FREE(&t->colls);
     VEC_FREE(&t->argbuf);
     VEC_FREE(&t->devices);
+    VEC_FREE(&t->others);
     free(t->launch_gpu);
     cJSON_Delete(t->top);
     free(t);
@@ -100,7 +101,7 @@ static size_t trace_memory(const struct trace *t)
     m += t->flows.cap * sizeof(*t->flows.v) + t->ops.cap * sizeof(*t->ops.v);
     m += t->pys.cap * sizeof(*t->pys.v) + t->launches.cap * sizeof(*t->launches.v);
     m += t->gpus.cap * sizeof(*t->gpus.v) + t->colls.cap * sizeof(*t->colls.v);
-    m += t->argbuf.cap;
+    m += t->argbuf.cap + t->others.cap * sizeof(*t->others.v);
     for (size_t r = 0; r < t->rows.n; r++)
         m += t->rows.v[r].nevents * sizeof(uint32_t);
     return m;

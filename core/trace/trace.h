@@ -12,7 +12,14 @@
  * Events are X (spans), i (instants), C (counters) and M (metadata) records,
  * in file order. Flow points (s/f/t) live in their own array. Kind-specific
  * hot fields live in side tables reached through event.aux; every argument
- * of every event stays available, packed, through event.args (argpack.h). */
+ * of every event stays available, packed, through event.args (argpack.h).
+ *
+ * Nothing is lost for an export of the whole trace: an event or flow point
+ * that the fields here do not rebuild exactly (a global instant, a counter
+ * without a tid, an unknown key, a flow id that is a string...) keeps its
+ * JSON text as written (.raw); events of other phases (B, E, b, e, n, ...)
+ * keep theirs in trace.others; verbatim repeats of a metadata record are
+ * counted (event.aux). */
 #ifndef TORCHTOP_CORE_TRACE_H
 #define TORCHTOP_CORE_TRACE_H
 
@@ -79,6 +86,8 @@ enum ev_flags {
     EVF_HAS_SHAPES  = 1 << 7,   /* op with Input Dims */
     EVF_MODULE      = 1 << 8,   /* python frame "nn.Module: ..." */
     EVF_LAUNCHER    = 1 << 9,   /* op that launched GPU work directly */
+    EVF_PID_QUOTED  = 1 << 10,  /* "pid" written as a string of digits ("25738") */
+    EVF_TID_QUOTED  = 1 << 11,  /* "tid" written as a string of digits */
 };
 
 struct event {
@@ -91,7 +100,12 @@ struct event {
     uint32_t parent;        /* enclosing host event in the call tree, IDX_NONE */
     uint32_t first_child;   /* first child in time order, IDX_NONE */
     uint32_t next_sibling;  /* next sibling in time order, IDX_NONE */
-    uint32_t aux;           /* index into the kind's side table, IDX_NONE */
+    uint32_t aux;           /* index into the kind's side table, IDX_NONE;
+                               EVK_META: verbatim repeats of the record that
+                               followed it (dropped, counted) */
+    uint32_t raw;           /* strtab id of the event's JSON text as written
+                               (blanks outside strings removed) when the
+                               fields here do not rebuild it; 0 otherwise */
     uint8_t  kind;          /* enum ev_kind */
     uint8_t  ph;            /* phase character as written ('X', 'i', 'C', 'M') */
     uint16_t flags;         /* enum ev_flags */
@@ -157,6 +171,13 @@ struct flow {
     uint32_t row;               /* index into trace.rows (host class) */
     uint8_t  ph;                /* 's', 't' or 'f' */
     uint8_t  bind_enclosing;    /* "bp": "e" */
+    uint8_t  quoted;            /* FLOW_PID_QUOTED, FLOW_TID_QUOTED */
+    uint32_t raw;               /* as event.raw */
+};
+
+enum flow_quoted {
+    FLOW_PID_QUOTED = 1 << 0,   /* "pid" written as a string of digits */
+    FLOW_TID_QUOTED = 1 << 1,   /* "tid" written as a string of digits */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -217,7 +238,7 @@ struct trace {
     struct strtab strs;             /* every string */
     struct strtab vals;             /* op argument lists, encoded (pyval.h);
                                        id 0 is the absent value */
-    VEC(struct event) ev;           /* events, file order (metadata deduplicated) */
+    VEC(struct event) ev;           /* events, file order (metadata repeats counted) */
     VEC(struct row) rows;
     VEC(struct flow) flows;
     VEC(struct op_info) ops;
@@ -227,6 +248,9 @@ struct trace {
     VEC(struct coll_info) colls;
     VEC(uint8_t) argbuf;            /* packed args (argpack.h) */
     VEC(struct device) devices;
+    VEC(uint32_t) others;           /* strtab ids of the JSON text of events of
+                                       phases torchtop does not model (B, E,
+                                       b, e, n, ...), file order */
 
     struct cJSON *top;              /* every top-level key except traceEvents,
                                        in file order (an object) */
@@ -234,7 +258,7 @@ struct trace {
     /* Counts gathered while loading. */
     uint64_t n_by_kind[EVK__COUNT];
     uint64_t n_meta_dups;           /* duplicate metadata records dropped */
-    uint64_t n_unsupported;         /* events of phases torchtop ignores */
+    uint64_t n_unsupported;         /* events of phases torchtop ignores (others) */
 
     /* Built by trace_index() (tree.c). */
     bool link_require_flow;         /* set before indexing: link GPU work to a

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,64 +25,6 @@ static inline bool order_less(const struct order_key *a, const struct order_key 
 }
 
 SORT_DEFINE(order_sort, struct order_key, order_less)
-
-/* ------------------------------------------------------------------------ */
-/* Classification                                                           */
-/* ------------------------------------------------------------------------ */
-
-static bool contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++)
-        if (strncasecmp(p, needle, n) == 0)
-            return true;
-    return false;
-}
-
-bool kernel_name_is_comm(const char *name)
-{
-    return contains_ci(name, "nccl") || contains_ci(name, "rccl") ||
-           contains_ci(name, "cross_device_reduce");
-}
-
-bool kernel_name_is_memcpy(const char *name)
-{
-    return strncmp(name, "MEMORY_COPY_HOST_TO_DEVICE", 26) == 0 ||
-           strncmp(name, "MEMORY_COPY_DEVICE_TO_HOST", 26) == 0 ||
-           strncmp(name, "MEMORY_COPY_DEVICE_TO_DEVICE", 28) == 0 ||
-           strncmp(name, "__amd_rocclr_copyBuffer", 23) == 0;
-}
-
-enum gpu_bucket ev_bucket(const struct trace *t, uint32_t i)
-{
-    const struct event *e = &t->ev.v[i];
-    if (e->kind == EVK_MEMCPY || (e->flags & EVF_MEMCPY_LIKE))
-        return BUCKET_MEMCPY;
-    if (e->flags & EVF_COMM)
-        return BUCKET_COMM;
-    return BUCKET_COMP;
-}
-
-static void classify_gpu(struct trace *t)
-{
-    /* Names repeat: classify each distinct kernel name once. */
-    struct hmap seen;
-    hmap_init(&seen, 1024);
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_KERNEL)
-            continue;
-        uint32_t cls = hmap_get(&seen, e->name);
-        if (cls == IDX_NONE) {
-            const char *name = trace_str(t, e->name);
-            cls = kernel_name_is_memcpy(name) ? EVF_MEMCPY_LIKE
-                  : kernel_name_is_comm(name) ? EVF_COMM : 0;
-            hmap_put(&seen, e->name, cls);
-        }
-        e->flags |= (uint16_t)cls;
-    }
-    hmap_free(&seen);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Per-row order and nesting                                                */
@@ -520,7 +461,7 @@ void trace_index(struct trace *t)
     if (t->indexed)
         return;
     t->indexed = true;
-    classify_gpu(t);
+    gpuclass_classify(t);
     build_row_orders(t);
     build_nesting(t);
     link_python(t);

@@ -21,20 +21,13 @@
 #ifndef TORCHTOP_CORE_TREE_H
 #define TORCHTOP_CORE_TREE_H
 
+#include "core/trace/gpuclass.h"
 #include "core/trace/trace.h"
 
 /* The overhang, in ns, below which a child may outlive its parent. */
 #define TREE_OVERHANG_NS 1000
 
 void trace_index(struct trace *t);
-
-/* GPU bucket of a GPU work event (docs/metrics.md §2). */
-enum gpu_bucket { BUCKET_COMP, BUCKET_COMM, BUCKET_MEMCPY };
-enum gpu_bucket ev_bucket(const struct trace *t, uint32_t ev);
-
-/* Name-based classification, exposed for tests. */
-bool kernel_name_is_comm(const char *name);
-bool kernel_name_is_memcpy(const char *name);
 
 /* Whether ev lies in the subtree of anc (or is anc). */
 bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc);

@@ -68,6 +68,20 @@ files = {
     "two-trace-events.json": '{"traceEvents": [' + E + '], "traceEvents": [' + E + "]}\n",
     "byte-order-mark.json": "\ufeff" + doc(E),
     "open-brace.json": "{",
+    "formula-names.json": doc(E, ev(name='"=HYPERLINK(\\"http://example.invalid\\",\\"x\\")"'),
+                              ev(name='"+cmd|\' /C calc\'!A0"'), ev(name='"-2+3"'),
+                              ev(name='"@SUM(1,2)"'), ev(name='"-5"'), ev(name='"+1.5e3"')),
+    "deep-nesting-valid.json": '{"traceEvents": [' + E + ', {"ph": "X", "ts": 1, "args": {"a": ' + "[" * 100000 + "]" * 100000 + "}}]}",
+    "lone-surrogate.json": doc(E, ev(name='"a\\ud800b"')),
+    "lone-low-surrogate.json": doc(E, ev(name='"a\\udc00b"')),
+    "surrogate-pair.json": doc(E, ev(name='"a\\ud83d\\ude00b"')),
+    "nul-in-top-key.json": '{"traceEvents": [' + E + '], "sche\x00ma": 1}',
+    "number-leading-zero.json": doc(E, ev(ts="0001")),
+    "number-trailing-dot.json": doc(E, ev(dur="5.")),
+    "number-dot-exponent.json": doc(E, ev(args='{"x": [1, 2.e3]}')),
+    "number-leading-zero-top.json": '{"traceEvents": [' + E + '], "schemaVersion": 01}',
+    "numbers-valid.json": doc(E, ev(args='{"a": [0, -0, 0.5, -0.5, 1e05, 1E-05, 10, 100.25], '
+                                     '"s": "2024-01-05 v1. -.5 0001"}')),
 }
 
 
@@ -101,3 +115,4 @@ write("gzip-header-only.json.gz", gz[:10])
 write("truncated-gzip-of-truncated.json.gz", gzip.compress(good[: len(good) // 3], mtime=0))
 write("gzip-bad-crc.json.gz", gz[:-8] + bytes(b ^ 0xFF for b in gz[-8:-4]) + gz[-4:])
 write("gzip-no-trailer.json.gz", gz[:-8])
+write("gzip-bad-length.json.gz", gz[:-4] + bytes(b ^ 0x01 for b in gz[-4:-3]) + gz[-3:])

@@ -25,7 +25,9 @@ done <"$src/expected.txt"
 for kept in gzip-bad-crc.json.gz:200 gzip-no-trailer.json.gz:200 junk-after-document.json:2 \
             junk-after-array.json:1 truncated-mid-event.json:2 invalid-utf8.json:2 \
             name-number.json:2 dur-string.json:2 ts-number-string.json:2 \
-            device-properties-number.json:1 two-trace-events.json:2 byte-order-mark.json:1; do
+            device-properties-number.json:1 two-trace-events.json:2 byte-order-mark.json:1 \
+            gzip-bad-length.json.gz:200 nul-in-top-key.json:1 number-leading-zero.json:1 \
+            number-leading-zero-top.json:1 lone-surrogate.json:1 deep-nesting-valid.json:1; do
     name=${kept%:*} events=${kept##*:}
     "$tt" report -q "$src/$name" >"$tmp/out" 2>/dev/null
     if grep -q "^events: *$events," "$tmp/out"; then
@@ -67,11 +69,40 @@ if [ "$(id -u)" != 0 ]; then
     "$tt" report -q "$tmp/locked.json" >"$tmp/out" 2>"$tmp/err"
     check "an unreadable file" 2 "torchtop: $tmp/locked.json: cannot open: Permission denied" $? "$tmp/err" "$tmp/out"
 fi
+# symbolize -e reads only regular files: a FIFO would block it forever.
+if mkfifo "$tmp/fifo" 2>/dev/null; then
+    timeout 20 "$tt" symbolize -e "$tmp/fifo" 0x10 >"$tmp/out" 2>"$tmp/err"
+    check "symbolize -e FIFO" 1 \
+        "torchtop symbolize: $tmp/fifo: not a regular file (a FIFO): only regular ELF files are read" \
+        $? "$tmp/err" "$tmp/out"
+    rm -f "$tmp/fifo"
+fi
 # Names with escape sequences are shown escaped in every format.
 for fmt in text csv json md; do
     "$tt" report -q -f "$fmt" -t key-averages "$src/escapes-in-name.json" >"$tmp/out" 2>"$tmp/err"
     check "escapes in names ($fmt)" 0 - $? "$tmp/err" "$tmp/out"
 done
+
+# Names a spreadsheet would run as formulas get a leading ' in CSV text
+# cells (numbers stay as they are); --csv-raw writes them as they are.
+"$tt" report -q -f csv -t key-averages "$src/formula-names.json" >"$tmp/out" 2>"$tmp/err"
+"$tt" report -q -f csv --csv-raw -t key-averages "$src/formula-names.json" >"$tmp/raw" 2>>"$tmp/err"
+for want in "out:\"'=HYPERLINK(\"\"http://example.invalid\"\",\"\"x\"\")\"" "out:'+cmd|' /C calc'!A0" \
+            "out:'-2+3" "out:\"'@SUM(1,2)\"" "out:-5," "out:+1.5e3," \
+            "raw:\"=HYPERLINK(" "raw:+cmd|" "raw:-2+3" "raw:\"@SUM(1,2)\""; do
+    if grep -qF -- "${want#*:}" "$tmp/${want%%:*}"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: formula-like CSV cells: '${want#*:}' missing from the ${want%%:*} CSV"
+        fail=$((fail + 1))
+    fi
+done
+if grep -v -e '^-5,' -e '^+1\.5e3,' "$tmp/out" | grep -q -e '^[=+@-]' -e '^"[=+@-]'; then
+    echo "FAIL: formula-like CSV cells: a cell starts with = + - @ without a leading '"
+    fail=$((fail + 1))
+else
+    pass=$((pass + 1))
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -99,6 +99,37 @@ def compare(tt, trace, label):
                         check(got == want, "%s %s[%d,%d]: %r, CSV %r" % (label, name, r, c, got, want))
 
 
+def check_long_cells(tt, tmp):
+    """Excel holds at most 32767 characters in a cell: longer text is cut to
+    32000 characters ending with '…', at a character boundary, and a
+    note row under the table names the cells cut."""
+    names = ["x" * 100000, "é" * 40000, "short"]
+    events = ",".join('{"ph": "X", "cat": "cpu_op", "name": "%s", "pid": 1, "tid": 1, "ts": %d, '
+                      '"dur": 1}' % (n, 10 * i) for i, n in enumerate(names))
+    trace, book = tmp + "/long.json", tmp + "/long.xlsx"
+    with open(trace, "w", encoding="utf-8") as f:
+        f.write('{"traceEvents": [%s]}' % events)
+    p = subprocess.run([tt, "report", "-q", "-t", "key-averages", "--xlsx", book, trace],
+                       stderr=subprocess.PIPE)
+    check(p.returncode == 0, "long cells: --xlsx exit %d: %s" % (p.returncode, p.stderr[:200]))
+    if p.returncode:
+        return
+    sheets = read_workbook(book)
+    sheet = [k for k in sheets if k != "summary"]
+    check(len(sheet) == 1, "long cells: sheets %s" % list(sheets))
+    cells = sheets[sheet[0]][0]
+    texts = [v for v in cells.values() if isinstance(v, str)]
+    for n in names[:2]:
+        cut = [v for v in texts if v[:100] == n[:100]]
+        check(len(cut) == 1 and len(cut[0]) == 32000 and cut[0].endswith("…")
+              and n.startswith(cut[0][:-1]),
+              "long cells: a %d-character name is %s" % (len(n), [len(v) for v in cut]))
+    check("short" in texts, "long cells: the short name is whole")
+    notes = [v for v in texts if "cut to 32000 characters" in v]
+    check(len(notes) == 1 and notes[0].startswith("2 cells cut")
+          and re.search(r": A\d+, A\d+$", notes[0]), "long cells: the note row: %r" % notes)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torchtop", required=True)
@@ -108,6 +139,7 @@ def main():
         demo = tmp + "/demo.json.gz"
         subprocess.run([a.torchtop, "gen", "--seed", "7", "-o", demo], check=True)
         compare(a.torchtop, demo, "demo")
+        check_long_cells(a.torchtop, tmp)
     for t in a.traces:
         compare(a.torchtop, t, t.rsplit("/", 1)[-1])
     return summary()

@@ -16,7 +16,7 @@ expect export to: tracelens-h100-bert-small-infer-subtree-
 <C-u>
 type addmm.json
 <Enter>
-expect wrote 67 events and 4 flows (subtree of aten::addmm) to addmm.json
+expect wrote 69 events and 4 flows (subtree of aten::addmm) to addmm.json
 # A kernel stands for the op that launched it.
 hot-path
 expect kind           kernel

@@ -481,6 +481,56 @@ static void test_nul_escapes_keep_names(void **state)
     trace_free(t);
 }
 
+/* What the fields do not rebuild is kept as written, for the export of
+ * the whole trace: events of other phases, global instants, quoted ids,
+ * odd flow ids, unknown keys; metadata repeats are counted. */
+static void test_kept_as_written(void **state)
+{
+    struct trace *t = load_text(
+        "{\"traceEvents\": ["
+        "{\"ph\": \"B\", \"name\": \"b\",  \"pid\": 1, \"tid\": 1, \"ts\": 3},\n"
+        "{\"ph\": \"i\", \"s\": \"g\", \"name\": \"global\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 4},"
+        "{\"ph\": \"i\", \"s\": \"t\", \"name\": \"thread\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 4},"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"q\", \"pid\": 1, \"tid\": \"7\","
+        " \"ts\": 5, \"dur\": 1},"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"u\", \"pid\": 1, \"tid\": 7,"
+        " \"ts\": 5, \"dur\": 1, \"tts\": 2},"
+        "{\"ph\": \"s\", \"id\": \"0x1f\", \"pid\": 1, \"tid\": 1, \"ts\": 5,"
+        " \"cat\": \"c\", \"name\": \"f\"},"
+        "{\"ph\": \"f\", \"id\": 31, \"pid\": 1, \"tid\": \"1\", \"ts\": 6,"
+        " \"cat\": \"c\", \"name\": \"f\"},"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 0,"
+        " \"args\": {\"name\": \"t\"}},"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 0,"
+        " \"args\": {\"name\": \"t\"}},"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"ts\": 9,"
+        " \"args\": {\"name\": \"t\"}}"
+        "]}");
+    assert_int_equal(t->others.n, 1);
+    assert_string_equal(trace_str(t, t->others.v[0]),
+                        "{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":3}");
+    const struct event *g = &t->ev.v[find_event(t, "global")];
+    assert_string_equal(trace_str(t, g->raw), "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"global\","
+                                              "\"pid\":1,\"tid\":1,\"ts\":4}");
+    assert_int_equal(t->ev.v[find_event(t, "thread")].raw, 0);
+    const struct event *q = &t->ev.v[find_event(t, "q")];
+    assert_int_equal(q->raw, 0);
+    assert_true(q->flags & EVF_TID_QUOTED);
+    assert_false(q->flags & EVF_PID_QUOTED);
+    assert_int_not_equal(t->ev.v[find_event(t, "u")].raw, 0);
+    assert_int_not_equal(t->flows.v[0].raw, 0);
+    assert_int_equal(t->flows.v[1].raw, 0);
+    assert_int_equal(t->flows.v[1].quoted, FLOW_TID_QUOTED);
+    /* Two verbatim records and one at another time. */
+    assert_int_equal(t->n_by_kind[EVK_META], 2);
+    assert_int_equal(t->n_meta_dups, 1);
+    uint32_t m = find_event(t, "thread_name");
+    assert_int_equal(t->ev.v[m].aux, 1);
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -501,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_hard_fault_outranks_soft),
         cmocka_unit_test(test_wrong_types_kept),
         cmocka_unit_test(test_nul_escapes_keep_names),
+        cmocka_unit_test(test_kept_as_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -889,11 +889,11 @@ static void expect_error(const char *bytes, size_t len, enum status want, const 
 static void test_not_snapshots(void **state)
 {
     expect_error("\x80\x04K\x05.", 5, ST_FORMAT,
-                 "snap.pickle: not a memory snapshot: the pickle holds no dict or list of "
-                 "segments");
+                 "snap.pickle: byte 4: not a memory snapshot: the pickle holds no dict or list "
+                 "of segments");
     expect_error("\x80\x04}\x8c\x01" "aK\x01s.", 10, ST_FORMAT,
-                 "snap.pickle: not a memory snapshot: the pickle's dict has no 'segments' or "
-                 "'device_traces'");
+                 "snap.pickle: byte 2: not a memory snapshot: the pickle's dict has no "
+                 "'segments' or 'device_traces'");
     expect_error("\x80\x04" "cos\nsystem\n.", 14, ST_UNSAFE,
                  "snap.pickle: byte 2: refused GLOBAL os.system: torchtop reads plain data and "
                  "never imports or calls anything (only torch.jit._pickle.restore_type_tag is "
@@ -906,8 +906,9 @@ static void test_not_snapshots(void **state)
     kv_int(&b, "device", 70000);
     kv_int(&b, "total_size", 1);
     PUT(&b, "ueu.");
-    expect_error(b.s, b.len, ST_FORMAT, "snap.pickle: segment 0 is on device 70000 (devices 0 to 4095 are "
-                                  "supported)");
+    expect_error(b.s, b.len, ST_FORMAT,
+                 "snap.pickle: byte 16: segment 0 is on device 70000 (devices 0 to 4095 are "
+                 "supported)");
     sb_free(&b);
 }
 

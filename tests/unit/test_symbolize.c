@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -226,6 +227,20 @@ static void test_missing(void **state)
     }
     assert_false(elfmod_is_elf(path));
     assert_true(elfmod_is_elf(self_path));
+    /* A FIFO is refused, and opening it does not wait for a writer. */
+    char fifo[] = "/tmp/tt-sym-fifo.XXXXXX";
+    if (mkdtemp(fifo)) {
+        char fpath[PATH_MAX];
+        snprintf(fpath, sizeof(fpath), "%s/lib.so", fifo);
+        assert_int_equal(mkfifo(fpath, 0600), 0);
+        assert_non_null(strstr(elfmod_check(fpath), "not a regular file (a FIFO)"));
+        assert_int_equal(symbolizer_lookup(s, fpath, 0x10, &r), SYM_NO_MODULE);
+        assert_non_null(strstr(r.reason, "not a regular file (a FIFO)"));
+        unlink(fpath);
+        rmdir(fifo);
+    }
+    assert_string_equal(elfmod_check("/nonexistent/lib.so"), "file not found");
+    assert_null(elfmod_check(self_path));
     assert_string_equal(sym_status_name(SYM_SYMBOL_ONLY), "symbol_only");
     sym_result_done(&r);
     symbolizer_free(s);

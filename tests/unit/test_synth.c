@@ -246,7 +246,7 @@ static void t_links(void **state)
             assert_int_equal(row->cls, ROW_DEVICE);
             assert_int_equal(gi->device, 0);
             assert_true(gi->stream == 7 || gi->stream == 24);
-            assert_int_equal(gi->stream == 24, kernel_name_is_comm(name));
+            assert_int_equal(gi->stream == 24, gpuclass_name_is_comm(name));
             assert_true(e->dur > 0);
             if (gi->launch == IDX_NONE) {
                 unlinked++;

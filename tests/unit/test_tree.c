@@ -274,13 +274,13 @@ static void test_breakdown(void **state)
 
 static void test_name_rules(void **state)
 {
-    assert_true(kernel_name_is_comm("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)"));
-    assert_true(kernel_name_is_comm("RCCL_generic"));
-    assert_true(kernel_name_is_comm("void vllm::cross_device_reduce_1stage<float>"));
-    assert_false(kernel_name_is_comm("ampere_sgemm_128x64_tn"));
-    assert_true(kernel_name_is_memcpy("__amd_rocclr_copyBuffer.kd"));
-    assert_true(kernel_name_is_memcpy("MEMORY_COPY_DEVICE_TO_HOST"));
-    assert_false(kernel_name_is_memcpy("Memcpy DtoH (Device -> Pinned)"));
+    assert_true(gpuclass_name_is_comm("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)"));
+    assert_true(gpuclass_name_is_comm("RCCL_generic"));
+    assert_true(gpuclass_name_is_comm("void vllm::cross_device_reduce_1stage<float>"));
+    assert_false(gpuclass_name_is_comm("ampere_sgemm_128x64_tn"));
+    assert_true(gpuclass_name_is_memcpy("__amd_rocclr_copyBuffer.kd"));
+    assert_true(gpuclass_name_is_memcpy("MEMORY_COPY_DEVICE_TO_HOST"));
+    assert_false(gpuclass_name_is_memcpy("Memcpy DtoH (Device -> Pinned)"));
 }
 
 int main(void)
