@@ -32,18 +32,18 @@ bool folded_metric_parse(const char *s, enum folded_metric *out)
 }
 
 struct node {
-    uint32_t parent;    /* node index, IDX_NONE at the root */
-    uint32_t text;      /* strtab id of the frame text */
-    int64_t value;      /* ns ending exactly at this node */
-    bool listed;        /* already in the output order */
+    uint32_t parent; /* node index, IDX_NONE at the root */
+    uint32_t text;   /* strtab id of the frame text */
+    int64_t value;   /* ns ending exactly at this node */
+    bool listed;     /* already in the output order */
 };
 
 struct folder {
-    struct strtab texts;            /* frame texts, as written out */
-    struct hmap text_of_raw;        /* trace strtab id -> texts id */
-    struct hmap child;              /* (parent + 1) << 32 | text -> node */
+    struct strtab texts;     /* frame texts, as written out */
+    struct hmap text_of_raw; /* trace strtab id -> texts id */
+    struct hmap child;       /* (parent + 1) << 32 | text -> node */
     VEC(struct node) nodes;
-    VEC(uint32_t) order;            /* nodes holding a value, first-seen order */
+    VEC(uint32_t) order; /* nodes holding a value, first-seen order */
     struct strbuf tmp;
 };
 

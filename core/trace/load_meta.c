@@ -26,7 +26,8 @@ static void read_devices(struct trace *t)
         return;
     const cJSON *d;
     int32_t ordinal = 0;
-    cJSON_ArrayForEach(d, props) {
+    cJSON_ArrayForEach(d, props)
+    {
         if (!cJSON_IsObject(d))
             continue;
         struct device *dev = VEC_ADD(&t->devices);

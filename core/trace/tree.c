@@ -11,8 +11,8 @@
 
 struct order_key {
     int64_t ts;
-    int64_t neg_dur;    /* longer first on equal starts */
-    uint32_t idx;       /* file order last */
+    int64_t neg_dur; /* longer first on equal starts */
+    uint32_t idx;    /* file order last */
 };
 
 static inline bool order_less(const struct order_key *a, const struct order_key *b)
