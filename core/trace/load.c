@@ -37,8 +37,8 @@ enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };
  * on until it hears of the fault. The load reports these figures for either,
  * so that the output does not depend on the thread count. */
 struct load_cut {
-    uint64_t file_bytes, json_bytes;    /* source in_done, out_done */
-    bool truncated;                     /* trace.truncated, lost_bytes */
+    uint64_t file_bytes, json_bytes; /* source in_done, out_done */
+    bool truncated;                  /* trace.truncated, lost_bytes */
     uint64_t lost_bytes;
 };
 
@@ -47,8 +47,8 @@ struct slot {
     uint64_t seq;
     char *buf;
     size_t len, cap;
-    uint64_t offset;                /* JSON offset of buf[0] */
-    struct load_cut cut;            /* when buf was cut */
+    uint64_t offset;     /* JSON offset of buf[0] */
+    struct load_cut cut; /* when buf was cut */
     struct batch_out out;
 };
 
@@ -64,8 +64,8 @@ struct loader {
     size_t cap, len, pos;
     uint64_t base; /* JSON offset of buf[0] */
     bool eof;
-    bool read_failed;               /* source_read reported an error */
-    struct errinfo read_err;        /* that error, until read_fault() records it */
+    bool read_failed;        /* source_read reported an error */
+    struct errinfo read_err; /* that error, until read_fault() records it */
 
     /* Workers. */
     unsigned nthreads;
@@ -77,9 +77,9 @@ struct loader {
     pthread_cond_t work_cv, done_cv;
     bool quit;
     uint64_t next_seq, next_merge;
-    bool stopped;                   /* a batch failed: merge no further */
-    struct load_cut cut;            /* when the batch that stopped it was cut */
-    bool doc_done;                  /* the document ended; only its tail is read */
+    bool stopped;        /* a batch failed: merge no further */
+    struct load_cut cut; /* when the batch that stopped it was cut */
+    bool doc_done;       /* the document ended; only its tail is read */
 
     /* The first soft fault in the file (one that loses nothing): reported
      * at the end unless a fault that stops loading is found. */
@@ -533,7 +533,7 @@ static enum status parse_events(struct loader *L, bool bare_array)
                     return read_fault(L);
                 if (bare_array)
                     return ST_OK; /* Chrome's array format may omit the ']' */
-                drain(L); /* a bad event before the end is the first fault */
+                drain(L);         /* a bad event before the end is the first fault */
                 return fail_at(L, ST_TRUNCATED, L->pos,
                                "truncated: the input ends inside \"traceEvents\" "
                                "(expected ']'); every complete event before it is kept");
