@@ -175,31 +175,34 @@ static void test_metadata_every_row(void **state)
     sb_puts(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0,"
                  " \"args\": {\"name\": \"first\"}},\n");
     for (int i = 0; i < NT; i++)
-        sb_printf(&sb, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1, \"tid\": %d,"
-                       " \"ts\": %d, \"dur\": 1},\n"
-                       "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
-                       " \"args\": {\"name\": \"t%d\"}},\n",
+        sb_printf(&sb,
+                  "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1, \"tid\": %d,"
+                  " \"ts\": %d, \"dur\": 1},\n"
+                  "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
+                  " \"args\": {\"name\": \"t%d\"}},\n",
                   i, i, i, i);
     for (int i = 0; i < NT; i += 7)
-        sb_printf(&sb, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
-                       " \"args\": {\"name\": \"late%d\"}},\n",
+        sb_printf(&sb,
+                  "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
+                  " \"args\": {\"name\": \"late%d\"}},\n",
                   i, i);
-    sb_puts(&sb,
-            "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 1, \"tid\": 5, \"ts\": 1,"
-            " \"dur\": 1, \"args\": {\"device\": 0, \"stream\": 5}},\n"
-            "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 2, \"tid\": 0, \"ts\": 1,"
-            " \"dur\": 1},\n"
-            "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 2, \"tid\": 0,"
-            " \"args\": {\"name\": \"p2t0\"}},\n"
-            "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": 1, \"tid\": 0,"
-            " \"args\": {\"sort_index\": 3}},\n"
-            "{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 1, \"tid\": 2,"
-            " \"args\": {\"sort_index\": 9}},\n"
-            "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0,"
-            " \"args\": {\"name\": \"second\"}},\n"
-            "{\"ph\": \"M\", \"name\": \"process_labels\", \"pid\": 1, \"tid\": 0,"
-            " \"args\": {\"labels\": 5}}\n"
-            "]}");
+    sb_puts(
+        &sb,
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 1, \"tid\": 5, \"ts\": 1,"
+        " \"dur\": 1, \"args\": {\"device\": 0, \"stream\": 5}},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 2, \"tid\": 0, \"ts\": 1,"
+        " \"dur\": 1},\n"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 2, \"tid\": 0,"
+        " \"args\": {\"name\": \"p2t0\"}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"sort_index\": 3}},\n"
+        "{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 1, \"tid\": 2,"
+        " \"args\": {\"sort_index\": 9}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"name\": \"second\"}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_labels\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"labels\": 5}}\n"
+        "]}");
     struct trace *t = load_text(sb_str(&sb));
     size_t named = 0;
     for (uint32_t r = 0; r < t->rows.n; r++) {
@@ -332,8 +335,9 @@ static void test_fault_same_any_threads(void **state)
         struct strbuf sb = STRBUF_INIT;
         sb_puts(&sb, "{\"traceEvents\": [");
         for (int i = 0; i < 30000; i++)
-            sb_printf(&sb, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%d\", \"pid\": 1,"
-                           " \"tid\": %d, \"ts\": %d, \"dur\": %d}",
+            sb_printf(&sb,
+                      "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%d\", \"pid\": 1,"
+                      " \"tid\": %d, \"ts\": %d, \"dur\": %d}",
                       i ? ",\n" : "", i % 50, i % 3, i * 10, i == 5 ? -1 : 5);
         sb_puts(&sb, "], \"traceName\": \"after\"}");
         size_t len = variant == 0 ? sb.len - 60 : sb.len; /* cut inside the last event */

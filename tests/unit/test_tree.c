@@ -264,8 +264,8 @@ static void test_fwd_bwd_pairs_reference(void **state)
         fwd_bwd_reference(t, want);
         for (uint32_t i = 0; i < t->ev.n; i++)
             if (t->ev.v[i].aux != IDX_NONE && ev_op(t, i)->partner != want[i])
-                fail_msg("trial %d, event %u: partner %u, want %u", trial, i,
-                         ev_op(t, i)->partner, want[i]);
+                fail_msg("trial %d, event %u: partner %u, want %u", trial, i, ev_op(t, i)->partner,
+                         want[i]);
         free(want);
         trace_free(t);
         sb_free(&sb);
