@@ -13,21 +13,41 @@ const char *json_skip_ws(const char *p, const char *end)
     return p;
 }
 
-const char *json_scan_string(const char *p, const char *end)
+/* A string's bytes from p, after its opening quote, with st->escaped
+ * saying whether the byte before p is a backslash escaping p. Returns the
+ * byte after the closing quote, or NULL with st->escaped set for the byte
+ * after end. */
+static const char *scan_string_from(const char *p, const char *end, struct jsonscan_state *st)
 {
-    p++; /* opening quote */
+    if (st->escaped) {
+        if (p >= end)
+            return NULL;
+        p++;
+        st->escaped = false;
+    }
     for (;;) {
         const char *q = memchr(p, '"', (size_t)(end - p));
-        if (!q)
-            return NULL;
-        /* The quote is escaped when an odd number of backslashes precede it. */
-        const char *b = q;
+        const char *stop = q ? q : end;
+        /* No escape is pending at p: an odd run of backslashes before stop,
+         * back to p at most, ends in one that escapes stop. */
+        const char *b = stop;
         while (b > p && b[-1] == '\\')
             b--;
-        if (((q - b) & 1) == 0)
+        bool odd = (stop - b) & 1;
+        if (!q) {
+            st->escaped = odd;
+            return NULL;
+        }
+        if (!odd)
             return q + 1;
         p = q + 1;
     }
+}
+
+const char *json_scan_string(const char *p, const char *end)
+{
+    struct jsonscan_state st = {0};
+    return scan_string_from(p + 1, end, &st);
 }
 
 const char *json_find_nul_escape(const char *begin, const char *p, const char *end)
@@ -111,17 +131,29 @@ static const char *scan_blocks(const char *p, const char *end, struct jsonscan_s
 #define scan_blocks jsonscan_bytes
 #endif
 
-const char *json_scan_value(const char *p, const char *end, bool at_eof)
+const char *json_scan_resume(const char *p, const char *end, bool at_eof, struct jsonscan_state *st)
 {
     if (p >= end)
         return NULL;
-    if (*p == '"')
-        return json_scan_string(p, end);
-    if (*p != '{' && *p != '[') {
-        while (p < end && *p != ',' && *p != '}' && *p != ']' && !json_is_ws((unsigned char)*p))
-            p++;
-        return (p < end || at_eof) ? p : NULL;
+    const char *from = p + st->done;
+    const char *q;
+    if (*p == '"') {
+        q = scan_string_from(st->done ? from : p + 1, end, st);
+    } else if (*p == '{' || *p == '[') {
+        q = scan_blocks(from, end, st);
+    } else {
+        while (from < end && *from != ',' && *from != '}' && *from != ']' &&
+               !json_is_ws((unsigned char)*from))
+            from++;
+        q = (from < end || at_eof) ? from : NULL;
     }
-    struct jsonscan_state st = {0, false, false};
-    return scan_blocks(p, end, &st);
+    if (!q)
+        st->done = (size_t)(end - p);
+    return q;
+}
+
+const char *json_scan_value(const char *p, const char *end, bool at_eof)
+{
+    struct jsonscan_state st = {0};
+    return json_scan_resume(p, end, at_eof, &st);
 }

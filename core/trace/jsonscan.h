@@ -26,6 +26,23 @@ const char *json_scan_string(const char *p, const char *end);
  * scalar that reaches `end` is incomplete unless at_eof. */
 const char *json_scan_value(const char *p, const char *end, bool at_eof);
 
+/* Where a scan of one value stands between pieces of input. Zero it before
+ * the first piece. */
+struct jsonscan_state {
+    size_t done;  /* bytes of the value scanned so far, from its first byte */
+    size_t depth; /* brackets open */
+    bool in_string;
+    bool escaped; /* the previous byte was a backslash inside a string */
+};
+
+/* json_scan_value for a value whose input arrives in pieces: p points at its
+ * first byte, end and at_eof as there. When the value is incomplete (NULL),
+ * st records how far the scan went; the next call, with p at the same value
+ * (the buffer may have moved) and a later end, goes on from there instead of
+ * starting over, so a value of n bytes costs O(n) however it is cut. */
+const char *json_scan_resume(const char *p, const char *end, bool at_eof,
+                             struct jsonscan_state *st);
+
 /* The first "\u0000" escape in [p, end) whose backslash is not itself
  * escaped (backslashes before p, back to begin, are counted), or NULL.
  * Strings are not told from the rest: outside one the text is not JSON. */

@@ -7,12 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Where a container scan stands between blocks of input. */
-struct jsonscan_state {
-    size_t depth;
-    bool in_string;
-    bool escaped; /* the previous byte was a backslash inside a string */
-};
+#include "core/trace/jsonscan.h"
 
 /* Characters that matter when skipping through a container. */
 static const unsigned char jsonscan_structural[256] = {

@@ -32,12 +32,23 @@
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };
 
+/* What the loader had read when it cut a batch. A fault in the batch stops
+ * a single-threaded load right there; the scanner of a threaded load reads
+ * on until it hears of the fault. The load reports these figures for either,
+ * so that the output does not depend on the thread count. */
+struct load_cut {
+    uint64_t file_bytes, json_bytes; /* source in_done, out_done */
+    bool truncated;                  /* trace.truncated, lost_bytes */
+    uint64_t lost_bytes;
+};
+
 struct slot {
     enum slot_state state;
     uint64_t seq;
     char *buf;
     size_t len, cap;
-    uint64_t offset; /* JSON offset of buf[0] */
+    uint64_t offset;     /* JSON offset of buf[0] */
+    struct load_cut cut; /* when buf was cut */
     struct batch_out out;
 };
 
@@ -53,7 +64,8 @@ struct loader {
     size_t cap, len, pos;
     uint64_t base; /* JSON offset of buf[0] */
     bool eof;
-    bool read_failed; /* source_read reported an error */
+    bool read_failed;        /* source_read reported an error */
+    struct errinfo read_err; /* that error, until read_fault() records it */
 
     /* Workers. */
     unsigned nthreads;
@@ -65,8 +77,9 @@ struct loader {
     pthread_cond_t work_cv, done_cv;
     bool quit;
     uint64_t next_seq, next_merge;
-    bool stopped;  /* a batch failed: merge no further */
-    bool doc_done; /* the document ended; only its tail is read */
+    bool stopped;        /* a batch failed: merge no further */
+    struct load_cut cut; /* when the batch that stopped it was cut */
+    bool doc_done;       /* the document ended; only its tail is read */
 
     /* The first soft fault in the file (one that loses nothing): reported
      * at the end unless a fault that stops loading is found. */
@@ -142,13 +155,16 @@ static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *
     return same;
 }
 
-static void merge_fail(struct loader *L, enum status st, const char *fmt, const char *detail)
+static void merge_fail(struct loader *L, const struct load_cut *cut, enum status st,
+                       const char *fmt, const char *detail)
 {
     errinfo_set(L->err, st, L->src->name, -1, fmt, detail);
     L->stopped = true;
+    L->cut = *cut;
 }
 
-static void merge_batch(struct loader *L, struct batch_out *b)
+/* Merge batch b, cut at `cut`. */
+static void merge_batch(struct loader *L, struct batch_out *b, const struct load_cut *cut)
 {
     struct trace *t = L->t;
     if (L->stopped)
@@ -158,7 +174,7 @@ static void merge_batch(struct loader *L, struct batch_out *b)
     uint32_t colls0 = (uint32_t)t->colls.n;
 
     if (t->ev.n + b->ev.n >= IDX_NONE) {
-        merge_fail(L, ST_LIMIT, "more than %s events: too many for one trace", "4 billion");
+        merge_fail(L, cut, ST_LIMIT, "more than %s events: too many for one trace", "4 billion");
         return;
     }
     VEC_RESERVE(&t->ops, t->ops.n + b->ops.n);
@@ -184,7 +200,7 @@ static void merge_batch(struct loader *L, struct batch_out *b)
     VEC_RESERVE(&t->ev, t->ev.n + b->ev.n);
     VEC_RESERVE(&t->argbuf, t->argbuf.n + b->args.n);
     if (t->argbuf.n + b->args.n >= IDX_NONE) {
-        merge_fail(L, ST_LIMIT, "packed event arguments exceed %s", "4 GiB");
+        merge_fail(L, cut, ST_LIMIT, "packed event arguments exceed %s", "4 GiB");
         return;
     }
     for (size_t i = 0; i < b->ev.n; i++) {
@@ -232,6 +248,7 @@ static void merge_batch(struct loader *L, struct batch_out *b)
         errinfo_set_at(L->err, b->err_status, L->src->name, offset_what(L), b->err_offset, "%s",
                        b->err_msg);
         L->stopped = true;
+        L->cut = *cut;
     }
 }
 
@@ -284,7 +301,7 @@ static void merge_ready_locked(struct loader *L)
         if (!s)
             return;
         pthread_mutex_unlock(&L->qlock);
-        merge_batch(L, &s->out);
+        merge_batch(L, &s->out, &s->cut);
         pthread_mutex_lock(&L->qlock);
         s->state = SLOT_FREE;
         L->next_merge++;
@@ -302,11 +319,12 @@ static void dispatch(struct loader *L, size_t from, size_t to)
 {
     if (to <= from || L->stopped)
         return;
+    struct load_cut cut = {L->src->in_done, L->src->out_done, L->t->truncated, L->t->lost_bytes};
     if (L->nthreads == 0) {
         struct batch_out *out = &L->slots[0].out;
         load_batch_clear(out);
         load_worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
-        merge_batch(L, out);
+        merge_batch(L, out, &cut);
         report_progress(L);
         return;
     }
@@ -331,6 +349,7 @@ static void dispatch(struct loader *L, size_t from, size_t to)
     memcpy(s->buf, L->buf + from, n);
     s->len = n;
     s->offset = L->base + from;
+    s->cut = cut;
     s->seq = L->next_seq++;
     s->state = SLOT_QUEUED;
     pthread_cond_signal(&L->work_cv);
@@ -378,28 +397,35 @@ static size_t fill(struct loader *L, size_t keep)
     struct errinfo rerr = {0};
     ssize_t n = source_read(L->src, L->buf + L->len, L->cap - L->len, &rerr);
     if (n < 0) {
-        /* A bad event in a batch handed out before this point is the
-         * first fault, as when batches are parsed inline: merge them
-         * before recording the read error. */
-        drain(L);
+        /* Recorded by read_fault() once the events before this point are
+         * merged: a bad one among them is the first fault. */
         L->eof = true;
         L->read_failed = true;
         if (rerr.status == ST_TRUNCATED) {
             L->t->truncated = true;
             L->t->lost_bytes = L->len - L->pos;
         }
-        if (L->err->status == ST_OK) {
-            errinfo_clear(L->err);
-            *L->err = rerr;
-        } else {
-            errinfo_clear(&rerr);
-        }
+        L->read_err = rerr;
         return shift;
     }
     if (n == 0)
         L->eof = true;
     L->len += (size_t)n;
     return shift;
+}
+
+/* The input ended on a read error (L->read_failed), and every event before
+ * the end is dispatched: merge them, then record the read error unless one
+ * of them failed first. Returns the load's status. */
+static enum status read_fault(struct loader *L)
+{
+    drain(L);
+    if (L->read_err.status != ST_OK && L->err->status == ST_OK) {
+        errinfo_clear(L->err);
+        *L->err = L->read_err;
+        L->read_err = (struct errinfo){0};
+    }
+    return L->err->status;
 }
 
 /* Position of the next non-whitespace byte, reading as needed. Returns
@@ -421,8 +447,9 @@ static bool next_nonws(struct loader *L)
  * (size_t)-1 when the input ends first. */
 static size_t scan_whole_value(struct loader *L)
 {
+    struct jsonscan_state scan = {0};
     for (;;) {
-        const char *q = json_scan_value(L->buf + L->pos, L->buf + L->len, L->eof);
+        const char *q = json_scan_resume(L->buf + L->pos, L->buf + L->len, L->eof, &scan);
         if (q)
             return (size_t)(q - L->buf);
         if (L->eof)
@@ -467,7 +494,7 @@ static enum status input_ended(struct loader *L, enum status st, const char *fmt
 static enum status input_ended(struct loader *L, enum status st, const char *fmt, ...)
 {
     if (L->read_failed)
-        return L->err->status;
+        return read_fault(L);
     if (st == ST_TRUNCATED)
         L->t->truncated = true;
     va_list ap;
@@ -481,6 +508,10 @@ static enum status input_ended(struct loader *L, enum status st, const char *fmt
 static enum status parse_events(struct loader *L, bool bare_array)
 {
     size_t bstart = L->pos;
+    /* How far the event at pos has been scanned, while it waits for more
+     * input: rescanning it from its start after every read would make an
+     * event of n bytes cost O(n^2). */
+    struct jsonscan_state scan = {0};
     for (;;) {
         if (cancelled(L)) {
             dispatch(L, bstart, L->pos);
@@ -494,13 +525,15 @@ static enum status parse_events(struct loader *L, bool bare_array)
             L->pos++;
         if (L->pos == L->len) {
             if (L->eof) {
+                /* Known before the last batch is cut (struct load_cut). */
+                if (!L->read_failed && !bare_array)
+                    L->t->truncated = true;
                 dispatch(L, bstart, L->pos);
                 if (L->read_failed)
-                    return L->err->status;
+                    return read_fault(L);
                 if (bare_array)
                     return ST_OK; /* Chrome's array format may omit the ']' */
                 drain(L);         /* a bad event before the end is the first fault */
-                L->t->truncated = true;
                 return fail_at(L, ST_TRUNCATED, L->pos,
                                "truncated: the input ends inside \"traceEvents\" "
                                "(expected ']'); every complete event before it is kept");
@@ -519,7 +552,9 @@ static enum status parse_events(struct loader *L, bool bare_array)
             dispatch(L, bstart, L->pos);
             drain(L);
             L->pos++;
-            return ST_OK;
+            /* After a bad event nothing more is read, as when it stops a
+             * single thread at once. */
+            return L->stopped ? L->err->status : ST_OK;
         }
         if (c != '{') {
             dispatch(L, bstart, L->pos);
@@ -527,15 +562,17 @@ static enum status parse_events(struct loader *L, bool bare_array)
             return fail_at(L, ST_FORMAT, L->pos,
                            "expected '{' starting a trace event, or ']' ending \"traceEvents\"");
         }
-        const char *q = json_scan_value(L->buf + L->pos, L->buf + L->len, L->eof);
+        const char *q = json_scan_resume(L->buf + L->pos, L->buf + L->len, L->eof, &scan);
         if (!q) {
             if (L->eof) {
+                if (!L->read_failed) {
+                    L->t->truncated = true;
+                    L->t->lost_bytes = L->len - L->pos;
+                }
                 dispatch(L, bstart, L->pos);
-                drain(L);
                 if (L->read_failed)
-                    return L->err->status;
-                L->t->truncated = true;
-                L->t->lost_bytes = L->len - L->pos;
+                    return read_fault(L);
+                drain(L);
                 return fail_at(L, ST_TRUNCATED, L->pos,
                                "truncated: the last trace event is incomplete; %zu byte%s lost, "
                                "every complete event before it is kept",
@@ -549,6 +586,7 @@ static enum status parse_events(struct loader *L, bool bare_array)
             continue;
         }
         L->pos = (size_t)(q - L->buf);
+        scan = (struct jsonscan_state){0};
         if (L->pos - bstart >= BATCH_BYTES) {
             dispatch(L, bstart, L->pos);
             bstart = L->pos;
@@ -626,7 +664,7 @@ static enum status parse_document_end(struct loader *L)
     L->doc_done = true;
     if (next_nonws(L))
         return fail_at(L, ST_FORMAT, L->pos, "expected the end of the input after the document");
-    return L->read_failed ? L->err->status : ST_OK;
+    return L->read_failed ? read_fault(L) : ST_OK;
 }
 
 /* Skip a UTF-8 byte order mark at the very start (some editors and
@@ -835,6 +873,9 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
 
     enum status st = parse_document(&L);
     drain(&L);
+    if (err->status == ST_OK && L.read_err.status != ST_OK)
+        st = read_fault(&L); /* a read error is never dropped unreported */
+    errinfo_clear(&L.read_err);
     stop_workers(&L);
     if (st == ST_OK && err->status != ST_OK)
         st = err->status; /* a batch failed after the document structure was fine */
@@ -849,6 +890,12 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
     t->gzip = src->gzip;
     t->file_bytes = src->in_done;
     t->json_bytes = src->out_done;
+    if (L.stopped) {
+        t->file_bytes = L.cut.file_bytes;
+        t->json_bytes = L.cut.json_bytes;
+        t->truncated = L.cut.truncated;
+        t->lost_bytes = L.cut.lost_bytes;
+    }
     free(L.buf);
     hmap_free(&L.meta_seen);
     hmap_free(&L.sh.rows);

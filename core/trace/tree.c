@@ -287,6 +287,7 @@ struct seq_key {
     int64_t seq;
     int64_t ts;
     uint32_t idx;
+    uint64_t thread; /* pid_str << 32 | tid_str of the op's row */
 };
 
 static inline bool seq_less(const struct seq_key *a, const struct seq_key *b)
@@ -331,9 +332,46 @@ static void mark_bare_autograd_nodes(struct trace *t)
     }
 }
 
+static uint64_t row_thread(const struct trace *t, uint32_t row)
+{
+    return (uint64_t)t->rows.v[row].pid_str << 32 | t->rows.v[row].tid_str;
+}
+
+/* The first of the sorted fwd[0..n) after (seq, ts): n when none is. */
+static size_t seq_bound(const struct seq_key *fwd, size_t n, int64_t seq, int64_t ts)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (fwd[mid].seq < seq || (fwd[mid].seq == seq && fwd[mid].ts <= ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The last of fwd[lo..hi) on a thread other than `thread`, or IDX_NONE.
+ * run[k] is where the run of entries on fwd[k]'s thread that ends at k
+ * begins (runs stop at a change of Sequence number too): the entry before
+ * that run is on another thread, so no entry is looked at twice. */
+static uint32_t last_other_thread(const struct seq_key *fwd, const size_t *run, size_t lo,
+                                  size_t hi, uint64_t thread)
+{
+    if (hi == lo)
+        return IDX_NONE;
+    size_t k = hi - 1;
+    if (fwd[k].thread != thread)
+        return fwd[k].idx;
+    return run[k] > lo ? fwd[run[k] - 1].idx : IDX_NONE;
+}
+
 /* Backward op "autograd::engine::evaluate_function: X" <-> the forward op
  * with the same Sequence number on another thread, the latest by start
- * that is not after the backward op (else the latest). */
+ * that is not after the backward op (else the latest). Backward ops are
+ * taken in file order; a forward op claimed by several keeps the last.
+ * Forward ops are sorted by (Sequence number, start): each backward op
+ * costs two binary searches, however many forward ops share its number. */
 static void link_fwd_bwd(struct trace *t)
 {
     mark_bare_autograd_nodes(t);
@@ -344,11 +382,16 @@ static void link_fwd_bwd(struct trace *t)
             continue;
         int64_t seq = t->ops.v[e->aux].seq;
         if (seq >= 0)
-            VEC_PUSH(&fwd, ((struct seq_key){seq, e->ts, i}));
+            VEC_PUSH(&fwd, ((struct seq_key){seq, e->ts, i, row_thread(t, e->row)}));
     }
     if (!fwd.n)
         return;
     seq_sort(fwd.v, fwd.n);
+    size_t *run = xmalloc(fwd.n * sizeof(*run));
+    for (size_t k = 0; k < fwd.n; k++)
+        run[k] = k && fwd.v[k - 1].seq == fwd.v[k].seq && fwd.v[k - 1].thread == fwd.v[k].thread
+                     ? run[k - 1]
+                     : k;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *b = &t->ev.v[i];
         if (!(b->flags & EVF_BACKWARD) || b->aux == IDX_NONE)
@@ -356,33 +399,20 @@ static void link_fwd_bwd(struct trace *t)
         int64_t seq = t->ops.v[b->aux].seq;
         if (seq < 0)
             continue;
-        /* First entry with this seq. */
-        size_t lo = 0, hi = fwd.n;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (fwd.v[mid].seq < seq)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        uint32_t best = IDX_NONE, latest = IDX_NONE;
-        const struct row *brow = &t->rows.v[b->row];
-        for (size_t k = lo; k < fwd.n && fwd.v[k].seq == seq; k++) {
-            const struct event *f = &t->ev.v[fwd.v[k].idx];
-            const struct row *frow = &t->rows.v[f->row];
-            if (frow->tid_str == brow->tid_str && frow->pid_str == brow->pid_str)
-                continue;
-            latest = fwd.v[k].idx;
-            if (f->ts <= b->ts)
-                best = fwd.v[k].idx;
-        }
+        /* fwd[lo..hi): this Sequence number; fwd[lo..at): those started by b's start. */
+        size_t lo = seq_bound(fwd.v, fwd.n, seq - 1, INT64_MAX);
+        size_t at = seq_bound(fwd.v, fwd.n, seq, b->ts);
+        size_t hi = seq_bound(fwd.v, fwd.n, seq, INT64_MAX);
+        uint64_t thread = row_thread(t, b->row);
+        uint32_t best = last_other_thread(fwd.v, run, lo, at, thread);
         if (best == IDX_NONE)
-            best = latest;
+            best = last_other_thread(fwd.v, run, lo, hi, thread);
         if (best == IDX_NONE)
             continue;
         t->ops.v[b->aux].partner = best;
         t->ops.v[t->ev.v[best].aux].partner = i;
     }
+    free(run);
     VEC_FREE(&fwd);
 }
 

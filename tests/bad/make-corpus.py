@@ -99,6 +99,13 @@ for name, data in files.items():
 good = doc(*([E] * 200)).encode()
 gz = gzip.compress(good, mtime=0)
 write("truncated.json.gz", gz[: len(gz) // 2])
+# A bad event near the start, then a cut at the end: the bad event is the
+# fault, as the first in the file, and what is said of the input read
+# (bytes, truncation) is the same with any thread count. In one batch, and
+# over several (0.7 MB of JSON).
+bad_start = [E] * 5 + [ev(dur="-3")]
+write("bad-event-then-cut.json.gz", gzip.compress(doc(*(bad_start + [E] * 200)).encode(), mtime=0)[:-20])
+write("bad-event-then-cut-big.json.gz", gzip.compress(doc(*(bad_start + [E] * 7000)).encode(), mtime=0)[:-20])
 corrupt = bytearray(gz)
 for i in range(30, 60):
     corrupt[i] ^= 0x5A

@@ -9,6 +9,6 @@ const char *json_scan_value_bytewise(const char *p, const char *end, bool at_eof
 {
     if (p >= end || (*p != '{' && *p != '['))
         return json_scan_value(p, end, at_eof);
-    struct jsonscan_state st = {0, false, false};
+    struct jsonscan_state st = {0};
     return jsonscan_bytes(p, end, &st);
 }

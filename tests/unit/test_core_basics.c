@@ -437,6 +437,56 @@ static void test_opcat(void **state)
     assert_string_equal(opcat_name(opcat_classify("aten::foo", "ampere_sgemm_128x64_tn")), "other");
 }
 
+/* A value whose input comes in pieces ends where one scan of the whole
+ * ends, wherever the pieces are cut (inside strings, between a backslash
+ * and what it escapes, inside scalars) and wherever the buffer moves
+ * between them. */
+static void test_json_scan_resume(void **state)
+{
+    static const char alphabet[] = "{}[]\"\"\\\\\\ax,: ";
+    char buf[2][200];
+    unsigned seed = 4242;
+    for (int iter = 0; iter < 30000; iter++) {
+        size_t len = 1 + (size_t)(iter % 150);
+        buf[0][0] = "{[\"1"[iter % 4];
+        for (size_t i = 1; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            buf[0][i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+        }
+        memcpy(buf[1], buf[0], len);
+        const char *whole = json_scan_value(buf[0], buf[0] + len, true);
+        struct jsonscan_state st = {0};
+        const char *q = NULL;
+        size_t end = 0;
+        int which = 0;
+        while (end < len && !q) {
+            seed = seed * 1103515245u + 12345u;
+            end += 1 + (seed >> 16) % 9;
+            if (end > len)
+                end = len;
+            which ^= 1; /* the buffer moves between pieces */
+            q = json_scan_resume(buf[which], buf[which] + end, end == len, &st);
+        }
+        if (whole)
+            assert_ptr_equal(q, buf[which] + (whole - buf[0]));
+        else
+            assert_null(q);
+    }
+    /* A string of 1 MB fed 1000 bytes at a time: each piece is new. */
+    size_t n = 1u << 20;
+    char *big = malloc(n + 2);
+    memset(big, 'a', n + 2);
+    big[0] = '"';
+    big[n + 1] = '"';
+    struct jsonscan_state st = {0};
+    for (size_t end = 1000; end < n + 2; end += 1000) {
+        assert_null(json_scan_resume(big, big + end, false, &st));
+        assert_int_equal(st.done, end);
+    }
+    assert_ptr_equal(json_scan_resume(big, big + n + 2, true, &st), big + n + 2);
+    free(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_table_lines),
         cmocka_unit_test(test_table_name_col),
         cmocka_unit_test(test_opcat),
+        cmocka_unit_test(test_json_scan_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

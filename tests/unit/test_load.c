@@ -163,6 +163,98 @@ static void test_metadata_dedup(void **state)
     trace_free(t);
 }
 
+/* Metadata reaches every row of its process or thread, whatever the number
+ * of records and rows: the last record of a kind wins, a thread record
+ * names only its own pid's thread, and rows of another class on the same
+ * pid and tid (a kernel's) are named too. */
+static void test_metadata_every_row(void **state)
+{
+    enum { NT = 3000 };
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "{\"traceEvents\": [");
+    sb_puts(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0,"
+                 " \"args\": {\"name\": \"first\"}},\n");
+    for (int i = 0; i < NT; i++)
+        sb_printf(&sb,
+                  "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1, \"tid\": %d,"
+                  " \"ts\": %d, \"dur\": 1},\n"
+                  "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
+                  " \"args\": {\"name\": \"t%d\"}},\n",
+                  i, i, i, i);
+    for (int i = 0; i < NT; i += 7)
+        sb_printf(&sb,
+                  "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
+                  " \"args\": {\"name\": \"late%d\"}},\n",
+                  i, i);
+    sb_puts(
+        &sb,
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 1, \"tid\": 5, \"ts\": 1,"
+        " \"dur\": 1, \"args\": {\"device\": 0, \"stream\": 5}},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 2, \"tid\": 0, \"ts\": 1,"
+        " \"dur\": 1},\n"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 2, \"tid\": 0,"
+        " \"args\": {\"name\": \"p2t0\"}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"sort_index\": 3}},\n"
+        "{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 1, \"tid\": 2,"
+        " \"args\": {\"sort_index\": 9}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"name\": \"second\"}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_labels\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"labels\": 5}}\n"
+        "]}");
+    struct trace *t = load_text(sb_str(&sb));
+    size_t named = 0;
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        const struct row *row = &t->rows.v[r];
+        char want[32];
+        if (row->pid == 2) {
+            assert_string_equal(trace_str(t, row->thread_name), "p2t0");
+            assert_int_equal(row->process_name, 0);
+            assert_true(row->process_sort == INT64_MAX);
+            continue;
+        }
+        assert_int_equal(row->pid, 1);
+        snprintf(want, sizeof(want), "%s%d", row->tid % 7 ? "t" : "late", (int)row->tid);
+        assert_string_equal(trace_str(t, row->thread_name), want);
+        assert_string_equal(trace_str(t, row->process_name), "second");
+        assert_int_equal(row->process_label, 0); /* a label that is not text is none */
+        assert_true(row->process_sort == 3);
+        assert_true(row->thread_sort == (row->tid == 2 ? 9 : INT64_MAX));
+        named++;
+    }
+    assert_int_equal(named, NT + 1); /* and the kernel's row */
+    trace_free(t);
+    sb_free(&sb);
+}
+
+/* An event and a top-level value of several MB, longer than the loader's
+ * window and read in many pieces, load whole. */
+static void test_huge_values(void **state)
+{
+    size_t n = 5u << 20;
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"");
+    for (size_t i = 0; i < n; i++) /* escaped quotes across the pieces */
+        sb_putc(&sb, i % 1000 == 998 ? '\\' : i % 1000 == 999 ? '"' : 'a');
+    sb_puts(&sb, "z\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1}], \"traceName\": \"");
+    for (size_t i = 0; i < n; i++)
+        sb_putc(&sb, 'b');
+    sb_puts(&sb, "\\\"\"}");
+    struct errinfo err = {0};
+    struct trace *t = NULL;
+    struct load_opts o = {.threads = 1};
+    enum status st = trace_load_mem("huge.json", sb.s, sb.len, &o, &t, &err);
+    assert_int_equal(st, ST_OK);
+    assert_int_equal(t->ev.n, 1);
+    assert_int_equal(strlen(ev_name(t, 0)), n - n / 1000 + 1);
+    const cJSON *name = cJSON_GetObjectItem(t->top, "traceName");
+    assert_true(cJSON_IsString(name));
+    assert_int_equal(strlen(name->valuestring), n + 1); /* ends in an escaped quote */
+    trace_free(t);
+    sb_free(&sb);
+}
+
 static void test_array_format_and_counters(void **state)
 {
     /* Chrome's array format may omit the closing bracket. */
@@ -231,6 +323,55 @@ static void test_threads_deterministic(void **state)
     for (int k = 0; k < 3; k++)
         trace_free(t[k]);
     sb_free(&sb);
+}
+
+/* A bad event near the start of a document that is also cut at its end,
+ * or followed by top-level keys: whatever the thread count, the same fault
+ * is reported and the trace says the same of what was read (bytes, cut,
+ * keys), namely what one thread, which stops at the bad event, has read. */
+static void test_fault_same_any_threads(void **state)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        struct strbuf sb = STRBUF_INIT;
+        sb_puts(&sb, "{\"traceEvents\": [");
+        for (int i = 0; i < 30000; i++)
+            sb_printf(&sb,
+                      "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%d\", \"pid\": 1,"
+                      " \"tid\": %d, \"ts\": %d, \"dur\": %d}",
+                      i ? ",\n" : "", i % 50, i % 3, i * 10, i == 5 ? -1 : 5);
+        sb_puts(&sb, "], \"traceName\": \"after\"}");
+        size_t len = variant == 0 ? sb.len - 60 : sb.len; /* cut inside the last event */
+        struct trace *ref = NULL;
+        char *ref_msg = NULL;
+        for (unsigned n = 1; n <= 8; n++) {
+            struct errinfo err = {0};
+            struct trace *t = NULL;
+            struct load_opts o = {.threads = n};
+            assert_int_equal(trace_load_mem("cut.json", sb.s, len, &o, &t, &err), ST_FORMAT);
+            char *msg = errinfo_format(&err);
+            errinfo_clear(&err);
+            assert_non_null(strstr(msg, "expected a non-negative \"dur\""));
+            assert_int_equal(t->ev.n, 5);
+            assert_true(t->partial);
+            assert_false(t->truncated);
+            assert_null(t->top ? cJSON_GetObjectItem(t->top, "traceName") : NULL);
+            if (!ref) {
+                ref = t;
+                ref_msg = msg;
+                assert_true(ref->json_bytes < len);
+                continue;
+            }
+            assert_string_equal(msg, ref_msg);
+            assert_int_equal(t->json_bytes, ref->json_bytes);
+            assert_int_equal(t->file_bytes, ref->file_bytes);
+            assert_int_equal(t->lost_bytes, ref->lost_bytes);
+            free(msg);
+            trace_free(t);
+        }
+        free(ref_msg);
+        trace_free(ref);
+        sb_free(&sb);
+    }
 }
 
 static void test_truncated_keeps_events(void **state)
@@ -435,9 +576,12 @@ int main(void)
         cmocka_unit_test(test_ids_and_rows),
         cmocka_unit_test(test_args_packed),
         cmocka_unit_test(test_metadata_dedup),
+        cmocka_unit_test(test_metadata_every_row),
+        cmocka_unit_test(test_huge_values),
         cmocka_unit_test(test_array_format_and_counters),
         cmocka_unit_test(test_flows_and_phases),
         cmocka_unit_test(test_threads_deterministic),
+        cmocka_unit_test(test_fault_same_any_threads),
         cmocka_unit_test(test_truncated_keeps_events),
         cmocka_unit_test(test_bad_event_keeps_earlier),
         cmocka_unit_test(test_invalid_utf8_keeps_all),

@@ -15,6 +15,7 @@
 #include "core/analysis/gputime.h"
 #include "core/analysis/opstats.h"
 #include "core/analysis/timeline.h"
+#include "core/base/strbuf.h"
 #include "core/trace/tree.h"
 #include "tests/unit/testutil.h"
 
@@ -196,6 +197,82 @@ static void test_fwd_bwd_bare_nodes(void **state)
     trace_free(t);
 }
 
+/* link_fwd_bwd's rule, looked up the slow way: each backward op in file
+ * order takes the forward op with its Sequence number on another thread
+ * that started last by its start (ties: file order), else the last of
+ * them; a forward op claimed twice keeps the later claim. */
+static void fwd_bwd_reference(const struct trace *t, uint32_t *partner)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        partner[i] = IDX_NONE;
+    for (uint32_t b = 0; b < t->ev.n; b++) {
+        const struct event *eb = &t->ev.v[b];
+        if (!(eb->flags & EVF_BACKWARD) || eb->aux == IDX_NONE || ev_op(t, b)->seq < 0)
+            continue;
+        const struct row *rb = &t->rows.v[eb->row];
+        uint32_t best = IDX_NONE, latest = IDX_NONE;
+        for (uint32_t f = 0; f < t->ev.n; f++) {
+            const struct event *ef = &t->ev.v[f];
+            const struct row *rf = &t->rows.v[ef->row];
+            if (ef->kind != EVK_CPU_OP || ef->aux == IDX_NONE || (ef->flags & EVF_BACKWARD) ||
+                ev_op(t, f)->seq != ev_op(t, b)->seq ||
+                (rf->pid_str == rb->pid_str && rf->tid_str == rb->tid_str))
+                continue;
+            /* f comes after the candidates before it in (start, index) order */
+            if (latest == IDX_NONE || ef->ts >= t->ev.v[latest].ts)
+                latest = f;
+            if (ef->ts <= eb->ts && (best == IDX_NONE || ef->ts >= t->ev.v[best].ts))
+                best = f;
+        }
+        if (best == IDX_NONE)
+            best = latest;
+        if (best == IDX_NONE)
+            continue;
+        partner[b] = best;
+        partner[best] = b;
+    }
+}
+
+/* Random traces, small and large, with repeated Sequence numbers, equal
+ * starts, ops on the backward op's own thread (skipped) and the same tid
+ * in two processes: the pairs are the reference's. */
+static void test_fwd_bwd_pairs_reference(void **state)
+{
+    unsigned seed = 99;
+#define RND(n) ((seed = seed * 1103515245u + 12345u), (seed >> 16) % (n))
+    for (int trial = 0; trial < 300; trial++) {
+        int n = trial < 299 ? 2 + trial % 60 : 4000;
+        unsigned nseq = trial < 299 ? 4 : 2;
+        struct strbuf sb = STRBUF_INIT;
+        sb_puts(&sb, "{\"traceEvents\": [");
+        for (int i = 0; i < n; i++) {
+            bool bwd = RND(10) < 4;
+            /* Large trial: most forward ops share the backward ops' thread. */
+            unsigned tid = trial < 299 ? 1 + RND(3) : (RND(10) < 8 ? 2 : 1);
+            unsigned pid = RND(8) == 0 ? 2 : 1;
+            int seq = RND(12) == 0 ? -1 : (int)RND(nseq);
+            sb_printf(&sb,
+                      "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": %u,"
+                      " \"tid\": %u, \"ts\": %u, \"dur\": 1, \"args\": {\"Sequence number\": %d}}",
+                      i ? ", " : "",
+                      bwd ? "autograd::engine::evaluate_function: MmBackward0" : "aten::mm", pid,
+                      tid, RND(trial < 299 ? 40 : 400), seq);
+        }
+        sb_puts(&sb, "]}");
+        struct trace *t = load_text(sb_str(&sb));
+        uint32_t *want = malloc(t->ev.n * sizeof(*want));
+        fwd_bwd_reference(t, want);
+        for (uint32_t i = 0; i < t->ev.n; i++)
+            if (t->ev.v[i].aux != IDX_NONE && ev_op(t, i)->partner != want[i])
+                fail_msg("trial %d, event %u: partner %u, want %u", trial, i, ev_op(t, i)->partner,
+                         want[i]);
+        free(want);
+        trace_free(t);
+        sb_free(&sb);
+    }
+#undef RND
+}
+
 static void test_gpu_time(void **state)
 {
     struct trace *t = load_text(gpu_trace);
@@ -257,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_gpu_links),
         cmocka_unit_test(test_fwd_bwd),
         cmocka_unit_test(test_fwd_bwd_bare_nodes),
+        cmocka_unit_test(test_fwd_bwd_pairs_reference),
         cmocka_unit_test(test_gpu_time),
         cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_name_rules),
