@@ -46,9 +46,12 @@ static int64_t window_edge(int64_t start, double ms)
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"chrome", required_argument, NULL, 'c'}, {"step", required_argument, NULL, 's'},
-        {"window", required_argument, NULL, 'w'}, {"match", required_argument, NULL, 'm'},
-        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {"chrome", required_argument, NULL, 'c'},
+        {"step", required_argument, NULL, 's'},
+        {"window", required_argument, NULL, 'w'},
+        {"match", required_argument, NULL, 'm'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *window = NULL;
@@ -58,7 +61,9 @@ int cmd_export(int argc, char **argv)
     optind = 1;
     while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'c': out = optarg; break;
+        case 'c':
+            out = optarg;
+            break;
         case 's': {
             char *end;
             sel.step = strtoll(optarg, &end, 10);
@@ -70,15 +75,30 @@ int cmd_export(int argc, char **argv)
             nsel++;
             break;
         }
-        case 'w': window = optarg; sel.kind = EXPORT_WINDOW; nsel++; break;
-        case 'm': sel.regex = optarg; sel.kind = EXPORT_MATCH; nsel++; break;
-        case 'q': quiet = true; break;
-        case 'h': export_usage(stdout); return EXIT_OK;
-        default: export_usage(stderr); return EXIT_USAGE;
+        case 'w':
+            window = optarg;
+            sel.kind = EXPORT_WINDOW;
+            nsel++;
+            break;
+        case 'm':
+            sel.regex = optarg;
+            sel.kind = EXPORT_MATCH;
+            nsel++;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 'h':
+            export_usage(stdout);
+            return EXIT_OK;
+        default:
+            export_usage(stderr);
+            return EXIT_USAGE;
         }
     }
     if (!out || optind != argc - 1 || nsel > 1) {
-        fprintf(stderr, "torchtop export: expected --chrome OUT, at most one selection, and TRACE\n");
+        fprintf(stderr,
+                "torchtop export: expected --chrome OUT, at most one selection, and TRACE\n");
         export_usage(stderr);
         return EXIT_USAGE;
     }

@@ -57,8 +57,8 @@ static void print_stats(const struct synth_stats *st, const char *path, double s
             "torchtop gen: %s: %u step%s x %u layer%s, %llu events, %llu bytes of JSON, %llu "
             "written, %.2f s (%.0f MB/s)\n",
             path, st->steps, st->steps == 1 ? "" : "s", st->layers, st->layers == 1 ? "" : "s",
-            (unsigned long long)st->events,
-            (unsigned long long)st->json_bytes, (unsigned long long)st->out_bytes, secs,
+            (unsigned long long)st->events, (unsigned long long)st->json_bytes,
+            (unsigned long long)st->out_bytes, secs,
             secs > 0 ? (double)st->json_bytes / 1e6 / secs : 0.0);
     fprintf(stderr,
             "  GPU events %llu: kernels %llu (graph %llu, nccl %llu, mangled names %llu), memcpy "

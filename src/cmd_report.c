@@ -39,51 +39,66 @@ struct report_cli {
 
 static void report_usage(FILE *f)
 {
-    fprintf(f, "usage: torchtop report [OPTIONS] TRACE\n\n"
-               "Print the analyses of a PyTorch profiler trace (.json or .json.gz; - for stdin),\n"
-               "or the tables of a CUDA memory snapshot (.pickle or .pickle.gz: summary, sites,\n"
-               "segments by default; -t trace for the trace entries, -n for the number of sites).\n\n"
-               "Options:\n"
-               "  -t, --table LIST       tables to print, comma-separated (default: all):\n");
+    fprintf(f,
+            "usage: torchtop report [OPTIONS] TRACE\n\n"
+            "Print the analyses of a PyTorch profiler trace (.json or .json.gz; - for stdin),\n"
+            "or the tables of a CUDA memory snapshot (.pickle or .pickle.gz: summary, sites,\n"
+            "segments by default; -t trace for the trace entries, -n for the number of sites).\n\n"
+            "Options:\n"
+            "  -t, --table LIST       tables to print, comma-separated (default: all):\n");
     for (const struct report_table *r = report_tables; r->name; r++)
         fprintf(f, "                           %-13s %s\n", r->name, r->summary);
     fprintf(f, "                           %-13s %s\n", "folded",
             "folded stacks for flamegraph.pl / speedscope (alone, as text; see --metric)");
-    fprintf(f, "  -f, --format FMT       text (default), csv, json or md\n"
-               "  -n, --top N            print at most N rows per ranked table (also --row-limit)\n"
-               "  -s, --sort COLUMN      sort every table that has this column (name or title;\n"
-               "                         for key-averages also PyTorch's sort_by keys, e.g.\n"
-               "                         self_cuda_time_total); none having it is an error\n"
-               "      --linked-only      count only GPU events linked to a launch (TraceLens's\n"
-               "                         numbers need --flow-links too)\n"
-               "      --flow-links       link GPU work to a launch only through an ac2g flow start\n"
-               "                         (TraceLens's rule; default: by correlation id alone)\n"
-               "      --group-by-shape   key-averages: one row per op name and input shapes\n"
-               "      --group-by-stack N key-averages: one row per op name and N source frames\n"
-               "      --top-level-only   key-averages: only events with no enclosing op\n"
-               "      --time-unit UNIT   key-averages: s, ms or us (default us)\n"
-               "      --arch NAME|FILE   roofline: device peaks by built-in name or TraceLens arch JSON\n"
-               "      --metric M         folded: self_cpu (default) or self_device\n"
-               "      --max-name-width N text output: cut names to N columns (default 60)\n"
-               "      --all-columns      text/md output: include the detail columns\n"
-               "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
-               "                         are (by default they get a leading ' so that a\n"
-               "                         spreadsheet does not run them as formulas)\n"
-               "      --no-header        leave out the trace header\n"
-               "  -o, --output FILE      write to FILE instead of standard output\n"
-               "      --xlsx FILE        write the tables as an Excel workbook instead\n"
-               "      --threads N        parser threads (default: one per core, at most 4)\n"
-               "  -q, --quiet            no progress bar\n"
-               "  -h, --help             this help\n\n"
-               "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
-               "is malformed or truncated (the report of everything read before the fault is\n"
-               "still printed; faults that lose nothing, such as invalid UTF-8, keep every\n"
-               "event), 64 on usage errors.\n");
+    fprintf(
+        f,
+        "  -f, --format FMT       text (default), csv, json or md\n"
+        "  -n, --top N            print at most N rows per ranked table (also --row-limit)\n"
+        "  -s, --sort COLUMN      sort every table that has this column (name or title;\n"
+        "                         for key-averages also PyTorch's sort_by keys, e.g.\n"
+        "                         self_cuda_time_total); none having it is an error\n"
+        "      --linked-only      count only GPU events linked to a launch (TraceLens's\n"
+        "                         numbers need --flow-links too)\n"
+        "      --flow-links       link GPU work to a launch only through an ac2g flow start\n"
+        "                         (TraceLens's rule; default: by correlation id alone)\n"
+        "      --group-by-shape   key-averages: one row per op name and input shapes\n"
+        "      --group-by-stack N key-averages: one row per op name and N source frames\n"
+        "      --top-level-only   key-averages: only events with no enclosing op\n"
+        "      --time-unit UNIT   key-averages: s, ms or us (default us)\n"
+        "      --arch NAME|FILE   roofline: device peaks by built-in name or TraceLens arch JSON\n"
+        "      --metric M         folded: self_cpu (default) or self_device\n"
+        "      --max-name-width N text output: cut names to N columns (default 60)\n"
+        "      --all-columns      text/md output: include the detail columns\n"
+        "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
+        "                         are (by default they get a leading ' so that a\n"
+        "                         spreadsheet does not run them as formulas)\n"
+        "      --no-header        leave out the trace header\n"
+        "  -o, --output FILE      write to FILE instead of standard output\n"
+        "      --xlsx FILE        write the tables as an Excel workbook instead\n"
+        "      --threads N        parser threads (default: one per core, at most 4)\n"
+        "  -q, --quiet            no progress bar\n"
+        "  -h, --help             this help\n\n"
+        "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
+        "is malformed or truncated (the report of everything read before the fault is\n"
+        "still printed; faults that lose nothing, such as invalid UTF-8, keep every\n"
+        "event), 64 on usage errors.\n");
 }
 
 enum {
-    OPT_LINKED = 256, OPT_SHAPE, OPT_STACK, OPT_TOPLEVEL, OPT_UNIT, OPT_NAMEW, OPT_ALLCOLS,
-    OPT_NOHEADER, OPT_THREADS, OPT_ARCH, OPT_FLOWLINKS, OPT_XLSX, OPT_METRIC, OPT_CSVRAW,
+    OPT_LINKED = 256,
+    OPT_SHAPE,
+    OPT_STACK,
+    OPT_TOPLEVEL,
+    OPT_UNIT,
+    OPT_NAMEW,
+    OPT_ALLCOLS,
+    OPT_NOHEADER,
+    OPT_THREADS,
+    OPT_ARCH,
+    OPT_FLOWLINKS,
+    OPT_XLSX,
+    OPT_METRIC,
+    OPT_CSVRAW,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -153,10 +168,13 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
     opterr = 0; /* usage_error says it in one line */
     while ((ch = getopt_long(argc, argv, ":t:f:n:s:o:qh", longopts, NULL)) != -1) {
         switch (ch) {
-        case 't': c->tables = optarg; break;
+        case 't':
+            c->tables = optarg;
+            break;
         case 'f':
             if (!tabfmt_parse(optarg, &c->fmt.format)) {
-                fprintf(stderr, "torchtop report: unknown format '%s' (text, csv, json, md)\n", optarg);
+                fprintf(stderr, "torchtop report: unknown format '%s' (text, csv, json, md)\n",
+                        optarg);
                 return EXIT_USAGE;
             }
             break;
@@ -167,10 +185,18 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             }
             c->fmt.top = (size_t)v;
             break;
-        case 's': c->sort = optarg; break;
-        case 'o': c->out_path = optarg; break;
-        case OPT_LINKED: c->ropts.linked_only = true; break;
-        case OPT_SHAPE: c->ropts.keyavg.group_by_shape = true; break;
+        case 's':
+            c->sort = optarg;
+            break;
+        case 'o':
+            c->out_path = optarg;
+            break;
+        case OPT_LINKED:
+            c->ropts.linked_only = true;
+            break;
+        case OPT_SHAPE:
+            c->ropts.keyavg.group_by_shape = true;
+            break;
         case OPT_STACK:
             if (!parse_count(optarg, 1, 64, &v)) {
                 fprintf(stderr, "torchtop report: --group-by-stack needs a frame count (1-64)\n");
@@ -178,7 +204,9 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             }
             c->ropts.keyavg.group_by_stack = (int)v;
             break;
-        case OPT_TOPLEVEL: c->ropts.keyavg.top_level_only = true; break;
+        case OPT_TOPLEVEL:
+            c->ropts.keyavg.top_level_only = true;
+            break;
         case OPT_UNIT:
             if (strcmp(optarg, "us") == 0)
                 c->ropts.keyavg.time_scale = 1e3;
@@ -199,9 +227,15 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             }
             c->fmt.max_name_width = (size_t)v;
             break;
-        case OPT_ALLCOLS: c->fmt.all_columns = true; break;
-        case OPT_CSVRAW: c->fmt.csv_raw = true; break;
-        case OPT_NOHEADER: c->no_header = true; break;
+        case OPT_ALLCOLS:
+            c->fmt.all_columns = true;
+            break;
+        case OPT_CSVRAW:
+            c->fmt.csv_raw = true;
+            break;
+        case OPT_NOHEADER:
+            c->no_header = true;
+            break;
         case OPT_THREADS:
             if (!parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {
                 fprintf(stderr, "torchtop report: --threads needs a number (1-64)\n");
@@ -209,17 +243,27 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             }
             c->threads = (unsigned)v;
             break;
-        case OPT_ARCH: c->ropts.arch = optarg; break;
-        case OPT_FLOWLINKS: c->flow_links = true; break;
-        case OPT_XLSX: c->xlsx_path = optarg; break;
+        case OPT_ARCH:
+            c->ropts.arch = optarg;
+            break;
+        case OPT_FLOWLINKS:
+            c->flow_links = true;
+            break;
+        case OPT_XLSX:
+            c->xlsx_path = optarg;
+            break;
         case OPT_METRIC:
             if (!folded_metric_parse(optarg, &c->metric)) {
                 fprintf(stderr, "torchtop report: --metric is self_cpu or self_device\n");
                 return EXIT_USAGE;
             }
             break;
-        case 'q': c->quiet = true; break;
-        case 'h': report_usage(stdout); return EXIT_OK;
+        case 'q':
+            c->quiet = true;
+            break;
+        case 'h':
+            report_usage(stdout);
+            return EXIT_OK;
         case ':':
             usage_error(argv[optind - 1], optopt, "needs a value");
             return EXIT_USAGE;
@@ -232,8 +276,9 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         }
     }
     if (optind != argc - 1) {
-        usage_error(NULL, 0, optind < argc ? "one TRACE argument expected, more given"
-                                           : "one TRACE argument expected");
+        usage_error(NULL, 0,
+                    optind < argc ? "one TRACE argument expected, more given"
+                                  : "one TRACE argument expected");
         return EXIT_USAGE;
     }
     *path = argv[optind];
@@ -359,8 +404,8 @@ static int sort_tables(const struct report_cli *c, struct table_list *tables)
 }
 
 /* Print tables and the header in the chosen format. */
-static int print_tables(const struct report_cli *c, struct table_list *tables, const struct trace *t,
-                        const char *snapshot_path)
+static int print_tables(const struct report_cli *c, struct table_list *tables,
+                        const struct trace *t, const char *snapshot_path)
 {
     int rc = sort_tables(c, tables);
     if (rc)
@@ -486,8 +531,11 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     struct trace *t = NULL;
     struct progress prog;
     progress_init(&prog, src->name, c->quiet);
-    struct load_opts lo = {.threads = c->threads, .progress = progress_update, .progress_ud = &prog,
-                          .link_require_flow = c->flow_links, .no_index = true};
+    struct load_opts lo = {.threads = c->threads,
+                           .progress = progress_update,
+                           .progress_ud = &prog,
+                           .link_require_flow = c->flow_links,
+                           .no_index = true};
     struct phase_timer pt;
     phase_timer_init(&pt);
     enum status st = trace_load_source(src, &lo, &t, err);

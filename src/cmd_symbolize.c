@@ -24,39 +24,38 @@
 #define BATCH_MAX (1u << 20)   /* input lines answered together at most */
 
 struct sym_cli {
-    const char *exe;            /* -e; NULL: locations are LIB+0xOFF */
+    const char *exe; /* -e; NULL: locations are LIB+0xOFF */
     bool functions, inlines, addresses, pretty, basenames, json;
     struct symbolizer *s;
     struct sym_result res;
     struct strbuf out;
-    struct strtab warned;       /* reasons already printed to stderr */
-    bool batching;              /* answers of a batch collect in out */
+    struct strtab warned; /* reasons already printed to stderr */
+    bool batching;        /* answers of a batch collect in out */
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: torchtop symbolize [-e BINARY] [-a] [-f] [-i] [-C] [-p] [-s] [--json]\n"
-            "                          [--debug-dir DIR] [ADDRESS... | LIB+0xOFFSET...]\n\n"
-            "Translate addresses into function names and source locations, through the\n"
-            "DWARF debug information (or the separate debug file found by build id or\n"
-            ".gnu_debuglink), as addr2line does and in its output format.\n\n"
-            "  -e, --exe BINARY     the file the addresses belong to (default a.out)\n"
-            "  -a, --addresses      print the address before its location\n"
-            "  -f, --functions      print the function name\n"
-            "  -i, --inlines        also print the callers an address was inlined into\n"
-            "  -C, --demangle       demangle C++ names\n"
-            "  -p, --pretty-print   one line per address\n"
-            "  -s, --basenames      file names without directories\n"
-            "      --json           one JSON object per address (module, status, reason,\n"
-            "                       frames with function, file, line, column)\n"
-            "      --debug-dir DIR  where separate debug files live (default\n"
-            "                       /usr/lib/debug; may be repeated)\n\n"
-            "Addresses are hexadecimal module addresses (as nm shows them), read from\n"
-            "stdin, one per line, when none are given. Without -e, each location is\n"
-            "LIB+0xOFFSET, LIB(+0xOFFSET) or LIB(SYMBOL+0xOFFSET): a library and an\n"
-            "offset such as a PyTorch memory snapshot records with\n"
-            "TORCH_SYMBOLIZE_MODE=dladdr (filename, line).\n");
+    fprintf(f, "usage: torchtop symbolize [-e BINARY] [-a] [-f] [-i] [-C] [-p] [-s] [--json]\n"
+               "                          [--debug-dir DIR] [ADDRESS... | LIB+0xOFFSET...]\n\n"
+               "Translate addresses into function names and source locations, through the\n"
+               "DWARF debug information (or the separate debug file found by build id or\n"
+               ".gnu_debuglink), as addr2line does and in its output format.\n\n"
+               "  -e, --exe BINARY     the file the addresses belong to (default a.out)\n"
+               "  -a, --addresses      print the address before its location\n"
+               "  -f, --functions      print the function name\n"
+               "  -i, --inlines        also print the callers an address was inlined into\n"
+               "  -C, --demangle       demangle C++ names\n"
+               "  -p, --pretty-print   one line per address\n"
+               "  -s, --basenames      file names without directories\n"
+               "      --json           one JSON object per address (module, status, reason,\n"
+               "                       frames with function, file, line, column)\n"
+               "      --debug-dir DIR  where separate debug files live (default\n"
+               "                       /usr/lib/debug; may be repeated)\n\n"
+               "Addresses are hexadecimal module addresses (as nm shows them), read from\n"
+               "stdin, one per line, when none are given. Without -e, each location is\n"
+               "LIB+0xOFFSET, LIB(+0xOFFSET) or LIB(SYMBOL+0xOFFSET): a library and an\n"
+               "offset such as a PyTorch memory snapshot records with\n"
+               "TORCH_SYMBOLIZE_MODE=dladdr (filename, line).\n");
 }
 
 static void flush_out(struct sym_cli *c)
@@ -191,8 +190,9 @@ static void put_json(struct sym_cli *c, const char *input, const struct sym_resu
     put_json_str(o, input);
     sb_puts(o, ",\"module\":");
     put_json_str(o, r->module);
-    sb_printf(o, ",\"address\":\"0x%llx\",\"status\":\"%s\",\"reason\":",
-              (unsigned long long)r->addr, sym_status_name(r->status));
+    sb_printf(o,
+              ",\"address\":\"0x%llx\",\"status\":\"%s\",\"reason\":", (unsigned long long)r->addr,
+              sym_status_name(r->status));
     put_json_str(o, r->reason);
     sb_puts(o, ",\"frames\":[");
     size_t n = c->inlines || !r->nframes ? r->nframes : 1;
@@ -258,9 +258,9 @@ static void handle(struct sym_cli *c, const char *word, bool location, uint64_t 
 /* A batch of input lines, answered in address order (the DWARF index is
  * then walked with warm caches) and printed in input order. */
 struct batch_line {
-    uint64_t addr;          /* module address; location lines sort last */
-    uint32_t idx;           /* position in the input */
-    uint32_t text;          /* offset of the line in the batch text */
+    uint64_t addr; /* module address; location lines sort last */
+    uint32_t idx;  /* position in the input */
+    uint32_t text; /* offset of the line in the batch text */
 };
 
 /* Lines by address, equal addresses in input order: a stable LSD radix
@@ -268,7 +268,7 @@ struct batch_line {
  * addresses of one module are close together). */
 static void line_sort(struct batch_line *v, size_t n)
 {
-    size_t (*count)[256] = xcalloc(8, sizeof(*count));
+    size_t(*count)[256] = xcalloc(8, sizeof(*count));
     for (size_t i = 0; i < n; i++)
         for (unsigned d = 0; d < 8; d++)
             count[d][(v[i].addr >> (8 * d)) & 0xff]++;
@@ -295,7 +295,7 @@ static void line_sort(struct batch_line *v, size_t n)
 }
 
 struct batch {
-    struct strbuf text;             /* the lines, NUL-separated */
+    struct strbuf text; /* the lines, NUL-separated */
     VEC(struct batch_line) lines;
 };
 
@@ -430,14 +430,30 @@ int cmd_symbolize(int argc, char **argv)
     optind = 1;
     while ((ch = getopt_long(argc, argv, "e:afiCpsh", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'e': c.exe = optarg; break;
-        case 'a': c.addresses = true; break;
-        case 'f': c.functions = true; break;
-        case 'i': c.inlines = true; break;
-        case 'C': demangle = true; break;
-        case 'p': c.pretty = true; break;
-        case 's': c.basenames = true; break;
-        case 'J': c.json = true; break;
+        case 'e':
+            c.exe = optarg;
+            break;
+        case 'a':
+            c.addresses = true;
+            break;
+        case 'f':
+            c.functions = true;
+            break;
+        case 'i':
+            c.inlines = true;
+            break;
+        case 'C':
+            demangle = true;
+            break;
+        case 'p':
+            c.pretty = true;
+            break;
+        case 's':
+            c.basenames = true;
+            break;
+        case 'J':
+            c.json = true;
+            break;
         case 'D':
             if (ndirs == ARRAY_SIZE(dirs)) {
                 fprintf(stderr, "torchtop symbolize: too many --debug-dir options\n");
@@ -445,8 +461,12 @@ int cmd_symbolize(int argc, char **argv)
             }
             dirs[ndirs++] = optarg;
             break;
-        case 'h': usage(stdout); return EXIT_OK;
-        default: usage(stderr); return EXIT_USAGE;
+        case 'h':
+            usage(stdout);
+            return EXIT_OK;
+        default:
+            usage(stderr);
+            return EXIT_USAGE;
         }
     }
     /* Bare addresses with no -e and no LIB+ form: addr2line's a.out. */
@@ -463,9 +483,8 @@ int cmd_symbolize(int argc, char **argv)
         sb_free(&name);
         return EXIT_FAILURE_RUN;
     }
-    struct sym_opts o = {.demangle = demangle,
-                         .debug_dirs = ndirs ? dirs : NULL,
-                         .ndebug_dirs = ndirs};
+    struct sym_opts o = {
+        .demangle = demangle, .debug_dirs = ndirs ? dirs : NULL, .ndebug_dirs = ndirs};
     c.s = symbolizer_new(&o);
     sym_result_init(&c.res);
     strtab_init(&c.warned);

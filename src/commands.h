@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 struct command {
-    const char *name;                       /* word after "torchtop" */
-    int (*run)(int argc, char **argv);      /* argv[0] is the command name */
-    const char *summary;                    /* one line for --help */
+    const char *name;                  /* word after "torchtop" */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;               /* one line for --help */
 };
 
 int cmd_report(int argc, char **argv);
@@ -21,9 +21,9 @@ int cmd_symbolize(int argc, char **argv);
 /* Exit statuses shared by every command. */
 enum {
     EXIT_OK = 0,
-    EXIT_FAILURE_RUN = 1,   /* the command could not do its work */
-    EXIT_BAD_INPUT = 2,     /* malformed, truncated or unreadable input */
-    EXIT_USAGE = 64,        /* bad command line */
+    EXIT_FAILURE_RUN = 1, /* the command could not do its work */
+    EXIT_BAD_INPUT = 2,   /* malformed, truncated or unreadable input */
+    EXIT_USAGE = 64,      /* bad command line */
 };
 
 #endif

@@ -5,6 +5,7 @@
 #ifndef TORCHTOP_TUI_ACTIONS_H
 #define TORCHTOP_TUI_ACTIONS_H
 
+/* clang-format off */
 #define ACTION_GROUP_INFO(_)                                                   \
     _(AG_GLOBAL,   "Global")                                                   \
     _(AG_MOVE,     "Moving")                                                   \
@@ -104,6 +105,7 @@ enum action {
 #undef A_ENUM
     A__COUNT
 };
+/* clang-format on */
 
 /* Script name of an action ("move-down"). */
 const char *action_name(enum action a);

@@ -78,7 +78,7 @@ struct app {
     struct table *views[APP_NVIEWS]; /* report tables, owned (NULL when not built) */
     char *views_err[APP_NVIEWS];     /* why a view could not be built (owned) */
     char *name;                      /* trace name for the header (owned) */
-    struct timeline_breakdown bd;         /* the header's bar */
+    struct timeline_breakdown bd;    /* the header's bar */
     char *load_warning;              /* load fault shown at start (owned) */
     struct snapview *snap;           /* a memory snapshot instead of a trace (owned); t, an
                                         and views are then NULL (tui/snapview.h) */
@@ -97,11 +97,11 @@ struct app {
     struct layout lay;
     WINDOW *w_header, *w_message, *w_keybar, *w_overlay;
     struct pane *panes[PANE__COUNT];
-    struct pane *tb;   /* the traceback view (owned), made on first use; lent to the
-                          detail pane while shown */
-    int focus;         /* enum pane_id */
-    int source;        /* pane whose selection the detail pane shows */
-    bool dirty_chrome; /* header, message line, key bar */
+    struct pane *tb;      /* the traceback view (owned), made on first use; lent to the
+                             detail pane while shown */
+    int focus;            /* enum pane_id */
+    int source;           /* pane whose selection the detail pane shows */
+    bool dirty_chrome;    /* header, message line, key bar */
     struct chrome chrome; /* where the key bar's entries were drawn */
 
     /* Interaction. */

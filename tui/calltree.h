@@ -144,9 +144,9 @@ struct calltree {
     uint32_t *tops_first; /* per row: offset into tops (rows.n + 1 of them) */
     uint32_t *tops_pre;   /* per top-level span: its number */
     uint8_t *rowmark;     /* per row: CT_MARK_PATH while filtered */
-    struct hmap saved_unfiltered;   /* open nodes before the filter */
-    bool have_saved;                /* saved_unfiltered is set */
-    int64_t total_gpu;              /* union of all GPU work (CT_UNKNOWN until computed) */
+    struct hmap saved_unfiltered; /* open nodes before the filter */
+    bool have_saved;              /* saved_unfiltered is set */
+    int64_t total_gpu;            /* union of all GPU work (CT_UNKNOWN until computed) */
     /* Times that outlive the nodes (rebuilds make new nodes): per trace
      * row for the roots, per group identity for groups. */
     int64_t *row_cpu, *row_gpu; /* CT_UNKNOWN until computed */

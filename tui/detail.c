@@ -126,7 +126,8 @@ static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
     if (evk_is_gpu(e->kind)) {
         const struct gpu_info *g = ev_gpu(t, ev);
         static const char *const buckets[] = {"computation", "communication", "memcpy"};
-        detail_kv(d, "class", buckets[gpuclass_bucket(t, ev)], strlen(buckets[gpuclass_bucket(t, ev)]));
+        detail_kv(d, "class", buckets[gpuclass_bucket(t, ev)],
+                  strlen(buckets[gpuclass_bucket(t, ev)]));
         if (g) {
             detail_kvf(d, "device", "%d stream %d", g->device, g->stream);
             if (g->corr)

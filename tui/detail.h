@@ -21,7 +21,7 @@ struct dline {
     char *key;    /* program text, NULL for none (owned) */
     char *val;    /* untrusted bytes, cleaned when drawn (owned) */
     size_t vlen;
-    bool wrap; /* wrap the value instead of cutting it */
+    bool wrap;   /* wrap the value instead of cutting it */
     uint32_t ev; /* event the line names (Enter selects it), IDX_NONE: none */
 };
 

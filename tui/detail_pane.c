@@ -27,10 +27,10 @@ struct detail_pane {
     int laid_w; /* width the lines were made for, -1 = stale */
     int key_w;
     size_t top;
-    size_t cur;      /* cursor line */
-    char source[16]; /* pane the text describes */
-    struct pane *src; /* the pane described (borrowed), NULL: none */
-    int desc_w;       /* text width when it was described */
+    size_t cur;         /* cursor line */
+    char source[16];    /* pane the text describes */
+    struct pane *src;   /* the pane described (borrowed), NULL: none */
+    int desc_w;         /* text width when it was described */
     struct pane *inset; /* shown instead of the text (borrowed), NULL: the text */
 };
 
@@ -141,9 +141,8 @@ static void detail_draw(struct pane *p, struct app *a)
         const struct pline *pl = &dp->lines.v[dp->top + (size_t)y];
         const struct dline *l = &dp->d.lines.v[pl->dl];
         const char *val = dp->clean.v[pl->dl] + pl->off;
-        attr_t cur = dp->top + (size_t)y == dp->cur && a->focus == p->id
-                         ? color_attr(C_SELECT_FOCUS)
-                         : 0;
+        attr_t cur =
+            dp->top + (size_t)y == dp->cur && a->focus == p->id ? color_attr(C_SELECT_FOCUS) : 0;
         int x = x0;
         if (cur)
             draw_blank(p->win, 1 + y, x, w, cur);

@@ -83,13 +83,13 @@ struct pane_ops {
     void (*describe)(struct pane *p, struct app *a, struct detail_out *d); /* detail pane text */
     /* Go to the next match of a->search (dir 1 or -1); *req as for on_action. */
     unsigned (*search)(struct pane *p, struct app *a, int dir, struct pane_request *req);
-    void (*rebuild)(struct pane *p, struct app *a); /* the filter changed */
+    void (*rebuild)(struct pane *p, struct app *a);             /* the filter changed */
     void (*follow)(struct pane *p, struct app *a, uint32_t ev); /* selection changed elsewhere */
     void (*position)(struct pane *p, struct app *a, char *buf, size_t n); /* "12/345" */
     void (*free)(struct pane *p);
     int (*keytab)(struct pane *p, struct app *a); /* key table in force; NULL: p->id's */
     unsigned (*tick)(struct pane *p, struct app *a,
-                     bool wait);   /* take in finished background work (wait: all of it) */
+                     bool wait);  /* take in finished background work (wait: all of it) */
     bool (*busy)(struct pane *p); /* background work is pending */
     /* Snapshot mode: the allocation stack behind the selection (*out is
      * zeroed by the caller); false when it has none. */

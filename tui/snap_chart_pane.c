@@ -97,7 +97,8 @@ static void draw_title(struct pane *p, struct app *a)
         if (sv->cursor != IDX_NONE) {
             const struct snap_entry *e = snapshot_entry(sv->s, sv->dev, sv->cursor);
             text_bytes(b, sizeof(b), e->size);
-            sb_printf(&sb, "  cursor %u: %s %s", sv->cursor, snapshot_str(sv->s, e->action_name), b);
+            sb_printf(&sb, "  cursor %u: %s %s", sv->cursor, snapshot_str(sv->s, e->action_name),
+                      b);
         }
         text_bytes(b, sizeof(b), sv->live_bytes > 0 ? (uint64_t)sv->live_bytes : 0);
         sb_printf(&sb, ", %s allocated", b);
@@ -339,7 +340,8 @@ static void chart_describe(struct pane *p, struct app *a, struct detail_out *d)
     detail_heading(d, "Trace entry");
     detail_kvf(d, "entry", "%u of %u%s", sv->cursor, dv->nentries,
                sv->cursor == dv->peak_idx ? " (the peak)" : "");
-    detail_kv(d, "action", snapshot_str(s, e->action_name), strlen(snapshot_str(s, e->action_name)));
+    detail_kv(d, "action", snapshot_str(s, e->action_name),
+              strlen(snapshot_str(s, e->action_name)));
     text_bytes(b, sizeof(b), e->size);
     detail_kvf(d, "size", "%s (%llu bytes)", b, (unsigned long long)e->size);
     if (e->action == SA_OOM) {

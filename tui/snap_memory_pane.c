@@ -455,7 +455,8 @@ static void describe_segment(struct detail_out *d, struct app *a, struct pane *p
     for (size_t k = 0; k < mp->sizes.n && k < SHOW; k++) {
         char sz[32];
         text_bytes(sz, sizeof(sz), mp->sizes.v[k]);
-        detail_kvf(d, sz, "%s at 0x%llx", snapshot_state_name(mp->states.v[k]), (unsigned long long)at);
+        detail_kvf(d, sz, "%s at 0x%llx", snapshot_state_name(mp->states.v[k]),
+                   (unsigned long long)at);
         at += mp->sizes.v[k];
     }
     if (mp->sizes.n > SHOW)

@@ -19,7 +19,7 @@ struct tview {
     struct table *tab; /* borrowed from app.views */
     int sort_col;      /* -1: the builder's order */
     bool desc;
-    bool user_sort;    /* sort_col was chosen, not detected */
+    bool user_sort;     /* sort_col was chosen, not detected */
     VEC(uint32_t) rows; /* table rows shown (filter), in table order */
     struct listview lv;
     int *natural; /* natural width per column */
@@ -27,14 +27,14 @@ struct tview {
 };
 
 struct table_pane {
-    int view;      /* index into names */
-    int nviews;    /* views in v */
+    int view;                 /* index into names */
+    int nviews;               /* views in v */
     const char *const *names; /* view names (app_view_names for a trace) */
     char *const *errs;        /* why a view has no table (borrowed) */
     int keytab;               /* key table (enum pane_id or enum keytab) */
     enum request_kind enter;  /* Enter on a row without instances, REQ_NONE: REQ_SHOW */
     table_pick_fn pick;       /* the pick op's answer, NULL: none */
-    bool all_cols; /* show COLF_DETAIL columns */
+    bool all_cols;            /* show COLF_DETAIL columns */
     struct tview v[APP_NVIEWS];
     struct strbuf cell;
     int shown[64]; /* columns drawn last time, for clicks and digits */
@@ -369,8 +369,7 @@ static void draw_header(struct pane *p, struct app *a, struct tview *v)
         /* An ASCII marker is a letter: apart, so that it is not read as
          * part of the title ("direct msv"). */
         if (sorted)
-            sb_printf(&sb, "%s%s", a->ascii ? " " : "",
-                      v->desc ? a->g->sort_desc : a->g->sort_asc);
+            sb_printf(&sb, "%s%s", a->ascii ? " " : "", v->desc ? a->g->sort_desc : a->g->sort_asc);
         bool right = col->kind != COL_TEXT;
         draw_fit(p->win, 1, tp->shown_x[i], tp->shown_w[i], sb_str(&sb), sb.len, false, right,
                  color_attr(sorted ? C_COLHEAD_SORT : C_COLHEAD), a->ascii);
@@ -663,15 +662,13 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
             if (a->kn)
                 text = knames_cell_full(a->kn, row_event(v->tab, r), text, n, &n);
             detail_wrap(d, col_title(&v->tab->cols[c]), text, n, C_DEFAULT);
-        }
-        else if (v->tab->cols[c].flags & COLF_BYTES) {
+        } else if (v->tab->cols[c].flags & COLF_BYTES) {
             struct strbuf both = STRBUF_INIT;
             pane_cell(&both, v->tab, r, c);
             sb_printf(&both, " (%s bytes)", sb_str(&sb));
             detail_kv(d, col_title(&v->tab->cols[c]), sb_str(&both), both.len);
             sb_free(&both);
-        }
-        else
+        } else
             detail_kv(d, col_title(&v->tab->cols[c]), sb_str(&sb), sb.len);
     }
     sb_free(&sb);

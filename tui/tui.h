@@ -13,11 +13,11 @@
 struct source;
 
 struct tui_opts {
-    const char *path; /* trace file ("-" = stdin) */
+    const char *path;   /* trace file ("-" = stdin) */
     struct source *src; /* opened (and sniffed) input instead of path (borrowed) */
     bool snapshot;      /* src holds a CUDA memory snapshot pickle, not a trace */
-    const char *name; /* name shown in the header; NULL = from path */
-    const void *mem;  /* in-memory trace instead of path (borrowed) */
+    const char *name;   /* name shown in the header; NULL = from path */
+    const void *mem;    /* in-memory trace instead of path (borrowed) */
     size_t mem_len;
     bool no_color;                 /* monochrome theme */
     bool ascii;                    /* ASCII glyphs even in a UTF-8 locale */

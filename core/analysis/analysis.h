@@ -9,11 +9,11 @@
 #include "core/trace/trace.h"
 
 struct analysis {
-    const struct trace *t;      /* borrowed; must outlive the analysis */
-    struct gputime *gt;         /* GPU time per host event (lazy) */
-    struct opstats *ops;        /* launcher instances */
+    const struct trace *t;           /* borrowed; must outlive the analysis */
+    struct gputime *gt;              /* GPU time per host event (lazy) */
+    struct opstats *ops;             /* launcher instances */
     struct timeline_breakdown bd[2]; /* all devices: [0] every GPU event, [1] linked only */
-    bool have_bd[2];            /* bd[i] computed */
+    bool have_bd[2];                 /* bd[i] computed */
 };
 
 /* Build for an indexed trace. */

@@ -10,7 +10,7 @@
 #include "core/base/hmap.h"
 
 struct tcache {
-    struct hmap idx;        /* event -> index into val */
+    struct hmap idx; /* event -> index into val */
     VEC(int64_t) val;
 };
 
@@ -20,8 +20,8 @@ struct gputime {
      * size of its subtree: a subtree is the range [pre, pre + size). */
     uint32_t *pre, *size;
     /* GPU work sorted by the pre-order position of its launch. */
-    uint32_t *by_pre;       /* event indices */
-    uint32_t *by_pre_key;   /* pre of each one's launch */
+    uint32_t *by_pre;     /* event indices */
+    uint32_t *by_pre_key; /* pre of each one's launch */
     uint32_t n_by_pre;
     /* GPU work per launcher, start order (CSR). */
     uint32_t *launched_first, *launched;

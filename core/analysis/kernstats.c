@@ -45,8 +45,18 @@ static inline bool kkey_same(const struct kkey *a, const struct kkey *b)
 SORT_DEFINE(kkey_sort, struct kkey, kkey_less)
 
 enum {
-    K_CAT, K_PARENT, K_NAME, K_STREAM, K_SUM, K_COUNT, K_MEAN, K_MIN, K_MAX, K_PCT_KERNELS,
-    K_PCT_TOTAL, K__N
+    K_CAT,
+    K_PARENT,
+    K_NAME,
+    K_STREAM,
+    K_SUM,
+    K_COUNT,
+    K_MEAN,
+    K_MIN,
+    K_MAX,
+    K_PCT_KERNELS,
+    K_PCT_TOTAL,
+    K__N
 };
 
 #define CAT_UNLINKED OPCAT__COUNT
@@ -108,7 +118,8 @@ struct table *kernstats_table(struct analysis *an, bool linked_only)
         const struct kkey *k0 = &keys.v[a];
         size_t r = table_add_row(tab);
         table_set_text(tab, r, K_CAT, k0->cat == CAT_UNLINKED ? "" : opcat_name(k0->cat));
-        table_set_text(tab, r, K_PARENT, k0->cat == CAT_UNLINKED ? "" : trace_str(t, k0->launcher_name));
+        table_set_text(tab, r, K_PARENT,
+                       k0->cat == CAT_UNLINKED ? "" : trace_str(t, k0->launcher_name));
         char *name = kernstats_display_name(trace_str(t, k0->kernel));
         table_set_text(tab, r, K_NAME, name);
         free(name);

@@ -71,11 +71,11 @@ struct kagg {
     __int128 self_cpu_mem, cpu_mem, self_dev_mem, dev_mem;  /* bytes */
     double flops;
     uint64_t calls;
-    uint32_t first;         /* first instance */
-    uint32_t name;          /* strtab id */
-    uint32_t shapes;        /* trace.vals id of Input Dims, 0 */
-    char *stack;            /* source frames (malloc), or NULL */
-    bool gpu;               /* a kernel row */
+    uint32_t first;  /* first instance */
+    uint32_t name;   /* strtab id */
+    uint32_t shapes; /* trace.vals id of Input Dims, 0 */
+    char *stack;     /* source frames (malloc), or NULL */
+    bool gpu;        /* a kernel row */
 };
 
 struct inst {
@@ -102,9 +102,26 @@ static inline bool ts_less(const struct ts_key *a, const struct ts_key *b)
 SORT_DEFINE(ts_sort, struct ts_key, ts_less)
 
 enum {
-    KA_NAME, KA_SELF_CPU_PCT, KA_SELF_CPU, KA_CPU_TOTAL_PCT, KA_CPU_TOTAL, KA_CPU_AVG,
-    KA_SELF_DEV, KA_SELF_DEV_PCT, KA_DEV_TOTAL, KA_DEV_AVG, KA_CPU_MEM, KA_SELF_CPU_MEM,
-    KA_DEV_MEM, KA_SELF_DEV_MEM, KA_CALLS, KA_SHAPES, KA_STACK, KA_FLOPS, KA_START, KA__N
+    KA_NAME,
+    KA_SELF_CPU_PCT,
+    KA_SELF_CPU,
+    KA_CPU_TOTAL_PCT,
+    KA_CPU_TOTAL,
+    KA_CPU_AVG,
+    KA_SELF_DEV,
+    KA_SELF_DEV_PCT,
+    KA_DEV_TOTAL,
+    KA_DEV_AVG,
+    KA_CPU_MEM,
+    KA_SELF_CPU_MEM,
+    KA_DEV_MEM,
+    KA_SELF_DEV_MEM,
+    KA_CALLS,
+    KA_SHAPES,
+    KA_STACK,
+    KA_FLOPS,
+    KA_START,
+    KA__N
 };
 
 /* FLOPs of one op instance: its "flops" arg when the trace has one, else
@@ -122,12 +139,18 @@ static double op_flops(const struct trace *t, uint32_t ev)
         return 0;
     const char *name = ev_name(t, ev);
     enum { MM, ADDMM, BMM, BADDBMM, CONV2D, ELTWISE, NONE } kind = NONE;
-    if (strcmp(name, "aten::mm") == 0) kind = MM;
-    else if (strcmp(name, "aten::addmm") == 0) kind = ADDMM;
-    else if (strcmp(name, "aten::bmm") == 0) kind = BMM;
-    else if (strcmp(name, "aten::baddbmm") == 0) kind = BADDBMM;
-    else if (strcmp(name, "aten::conv2d") == 0) kind = CONV2D;
-    else if (strcmp(name, "aten::mul") == 0 || strcmp(name, "aten::add") == 0) kind = ELTWISE;
+    if (strcmp(name, "aten::mm") == 0)
+        kind = MM;
+    else if (strcmp(name, "aten::addmm") == 0)
+        kind = ADDMM;
+    else if (strcmp(name, "aten::bmm") == 0)
+        kind = BMM;
+    else if (strcmp(name, "aten::baddbmm") == 0)
+        kind = BADDBMM;
+    else if (strcmp(name, "aten::conv2d") == 0)
+        kind = CONV2D;
+    else if (strcmp(name, "aten::mul") == 0 || strcmp(name, "aten::add") == 0)
+        kind = ELTWISE;
     if (kind == NONE)
         return 0;
     struct op_args args;
@@ -232,10 +255,10 @@ static const struct {
 struct kbuild {
     const struct trace *t;
     const struct keyavg_opts *opts;
-    bool per_event;         /* the event list: one row per event */
-    double scale;           /* ns per output unit */
+    bool per_event; /* the event list: one row per event */
+    double scale;   /* ns per output unit */
     const char *unit;
-    uint32_t *group;        /* row event -> its aggregate, IDX_NONE for others */
+    uint32_t *group; /* row event -> its aggregate, IDX_NONE for others */
     VEC(struct kagg) aggs;
     VEC(struct inst) insts; /* (aggregate, event), one per row event */
     bool any_shapes, any_stack, any_dev, any_mem, any_flops;
@@ -482,8 +505,8 @@ static uint32_t *row_order(const struct kbuild *b)
         return order;
     struct ts_key *keys = xmalloc((n + 1) * sizeof(*keys));
     for (size_t a = 0; a < n; a++)
-        keys[a] = (struct ts_key){b->t->ev.v[b->aggs.v[a].first].ts, b->aggs.v[a].first,
-                                  (uint32_t)a};
+        keys[a] =
+            (struct ts_key){b->t->ev.v[b->aggs.v[a].first].ts, b->aggs.v[a].first, (uint32_t)a};
     ts_sort(keys, n);
     for (size_t a = 0; a < n; a++)
         order[a] = keys[a].agg;
@@ -498,7 +521,9 @@ static void fill_row(const struct kbuild *b, struct table *tab, size_t r, const 
     const struct trace *t = b->t;
     const int *colmap = b->colmap;
     double scale = b->scale;
-#define SETF(col, v) if (colmap[col] >= 0) table_set_float(tab, r, (size_t)colmap[col], (v))
+#define SETF(col, v)                                                                               \
+    if (colmap[col] >= 0)                                                                          \
+    table_set_float(tab, r, (size_t)colmap[col], (v))
     if (g->gpu) {
         char *name = kernstats_display_name(trace_str(t, g->name));
         table_set_text(tab, r, (size_t)colmap[KA_NAME], name);

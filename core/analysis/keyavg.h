@@ -21,12 +21,12 @@
 #include "core/trace/trace.h"
 
 struct keyavg_opts {
-    bool group_by_shape;    /* key: name + Input Dims */
-    int group_by_stack;     /* key: name + this many nearest source frames (0 = off) */
-    bool top_level_only;    /* print only the rows whose (first) event has no enclosing row
-                               event; totals and percentages still count every event */
-    double time_scale;      /* ns per output unit: 1e3 (µs, default), 1e6 (ms), 1e9 (s) */
-    const char *time_unit;  /* "us", "ms" or "s", for titles */
+    bool group_by_shape;   /* key: name + Input Dims */
+    int group_by_stack;    /* key: name + this many nearest source frames (0 = off) */
+    bool top_level_only;   /* print only the rows whose (first) event has no enclosing row
+                              event; totals and percentages still count every event */
+    double time_scale;     /* ns per output unit: 1e3 (µs, default), 1e6 (ms), 1e9 (s) */
+    const char *time_unit; /* "us", "ms" or "s", for titles */
 };
 
 /* Rows keyed as opts says; row refs are the first instance's event;

@@ -4,6 +4,7 @@
 #ifndef TORCHTOP_CORE_OPCAT_H
 #define TORCHTOP_CORE_OPCAT_H
 
+/* clang-format off */
 #define OPCAT_INFO(_)                                                          \
     _(OPCAT_GEMM,        "GEMM")                                               \
     _(OPCAT_CONV_FWD,    "CONV_fwd")                                           \
@@ -25,6 +26,7 @@ enum opcat {
 #undef OPCAT_ENUM
     OPCAT__COUNT
 };
+/* clang-format on */
 
 const char *opcat_name(enum opcat c);
 /* Category from an op name alone; OPCAT_OTHER when only the kernel could

@@ -102,9 +102,8 @@ static void fill_percent(struct table *tab, size_t col, size_t pct, size_t cum)
 }
 
 /* Build instances CSR for groups [gstart[g], gstart[g+1]) of sorted keys. */
-static void set_group_instances(struct table *tab, const struct opstats *s,
-                                const struct gkey *keys, const size_t *gstart,
-                                const size_t *row_of_group, size_t ngroups)
+static void set_group_instances(struct table *tab, const struct opstats *s, const struct gkey *keys,
+                                const size_t *gstart, const size_t *row_of_group, size_t ngroups)
 {
     uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
     for (size_t g = 0; g < ngroups; g++)
@@ -125,8 +124,16 @@ static void set_group_instances(struct table *tab, const struct opstats *s,
 /* ------------------------------------------------------------------------ */
 
 enum {
-    OPS_NAME, OPS_DIRECT_SUM, OPS_SUBTREE_SUM, OPS_DIRECT_MS, OPS_SUBTREE_MS, OPS_COUNT,
-    OPS_CATEGORIES, OPS_PCT, OPS_CUM, OPS__N
+    OPS_NAME,
+    OPS_DIRECT_SUM,
+    OPS_SUBTREE_SUM,
+    OPS_DIRECT_MS,
+    OPS_SUBTREE_MS,
+    OPS_COUNT,
+    OPS_CATEGORIES,
+    OPS_PCT,
+    OPS_CUM,
+    OPS__N
 };
 
 struct table *opstats_ops_table(const struct opstats *s)
@@ -134,7 +141,8 @@ struct table *opstats_ops_table(const struct opstats *s)
     static const struct table_col cols[OPS__N] = {
         [OPS_NAME] = {"name", "op", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
         [OPS_DIRECT_SUM] = {"total_direct_kernel_time_sum", "direct µs", COL_FLOAT, 3, COLF_DETAIL},
-        [OPS_SUBTREE_SUM] = {"total_subtree_kernel_time_sum", "subtree µs", COL_FLOAT, 3, COLF_DETAIL},
+        [OPS_SUBTREE_SUM] = {"total_subtree_kernel_time_sum", "subtree µs", COL_FLOAT, 3,
+                             COLF_DETAIL},
         [OPS_DIRECT_MS] = {"total_direct_kernel_time_ms", "direct ms", COL_FLOAT, 3, 0},
         [OPS_SUBTREE_MS] = {"total_subtree_kernel_time_ms", "subtree ms", COL_FLOAT, 3, 0},
         [OPS_COUNT] = {"Count", "count", COL_INT, 0, 0},
@@ -254,10 +262,32 @@ struct table *opstats_category_table(const struct opstats *s)
 /* ------------------------------------------------------------------------ */
 
 enum {
-    UA_NAME, UA_CAT, UA_PROCESS, UA_PLABEL, UA_THREAD, UA_DIMS, UA_TYPES, UA_STRIDES, UA_CONCRETE,
+    UA_NAME,
+    UA_CAT,
+    UA_PROCESS,
+    UA_PLABEL,
+    UA_THREAD,
+    UA_DIMS,
+    UA_TYPES,
+    UA_STRIDES,
+    UA_CONCRETE,
     UA_COUNT,
-    UA_D_MEAN, UA_S_MEAN, UA_D_MEDIAN, UA_S_MEDIAN, UA_D_STD, UA_S_STD, UA_D_MIN, UA_S_MIN,
-    UA_D_MAX, UA_S_MAX, UA_D_SUM, UA_S_SUM, UA_EX_UID, UA_PCT, UA_CUM, UA__N
+    UA_D_MEAN,
+    UA_S_MEAN,
+    UA_D_MEDIAN,
+    UA_S_MEDIAN,
+    UA_D_STD,
+    UA_S_STD,
+    UA_D_MIN,
+    UA_S_MIN,
+    UA_D_MAX,
+    UA_S_MAX,
+    UA_D_SUM,
+    UA_S_SUM,
+    UA_EX_UID,
+    UA_PCT,
+    UA_CUM,
+    UA__N
 };
 
 static inline bool double_less(const double *a, const double *b)
@@ -308,9 +338,11 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         [UA_CONCRETE] = {"Concrete Inputs", "concrete", COL_TEXT, 0, COLF_ASC | COLF_DETAIL},
         [UA_COUNT] = {"operation_count", "count", COL_INT, 0, 0},
         [UA_D_MEAN] = {"total_direct_kernel_time_mean", "mean µs", COL_FLOAT, 3, 0},
-        [UA_S_MEAN] = {"total_subtree_kernel_time_mean", "subtree mean µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_S_MEAN] = {"total_subtree_kernel_time_mean", "subtree mean µs", COL_FLOAT, 3,
+                       COLF_DETAIL},
         [UA_D_MEDIAN] = {"total_direct_kernel_time_median", "median µs", COL_FLOAT, 3, COLF_DETAIL},
-        [UA_S_MEDIAN] = {"total_subtree_kernel_time_median", "subtree median µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_S_MEDIAN] = {"total_subtree_kernel_time_median", "subtree median µs", COL_FLOAT, 3,
+                         COLF_DETAIL},
         [UA_D_STD] = {"total_direct_kernel_time_std", "std µs", COL_FLOAT, 3, COLF_DETAIL},
         [UA_S_STD] = {"total_subtree_kernel_time_std", "subtree std µs", COL_FLOAT, 3, COLF_DETAIL},
         [UA_D_MIN] = {"total_direct_kernel_time_min", "min µs", COL_FLOAT, 3, 0},
@@ -318,13 +350,15 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         [UA_D_MAX] = {"total_direct_kernel_time_max", "max µs", COL_FLOAT, 3, 0},
         [UA_S_MAX] = {"total_subtree_kernel_time_max", "subtree max µs", COL_FLOAT, 3, COLF_DETAIL},
         [UA_D_SUM] = {"total_direct_kernel_time_sum", "total µs", COL_FLOAT, 3, 0},
-        [UA_S_SUM] = {"total_subtree_kernel_time_sum", "subtree total µs", COL_FLOAT, 3, COLF_DETAIL},
+        [UA_S_SUM] = {"total_subtree_kernel_time_sum", "subtree total µs", COL_FLOAT, 3,
+                      COLF_DETAIL},
         [UA_EX_UID] = {"ex_UID", "example", COL_INT, 0, COLF_DETAIL},
         [UA_PCT] = {"Percentage (%)", "%", COL_PERCENT, 2, 0},
         [UA_CUM] = {"Cumulative Percentage (%)", "cum %", COL_PERCENT, 2, 0},
     };
     const struct trace *t = s->t;
-    struct table *tab = table_new("ops_unique_args", "GPU time by op and input shapes", cols, UA__N);
+    struct table *tab =
+        table_new("ops_unique_args", "GPU time by op and input shapes", cols, UA__N);
     struct gkey *keys = xmalloc((s->n + 1) * sizeof(*keys));
     bool any_shapes = false;
     for (size_t i = 0; i < s->n; i++) {
@@ -352,7 +386,8 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         table_set_text(tab, r, UA_NAME, ev_name(t, l0->ev));
         table_set_text(tab, r, UA_CAT, opcat_name(l0->cat));
         table_set_text(tab, r, UA_PROCESS, trace_str(t, row->process_name));
-        table_set_text(tab, r, UA_PLABEL, row->process_label ? trace_str(t, row->process_label) : "CPU");
+        table_set_text(tab, r, UA_PLABEL,
+                       row->process_label ? trace_str(t, row->process_label) : "CPU");
         table_set_text(tab, r, UA_THREAD, trace_str(t, row->thread_name));
         static const int shape_cols[4] = {UA_DIMS, UA_TYPES, UA_STRIDES, UA_CONCRETE};
         for (int k = 0; k < 4; k++) {

@@ -18,19 +18,19 @@
 #include "core/trace/trace.h"
 
 struct launcher {
-    uint32_t ev;            /* the launcher event */
-    int64_t direct;         /* ns, union of its own non-comm GPU work */
-    int64_t subtree;        /* ns, union of non-comm GPU work in its subtree */
-    uint32_t first_kernel;  /* its earliest GPU event */
-    uint8_t cat;            /* enum opcat */
+    uint32_t ev;           /* the launcher event */
+    int64_t direct;        /* ns, union of its own non-comm GPU work */
+    int64_t subtree;       /* ns, union of non-comm GPU work in its subtree */
+    uint32_t first_kernel; /* its earliest GPU event */
+    uint8_t cat;           /* enum opcat */
 };
 
 struct opstats {
     const struct trace *t;
-    struct gputime *gt;             /* borrowed */
-    struct launcher *l;             /* launcher instances, event order */
+    struct gputime *gt; /* borrowed */
+    struct launcher *l; /* launcher instances, event order */
     size_t n;
-    uint32_t *index;                /* event -> index into l, IDX_NONE */
+    uint32_t *index; /* event -> index into l, IDX_NONE */
 };
 
 /* Collect launcher instances; borrows t and gt (which must outlive it). */

@@ -90,8 +90,8 @@ static uint32_t parse_texts(struct pyval list, struct strbuf *store, size_t *off
     return n;
 }
 
-bool shapes_args_parse(struct op_args *a, struct pyval dims, struct pyval types, struct pyval strides,
-                   struct pyval concrete)
+bool shapes_args_parse(struct op_args *a, struct pyval dims, struct pyval types,
+                       struct pyval strides, struct pyval concrete)
 {
     memset(a, 0, sizeof(*a));
     static const char empty[] = "";
@@ -123,9 +123,9 @@ bool shapes_args_of(struct op_args *a, const struct trace *t, uint32_t ev)
     const struct op_info *o = ev_op(t, ev);
     if (!o)
         return shapes_args_parse(a, trace_val(t, 0), trace_val(t, 0), trace_val(t, 0),
-                             trace_val(t, 0));
+                                 trace_val(t, 0));
     return shapes_args_parse(a, trace_val(t, o->input_dims), trace_val(t, o->input_type),
-                         trace_val(t, o->input_strides), trace_val(t, o->concrete_inputs));
+                             trace_val(t, o->input_strides), trace_val(t, o->concrete_inputs));
 }
 
 void shapes_args_done(struct op_args *a)

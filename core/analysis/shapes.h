@@ -43,8 +43,8 @@ struct op_args {
  * nd = -1 / "" rather than errors: trace values are untrusted. type and
  * concrete hold strings as they are, null as "", other values as compact
  * JSON. */
-bool shapes_args_parse(struct op_args *a, struct pyval dims, struct pyval types, struct pyval strides,
-                   struct pyval concrete);
+bool shapes_args_parse(struct op_args *a, struct pyval dims, struct pyval types,
+                       struct pyval strides, struct pyval concrete);
 /* shapes_args_parse on the recorded lists of event ev (false for an event that
  * is not an op). */
 bool shapes_args_of(struct op_args *a, const struct trace *t, uint32_t ev);

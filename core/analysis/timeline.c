@@ -10,7 +10,8 @@
 #include "core/analysis/timeline.h"
 #include "core/trace/tree.h"
 
-void timeline_breakdown(const struct trace *t, bool linked_only, int device, struct timeline_breakdown *out)
+void timeline_breakdown(const struct trace *t, bool linked_only, int device,
+                        struct timeline_breakdown *out)
 {
     *out = (struct timeline_breakdown){0};
     ivals_t b[3] = {{0}, {0}, {0}}; /* COMP, COMM, MEMCPY */
@@ -92,14 +93,16 @@ struct table *timeline_table(struct analysis *a, bool linked_only)
         size_t r = table_add_row(tab);
         table_set_text(tab, r, 0, row_names[k]);
         table_set_float(tab, r, 1, (double)row_value(b, k) / 1e6);
-        table_set_float(tab, r, 2, b->total ? 100.0 * (double)row_value(b, k) / (double)b->total : 0);
+        table_set_float(tab, r, 2,
+                        b->total ? 100.0 * (double)row_value(b, k) / (double)b->total : 0);
     }
     if (!b->n_events)
         table_add_note(tab, "the trace has no GPU kernels, copies or memsets");
     else if (!linked_only && t->n_unlinked)
-        table_add_note(tab, "%llu of %llu GPU event%s %s not linked to a launch; "
-                            "--linked-only leaves %s out (--linked-only --flow-links counts as "
-                            "TraceLens does)",
+        table_add_note(tab,
+                       "%llu of %llu GPU event%s %s not linked to a launch; "
+                       "--linked-only leaves %s out (--linked-only --flow-links counts as "
+                       "TraceLens does)",
                        (unsigned long long)t->n_unlinked, (unsigned long long)t->n_gpu,
                        t->n_gpu == 1 ? "" : "s", t->n_unlinked == 1 ? "is" : "are",
                        t->n_unlinked == 1 ? "it" : "them");
@@ -121,14 +124,14 @@ struct table *timeline_device_table(const struct trace *t, bool linked_only)
     if (ndev < 2)
         return NULL;
     struct table_col *cols = xcalloc(ndev + 1, sizeof(*cols));
-    char (*names)[32] = xcalloc(ndev, sizeof(*names));
+    char(*names)[32] = xcalloc(ndev, sizeof(*names));
     cols[0] = (struct table_col){"type", "type", COL_TEXT, 0, COLF_ASC};
     for (size_t j = 0; j < ndev; j++) {
         snprintf(names[j], sizeof(names[j]), "device %d ms", devs[j]);
         cols[j + 1] = (struct table_col){names[j], names[j], COL_FLOAT, 3, 0};
     }
-    struct table *tab = table_new("gpu_timeline_per_device", "GPU timeline per device", cols,
-                                  ndev + 1);
+    struct table *tab =
+        table_new("gpu_timeline_per_device", "GPU timeline per device", cols, ndev + 1);
     tab->whole = true;
     /* table_new copies the column structs, not the name strings. */
     for (size_t j = 0; j < ndev; j++)

@@ -11,21 +11,22 @@
 #include "core/trace/trace.h"
 
 struct timeline_breakdown {
-    int64_t computation;        /* |∪COMP| */
-    int64_t exposed_comm;       /* |∪COMM − ∪COMP| */
-    int64_t exposed_memcpy;     /* |(∪MEMCPY − ∪COMP) − ∪COMM| */
-    int64_t busy;               /* |∪ALL| */
-    int64_t idle;               /* total − busy */
-    int64_t total;              /* last GPU end − first GPU start */
-    int64_t total_comm;         /* |∪COMM| */
-    int64_t total_memcpy;       /* |∪MEMCPY| */
-    uint64_t n_events;          /* GPU events counted */
+    int64_t computation;    /* |∪COMP| */
+    int64_t exposed_comm;   /* |∪COMM − ∪COMP| */
+    int64_t exposed_memcpy; /* |(∪MEMCPY − ∪COMP) − ∪COMM| */
+    int64_t busy;           /* |∪ALL| */
+    int64_t idle;           /* total − busy */
+    int64_t total;          /* last GPU end − first GPU start */
+    int64_t total_comm;     /* |∪COMM| */
+    int64_t total_memcpy;   /* |∪MEMCPY| */
+    uint64_t n_events;      /* GPU events counted */
 };
 
 /* Breakdown over GPU events of `device` (-1: all devices merged), every
  * GPU event or, with linked_only, only those a runtime call launched
  * (TraceLens's default). All zero when there is no GPU work. */
-void timeline_breakdown(const struct trace *t, bool linked_only, int device, struct timeline_breakdown *out);
+void timeline_breakdown(const struct trace *t, bool linked_only, int device,
+                        struct timeline_breakdown *out);
 
 struct analysis;
 

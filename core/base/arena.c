@@ -9,7 +9,7 @@
 
 struct arena_chunk {
     struct arena_chunk *next;
-    size_t size;                /* usable bytes after the header */
+    size_t size; /* usable bytes after the header */
     /* data follows, 16-byte aligned */
 } __attribute__((aligned(16)));
 

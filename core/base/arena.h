@@ -10,10 +10,10 @@
 struct arena_chunk;
 
 struct arena {
-    struct arena_chunk *head;   /* current chunk; older chunks hang off it */
-    char *cur, *end;            /* free space in the current chunk */
-    size_t chunk_size;          /* size of ordinary chunks */
-    size_t used;                /* bytes handed out since the last reset */
+    struct arena_chunk *head; /* current chunk; older chunks hang off it */
+    char *cur, *end;          /* free space in the current chunk */
+    size_t chunk_size;        /* size of ordinary chunks */
+    size_t used;              /* bytes handed out since the last reset */
 };
 
 /* chunk_size 0 picks a default (64 KiB). */

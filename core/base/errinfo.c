@@ -20,9 +20,8 @@ const char *status_str(enum status st)
     return (unsigned)st < ARRAY_SIZE(names) ? names[st] : "unknown status";
 }
 
-static void errinfo_vset(struct errinfo *e, enum status st, const char *file,
-                         const char *what, bool has_offset, uint64_t offset,
-                         const char *fmt, va_list ap)
+static void errinfo_vset(struct errinfo *e, enum status st, const char *file, const char *what,
+                         bool has_offset, uint64_t offset, const char *fmt, va_list ap)
 {
     if (e->status != ST_OK)
         return;

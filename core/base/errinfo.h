@@ -10,6 +10,7 @@
 
 #include "core/base/common.h"
 
+/* clang-format off */
 #define STATUS_INFO(_)                                                         \
     _(ST_OK,        "ok")                                                      \
     _(ST_IO,        "I/O error")                                               \
@@ -19,6 +20,7 @@
     _(ST_UNSAFE,    "refused input")                                           \
     _(ST_CANCELLED, "cancelled")                                               \
     _(ST_LIMIT,     "input exceeds a limit")
+/* clang-format on */
 
 enum status {
 #define STATUS_ENUM(id, text) id,
@@ -29,12 +31,12 @@ enum status {
 const char *status_str(enum status st);
 
 struct errinfo {
-    enum status status;     /* ST_OK when nothing went wrong */
-    char *file;             /* path as the user gave it, or NULL */
-    bool has_offset;        /* offset is meaningful */
-    uint64_t offset;        /* byte offset where the fault was found */
-    char *offset_what;      /* what the offset counts, e.g. "compressed byte" */
-    char *msg;              /* what was expected / what happened */
+    enum status status; /* ST_OK when nothing went wrong */
+    char *file;         /* path as the user gave it, or NULL */
+    bool has_offset;    /* offset is meaningful */
+    uint64_t offset;    /* byte offset where the fault was found */
+    char *offset_what;  /* what the offset counts, e.g. "compressed byte" */
+    char *msg;          /* what was expected / what happened */
 };
 
 /* Record an error; the first one recorded wins, later calls are ignored.

@@ -15,46 +15,46 @@
 #include "core/base/common.h"
 #include "core/base/xalloc.h"
 
-#define SORT_DEFINE(name, T, less)                                             \
-    static void name##_merge(T *a, size_t lo, size_t mid, size_t hi, T *tmp)   \
-    {                                                                          \
-        if (!less(&a[mid], &a[mid - 1]))                                       \
-            return; /* already in order */                                     \
-        memcpy(tmp + lo, a + lo, (mid - lo) * sizeof(T));                      \
-        size_t i = lo, j = mid, k = lo;                                        \
-        while (i < mid && j < hi)                                              \
-            a[k++] = less(&a[j], &tmp[i]) ? a[j++] : tmp[i++];                 \
-        while (i < mid)                                                        \
-            a[k++] = tmp[i++];                                                 \
-    }                                                                          \
-    static void name##_insertion(T *a, size_t lo, size_t hi)                   \
-    {                                                                          \
-        for (size_t i = lo + 1; i < hi; i++) {                                 \
-            if (!less(&a[i], &a[i - 1]))                                       \
-                continue;                                                      \
-            T x = a[i];                                                        \
-            size_t j = i;                                                      \
-            while (j > lo && less(&x, &a[j - 1])) {                            \
-                a[j] = a[j - 1];                                               \
-                j--;                                                           \
-            }                                                                  \
-            a[j] = x;                                                          \
-        }                                                                      \
-    }                                                                          \
-    static ATTR_UNUSED void name(T *a, size_t n)                               \
-    {                                                                          \
-        enum { RUN = 24 };                                                     \
-        if (n < 2)                                                             \
-            return;                                                            \
-        for (size_t lo = 0; lo < n; lo += RUN)                                 \
-            name##_insertion(a, lo, lo + RUN < n ? lo + RUN : n);              \
-        if (n <= RUN)                                                          \
-            return;                                                            \
-        T *tmp = xmalloc(n * sizeof(T));                                       \
-        for (size_t w = RUN; w < n; w *= 2)                                    \
-            for (size_t lo = 0; lo + w < n; lo += 2 * w)                       \
-                name##_merge(a, lo, lo + w, lo + 2 * w < n ? lo + 2 * w : n, tmp); \
-        free(tmp);                                                             \
+#define SORT_DEFINE(name, T, less)                                                                 \
+    static void name##_merge(T *a, size_t lo, size_t mid, size_t hi, T *tmp)                       \
+    {                                                                                              \
+        if (!less(&a[mid], &a[mid - 1]))                                                           \
+            return; /* already in order */                                                         \
+        memcpy(tmp + lo, a + lo, (mid - lo) * sizeof(T));                                          \
+        size_t i = lo, j = mid, k = lo;                                                            \
+        while (i < mid && j < hi)                                                                  \
+            a[k++] = less(&a[j], &tmp[i]) ? a[j++] : tmp[i++];                                     \
+        while (i < mid)                                                                            \
+            a[k++] = tmp[i++];                                                                     \
+    }                                                                                              \
+    static void name##_insertion(T *a, size_t lo, size_t hi)                                       \
+    {                                                                                              \
+        for (size_t i = lo + 1; i < hi; i++) {                                                     \
+            if (!less(&a[i], &a[i - 1]))                                                           \
+                continue;                                                                          \
+            T x = a[i];                                                                            \
+            size_t j = i;                                                                          \
+            while (j > lo && less(&x, &a[j - 1])) {                                                \
+                a[j] = a[j - 1];                                                                   \
+                j--;                                                                               \
+            }                                                                                      \
+            a[j] = x;                                                                              \
+        }                                                                                          \
+    }                                                                                              \
+    static ATTR_UNUSED void name(T *a, size_t n)                                                   \
+    {                                                                                              \
+        enum { RUN = 24 };                                                                         \
+        if (n < 2)                                                                                 \
+            return;                                                                                \
+        for (size_t lo = 0; lo < n; lo += RUN)                                                     \
+            name##_insertion(a, lo, lo + RUN < n ? lo + RUN : n);                                  \
+        if (n <= RUN)                                                                              \
+            return;                                                                                \
+        T *tmp = xmalloc(n * sizeof(T));                                                           \
+        for (size_t w = RUN; w < n; w *= 2)                                                        \
+            for (size_t lo = 0; lo + w < n; lo += 2 * w)                                           \
+                name##_merge(a, lo, lo + w, lo + 2 * w < n ? lo + 2 * w : n, tmp);                 \
+        free(tmp);                                                                                 \
     }
 
 #endif

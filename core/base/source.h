@@ -13,27 +13,27 @@
 #include "core/base/errinfo.h"
 
 struct source {
-    char *name;                 /* for messages: the path, "-" or a label */
-    int fd;                     /* -1 when reading from memory */
-    bool own_fd;                /* close fd in source_close */
-    const uint8_t *mem;         /* memory input, or NULL */
+    char *name;         /* for messages: the path, "-" or a label */
+    int fd;             /* -1 when reading from memory */
+    bool own_fd;        /* close fd in source_close */
+    const uint8_t *mem; /* memory input, or NULL */
     size_t mem_len, mem_pos;
-    bool gzip;                  /* input is gzip-compressed */
-    bool zinit;                 /* zs initialised */
-    bool zend;                  /* last gzip member ended */
+    bool gzip;  /* input is gzip-compressed */
+    bool zinit; /* zs initialised */
+    bool zend;  /* last gzip member ended */
     z_stream zs;
-    uint8_t *inbuf;             /* compressed input window */
+    uint8_t *inbuf; /* compressed input window */
     size_t inbuf_len, inbuf_pos;
-    bool in_eof;                /* the raw input is exhausted */
-    uint64_t in_total;          /* size of the raw input, 0 when unknown */
-    uint64_t in_done;           /* raw bytes consumed so far */
-    uint64_t out_done;          /* decompressed bytes returned so far */
-    bool detected;              /* plain vs gzip decided */
-    const char *zfail;          /* zlib's message of a fault found after data
-                                   was handed out: reported by the next read */
-    uint64_t zfail_at;          /* compressed offset of that fault */
-    uint8_t *peek;              /* bytes decoded by source_sniff, handed */
-    size_t peek_len, peek_pos;  /* out again by the next reads          */
+    bool in_eof;               /* the raw input is exhausted */
+    uint64_t in_total;         /* size of the raw input, 0 when unknown */
+    uint64_t in_done;          /* raw bytes consumed so far */
+    uint64_t out_done;         /* decompressed bytes returned so far */
+    bool detected;             /* plain vs gzip decided */
+    const char *zfail;         /* zlib's message of a fault found after data
+                                  was handed out: reported by the next read */
+    uint64_t zfail_at;         /* compressed offset of that fault */
+    uint8_t *peek;             /* bytes decoded by source_sniff, handed */
+    size_t peek_len, peek_pos; /* out again by the next reads          */
 };
 
 /* Open path ("-" for stdin). On failure fills err (ST_IO) and returns it. */

@@ -87,13 +87,27 @@ void sb_put_json_string(struct strbuf *sb, const char *s, size_t n)
         }
         if (c < 0x80) {
             switch (c) {
-            case '"': sb_puts(sb, "\\\""); break;
-            case '\\': sb_puts(sb, "\\\\"); break;
-            case '\n': sb_puts(sb, "\\n"); break;
-            case '\r': sb_puts(sb, "\\r"); break;
-            case '\t': sb_puts(sb, "\\t"); break;
-            case '\b': sb_puts(sb, "\\b"); break;
-            case '\f': sb_puts(sb, "\\f"); break;
+            case '"':
+                sb_puts(sb, "\\\"");
+                break;
+            case '\\':
+                sb_puts(sb, "\\\\");
+                break;
+            case '\n':
+                sb_puts(sb, "\\n");
+                break;
+            case '\r':
+                sb_puts(sb, "\\r");
+                break;
+            case '\t':
+                sb_puts(sb, "\\t");
+                break;
+            case '\b':
+                sb_puts(sb, "\\b");
+                break;
+            case '\f':
+                sb_puts(sb, "\\f");
+                break;
             default: {
                 char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
                 sb_puts(sb, esc);

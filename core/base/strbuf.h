@@ -13,7 +13,10 @@ struct strbuf {
     size_t len, cap;
 };
 
-#define STRBUF_INIT {NULL, 0, 0}
+#define STRBUF_INIT                                                                                \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 void sb_reserve(struct strbuf *sb, size_t extra);
 void sb_putn(struct strbuf *sb, const char *s, size_t n);

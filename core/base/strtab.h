@@ -17,15 +17,15 @@
 #include "core/base/vec.h"
 
 struct strtab_ent {
-    const char *s;      /* NUL-terminated copy in the table's arena */
-    uint32_t len;       /* byte length without the NUL */
-    uint32_t hash;      /* low bits of the hash, to skip compares and to grow ids */
+    const char *s; /* NUL-terminated copy in the table's arena */
+    uint32_t len;  /* byte length without the NUL */
+    uint32_t hash; /* low bits of the hash, to skip compares and to grow ids */
 };
 
 struct strtab {
-    struct arena bytes;                 /* string storage */
-    VEC(struct strtab_ent) ents;        /* id -> string */
-    struct hmap ids;                    /* string (hash_bytes) -> its id */
+    struct arena bytes;          /* string storage */
+    VEC(struct strtab_ent) ents; /* id -> string */
+    struct hmap ids;             /* string (hash_bytes) -> its id */
 };
 
 void strtab_init(struct strtab *st);

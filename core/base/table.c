@@ -55,9 +55,15 @@ size_t table_add_row(struct table *t)
     for (size_t c = 0; c < t->ncols; c++) {
         union cell *cell = &t->cells[row * t->ncols + c];
         switch (t->cols[c].kind) {
-        case COL_TEXT: cell->s = NULL; break;
-        case COL_INT: cell->i = TABLE_NO_INT; break;
-        default: cell->f = NAN; break;
+        case COL_TEXT:
+            cell->s = NULL;
+            break;
+        case COL_INT:
+            cell->i = TABLE_NO_INT;
+            break;
+        default:
+            cell->f = NAN;
+            break;
         }
     }
     t->refs[row] = UINT32_MAX;
@@ -125,9 +131,12 @@ size_t table_name_col(const struct table *t)
 static bool cell_empty(const struct table *t, size_t col, union cell v)
 {
     switch (t->cols[col].kind) {
-    case COL_TEXT: return v.s == NULL;
-    case COL_INT: return v.i == TABLE_NO_INT;
-    default: return isnan(v.f);
+    case COL_TEXT:
+        return v.s == NULL;
+    case COL_INT:
+        return v.i == TABLE_NO_INT;
+    default:
+        return isnan(v.f);
     }
 }
 
@@ -138,9 +147,12 @@ int table_compare_rows(const struct table *t, size_t col, size_t a, size_t b)
     if (ex || ey)
         return ex == ey ? 0 : ex ? 1 : -1;
     switch (t->cols[col].kind) {
-    case COL_TEXT: return strcmp(x.s, y.s);
-    case COL_INT: return x.i < y.i ? -1 : x.i > y.i;
-    default: return x.f < y.f ? -1 : x.f > y.f;
+    case COL_TEXT:
+        return strcmp(x.s, y.s);
+    case COL_INT:
+        return x.i < y.i ? -1 : x.i > y.i;
+    default:
+        return x.f < y.f ? -1 : x.f > y.f;
     }
 }
 

@@ -21,30 +21,30 @@
 #define TABLE_NO_INT INT64_MIN
 
 enum col_kind {
-    COL_TEXT,       /* string */
-    COL_INT,        /* integer count or id */
-    COL_FLOAT,      /* real number */
-    COL_PERCENT,    /* real number in percent (0-100) */
+    COL_TEXT,    /* string */
+    COL_INT,     /* integer count or id */
+    COL_FLOAT,   /* real number */
+    COL_PERCENT, /* real number in percent (0-100) */
 };
 
 enum col_flags {
-    COLF_WIDE    = 1 << 0,  /* long text (names): truncated in the middle in text output */
-    COLF_DETAIL  = 1 << 1,  /* left out of text/md output (still in csv/json/xlsx) */
-    COLF_ASC     = 1 << 2,  /* natural sort is ascending (names) rather than descending */
-    COLF_BYTES   = 1 << 3,  /* an int counting bytes: the explorer shows it in kB/MB/GB */
-    COLF_CUMUL   = 1 << 4,  /* a running sum in row order (table_set_cumulative) */
-    COLF_LINES   = 1 << 5,  /* text of '\n'-separated lines (source frames): text and md
-                               print each line after the first on a row of its own below
-                               the cell's row; CSV and JSON keep the newlines in the cell */
-    COLF_NAME    = 1 << 6,  /* names the row (when the first wide text column does not) */
+    COLF_WIDE = 1 << 0,   /* long text (names): truncated in the middle in text output */
+    COLF_DETAIL = 1 << 1, /* left out of text/md output (still in csv/json/xlsx) */
+    COLF_ASC = 1 << 2,    /* natural sort is ascending (names) rather than descending */
+    COLF_BYTES = 1 << 3,  /* an int counting bytes: the explorer shows it in kB/MB/GB */
+    COLF_CUMUL = 1 << 4,  /* a running sum in row order (table_set_cumulative) */
+    COLF_LINES = 1 << 5,  /* text of '\n'-separated lines (source frames): text and md
+                             print each line after the first on a row of its own below
+                             the cell's row; CSV and JSON keep the newlines in the cell */
+    COLF_NAME = 1 << 6,   /* names the row (when the first wide text column does not) */
 };
 
 struct table_col {
-    const char *name;       /* machine name (CSV/JSON header); static string */
-    const char *title;      /* short header for text and the UI; NULL = name */
-    uint8_t kind;           /* enum col_kind */
-    uint8_t decimals;       /* digits after the point in text output */
-    uint8_t flags;          /* enum col_flags */
+    const char *name;  /* machine name (CSV/JSON header); static string */
+    const char *title; /* short header for text and the UI; NULL = name */
+    uint8_t kind;      /* enum col_kind */
+    uint8_t decimals;  /* digits after the point in text output */
+    uint8_t flags;     /* enum col_flags */
 };
 
 union cell {
@@ -55,8 +55,8 @@ union cell {
 
 /* A cumulative column: the running sum of another column in row order. */
 struct table_cumul {
-    uint32_t col;           /* the COLF_CUMUL column */
-    uint32_t of;            /* the column summed (a percentage) */
+    uint32_t col; /* the COLF_CUMUL column */
+    uint32_t of;  /* the column summed (a percentage) */
 };
 
 struct table {
@@ -64,19 +64,19 @@ struct table {
     char *title;            /* one-line description */
     struct table_col *cols; /* ncols columns (copied) */
     size_t ncols;
-    union cell *cells;      /* row-major, nrows * ncols */
+    union cell *cells; /* row-major, nrows * ncols */
     size_t nrows, cap;
-    uint32_t *refs;         /* per row: an id the front end can act on (an
-                               event index, a name id...), IDX_NONE = none */
-    VEC(char *) notes;      /* lines printed after the table */
+    uint32_t *refs;                /* per row: an id the front end can act on (an
+                                      event index, a name id...), IDX_NONE = none */
+    VEC(char *) notes;             /* lines printed after the table */
     VEC(struct table_cumul) cumul; /* COLF_CUMUL columns and what they sum */
-    bool whole;             /* a breakdown, not a ranking: --top never cuts it */
-    size_t top_default;     /* rows printed when no --top is given (0 = all): a long
-                               ranking, whole in the table so that a sort sees every row */
-    struct arena arena;     /* cell strings */
+    bool whole;                    /* a breakdown, not a ranking: --top never cuts it */
+    size_t top_default;            /* rows printed when no --top is given (0 = all): a long
+                                      ranking, whole in the table so that a sort sees every row */
+    struct arena arena;            /* cell strings */
     /* Optional instances per row (e.g. the events behind an aggregated
      * row), as a CSR index filled by table_set_instances. */
-    uint32_t *inst_first;   /* nrows + 1 offsets into inst, or NULL */
+    uint32_t *inst_first; /* nrows + 1 offsets into inst, or NULL */
     uint32_t *inst;
 };
 

@@ -18,11 +18,17 @@ size_t utf8_decode(const char *str, size_t n, uint32_t *cp)
     size_t len;
     uint32_t v, min;
     if ((c & 0xe0) == 0xc0) {
-        len = 2; v = c & 0x1f; min = 0x80;
+        len = 2;
+        v = c & 0x1f;
+        min = 0x80;
     } else if ((c & 0xf0) == 0xe0) {
-        len = 3; v = c & 0x0f; min = 0x800;
+        len = 3;
+        v = c & 0x0f;
+        min = 0x800;
     } else if ((c & 0xf8) == 0xf0) {
-        len = 4; v = c & 0x07; min = 0x10000;
+        len = 4;
+        v = c & 0x07;
+        min = 0x10000;
     } else {
         return 0;
     }

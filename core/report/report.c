@@ -79,14 +79,17 @@ static bool build_roofline(struct analysis *a, const struct report_opts *o, stru
 }
 
 const struct report_table report_tables[] = {
-    {"timeline", "GPU timeline breakdown: computation, exposed comm/memcpy, idle", build_timeline, true},
+    {"timeline", "GPU timeline breakdown: computation, exposed comm/memcpy, idle", build_timeline,
+     true},
     {"ops", "GPU time by launcher op (TraceLens ops_summary)", build_ops, true},
     {"categories", "GPU time by op category (ops_summary_by_category)", build_categories, true},
     {"unique-args", "GPU time by op and input shapes (ops_unique_args)", build_unique_args, true},
     {"kernels", "GPU time by kernel, with its launcher (kernel_summary)", build_kernels, true},
     {"key-averages", "PyTorch's key_averages() table", build_keyavg, true},
-    {"events", "one row per event, source frames below it (PyTorch's EventList.table())", build_events, false},
-    {"roofline", "FLOPs, bytes and roofline per op and shapes (TraceLens perf sheets)", build_roofline, false},
+    {"events", "one row per event, source frames below it (PyTorch's EventList.table())",
+     build_events, false},
+    {"roofline", "FLOPs, bytes and roofline per op and shapes (TraceLens perf sheets)",
+     build_roofline, false},
     {NULL, NULL, NULL, false},
 };
 
@@ -202,8 +205,7 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
     sb_clear(&v);
     sb_printf(&v, "%llu GPU event%s, %llu linked to a launch, %llu unlinked",
               (unsigned long long)t->n_gpu, t->n_gpu == 1 ? "" : "s",
-              (unsigned long long)(t->n_gpu - t->n_unlinked),
-              (unsigned long long)t->n_unlinked);
+              (unsigned long long)(t->n_gpu - t->n_unlinked), (unsigned long long)t->n_unlinked);
     header_line(out, md, "gpu", &v);
     sb_clear(&v);
     sb_printf(&v, "%.3f ms of trace", (double)(t->t_end - t->t_start) / 1e6);
@@ -228,8 +230,9 @@ void report_header_json(struct strbuf *out, const struct trace *t)
 {
     sb_puts(out, "{\"file\": ");
     sb_put_json_string(out, t->path, strlen(t->path));
-    sb_printf(out, ", \"gzip\": %s, \"json_bytes\": %llu, \"truncated\": %s", t->gzip ? "true" : "false",
-              (unsigned long long)t->json_bytes, t->truncated ? "true" : "false");
+    sb_printf(out, ", \"gzip\": %s, \"json_bytes\": %llu, \"truncated\": %s",
+              t->gzip ? "true" : "false", (unsigned long long)t->json_bytes,
+              t->truncated ? "true" : "false");
     sb_puts(out, ", \"devices\": [");
     for (size_t d = 0; d < t->devices.n; d++) {
         const struct device *dev = &t->devices.v[d];
@@ -246,10 +249,10 @@ void report_header_json(struct strbuf *out, const struct trace *t)
                       (unsigned long long)t->n_by_kind[k]);
             first = false;
         }
-    sb_printf(out, "}, \"flows\": %zu, \"gpu_events\": %llu, \"unlinked_gpu_events\": %llu", t->flows.n,
-              (unsigned long long)t->n_gpu, (unsigned long long)t->n_unlinked);
-    sb_printf(out, ", \"span_ms\": %.6f, \"gpu_span_ms\": %.6f}", (double)(t->t_end - t->t_start) / 1e6,
-              (double)(t->gpu_end - t->gpu_start) / 1e6);
+    sb_printf(out, "}, \"flows\": %zu, \"gpu_events\": %llu, \"unlinked_gpu_events\": %llu",
+              t->flows.n, (unsigned long long)t->n_gpu, (unsigned long long)t->n_unlinked);
+    sb_printf(out, ", \"span_ms\": %.6f, \"gpu_span_ms\": %.6f}",
+              (double)(t->t_end - t->t_start) / 1e6, (double)(t->gpu_end - t->gpu_start) / 1e6);
 }
 
 bool report_sort_table(struct table *tab, const char *col)

@@ -12,9 +12,9 @@
 #include "core/base/table.h"
 
 struct report_opts {
-    bool linked_only;           /* only GPU events linked to a launch (TraceLens's default) */
-    struct keyavg_opts keyavg;  /* key-averages grouping and time unit */
-    const char *arch;           /* device peaks: built-in name or TraceLens arch JSON path */
+    bool linked_only;          /* only GPU events linked to a launch (TraceLens's default) */
+    struct keyavg_opts keyavg; /* key-averages grouping and time unit */
+    const char *arch;          /* device peaks: built-in name or TraceLens arch JSON path */
 };
 
 /* Builds one or more tables into out. Returns false with a message in
@@ -23,10 +23,10 @@ typedef bool (*report_build_fn)(struct analysis *a, const struct report_opts *o,
                                 struct table_list *out, char *err_msg);
 
 struct report_table {
-    const char *name;           /* --table NAME */
-    const char *summary;        /* one line for --help and the man page */
+    const char *name;    /* --table NAME */
+    const char *summary; /* one line for --help and the man page */
     report_build_fn build;
-    bool in_all;                /* part of the default "all" */
+    bool in_all; /* part of the default "all" */
 };
 
 /* The registry, terminated by a NULL name. */

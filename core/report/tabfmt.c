@@ -14,8 +14,11 @@ bool tabfmt_parse(const char *s, enum tab_format *out)
     static const struct {
         const char *name;
         enum tab_format f;
-    } names[] = {{"text", FMT_TEXT}, {"csv", FMT_CSV}, {"json", FMT_JSON},
-                 {"md", FMT_MD},     {"markdown", FMT_MD}};
+    } names[] = {{"text", FMT_TEXT},
+                 {"csv", FMT_CSV},
+                 {"json", FMT_JSON},
+                 {"md", FMT_MD},
+                 {"markdown", FMT_MD}};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
         if (strcmp(s, names[i].name) == 0) {
             *out = names[i].f;
@@ -28,9 +31,12 @@ static bool empty_cell(const struct table *t, size_t row, size_t col)
 {
     union cell v = table_cell(t, row, col);
     switch (t->cols[col].kind) {
-    case COL_TEXT: return v.s == NULL;
-    case COL_INT: return v.i == TABLE_NO_INT;
-    default: return !isfinite(v.f);
+    case COL_TEXT:
+        return v.s == NULL;
+    case COL_INT:
+        return v.i == TABLE_NO_INT;
+    default:
+        return !isfinite(v.f);
     }
 }
 
@@ -51,9 +57,15 @@ static void tabfmt_cell_plain(struct strbuf *out, const struct table *t, size_t 
         return;
     union cell v = table_cell(t, row, col);
     switch (t->cols[col].kind) {
-    case COL_TEXT: sb_puts(out, v.s); break;
-    case COL_INT: sb_printf(out, "%lld", (long long)v.i); break;
-    default: put_real(out, v.f); break;
+    case COL_TEXT:
+        sb_puts(out, v.s);
+        break;
+    case COL_INT:
+        sb_printf(out, "%lld", (long long)v.i);
+        break;
+    default:
+        put_real(out, v.f);
+        break;
     }
 }
 
@@ -63,9 +75,15 @@ void tabfmt_cell_text(struct strbuf *out, const struct table *t, size_t row, siz
         return;
     union cell v = table_cell(t, row, col);
     switch (t->cols[col].kind) {
-    case COL_TEXT: sb_puts(out, v.s); break;
-    case COL_INT: sb_printf(out, "%lld", (long long)v.i); break;
-    default: sb_printf(out, "%.*f", t->cols[col].decimals, v.f); break;
+    case COL_TEXT:
+        sb_puts(out, v.s);
+        break;
+    case COL_INT:
+        sb_printf(out, "%lld", (long long)v.i);
+        break;
+    default:
+        sb_printf(out, "%.*f", t->cols[col].decimals, v.f);
+        break;
     }
 }
 
@@ -105,8 +123,8 @@ static size_t row_lines(const struct table *t, size_t row, const struct tabfmt_o
 /* Output line `line` of a cell, as text and Markdown show it: a COLF_LINES
  * cell's lines one per output line, any other cell all on the first.
  * `scratch` is working space. */
-static void cell_line(struct strbuf *out, struct strbuf *scratch, const struct table *t,
-                      size_t row, size_t col, size_t line)
+static void cell_line(struct strbuf *out, struct strbuf *scratch, const struct table *t, size_t row,
+                      size_t col, size_t line)
 {
     if (!(t->cols[col].flags & COLF_LINES)) {
         if (line == 0)
@@ -252,8 +270,7 @@ static bool is_number_text(const char *s, size_t n)
 
 bool tabfmt_csv_formula_like(const char *s, size_t n)
 {
-    return n && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') &&
-           !is_number_text(s, n);
+    return n && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') && !is_number_text(s, n);
 }
 
 /* CSV cells are sanitized like text output (control bytes escaped), so a
@@ -262,8 +279,7 @@ bool tabfmt_csv_formula_like(const char *s, size_t n)
  * keep their newlines, inside the quoted field. A text cell that a
  * spreadsheet would run as a formula (`guard`, tabfmt_csv_formula_like)
  * gets a leading apostrophe, which spreadsheets read as "this is text". */
-static void put_csv_field(struct strbuf *out, const char *raw, size_t rawn, bool lines,
-                          bool guard)
+static void put_csv_field(struct strbuf *out, const char *raw, size_t rawn, bool lines, bool guard)
 {
     struct strbuf clean = STRBUF_INIT;
     if (guard && tabfmt_csv_formula_like(raw, rawn))
@@ -325,10 +341,14 @@ static void put_csv(struct strbuf *out, const struct table *t, const struct tabf
 static const char *kind_name(uint8_t k)
 {
     switch (k) {
-    case COL_TEXT: return "text";
-    case COL_INT: return "int";
-    case COL_PERCENT: return "percent";
-    default: return "float";
+    case COL_TEXT:
+        return "text";
+    case COL_INT:
+        return "int";
+    case COL_PERCENT:
+        return "percent";
+    default:
+        return "float";
     }
 }
 
@@ -429,7 +449,8 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
         }
     }
     if (nrows < t->nrows)
-        sb_printf(out, "\n(%zu more %s)\n", t->nrows - nrows, t->nrows - nrows == 1 ? "row" : "rows");
+        sb_printf(out, "\n(%zu more %s)\n", t->nrows - nrows,
+                  t->nrows - nrows == 1 ? "row" : "rows");
     for (size_t i = 0; i < t->notes.n; i++) {
         sb_puts(out, "\n> ");
         tabfmt_md_text(out, t->notes.v[i], strlen(t->notes.v[i]));
@@ -442,10 +463,18 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
 void tabfmt_table(struct strbuf *out, const struct table *t, const struct tabfmt_opts *o)
 {
     switch (o->format) {
-    case FMT_TEXT: put_text(out, t, o); break;
-    case FMT_CSV: put_csv(out, t, o); break;
-    case FMT_JSON: put_json(out, t, o); break;
-    case FMT_MD: put_md(out, t, o); break;
+    case FMT_TEXT:
+        put_text(out, t, o);
+        break;
+    case FMT_CSV:
+        put_csv(out, t, o);
+        break;
+    case FMT_JSON:
+        put_json(out, t, o);
+        break;
+    case FMT_MD:
+        put_md(out, t, o);
+        break;
     }
 }
 

@@ -20,11 +20,11 @@ enum tab_format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MD };
 
 struct tabfmt_opts {
     enum tab_format format;
-    size_t top;             /* print at most this many rows; 0 = the table's top_default */
-    size_t max_name_width;  /* text: columns for COLF_WIDE cells; 0 = 60 */
-    bool ascii;             /* text: "~" instead of "…" for cuts */
-    bool all_columns;       /* text/md: include COLF_DETAIL columns */
-    bool csv_raw;           /* CSV: formula-like text cells as they are (no leading ') */
+    size_t top;            /* print at most this many rows; 0 = the table's top_default */
+    size_t max_name_width; /* text: columns for COLF_WIDE cells; 0 = 60 */
+    bool ascii;            /* text: "~" instead of "…" for cuts */
+    bool all_columns;      /* text/md: include COLF_DETAIL columns */
+    bool csv_raw;          /* CSV: formula-like text cells as they are (no leading ') */
 };
 
 /* Parse "text", "csv", "json", "md"; false when unknown. */

@@ -18,8 +18,9 @@
 enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
                        struct errinfo *err)
 {
-    errinfo_set(err, ST_IO, path, -1, "this torchtop was built without libxlsxwriter "
-                                      "(install libxlsxwriter-dev and rebuild)");
+    errinfo_set(err, ST_IO, path, -1,
+                "this torchtop was built without libxlsxwriter "
+                "(install libxlsxwriter-dev and rebuild)");
     return ST_IO;
 }
 
@@ -63,7 +64,7 @@ static void clean(struct strbuf *sb, const char *s)
 /* The cells of one sheet that were cut: a count and the first names. */
 struct cuts {
     size_t n;
-    struct strbuf names;        /* " B5, C9, ..." */
+    struct strbuf names; /* " B5, C9, ..." */
 };
 
 /* Cut sb to XLSX_CELL_MAX characters, the last one "…"; false when it fits. */
@@ -155,8 +156,9 @@ static void write_table(lxw_workbook *wb, const struct table *t, const struct fo
     }
     if (cut.n) {
         sb_clear(&sb);
-        sb_printf(&sb, "%zu cell%s cut to %d characters (Excel holds at most 32767), ending "
-                       "with \xe2\x80\xa6:%s%s",
+        sb_printf(&sb,
+                  "%zu cell%s cut to %d characters (Excel holds at most 32767), ending "
+                  "with \xe2\x80\xa6:%s%s",
                   cut.n, cut.n == 1 ? "" : "s", XLSX_CELL_MAX, sb_str(&cut.names),
                   cut.n > CUT_NAMES_MAX ? ", ..." : "");
         worksheet_write_string(ws, (lxw_row_t)(t->nrows + 2 + t->notes.n), 0, sb_str(&sb),
@@ -173,10 +175,17 @@ static void write_summary(lxw_workbook *wb, struct analysis *a, const struct for
     lxw_worksheet *ws = workbook_add_worksheet(wb, "summary");
     struct strbuf sb = STRBUF_INIT;
     lxw_row_t r = 0;
-#define KV_TEXT(k, v) do { worksheet_write_string(ws, r, 0, k, f->label); \
-        clean(&sb, v); worksheet_write_string(ws, r++, 1, sb_str(&sb), f->text); } while (0)
-#define KV_NUM(k, v, fmt) do { worksheet_write_string(ws, r, 0, k, f->label); \
-        worksheet_write_number(ws, r++, 1, (double)(v), fmt); } while (0)
+#define KV_TEXT(k, v)                                                                              \
+    do {                                                                                           \
+        worksheet_write_string(ws, r, 0, k, f->label);                                             \
+        clean(&sb, v);                                                                             \
+        worksheet_write_string(ws, r++, 1, sb_str(&sb), f->text);                                  \
+    } while (0)
+#define KV_NUM(k, v, fmt)                                                                          \
+    do {                                                                                           \
+        worksheet_write_string(ws, r, 0, k, f->label);                                             \
+        worksheet_write_number(ws, r++, 1, (double)(v), fmt);                                      \
+    } while (0)
     KV_TEXT("trace", t->path);
     KV_TEXT("format", t->gzip ? "gzip JSON" : "JSON");
     KV_NUM("JSON MB", (double)t->json_bytes / 1e6, f->real);
@@ -200,14 +209,17 @@ static void write_summary(lxw_workbook *wb, struct analysis *a, const struct for
     const struct {
         const char *name;
         int64_t v;
-    } rows[] = {{"computation_time", b->computation}, {"exposed_comm_time", b->exposed_comm},
-                {"exposed_memcpy_time", b->exposed_memcpy}, {"idle_time", b->idle},
-                {"busy_time", b->busy}, {"total_time", b->total}};
+    } rows[] = {{"computation_time", b->computation},
+                {"exposed_comm_time", b->exposed_comm},
+                {"exposed_memcpy_time", b->exposed_memcpy},
+                {"idle_time", b->idle},
+                {"busy_time", b->busy},
+                {"total_time", b->total}};
     for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
         worksheet_write_string(ws, r, 0, rows[i].name, f->label);
         worksheet_write_number(ws, r, 1, (double)rows[i].v / 1e6, f->real);
-        worksheet_write_number(ws, r++, 2, b->total ? 100.0 * (double)rows[i].v / (double)b->total : 0,
-                               f->percent);
+        worksheet_write_number(
+            ws, r++, 2, b->total ? 100.0 * (double)rows[i].v / (double)b->total : 0, f->percent);
     }
 #undef KV_TEXT
 #undef KV_NUM

@@ -164,7 +164,8 @@ static bool sdpa_model(const struct pm_ctx *c, struct pm_result *r, const struct
     pm_set_float(r, S_DROPOUT, p.dropout);
     pm_set_bool(r, S_CAUSAL, p.causal);
     pm_set_bool(r, S_FLASH, sg->flash);
-    const char *dt[2] = {shapes_args_type(a, (uint32_t)sg->q), shapes_args_type(a, (uint32_t)sg->q + 1)};
+    const char *dt[2] = {shapes_args_type(a, (uint32_t)sg->q),
+                         shapes_args_type(a, (uint32_t)sg->q + 1)};
     pm_set_dtypes(r, S_DT, dt, 2);
     pm_set_spec(r, "matrix", dt[0]);
     r->model = "sdpa v1";

@@ -180,7 +180,8 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
     cv->bias = sg->bias >= 0 && shapes_args_tensor(a, (uint32_t)sg->bias);
     cv->groups = 1;
     int64_t g;
-    if (sg->groups >= 0 && shapes_parse_int(shapes_args_concrete(a, (uint32_t)sg->groups), &g) && g > 0)
+    if (sg->groups >= 0 && shapes_parse_int(shapes_args_concrete(a, (uint32_t)sg->groups), &g) &&
+        g > 0)
         cv->groups = g;
     bool t = false;
     if (sg->trans >= 0)
@@ -198,8 +199,8 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
         return false;
     }
     /* Parameters are known when Concrete Inputs were recorded. */
-    cv->have_params =
-        *shapes_args_concrete(a, (uint32_t)sg->stride) || *shapes_args_concrete(a, (uint32_t)sg->pad);
+    cv->have_params = *shapes_args_concrete(a, (uint32_t)sg->stride) ||
+                      *shapes_args_concrete(a, (uint32_t)sg->pad);
     cv->mask[0] = cv->mask[1] = true;
     cv->mask[2] = false;
     int mi = sg->mask == -2 ? (int)a->n - 1 : sg->mask;
@@ -282,7 +283,8 @@ static void conv_params(const struct pm_ctx *c, struct pm_result *r, const struc
     pm_set_text(r, C_ND, nd);
     pm_set_tuple(r, C_X, &cv->x);
     pm_set_tuple(r, C_W, &cv->w);
-    const char *dt[2] = {shapes_args_type(a, (uint32_t)cv->ix), shapes_args_type(a, (uint32_t)cv->iw)};
+    const char *dt[2] = {shapes_args_type(a, (uint32_t)cv->ix),
+                         shapes_args_type(a, (uint32_t)cv->iw)};
     pm_set_dtypes(r, C_DT, dt, 2);
     pm_set_tuple(r, C_XS, &a->strides[cv->ix]);
     pm_set_tuple(r, C_WS, &a->strides[cv->iw]);

@@ -142,7 +142,8 @@ static bool norm_model(const struct pm_ctx *c, struct pm_result *r, const struct
     if (sg->training >= 0)
         shapes_parse_bool(shapes_args_concrete(a, (uint32_t)sg->training), &tt.training);
     tt.mask[0] = tt.mask[1] = tt.mask[2] = true;
-    int nmask = sg->mask >= 0 ? parse_mask(shapes_args_concrete(a, (uint32_t)sg->mask), tt.mask) : 0;
+    int nmask =
+        sg->mask >= 0 ? parse_mask(shapes_args_concrete(a, (uint32_t)sg->mask), tt.mask) : 0;
     if (sg->bwd_op && sg->kind == NK_BATCH && nmask == 3)
         tt.bias = tt.mask[2];
     if (sg->bwd_op && sg->kind == NK_LAYER && nmask == 3) {

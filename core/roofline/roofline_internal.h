@@ -28,7 +28,7 @@ struct rf_group {
     const char **params; /* arena; NULL entries are empty */
     const char *key;     /* arena; the grouping key */
     uint64_t hash;       /* hash_bytes of key */
-    uint32_t first; /* first instance (index into roofline.inst) */
+    uint32_t first;      /* first instance (index into roofline.inst) */
     uint32_t count;
     double kt_sum; /* µs */
     double tl_flops, tl_bytes;

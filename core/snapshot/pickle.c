@@ -16,9 +16,9 @@
 #include "core/base/xalloc.h"
 
 #ifndef TORCHTOP_FUZZ_SMALL_BUFFERS
-#define BUF_SIZE (4u << 20)             /* read window */
+#define BUF_SIZE (4u << 20) /* read window */
 #else
-#define BUF_SIZE 64u                    /* the fuzz build: small inputs cross refills */
+#define BUF_SIZE 64u /* the fuzz build: small inputs cross refills */
 #endif
 #define PK_MAX_STR (256u << 20)         /* longest string accepted */
 #define PK_MAX_STACK (1u << 26)         /* values on the stack */
@@ -36,22 +36,74 @@
 /* ------------------------------------------------------------------------ */
 
 static const char *const op_names[256] = {
-    ['('] = "MARK", ['.'] = "STOP", ['0'] = "POP", ['1'] = "POP_MARK", ['2'] = "DUP",
-    ['F'] = "FLOAT", ['I'] = "INT", ['J'] = "BININT", ['K'] = "BININT1", ['L'] = "LONG",
-    ['M'] = "BININT2", ['N'] = "NONE", ['P'] = "PERSID", ['Q'] = "BINPERSID", ['R'] = "REDUCE",
-    ['S'] = "STRING", ['T'] = "BINSTRING", ['U'] = "SHORT_BINSTRING", ['V'] = "UNICODE",
-    ['X'] = "BINUNICODE", ['a'] = "APPEND", ['b'] = "BUILD", ['c'] = "GLOBAL", ['d'] = "DICT",
-    ['}'] = "EMPTY_DICT", ['e'] = "APPENDS", ['g'] = "GET", ['h'] = "BINGET", ['i'] = "INST",
-    ['j'] = "LONG_BINGET", ['l'] = "LIST", [']'] = "EMPTY_LIST", ['o'] = "OBJ", ['p'] = "PUT",
-    ['q'] = "BINPUT", ['r'] = "LONG_BINPUT", ['s'] = "SETITEM", ['t'] = "TUPLE",
-    [')'] = "EMPTY_TUPLE", ['u'] = "SETITEMS", ['G'] = "BINFLOAT", [0x80] = "PROTO",
-    [0x81] = "NEWOBJ", [0x82] = "EXT1", [0x83] = "EXT2", [0x84] = "EXT4", [0x85] = "TUPLE1",
-    [0x86] = "TUPLE2", [0x87] = "TUPLE3", [0x88] = "NEWTRUE", [0x89] = "NEWFALSE",
-    [0x8a] = "LONG1", [0x8b] = "LONG4", ['B'] = "BINBYTES", ['C'] = "SHORT_BINBYTES",
-    [0x8c] = "SHORT_BINUNICODE", [0x8d] = "BINUNICODE8", [0x8e] = "BINBYTES8",
-    [0x8f] = "EMPTY_SET", [0x90] = "ADDITEMS", [0x91] = "FROZENSET", [0x92] = "NEWOBJ_EX",
-    [0x93] = "STACK_GLOBAL", [0x94] = "MEMOIZE", [0x95] = "FRAME", [0x96] = "BYTEARRAY8",
-    [0x97] = "NEXT_BUFFER", [0x98] = "READONLY_BUFFER",
+    ['('] = "MARK",
+    ['.'] = "STOP",
+    ['0'] = "POP",
+    ['1'] = "POP_MARK",
+    ['2'] = "DUP",
+    ['F'] = "FLOAT",
+    ['I'] = "INT",
+    ['J'] = "BININT",
+    ['K'] = "BININT1",
+    ['L'] = "LONG",
+    ['M'] = "BININT2",
+    ['N'] = "NONE",
+    ['P'] = "PERSID",
+    ['Q'] = "BINPERSID",
+    ['R'] = "REDUCE",
+    ['S'] = "STRING",
+    ['T'] = "BINSTRING",
+    ['U'] = "SHORT_BINSTRING",
+    ['V'] = "UNICODE",
+    ['X'] = "BINUNICODE",
+    ['a'] = "APPEND",
+    ['b'] = "BUILD",
+    ['c'] = "GLOBAL",
+    ['d'] = "DICT",
+    ['}'] = "EMPTY_DICT",
+    ['e'] = "APPENDS",
+    ['g'] = "GET",
+    ['h'] = "BINGET",
+    ['i'] = "INST",
+    ['j'] = "LONG_BINGET",
+    ['l'] = "LIST",
+    [']'] = "EMPTY_LIST",
+    ['o'] = "OBJ",
+    ['p'] = "PUT",
+    ['q'] = "BINPUT",
+    ['r'] = "LONG_BINPUT",
+    ['s'] = "SETITEM",
+    ['t'] = "TUPLE",
+    [')'] = "EMPTY_TUPLE",
+    ['u'] = "SETITEMS",
+    ['G'] = "BINFLOAT",
+    [0x80] = "PROTO",
+    [0x81] = "NEWOBJ",
+    [0x82] = "EXT1",
+    [0x83] = "EXT2",
+    [0x84] = "EXT4",
+    [0x85] = "TUPLE1",
+    [0x86] = "TUPLE2",
+    [0x87] = "TUPLE3",
+    [0x88] = "NEWTRUE",
+    [0x89] = "NEWFALSE",
+    [0x8a] = "LONG1",
+    [0x8b] = "LONG4",
+    ['B'] = "BINBYTES",
+    ['C'] = "SHORT_BINBYTES",
+    [0x8c] = "SHORT_BINUNICODE",
+    [0x8d] = "BINUNICODE8",
+    [0x8e] = "BINBYTES8",
+    [0x8f] = "EMPTY_SET",
+    [0x90] = "ADDITEMS",
+    [0x91] = "FROZENSET",
+    [0x92] = "NEWOBJ_EX",
+    [0x93] = "STACK_GLOBAL",
+    [0x94] = "MEMOIZE",
+    [0x95] = "FRAME",
+    [0x96] = "BYTEARRAY8",
+    [0x97] = "NEXT_BUFFER",
+    [0x98] = "READONLY_BUFFER",
 };
 
 const char *pickle_opcode_name(uint8_t op)
@@ -123,11 +175,11 @@ static enum status need(struct pickle *p, size_t n, uint8_t op)
                 op_names[op], missing, missing == 1 ? "" : "s");
 }
 
-#define NEED(n, op)                                                                          \
-    do {                                                                                     \
-        enum status need_st_ = need(p, (n), (op));                                           \
-        if (need_st_ != ST_OK)                                                               \
-            return need_st_;                                                                 \
+#define NEED(n, op)                                                                                \
+    do {                                                                                           \
+        enum status need_st_ = need(p, (n), (op));                                                 \
+        if (need_st_ != ST_OK)                                                                     \
+            return need_st_;                                                                       \
     } while (0)
 
 static inline uint32_t rd_u32(const uint8_t *b)
@@ -335,11 +387,11 @@ static inline enum status push(struct pickle *p, struct pk_value v)
     return ST_OK;
 }
 
-#define PUSH(v)                                                                              \
-    do {                                                                                     \
-        enum status push_st_ = push(p, (v));                                                 \
-        if (push_st_ != ST_OK)                                                               \
-            return push_st_;                                                                 \
+#define PUSH(v)                                                                                    \
+    do {                                                                                           \
+        enum status push_st_ = push(p, (v));                                                       \
+        if (push_st_ != ST_OK)                                                                     \
+            return push_st_;                                                                       \
     } while (0)
 
 static enum status memo_put(struct pickle *p, uint64_t idx, uint8_t op)
@@ -377,8 +429,8 @@ static enum status memo_put(struct pickle *p, uint64_t idx, uint8_t op)
 static enum status memo_get(struct pickle *p, uint64_t idx, uint8_t op)
 {
     if (idx >= p->memo.n || p->memo.v[idx].tag == PK_UNSET)
-        return fail(p, ST_FORMAT, "%s refers to memo entry %llu, which was never set",
-                    op_names[op], (unsigned long long)idx);
+        return fail(p, ST_FORMAT, "%s refers to memo entry %llu, which was never set", op_names[op],
+                    (unsigned long long)idx);
     return push(p, resolve(p, p->memo.v[idx]));
 }
 
@@ -470,8 +522,8 @@ static enum status op_long1(struct pickle *p)
     NEED(1, 0x8a);
     size_t n = p->buf[p->pos];
     if (n > 9)
-        return fail(p, ST_LIMIT, "LONG1 of %zu bytes: integers wider than 64 bits are not supported",
-                    n);
+        return fail(p, ST_LIMIT,
+                    "LONG1 of %zu bytes: integers wider than 64 bits are not supported", n);
     NEED(1 + n, 0x8a);
     const uint8_t *b = p->buf + p->pos + 1;
     p->pos += 1 + n;
@@ -501,8 +553,7 @@ static enum status op_string(struct pickle *p, uint8_t op)
     if (len > PK_MAX_STR)
         return fail(p, ST_LIMIT, "%s of %llu bytes: strings longer than %u MiB are refused",
                     op_names[op], (unsigned long long)len, PK_MAX_STR >> 20);
-    if (!p->src->gzip && p->src->in_total &&
-        p->op_off + 1 + hdr + len > p->src->in_total)
+    if (!p->src->gzip && p->src->in_total && p->op_off + 1 + hdr + len > p->src->in_total)
         return fail(p, ST_TRUNCATED, "%s of %llu byte%s runs past the end of the input",
                     op_names[op], (unsigned long long)len, len == 1 ? "" : "s");
     NEED(hdr + (size_t)len, op);
@@ -545,8 +596,7 @@ static enum status op_global(struct pickle *p)
     if (!nl1 || !nl2) {
         if (p->eof && avail < 2 * PK_MAX_LINE + 2)
             return fail(p, ST_TRUNCATED, "the input ends inside GLOBAL");
-        return fail(p, ST_FORMAT, "GLOBAL with a module or name longer than %d bytes",
-                    PK_MAX_LINE);
+        return fail(p, ST_FORMAT, "GLOBAL with a module or name longer than %d bytes", PK_MAX_LINE);
     }
     size_t nm = (size_t)(nl1 - s), nn = (size_t)(nl2 - nl1 - 1);
     if (!is_type_tag(s, nm, nl1 + 1, nn))
@@ -616,8 +666,7 @@ static enum status step(struct pickle *p, uint8_t op, struct pk_value *root, boo
         NEED(1, op);
         p->proto = p->buf[p->pos++];
         if (p->proto < 2 || p->proto > 5)
-            return fail(p, ST_FORMAT, "pickle protocol %d is not supported (2 to 5 are)",
-                        p->proto);
+            return fail(p, ST_FORMAT, "pickle protocol %d is not supported (2 to 5 are)", p->proto);
         return ST_OK;
     case 0x95: /* FRAME: framing is a hint for buffered readers; we stream anyway */
         NEED(8, op);
@@ -724,8 +773,16 @@ static enum status step(struct pickle *p, uint8_t op, struct pk_value *root, boo
         return op_stack_global(p);
     case 'R':
         return op_reduce(p);
-    case 'b': case 'i': case 'o': case 0x81: case 0x92: case 'P': case 'Q':
-    case 0x82: case 0x83: case 0x84:
+    case 'b':
+    case 'i':
+    case 'o':
+    case 0x81:
+    case 0x92:
+    case 'P':
+    case 'Q':
+    case 0x82:
+    case 0x83:
+    case 0x84:
         return refuse(p, op);
     default:
         if (op_names[op])
@@ -780,8 +837,7 @@ enum status pickle_load(struct source *src, const struct pickle_opts *opts, stru
     *root = (struct pk_value){.tag = PK_NONE};
     enum status st = run(p, root);
     if (st != ST_OK && err->status == ST_OK)
-        errinfo_set_at(err, st, src->name, pickle_offset_what(p), p->op_off, "%s",
-                       status_str(st));
+        errinfo_set_at(err, st, src->name, pickle_offset_what(p), p->op_off, "%s", status_str(st));
     /* Only the containers reachable from root are needed from here on. */
     free(p->buf);
     p->buf = NULL;

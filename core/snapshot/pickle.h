@@ -39,18 +39,18 @@
 #define PK_MAX_DEPTH 256
 
 enum pk_tag {
-    PK_UNSET,       /* internal: an unused memo slot */
+    PK_UNSET, /* internal: an unused memo slot */
     PK_NONE,
-    PK_BOOL,        /* i: 0 or 1 */
-    PK_INT,         /* i: a signed 64-bit integer */
-    PK_UINT,        /* u: an integer in [2^63, 2^64) (9-byte LONG1) */
-    PK_FLOAT,       /* f */
-    PK_STR,         /* id: strtab id (valid UTF-8) */
-    PK_LIST,        /* id: container */
-    PK_DICT,        /* id: container; items are key, value, key, value... */
-    PK_TUPLE,       /* id: container */
-    PK_USER,        /* set by the seal hook: sub = its kind, id and i its payload */
-    PK_TAGFN,       /* internal: the restore_type_tag callable */
+    PK_BOOL,  /* i: 0 or 1 */
+    PK_INT,   /* i: a signed 64-bit integer */
+    PK_UINT,  /* u: an integer in [2^63, 2^64) (9-byte LONG1) */
+    PK_FLOAT, /* f */
+    PK_STR,   /* id: strtab id (valid UTF-8) */
+    PK_LIST,  /* id: container */
+    PK_DICT,  /* id: container; items are key, value, key, value... */
+    PK_TUPLE, /* id: container */
+    PK_USER,  /* set by the seal hook: sub = its kind, id and i its payload */
+    PK_TAGFN, /* internal: the restore_type_tag callable */
 };
 
 struct pk_value {
@@ -79,12 +79,12 @@ typedef enum status (*pk_seal_fn)(void *ud, struct pickle *p, struct pk_value *v
 typedef void (*pk_progress_fn)(void *ud, uint64_t done, uint64_t total);
 
 struct pickle_opts {
-    struct strtab *strs;            /* where strings are interned (required) */
-    pk_seal_fn seal;                /* optional */
+    struct strtab *strs; /* where strings are interned (required) */
+    pk_seal_fn seal;     /* optional */
     void *seal_ud;
-    pk_progress_fn progress;        /* optional, called about every 4 MiB */
+    pk_progress_fn progress; /* optional, called about every 4 MiB */
     void *progress_ud;
-    const volatile int *cancel;     /* optional: stop (ST_CANCELLED) when *cancel != 0 */
+    const volatile int *cancel; /* optional: stop (ST_CANCELLED) when *cancel != 0 */
 };
 
 /* Read one pickle from src up to its STOP; bytes after STOP are not read.

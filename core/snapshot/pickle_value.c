@@ -34,8 +34,7 @@ const char *pickle_offset_what(const struct pickle *p)
 
 const struct pk_value *pk_items(const struct pickle *p, struct pk_value v, size_t *n)
 {
-    if (!pk_is_container(v) || cont(p, v)->state == CS_REPLACED ||
-        cont(p, v)->state == CS_FREE) {
+    if (!pk_is_container(v) || cont(p, v)->state == CS_REPLACED || cont(p, v)->state == CS_FREE) {
         *n = 0;
         return NULL;
     }
@@ -127,17 +126,31 @@ static bool repr_to(const struct pickle *p, struct pk_value v, struct strbuf *ou
     if (out->len >= end)
         return false;
     switch (v.tag) {
-    case PK_NONE: sb_puts(out, "None"); break;
-    case PK_BOOL: sb_puts(out, v.i ? "True" : "False"); break;
-    case PK_INT: sb_printf(out, "%lld", (long long)v.i); break;
-    case PK_UINT: sb_printf(out, "%llu", (unsigned long long)v.u); break;
-    case PK_FLOAT: repr_float(out, v.f); break;
+    case PK_NONE:
+        sb_puts(out, "None");
+        break;
+    case PK_BOOL:
+        sb_puts(out, v.i ? "True" : "False");
+        break;
+    case PK_INT:
+        sb_printf(out, "%lld", (long long)v.i);
+        break;
+    case PK_UINT:
+        sb_printf(out, "%llu", (unsigned long long)v.u);
+        break;
+    case PK_FLOAT:
+        repr_float(out, v.f);
+        break;
     case PK_STR:
         if (!repr_str(out, strtab_str(p->o.strs, v.id), strtab_len(p->o.strs, v.id), end))
             return false;
         break;
-    case PK_USER: sb_printf(out, "<user %u:%u>", v.sub, v.id); break;
-    case PK_TAGFN: sb_puts(out, "<restore_type_tag>"); break;
+    case PK_USER:
+        sb_printf(out, "<user %u:%u>", v.sub, v.id);
+        break;
+    case PK_TAGFN:
+        sb_puts(out, "<restore_type_tag>");
+        break;
     case PK_LIST:
     case PK_TUPLE:
         it = pk_items(p, v, &n);
@@ -166,7 +179,9 @@ static bool repr_to(const struct pickle *p, struct pk_value v, struct strbuf *ou
         }
         sb_putc(out, '}');
         break;
-    default: sb_puts(out, "<?>"); break;
+    default:
+        sb_puts(out, "<?>");
+        break;
     }
     return true;
 }

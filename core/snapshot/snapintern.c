@@ -19,12 +19,19 @@ static bool has_suffix(const char *s, size_t n, const char *suf)
 /* memory_viz's frameFilter: unwinder and CPython internals. */
 static bool frame_hidden(const char *name, const char *file)
 {
-    static const char *const names[] = {"unwind::unwind", "CapturedTraceback::gather",
-                                        "gather_with_cpp", "_start", "__libc_start_main",
-                                        "PyEval_", "PyObject_", "PyFunction_"};
-    static const char *const files[] = {"core/boxing", "/Register", "/Redispatch",
-                                        "pythonrun.c", "Modules/main.c", "Objects/call.c",
-                                        "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
+    static const char *const names[] = {"unwind::unwind",    "CapturedTraceback::gather",
+                                        "gather_with_cpp",   "_start",
+                                        "__libc_start_main", "PyEval_",
+                                        "PyObject_",         "PyFunction_"};
+    static const char *const files[] = {"core/boxing",
+                                        "/Register",
+                                        "/Redispatch",
+                                        "pythonrun.c",
+                                        "Modules/main.c",
+                                        "Objects/call.c",
+                                        "Objects/methodobject.c",
+                                        "pycore_ceval.h",
+                                        "ceval.c",
                                         "cpython/abstract.h"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
         if (strstr(name, names[i]))
@@ -46,13 +53,23 @@ static bool frame_allocator(const char *name)
 {
     if (strncmp(name, "Py", 2) == 0 || strncmp(name, "_Py", 3) == 0)
         return true;
-    static const char *const names[] = {
-        "CachingAllocator", "CachingHostAllocator", "MallocAsyncAllocator",
-        "at::detail::empty_", "at::native::empty_cuda(", "at::native::empty_strided_cuda(",
-        "::create_out(", "::_empty_strided_device(", "c10::intrusive_ptr<c10::StorageImpl",
-        "c10::intrusive_ptr<c10::TensorImpl", "c10::StorageImpl::", "c10::TensorImpl::~TensorImpl",
-        "c10::TensorImpl::release_resources", "c10::TensorImpl::decref_pyobject",
-        "PyInterpreterVTable::decref", "THPVariable_clear", "THPVariable_dealloc"};
+    static const char *const names[] = {"CachingAllocator",
+                                        "CachingHostAllocator",
+                                        "MallocAsyncAllocator",
+                                        "at::detail::empty_",
+                                        "at::native::empty_cuda(",
+                                        "at::native::empty_strided_cuda(",
+                                        "::create_out(",
+                                        "::_empty_strided_device(",
+                                        "c10::intrusive_ptr<c10::StorageImpl",
+                                        "c10::intrusive_ptr<c10::TensorImpl",
+                                        "c10::StorageImpl::",
+                                        "c10::TensorImpl::~TensorImpl",
+                                        "c10::TensorImpl::release_resources",
+                                        "c10::TensorImpl::decref_pyobject",
+                                        "PyInterpreterVTable::decref",
+                                        "THPVariable_clear",
+                                        "THPVariable_dealloc"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
         if (strstr(name, names[i]))
             return true;
@@ -63,9 +80,9 @@ static bool frame_allocator(const char *name)
  * path to a shared object or executable, and an in-image address as line. */
 static bool frame_raw(const char *file, size_t n, int64_t line)
 {
-    static const char *const src_ext[] = {"py", "pyx", "pyi", "c", "cc", "cpp", "cxx", "h",
-                                          "hh", "hpp", "hxx", "cu", "cuh", "inl", "inc", "ipp",
-                                          "tcc", "s", "S", "rs", "go"};
+    static const char *const src_ext[] = {"py",  "pyx", "pyi", "c",   "cc", "cpp", "cxx",
+                                          "h",   "hh",  "hpp", "hxx", "cu", "cuh", "inl",
+                                          "inc", "ipp", "tcc", "s",   "S",  "rs",  "go"};
     if (n < 2 || file[0] != '/' || line <= 0)
         return false;
     const char *base = strrchr(file, '/') + 1;

@@ -15,6 +15,7 @@
 #include "core/base/xalloc.h"
 
 /* Keys, interned first so that their strtab ids are 1..K__COUNT-1. */
+/* clang-format off */
 #define KEY_INFO(_)                                                            \
     _(K_FILENAME, "filename") _(K_LINE, "line") _(K_NAME, "name")              \
     _(K_ACTION, "action") _(K_ADDR, "addr") _(K_SIZE, "size")                  \
@@ -30,37 +31,37 @@
     _(K_DEVICE_TRACES, "device_traces") _(K_ALLOCATOR_SETTINGS, "allocator_settings") \
     _(K_EXTERNAL_ANNOTATIONS, "external_annotations")                          \
     _(K_HOST_SEGMENTS, "host_segments") _(K_HOST_TRACES, "host_traces")
+/* clang-format on */
 
 enum key {
     K_EMPTY,
 #define K_ENUM(id, name) id,
     KEY_INFO(K_ENUM)
 #undef K_ENUM
-    K__COUNT
+        K__COUNT
 };
 
-static const char *const key_names[] = {
-    "",
+static const char *const key_names[] = {"",
 #define K_NAME_(id, name) name,
-    KEY_INFO(K_NAME_)
+                                        KEY_INFO(K_NAME_)
 #undef K_NAME_
 };
 
 #define BIT(k) (1ull << (k))
 #define FRAME_KEYS (BIT(K_FILENAME) | BIT(K_LINE) | BIT(K_NAME))
-#define ENTRY_KEYS                                                             \
-    (BIT(K_ACTION) | BIT(K_ADDR) | BIT(K_SIZE) | BIT(K_STREAM) | BIT(K_TIME_US) | \
-     BIT(K_FRAMES) | BIT(K_COMPILE_CONTEXT) | BIT(K_USER_METADATA) | BIT(K_DEVICE_FREE))
-#define SEGMENT_KEYS                                                           \
-    (BIT(K_DEVICE) | BIT(K_ADDRESS) | BIT(K_TOTAL_SIZE) | BIT(K_ALLOCATED_SIZE) | \
-     BIT(K_ACTIVE_SIZE) | BIT(K_REQUESTED_SIZE) | BIT(K_STREAM) | BIT(K_SEGMENT_TYPE) | \
+#define ENTRY_KEYS                                                                                 \
+    (BIT(K_ACTION) | BIT(K_ADDR) | BIT(K_SIZE) | BIT(K_STREAM) | BIT(K_TIME_US) | BIT(K_FRAMES) |  \
+     BIT(K_COMPILE_CONTEXT) | BIT(K_USER_METADATA) | BIT(K_DEVICE_FREE))
+#define SEGMENT_KEYS                                                                               \
+    (BIT(K_DEVICE) | BIT(K_ADDRESS) | BIT(K_TOTAL_SIZE) | BIT(K_ALLOCATED_SIZE) |                  \
+     BIT(K_ACTIVE_SIZE) | BIT(K_REQUESTED_SIZE) | BIT(K_STREAM) | BIT(K_SEGMENT_TYPE) |            \
      BIT(K_SEGMENT_POOL_ID) | BIT(K_IS_EXPANDABLE) | BIT(K_FRAMES) | BIT(K_BLOCKS))
-#define BLOCK_KEYS                                                             \
-    (BIT(K_ADDRESS) | BIT(K_SIZE) | BIT(K_REQUESTED_SIZE) | BIT(K_STATE) | BIT(K_FRAMES) | \
+#define BLOCK_KEYS                                                                                 \
+    (BIT(K_ADDRESS) | BIT(K_SIZE) | BIT(K_REQUESTED_SIZE) | BIT(K_STATE) | BIT(K_FRAMES) |         \
      BIT(K_HISTORY))
 #define ANNOT_KEYS (BIT(K_STAGE) | BIT(K_NAME) | BIT(K_DEVICE) | BIT(K_TIME_US))
-#define TOP_KEYS                                                               \
-    (BIT(K_SEGMENTS) | BIT(K_DEVICE_TRACES) | BIT(K_ALLOCATOR_SETTINGS) |     \
+#define TOP_KEYS                                                                                   \
+    (BIT(K_SEGMENTS) | BIT(K_DEVICE_TRACES) | BIT(K_ALLOCATOR_SETTINGS) |                          \
      BIT(K_EXTERNAL_ANNOTATIONS) | BIT(K_HOST_SEGMENTS) | BIT(K_HOST_TRACES))
 
 /* What the seal hook makes of containers (pk_value.sub of PK_USER). */
@@ -93,7 +94,7 @@ struct cost {
 
 struct pend_segment {
     struct snap_segment seg;
-    uint64_t offset;            /* where its dict starts, for messages */
+    uint64_t offset; /* where its dict starts, for messages */
     int64_t device;
     uint32_t first_ref, nrefs;  /* pending blocks: seg_blocks[first_ref .. +nrefs) */
     struct cost cost;           /* itself and its blocks */
@@ -111,7 +112,7 @@ struct u32vec {
 
 struct builder {
     struct snapshot *s;
-    uint32_t action_ids[SA__COUNT];     /* strtab ids of the action names */
+    uint32_t action_ids[SA__COUNT]; /* strtab ids of the action names */
     uint32_t state_ids[BS__COUNT];
     struct snapintern in;
     VEC(uint32_t) tmp;
@@ -442,8 +443,7 @@ static struct pk_value seal_block(struct builder *b, struct pickle *p, const str
         k->frames = get_stack(b, f[K_FRAMES]);
     /* Legacy blocks keep their context in history[0] (memory_viz does the same). */
     size_t nh = 0;
-    const struct pk_value *h =
-        (have & BIT(K_HISTORY)) ? list_items(b, p, f[K_HISTORY], &nh) : NULL;
+    const struct pk_value *h = (have & BIT(K_HISTORY)) ? list_items(b, p, f[K_HISTORY], &nh) : NULL;
     struct pk_value v;
     if (!(have & BIT(K_FRAMES)) && nh > 0) {
         if (pk_dict_get(p, h[0], K_FRAMES, &v))
@@ -491,7 +491,8 @@ static void seal_dict(struct builder *b, struct pickle *p, struct pk_value *v)
     if ((have & FRAME_KEYS) == FRAME_KEYS) {
         if (f[K_FILENAME].tag != PK_STR || f[K_NAME].tag != PK_STR || f[K_LINE].tag != PK_INT)
             return; /* not a frame after all: stays a dict */
-        *v = user(UK_FRAME, snapintern_frame(&b->in, b->s, f[K_FILENAME].id, f[K_NAME].id, f[K_LINE].i));
+        *v = user(UK_FRAME,
+                  snapintern_frame(&b->in, b->s, f[K_FILENAME].id, f[K_NAME].id, f[K_LINE].i));
         allowed = FRAME_KEYS;
         where = "frame";
     } else if (have & BIT(K_ACTION)) {

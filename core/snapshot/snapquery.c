@@ -326,9 +326,9 @@ uint32_t snapshot_find_action(const struct snapshot *s, uint32_t dev, uint32_t f
 /* ------------------------------------------------------------------------ */
 
 struct site_index {
-    struct hmap ids;            /* key frames -> site */
-    VEC(uint32_t) hashes;       /* per site: low bits of hash_bytes of its key frames */
-    VEC(uint32_t) frames;       /* key frames */
+    struct hmap ids;      /* key frames -> site */
+    VEC(uint32_t) hashes; /* per site: low bits of hash_bytes of its key frames */
+    VEC(uint32_t) frames; /* key frames */
     VEC(struct snap_site) sites;
 };
 
@@ -426,8 +426,7 @@ static void site_add(const struct snapshot *s, struct site_index *x, const struc
     }
 }
 
-void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
-                    struct snap_sites *out)
+void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth, struct snap_sites *out)
 {
     struct site_index x = {0};
     hmap_init(&x.ids, 512);
@@ -442,8 +441,7 @@ void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
     }
     for (size_t i = 0; i < x.sites.n; i++) {
         struct snap_site *st = &x.sites.v[i];
-        st->mean_lifetime_us = st->nlifetimes ? st->mean_lifetime_us / (double)st->nlifetimes
-                                              : NAN;
+        st->mean_lifetime_us = st->nlifetimes ? st->mean_lifetime_us / (double)st->nlifetimes : NAN;
     }
     if (x.sites.n)
         qsort(x.sites.v, x.sites.n, sizeof(*x.sites.v), cmp_site);

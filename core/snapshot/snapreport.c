@@ -48,12 +48,25 @@ static void set_frame(const struct snapshot *s, struct table *t, size_t row, siz
 /* ------------------------------------------------------------------------ */
 
 enum {
-    SU_DEVICE, SU_SEGMENTS, SU_BLOCKS, SU_RESERVED, SU_ALLOCATED, SU_ACTIVE, SU_REQUESTED,
+    SU_DEVICE,
+    SU_SEGMENTS,
+    SU_BLOCKS,
+    SU_RESERVED,
+    SU_ALLOCATED,
+    SU_ACTIVE,
+    SU_REQUESTED,
     SU_STATE0, /* block bytes by state, BS__COUNT columns */
     SU_ENTRIES = SU_STATE0 + BS__COUNT,
     SU_ACTION0, /* entries by action, SA__COUNT columns */
-    SU_PEAK_REQUESTED = SU_ACTION0 + SA__COUNT, SU_PEAK_INDEX, SU_PEAK_TIME, SU_PEAK, SU_BASE,
-    SU_PEAK_RESERVED, SU_FRAMES, SU_STACKS, SU__COUNT
+    SU_PEAK_REQUESTED = SU_ACTION0 + SA__COUNT,
+    SU_PEAK_INDEX,
+    SU_PEAK_TIME,
+    SU_PEAK,
+    SU_BASE,
+    SU_PEAK_RESERVED,
+    SU_FRAMES,
+    SU_STACKS,
+    SU__COUNT
 };
 
 static const struct table_col summary_cols[SU__COUNT] = {
@@ -202,8 +215,8 @@ struct table *snapreport_settings(const struct snapshot *s)
     };
     if (!s->has_settings)
         return NULL;
-    struct table *t = table_new("allocator_settings", "CUDA caching allocator settings", cols,
-                                ARRAY_SIZE(cols));
+    struct table *t =
+        table_new("allocator_settings", "CUDA caching allocator settings", cols, ARRAY_SIZE(cols));
     t->whole = true;
     for (size_t i = 0; i < s->settings.n; i++) {
         size_t r = table_add_row(t);
@@ -311,8 +324,9 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
         device_label(s, di, label, sizeof(label));
         sb_printf(&sb, "%safter entry %u on %s", sb.len ? ", " : " (", d->peak_idx, label);
     }
-    table_add_note(t, "bytes are requested sizes (the trace entries', else the blocks' "
-                      "requested_size); at peak: live at the peak of requested bytes%s%s",
+    table_add_note(t,
+                   "bytes are requested sizes (the trace entries', else the blocks' "
+                   "requested_size); at peak: live at the peak of requested bytes%s%s",
                    sb_str(&sb), sb.len ? ")" : " (no trace entries: the snapshot's live blocks)");
     sb_free(&sb);
     snapshot_sites_free(&ss);
@@ -324,8 +338,22 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
 /* ------------------------------------------------------------------------ */
 
 enum {
-    SG_DEVICE, SG_ADDRESS, SG_TOTAL, SG_ALLOCATED, SG_PENDING, SG_FREE, SG_LARGEST, SG_FRAG,
-    SG_BLOCKS, SG_NFREE, SG_REQUESTED, SG_TYPE, SG_STREAM, SG_POOL, SG_EXPANDABLE, SG_SITE,
+    SG_DEVICE,
+    SG_ADDRESS,
+    SG_TOTAL,
+    SG_ALLOCATED,
+    SG_PENDING,
+    SG_FREE,
+    SG_LARGEST,
+    SG_FRAG,
+    SG_BLOCKS,
+    SG_NFREE,
+    SG_REQUESTED,
+    SG_TYPE,
+    SG_STREAM,
+    SG_POOL,
+    SG_EXPANDABLE,
+    SG_SITE,
     SG__COUNT
 };
 
@@ -389,8 +417,17 @@ struct table *snapreport_segments(const struct snapshot *s)
 /* ------------------------------------------------------------------------ */
 
 enum {
-    TR_DEVICE, TR_INDEX, TR_TIME, TR_MS, TR_ACTION, TR_ADDRESS, TR_SIZE, TR_STREAM,
-    TR_ALLOCATED, TR_FRAME, TR__COUNT
+    TR_DEVICE,
+    TR_INDEX,
+    TR_TIME,
+    TR_MS,
+    TR_ACTION,
+    TR_ADDRESS,
+    TR_SIZE,
+    TR_STREAM,
+    TR_ALLOCATED,
+    TR_FRAME,
+    TR__COUNT
 };
 
 struct table *snapreport_trace(const struct snapshot *s, uint32_t dev)

@@ -77,7 +77,7 @@ void snapshot_frame_format(const struct snapshot *s, uint32_t frame, struct strb
 }
 
 size_t snapshot_stack_traceback(const struct snapshot *s, uint32_t stack, bool all,
-                            struct traceback *tb)
+                                struct traceback *tb)
 {
     const uint32_t *f;
     size_t n = snapshot_stack(s, stack, &f), added = 0;

@@ -54,6 +54,7 @@
 /* Records                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* clang-format off */
 #define SNAP_ACTION_INFO(_)                                                    \
     _(SA_ALLOC,          "alloc")                                              \
     _(SA_FREE_REQUESTED, "free_requested")                                     \
@@ -73,8 +74,10 @@ enum snap_action {
 #undef SA_ENUM
     SA__COUNT
 };
+/* clang-format on */
 const char *snapshot_action_name(enum snap_action a);
 
+/* clang-format off */
 #define SNAP_STATE_INFO(_)                                                     \
     _(BS_ACTIVE_ALLOCATED,    "active_allocated")                              \
     _(BS_ACTIVE_PENDING_FREE, "active_pending_free")                           \
@@ -87,11 +90,12 @@ enum snap_block_state {
 #undef BS_ENUM
     BS__COUNT
 };
+/* clang-format on */
 const char *snapshot_state_name(enum snap_block_state st);
 
 enum snap_frame_flags {
     SFF_HIDDEN = 1 << 0,    /* hidden by memory_viz's frame filter (unwinder, CPython internals) */
-    SFF_RAW    = 1 << 1,    /* unresolved native frame: filename is an absolute ELF path and
+    SFF_RAW = 1 << 1,       /* unresolved native frame: filename is an absolute ELF path and
                                line is (return address - 1) - load bias, an ELF vaddr */
     SFF_PYTHON = 1 << 2,    /* a .py source file */
     SFF_INDUCTOR = 1 << 3,  /* Inductor generated code (a torchinductor_* cache file); the
@@ -103,95 +107,95 @@ enum snap_frame_flags {
 };
 
 struct snap_frame {
-    uint32_t filename;          /* strtab id */
-    uint32_t name;              /* strtab id */
-    int64_t line;               /* line number; SFF_RAW: the vaddr to look up as is */
-    uint32_t flags;             /* enum snap_frame_flags */
+    uint32_t filename; /* strtab id */
+    uint32_t name;     /* strtab id */
+    int64_t line;      /* line number; SFF_RAW: the vaddr to look up as is */
+    uint32_t flags;    /* enum snap_frame_flags */
 };
 
 struct snap_segment {
     uint64_t address;
-    uint64_t total_size;        /* reserved bytes */
-    uint64_t allocated_size;    /* as written by PyTorch */
+    uint64_t total_size;     /* reserved bytes */
+    uint64_t allocated_size; /* as written by PyTorch */
     uint64_t active_size;
     uint64_t requested_size;
-    int64_t stream;             /* cudaStream_t as an integer, 0 = default */
-    int64_t pool_id[2];         /* segment_pool_id, (0, 0) = default pool */
-    uint32_t device;            /* index into snapshot.devices */
-    uint32_t segment_type;      /* strtab id: "large", "small" or "" */
-    uint32_t frames;            /* stack of the segment_alloc, 0 = none */
-    uint32_t first_block;       /* blocks[first_block .. +nblocks), address order */
+    int64_t stream;        /* cudaStream_t as an integer, 0 = default */
+    int64_t pool_id[2];    /* segment_pool_id, (0, 0) = default pool */
+    uint32_t device;       /* index into snapshot.devices */
+    uint32_t segment_type; /* strtab id: "large", "small" or "" */
+    uint32_t frames;       /* stack of the segment_alloc, 0 = none */
+    uint32_t first_block;  /* blocks[first_block .. +nblocks), address order */
     uint32_t nblocks;
     bool is_expandable;
 };
 
 struct snap_block {
-    uint64_t address;           /* as written, else the segment's tiling */
+    uint64_t address; /* as written, else the segment's tiling */
     uint64_t size;
-    uint64_t requested_size;    /* legacy files: history[0].real_size, else size */
-    uint32_t segment;           /* index into snapshot.segments */
-    uint32_t frames;            /* stack; legacy files: history[0].frames */
-    uint32_t state_name;        /* strtab id of the state as written */
-    uint8_t state;              /* enum snap_block_state */
+    uint64_t requested_size; /* legacy files: history[0].real_size, else size */
+    uint32_t segment;        /* index into snapshot.segments */
+    uint32_t frames;         /* stack; legacy files: history[0].frames */
+    uint32_t state_name;     /* strtab id of the state as written */
+    uint8_t state;           /* enum snap_block_state */
 };
 
 enum snap_entry_flags {
-    SEF_TIME = 1 << 0,          /* time_us was present */
+    SEF_TIME = 1 << 0, /* time_us was present */
 };
 
 struct snap_entry {
-    uint64_t addr;              /* address; for oom, device_free (bytes free on the device) */
+    uint64_t addr; /* address; for oom, device_free (bytes free on the device) */
     uint64_t size;
-    int64_t time_us;            /* Unix-epoch microseconds; 0 when absent */
+    int64_t time_us; /* Unix-epoch microseconds; 0 when absent */
     int64_t stream;
-    uint32_t frames;            /* stack id */
-    uint32_t compile_context;   /* strtab id, 0 = absent */
-    uint32_t user_metadata;     /* strtab id, 0 = absent */
-    uint32_t action_name;       /* strtab id of the action as written */
-    uint8_t action;             /* enum snap_action */
-    uint8_t flags;              /* enum snap_entry_flags */
+    uint32_t frames;          /* stack id */
+    uint32_t compile_context; /* strtab id, 0 = absent */
+    uint32_t user_metadata;   /* strtab id, 0 = absent */
+    uint32_t action_name;     /* strtab id of the action as written */
+    uint8_t action;           /* enum snap_action */
+    uint8_t flags;            /* enum snap_entry_flags */
 };
 
 /* One allocation of the memory replay (memory_viz's "element"). */
 struct snap_alloc {
     uint64_t addr;
-    uint64_t size;              /* bytes counted: the alloc's size, else the free's size,
-                                   else the block's requested_size */
-    uint32_t alloc_idx;         /* device entry index of its alloc; IDX_NONE = before the trace */
-    uint32_t free_idx;          /* device entry index of its free_completed; IDX_NONE = live at
-                                   the end */
-    uint32_t frames;            /* stack of the alloc, else of the free ("alloc not recorded"),
-                                   else of the block */
-    uint32_t block;             /* final active_allocated block it is, IDX_NONE = none */
+    uint64_t size;      /* bytes counted: the alloc's size, else the free's size,
+                           else the block's requested_size */
+    uint32_t alloc_idx; /* device entry index of its alloc; IDX_NONE = before the trace */
+    uint32_t free_idx;  /* device entry index of its free_completed; IDX_NONE = live at
+                           the end */
+    uint32_t frames;    /* stack of the alloc, else of the free ("alloc not recorded"),
+                           else of the block */
+    uint32_t block;     /* final active_allocated block it is, IDX_NONE = none */
 };
 
 struct snap_device {
-    int32_t id;                 /* CUDA ordinal; -1 for pinned host memory */
-    bool host;                  /* the pinned host memory allocator */
-    uint32_t first_entry;       /* entries[first_entry .. +nentries) */
+    int32_t id;           /* CUDA ordinal; -1 for pinned host memory */
+    bool host;            /* the pinned host memory allocator */
+    uint32_t first_entry; /* entries[first_entry .. +nentries) */
     uint32_t nentries;
-    uint32_t first_alloc;       /* allocs[first_alloc .. +nallocs) */
+    uint32_t first_alloc; /* allocs[first_alloc .. +nallocs) */
     uint32_t nallocs;
     uint32_t nsegments, nblocks;
-    uint64_t reserved;          /* sum of segment total_size */
-    uint64_t allocated;         /* sum of segment allocated_size */
-    uint64_t active;            /* sum of segment active_size */
-    uint64_t requested;         /* sum of segment requested_size */
-    uint64_t block_bytes[BS__COUNT];    /* block sizes by state */
+    uint64_t reserved;               /* sum of segment total_size */
+    uint64_t allocated;              /* sum of segment allocated_size */
+    uint64_t active;                 /* sum of segment active_size */
+    uint64_t requested;              /* sum of segment requested_size */
+    uint64_t block_bytes[BS__COUNT]; /* block sizes by state */
     uint32_t block_count[BS__COUNT];
-    uint64_t nactions[SA__COUNT];       /* trace entries by action */
+    uint64_t nactions[SA__COUNT]; /* trace entries by action */
     /* Replay (see the top of this file). */
-    int64_t *allocated_after;   /* nentries: bytes allocated after each entry */
-    int64_t *reserved_after;    /* nentries: bytes reserved after each entry (segment_alloc /
-                                   segment_free, as memory_viz's segment timeline) */
-    int64_t base_allocated;     /* live before the first entry */
+    int64_t *allocated_after; /* nentries: bytes allocated after each entry */
+    int64_t *reserved_after;  /* nentries: bytes reserved after each entry (segment_alloc /
+                                 segment_free, as memory_viz's segment timeline) */
+    int64_t base_allocated;   /* live before the first entry */
     int64_t base_reserved;
-    int64_t peak_allocated;     /* in requested sizes, as memory_viz */
-    uint32_t peak_idx;          /* entry of the peak, first reached; IDX_NONE = before the trace */
-    int64_t peak_block_bytes;   /* the same replay's peak in block sizes, the basis of
-                                   `allocated`: never below it (see snapshot_index) */
-    uint32_t peak_block_idx;    /* entry of that peak, first reached; IDX_NONE = before */
-    int64_t base_block_bytes;   /* base_allocated in block sizes */
+    int64_t peak_allocated;   /* in requested sizes, as memory_viz */
+    uint32_t peak_idx;        /* entry of the peak, first reached; IDX_NONE = before the trace */
+    int64_t peak_block_bytes; /* the same replay's peak in block sizes, the basis of
+                                 `allocated`: never below it (see snapshot_index) */
+    uint32_t peak_block_idx;  /* entry of that peak, first reached; IDX_NONE = before */
+    int64_t base_block_bytes; /* base_allocated in block sizes */
     int64_t peak_reserved;
     uint32_t peak_reserved_idx;
 };
@@ -199,43 +203,43 @@ struct snap_device {
 struct snap_annotation {
     int64_t time_us;
     int32_t device;
-    uint32_t stage;             /* strtab id: "START" or "END" */
-    uint32_t name;              /* strtab id */
+    uint32_t stage; /* strtab id: "START" or "END" */
+    uint32_t name;  /* strtab id */
 };
 
 struct snap_setting {
-    uint32_t key;               /* strtab id */
-    uint32_t value;             /* strtab id of the value as Python would print it */
+    uint32_t key;   /* strtab id */
+    uint32_t value; /* strtab id of the value as Python would print it */
 };
 
 struct snap_unknown {
-    const char *where;          /* "top", "segment", "block", "trace entry", "frame"... */
-    uint32_t key;               /* strtab id */
+    const char *where; /* "top", "segment", "block", "trace entry", "frame"... */
+    uint32_t key;      /* strtab id */
     uint64_t count;
 };
 
 struct snapshot {
-    char *path;                 /* as given; "-" for stdin */
-    bool gzip;                  /* the input was gzip-compressed */
-    uint64_t file_bytes;        /* raw bytes read */
-    int protocol;               /* pickle protocol */
-    bool legacy_list;           /* the file is a bare list of segments */
-    bool has_settings;          /* allocator_settings was present */
+    char *path;          /* as given; "-" for stdin */
+    bool gzip;           /* the input was gzip-compressed */
+    uint64_t file_bytes; /* raw bytes read */
+    int protocol;        /* pickle protocol */
+    bool legacy_list;    /* the file is a bare list of segments */
+    bool has_settings;   /* allocator_settings was present */
 
     struct strtab strs;
     VEC(struct snap_frame) frames;
-    VEC(uint32_t) stack_first;  /* nstacks + 1 offsets into stack_frames */
+    VEC(uint32_t) stack_first; /* nstacks + 1 offsets into stack_frames */
     VEC(uint32_t) stack_frames;
     VEC(struct snap_device) devices;
-    VEC(struct snap_segment) segments;  /* file order (host segments last) */
+    VEC(struct snap_segment) segments; /* file order (host segments last) */
     VEC(struct snap_block) blocks;
-    VEC(struct snap_entry) entries;     /* by device, file order within one */
-    VEC(struct snap_alloc) allocs;      /* by device, then in replay order */
+    VEC(struct snap_entry) entries; /* by device, file order within one */
+    VEC(struct snap_alloc) allocs;  /* by device, then in replay order */
     VEC(struct snap_annotation) annotations;
-    VEC(struct snap_setting) settings;  /* allocator_settings, file order */
-    VEC(struct snap_unknown) unknown;   /* keys torchtop does not interpret */
-    uint64_t n_bad_values;      /* known keys whose value had an unexpected type */
-    uint32_t n_raw_frames;      /* frames with SFF_RAW */
+    VEC(struct snap_setting) settings; /* allocator_settings, file order */
+    VEC(struct snap_unknown) unknown;  /* keys torchtop does not interpret */
+    uint64_t n_bad_values;             /* known keys whose value had an unexpected type */
+    uint32_t n_raw_frames;             /* frames with SFF_RAW */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -245,9 +249,9 @@ struct snapshot {
 typedef void (*snapshot_progress_fn)(void *ud, uint64_t done, uint64_t total);
 
 struct snapshot_load_opts {
-    snapshot_progress_fn progress;  /* optional: raw bytes read of total (0 = unknown) */
+    snapshot_progress_fn progress; /* optional: raw bytes read of total (0 = unknown) */
     void *progress_ud;
-    const volatile int *cancel;     /* optional: stop with ST_CANCELLED when *cancel != 0 */
+    const volatile int *cancel; /* optional: stop with ST_CANCELLED when *cancel != 0 */
 };
 
 /* Load a snapshot pickle (plain or gzip) held in memory and build its
@@ -290,7 +294,8 @@ static inline size_t snapshot_nstacks(const struct snapshot *s)
     return s->stack_first.n - 1;
 }
 /* Frames of a stack, innermost first: sets *frames, returns the count. */
-static inline size_t snapshot_stack(const struct snapshot *s, uint32_t stack, const uint32_t **frames)
+static inline size_t snapshot_stack(const struct snapshot *s, uint32_t stack,
+                                    const uint32_t **frames)
 {
     *frames = s->stack_frames.v + s->stack_first.v[stack];
     return s->stack_first.v[stack + 1] - s->stack_first.v[stack];
@@ -317,11 +322,11 @@ void snapshot_frame_format(const struct snapshot *s, uint32_t frame, struct strb
  * frame filter are left out unless `all`. Returns the frames appended. */
 struct traceback;
 size_t snapshot_stack_traceback(const struct snapshot *s, uint32_t stack, bool all,
-                            struct traceback *tb);
+                                struct traceback *tb);
 
 /* A device's entry i (0-based within the device). */
 static inline const struct snap_entry *snapshot_entry(const struct snapshot *s, uint32_t dev,
-                                                  uint32_t i)
+                                                      uint32_t i)
 {
     return &s->entries.v[s->devices.v[dev].first_entry + i];
 }
@@ -352,38 +357,37 @@ uint32_t snapshot_find_action(const struct snapshot *s, uint32_t dev, uint32_t f
 /* Allocation sites: allocations grouped by stack (depth 0) or by their first
  * `depth` frames from snapshot_site_start on, not counting hidden ones. */
 struct snap_site {
-    uint32_t first_frame;       /* key frames: sites.frames[first_frame .. +nframes) */
+    uint32_t first_frame; /* key frames: sites.frames[first_frame .. +nframes) */
     uint32_t nframes;
-    uint32_t stack;             /* the whole stack (depth 0), else that of the largest alloc */
-    uint32_t largest;           /* index into s->allocs of its largest allocation */
-    uint64_t count;             /* allocations */
+    uint32_t stack;   /* the whole stack (depth 0), else that of the largest alloc */
+    uint32_t largest; /* index into s->allocs of its largest allocation */
+    uint64_t count;   /* allocations */
     uint64_t total_bytes;
     uint64_t max_bytes;
-    uint64_t peak_bytes;        /* bytes live at its device's peak */
-    uint64_t nlifetimes;        /* allocations with both ends timed */
-    double mean_lifetime_us;    /* NaN when nlifetimes is 0 */
+    uint64_t peak_bytes;     /* bytes live at its device's peak */
+    uint64_t nlifetimes;     /* allocations with both ends timed */
+    double mean_lifetime_us; /* NaN when nlifetimes is 0 */
 };
 
 struct snap_sites {
-    struct snap_site *v;        /* sorted by peak_bytes, then total_bytes, descending */
+    struct snap_site *v; /* sorted by peak_bytes, then total_bytes, descending */
     size_t n;
-    uint32_t *frames;           /* key frames of every site */
+    uint32_t *frames; /* key frames of every site */
 };
 
 /* Group the allocations of device dev (IDX_NONE = all devices) into sites.
  * out is filled with malloc'd arrays; release with snapshot_sites_free. */
-void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
-                    struct snap_sites *out);
+void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth, struct snap_sites *out);
 void snapshot_sites_free(struct snap_sites *ss);
 
 /* Fragmentation of one segment from its final blocks. */
 struct snap_frag {
-    uint64_t allocated;         /* active_allocated bytes */
-    uint64_t pending;           /* active_pending_free bytes */
-    uint64_t free;              /* inactive bytes */
-    uint64_t largest_free;      /* largest inactive block */
-    uint64_t requested;         /* requested bytes of the active_allocated blocks */
-    uint32_t nfree;             /* inactive blocks */
+    uint64_t allocated;    /* active_allocated bytes */
+    uint64_t pending;      /* active_pending_free bytes */
+    uint64_t free;         /* inactive bytes */
+    uint64_t largest_free; /* largest inactive block */
+    uint64_t requested;    /* requested bytes of the active_allocated blocks */
+    uint32_t nfree;        /* inactive blocks */
 };
 void snapshot_segment_frag(const struct snapshot *s, uint32_t seg, struct snap_frag *out);
 
@@ -395,40 +399,40 @@ uint64_t snapshot_alloc_block_bytes(const struct snapshot *s, const struct snap_
 /* Segments at a trace entry (snapseg.c). */
 struct snap_seg_at {
     uint64_t address;
-    uint64_t size;              /* reserved bytes then */
+    uint64_t size; /* reserved bytes then */
     int64_t stream;
-    uint32_t segment;           /* the final segment it is, or is part of (index into
-                                   s->segments); IDX_NONE: freed or unmapped later */
-    uint32_t freed;             /* device entry of the segment_free / segment_unmap that gave
-                                   it back later; IDX_NONE: none */
-    uint32_t first_live;        /* its allocations: state.live[first_live .. +nlive) */
+    uint32_t segment;    /* the final segment it is, or is part of (index into
+                            s->segments); IDX_NONE: freed or unmapped later */
+    uint32_t freed;      /* device entry of the segment_free / segment_unmap that gave
+                            it back later; IDX_NONE: none */
+    uint32_t first_live; /* its allocations: state.live[first_live .. +nlive) */
     uint32_t nlive;
-    struct snap_frag frag;      /* allocated, pending, free bytes; the largest free gap
-                                   (largest_free) and the gaps (nfree) between allocations */
+    struct snap_frag frag; /* allocated, pending, free bytes; the largest free gap
+                              (largest_free) and the gaps (nfree) between allocations */
     bool is_expandable;
 };
 
 struct snap_seg_live {
     uint64_t addr;
-    uint64_t size;              /* block bytes (snapshot_alloc_block_bytes) */
-    uint64_t requested;         /* requested bytes */
-    uint32_t alloc;             /* index into s->allocs; IDX_NONE: a final active_pending_free
-                                   block the allocated replay does not count */
-    uint32_t frames;            /* stack of the allocation (or of that block) */
-    bool pending;               /* free requested, not completed (waiting on other streams) */
+    uint64_t size;      /* block bytes (snapshot_alloc_block_bytes) */
+    uint64_t requested; /* requested bytes */
+    uint32_t alloc;     /* index into s->allocs; IDX_NONE: a final active_pending_free
+                           block the allocated replay does not count */
+    uint32_t frames;    /* stack of the allocation (or of that block) */
+    bool pending;       /* free requested, not completed (waiting on other streams) */
 };
 
 struct snap_seg_state {
-    uint32_t idx;               /* the entry asked for */
-    bool final;                 /* idx is the last entry, or the device has none: these are
-                                   the final segments */
-    struct snap_seg_at *segs;   /* by address */
+    uint32_t idx;             /* the entry asked for */
+    bool final;               /* idx is the last entry, or the device has none: these are
+                                 the final segments */
+    struct snap_seg_at *segs; /* by address */
     size_t nsegs;
     struct snap_seg_live *live; /* by address; those in no segment are left out */
     size_t nlive;
     uint64_t reserved, allocated, pending; /* sums over segs */
-    uint64_t outside;           /* block bytes of live allocations in no segment (history the
-                                   ring buffer dropped, or an inconsistent file) */
+    uint64_t outside; /* block bytes of live allocations in no segment (history the
+                         ring buffer dropped, or an inconsistent file) */
 };
 
 /* The segments of device dev after device entry idx (IDX_NONE: before the

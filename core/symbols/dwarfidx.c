@@ -104,8 +104,7 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
         return;
     Dwarf_Rnglists_Head head = NULL;
     Dwarf_Unsigned count = 0, global = 0;
-    if (dwarf_rnglists_get_rle_head(attr, form, value, &head, &count, &global, &err) !=
-        DW_DLV_OK) {
+    if (dwarf_rnglists_get_rle_head(attr, form, value, &head, &count, &global, &err) != DW_DLV_OK) {
         dwarfidx_drop_error(d, &err);
         return;
     }
@@ -113,8 +112,8 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
         unsigned len = 0, code = 0;
         Dwarf_Unsigned raw1 = 0, raw2 = 0, lo = 0, hi = 0;
         Dwarf_Bool unavailable = 0;
-        if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1, &raw2, &unavailable,
-                                              &lo, &hi, &err) != DW_DLV_OK) {
+        if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1, &raw2, &unavailable, &lo,
+                                              &hi, &err) != DW_DLV_OK) {
             dwarfidx_drop_error(d, &err);
             break;
         }
@@ -132,7 +131,7 @@ static void ranges_v5(struct dwarfidx *d, Dwarf_Attribute attr, range_fn add, vo
 /* Address ranges of a DIE: calls add(ud, lo, hi) for each non-empty range.
  * `base` is the unit base for DWARF 4 .debug_ranges; `version` the unit's. */
 static void dwarfidx_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t version, uint64_t base,
-                   range_fn add, void *ud)
+                                range_fn add, void *ud)
 {
     Dwarf_Error err = NULL;
     Dwarf_Attribute *attrs = NULL;
@@ -147,8 +146,8 @@ static void dwarfidx_die_ranges(struct dwarfidx *d, Dwarf_Die die, uint16_t vers
     dwarf_dealloc(d->dbg, attrs, DW_DLA_LIST);
 }
 
-void dwarfidx_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs, Dwarf_Signed n,
-                     uint16_t version, uint64_t base, range_fn add, void *ud)
+void dwarfidx_attrs_ranges(struct dwarfidx *d, Dwarf_Die die, Dwarf_Attribute *attrs,
+                           Dwarf_Signed n, uint16_t version, uint64_t base, range_fn add, void *ud)
 {
     Dwarf_Error err = NULL;
     bool has_lo = false, has_hi = false, hi_is_addr = false;
@@ -277,9 +276,9 @@ static bool build_unit_table(struct dwarfidx *d, char **why)
         Dwarf_Half version = 0, addr_size = 0, len_size = 0, ext_size = 0, unit_type = 0;
         Dwarf_Off abbrev = 0;
         Dwarf_Sig8 sig;
-        int res = dwarf_next_cu_header_d(d->dbg, 1, &hdr_len, &version, &abbrev, &addr_size,
-                                         &len_size, &ext_size, &sig, &typeoff, &next, &unit_type,
-                                         &err);
+        int res =
+            dwarf_next_cu_header_d(d->dbg, 1, &hdr_len, &version, &abbrev, &addr_size, &len_size,
+                                   &ext_size, &sig, &typeoff, &next, &unit_type, &err);
         if (res == DW_DLV_NO_ENTRY)
             break;
         if (res != DW_DLV_OK) {
@@ -294,8 +293,8 @@ static bool build_unit_table(struct dwarfidx *d, char **why)
         }
         Dwarf_Half tag = 0;
         Dwarf_Off off = 0;
-        if (dwarf_tag(die, &tag, &err) != DW_DLV_OK || dwarf_dieoffset(die, &off, &err) !=
-                                                           DW_DLV_OK ||
+        if (dwarf_tag(die, &tag, &err) != DW_DLV_OK ||
+            dwarf_dieoffset(die, &off, &err) != DW_DLV_OK ||
             (tag != DW_TAG_compile_unit && tag != DW_TAG_skeleton_unit)) {
             dwarfidx_drop_error(d, &err);
             dwarf_dealloc_die(die);

@@ -33,11 +33,11 @@
 
 /* One frame of an answer. */
 struct dw_frame {
-    const char *function;       /* linkage or plain name; NULL when unknown */
-    const char *file;           /* source path; NULL when unknown */
-    uint32_t line;              /* 0 when unknown (or compiler-generated) */
-    uint32_t column;            /* 0 when unknown */
-    uint32_t discriminator;     /* 0 when none */
+    const char *function;   /* linkage or plain name; NULL when unknown */
+    const char *file;       /* source path; NULL when unknown */
+    uint32_t line;          /* 0 when unknown (or compiler-generated) */
+    uint32_t column;        /* 0 when unknown */
+    uint32_t discriminator; /* 0 when none */
 };
 
 struct dwarfidx;
@@ -55,13 +55,13 @@ size_t dwarfidx_lookup(struct dwarfidx *d, uint64_t pc, struct dw_frame *out, si
 
 /* Counters for tests and benchmarks. */
 struct dwarfidx_stats {
-    size_t units;               /* compile units with code */
-    size_t units_loaded;        /* units whose lines and functions were read */
-    size_t aranges_units;       /* units placed by .debug_aranges */
-    size_t rows;                /* line rows kept */
-    size_t funcs;               /* out-of-line functions of the units read */
-    size_t funcs_read;          /* of which the inlined calls were read */
-    size_t pieces;              /* inline pieces kept */
+    size_t units;         /* compile units with code */
+    size_t units_loaded;  /* units whose lines and functions were read */
+    size_t aranges_units; /* units placed by .debug_aranges */
+    size_t rows;          /* line rows kept */
+    size_t funcs;         /* out-of-line functions of the units read */
+    size_t funcs_read;    /* of which the inlined calls were read */
+    size_t pieces;        /* inline pieces kept */
 };
 void dwarfidx_get_stats(const struct dwarfidx *d, struct dwarfidx_stats *out);
 

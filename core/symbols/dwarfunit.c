@@ -36,7 +36,7 @@ void dwarfunit_free(struct unit *u)
 /* ------------------------------------------------------------------------ */
 
 struct seq {
-    size_t first, count;    /* rows in the unit's temporary row array */
+    size_t first, count; /* rows in the unit's temporary row array */
     uint64_t lo;
 };
 
@@ -127,8 +127,7 @@ static void read_lines(struct dwarfidx *d, struct unit *u, Dwarf_Die cu)
         if (dwarf_line_srcfileno(lines[i], &fileno, &err) != DW_DLV_OK)
             fileno = UINT32_MAX;
         dwarfidx_drop_error(d, &err);
-        if (dwarf_prologue_end_etc(lines[i], &prologue, &epilogue, &isa, &discr, &err) !=
-            DW_DLV_OK)
+        if (dwarf_prologue_end_etc(lines[i], &prologue, &epilogue, &isa, &discr, &err) != DW_DLV_OK)
             discr = 0;
         dwarfidx_drop_error(d, &err);
         if (fileno == 0 && zero_is_one)
@@ -201,10 +200,10 @@ static bool attr_unsigned(struct dwarfidx *d, Dwarf_Attribute attr, Dwarf_Unsign
 
 /* What a function DIE says about itself. */
 struct die_facts {
-    const char *linkage;    /* DW_AT_linkage_name / DW_AT_MIPS_linkage_name */
-    const char *name;       /* DW_AT_name */
-    Dwarf_Off origin;       /* DW_AT_abstract_origin, or 0 */
-    Dwarf_Off spec;         /* DW_AT_specification, or 0 */
+    const char *linkage; /* DW_AT_linkage_name / DW_AT_MIPS_linkage_name */
+    const char *name;    /* DW_AT_name */
+    Dwarf_Off origin;    /* DW_AT_abstract_origin, or 0 */
+    Dwarf_Off spec;      /* DW_AT_specification, or 0 */
     Dwarf_Unsigned call_file, call_line, call_column, discr;
 };
 
@@ -340,9 +339,9 @@ typedef VEC(struct srange) srange_vec;
 struct walker {
     struct dwarfidx *d;
     struct unit *u;
-    uint64_t base;                  /* unit base address (DWARF 4 ranges) */
+    uint64_t base; /* unit base address (DWARF 4 ranges) */
     srange_vec ranges;
-    uint32_t cur_id;                /* for the range callback */
+    uint32_t cur_id; /* for the range callback */
     uint32_t cur_depth;
 };
 

@@ -145,15 +145,15 @@ struct span {
 typedef VEC(struct span) span_vec;
 
 struct lists_walk {
-    uint64_t pos;           /* bytes seen */
-    uint64_t next;          /* offset of the next unit header */
-    uint8_t buf[20];        /* the header or table entry being gathered */
+    uint64_t pos;    /* bytes seen */
+    uint64_t next;   /* offset of the next unit header */
+    uint8_t buf[20]; /* the header or table entry being gathered */
     size_t have;
-    uint64_t entries;       /* table entries of this unit still to check */
-    uint8_t esize;          /* their size: 4, or 8 in 64-bit DWARF */
-    uint64_t limit;         /* they must be below this */
+    uint64_t entries; /* table entries of this unit still to check */
+    uint8_t esize;    /* their size: 4, or 8 in 64-bit DWARF */
+    uint64_t limit;   /* they must be below this */
     bool bad;
-    span_vec *fixed;        /* each unit's header and offset table */
+    span_vec *fixed; /* each unit's header and offset table */
 };
 
 /* buf holds a whole header, which ended at pos. */
@@ -166,8 +166,8 @@ static void lists_header(struct lists_walk *w)
     const uint8_t *h = w->buf + (dw64 ? 12 : 4);
     uint64_t count = rd32(h + 4);
     w->esize = dw64 ? 8 : 4;
-    if ((!dw64 && len >= 0xfffffff0u) || len < 8 || len > UINT64_MAX - start - 12 ||
-        rd16(h) != 5 || (h[2] != 4 && h[2] != 8) || count * w->esize > len - 8) {
+    if ((!dw64 && len >= 0xfffffff0u) || len < 8 || len > UINT64_MAX - start - 12 || rd16(h) != 5 ||
+        (h[2] != 4 && h[2] != 8) || count * w->esize > len - 8) {
         w->bad = true;
         return;
     }
@@ -189,9 +189,10 @@ static void lists_feed(struct lists_walk *w, const uint8_t *p, size_t n)
         }
         /* A table entry, or a header (its first 4 bytes tell the 32- from
          * the 64-bit form). */
-        size_t want = w->entries ? w->esize
-                      : w->have < 4 ? 4
-                      : rd32(w->buf) == 0xffffffffu ? 20 : 12;
+        size_t want = w->entries                    ? w->esize
+                      : w->have < 4                 ? 4
+                      : rd32(w->buf) == 0xffffffffu ? 20
+                                                    : 12;
         size_t take = MIN(n, want - w->have);
         memcpy(w->buf + w->have, p, take);
         w->have += take;
@@ -295,7 +296,7 @@ static bool lists_relocs_ok(const struct elfmod *m, const struct shdr *rel, cons
     return true;
 }
 
-#define DWARF_LISTS_BAD \
+#define DWARF_LISTS_BAD                                                                            \
     "corrupt DWARF: a malformed range or location list header, or a relocation over one"
 
 static bool is_lists_section(const char *name, bool *zdebug)
@@ -312,7 +313,7 @@ static bool is_lists_section(const char *name, bool *zdebug)
  * last in the symbol table, as llvm-symbolizer does (the sort is stable). */
 struct symkey {
     struct elf_sym sym;
-    uint64_t section_end;   /* end of the symbol's section, for size-less ones */
+    uint64_t section_end; /* end of the symbol's section, for size-less ones */
 };
 
 static inline bool sym_less(const struct symkey *a, const struct symkey *b)
@@ -671,8 +672,8 @@ char *elfmod_find_debug_file(const struct elfmod *m, const char *const *debug_di
         if (strcmp(cands[k], base) != 0 && crc_matches(cands[k], m->debuglink_crc))
             found = xstrdup(cands[k]);
     for (size_t d = 0; d < ndirs && !found; d++) {
-        char *p = xasprintf("%s%s%s/%s", debug_dirs[d], dir[0] == '/' ? "" : "/", dir,
-                            m->debuglink);
+        char *p =
+            xasprintf("%s%s%s/%s", debug_dirs[d], dir[0] == '/' ? "" : "/", dir, m->debuglink);
         if (crc_matches(p, m->debuglink_crc))
             found = p;
         else

@@ -16,27 +16,27 @@
 struct elf_sym {
     uint64_t addr;
     uint64_t size;
-    const char *name;   /* NUL-terminated, inside the mapped string table */
+    const char *name; /* NUL-terminated, inside the mapped string table */
 };
 
 struct elfmod {
-    char *path;                 /* as opened */
-    const uint8_t *map;         /* the whole file, read-only */
+    char *path;         /* as opened */
+    const uint8_t *map; /* the whole file, read-only */
     size_t size;
     bool is64;
-    uint16_t type;              /* ET_EXEC, ET_DYN, ... */
-    uint16_t machine;           /* EM_X86_64, EM_AARCH64, ... */
-    bool has_dwarf;             /* .debug_info (or .zdebug_info) with content */
-    bool has_symtab;            /* a .symtab (not only .dynsym) */
-    uint8_t build_id[64];       /* NT_GNU_BUILD_ID descriptor */
-    size_t build_id_len;        /* 0 when none */
-    char *debuglink;            /* .gnu_debuglink file name, or NULL */
-    uint32_t debuglink_crc;     /* its CRC-32 */
-    struct elf_sym *syms;       /* function symbols, sorted by addr */
+    uint16_t type;          /* ET_EXEC, ET_DYN, ... */
+    uint16_t machine;       /* EM_X86_64, EM_AARCH64, ... */
+    bool has_dwarf;         /* .debug_info (or .zdebug_info) with content */
+    bool has_symtab;        /* a .symtab (not only .dynsym) */
+    uint8_t build_id[64];   /* NT_GNU_BUILD_ID descriptor */
+    size_t build_id_len;    /* 0 when none */
+    char *debuglink;        /* .gnu_debuglink file name, or NULL */
+    uint32_t debuglink_crc; /* its CRC-32 */
+    struct elf_sym *syms;   /* function symbols, sorted by addr */
     size_t nsyms;
-    const char *dwarf_unsafe;   /* why libdwarf must not read this file (a
-                                   static string), or NULL: see
-                                   elfmod_dwarf_safe */
+    const char *dwarf_unsafe; /* why libdwarf must not read this file (a
+                                 static string), or NULL: see
+                                 elfmod_dwarf_safe */
 };
 
 /* Open and check path. On failure returns NULL and sets *why to a static

@@ -41,11 +41,11 @@ struct node {
 };
 
 struct folder {
-    struct strtab texts;            /* frame texts, as written out */
-    struct hmap text_of_raw;        /* trace strtab id -> texts id */
-    struct hmap child;              /* (parent + 1) << 32 | text -> node */
+    struct strtab texts;     /* frame texts, as written out */
+    struct hmap text_of_raw; /* trace strtab id -> texts id */
+    struct hmap child;       /* (parent + 1) << 32 | text -> node */
     VEC(struct node) nodes;
-    VEC(uint32_t) order;            /* nodes holding a value, first-seen order */
+    VEC(uint32_t) order; /* nodes holding a value, first-seen order */
     struct strbuf tmp;
 };
 

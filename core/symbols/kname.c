@@ -13,9 +13,9 @@
 
 #define ELL "\xe2\x80\xa6" /* U+2026, marks what was left out */
 #define ELL_LEN 3
-#define VERBATIM_MAX 40    /* template argument lists up to this long stay */
-#define MAX_DEPTH 8        /* nesting of kept arguments */
-#define MAX_GROUP 256      /* bracket nesting the scanner follows */
+#define VERBATIM_MAX 40 /* template argument lists up to this long stay */
+#define MAX_DEPTH 8     /* nesting of kept arguments */
+#define MAX_GROUP 256   /* bracket nesting the scanner follows */
 
 static bool is_ident(char c)
 {
@@ -136,35 +136,62 @@ static const char *const generic_functors[] = {
 
 /* Functions whose lambdas wrap the real kernel body. */
 static const char *const wrapper_functions[] = {
-    "gpu_kernel_impl", "gpu_kernel_impl_nocast", "gpu_kernel", "gpu_kernel_nocast",
-    "gpu_index_kernel", "gpu_kernel_with_scalars", "opmath_gpu_kernel_with_scalars",
-    "opmath_symmetric_gpu_kernel_with_scalars", "launch_vectorized_kernel",
-    "launch_legacy_kernel", "launch_unrolled_kernel", "lambda", NULL,
+    "gpu_kernel_impl",
+    "gpu_kernel_impl_nocast",
+    "gpu_kernel",
+    "gpu_kernel_nocast",
+    "gpu_index_kernel",
+    "gpu_kernel_with_scalars",
+    "opmath_gpu_kernel_with_scalars",
+    "opmath_symmetric_gpu_kernel_with_scalars",
+    "launch_vectorized_kernel",
+    "launch_legacy_kernel",
+    "launch_unrolled_kernel",
+    "lambda",
+    NULL,
 };
 
 /* Class types that never tell kernels apart. */
 static const char *const boring_types[] = {
-    "Array", "array", "OffsetCalculator", "TrivialOffsetCalculator", "LoadWithoutCast",
-    "StoreWithoutCast", "LoadWithCast", "StoreWithCast", "Half", "BFloat16", "half", "bfloat16",
-    "bfloat16_t", "half_t", "complex", "RestrictPtrTraits", "DefaultPtrTraits", "integral_constant",
+    "Array",
+    "array",
+    "OffsetCalculator",
+    "TrivialOffsetCalculator",
+    "LoadWithoutCast",
+    "StoreWithoutCast",
+    "LoadWithCast",
+    "StoreWithCast",
+    "Half",
+    "BFloat16",
+    "half",
+    "bfloat16",
+    "bfloat16_t",
+    "half_t",
+    "complex",
+    "RestrictPtrTraits",
+    "DefaultPtrTraits",
+    "integral_constant",
     NULL,
 };
 
 static const char *const builtin_words[] = {
-    "int", "long", "short", "char", "float", "double", "bool", "void", "unsigned", "signed",
-    "true", "false", "wchar_t", "char8_t", "char16_t", "char32_t", "__int128", "__half",
-    "__nv_bfloat16", "__hip_bfloat16", "hip_bfloat16", "__nv_fp8_e4m3", "__nv_fp8_e5m2",
-    "size_t", "decltype", "sizeof", "alignof", "noexcept", "const", "volatile", NULL,
+    "int",          "long",          "short",         "char",          "float",
+    "double",       "bool",          "void",          "unsigned",      "signed",
+    "true",         "false",         "wchar_t",       "char8_t",       "char16_t",
+    "char32_t",     "__int128",      "__half",        "__nv_bfloat16", "__hip_bfloat16",
+    "hip_bfloat16", "__nv_fp8_e4m3", "__nv_fp8_e5m2", "size_t",        "decltype",
+    "sizeof",       "alignof",       "noexcept",      "const",         "volatile",
+    NULL,
 };
 
 enum cand_kind { CAND_NONE, CAND_FUNCTOR, CAND_FUNCTION, CAND_TAG, CAND_CLASS };
 
 struct cand {
-    int score;              /* higher wins */
+    int score; /* higher wins */
     enum cand_kind kind;
-    size_t pos, len;        /* the identifier */
+    size_t pos, len;         /* the identifier */
     size_t targs, targs_end; /* its template argument group [targs, targs_end), or 0/0 */
-    bool partial;           /* the identifier is not the whole argument */
+    bool partial;            /* the identifier is not the whole argument */
 };
 
 static bool is_functor_name(const char *s, size_t n)
@@ -223,8 +250,8 @@ static void scan_arg(const char *a, size_t lo, size_t hi, size_t arg_end, bool t
             bool at_end = k >= arg_end;
             if (ol) {
                 /* X::operator()(...)::{lambda}: the function is X. */
-                if (is_fn && scoped && prev_len && !in_list(a + prev_ident, prev_len,
-                                                             wrapper_functions))
+                if (is_fn && scoped && prev_len &&
+                    !in_list(a + prev_ident, prev_len, wrapper_functions))
                     consider(best, 40, CAND_FUNCTION, prev_ident, prev_len, 0, 0, true);
             } else if (is_functor_name(id, idn)) {
                 bool generic = in_list(id, idn, generic_functors);
@@ -278,7 +305,7 @@ static void simplify_targs(struct strbuf *out, const char *t, size_t n, int dept
 
 struct arg {
     size_t pos, len;
-    bool cut_before;    /* a "…" marker stands just before it */
+    bool cut_before; /* a "…" marker stands just before it */
 };
 
 /* Whether a template argument list is short and flat enough to keep. */
@@ -369,8 +396,8 @@ static void simplify_targs(struct strbuf *out, const char *t, size_t n, int dept
     if (best.targs) {
         const char *inner = t + best.targs + 1;
         size_t e = best.targs_end; /* just past the '>', or the end when unclosed */
-        size_t innern = e > best.targs + 1 && t[e - 1] == '>' ? e - best.targs - 2
-                                                             : e - best.targs - 1;
+        size_t innern =
+            e > best.targs + 1 && t[e - 1] == '>' ? e - best.targs - 2 : e - best.targs - 1;
         if (best.kind == CAND_CLASS && !plain_targs(inner, innern))
             sb_puts(out, "<" ELL ">"); /* a class's arguments: only when short */
         else

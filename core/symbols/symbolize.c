@@ -24,24 +24,28 @@
 const char *sym_status_name(enum sym_status st)
 {
     switch (st) {
-    case SYM_OK: return "ok";
-    case SYM_SYMBOL_ONLY: return "symbol_only";
-    case SYM_NO_INFO: return "no_info";
-    case SYM_NO_MODULE: return "no_module";
+    case SYM_OK:
+        return "ok";
+    case SYM_SYMBOL_ONLY:
+        return "symbol_only";
+    case SYM_NO_INFO:
+        return "no_info";
+    case SYM_NO_MODULE:
+        return "no_module";
     }
     return "?";
 }
 
 struct module {
-    const char *path;           /* in s->strs */
+    const char *path; /* in s->strs */
     bool opened;
-    enum sym_status level;      /* best status any address can get */
-    const char *reason;         /* why level is not SYM_OK, or NULL */
-    struct elfmod *elf;         /* the module itself */
-    struct elfmod *syms;        /* where symbols come from (elf or the debug file) */
-    struct elfmod *debug_elf;   /* the separate debug file, when used for symbols */
+    enum sym_status level;    /* best status any address can get */
+    const char *reason;       /* why level is not SYM_OK, or NULL */
+    struct elfmod *elf;       /* the module itself */
+    struct elfmod *syms;      /* where symbols come from (elf or the debug file) */
+    struct elfmod *debug_elf; /* the separate debug file, when used for symbols */
     struct dwarfidx *dw;
-    bool mangled_syms;          /* some symbol is a C++ name */
+    bool mangled_syms; /* some symbol is a C++ name */
 };
 
 struct request {
@@ -51,27 +55,27 @@ struct request {
 
 struct symbolizer {
     struct sym_opts opts;
-    char **dirs;                    /* copied debug_dirs */
-    pthread_mutex_t lock;           /* modules, strings, libdwarf */
-    struct strtab strs;             /* paths, reasons, demangled names */
-    struct hmap module_of_path;     /* strtab id of path -> index in modules */
+    char **dirs;                /* copied debug_dirs */
+    pthread_mutex_t lock;       /* modules, strings, libdwarf */
+    struct strtab strs;         /* paths, reasons, demangled names */
+    struct hmap module_of_path; /* strtab id of path -> index in modules */
     VEC(struct module *) modules;
-    struct hmap demangled;          /* name pointer -> strtab id + 1 (0 = not mangled) */
+    struct hmap demangled; /* name pointer -> strtab id + 1 (0 = not mangled) */
     struct dw_frame scratch[MAX_FRAMES];
-    struct module *last;            /* the module of the previous lookup */
+    struct module *last; /* the module of the previous lookup */
 
     /* Asynchronous requests. */
     pthread_mutex_t qlock;
     pthread_cond_t qcond;
-    VEC(struct request) queue;      /* FIFO from qhead */
+    VEC(struct request) queue; /* FIFO from qhead */
     size_t qhead;
-    VEC(struct sym_answer *) done;  /* FIFO from dhead */
+    VEC(struct sym_answer *) done; /* FIFO from dhead */
     size_t dhead;
-    size_t busy;                    /* requests being resolved (0 or 1) */
+    size_t busy; /* requests being resolved (0 or 1) */
     uint64_t next_id;
     bool worker_started, stopping;
     pthread_t worker;
-    int notify[2];                  /* pipe: a byte per pending answer batch */
+    int notify[2]; /* pipe: a byte per pending answer batch */
     bool notified;
 };
 
@@ -139,8 +143,8 @@ static void module_open(struct symbolizer *s, struct module *m)
     if (m->elf->has_dwarf) {
         m->dw = dwarfidx_open(m->path, &dw_why);
     } else {
-        char *dbg = elfmod_find_debug_file(m->elf, (const char *const *)s->dirs,
-                                           s->opts.ndebug_dirs);
+        char *dbg =
+            elfmod_find_debug_file(m->elf, (const char *const *)s->dirs, s->opts.ndebug_dirs);
         if (dbg) {
             m->dw = dwarfidx_open(dbg, &dw_why);
             if (m->dw && !m->elf->has_symtab) {
@@ -161,13 +165,13 @@ static void module_open(struct symbolizer *s, struct module *m)
     } else if (m->elf->has_symtab) {
         m->level = SYM_SYMBOL_ONLY;
         m->reason = internf(
-            s, xasprintf("no debug info in %s; install the debug symbols (symbol table only)",
-                         name));
+            s,
+            xasprintf("no debug info in %s; install the debug symbols (symbol table only)", name));
     } else if (m->syms->nsyms) {
         m->level = SYM_SYMBOL_ONLY;
         m->reason = internf(
-            s, xasprintf("stripped: exported symbols only; install the debug symbols for %s",
-                         name));
+            s,
+            xasprintf("stripped: exported symbols only; install the debug symbols for %s", name));
     } else {
         m->level = SYM_NO_INFO;
         m->reason =
@@ -437,9 +441,9 @@ enum sym_status symbolizer_lookup_text(struct symbolizer *s, const char *text,
             out->addr = 0;
             out->status = m->elf ? SYM_NO_INFO : SYM_NO_MODULE;
             out->module_reason = !m->elf;
-            out->reason = m->elf ? internf(s, xasprintf("%s: no symbol %s", base_name(m->path),
-                                                        loc.symbol))
-                                 : m->reason;
+            out->reason =
+                m->elf ? internf(s, xasprintf("%s: no symbol %s", base_name(m->path), loc.symbol))
+                       : m->reason;
             pthread_mutex_unlock(&s->lock);
             sym_location_done(&loc);
             return out->status;
@@ -612,8 +616,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-uint64_t symbolizer_request(struct symbolizer *s, const char *module, uint64_t addr,
-                            uint64_t tag)
+uint64_t symbolizer_request(struct symbolizer *s, const char *module, uint64_t addr, uint64_t tag)
 {
     pthread_mutex_lock(&s->qlock);
     if (!s->worker_started && !s->stopping) {

@@ -42,42 +42,42 @@
 #include <stdint.h>
 
 struct sym_opts {
-    bool demangle;                  /* demangle C++ names (cplus_demangle) */
-    const char *const *debug_dirs;  /* roots of separate debug files; NULL:
-                                       "/usr/lib/debug" (copied) */
+    bool demangle;                 /* demangle C++ names (cplus_demangle) */
+    const char *const *debug_dirs; /* roots of separate debug files; NULL:
+                                      "/usr/lib/debug" (copied) */
     size_t ndebug_dirs;
 };
 
 enum sym_status {
-    SYM_OK,             /* DWARF answered (function and/or file:line) */
-    SYM_SYMBOL_ONLY,    /* only a symbol name: no DWARF for this address */
-    SYM_NO_INFO,        /* the module is readable but knows nothing of it */
-    SYM_NO_MODULE,      /* the module cannot be read (missing, not ELF) */
+    SYM_OK,          /* DWARF answered (function and/or file:line) */
+    SYM_SYMBOL_ONLY, /* only a symbol name: no DWARF for this address */
+    SYM_NO_INFO,     /* the module is readable but knows nothing of it */
+    SYM_NO_MODULE,   /* the module cannot be read (missing, not ELF) */
 };
 
 const char *sym_status_name(enum sym_status st);
 
 struct sym_frame {
-    const char *function;       /* NULL when unknown */
-    const char *file;           /* NULL when unknown */
-    uint32_t line;              /* 0 when unknown */
-    uint32_t column;            /* 0 when unknown */
-    uint32_t discriminator;     /* 0 when none */
+    const char *function;   /* NULL when unknown */
+    const char *file;       /* NULL when unknown */
+    uint32_t line;          /* 0 when unknown */
+    uint32_t column;        /* 0 when unknown */
+    uint32_t discriminator; /* 0 when none */
 };
 
 struct sym_result {
     enum sym_status status;
-    const char *reason;         /* why the answer is partial or missing
-                                   (e.g. "no debug info in libfoo.so; install
-                                   the debug symbols"), or NULL */
-    bool module_reason;         /* reason concerns the whole module (missing,
-                                   no debug info), not just this address */
-    const char *module;         /* the module path as given */
-    uint64_t addr;              /* the module address looked up */
-    bool is64;                  /* the module is 64-bit ELF (for printing) */
-    struct sym_frame *frames;   /* innermost (inlined callee) first */
-    size_t nframes;             /* 0 when nothing is known */
-    size_t cap;                 /* allocated frames */
+    const char *reason;       /* why the answer is partial or missing
+                                 (e.g. "no debug info in libfoo.so; install
+                                 the debug symbols"), or NULL */
+    bool module_reason;       /* reason concerns the whole module (missing,
+                                 no debug info), not just this address */
+    const char *module;       /* the module path as given */
+    uint64_t addr;            /* the module address looked up */
+    bool is64;                /* the module is 64-bit ELF (for printing) */
+    struct sym_frame *frames; /* innermost (inlined callee) first */
+    size_t nframes;           /* 0 when nothing is known */
+    size_t cap;               /* allocated frames */
 };
 
 void sym_result_init(struct sym_result *r);
@@ -103,7 +103,7 @@ enum sym_status symbolizer_lookup(struct symbolizer *s, const char *module, uint
  * module is malloc'd (caller frees); symbol is malloc'd or NULL. */
 struct sym_location {
     char *module;
-    char *symbol;               /* offset is relative to this symbol when set */
+    char *symbol; /* offset is relative to this symbol when set */
     uint64_t offset;
 };
 bool sym_location_parse(const char *text, struct sym_location *out);
@@ -118,15 +118,14 @@ enum sym_status symbolizer_lookup_text(struct symbolizer *s, const char *text,
 
 /* An answer to a request. */
 struct sym_answer {
-    uint64_t id;                /* what symbolizer_request returned */
-    uint64_t tag;               /* the caller's tag, passed through */
+    uint64_t id;  /* what symbolizer_request returned */
+    uint64_t tag; /* the caller's tag, passed through */
     struct sym_result result;
 };
 
 /* Queue module:addr for the worker thread (started on first use); returns
  * the request id (never 0). module is copied. */
-uint64_t symbolizer_request(struct symbolizer *s, const char *module, uint64_t addr,
-                            uint64_t tag);
+uint64_t symbolizer_request(struct symbolizer *s, const char *module, uint64_t addr, uint64_t tag);
 /* Move up to max finished answers, in request order, into out; returns how
  * many. The caller frees each with sym_answer_free. Never blocks on
  * resolution. */
@@ -141,9 +140,9 @@ int symbolizer_notify_fd(struct symbolizer *s);
 
 /* Modules opened so far, and how much DWARF each has read (tests). */
 struct sym_module_stats {
-    size_t modules;             /* modules opened */
-    size_t units;               /* compile units with code, all modules */
-    size_t units_loaded;        /* of which read */
+    size_t modules;      /* modules opened */
+    size_t units;        /* compile units with code, all modules */
+    size_t units_loaded; /* of which read */
 };
 void symbolizer_get_stats(struct symbolizer *s, struct sym_module_stats *out);
 

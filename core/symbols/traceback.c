@@ -90,8 +90,8 @@ struct tb_frame *traceback_push(struct traceback *tb, enum tb_kind kind, const c
 }
 
 /* A Python frame from its text s[0..n) (NUL-terminated at n when borrowed). */
-static void push_python(struct traceback *tb, uint32_t ev, const char *s, size_t n,
-                        bool borrowed, uint8_t flags)
+static void push_python(struct traceback *tb, uint32_t ev, const char *s, size_t n, bool borrowed,
+                        uint8_t flags)
 {
     const char *text = borrowed ? s : arena_strndup(&tb->arena, s, n);
     struct pyframe pf;
@@ -134,7 +134,7 @@ struct cs_frames {
     size_t starts[256]; /* frame k is s[starts[k] .. ends[k]) */
     size_t ends[256];
     size_t n;
-    size_t first;       /* frames before this one were pushed already */
+    size_t first; /* frames before this one were pushed already */
 };
 
 static void cs_split(struct cs_frames *c, const char *s)

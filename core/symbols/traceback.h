@@ -40,6 +40,7 @@
 #include "core/trace/trace.h"
 #include "core/base/vec.h"
 
+/* clang-format off */
 #define TB_KIND_INFO(_)                                                        \
     _(TB_PYTHON,   "python")   /* Python (or TorchScript) function */           \
     _(TB_OP,       "op")       /* cpu_op, user annotation, record_function */   \
@@ -47,6 +48,7 @@
     _(TB_KERNEL,   "kernel")   /* GPU kernel, copy or memset */                 \
     _(TB_NATIVE,   "native")   /* C++ frame (from a memory snapshot) */         \
     _(TB_INDUCTOR, "inductor") /* Inductor-generated source file */
+/* clang-format on */
 
 enum tb_kind {
 #define TB_KIND_ENUM(id, name) id,
@@ -57,28 +59,28 @@ enum tb_kind {
 const char *tb_kind_name(enum tb_kind k);
 
 enum tb_flags {
-    TBF_MODULE      = 1 << 0,   /* "nn.Module: X" frame */
-    TBF_CALLSTACK   = 1 << 1,   /* parsed from a "Call stack" arg */
-    TBF_CROSS_THREAD = 1 << 2,  /* reached through Python parent id across threads */
-    TBF_ANNOTATION  = 1 << 3,   /* user annotation (record_function) op */
+    TBF_MODULE = 1 << 0,       /* "nn.Module: X" frame */
+    TBF_CALLSTACK = 1 << 1,    /* parsed from a "Call stack" arg */
+    TBF_CROSS_THREAD = 1 << 2, /* reached through Python parent id across threads */
+    TBF_ANNOTATION = 1 << 3,   /* user annotation (record_function) op */
 };
 
 struct tb_frame {
-    uint8_t kind;           /* enum tb_kind */
-    uint8_t flags;          /* enum tb_flags */
-    uint32_t ev;            /* event behind the frame; IDX_NONE for Call stack
-                               frames and frames added with traceback_push */
-    const char *name;       /* function, op, call or kernel name (kernels
-                               demangled); never NULL */
-    const char *file;       /* source file, or NULL */
-    int64_t line;           /* source line, 0 when unknown */
-    const char *text;       /* the frame as the trace wrote it (event name or
-                               Call stack entry); never NULL */
+    uint8_t kind;     /* enum tb_kind */
+    uint8_t flags;    /* enum tb_flags */
+    uint32_t ev;      /* event behind the frame; IDX_NONE for Call stack
+                         frames and frames added with traceback_push */
+    const char *name; /* function, op, call or kernel name (kernels
+                         demangled); never NULL */
+    const char *file; /* source file, or NULL */
+    int64_t line;     /* source line, 0 when unknown */
+    const char *text; /* the frame as the trace wrote it (event name or
+                         Call stack entry); never NULL */
 };
 
 struct traceback {
-    VEC(struct tb_frame) frames;    /* newest (innermost) first */
-    struct arena arena;             /* strings built for the frames */
+    VEC(struct tb_frame) frames; /* newest (innermost) first */
+    struct arena arena;          /* strings built for the frames */
 };
 
 void traceback_init(struct traceback *tb);

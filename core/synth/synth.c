@@ -61,7 +61,6 @@ void synth_rng_seed(struct synth_rng *r, uint64_t seed)
     }
 }
 
-
 void synth_out_fixed(struct synth_out *o, uint64_t v, unsigned decimals)
 {
     char tmp[48];
@@ -162,8 +161,8 @@ static int sink_gzip(struct synth_out *o, const char *buf, size_t len)
 /* Generation                                                               */
 /* ------------------------------------------------------------------------ */
 
-static void generate(const struct synth_opts *opts, const struct synth_plan *plan, struct synth_out *o,
-                     struct synth_stats *st)
+static void generate(const struct synth_opts *opts, const struct synth_plan *plan,
+                     struct synth_out *o, struct synth_stats *st)
 {
     memset(st, 0, sizeof(*st));
     st->layers = plan->layers;

@@ -72,11 +72,11 @@ typedef int (*synth_out_sink_fn)(struct synth_out *o, const char *buf, size_t le
 struct synth_out {
     char *buf; /* pending bytes */
     size_t len;
-    size_t cap;        /* flush when a put would pass this */
-    uint64_t flushed;  /* bytes handed to the sink before buf */
+    size_t cap;             /* flush when a put would pass this */
+    uint64_t flushed;       /* bytes handed to the sink before buf */
     synth_out_sink_fn sink; /* NULL: count only */
-    void *ud;          /* the sink's state */
-    int err;           /* first errno from the sink; later output is dropped */
+    void *ud;               /* the sink's state */
+    int err;                /* first errno from the sink; later output is dropped */
 };
 
 /* Hand the pending bytes to the sink. */

@@ -246,7 +246,7 @@ uint16_t smodel_kern_ew(struct smodel *m, const char *name, int64_t n, int64_t b
 
 /* batch GEMMs of rows x cols x k. */
 static uint16_t smodel_kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
-                          int64_t cols, int64_t k, int64_t batch)
+                                 int64_t cols, int64_t k, int64_t batch)
 {
     bool big = rows * cols >= 4096 * 4096;
     struct geom g = {{smodel_cdiv(cols, big ? 256 : 128), smodel_cdiv(rows, 128), batch},

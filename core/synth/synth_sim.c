@@ -123,7 +123,7 @@ static int64_t rt_dur(struct sim *s, uint8_t api)
     switch (api) {
     case RT_LAUNCH:
         return synth_rng_below(&s->rng, 40) ? synth_rng_range(&s->rng, 3500, 9000)
-                                       : synth_rng_range(&s->rng, 14000, 30000);
+                                            : synth_rng_range(&s->rng, 14000, 30000);
     case DRV_LAUNCH:
         return synth_rng_range(&s->rng, 3000, 7500);
     case RT_LAUNCH_EXC:
@@ -157,7 +157,7 @@ uint32_t sim_rt_call(struct sim *s, int th, uint8_t api)
 /* GPU work of kernel variant k for runtime call rt, on stream, not
  * starting before min_start. */
 static void sim_gpu_run(struct sim *s, uint32_t rt, uint16_t k, int stream, int64_t min_start,
-                 uint8_t flags)
+                        uint8_t flags)
 {
     const struct skern *kp = &s->m->kerns.v[k];
     struct rec *r = &s->r.v[rt];

@@ -146,11 +146,21 @@ bool argpack_find(const struct trace *t, uint32_t ev, const char *key, struct ar
 bool argpack_val_number(const struct trace *t, const struct argval *a, double *out)
 {
     switch (a->type) {
-    case ARG_INT: *out = (double)a->v.i; return true;
-    case ARG_UINT: *out = (double)a->v.u; return true;
-    case ARG_DOUBLE: *out = a->v.d; return true;
-    case ARG_FALSE: *out = 0; return true;
-    case ARG_TRUE: *out = 1; return true;
+    case ARG_INT:
+        *out = (double)a->v.i;
+        return true;
+    case ARG_UINT:
+        *out = (double)a->v.u;
+        return true;
+    case ARG_DOUBLE:
+        *out = a->v.d;
+        return true;
+    case ARG_FALSE:
+        *out = 0;
+        return true;
+    case ARG_TRUE:
+        *out = 1;
+        return true;
     case ARG_STR: {
         const char *s = strtab_str(&t->strs, a->v.s);
         if (!*s)
@@ -204,12 +214,24 @@ static void put_double(struct strbuf *sb, double d)
 void argpack_val_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a)
 {
     switch (a->type) {
-    case ARG_NULL: sb_puts(sb, "null"); break;
-    case ARG_FALSE: sb_puts(sb, "false"); break;
-    case ARG_TRUE: sb_puts(sb, "true"); break;
-    case ARG_INT: sb_printf(sb, "%lld", (long long)a->v.i); break;
-    case ARG_UINT: sb_printf(sb, "%llu", (unsigned long long)a->v.u); break;
-    case ARG_DOUBLE: put_double(sb, a->v.d); break;
+    case ARG_NULL:
+        sb_puts(sb, "null");
+        break;
+    case ARG_FALSE:
+        sb_puts(sb, "false");
+        break;
+    case ARG_TRUE:
+        sb_puts(sb, "true");
+        break;
+    case ARG_INT:
+        sb_printf(sb, "%lld", (long long)a->v.i);
+        break;
+    case ARG_UINT:
+        sb_printf(sb, "%llu", (unsigned long long)a->v.u);
+        break;
+    case ARG_DOUBLE:
+        put_double(sb, a->v.d);
+        break;
     case ARG_STR:
         sb_put_json_string(sb, strtab_str(&t->strs, a->v.s), strtab_len(&t->strs, a->v.s));
         break;

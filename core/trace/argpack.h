@@ -20,18 +20,25 @@
 #include "core/trace/trace.h"
 
 enum arg_type {
-    ARG_NULL, ARG_FALSE, ARG_TRUE, ARG_INT, ARG_UINT, ARG_DOUBLE, ARG_STR, ARG_JSON,
-    ARG_VALUE,  /* an op argument list, parsed (pyval.h) */
+    ARG_NULL,
+    ARG_FALSE,
+    ARG_TRUE,
+    ARG_INT,
+    ARG_UINT,
+    ARG_DOUBLE,
+    ARG_STR,
+    ARG_JSON,
+    ARG_VALUE, /* an op argument list, parsed (pyval.h) */
 };
 
 struct argval {
-    uint32_t key;           /* strtab id of the key */
-    uint8_t type;           /* enum arg_type */
+    uint32_t key; /* strtab id of the key */
+    uint8_t type; /* enum arg_type */
     union {
-        int64_t i;          /* ARG_INT */
-        uint64_t u;         /* ARG_UINT */
-        double d;           /* ARG_DOUBLE */
-        uint32_t s;         /* ARG_STR, ARG_JSON: strtab id; ARG_VALUE: id in trace.vals */
+        int64_t i;  /* ARG_INT */
+        uint64_t u; /* ARG_UINT */
+        double d;   /* ARG_DOUBLE */
+        uint32_t s; /* ARG_STR, ARG_JSON: strtab id; ARG_VALUE: id in trace.vals */
     } v;
 };
 

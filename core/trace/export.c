@@ -248,7 +248,7 @@ struct writer {
     gzFile gz;
     struct strbuf buf;
     bool failed;
-    int error;                  /* errno of the first failed write */
+    int error; /* errno of the first failed write */
 };
 
 static void w_flush(struct writer *w)
@@ -374,7 +374,8 @@ static void put_top(struct strbuf *sb, const struct trace *t)
     if (!t->top)
         return;
     const cJSON *v;
-    cJSON_ArrayForEach(v, t->top) {
+    cJSON_ArrayForEach(v, t->top)
+    {
         sb_put_json_string(sb, v->string, strlen(v->string));
         sb_puts(sb, ": ");
         if (strcmp(v->string, "baseTimeNanoseconds") == 0) {

@@ -36,10 +36,10 @@ enum export_kind { EXPORT_ALL, EXPORT_WINDOW, EXPORT_STEP, EXPORT_MATCH, EXPORT_
 
 struct export_sel {
     enum export_kind kind;
-    int64_t from, to;           /* EXPORT_WINDOW: ns, same clock as event.ts */
-    int64_t step;               /* EXPORT_STEP: N of ProfilerStep#N */
-    const char *regex;          /* EXPORT_MATCH: POSIX extended regex */
-    uint32_t root;              /* EXPORT_SUBTREE: the span */
+    int64_t from, to;  /* EXPORT_WINDOW: ns, same clock as event.ts */
+    int64_t step;      /* EXPORT_STEP: N of ProfilerStep#N */
+    const char *regex; /* EXPORT_MATCH: POSIX extended regex */
+    uint32_t root;     /* EXPORT_SUBTREE: the span */
 };
 
 /* Mark the events to keep: keep[i] = 1 for each (keep has t->ev.n bytes).

@@ -54,7 +54,8 @@ void gpuclass_classify(struct trace *t)
         if (cls == IDX_NONE) {
             const char *name = trace_str(t, e->name);
             cls = gpuclass_name_is_memcpy(name) ? EVF_MEMCPY_LIKE
-                  : gpuclass_name_is_comm(name) ? EVF_COMM : 0;
+                  : gpuclass_name_is_comm(name) ? EVF_COMM
+                                                : 0;
             hmap_put(&seen, e->name, cls);
         }
         e->flags |= (uint16_t)cls;

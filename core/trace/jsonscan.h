@@ -19,7 +19,6 @@ const char *json_skip_ws(const char *p, const char *end);
  * the string is incomplete before end. */
 const char *json_scan_string(const char *p, const char *end);
 
-
 /* p points at the first byte of a value. Returns the byte after the value,
  * or NULL when the value is incomplete before end. Containers end at their
  * matching bracket (mismatched brackets end the value early; the parser

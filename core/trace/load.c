@@ -22,12 +22,12 @@
 #include "core/base/utf8.h"
 
 #ifndef TORCHTOP_FUZZ_SMALL_BUFFERS
-#define WINDOW_INITIAL (1u << 20)   /* bytes of JSON held while scanning */
-#define BATCH_BYTES    (256u << 10) /* events handed to a worker at once */
+#define WINDOW_INITIAL (1u << 20) /* bytes of JSON held while scanning */
+#define BATCH_BYTES (256u << 10)  /* events handed to a worker at once */
 #else
 /* The fuzz build: small inputs cross window refills and batch boundaries. */
 #define WINDOW_INITIAL 64u
-#define BATCH_BYTES    256u
+#define BATCH_BYTES 256u
 #endif
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };
@@ -37,8 +37,8 @@ enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_PARSING, SLOT_DONE };
  * on until it hears of the fault. The load reports these figures for either,
  * so that the output does not depend on the thread count. */
 struct load_cut {
-    uint64_t file_bytes, json_bytes;    /* source in_done, out_done */
-    bool truncated;                     /* trace.truncated, lost_bytes */
+    uint64_t file_bytes, json_bytes; /* source in_done, out_done */
+    bool truncated;                  /* trace.truncated, lost_bytes */
     uint64_t lost_bytes;
 };
 
@@ -47,8 +47,8 @@ struct slot {
     uint64_t seq;
     char *buf;
     size_t len, cap;
-    uint64_t offset;                /* JSON offset of buf[0] */
-    struct load_cut cut;            /* when buf was cut */
+    uint64_t offset;     /* JSON offset of buf[0] */
+    struct load_cut cut; /* when buf was cut */
     struct batch_out out;
 };
 
@@ -62,10 +62,10 @@ struct loader {
     /* Scanning window over the decompressed JSON. */
     char *buf;
     size_t cap, len, pos;
-    uint64_t base;                  /* JSON offset of buf[0] */
+    uint64_t base; /* JSON offset of buf[0] */
     bool eof;
-    bool read_failed;               /* source_read reported an error */
-    struct errinfo read_err;        /* that error, until read_fault() records it */
+    bool read_failed;        /* source_read reported an error */
+    struct errinfo read_err; /* that error, until read_fault() records it */
 
     /* Workers. */
     unsigned nthreads;
@@ -77,17 +77,17 @@ struct loader {
     pthread_cond_t work_cv, done_cv;
     bool quit;
     uint64_t next_seq, next_merge;
-    bool stopped;                   /* a batch failed: merge no further */
-    struct load_cut cut;            /* when the batch that stopped it was cut */
-    bool doc_done;                  /* the document ended; only its tail is read */
+    bool stopped;        /* a batch failed: merge no further */
+    struct load_cut cut; /* when the batch that stopped it was cut */
+    bool doc_done;       /* the document ended; only its tail is read */
 
     /* The first soft fault in the file (one that loses nothing): reported
      * at the end unless a fault that stops loading is found. */
     bool soft;
-    uint64_t soft_offset;           /* JSON byte offset */
+    uint64_t soft_offset; /* JSON byte offset */
     char soft_msg[256];
 
-    struct hmap meta_seen;          /* metadata dedup: content hash -> event */
+    struct hmap meta_seen; /* metadata dedup: content hash -> event */
 };
 
 static bool cancelled(const struct loader *L)
@@ -209,7 +209,7 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
         size_t alen = b->arglen.v[i];
         if (e.kind == EVK_META) {
             e.args = args ? (uint32_t)t->argbuf.n : IDX_NONE; /* for the comparison */
-            e.aux = 0;                                           /* repeats */
+            e.aux = 0;                                        /* repeats */
             if (meta_is_dup(L, &e, args ? args : (const uint8_t *)"", alen)) {
                 t->n_meta_dups++;
                 continue;
@@ -217,11 +217,19 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
         } else if (e.aux != IDX_NONE) {
             switch (e.kind) {
             case EVK_CPU_OP:
-            case EVK_ANNOTATION: e.aux += ops0; break;
-            case EVK_PYTHON: e.aux += pys0; break;
+            case EVK_ANNOTATION:
+                e.aux += ops0;
+                break;
+            case EVK_PYTHON:
+                e.aux += pys0;
+                break;
             case EVK_RUNTIME:
-            case EVK_DRIVER: e.aux += launches0; break;
-            default: e.aux += gpus0; break;
+            case EVK_DRIVER:
+                e.aux += launches0;
+                break;
+            default:
+                e.aux += gpus0;
+                break;
             }
         }
         if (args) {
@@ -527,8 +535,8 @@ static enum status parse_events(struct loader *L, bool bare_array)
         }
         if (L->stopped)
             return L->err->status;
-        while (L->pos < L->len && (json_is_ws((unsigned char)L->buf[L->pos]) ||
-                                   L->buf[L->pos] == ','))
+        while (L->pos < L->len &&
+               (json_is_ws((unsigned char)L->buf[L->pos]) || L->buf[L->pos] == ','))
             L->pos++;
         if (L->pos == L->len) {
             if (L->eof) {
@@ -540,7 +548,7 @@ static enum status parse_events(struct loader *L, bool bare_array)
                     return read_fault(L);
                 if (bare_array)
                     return ST_OK; /* Chrome's array format may omit the ']' */
-                drain(L); /* a bad event before the end is the first fault */
+                drain(L);         /* a bad event before the end is the first fault */
                 return fail_at(L, ST_TRUNCATED, L->pos,
                                "truncated: the input ends inside \"traceEvents\" "
                                "(expected ']'); every complete event before it is kept");
@@ -630,8 +638,7 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
     if (!v) {
         size_t at = pe ? (size_t)(pe - L->buf) : vstart;
         if (jsonfault_describe(text, pe, text + n, why, sizeof(why)))
-            return fail_at(L, ST_LIMIT, at, "the value of top-level key \"%.64s\" is %s", key,
-                           why);
+            return fail_at(L, ST_LIMIT, at, "the value of top-level key \"%.64s\" is %s", key, why);
         if (strncmp(why, "a lone", 6) == 0)
             return fail_at(L, ST_FORMAT, at,
                            "invalid JSON in the value of top-level key \"%.64s\" (%s)", key, why);
@@ -703,17 +710,18 @@ static enum status parse_document(struct loader *L)
         return st != ST_OK ? st : parse_document_end(L);
     }
     if (c != '{')
-        return fail_at(L, ST_FORMAT, L->pos,
-                       "expected '{' or '[' at the start of a JSON trace (found %s)",
-                       (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f ? "text" : "binary data");
+        return fail_at(
+            L, ST_FORMAT, L->pos, "expected '{' or '[' at the start of a JSON trace (found %s)",
+            (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f ? "text" : "binary data");
     L->pos++;
     bool seen_events = false;
     bool after_value = false;
     for (;;) {
         if (!next_nonws(L))
-            return input_ended(L, ST_TRUNCATED,
-                               "truncated: the input ends inside the top-level object (expected %s)",
-                               after_value ? "',' or '}'" : "a key or '}'");
+            return input_ended(
+                L, ST_TRUNCATED,
+                "truncated: the input ends inside the top-level object (expected %s)",
+                after_value ? "',' or '}'" : "a key or '}'");
         c = L->buf[L->pos];
         if (c == '}') {
             L->pos++;
@@ -853,8 +861,8 @@ static void stop_workers(struct loader *L)
     pthread_cond_destroy(&L->done_cv);
 }
 
-enum status trace_load_source(struct source *src, const struct load_opts *opts,
-                              struct trace **out, struct errinfo *err)
+enum status trace_load_source(struct source *src, const struct load_opts *opts, struct trace **out,
+                              struct errinfo *err)
 {
     static const struct load_opts defaults = {0};
     if (!opts)
@@ -896,8 +904,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts,
     if (st == ST_OK && err->status != ST_OK)
         st = err->status; /* a batch failed after the document structure was fine */
     if (st == ST_OK && L.soft) {
-        errinfo_set_at(err, ST_FORMAT, src->name, offset_what(&L), L.soft_offset, "%s",
-                       L.soft_msg);
+        errinfo_set_at(err, ST_FORMAT, src->name, offset_what(&L), L.soft_offset, "%s", L.soft_msg);
         st = ST_FORMAT;
     }
     /* A bad event stops the merging, yet the document is read on for the
@@ -960,8 +967,7 @@ char *trace_load_kept(const struct trace *t)
     if (!t || !t->ev.n)
         return NULL;
     if (t->partial)
-        return xasprintf("the %zu event%s read before the fault", t->ev.n,
-                         t->ev.n == 1 ? "" : "s");
+        return xasprintf("the %zu event%s read before the fault", t->ev.n, t->ev.n == 1 ? "" : "s");
     if (t->ev.n == 1)
         return xstrdup("its one event");
     return xasprintf("all %zu events", t->ev.n);

@@ -38,12 +38,12 @@ typedef void (*load_progress_fn)(void *ud, uint64_t done, uint64_t total, uint64
 #define LOAD_MAX_TIME_NS (INT64_C(1) << 62)
 
 struct load_opts {
-    unsigned threads;               /* parser threads, 1..LOAD_MAX_THREADS; 0 = one per core (max 4) */
-    load_progress_fn progress;      /* optional */
+    unsigned threads;          /* parser threads, 1..LOAD_MAX_THREADS; 0 = one per core (max 4) */
+    load_progress_fn progress; /* optional */
     void *progress_ud;
-    const volatile int *cancel;     /* optional: loading stops when *cancel != 0 */
-    bool no_index;                  /* skip trace_index() (for tests of the loader) */
-    bool link_require_flow;         /* TraceLens's linking: see trace.link_require_flow */
+    const volatile int *cancel; /* optional: loading stops when *cancel != 0 */
+    bool no_index;              /* skip trace_index() (for tests of the loader) */
+    bool link_require_flow;     /* TraceLens's linking: see trace.link_require_flow */
 };
 
 /* Load path ("-" = stdin). *out always receives a trace, possibly empty,
@@ -60,8 +60,8 @@ enum status trace_load_file(const char *path, const struct load_opts *opts, stru
 enum status trace_load_mem(const char *name, const void *buf, size_t len,
                            const struct load_opts *opts, struct trace **out, struct errinfo *err);
 /* Same for an open source (which the caller closes). */
-enum status trace_load_source(struct source *src, const struct load_opts *opts,
-                              struct trace **out, struct errinfo *err);
+enum status trace_load_source(struct source *src, const struct load_opts *opts, struct trace **out,
+                              struct errinfo *err);
 
 /* What a trace whose load reported a fault still holds, for the message
  * that follows the fault's: "the 3 events read before the fault" (events

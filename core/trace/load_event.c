@@ -296,9 +296,15 @@ static void put_int(struct strbuf *sb, int64_t v)
 static void put_compact(struct strbuf *sb, const cJSON *v)
 {
     switch (v->type & 0xff) {
-    case cJSON_NULL: sb_puts(sb, "null"); break;
-    case cJSON_False: sb_puts(sb, "false"); break;
-    case cJSON_True: sb_puts(sb, "true"); break;
+    case cJSON_NULL:
+        sb_puts(sb, "null");
+        break;
+    case cJSON_False:
+        sb_puts(sb, "false");
+        break;
+    case cJSON_True:
+        sb_puts(sb, "true");
+        break;
     case cJSON_Number: {
         double d = v->valuedouble;
         if (d == floor(d) && fabs(d) < TWO53) {
@@ -359,15 +365,23 @@ static enum ev_kind kind_of_category(const char *c)
         const char *cat;
         enum ev_kind kind;
     } table[] = {
-        {"cpu_op", EVK_CPU_OP},           {"Operator", EVK_CPU_OP},
-        {"user_annotation", EVK_ANNOTATION}, {"python_function", EVK_PYTHON},
-        {"cuda_runtime", EVK_RUNTIME},    {"Runtime", EVK_RUNTIME},
-        {"cuda_driver", EVK_DRIVER},      {"Trace", EVK_SPAN},
-        {"kernel", EVK_KERNEL},           {"Kernel", EVK_KERNEL},
-        {"gpu_memcpy", EVK_MEMCPY},       {"Memcpy", EVK_MEMCPY},
-        {"gpu_memset", EVK_MEMSET},       {"Memset", EVK_MEMSET},
+        {"cpu_op", EVK_CPU_OP},
+        {"Operator", EVK_CPU_OP},
+        {"user_annotation", EVK_ANNOTATION},
+        {"python_function", EVK_PYTHON},
+        {"cuda_runtime", EVK_RUNTIME},
+        {"Runtime", EVK_RUNTIME},
+        {"cuda_driver", EVK_DRIVER},
+        {"Trace", EVK_SPAN},
+        {"kernel", EVK_KERNEL},
+        {"Kernel", EVK_KERNEL},
+        {"gpu_memcpy", EVK_MEMCPY},
+        {"Memcpy", EVK_MEMCPY},
+        {"gpu_memset", EVK_MEMSET},
+        {"Memset", EVK_MEMSET},
         {"gpu_user_annotation", EVK_GPU_ANNOTATION},
-        {"cuda_sync", EVK_DEVICE_OTHER},  {"cuda_profiler_range", EVK_DEVICE_OTHER},
+        {"cuda_sync", EVK_DEVICE_OTHER},
+        {"cuda_profiler_range", EVK_DEVICE_OTHER},
         {"mtia_ccp_events", EVK_DEVICE_OTHER},
     };
     for (size_t i = 0; i < ARRAY_SIZE(table); i++)
@@ -415,32 +429,80 @@ static void note_hot(struct hot *h, uint32_t key, const struct argval *a, const 
 {
     int64_t i;
     switch (key) {
-    case KEY_CORRELATION: h->has_corr = arg_u64(a, item, &h->corr); break;
+    case KEY_CORRELATION:
+        h->has_corr = arg_u64(a, item, &h->corr);
+        break;
     case KEY_EXT_ID:
-    case KEY_EXT_ID_LOWER: h->has_ext = arg_u64(a, item, &h->ext); break;
-    case KEY_SEQ: h->has_seq = arg_i64(a, item, &h->seq); break;
-    case KEY_PY_ID: h->has_py_id = arg_u64(a, item, &h->py_id); break;
-    case KEY_PY_PARENT: h->has_py_parent = arg_u64(a, item, &h->py_parent); break;
-    case KEY_STREAM: h->has_stream = arg_i64(a, item, &h->stream); break;
-    case KEY_DEVICE: h->has_device = arg_i64(a, item, &h->device); break;
-    case KEY_INPUT_DIMS: if (a->type == ARG_VALUE) h->dims = a->v.s; break;
-    case KEY_INPUT_TYPE: if (a->type == ARG_VALUE) h->types = a->v.s; break;
-    case KEY_INPUT_STRIDES: if (a->type == ARG_VALUE) h->strides = a->v.s; break;
-    case KEY_CONCRETE: if (a->type == ARG_VALUE) h->concrete = a->v.s; break;
+    case KEY_EXT_ID_LOWER:
+        h->has_ext = arg_u64(a, item, &h->ext);
+        break;
+    case KEY_SEQ:
+        h->has_seq = arg_i64(a, item, &h->seq);
+        break;
+    case KEY_PY_ID:
+        h->has_py_id = arg_u64(a, item, &h->py_id);
+        break;
+    case KEY_PY_PARENT:
+        h->has_py_parent = arg_u64(a, item, &h->py_parent);
+        break;
+    case KEY_STREAM:
+        h->has_stream = arg_i64(a, item, &h->stream);
+        break;
+    case KEY_DEVICE:
+        h->has_device = arg_i64(a, item, &h->device);
+        break;
+    case KEY_INPUT_DIMS:
+        if (a->type == ARG_VALUE)
+            h->dims = a->v.s;
+        break;
+    case KEY_INPUT_TYPE:
+        if (a->type == ARG_VALUE)
+            h->types = a->v.s;
+        break;
+    case KEY_INPUT_STRIDES:
+        if (a->type == ARG_VALUE)
+            h->strides = a->v.s;
+        break;
+    case KEY_CONCRETE:
+        if (a->type == ARG_VALUE)
+            h->concrete = a->v.s;
+        break;
     case KEY_COLL_NAME:
         if (a->type == ARG_STR) {
             h->coll.name = a->v.s;
             h->has_coll = true;
         }
         break;
-    case KEY_IN_NELEMS: if (arg_i64(a, item, &i)) h->coll.in_nelems = i; break;
-    case KEY_OUT_NELEMS: if (arg_i64(a, item, &i)) h->coll.out_nelems = i; break;
-    case KEY_GROUP_SIZE: if (arg_i64(a, item, &i)) h->coll.group_size = (int32_t)i; break;
-    case KEY_DTYPE: if (a->type == ARG_STR) h->coll.dtype = a->v.s; break;
-    case KEY_PG_NAME: if (a->type == ARG_STR) h->coll.pg_name = a->v.s; break;
-    case KEY_PG_RANKS: if (a->type == ARG_STR || a->type == ARG_JSON) h->coll.pg_ranks = a->v.s; break;
-    case KEY_PG_DESC: if (a->type == ARG_STR) h->coll.pg_desc = a->v.s; break;
-    default: break;
+    case KEY_IN_NELEMS:
+        if (arg_i64(a, item, &i))
+            h->coll.in_nelems = i;
+        break;
+    case KEY_OUT_NELEMS:
+        if (arg_i64(a, item, &i))
+            h->coll.out_nelems = i;
+        break;
+    case KEY_GROUP_SIZE:
+        if (arg_i64(a, item, &i))
+            h->coll.group_size = (int32_t)i;
+        break;
+    case KEY_DTYPE:
+        if (a->type == ARG_STR)
+            h->coll.dtype = a->v.s;
+        break;
+    case KEY_PG_NAME:
+        if (a->type == ARG_STR)
+            h->coll.pg_name = a->v.s;
+        break;
+    case KEY_PG_RANKS:
+        if (a->type == ARG_STR || a->type == ARG_JSON)
+            h->coll.pg_ranks = a->v.s;
+        break;
+    case KEY_PG_DESC:
+        if (a->type == ARG_STR)
+            h->coll.pg_desc = a->v.s;
+        break;
+    default:
+        break;
     }
 }
 
@@ -466,10 +528,18 @@ static bool pack_args(struct worker *w, const cJSON *args, const char *text, siz
         const char *key = c->string ? c->string : "";
         a.key = load_worker_intern(w, key, strlen(key));
         switch (c->type & 0xff) {
-        case cJSON_NULL: a.type = ARG_NULL; break;
-        case cJSON_False: a.type = ARG_FALSE; break;
-        case cJSON_True: a.type = ARG_TRUE; break;
-        case cJSON_Number: number_arg(c, text, len, &a); break;
+        case cJSON_NULL:
+            a.type = ARG_NULL;
+            break;
+        case cJSON_False:
+            a.type = ARG_FALSE;
+            break;
+        case cJSON_True:
+            a.type = ARG_TRUE;
+            break;
+        case cJSON_Number:
+            number_arg(c, text, len, &a);
+            break;
         case cJSON_String:
             a.type = ARG_STR;
             a.v.s = intern_item_string(w, c);
@@ -513,21 +583,53 @@ static void collect_fields(const cJSON *obj, struct fields *f)
             continue;
         switch (k[0]) {
         case 'p':
-            if (strcmp(k, "ph") == 0) { if (!f->ph) f->ph = c; }
-            else if (strcmp(k, "pid") == 0) { if (!f->pid) f->pid = c; }
+            if (strcmp(k, "ph") == 0) {
+                if (!f->ph)
+                    f->ph = c;
+            } else if (strcmp(k, "pid") == 0) {
+                if (!f->pid)
+                    f->pid = c;
+            }
             break;
-        case 'c': if (strcmp(k, "cat") == 0 && !f->cat) f->cat = c; break;
-        case 'n': if (strcmp(k, "name") == 0 && !f->name) f->name = c; break;
+        case 'c':
+            if (strcmp(k, "cat") == 0 && !f->cat)
+                f->cat = c;
+            break;
+        case 'n':
+            if (strcmp(k, "name") == 0 && !f->name)
+                f->name = c;
+            break;
         case 't':
-            if (strcmp(k, "tid") == 0) { if (!f->tid) f->tid = c; }
-            else if (strcmp(k, "ts") == 0) { if (!f->ts) f->ts = c; }
+            if (strcmp(k, "tid") == 0) {
+                if (!f->tid)
+                    f->tid = c;
+            } else if (strcmp(k, "ts") == 0) {
+                if (!f->ts)
+                    f->ts = c;
+            }
             break;
-        case 'd': if (strcmp(k, "dur") == 0 && !f->dur) f->dur = c; break;
-        case 'a': if (strcmp(k, "args") == 0 && !f->args) f->args = c; break;
-        case 'i': if (strcmp(k, "id") == 0 && !f->id) f->id = c; break;
-        case 'b': if (strcmp(k, "bp") == 0 && !f->bp) f->bp = c; break;
-        case 's': if (strcmp(k, "s") == 0 && !f->scope) f->scope = c; break;
-        default: break;
+        case 'd':
+            if (strcmp(k, "dur") == 0 && !f->dur)
+                f->dur = c;
+            break;
+        case 'a':
+            if (strcmp(k, "args") == 0 && !f->args)
+                f->args = c;
+            break;
+        case 'i':
+            if (strcmp(k, "id") == 0 && !f->id)
+                f->id = c;
+            break;
+        case 'b':
+            if (strcmp(k, "bp") == 0 && !f->bp)
+                f->bp = c;
+            break;
+        case 's':
+            if (strcmp(k, "s") == 0 && !f->scope)
+                f->scope = c;
+            break;
+        default:
+            break;
         }
     }
 }
@@ -759,16 +861,24 @@ static int event_key(const char *k)
     switch (k[0]) {
     case 'p':
         return strcmp(k, "ph") == 0 ? 0 : strcmp(k, "pid") == 0 ? 3 : -1;
-    case 'c': return strcmp(k, "cat") == 0 ? 1 : -1;
-    case 'n': return strcmp(k, "name") == 0 ? 2 : -1;
+    case 'c':
+        return strcmp(k, "cat") == 0 ? 1 : -1;
+    case 'n':
+        return strcmp(k, "name") == 0 ? 2 : -1;
     case 't':
         return strcmp(k, "tid") == 0 ? 4 : strcmp(k, "ts") == 0 ? 5 : -1;
-    case 'a': return strcmp(k, "args") == 0 ? 6 : -1;
-    case 'd': return strcmp(k, "dur") == 0 ? 7 : -1;
-    case 's': return k[1] == '\0' ? 8 : -1;
-    case 'i': return strcmp(k, "id") == 0 ? 9 : -1;
-    case 'b': return strcmp(k, "bp") == 0 ? 10 : -1;
-    default: return -1;
+    case 'a':
+        return strcmp(k, "args") == 0 ? 6 : -1;
+    case 'd':
+        return strcmp(k, "dur") == 0 ? 7 : -1;
+    case 's':
+        return k[1] == '\0' ? 8 : -1;
+    case 'i':
+        return strcmp(k, "id") == 0 ? 9 : -1;
+    case 'b':
+        return strcmp(k, "bp") == 0 ? 10 : -1;
+    default:
+        return -1;
     }
 }
 
@@ -778,8 +888,8 @@ static int event_key(const char *k)
  * "e". Any other key, a key twice, or a value that would not be written
  * back as it was read makes the event keep its text (event.raw).
  * *quoted gets bit 0 for a quoted pid, bit 1 for a quoted tid. */
-static bool rebuildable(const cJSON *obj, const struct fields *f, char ph,
-                        const struct rowkey *key, int64_t ts, int64_t dur, uint8_t *quoted)
+static bool rebuildable(const cJSON *obj, const struct fields *f, char ph, const struct rowkey *key,
+                        int64_t ts, int64_t dur, uint8_t *quoted)
 {
     bool flow = ph == 's' || ph == 't' || ph == 'f';
     unsigned seen = 0;
@@ -790,8 +900,7 @@ static bool rebuildable(const cJSON *obj, const struct fields *f, char ph,
         seen |= 1u << k;
     }
     bool allowed = (!(seen & (1u << 6)) || !flow) && (!(seen & (1u << 7)) || ph == 'X') &&
-                   (!(seen & (1u << 8)) || ph == 'i' || ph == 'I') &&
-                   (!(seen & (3u << 9)) || flow);
+                   (!(seen & (1u << 8)) || ph == 'i' || ph == 'I') && (!(seen & (3u << 9)) || flow);
     if (!allowed || strlen(f->ph->valuestring) != 1 || !f->name || !cJSON_IsString(f->name))
         return false;
     if (flow ? !f->cat : f->cat && !f->cat->valuestring[0])
@@ -829,11 +938,24 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     char ph = f.ph->valuestring[0];
     enum ev_kind kind;
     switch (ph) {
-    case 'X': kind = EVK_OTHER; break;
-    case 'i': case 'I': kind = EVK_INSTANT; break;
-    case 'C': kind = EVK_COUNTER; break;
-    case 'M': kind = EVK_META; break;
-    case 's': case 't': case 'f': kind = EVK_OTHER; break;
+    case 'X':
+        kind = EVK_OTHER;
+        break;
+    case 'i':
+    case 'I':
+        kind = EVK_INSTANT;
+        break;
+    case 'C':
+        kind = EVK_COUNTER;
+        break;
+    case 'M':
+        kind = EVK_META;
+        break;
+    case 's':
+    case 't':
+    case 'f':
+        kind = EVK_OTHER;
+        break;
     default:
         /* Kept as written, for the export of the whole trace. */
         out->n_unsupported++;
@@ -845,7 +967,8 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
         return;
     }
     if (f.name && !cJSON_IsString(f.name))
-        soft_fail(out, offset, "expected a string for \"name\" (the event is kept, named by the "
+        soft_fail(out, offset,
+                  "expected a string for \"name\" (the event is kept, named by the "
                   "value's JSON text)");
     uint32_t cat_id = f.cat ? intern_item_string(w, f.cat) : 0;
     if (ph == 'X')
@@ -896,8 +1019,8 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
         add_flow(w, &f, ph, row, ts, out);
         struct flow *fl = &out->flows.v[out->flows.n - 1];
         if (exact && rebuildable(obj, &f, ph, &key, ts, 0, &quoted))
-            fl->quoted = (uint8_t)((quoted & 1 ? FLOW_PID_QUOTED : 0) |
-                                   (quoted & 2 ? FLOW_TID_QUOTED : 0));
+            fl->quoted =
+                (uint8_t)((quoted & 1 ? FLOW_PID_QUOTED : 0) | (quoted & 2 ? FLOW_TID_QUOTED : 0));
         else
             fl->raw = intern_raw(w, orig, len);
         return;
@@ -938,7 +1061,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
 }
 
 void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
-                        struct batch_out *out)
+                             struct batch_out *out)
 {
     const char *p = buf, *end = buf + len;
     /* Strings keep invalid UTF-8 as it is (shown as U+FFFD); the first bad

@@ -16,6 +16,7 @@
 #define LOAD_MSG_BAD_UTF8 "invalid UTF-8 in a string (shown as U+FFFD); expected UTF-8 text"
 
 /* Arg keys interned first, so their strtab ids are these constants. */
+/* clang-format off */
 #define HOT_KEY_INFO(_)                                                        \
     _(KEY_CORRELATION,   "correlation")                                        \
     _(KEY_EXT_ID,        "External id")                                        \
@@ -45,26 +46,27 @@ enum hot_key {
 #undef HOT_KEY_ENUM
     KEY__COUNT
 };
+/* clang-format on */
 
 /* Row identity while loading: numeric ids, or strtab ids of text ids. */
 struct rowkey {
     int64_t pid, tid;
-    uint32_t pid_text, tid_text;    /* IDX_NONE when numeric */
+    uint32_t pid_text, tid_text; /* IDX_NONE when numeric */
     uint8_t cls;
 };
 
 /* State shared by all workers; every field is guarded by lock. */
 struct load_shared {
     pthread_mutex_t lock;
-    struct trace *t;                /* strs, vals and rows */
-    struct hmap rows;               /* rowkey -> index into t->rows */
+    struct trace *t;  /* strs, vals and rows */
+    struct hmap rows; /* rowkey -> index into t->rows */
 };
 
 /* What one batch of events turned into. Indices in events (aux, args) are
  * local to the batch until load.c merges it. */
 struct batch_out {
     VEC(struct event) ev;
-    VEC(uint32_t) arglen;           /* packed-args length per event */
+    VEC(uint32_t) arglen; /* packed-args length per event */
     VEC(struct op_info) ops;
     VEC(struct py_info) pys;
     VEC(struct launch_info) launches;
@@ -72,53 +74,53 @@ struct batch_out {
     VEC(struct coll_info) colls;
     VEC(struct flow) flows;
     argbytes_t args;
-    VEC(uint32_t) others;           /* events of other phases: strtab ids of their text */
+    VEC(uint32_t) others; /* events of other phases: strtab ids of their text */
     uint64_t n_unsupported;
     /* The first fault in the batch; events before it are kept. */
     enum status err_status;
-    uint64_t err_offset;            /* JSON byte offset */
+    uint64_t err_offset; /* JSON byte offset */
     char err_msg[256];
     /* The first soft fault: one that loses nothing (invalid UTF-8, a value
      * read in spite of its type), so parsing goes on. */
     bool soft;
-    uint64_t soft_offset;           /* JSON byte offset */
+    uint64_t soft_offset; /* JSON byte offset */
     char soft_msg[256];
 };
 
-#define STRCACHE_SIZE 4096          /* per-worker direct-mapped string cache */
-#define VALCACHE_SIZE 1024          /* the same for op argument values */
+#define STRCACHE_SIZE 4096 /* per-worker direct-mapped string cache */
+#define VALCACHE_SIZE 1024 /* the same for op argument values */
 #define ROWCACHE_SIZE 64
 
 struct strcache_ent {
     uint64_t hash;
-    const char *s;                  /* points into the shared table */
+    const char *s; /* points into the shared table */
     uint32_t len, id;
 };
 
 struct rowcache_ent {
     struct rowkey key;
-    uint32_t row;                   /* IDX_NONE = empty */
+    uint32_t row; /* IDX_NONE = empty */
 };
 
 #define KINDCACHE_SIZE 64
 
 struct kindcache_ent {
-    uint32_t cat;                   /* category strtab id + 1; 0 = empty */
-    uint8_t kind;                   /* enum ev_kind */
+    uint32_t cat; /* category strtab id + 1; 0 = empty */
+    uint8_t kind; /* enum ev_kind */
 };
 
 /* A parsing thread's private state. */
 struct worker {
     struct load_shared *sh;
-    struct arena arena;             /* cJSON allocations of the current event */
+    struct arena arena; /* cJSON allocations of the current event */
     struct strcache_ent strs[STRCACHE_SIZE];
     struct strcache_ent vals[VALCACHE_SIZE];
     struct rowcache_ent rows[ROWCACHE_SIZE];
     struct kindcache_ent kinds[KINDCACHE_SIZE];
     struct strbuf tmp;
-    struct strbuf val;              /* an op argument value being encoded */
-    struct strbuf esc;              /* an event with its "\u0000" escapes rewritten */
-    struct strbuf raw;              /* an event's text as kept (event.raw) */
+    struct strbuf val; /* an op argument value being encoded */
+    struct strbuf esc; /* an event with its "\u0000" escapes rewritten */
+    struct strbuf raw; /* an event's text as kept (event.raw) */
 };
 
 void load_worker_init(struct worker *w, struct load_shared *sh);
@@ -127,7 +129,7 @@ void load_worker_done(struct worker *w);
  * commas that starts at JSON byte `offset`, appending to out. Stops at the
  * first fault (recorded in out). */
 void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
-                        struct batch_out *out);
+                             struct batch_out *out);
 /* Intern under the shared lock through the worker's cache. */
 uint32_t load_worker_intern(struct worker *w, const char *s, size_t len);
 

@@ -26,7 +26,8 @@ static void read_devices(struct trace *t)
         return;
     const cJSON *d;
     int32_t ordinal = 0;
-    cJSON_ArrayForEach(d, props) {
+    cJSON_ArrayForEach(d, props)
+    {
         if (!cJSON_IsObject(d))
             continue;
         struct device *dev = VEC_ADD(&t->devices);
@@ -54,12 +55,12 @@ enum meta_field {
 };
 
 struct meta_set {
-    uint64_t key;                   /* pid_str << 32 | tid_str (META_ANY_TID: process) */
-    uint8_t field;                  /* enum meta_field */
-    int64_t value;                  /* strtab id of the text, or the sort index */
+    uint64_t key;  /* pid_str << 32 | tid_str (META_ANY_TID: process) */
+    uint8_t field; /* enum meta_field */
+    int64_t value; /* strtab id of the text, or the sort index */
 };
 
-#define META_ANY_TID 0xffffffffu    /* no strtab id is IDX_NONE */
+#define META_ANY_TID 0xffffffffu /* no strtab id is IDX_NONE */
 
 static inline bool meta_set_less(const struct meta_set *a, const struct meta_set *b)
 {
@@ -104,12 +105,23 @@ static void meta_apply_key(struct row *row, const struct meta_set *sets, size_t 
 {
     for (size_t i = meta_set_find(sets, n, key); i < n && sets[i].key == key; i++) {
         switch (sets[i].field) {
-        case MF_PROCESS_NAME: row->process_name = (uint32_t)sets[i].value; break;
-        case MF_PROCESS_LABEL: row->process_label = (uint32_t)sets[i].value; break;
-        case MF_PROCESS_SORT: row->process_sort = sets[i].value; break;
-        case MF_THREAD_NAME: row->thread_name = (uint32_t)sets[i].value; break;
-        case MF_THREAD_SORT: row->thread_sort = sets[i].value; break;
-        default: break;
+        case MF_PROCESS_NAME:
+            row->process_name = (uint32_t)sets[i].value;
+            break;
+        case MF_PROCESS_LABEL:
+            row->process_label = (uint32_t)sets[i].value;
+            break;
+        case MF_PROCESS_SORT:
+            row->process_sort = sets[i].value;
+            break;
+        case MF_THREAD_NAME:
+            row->thread_name = (uint32_t)sets[i].value;
+            break;
+        case MF_THREAD_SORT:
+            row->thread_sort = sets[i].value;
+            break;
+        default:
+            break;
         }
     }
 }

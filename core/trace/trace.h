@@ -40,6 +40,7 @@ struct cJSON;
 /* Kinds, from the category (and phase). Host span kinds come first, then
  * device-row kinds, then point-like kinds; the order is relied on by the
  * evk_* predicates below. */
+/* clang-format off */
 #define EV_KIND_INFO(_)                                                         \
     _(EVK_OTHER,          "other")          /* host span, unknown category */   \
     _(EVK_CPU_OP,         "cpu_op")         /* cpu_op, Operator (2021) */       \
@@ -63,121 +64,134 @@ enum ev_kind {
 #undef EVK_ENUM
     EVK__COUNT
 };
+/* clang-format on */
 
 const char *ev_kind_name(enum ev_kind k);
 
 /* GPU work: the events every GPU metric counts. */
-static inline bool evk_is_gpu(unsigned k) { return k >= EVK_KERNEL && k <= EVK_MEMSET; }
+static inline bool evk_is_gpu(unsigned k)
+{
+    return k >= EVK_KERNEL && k <= EVK_MEMSET;
+}
 /* Everything drawn on a device (stream) row. */
-static inline bool evk_on_device(unsigned k) { return k >= EVK_KERNEL && k <= EVK_DEVICE_OTHER; }
+static inline bool evk_on_device(unsigned k)
+{
+    return k >= EVK_KERNEL && k <= EVK_DEVICE_OTHER;
+}
 /* Host spans, which nest per thread into the call tree. */
-static inline bool evk_is_host_span(unsigned k) { return k <= EVK_SPAN; }
+static inline bool evk_is_host_span(unsigned k)
+{
+    return k <= EVK_SPAN;
+}
 /* Host calls that carry a correlation id to GPU work. */
-static inline bool evk_is_launch(unsigned k) { return k == EVK_RUNTIME || k == EVK_DRIVER; }
+static inline bool evk_is_launch(unsigned k)
+{
+    return k == EVK_RUNTIME || k == EVK_DRIVER;
+}
 
 enum ev_flags {
-    EVF_LINKED      = 1 << 0,   /* GPU event claimed by a runtime call */
-    EVF_GRAPH       = 1 << 1,   /* launched by a graph launch */
-    EVF_COMM        = 1 << 2,   /* communication kernel (nccl/rccl/...) */
-    EVF_MEMCPY_LIKE = 1 << 3,   /* copy kernel counted as memcpy */
-    EVF_BACKWARD    = 1 << 4,   /* autograd::engine::evaluate_function: ... */
-    EVF_OVERHANG    = 1 << 5,   /* nested although it outlives its parent (<1 µs) */
-    EVF_SIBLING     = 1 << 6,   /* overlapped its predecessor by >= 1 µs: kept as a sibling */
-    EVF_HAS_SHAPES  = 1 << 7,   /* op with Input Dims */
-    EVF_MODULE      = 1 << 8,   /* python frame "nn.Module: ..." */
-    EVF_LAUNCHER    = 1 << 9,   /* op that launched GPU work directly */
-    EVF_PID_QUOTED  = 1 << 10,  /* "pid" written as a string of digits ("25738") */
-    EVF_TID_QUOTED  = 1 << 11,  /* "tid" written as a string of digits */
+    EVF_LINKED = 1 << 0,      /* GPU event claimed by a runtime call */
+    EVF_GRAPH = 1 << 1,       /* launched by a graph launch */
+    EVF_COMM = 1 << 2,        /* communication kernel (nccl/rccl/...) */
+    EVF_MEMCPY_LIKE = 1 << 3, /* copy kernel counted as memcpy */
+    EVF_BACKWARD = 1 << 4,    /* autograd::engine::evaluate_function: ... */
+    EVF_OVERHANG = 1 << 5,    /* nested although it outlives its parent (<1 µs) */
+    EVF_SIBLING = 1 << 6,     /* overlapped its predecessor by >= 1 µs: kept as a sibling */
+    EVF_HAS_SHAPES = 1 << 7,  /* op with Input Dims */
+    EVF_MODULE = 1 << 8,      /* python frame "nn.Module: ..." */
+    EVF_LAUNCHER = 1 << 9,    /* op that launched GPU work directly */
+    EVF_PID_QUOTED = 1 << 10, /* "pid" written as a string of digits ("25738") */
+    EVF_TID_QUOTED = 1 << 11, /* "tid" written as a string of digits */
 };
 
 struct event {
-    int64_t  ts;            /* start, ns relative to trace.base_ns */
-    int64_t  dur;           /* duration in ns; 0 for instants and metadata */
-    uint32_t name;          /* strtab id */
-    uint32_t cat;           /* strtab id of the category as written ("" if none) */
-    uint32_t row;           /* index into trace.rows */
-    uint32_t args;          /* offset into trace.argbuf, IDX_NONE when no args */
-    uint32_t parent;        /* enclosing host event in the call tree, IDX_NONE */
-    uint32_t first_child;   /* first child in time order, IDX_NONE */
-    uint32_t next_sibling;  /* next sibling in time order, IDX_NONE */
-    uint32_t aux;           /* index into the kind's side table, IDX_NONE;
-                               EVK_META: verbatim repeats of the record that
-                               followed it (dropped, counted) */
-    uint32_t raw;           /* strtab id of the event's JSON text as written
-                               (blanks outside strings removed) when the
-                               fields here do not rebuild it; 0 otherwise */
-    uint8_t  kind;          /* enum ev_kind */
-    uint8_t  ph;            /* phase character as written ('X', 'i', 'C', 'M') */
-    uint16_t flags;         /* enum ev_flags */
+    int64_t ts;            /* start, ns relative to trace.base_ns */
+    int64_t dur;           /* duration in ns; 0 for instants and metadata */
+    uint32_t name;         /* strtab id */
+    uint32_t cat;          /* strtab id of the category as written ("" if none) */
+    uint32_t row;          /* index into trace.rows */
+    uint32_t args;         /* offset into trace.argbuf, IDX_NONE when no args */
+    uint32_t parent;       /* enclosing host event in the call tree, IDX_NONE */
+    uint32_t first_child;  /* first child in time order, IDX_NONE */
+    uint32_t next_sibling; /* next sibling in time order, IDX_NONE */
+    uint32_t aux;          /* index into the kind's side table, IDX_NONE;
+                              EVK_META: verbatim repeats of the record that
+                              followed it (dropped, counted) */
+    uint32_t raw;          /* strtab id of the event's JSON text as written
+                              (blanks outside strings removed) when the
+                              fields here do not rebuild it; 0 otherwise */
+    uint8_t kind;          /* enum ev_kind */
+    uint8_t ph;            /* phase character as written ('X', 'i', 'C', 'M') */
+    uint16_t flags;        /* enum ev_flags */
 };
 
 /* Side table of EVK_CPU_OP and EVK_ANNOTATION events. Kept small: ops are
  * half the events of a big trace. Other args (External id, Fwd thread id,
  * ...) are read through argpack_find() (argpack.h). */
 struct op_info {
-    int64_t  seq;               /* "Sequence number", -1 = none */
-    uint32_t input_dims;        /* ids in trace.vals of the parsed lists   */
-    uint32_t input_type;        /* "Input Dims", "Input type",             */
-    uint32_t input_strides;     /* "Input Strides", "Concrete Inputs"      */
-    uint32_t concrete_inputs;   /* (trace_val); 0 when absent              */
-    uint32_t partner;           /* forward <-> backward op, IDX_NONE */
-    uint32_t coll;              /* index into trace.colls, IDX_NONE */
+    int64_t seq;              /* "Sequence number", -1 = none */
+    uint32_t input_dims;      /* ids in trace.vals of the parsed lists   */
+    uint32_t input_type;      /* "Input Dims", "Input type",             */
+    uint32_t input_strides;   /* "Input Strides", "Concrete Inputs"      */
+    uint32_t concrete_inputs; /* (trace_val); 0 when absent              */
+    uint32_t partner;         /* forward <-> backward op, IDX_NONE */
+    uint32_t coll;            /* index into trace.colls, IDX_NONE */
 };
 
 /* Side table of EVK_PYTHON events. */
 struct py_info {
-    uint64_t id;                /* "Python id", UINT64_MAX = none */
-    uint64_t parent_id;         /* "Python parent id", UINT64_MAX = null */
-    uint32_t py_parent;         /* event of the parent frame (any thread), IDX_NONE */
+    uint64_t id;        /* "Python id", UINT64_MAX = none */
+    uint64_t parent_id; /* "Python parent id", UINT64_MAX = null */
+    uint32_t py_parent; /* event of the parent frame (any thread), IDX_NONE */
 };
 
 /* Side table of runtime / driver calls (EVK_RUNTIME, EVK_DRIVER). */
 struct launch_info {
-    uint64_t corr;              /* "correlation", 0 = none */
-    uint64_t ext_id;            /* "External id", 0 = none */
-    uint32_t gpu_first;         /* first index into trace.launch_gpu */
-    uint32_t gpu_count;         /* GPU events it launched */
+    uint64_t corr;      /* "correlation", 0 = none */
+    uint64_t ext_id;    /* "External id", 0 = none */
+    uint32_t gpu_first; /* first index into trace.launch_gpu */
+    uint32_t gpu_count; /* GPU events it launched */
 };
 
 /* Side table of device-row events (evk_on_device). */
 struct gpu_info {
-    uint64_t corr;              /* "correlation", 0 = none */
-    uint64_t ext_id;            /* "External id", 0 = none */
-    int32_t  device;            /* args.device, else the row's pid */
-    int32_t  stream;            /* args.stream, else the row's tid */
-    uint32_t launch;            /* runtime/driver event that launched it, IDX_NONE */
-    uint32_t launcher;          /* launcher op, or the launch itself, IDX_NONE */
-    uint32_t coll;              /* index into trace.colls, IDX_NONE */
+    uint64_t corr;     /* "correlation", 0 = none */
+    uint64_t ext_id;   /* "External id", 0 = none */
+    int32_t device;    /* args.device, else the row's pid */
+    int32_t stream;    /* args.stream, else the row's tid */
+    uint32_t launch;   /* runtime/driver event that launched it, IDX_NONE */
+    uint32_t launcher; /* launcher op, or the launch itself, IDX_NONE */
+    uint32_t coll;     /* index into trace.colls, IDX_NONE */
 };
 
 /* Collective metadata carried by NCCL/RCCL kernels and record_param_comms. */
 struct coll_info {
-    uint32_t name;              /* "Collective name" */
-    uint32_t dtype;             /* "dtype" */
-    uint32_t pg_name;           /* "Process Group Name" */
-    uint32_t pg_desc;           /* "Process Group Description" */
-    uint32_t pg_ranks;          /* "Process Group Ranks" (text) */
-    int32_t  group_size;        /* "Group size", -1 = none */
-    int64_t  in_nelems;         /* "In msg nelems", -1 = none */
-    int64_t  out_nelems;        /* "Out msg nelems", -1 = none */
+    uint32_t name;      /* "Collective name" */
+    uint32_t dtype;     /* "dtype" */
+    uint32_t pg_name;   /* "Process Group Name" */
+    uint32_t pg_desc;   /* "Process Group Description" */
+    uint32_t pg_ranks;  /* "Process Group Ranks" (text) */
+    int32_t group_size; /* "Group size", -1 = none */
+    int64_t in_nelems;  /* "In msg nelems", -1 = none */
+    int64_t out_nelems; /* "Out msg nelems", -1 = none */
 };
 
 /* Flow endpoints: ac2g (launch -> GPU), fwdbwd, and the older names. */
 struct flow {
-    int64_t  ts;                /* ns relative to base_ns */
+    int64_t ts; /* ns relative to base_ns */
     uint64_t id;
-    uint32_t cat;               /* strtab id */
-    uint32_t name;              /* strtab id */
-    uint32_t row;               /* index into trace.rows (host class) */
-    uint8_t  ph;                /* 's', 't' or 'f' */
-    uint8_t  bind_enclosing;    /* "bp": "e" */
-    uint8_t  quoted;            /* FLOW_PID_QUOTED, FLOW_TID_QUOTED */
-    uint32_t raw;               /* as event.raw */
+    uint32_t cat;           /* strtab id */
+    uint32_t name;          /* strtab id */
+    uint32_t row;           /* index into trace.rows (host class) */
+    uint8_t ph;             /* 's', 't' or 'f' */
+    uint8_t bind_enclosing; /* "bp": "e" */
+    uint8_t quoted;         /* FLOW_PID_QUOTED, FLOW_TID_QUOTED */
+    uint32_t raw;           /* as event.raw */
 };
 
 enum flow_quoted {
-    FLOW_PID_QUOTED = 1 << 0,   /* "pid" written as a string of digits */
-    FLOW_TID_QUOTED = 1 << 1,   /* "tid" written as a string of digits */
+    FLOW_PID_QUOTED = 1 << 0, /* "pid" written as a string of digits */
+    FLOW_TID_QUOTED = 1 << 1, /* "tid" written as a string of digits */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -187,24 +201,24 @@ enum flow_quoted {
 enum row_class { ROW_HOST, ROW_DEVICE };
 
 enum row_flags {
-    ROW_PID_TEXT = 1 << 0,      /* pid is not a number: see pid_str */
-    ROW_TID_TEXT = 1 << 1,      /* tid is not a number: see tid_str */
+    ROW_PID_TEXT = 1 << 0, /* pid is not a number: see pid_str */
+    ROW_TID_TEXT = 1 << 1, /* tid is not a number: see tid_str */
 };
 
 struct row {
-    int64_t  pid, tid;          /* numeric ids (numeric strings are parsed) */
-    uint32_t pid_str, tid_str;  /* strtab ids of the ids as text */
-    uint8_t  cls;               /* enum row_class */
-    uint8_t  flags;             /* enum row_flags */
-    uint32_t process_name;      /* from metadata; 0 ("") = none */
+    int64_t pid, tid;          /* numeric ids (numeric strings are parsed) */
+    uint32_t pid_str, tid_str; /* strtab ids of the ids as text */
+    uint8_t cls;               /* enum row_class */
+    uint8_t flags;             /* enum row_flags */
+    uint32_t process_name;     /* from metadata; 0 ("") = none */
     uint32_t process_label;
     uint32_t thread_name;
-    int64_t  process_sort;      /* sort indices, INT64_MAX = none */
-    int64_t  thread_sort;
-    uint32_t nevents;           /* events on this row */
-    uint32_t first_root;        /* first top-level host span, time order */
-    uint32_t *order;            /* this row's events sorted by start (tree.c) */
-    int32_t  device, stream;    /* device rows: from the events' args */
+    int64_t process_sort; /* sort indices, INT64_MAX = none */
+    int64_t thread_sort;
+    uint32_t nevents;       /* events on this row */
+    uint32_t first_root;    /* first top-level host span, time order */
+    uint32_t *order;        /* this row's events sorted by start (tree.c) */
+    int32_t device, stream; /* device rows: from the events' args */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -212,12 +226,12 @@ struct row {
 /* ------------------------------------------------------------------------ */
 
 struct device {
-    int32_t  id;
-    uint32_t name;              /* strtab id ("" when unnamed) */
-    uint32_t arch;              /* gcnArchName (ROCm), strtab id */
-    int32_t  compute_major, compute_minor;
-    int32_t  num_sms;
-    int32_t  warp_size;
+    int32_t id;
+    uint32_t name; /* strtab id ("" when unnamed) */
+    uint32_t arch; /* gcnArchName (ROCm), strtab id */
+    int32_t compute_major, compute_minor;
+    int32_t num_sms;
+    int32_t warp_size;
     uint64_t total_mem;
 };
 
@@ -226,19 +240,19 @@ struct device {
 /* ------------------------------------------------------------------------ */
 
 struct trace {
-    char *path;                     /* as given; "-" for stdin */
-    bool gzip;                      /* input was gzip-compressed */
-    uint64_t file_bytes;            /* bytes read from the file */
-    uint64_t json_bytes;            /* bytes of JSON text */
-    int64_t base_ns;                /* baseTimeNanoseconds, 0 when absent */
-    bool truncated;                 /* the input ended early */
-    uint64_t lost_bytes;            /* bytes of incomplete data at the cut */
-    bool partial;                   /* a fault stopped loading: events after it are missing */
+    char *path;          /* as given; "-" for stdin */
+    bool gzip;           /* input was gzip-compressed */
+    uint64_t file_bytes; /* bytes read from the file */
+    uint64_t json_bytes; /* bytes of JSON text */
+    int64_t base_ns;     /* baseTimeNanoseconds, 0 when absent */
+    bool truncated;      /* the input ended early */
+    uint64_t lost_bytes; /* bytes of incomplete data at the cut */
+    bool partial;        /* a fault stopped loading: events after it are missing */
 
-    struct strtab strs;             /* every string */
-    struct strtab vals;             /* op argument lists, encoded (pyval.h);
-                                       id 0 is the absent value */
-    VEC(struct event) ev;           /* events, file order (metadata repeats counted) */
+    struct strtab strs;   /* every string */
+    struct strtab vals;   /* op argument lists, encoded (pyval.h);
+                             id 0 is the absent value */
+    VEC(struct event) ev; /* events, file order (metadata repeats counted) */
     VEC(struct row) rows;
     VEC(struct flow) flows;
     VEC(struct op_info) ops;
@@ -246,30 +260,31 @@ struct trace {
     VEC(struct launch_info) launches;
     VEC(struct gpu_info) gpus;
     VEC(struct coll_info) colls;
-    VEC(uint8_t) argbuf;            /* packed args (argpack.h) */
+    VEC(uint8_t) argbuf; /* packed args (argpack.h) */
     VEC(struct device) devices;
-    VEC(uint32_t) others;           /* strtab ids of the JSON text of events of
-                                       phases torchtop does not model (B, E,
-                                       b, e, n, ...), file order */
+    VEC(uint32_t)
+    others; /* strtab ids of the JSON text of events of
+               phases torchtop does not model (B, E,
+               b, e, n, ...), file order */
 
-    struct cJSON *top;              /* every top-level key except traceEvents,
-                                       in file order (an object) */
+    struct cJSON *top; /* every top-level key except traceEvents,
+                          in file order (an object) */
 
     /* Counts gathered while loading. */
     uint64_t n_by_kind[EVK__COUNT];
-    uint64_t n_meta_dups;           /* duplicate metadata records dropped */
-    uint64_t n_unsupported;         /* events of phases torchtop ignores (others) */
+    uint64_t n_meta_dups;   /* duplicate metadata records dropped */
+    uint64_t n_unsupported; /* events of phases torchtop ignores (others) */
 
     /* Built by trace_index() (tree.c). */
-    bool link_require_flow;         /* set before indexing: link GPU work to a
-                                       launch only when the launch also starts
-                                       an ac2g flow (TraceLens's rule) */
+    bool link_require_flow; /* set before indexing: link GPU work to a
+                               launch only when the launch also starts
+                               an ac2g flow (TraceLens's rule) */
     bool indexed;
-    uint32_t *launch_gpu;           /* CSR: GPU events per launch */
-    uint64_t n_gpu;                 /* GPU work events */
-    uint64_t n_unlinked;            /* GPU work events no launch claimed */
-    int64_t gpu_start, gpu_end;     /* span of GPU work, ns; 0/0 when none */
-    int64_t t_start, t_end;         /* span of all timed events */
+    uint32_t *launch_gpu;       /* CSR: GPU events per launch */
+    uint64_t n_gpu;             /* GPU work events */
+    uint64_t n_unlinked;        /* GPU work events no launch claimed */
+    int64_t gpu_start, gpu_end; /* span of GPU work, ns; 0/0 when none */
+    int64_t t_start, t_end;     /* span of all timed events */
 };
 
 void trace_free(struct trace *t);

@@ -11,8 +11,8 @@
 
 struct order_key {
     int64_t ts;
-    int64_t neg_dur;    /* longer first on equal starts */
-    uint32_t idx;       /* file order last */
+    int64_t neg_dur; /* longer first on equal starts */
+    uint32_t idx;    /* file order last */
 };
 
 static inline bool order_less(const struct order_key *a, const struct order_key *b)
@@ -287,7 +287,7 @@ struct seq_key {
     int64_t seq;
     int64_t ts;
     uint32_t idx;
-    uint64_t thread;                /* pid_str << 32 | tid_str of the op's row */
+    uint64_t thread; /* pid_str << 32 | tid_str of the op's row */
 };
 
 static inline bool seq_less(const struct seq_key *a, const struct seq_key *b)

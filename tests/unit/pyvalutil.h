@@ -26,11 +26,11 @@ static inline struct pyval pyval_json(struct strbuf *buf, const char *json)
 
 /* shapes_args_parse on the values of four JSON texts (NULL = absent). */
 static inline bool shapes_args_parse_json(struct op_args *a, const char *dims, const char *types,
-                                      const char *strides, const char *concrete)
+                                          const char *strides, const char *concrete)
 {
     struct strbuf b[4] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT};
     bool ok = shapes_args_parse(a, pyval_json(&b[0], dims), pyval_json(&b[1], types),
-                            pyval_json(&b[2], strides), pyval_json(&b[3], concrete));
+                                pyval_json(&b[2], strides), pyval_json(&b[3], concrete));
     for (int i = 0; i < 4; i++)
         sb_free(&b[i]);
     return ok;

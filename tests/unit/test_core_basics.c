@@ -161,8 +161,8 @@ static void test_utf8_display(void **state)
     uint32_t cp;
     assert_int_equal(utf8_decode("\xc3\xa9", 2, &cp), 2);
     assert_int_equal(cp, 0xe9);
-    assert_int_equal(utf8_decode("\xc0\xaf", 2, &cp), 0);        /* overlong */
-    assert_int_equal(utf8_decode("\xed\xa0\x80", 3, &cp), 0);    /* surrogate */
+    assert_int_equal(utf8_decode("\xc0\xaf", 2, &cp), 0);         /* overlong */
+    assert_int_equal(utf8_decode("\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
     assert_int_equal(utf8_decode("\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
     /* The first bad byte, wherever it falls in the eight-byte steps. */
     char text[40];
@@ -176,7 +176,8 @@ static void test_utf8_display(void **state)
     assert_int_equal(utf8_find_invalid("ab\xe2\x82", 4), 2); /* cut sequence */
     assert_int_equal(utf8_find_invalid("", 0), 0);
     struct strbuf sb = STRBUF_INIT;
-    const char nasty[] = "a\x1b[31mred\x07\xff\xe2\x80\xae" "evil\xc2\x9b";
+    const char nasty[] = "a\x1b[31mred\x07\xff\xe2\x80\xae"
+                         "evil\xc2\x9b";
     display_sanitize(&sb, nasty, sizeof(nasty) - 1);
     assert_null(strchr(sb_str(&sb), '\x1b'));
     assert_null(strchr(sb_str(&sb), '\x07'));
@@ -331,7 +332,11 @@ static void test_table_cumulative(void **state)
  * back to the exact text; shown escaped in CSV and Markdown. */
 static void test_formats_escape_controls(void **state)
 {
-    static const char name[] = "a\x7f" "b\xc2\x9b" "31mc\xe2\x80\xae" "d\xe2\x81\xa6" "e";
+    static const char name[] = "a\x7f"
+                               "b\xc2\x9b"
+                               "31mc\xe2\x80\xae"
+                               "d\xe2\x81\xa6"
+                               "e";
     static const char *const raw[] = {"\x7f", "\xc2\x9b", "\xe2\x80\xae", "\xe2\x81\xa6"};
     static const struct table_col cols[] = {{"name", NULL, COL_TEXT, 0, 0}};
     struct table *t = table_new("controls", NULL, cols, 1);
@@ -424,11 +429,11 @@ static void test_opcat(void **state)
     assert_string_equal(opcat_name(opcat_of_name("triton_poi_fused_add_0")), "triton");
     assert_string_equal(opcat_name(opcat_of_name("record_param_comms")), "record_param_comms");
     assert_string_equal(
-        opcat_name(opcat_classify("aten::fill_",
-                                  "void at::native::vectorized_elementwise_kernel<4, FillFunctor>")),
+        opcat_name(opcat_classify(
+            "aten::fill_", "void at::native::vectorized_elementwise_kernel<4, FillFunctor>")),
         "elementwise");
-    assert_string_equal(opcat_name(opcat_classify("aten::all", "void at::native::reduce_kernel<512>")),
-                        "reduce");
+    assert_string_equal(
+        opcat_name(opcat_classify("aten::all", "void at::native::reduce_kernel<512>")), "reduce");
     assert_string_equal(opcat_name(opcat_classify("aten::foo", "ampere_sgemm_128x64_tn")), "other");
 }
 

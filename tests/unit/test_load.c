@@ -17,13 +17,13 @@
 
 static void test_timestamps_exact(void **state)
 {
-    struct trace *t = load_text(
-        "{\"traceEvents\": [\n"
-        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1,"
-        " \"ts\": 4458676524648.797, \"dur\": 189.626},\n"
-        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1,"
-        " \"ts\": 1694128201426674, \"dur\": 3}\n"
-        "], \"baseTimeNanoseconds\": 1751410836000000000}");
+    struct trace *t =
+        load_text("{\"traceEvents\": [\n"
+                  "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1,"
+                  " \"ts\": 4458676524648.797, \"dur\": 189.626},\n"
+                  "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1,"
+                  " \"ts\": 1694128201426674, \"dur\": 3}\n"
+                  "], \"baseTimeNanoseconds\": 1751410836000000000}");
     uint32_t a = find_event(t, "a"), b = find_event(t, "b");
     assert_true(t->ev.v[a].ts == 4458676524648797LL);
     assert_true(t->ev.v[a].dur == 189626);
@@ -34,10 +34,11 @@ static void test_timestamps_exact(void **state)
 
 static void test_top_level_keys_kept(void **state)
 {
-    struct trace *t = load_text(
-        "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\","
-        " \"numSms\": 132, \"totalGlobalMem\": 85018279936}],"
-        " \"traceEvents\": [], \"traceName\": \"x.json\", \"displayTimeUnit\": \"ms\"}");
+    struct trace *t =
+        load_text("{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA "
+                  "H100 80GB HBM3\","
+                  " \"numSms\": 132, \"totalGlobalMem\": 85018279936}],"
+                  " \"traceEvents\": [], \"traceName\": \"x.json\", \"displayTimeUnit\": \"ms\"}");
     assert_non_null(cJSON_GetObjectItem(t->top, "schemaVersion"));
     assert_non_null(cJSON_GetObjectItem(t->top, "traceName"));
     assert_non_null(cJSON_GetObjectItem(t->top, "displayTimeUnit"));
@@ -50,17 +51,23 @@ static void test_top_level_keys_kept(void **state)
 
 static void test_ids_and_rows(void **state)
 {
-    struct trace *t = load_text(
-        "{\"traceEvents\": ["
-        "{\"ph\": \"X\", \"cat\": \"Operator\", \"name\": \"op\", \"pid\": 25738, \"tid\": \"25738\", \"ts\": 10, \"dur\": 5},"
-        "{\"ph\": \"X\", \"cat\": \"Runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 25738, \"tid\": 25738, \"ts\": 11, \"dur\": 1,"
-        " \"args\": {\"correlation\": 7, \"external id\": 3}},"
-        "{\"ph\": \"X\", \"cat\": \"Kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 20, \"dur\": 2,"
-        " \"args\": {\"correlation\": 7, \"stream\": 7, \"device\": 0}},"
-        "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"neg\", \"pid\": 5, \"tid\": -549452224, \"ts\": 1, \"dur\": 1},"
-        "{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (0)\", \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\", \"ts\": 0, \"dur\": 100},"
-        "{\"ph\": \"i\", \"s\": \"g\", \"name\": \"Record Window End\", \"pid\": \"\", \"tid\": \"\", \"ts\": 100}"
-        "]}");
+    struct trace *t =
+        load_text("{\"traceEvents\": ["
+                  "{\"ph\": \"X\", \"cat\": \"Operator\", \"name\": \"op\", \"pid\": 25738, "
+                  "\"tid\": \"25738\", \"ts\": 10, \"dur\": 5},"
+                  "{\"ph\": \"X\", \"cat\": \"Runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": "
+                  "25738, \"tid\": 25738, \"ts\": 11, \"dur\": 1,"
+                  " \"args\": {\"correlation\": 7, \"external id\": 3}},"
+                  "{\"ph\": \"X\", \"cat\": \"Kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": "
+                  "\"stream 7\", \"ts\": 20, \"dur\": 2,"
+                  " \"args\": {\"correlation\": 7, \"stream\": 7, \"device\": 0}},"
+                  "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"neg\", \"pid\": 5, "
+                  "\"tid\": -549452224, \"ts\": 1, \"dur\": 1},"
+                  "{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (0)\", "
+                  "\"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\", \"ts\": 0, \"dur\": 100},"
+                  "{\"ph\": \"i\", \"s\": \"g\", \"name\": \"Record Window End\", \"pid\": \"\", "
+                  "\"tid\": \"\", \"ts\": 100}"
+                  "]}");
     uint32_t op = find_event(t, "op"), rt = find_event(t, "cudaLaunchKernel");
     uint32_t k = find_event(t, "k"), neg = find_event(t, "neg");
     assert_int_equal(t->ev.v[op].kind, EVK_CPU_OP);
@@ -83,11 +90,14 @@ static void test_ids_and_rows(void **state)
 
 static void test_args_packed(void **state)
 {
-    struct trace *t = load_text(
-        "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"hipMemcpyWithStream\","
-        " \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1, \"args\": {\"stream\": \"0x0\", \"size\": \"2560\","
-        " \"Comms Id\": 10159970886766084423, \"neg\": -9007199254740993, \"f\": 0.25, \"nil\": null,"
-        " \"flag\": true, \"grid\": [1, 40, 1], \"occupancy\": {\"a\": 1}, \"correlation\": 117}}]}");
+    struct trace *t = load_text("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cuda_runtime\", "
+                                "\"name\": \"hipMemcpyWithStream\","
+                                " \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1, \"args\": "
+                                "{\"stream\": \"0x0\", \"size\": \"2560\","
+                                " \"Comms Id\": 10159970886766084423, \"neg\": -9007199254740993, "
+                                "\"f\": 0.25, \"nil\": null,"
+                                " \"flag\": true, \"grid\": [1, 40, 1], \"occupancy\": {\"a\": 1}, "
+                                "\"correlation\": 117}}]}");
     uint32_t e = find_event(t, "hipMemcpyWithStream");
     struct argval a;
     assert_true(argpack_find(t, e, "Comms Id", &a));
@@ -122,13 +132,16 @@ static void test_args_packed(void **state)
 
 static void test_metadata_dedup(void **state)
 {
-    const char *m = "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 9, \"tid\": 7, \"args\": {\"name\": \"stream 7 \"}}";
+    const char *m = "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 9, \"tid\": 7, \"args\": "
+                    "{\"name\": \"stream 7 \"}}";
     char buf[4096];
-    snprintf(buf, sizeof(buf),
-             "{\"traceEvents\": [%s, %s, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 9,"
-             " \"tid\": 7, \"ts\": 1, \"dur\": 1}, %s, {\"name\": \"process_labels\", \"ph\": \"M\","
-             " \"pid\": 9, \"tid\": 0, \"args\": {\"labels\": \"GPU 9\"}}]}",
-             m, m, m);
+    snprintf(
+        buf, sizeof(buf),
+        "{\"traceEvents\": [%s, %s, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": "
+        "9,"
+        " \"tid\": 7, \"ts\": 1, \"dur\": 1}, %s, {\"name\": \"process_labels\", \"ph\": \"M\","
+        " \"pid\": 9, \"tid\": 0, \"args\": {\"labels\": \"GPU 9\"}}]}",
+        m, m, m);
     struct trace *t = load_text(buf);
     assert_int_equal(t->n_by_kind[EVK_META], 2);
     assert_int_equal(t->n_meta_dups, 2);
@@ -162,31 +175,34 @@ static void test_metadata_every_row(void **state)
     sb_puts(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0,"
                  " \"args\": {\"name\": \"first\"}},\n");
     for (int i = 0; i < NT; i++)
-        sb_printf(&sb, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1, \"tid\": %d,"
-                       " \"ts\": %d, \"dur\": 1},\n"
-                       "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
-                       " \"args\": {\"name\": \"t%d\"}},\n",
+        sb_printf(&sb,
+                  "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1, \"tid\": %d,"
+                  " \"ts\": %d, \"dur\": 1},\n"
+                  "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
+                  " \"args\": {\"name\": \"t%d\"}},\n",
                   i, i, i, i);
     for (int i = 0; i < NT; i += 7)
-        sb_printf(&sb, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
-                       " \"args\": {\"name\": \"late%d\"}},\n",
+        sb_printf(&sb,
+                  "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d,"
+                  " \"args\": {\"name\": \"late%d\"}},\n",
                   i, i);
-    sb_puts(&sb,
-            "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 1, \"tid\": 5, \"ts\": 1,"
-            " \"dur\": 1, \"args\": {\"device\": 0, \"stream\": 5}},\n"
-            "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 2, \"tid\": 0, \"ts\": 1,"
-            " \"dur\": 1},\n"
-            "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 2, \"tid\": 0,"
-            " \"args\": {\"name\": \"p2t0\"}},\n"
-            "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": 1, \"tid\": 0,"
-            " \"args\": {\"sort_index\": 3}},\n"
-            "{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 1, \"tid\": 2,"
-            " \"args\": {\"sort_index\": 9}},\n"
-            "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0,"
-            " \"args\": {\"name\": \"second\"}},\n"
-            "{\"ph\": \"M\", \"name\": \"process_labels\", \"pid\": 1, \"tid\": 0,"
-            " \"args\": {\"labels\": 5}}\n"
-            "]}");
+    sb_puts(
+        &sb,
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 1, \"tid\": 5, \"ts\": 1,"
+        " \"dur\": 1, \"args\": {\"device\": 0, \"stream\": 5}},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 2, \"tid\": 0, \"ts\": 1,"
+        " \"dur\": 1},\n"
+        "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 2, \"tid\": 0,"
+        " \"args\": {\"name\": \"p2t0\"}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"sort_index\": 3}},\n"
+        "{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 1, \"tid\": 2,"
+        " \"args\": {\"sort_index\": 9}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"name\": \"second\"}},\n"
+        "{\"ph\": \"M\", \"name\": \"process_labels\", \"pid\": 1, \"tid\": 0,"
+        " \"args\": {\"labels\": 5}}\n"
+        "]}");
     struct trace *t = load_text(sb_str(&sb));
     size_t named = 0;
     for (uint32_t r = 0; r < t->rows.n; r++) {
@@ -243,7 +259,8 @@ static void test_array_format_and_counters(void **state)
 {
     /* Chrome's array format may omit the closing bracket. */
     struct trace *t = load_text(
-        "[{\"ph\": \"C\", \"name\": \"GPU 0 Utilization\", \"pid\": 3, \"ts\": 5, \"args\": {\"GPU Utilization\": 0.5}},\n"
+        "[{\"ph\": \"C\", \"name\": \"GPU 0 Utilization\", \"pid\": 3, \"ts\": 5, \"args\": {\"GPU "
+        "Utilization\": 0.5}},\n"
         " {\"ph\": \"X\", \"name\": \"x\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},\n");
     assert_int_equal(t->n_by_kind[EVK_COUNTER], 1);
     assert_int_equal(t->n_by_kind[EVK_OTHER], 1);
@@ -254,8 +271,10 @@ static void test_flows_and_phases(void **state)
 {
     struct trace *t = load_text(
         "{\"traceEvents\": ["
-        "{\"ph\": \"s\", \"id\": 34441, \"pid\": 25738, \"tid\": 25738, \"ts\": 1, \"cat\": \"async\", \"name\": \"launch\"},"
-        "{\"ph\": \"f\", \"id\": 34441, \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 2, \"cat\": \"async\", \"name\": \"launch\", \"bp\": \"e\"},"
+        "{\"ph\": \"s\", \"id\": 34441, \"pid\": 25738, \"tid\": 25738, \"ts\": 1, \"cat\": "
+        "\"async\", \"name\": \"launch\"},"
+        "{\"ph\": \"f\", \"id\": 34441, \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 2, \"cat\": "
+        "\"async\", \"name\": \"launch\", \"bp\": \"e\"},"
         "{\"ph\": \"B\", \"name\": \"legacy\", \"pid\": 1, \"tid\": 1, \"ts\": 3},"
         "{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 4,"
         " \"args\": {\"Bytes\": -4, \"Total Allocated\": 0}}"
@@ -275,8 +294,9 @@ static void test_threads_deterministic(void **state)
     struct strbuf sb = STRBUF_INIT;
     sb_puts(&sb, "{\"traceEvents\": [");
     for (int i = 0; i < 60000; i++)
-        sb_printf(&sb, "%s{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"op%d\", \"pid\": 1, \"tid\": %d,"
-                       " \"ts\": %d.%03d, \"dur\": 1.5, \"args\": {\"correlation\": %d, \"k%d\": [%d]}}",
+        sb_printf(&sb,
+                  "%s{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"op%d\", \"pid\": 1, \"tid\": %d,"
+                  " \"ts\": %d.%03d, \"dur\": 1.5, \"args\": {\"correlation\": %d, \"k%d\": [%d]}}",
                   i ? ",\n" : "", i % 3 ? "cpu_op" : "cuda_runtime", i % 97, i % 5, i, i % 1000, i,
                   i % 13, i);
     sb_puts(&sb, "]}");
@@ -315,8 +335,9 @@ static void test_fault_same_any_threads(void **state)
         struct strbuf sb = STRBUF_INIT;
         sb_puts(&sb, "{\"traceEvents\": [");
         for (int i = 0; i < 30000; i++)
-            sb_printf(&sb, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%d\", \"pid\": 1,"
-                           " \"tid\": %d, \"ts\": %d, \"dur\": %d}",
+            sb_printf(&sb,
+                      "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%d\", \"pid\": 1,"
+                      " \"tid\": %d, \"ts\": %d, \"dur\": %d}",
                       i ? ",\n" : "", i % 50, i % 3, i * 10, i == 5 ? -1 : 5);
         sb_puts(&sb, "], \"traceName\": \"after\"}");
         size_t len = variant == 0 ? sb.len - 60 : sb.len; /* cut inside the last event */
@@ -355,8 +376,10 @@ static void test_fault_same_any_threads(void **state)
 
 static void test_truncated_keeps_events(void **state)
 {
-    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},"
-                      " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}, {\"ph\": \"X\", \"na";
+    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+                      "\"ts\": 1, \"dur\": 1},"
+                      " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, "
+                      "\"dur\": 1}, {\"ph\": \"X\", \"na";
     struct trace *t;
     char *msg;
     assert_int_equal(load_fail(doc, strlen(doc), &t, &msg), ST_TRUNCATED);
@@ -371,8 +394,10 @@ static void test_truncated_keeps_events(void **state)
 
 static void test_bad_event_keeps_earlier(void **state)
 {
-    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},"
-                      " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"soon\", \"dur\": 1}]}";
+    const char *doc =
+        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+        "\"dur\": 1},"
+        " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"soon\", \"dur\": 1}]}";
     struct trace *t;
     char *msg;
     assert_int_equal(load_fail(doc, strlen(doc), &t, &msg), ST_FORMAT);
@@ -389,8 +414,9 @@ static void test_invalid_utf8_keeps_all(void **state)
     struct strbuf sb = STRBUF_INIT;
     sb_puts(&sb, "{\"traceEvents\": [");
     for (int i = 0; i < 3000; i++)
-        sb_printf(&sb, "%s{\"ph\": \"X\", \"name\": \"op%d%s\", \"pid\": 1, \"tid\": 1, \"ts\": %d,"
-                       " \"dur\": 1, \"args\": {\"k\": \"%s\"}}",
+        sb_printf(&sb,
+                  "%s{\"ph\": \"X\", \"name\": \"op%d%s\", \"pid\": 1, \"tid\": 1, \"ts\": %d,"
+                  " \"dur\": 1, \"args\": {\"k\": \"%s\"}}",
                   i ? ", " : "", i, i == 2000 ? "\xff" : "", i, i == 2500 ? "\xc3(" : "v");
     sb_puts(&sb, "], \"x\": \"\xfe\"}");
     const char *bad = strstr(sb.s, "\xff");
@@ -413,8 +439,10 @@ static void test_invalid_utf8_keeps_all(void **state)
 /* A fault that stops loading outranks an earlier one that loses nothing. */
 static void test_hard_fault_outranks_soft(void **state)
 {
-    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\xff\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},"
-                      " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"soon\", \"dur\": 1}]}";
+    const char *doc =
+        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\xff\", \"pid\": 1, \"tid\": 1, \"ts\": "
+        "1, \"dur\": 1},"
+        " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"soon\", \"dur\": 1}]}";
     struct trace *t;
     char *msg;
     assert_int_equal(load_fail(doc, strlen(doc), &t, &msg), ST_FORMAT);
@@ -430,9 +458,11 @@ static void test_hard_fault_outranks_soft(void **state)
  * traceEvents array, a deviceProperties that is no array. */
 static void test_wrong_types_kept(void **state)
 {
-    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": 123, \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": \"5\"}],"
+    const char *doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": 123, \"pid\": 1, \"tid\": 1, "
+                      "\"ts\": 1, \"dur\": \"5\"}],"
                       " \"deviceProperties\": 5,"
-                      " \"traceEvents\": [{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"20\", \"dur\": 1}]}";
+                      " \"traceEvents\": [{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, "
+                      "\"ts\": \"20\", \"dur\": 1}]}";
     struct trace *t;
     char *msg;
     assert_int_equal(load_fail(doc, strlen(doc), &t, &msg), ST_FORMAT);
@@ -446,7 +476,8 @@ static void test_wrong_types_kept(void **state)
     const char *later[][2] = {
         {"{\"traceEvents\": [], \"deviceProperties\": 5}", "byte 40: expected an array of objects"},
         {"{\"traceEvents\": [], \"traceEvents\": []}", "byte 20: expected one \"traceEvents\" key"},
-        {"{\"traceEvents\": [{\"ph\": \"i\", \"ts\": \"1\"}]}", "byte 17: expected a number for \"ts\""},
+        {"{\"traceEvents\": [{\"ph\": \"i\", \"ts\": \"1\"}]}",
+         "byte 17: expected a number for \"ts\""},
     };
     for (size_t i = 0; i < ARRAY_SIZE(later); i++) {
         assert_int_equal(load_fail(later[i][0], strlen(later[i][0]), &t, &msg), ST_FORMAT);
@@ -460,15 +491,21 @@ static void test_wrong_types_kept(void **state)
  * an escaped backslash before "u0000" is no escape of NUL. */
 static void test_nul_escapes_keep_names(void **state)
 {
-    struct trace *t = load_text(
-        "{\"traceEvents\": ["
-        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\\u0000b\", \"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 1},"
-        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\\u0000c\", \"pid\": 0, \"tid\": 7, \"ts\": 3, \"dur\": 1,"
-        " \"args\": {\"k\\u0000\": \"v\\u0000\", \"j\": [\"\\u0000\"]}},"
-        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"d\\\\u0000\", \"pid\": 0, \"tid\": 7, \"ts\": 5, \"dur\": 1},"
-        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"e\\\\\\u0000\", \"pid\": 0, \"tid\": 7, \"ts\": 7, \"dur\": 1}"
-        "], \"deviceProperties\": [{\"id\": 0, \"name\": \"g\\u0000h\"}]}");
-    uint32_t b = find_event(t, "a\xe2\x90\x80" "b"), c = find_event(t, "a\xe2\x90\x80" "c");
+    struct trace *t = load_text("{\"traceEvents\": ["
+                                "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\\u0000b\", "
+                                "\"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 1},"
+                                "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\\u0000c\", "
+                                "\"pid\": 0, \"tid\": 7, \"ts\": 3, \"dur\": 1,"
+                                " \"args\": {\"k\\u0000\": \"v\\u0000\", \"j\": [\"\\u0000\"]}},"
+                                "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"d\\\\u0000\", "
+                                "\"pid\": 0, \"tid\": 7, \"ts\": 5, \"dur\": 1},"
+                                "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"e\\\\\\u0000\", "
+                                "\"pid\": 0, \"tid\": 7, \"ts\": 7, \"dur\": 1}"
+                                "], \"deviceProperties\": [{\"id\": 0, \"name\": \"g\\u0000h\"}]}");
+    uint32_t b = find_event(t, "a\xe2\x90\x80"
+                               "b"),
+             c = find_event(t, "a\xe2\x90\x80"
+                               "c");
     assert_int_not_equal(t->ev.v[b].name, t->ev.v[c].name);
     find_event(t, "d\\u0000");
     find_event(t, "e\\\xe2\x90\x80");

@@ -334,7 +334,7 @@ static void test_conv_through_link(void **state)
      * backward op under its backward node. */
     struct op_args linked;
     shapes_args_parse_json(&linked, "[[2,3,8,8],[2,4,8,8],[4,3,3,3],[],[],[],[],[],[],[],[]]", NULL,
-                       NULL, NULL);
+                           NULL, NULL);
     assert_true(run_linked("aten::convolution", "[[2,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
                            "[\"float\",\"float\"]", NULL, NULL, false, &linked,
                            "aten::cudnn_convolution_backward"));
@@ -345,7 +345,7 @@ static void test_conv_through_link(void **state)
      * is the second argument of cudnn_convolution_backward(self,
      * grad_output, weight), not the first, which has the same channels. */
     shapes_args_parse_json(&linked, "[[2,4,8,8],[2,4,4,4],[4,4,1,1],[],[],[],[],[],[],[],[]]", NULL,
-                       NULL, NULL);
+                           NULL, NULL);
     assert_true(run_linked("aten::convolution", "[[2,4,8,8],[4,4,1,1],[],[],[],[],[],[],[]]",
                            "[\"float\",\"float\"]", NULL, NULL, false, &linked,
                            "aten::cudnn_convolution_backward"));

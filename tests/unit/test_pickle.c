@@ -17,8 +17,7 @@
 
 /* Load bytes; returns the status, sets *repr (malloc'd, the value or the
  * formatted error). */
-static enum status run_hooked(const void *buf, size_t len, char **repr, pk_seal_fn seal,
-                              void *ud)
+static enum status run_hooked(const void *buf, size_t len, char **repr, pk_seal_fn seal, void *ud)
 {
     struct strtab st;
     strtab_init(&st);
@@ -50,37 +49,41 @@ static enum status run(const void *buf, size_t len, char **repr)
     return run_hooked(buf, len, repr, NULL, NULL);
 }
 
-#define OK_REPR(bytes, want)                                                                 \
-    do {                                                                                     \
-        char *r_;                                                                            \
-        enum status s_ = run(bytes, sizeof(bytes) - 1, &r_);                                 \
-        if (s_ != ST_OK)                                                                     \
-            print_error("error: %s\n", r_);                                                  \
-        assert_int_equal(s_, ST_OK);                                                         \
-        assert_string_equal(r_, want);                                                       \
-        free(r_);                                                                            \
+#define OK_REPR(bytes, want)                                                                       \
+    do {                                                                                           \
+        char *r_;                                                                                  \
+        enum status s_ = run(bytes, sizeof(bytes) - 1, &r_);                                       \
+        if (s_ != ST_OK)                                                                           \
+            print_error("error: %s\n", r_);                                                        \
+        assert_int_equal(s_, ST_OK);                                                               \
+        assert_string_equal(r_, want);                                                             \
+        free(r_);                                                                                  \
     } while (0)
 
-#define BAD(bytes, st_want, want)                                                            \
-    do {                                                                                     \
-        char *r_;                                                                            \
-        enum status s_ = run(bytes, sizeof(bytes) - 1, &r_);                                 \
-        if (s_ != (st_want) || strcmp(r_, want) != 0)                                        \
-            print_error("got: %s\n", r_);                                                    \
-        assert_int_equal(s_, st_want);                                                       \
-        assert_string_equal(r_, want);                                                       \
-        free(r_);                                                                            \
+#define BAD(bytes, st_want, want)                                                                  \
+    do {                                                                                           \
+        char *r_;                                                                                  \
+        enum status s_ = run(bytes, sizeof(bytes) - 1, &r_);                                       \
+        if (s_ != (st_want) || strcmp(r_, want) != 0)                                              \
+            print_error("got: %s\n", r_);                                                          \
+        assert_int_equal(s_, st_want);                                                             \
+        assert_string_equal(r_, want);                                                             \
+        free(r_);                                                                                  \
     } while (0)
 
 static void test_protocols(void **state)
 {
     /* Protocol 2 (C++ writer style: BINPUT after each value, no FRAME). */
-    OK_REPR("\x80\x02]q\x00(K\x01K\x02" "e.", "[1, 2]");
+    OK_REPR("\x80\x02]q\x00(K\x01K\x02"
+            "e.",
+            "[1, 2]");
     /* Protocol 4: FRAME then MEMOIZE. */
-    OK_REPR("\x80\x04\x95\x0b\x00\x00\x00\x00\x00\x00\x00}\x94(\x8c\x01" "a\x94K\x01u.",
+    OK_REPR("\x80\x04\x95\x0b\x00\x00\x00\x00\x00\x00\x00}\x94(\x8c\x01"
+            "a\x94K\x01u.",
             "{'a': 1}");
     /* Protocol 5 reads the same. */
-    OK_REPR("\x80\x05\x95\x0b\x00\x00\x00\x00\x00\x00\x00}\x94(\x8c\x01" "a\x94K\x01u.",
+    OK_REPR("\x80\x05\x95\x0b\x00\x00\x00\x00\x00\x00\x00}\x94(\x8c\x01"
+            "a\x94K\x01u.",
             "{'a': 1}");
     /* Protocol 3 too. */
     OK_REPR("\x80\x03N.", "None");
@@ -90,7 +93,8 @@ static void test_protocols(void **state)
         "test.pickle: byte 0: pickle protocol 6 is not supported (2 to 5 are)");
     /* Several FRAMEs; framing is not needed to read. */
     OK_REPR("\x80\x04\x95\x02\x00\x00\x00\x00\x00\x00\x00]\x94\x95\x03\x00\x00\x00\x00\x00\x00"
-            "\x00K\x07" "a.",
+            "\x00K\x07"
+            "a.",
             "[7]");
 }
 
@@ -135,40 +139,60 @@ static void test_floats(void **state)
 
 static void test_strings(void **state)
 {
-    OK_REPR("\x80\x04(\x8c\x03" "abcX\x02\x00\x00\x00\xc3\xa9"
+    OK_REPR("\x80\x04(\x8c\x03"
+            "abcX\x02\x00\x00\x00\xc3\xa9"
             "\x8d\x01\x00\x00\x00\x00\x00\x00\x00z\x8c\x00t.",
             "('abc', '\xc3\xa9', 'z', '')");
-    OK_REPR("\x80\x02X\x04\x00\x00\x00" "a'\\\n.", "'a\\'\\\\\\n'");
-    BAD("\x80\x02\x8c\x02\xc3\x28.", ST_FORMAT, "test.pickle: byte 2: SHORT_BINUNICODE holds "
-                                                 "invalid UTF-8");
-    BAD("\x80\x02X\xff\xff\xff\x7f" "abc.", ST_LIMIT,
+    OK_REPR("\x80\x02X\x04\x00\x00\x00"
+            "a'\\\n.",
+            "'a\\'\\\\\\n'");
+    BAD("\x80\x02\x8c\x02\xc3\x28.", ST_FORMAT,
+        "test.pickle: byte 2: SHORT_BINUNICODE holds "
+        "invalid UTF-8");
+    BAD("\x80\x02X\xff\xff\xff\x7f"
+        "abc.",
+        ST_LIMIT,
         "test.pickle: byte 2: BINUNICODE of 2147483647 bytes: strings longer than 256 MiB are "
         "refused");
-    BAD("\x80\x02X\x00\x01\x00\x00" "abc.", ST_TRUNCATED,
+    BAD("\x80\x02X\x00\x01\x00\x00"
+        "abc.",
+        ST_TRUNCATED,
         "test.pickle: byte 2: BINUNICODE of 256 bytes runs past the end of the input");
 }
 
 static void test_containers(void **state)
 {
     OK_REPR("\x80\x02(])}t.", "([], (), {})");
-    OK_REPR("\x80\x02K\x01\x85K\x01K\x02\x86K\x01K\x02K\x03\x87\x87.",
-            "((1,), (1, 2), (1, 2, 3))");
+    OK_REPR("\x80\x02K\x01\x85K\x01K\x02\x86K\x01K\x02K\x03\x87\x87.", "((1,), (1, 2), (1, 2, 3))");
     OK_REPR("\x80\x02(K\x01K\x02K\x03K\x04t.", "(1, 2, 3, 4)");
     OK_REPR("\x80\x02}K\x01K\x02s.", "{1: 2}");
-    OK_REPR("\x80\x02]K\x01" "aK\x02" "a.", "[1, 2]");
-    OK_REPR("\x80\x02](K\x01" "e(K\x02K\x03" "e.", "[1, 2, 3]");
+    OK_REPR("\x80\x02]K\x01"
+            "aK\x02"
+            "a.",
+            "[1, 2]");
+    OK_REPR("\x80\x02](K\x01"
+            "e(K\x02K\x03"
+            "e.",
+            "[1, 2, 3]");
     OK_REPR("\x80\x02}(K\x01]K\x02}u.", "{1: [], 2: {}}");
     BAD("\x80\x02}(K\x01u.", ST_FORMAT,
         "test.pickle: byte 6: SETITEMS with an odd number of keys and values");
     BAD("\x80\x02](K\x01K\x02u.", ST_FORMAT,
         "test.pickle: byte 8: SETITEMS needs a dict below its items");
-    BAD("\x80\x02K\x01(K\x01" "e.", ST_FORMAT,
-        "test.pickle: byte 7: APPENDS needs a list below its items");
-    BAD("\x80\x02K\x01" "e.", ST_FORMAT, "test.pickle: byte 4: APPENDS without a MARK");
-    BAD("\x80\x02" "a.", ST_FORMAT, "test.pickle: byte 2: APPEND needs a list and a value");
+    BAD("\x80\x02K\x01(K\x01"
+        "e.",
+        ST_FORMAT, "test.pickle: byte 7: APPENDS needs a list below its items");
+    BAD("\x80\x02K\x01"
+        "e.",
+        ST_FORMAT, "test.pickle: byte 4: APPENDS without a MARK");
+    BAD("\x80\x02"
+        "a.",
+        ST_FORMAT, "test.pickle: byte 2: APPEND needs a list and a value");
     BAD("\x80\x02.", ST_FORMAT, "test.pickle: byte 2: STOP with an empty stack");
     /* A list appended into itself (recursive structures are refused). */
-    BAD("\x80\x02]q\x00h\x00" "a.", ST_FORMAT,
+    BAD("\x80\x02]q\x00h\x00"
+        "a.",
+        ST_FORMAT,
         "test.pickle: byte 7: APPEND modifies a container that is already stored elsewhere "
         "(recursive or shared structures are not supported)");
 }
@@ -176,11 +200,17 @@ static void test_containers(void **state)
 static void test_memo(void **state)
 {
     /* BINGET and LONG_BINGET of BINPUT / LONG_BINPUT slots. */
-    OK_REPR("\x80\x02](X\x01\x00\x00\x00" "aq\x01h\x01j\x01\x00\x00\x00"
-            "X\x01\x00\x00\x00" "br\x07\x00\x00\x00j\x07\x00\x00\x00" "e.",
+    OK_REPR("\x80\x02](X\x01\x00\x00\x00"
+            "aq\x01h\x01j\x01\x00\x00\x00"
+            "X\x01\x00\x00\x00"
+            "br\x07\x00\x00\x00j\x07\x00\x00\x00"
+            "e.",
             "['a', 'a', 'a', 'b', 'b']");
     /* MEMOIZE numbers slots in order; a shared dict appears twice. */
-    OK_REPR("\x80\x04]\x94(}\x94(\x8c\x01" "a\x94K\x01uh\x01h\x02" "e.", "[{'a': 1}, {'a': 1}, 'a']");
+    OK_REPR("\x80\x04]\x94(}\x94(\x8c\x01"
+            "a\x94K\x01uh\x01h\x02"
+            "e.",
+            "[{'a': 1}, {'a': 1}, 'a']");
     BAD("\x80\x02h\x05.", ST_FORMAT,
         "test.pickle: byte 2: BINGET refers to memo entry 5, which was never set");
     BAD("\x80\x02j\x00\x00\x01\x00.", ST_FORMAT,
@@ -194,15 +224,20 @@ static void test_type_tag(void **state)
 {
     /* Older C++ writers: restore_type_tag(value, type) around dicts and
      * lists, the global itself memoized and fetched again. */
-    OK_REPR("\x80\x02" "ctorch.jit._pickle\nrestore_type_tag\nq\x00"
-            "}q\x01(X\x01\x00\x00\x00" "aq\x02"
-            "h\x00]q\x03K\x05" "aX\x09\x00\x00\x00List[int]q\x04\x86R"
-            "uX\x0e\x00\x00\x00" "Dict[str, Any]q\x05\x86R.",
+    OK_REPR("\x80\x02"
+            "ctorch.jit._pickle\nrestore_type_tag\nq\x00"
+            "}q\x01(X\x01\x00\x00\x00"
+            "aq\x02"
+            "h\x00]q\x03K\x05"
+            "aX\x09\x00\x00\x00List[int]q\x04\x86R"
+            "uX\x0e\x00\x00\x00"
+            "Dict[str, Any]q\x05\x86R.",
             "{'a': [5]}");
     /* STACK_GLOBAL naming the same function. */
     OK_REPR("\x80\x04\x8c\x11torch.jit._pickle\x8c\x10restore_type_tag\x93K\x07\x85R.", "7");
-    BAD("\x80\x02" "ctorch.jit._pickle\nrestore_type_tag\nK\x01R.", ST_FORMAT,
-        "test.pickle: byte 40: REDUCE of restore_type_tag without an argument tuple");
+    BAD("\x80\x02"
+        "ctorch.jit._pickle\nrestore_type_tag\nK\x01R.",
+        ST_FORMAT, "test.pickle: byte 40: REDUCE of restore_type_tag without an argument tuple");
 }
 
 struct refusal {
@@ -211,15 +246,21 @@ struct refusal {
     const char *want;
 };
 
-#define R(b, w) {b, sizeof(b) - 1, w}
+#define R(b, w)                                                                                    \
+    {                                                                                              \
+        b, sizeof(b) - 1, w                                                                        \
+    }
 
 static void test_refused(void **state)
 {
     static const struct refusal cases[] = {
-        R("\x80\x02" "cos\nsystem\nX\x02\x00\x00\x00id\x85R.",
+        R("\x80\x02"
+          "cos\nsystem\nX\x02\x00\x00\x00id\x85R.",
           "test.pickle: byte 2: refused GLOBAL os.system: torchtop reads plain data and never "
           "imports or calls anything (only torch.jit._pickle.restore_type_tag is accepted)"),
-        R("\x80\x04\x8c\x08" "builtins\x8c\x04" "eval\x93.",
+        R("\x80\x04\x8c\x08"
+          "builtins\x8c\x04"
+          "eval\x93.",
           "test.pickle: byte 18: refused STACK_GLOBAL builtins.eval: torchtop reads plain data "
           "and never imports or calls anything (only torch.jit._pickle.restore_type_tag is "
           "accepted)"),
@@ -257,7 +298,8 @@ static void test_refused(void **state)
           "test.pickle: byte 2: refused opcode EXT4 (0x84): torchtop reads plain data and "
           "never constructs objects"),
         /* restore_type_tag's callable cannot be smuggled into another REDUCE target. */
-        R("\x80\x02" "cbuiltins\ngetattr\n.",
+        R("\x80\x02"
+          "cbuiltins\ngetattr\n.",
           "test.pickle: byte 2: refused GLOBAL builtins.getattr: torchtop reads plain data and "
           "never imports or calls anything (only torch.jit._pickle.restore_type_tag is "
           "accepted)"),
@@ -294,15 +336,18 @@ static void test_bad_input(void **state)
     BAD("{\"traceEvents\": []}", ST_FORMAT,
         "test.pickle: byte 0: not a pickle of protocol 2 to 5: it starts with 0x7b, not PROTO "
         "(0x80)");
-    BAD("\x80", ST_TRUNCATED, "test.pickle: byte 0: the input ends inside PROTO, which needs 1 "
-                              "more byte");
+    BAD("\x80", ST_TRUNCATED,
+        "test.pickle: byte 0: the input ends inside PROTO, which needs 1 "
+        "more byte");
     BAD("\x80\x02]q", ST_TRUNCATED,
         "test.pickle: byte 3: the input ends inside BINPUT, which needs 1 more byte");
     BAD("\x80\x02](K\x01", ST_TRUNCATED,
         "test.pickle: byte 6: the input ends before the pickle's STOP opcode");
     BAD("\x80\x04\x95\x10\x00\x00", ST_TRUNCATED,
         "test.pickle: byte 2: the input ends inside FRAME, which needs 5 more bytes");
-    BAD("\x80\x02" "ctorch", ST_TRUNCATED, "test.pickle: byte 2: the input ends inside GLOBAL");
+    BAD("\x80\x02"
+        "ctorch",
+        ST_TRUNCATED, "test.pickle: byte 2: the input ends inside GLOBAL");
 }
 
 static void test_deep(void **state)
@@ -382,7 +427,8 @@ static void test_large(void **state)
 
 static void test_gzip(void **state)
 {
-    static const char raw[] = "\x80\x04]\x94(K\x01\x8c\x02" "abe.";
+    static const char raw[] = "\x80\x04]\x94(K\x01\x8c\x02"
+                              "abe.";
     uint8_t gz[256];
     z_stream zs = {0};
     assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
@@ -415,8 +461,7 @@ static void test_gzip(void **state)
 }
 
 /* A hook replacing dicts: memo references then yield the replacement. */
-static enum status count_dicts(void *ud, struct pickle *p, struct pk_value *v,
-                               struct errinfo *err)
+static enum status count_dicts(void *ud, struct pickle *p, struct pk_value *v, struct errinfo *err)
 {
     int *calls = ud;
     if (v->tag == PK_DICT) {
@@ -425,8 +470,7 @@ static enum status count_dicts(void *ud, struct pickle *p, struct pk_value *v,
     return ST_OK;
 }
 
-static enum status failing_hook(void *ud, struct pickle *p, struct pk_value *v,
-                                struct errinfo *err)
+static enum status failing_hook(void *ud, struct pickle *p, struct pk_value *v, struct errinfo *err)
 {
     errinfo_set_at(err, ST_FORMAT, "test.pickle", "byte", pickle_offset(p), "hook says no");
     return ST_FORMAT;
@@ -434,7 +478,9 @@ static enum status failing_hook(void *ud, struct pickle *p, struct pk_value *v,
 
 static void test_hook(void **state)
 {
-    static const char b[] = "\x80\x04]\x94(}\x94(\x8c\x01" "a\x94K\x01uh\x01h\x01}\x94" "e.";
+    static const char b[] = "\x80\x04]\x94(}\x94(\x8c\x01"
+                            "a\x94K\x01uh\x01h\x01}\x94"
+                            "e.";
     int calls = 0;
     char *r;
     assert_int_equal(run_hooked(b, sizeof(b) - 1, &r, count_dicts, &calls), ST_OK);
@@ -464,14 +510,14 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_protocols),   cmocka_unit_test(test_scalars),
-        cmocka_unit_test(test_ints),        cmocka_unit_test(test_floats),
-        cmocka_unit_test(test_strings),     cmocka_unit_test(test_containers),
-        cmocka_unit_test(test_memo),        cmocka_unit_test(test_type_tag),
-        cmocka_unit_test(test_refused),     cmocka_unit_test(test_unsupported),
-        cmocka_unit_test(test_bad_input),   cmocka_unit_test(test_deep),
-        cmocka_unit_test(test_large),       cmocka_unit_test(test_gzip),
-        cmocka_unit_test(test_hook),        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_protocols), cmocka_unit_test(test_scalars),
+        cmocka_unit_test(test_ints),      cmocka_unit_test(test_floats),
+        cmocka_unit_test(test_strings),   cmocka_unit_test(test_containers),
+        cmocka_unit_test(test_memo),      cmocka_unit_test(test_type_tag),
+        cmocka_unit_test(test_refused),   cmocka_unit_test(test_unsupported),
+        cmocka_unit_test(test_bad_input), cmocka_unit_test(test_deep),
+        cmocka_unit_test(test_large),     cmocka_unit_test(test_gzip),
+        cmocka_unit_test(test_hook),      cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,10 +17,10 @@ static void test_parse_args(void **state)
 {
     struct op_args a;
     assert_true(shapes_args_parse_json(&a, "[[512],[141,512],[512,512],[],[]]",
-                                   "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\","
-                                   "\"Scalar\",\"Scalar\"]",
-                                   "[[1],[512,1],[1,512],[],[]]",
-                                   "[\"\",\"\",\"\",\"1\",\"1\"]"));
+                                       "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\","
+                                       "\"Scalar\",\"Scalar\"]",
+                                       "[[1],[512,1],[1,512],[],[]]",
+                                       "[\"\",\"\",\"\",\"1\",\"1\"]"));
     assert_int_equal(a.n, 5);
     assert_int_equal(a.dims[1].nd, 2);
     assert_int_equal(a.dims[1].d[0], 141);
@@ -44,8 +44,8 @@ static void test_parse_odd_inputs(void **state)
     struct op_args a;
     /* Nested lists (TensorList), nulls, too many dims, huge values. */
     assert_true(shapes_args_parse_json(&a,
-                                   "[[[1,2],[3]], null, [1,2,3,4,5,6,7,8,9], [4294967296], []]",
-                                   NULL, NULL, "[\"a\\\"b\", 3, null]"));
+                                       "[[[1,2],[3]], null, [1,2,3,4,5,6,7,8,9], [4294967296], []]",
+                                       NULL, NULL, "[\"a\\\"b\", 3, null]"));
     assert_int_equal(a.n, 5);
     assert_int_equal(a.dims[0].nd, -1);
     assert_int_equal(a.dims[1].nd, -1);
@@ -68,8 +68,8 @@ static void test_parse_odd_inputs(void **state)
      * cut short, at every length. */
     struct strbuf d = STRBUF_INIT, c = STRBUF_INIT;
     struct pyval dv = pyval_json(&d, "[[1,2],[3]]"), cv = pyval_json(&c, "[\"unterminated\"]");
-    assert_true(shapes_args_parse(&a, pyval_of(d.s, d.len - 1), pyval_of(NULL, 0), pyval_of(NULL, 0),
-                              pyval_of(c.s, c.len - 2)));
+    assert_true(shapes_args_parse(&a, pyval_of(d.s, d.len - 1), pyval_of(NULL, 0),
+                                  pyval_of(NULL, 0), pyval_of(c.s, c.len - 2)));
     shapes_args_done(&a);
     for (size_t n = 0; n <= d.len; n++) {
         shapes_args_parse(&a, pyval_of(d.s, n), dv, dv, pyval_of(c.s, n < c.len ? n : c.len));

@@ -143,8 +143,8 @@ static void w_entry(struct strbuf *b, const char *action, uint64_t addr, uint64_
     sb_putc(b, 'u');
 }
 
-static void w_block(struct strbuf *b, uint64_t addr, uint64_t size, uint64_t req,
-                    const char *state, int frames)
+static void w_block(struct strbuf *b, uint64_t addr, uint64_t size, uint64_t req, const char *state,
+                    int frames)
 {
     PUT(b, "}(");
     kv_int(b, "address", (int64_t)addr);
@@ -686,8 +686,7 @@ static void test_tables(void **state)
     int c = table_col_index(t, "peak_allocated_bytes");
     assert_true(c >= 0);
     assert_int_equal(table_cell(t, 0, (size_t)c).i, 0x500);
-    assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_requested_bytes")).i,
-                     0x370);
+    assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_requested_bytes")).i, 0x370);
     assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_index")).i, 3);
     assert_string_equal(t->cols[table_col_index(t, "peak_index")].title, "peak at entry");
     assert_string_equal(table_cell(t, 2, 0).s, "all");
@@ -767,8 +766,8 @@ static void test_legacy(void **state)
     assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_requested_bytes")).i, 0xf0);
     assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "peak_index")).i, TABLE_NO_INT);
     /* Live before the trace: blocks too; one device, so "all" has its peaks. */
-    assert_int_equal(
-        table_cell(t, 0, (size_t)table_col_index(t, "allocated_before_trace_bytes")).i, 0x100);
+    assert_int_equal(table_cell(t, 0, (size_t)table_col_index(t, "allocated_before_trace_bytes")).i,
+                     0x100);
     assert_string_equal(table_cell(t, 1, 0).s, "all");
     assert_int_equal(table_cell(t, 1, (size_t)peak).i, 0x100);
     assert_int_equal(table_cell(t, 1, (size_t)table_col_index(t, "peak_reserved_bytes")).i, 0x300);
@@ -781,7 +780,8 @@ static void test_legacy(void **state)
 static void test_cpp_tagged(void **state)
 {
     struct strbuf b = STRBUF_INIT;
-    PUT(&b, "\x80\x02" "ctorch.jit._pickle\nrestore_type_tag\nq\x00");
+    PUT(&b, "\x80\x02"
+            "ctorch.jit._pickle\nrestore_type_tag\nq\x00");
     PUT(&b, "}q\x01(");
     w_str(&b, "segments");
     PUT(&b, "h\x00]q\x02");
@@ -799,7 +799,8 @@ static void test_cpp_tagged(void **state)
     kv_int(&b, "line", 3);
     PUT(&b, "u");
     w_str(&b, "Dict[str, Any]");
-    PUT(&b, "\x86Rq\x05" "e");
+    PUT(&b, "\x86Rq\x05"
+            "e");
     w_str(&b, "List[Dict[str, Any]]");
     PUT(&b, "\x86R");
     PUT(&b, "u");
@@ -809,16 +810,20 @@ static void test_cpp_tagged(void **state)
     kv_int(&b, "addr", 0x10);
     kv_int(&b, "size", 0x20);
     w_str(&b, "frames");
-    PUT(&b, "h\x00](h\x05" "e");
+    PUT(&b, "h\x00](h\x05"
+            "e");
     w_str(&b, "List[Dict[str, Any]]");
     PUT(&b, "\x86R");
     PUT(&b, "u");
     w_str(&b, "Dict[str, Any]");
-    PUT(&b, "\x86R" "e");
+    PUT(&b, "\x86R"
+            "e");
     w_str(&b, "List[Dict[str, Any]]");
-    PUT(&b, "\x86R" "e");
+    PUT(&b, "\x86R"
+            "e");
     w_str(&b, "List[List[Dict[str, Any]]]");
-    PUT(&b, "\x86R" "u");
+    PUT(&b, "\x86R"
+            "u");
     w_str(&b, "Dict[str, Any]");
     PUT(&b, "\x86R.");
     struct snapshot *s = load_buf(&b);
@@ -891,10 +896,14 @@ static void test_not_snapshots(void **state)
     expect_error("\x80\x04K\x05.", 5, ST_FORMAT,
                  "snap.pickle: byte 4: not a memory snapshot: the pickle holds no dict or list "
                  "of segments");
-    expect_error("\x80\x04}\x8c\x01" "aK\x01s.", 10, ST_FORMAT,
+    expect_error("\x80\x04}\x8c\x01"
+                 "aK\x01s.",
+                 10, ST_FORMAT,
                  "snap.pickle: byte 2: not a memory snapshot: the pickle's dict has no "
                  "'segments' or 'device_traces'");
-    expect_error("\x80\x04" "cos\nsystem\n.", 14, ST_UNSAFE,
+    expect_error("\x80\x04"
+                 "cos\nsystem\n.",
+                 14, ST_UNSAFE,
                  "snap.pickle: byte 2: refused GLOBAL os.system: torchtop reads plain data and "
                  "never imports or calls anything (only torch.jit._pickle.restore_type_tag is "
                  "accepted)");

@@ -239,8 +239,7 @@ static const struct want want_bert[] = {
     {TB_PYTHON, 0, "forward", "transformers/models/bert/modeling_bert.py", 1306},
     {TB_PYTHON, 0, "_call_impl", "torch/nn/modules/module.py", 1743},
     {TB_PYTHON, TBF_MODULE, "nn.Module: BertLMHeadModel_0", NULL, 0},
-    {TB_PYTHON, 0,
-     "run_on_input",
+    {TB_PYTHON, 0, "run_on_input",
      "moca/library/model_hub/huggingface/model/adapters/text_base_model.py", 28},
     {TB_PYTHON, 0, "run_action", "moca/library/model_hub/entry_point.py", 106},
     {TB_OP, TBF_ANNOTATION, "ProfilerStep#6", NULL, 0},
@@ -285,8 +284,7 @@ static const struct want want_resnet[] = {
 static const struct want want_triton[] = {
     {TB_KERNEL, 0, "triton_poi_fused_add_cos_sin_0", NULL, 0},
     {TB_RUNTIME, 0, "cuLaunchKernel", NULL, 0},
-    {TB_INDUCTOR, 0,
-     "triton_poi_fused_add_cos_sin_0",
+    {TB_INDUCTOR, 0, "triton_poi_fused_add_cos_sin_0",
      "/tmp/torchinductor_bcoutinho/qa/cqaokwf2bph4egogzevc22vluasiyuui4i54zpemp6knbsggfbuu.py", 0},
     {TB_OP, 0, "triton_poi_fused_add_cos_sin_0", NULL, 0},
     {TB_OP, 0, "Torch-Compiled Region: 0/0", NULL, 0},
@@ -316,13 +314,12 @@ static const struct want want_mi300[] = {
     {TB_OP, 0, "ReluBackward0", NULL, 0},
     {TB_OP, 0, "autograd::engine::evaluate_function: ReluBackward0", NULL, 0},
     {TB_PYTHON, TBF_CROSS_THREAD,
-     "<built-in method run_backward of torch._C._EngineBase object at 0x7f4f85497ec0>",
-     NULL, 0},
+     "<built-in method run_backward of torch._C._EngineBase object at 0x7f4f85497ec0>", NULL, 0},
     {TB_PYTHON, TBF_CROSS_THREAD, "_engine_run_backward", "torch/autograd/graph.py", 814},
     {TB_PYTHON, TBF_CROSS_THREAD, "backward", "torch/autograd/__init__.py", 242},
     {TB_PYTHON, TBF_CROSS_THREAD, "backward", "torch/_tensor.py", 570},
     {TB_PYTHON, TBF_CROSS_THREAD, "train_step", "train_ddp.py", 82},
-    {TB_OP, TBF_CROSS_THREAD|TBF_ANNOTATION, "ProfilerStep#15", NULL, 0},
+    {TB_OP, TBF_CROSS_THREAD | TBF_ANNOTATION, "ProfilerStep#15", NULL, 0},
     {TB_PYTHON, TBF_CROSS_THREAD, "ddp_worker", "train_ddp.py", 161},
     {TB_PYTHON, TBF_CROSS_THREAD, "main", "train_ddp.py", 180},
     {TB_PYTHON, TBF_CROSS_THREAD, "<module>", "train_ddp.py", 184},
@@ -347,8 +344,7 @@ static void check_shared(const char *file, const char *name, int64_t ts, const s
     assert_int_equal(st, ST_OK);
     uint32_t ev = IDX_NONE;
     for (uint32_t i = 0; i < t->ev.n && ev == IDX_NONE; i++)
-        if (evk_on_device(t->ev.v[i].kind) && t->ev.v[i].ts == ts &&
-            strstr(ev_name(t, i), name))
+        if (evk_on_device(t->ev.v[i].kind) && t->ev.v[i].ts == ts && strstr(ev_name(t, i), name))
             ev = i;
     assert_int_not_equal(ev, IDX_NONE);
     struct traceback tb;
@@ -379,8 +375,8 @@ static void test_shared_resnet_call_stack(void **state)
 static void test_shared_triton(void **state)
 {
     (void)state;
-    check_shared("hta-a100-triton-tiny.json.gz", "triton_poi_fused_add_cos_sin_0",
-                 2413669097444592, want_triton, ARRAY_SIZE(want_triton));
+    check_shared("hta-a100-triton-tiny.json.gz", "triton_poi_fused_add_cos_sin_0", 2413669097444592,
+                 want_triton, ARRAY_SIZE(want_triton));
 }
 
 /* Activation checkpointing: recomputation on the autograd thread, called
@@ -439,14 +435,10 @@ static void test_shared_folded(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pyframe_parse),
-        cmocka_unit_test(test_python_frames),
-        cmocka_unit_test(test_folded),
-        cmocka_unit_test(test_call_stack),
-        cmocka_unit_test(test_shared_bert),
-        cmocka_unit_test(test_shared_resnet_call_stack),
-        cmocka_unit_test(test_shared_triton),
-        cmocka_unit_test(test_shared_cross_thread),
+        cmocka_unit_test(test_pyframe_parse), cmocka_unit_test(test_python_frames),
+        cmocka_unit_test(test_folded),        cmocka_unit_test(test_call_stack),
+        cmocka_unit_test(test_shared_bert),   cmocka_unit_test(test_shared_resnet_call_stack),
+        cmocka_unit_test(test_shared_triton), cmocka_unit_test(test_shared_cross_thread),
         cmocka_unit_test(test_shared_folded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,24 +19,24 @@
 #include "core/trace/tree.h"
 #include "tests/unit/testutil.h"
 
-#define X(cat, name, tid, ts, dur, args)                                                       \
-    "{\"ph\": \"X\", \"cat\": \"" cat "\", \"name\": \"" name "\", \"pid\": 1, \"tid\": " #tid \
+#define X(cat, name, tid, ts, dur, args)                                                           \
+    "{\"ph\": \"X\", \"cat\": \"" cat "\", \"name\": \"" name "\", \"pid\": 1, \"tid\": " #tid     \
     ", \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {" args "}}"
-#define K(name, stream, ts, dur, corr)                                                          \
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" name "\", \"pid\": 0, \"tid\": " #stream \
-    ", \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": " #stream ", \"device\": 0, \"correlation\": " #corr "}}"
+#define K(name, stream, ts, dur, corr)                                                             \
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" name "\", \"pid\": 0, \"tid\": " #stream   \
+    ", \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": " #stream                        \
+    ", \"device\": 0, \"correlation\": " #corr "}}"
 
 static void test_nesting_overlaps(void **state)
 {
-    struct trace *t = load_text("{\"traceEvents\": ["
-        X("user_annotation", "step", 1, 0, 100, "") ","
-        X("cpu_op", "child", 1, 10, 20, "") ","
-        X("cpu_op", "overhang", 1, 20, 10.5, "") ","   /* ends 0.5 us after child */
-        X("cpu_op", "sibling", 1, 25, 20, "") ","      /* ends 15 us after child */
-        X("cpu_op", "late", 1, 95, 10, "") ","         /* outlives step by 5 us */
-        X("cpu_op", "same_start_short", 1, 50, 1, "") ","
-        X("cpu_op", "same_start_long", 1, 50, 3, "")
-        "]}");
+    struct trace *t =
+        load_text("{\"traceEvents\": [" X("user_annotation", "step", 1, 0, 100, "") "," X(
+            "cpu_op", "child", 1, 10, 20, "") "," X("cpu_op", "overhang", 1, 20, 10.5,
+                                                    "") "," /* ends 0.5 us after child */
+                  X("cpu_op", "sibling", 1, 25, 20, "") "," /* ends 15 us after child */
+                  X("cpu_op", "late", 1, 95, 10, "") ","    /* outlives step by 5 us */
+                  X("cpu_op", "same_start_short", 1, 50, 1, "") "," X("cpu_op", "same_start_long",
+                                                                      1, 50, 3, "") "]}");
     uint32_t step = find_event(t, "step"), child = find_event(t, "child");
     uint32_t over = find_event(t, "overhang"), sib = find_event(t, "sibling");
     uint32_t late = find_event(t, "late"), ss = find_event(t, "same_start_short");
@@ -59,11 +59,18 @@ static void test_nesting_overlaps(void **state)
 
 static void test_python_links_cross_threads(void **state)
 {
-    struct trace *t = load_text("{\"traceEvents\": ["
-        X("python_function", "main.py(1): run", 1, 0, 100, "\"Python id\": 1, \"Python parent id\": null") ","
-        X("python_function", "hook.py(5): hook", 2, 10, 5, "\"Python id\": 2, \"Python parent id\": 1") ","
-        X("python_function", "nn.Module: Linear_0", 1, 20, 10, "\"Python id\": 3, \"Python parent id\": 1")
-        "]}");
+    struct trace *t = load_text("{\"traceEvents\": [" X(
+        "python_function", "main.py(1): run", 1, 0, 100,
+        "\"Python id\": 1, \"Python parent id\": null") "," X("python_function", "hook.py(5): hook",
+                                                              2, 10, 5,
+                                                              "\"Python id\": 2, \"Python parent "
+                                                              "id\": 1") "," X("python_function",
+                                                                               "nn.Module: "
+                                                                               "Linear_0",
+                                                                               1, 20, 10,
+                                                                               "\"Python id\": 3, "
+                                                                               "\"Python parent "
+                                                                               "id\": 1") "]}");
     uint32_t run = find_event(t, "main.py(1): run"), hook = find_event(t, "hook.py(5): hook");
     uint32_t mod = find_event(t, "nn.Module: Linear_0");
     assert_int_equal(ev_py(t, hook)->py_parent, run);
@@ -74,27 +81,45 @@ static void test_python_links_cross_threads(void **state)
 }
 
 static const char *gpu_trace =
-    "{\"traceEvents\": ["
-    X("python_function", "model.py(3): forward", 1, 0, 200, "\"Python id\": 1") ","
-    X("cpu_op", "aten::linear", 1, 1, 100, "\"Sequence number\": 5") ","
-    X("cpu_op", "aten::addmm", 1, 2, 50, "\"Sequence number\": 6, \"Input Dims\": [[4],[2,3],[3,4]]") ","
-    X("python_function", "helper.py(9): f", 1, 3, 10, "\"Python id\": 2, \"Python parent id\": 1") ","
-    X("cuda_runtime", "cudaLaunchKernel", 1, 4, 2, "\"correlation\": 100") ","
-    X("cuda_runtime", "cudaLaunchKernel", 1, 20, 2, "\"correlation\": 101") ","
-    X("cpu_op", "execute", 1, 120, 30, "") ","
-    X("cuda_runtime", "cudaGraphLaunch", 1, 121, 5, "\"correlation\": 200") ","
-    X("cpu_op", "record_param_comms", 1, 160, 10, "") ","
-    X("cuda_runtime", "cudaLaunchKernel", 1, 161, 2, "\"correlation\": 300") ","
-    X("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", 2, 300, 20, "\"Sequence number\": 6") ","
-    K("gemm_a", 7, 10, 10, 100) ","
-    K("gemm_b", 8, 15, 10, 101) ","      /* overlaps gemm_a on another stream */
-    K("graph_k1", 7, 130, 5, 200) ","
-    K("graph_k2", 7, 136, 5, 200) ","
-    K("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 8, 170, 50, 300) ","
-    K("orphan", 7, 400, 4, 999) ","
-    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7,"
-    " \"ts\": 180, \"dur\": 60, \"args\": {\"stream\": 7, \"correlation\": 998}}"
-    "]}";
+    "{\"traceEvents\": [" X("python_function", "model.py(3): forward",
+                            1, 0, 200, "\"Python id\": 1") "," X("cpu_op", "aten::linear",
+                                                                 1, 1, 100, "\"Sequence number\": 5") "," X("cpu_op", "aten::addmm", 1, 2, 50, "\"Sequence number\": 6, \"Input Dims\": [[4],[2,3],[3,4]]") "," X("python_function", "helper.py(9): f", 1, 3, 10, "\"Python id\": 2, \"Python parent id\": 1") "," X("cuda_runtime", "cudaLaunchKernel", 1,
+                                                                                                                                                                                                                                                                                                                     4,
+                                                                                                                                                                                                                                                                                                                     2, "\"correlation\": 100") "," X("cuda_runtime",
+                                                                                                                                                                                                                                                                                                                                                      "cudaLaunchKernel",
+                                                                                                                                                                                                                                                                                                                                                      1,
+                                                                                                                                                                                                                                                                                                                                                      20,
+                                                                                                                                                                                                                                                                                                                                                      2,
+                                                                                                                                                                                                                                                                                                                                                      "\"correlation\": 101") "," X("cpu_op",
+                                                                                                                                                                                                                                                                                                                                                                                    "execute",
+                                                                                                                                                                                                                                                                                                                                                                                    1,
+                                                                                                                                                                                                                                                                                                                                                                                    120,
+                                                                                                                                                                                                                                                                                                                                                                                    30, "") "," X("cuda_runtime",
+                                                                                                                                                                                                                                                                                                                                                                                                  "cudaGraphLaunch",
+                                                                                                                                                                                                                                                                                                                                                                                                  1,
+                                                                                                                                                                                                                                                                                                                                                                                                  121, 5, "\"correlation\": 200") "," X("cpu_op", "record_param_comms", 1,
+                                                                                                                                                                                                                                                                                                                                                                                                                                        160,
+                                                                                                                                                                                                                                                                                                                                                                                                                                        10,
+                                                                                                                                                                                                                                                                                                                                                                                                                                        "") "," X("cuda_runtime",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                  "cudaLaunchKernel",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                  1,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                  161, 2, "\"correlation\": 300") "," X("cpu_op",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "autograd::engine::evaluate_function: AddmmBackward0", 2, 300, 20, "\"Sequence number\": 6") "," K("gemm_a", 7,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                           10,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                           10,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                           100) "," K("gemm_b",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      8,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      15,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      10,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      101) "," /* overlaps gemm_a on another stream */
+    K("graph_k1", 7, 130, 5, 200) "," K("graph_k2", 7, 136, 5, 200) "," K(
+        "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 8, 170, 50,
+        300) "," K("orphan", 7, 400, 4, 999) ","
+                                             "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": "
+                                             "\"Memcpy HtoD\", \"pid\": 0, \"tid\": 7,"
+                                             " \"ts\": 180, \"dur\": 60, \"args\": {\"stream\": 7, "
+                                             "\"correlation\": 998}}"
+                                             "]}";
 
 static void test_gpu_links(void **state)
 {
@@ -137,15 +162,33 @@ static void test_fwd_bwd(void **state)
  * evaluate_function wrapper, carries the Sequence number. */
 static void test_fwd_bwd_bare_nodes(void **state)
 {
-    struct trace *t = load_text("{\"traceEvents\": ["
-        X("cpu_op", "aten::cudnn_convolution", 1, 0, 50, "\"Sequence number\": 890") ","
-        X("cpu_op", "aten::relu_", 1, 60, 10, "\"Sequence number\": 892") ","
-        X("cpu_op", "ReluBackward1", 2, 300, 5, "\"Sequence number\": 892") ","
-        X("cpu_op", "CudnnConvolutionBackward", 2, 310, 20, "\"Sequence number\": 890") ","
-        X("cpu_op", "Backward", 2, 340, 1, "\"Sequence number\": 1")
-        "]}");
+    struct trace *t = load_text(
+        "{\"traceEvents\": [" X("cpu_op", "aten::cudnn_convolution", 1, 0, 50, "\"Sequence number\": 890") "," X(
+            "cpu_op", "aten::relu_", 1, 60, 10,
+            "\"Sequence number\": 892") "," X("cpu_op", "ReluBackward1", 2, 300, 5,
+                                              "\"Sequence number\": 892") "," X("cpu_op",
+                                                                                "CudnnConvolutionBa"
+                                                                                "ckwa"
+                                                                                "rd",
+                                                                                2, 310, 20,
+                                                                                "\"Sequence "
+                                                                                "number\": "
+                                                                                "890") "," X("cpu_"
+                                                                                             "op",
+                                                                                             "Backw"
+                                                                                             "ard",
+                                                                                             2, 340,
+                                                                                             1,
+                                                                                             "\"Seq"
+                                                                                             "uenc"
+                                                                                             "e "
+                                                                                             "numbe"
+                                                                                             "r\":"
+                                                                                             " 1") "]"
+                                                                                                   "}");
     uint32_t conv = find_event(t, "aten::cudnn_convolution"), relu = find_event(t, "aten::relu_");
-    uint32_t convb = find_event(t, "CudnnConvolutionBackward"), relub = find_event(t, "ReluBackward1");
+    uint32_t convb = find_event(t, "CudnnConvolutionBackward"),
+             relub = find_event(t, "ReluBackward1");
     assert_true(t->ev.v[convb].flags & EVF_BACKWARD);
     assert_int_equal(ev_op(t, convb)->partner, conv);
     assert_int_equal(ev_op(t, conv)->partner, convb);
@@ -221,8 +264,8 @@ static void test_fwd_bwd_pairs_reference(void **state)
         fwd_bwd_reference(t, want);
         for (uint32_t i = 0; i < t->ev.n; i++)
             if (t->ev.v[i].aux != IDX_NONE && ev_op(t, i)->partner != want[i])
-                fail_msg("trial %d, event %u: partner %u, want %u", trial, i,
-                         ev_op(t, i)->partner, want[i]);
+                fail_msg("trial %d, event %u: partner %u, want %u", trial, i, ev_op(t, i)->partner,
+                         want[i]);
         free(want);
         trace_free(t);
         sb_free(&sb);
