@@ -106,8 +106,8 @@ int cmd_export(int argc, char **argv)
     if (window) {
         char *end;
         a_ms = strtod(window, &end);
-        if (*end != ':' || !*(end + 1) || (b_ms = strtod(end + 1, &end), *end) ||
-            !isfinite(a_ms) || !isfinite(b_ms)) {
+        if (*end != ':' || !*(end + 1) || (b_ms = strtod(end + 1, &end), *end) || !isfinite(a_ms) ||
+            !isfinite(b_ms)) {
             fprintf(stderr, "torchtop export: --window needs START:END in milliseconds\n");
             return EXIT_USAGE;
         }

@@ -68,7 +68,7 @@ static void stack_key(const struct trace *t, uint32_t i, int depth, struct strbu
  * limits add up past them (core/base/wide.h). */
 struct kagg {
     __int128 self_cpu, cpu_total, self_dev, dev_total;
-    __int128 self_cpu_mem, cpu_mem, self_dev_mem, dev_mem;  /* bytes */
+    __int128 self_cpu_mem, cpu_mem, self_dev_mem, dev_mem; /* bytes */
     double flops;
     uint64_t calls;
     uint32_t first;  /* first instance */
@@ -192,14 +192,18 @@ static double op_flops(const struct trace *t, uint32_t ev)
             dil[1] = dil[0];
         shapes_parse_int(shapes_args_concrete(&args, 6), &groups);
         /* Parameters no convolution has (PyTorch refuses them) give none. */
-        if (st[0] <= 0 || st[1] <= 0 || groups <= 0 || pad[0] < 0 || pad[1] < 0 ||
-            dil[0] <= 0 || dil[1] <= 0)
+        if (st[0] <= 0 || st[1] <= 0 || groups <= 0 || pad[0] < 0 || pad[1] < 0 || dil[0] <= 0 ||
+            dil[1] <= 0)
             break;
         /* 128-bit: recorded parameters may be as large as int64 goes. */
-        __int128 oh = ((__int128)d[0].d[2] + 2 * (__int128)pad[0] -
-                       (__int128)dil[0] * (d[1].d[2] - 1) - 1) / st[0] + 1;
-        __int128 ow = ((__int128)d[0].d[3] + 2 * (__int128)pad[1] -
-                       (__int128)dil[1] * (d[1].d[3] - 1) - 1) / st[1] + 1;
+        __int128 oh =
+            ((__int128)d[0].d[2] + 2 * (__int128)pad[0] - (__int128)dil[0] * (d[1].d[2] - 1) - 1) /
+                st[0] +
+            1;
+        __int128 ow =
+            ((__int128)d[0].d[3] + 2 * (__int128)pad[1] - (__int128)dil[1] * (d[1].d[3] - 1) - 1) /
+                st[1] +
+            1;
         if (oh > 0 && ow > 0)
             flops = 2.0 * (double)d[0].d[0] * (double)oh * (double)ow * (double)d[1].d[2] *
                     (double)d[1].d[3] * (double)d[0].d[1] * (double)d[1].d[0] / (double)groups;
@@ -263,7 +267,7 @@ struct kbuild {
     VEC(struct inst) insts; /* (aggregate, event), one per row event */
     bool any_shapes, any_stack, any_dev, any_mem, any_flops;
     __int128 total_self_cpu, total_self_dev;
-    int colmap[KA__N];      /* KA_* -> table column, -1 when left out */
+    int colmap[KA__N]; /* KA_* -> table column, -1 when left out */
 };
 
 /* Each row event joins the aggregate of its key (name, kernel or not, and

@@ -132,7 +132,8 @@ static bool norm_model(const struct pm_ctx *c, struct pm_result *r, const struct
     if (!ok || !(tt.c > 0 && tt.c <= (double)SHAPES_MAX_NUMEL))
         return false;
     int64_t g;
-    if (sg->groups >= 0 && shapes_parse_int(shapes_args_concrete(a, (uint32_t)sg->groups), &g) && g > 0)
+    if (sg->groups >= 0 && shapes_parse_int(shapes_args_concrete(a, (uint32_t)sg->groups), &g) &&
+        g > 0)
         tt.c = (double)((int64_t)tt.c / g);
     if (tt.c <= 0)
         return false;

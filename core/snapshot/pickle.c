@@ -20,10 +20,10 @@
 #else
 #define BUF_SIZE 64u /* the fuzz build: small inputs cross refills */
 #endif
-#define PK_MAX_STR (256u << 20)         /* longest string accepted */
-#define PK_MAX_STACK (1u << 26)         /* values on the stack */
-#define PK_MAX_MEMO (1u << 27)          /* memo slots */
-#define PK_MAX_LINE 256                 /* GLOBAL module and name lines */
+#define PK_MAX_STR (256u << 20) /* longest string accepted */
+#define PK_MAX_STACK (1u << 26) /* values on the stack */
+#define PK_MAX_MEMO (1u << 27)  /* memo slots */
+#define PK_MAX_LINE 256         /* GLOBAL module and name lines */
 /* Working memory (stack, memo, container pool and items) may grow to this
  * much plus PK_MEM_PER_BYTE per byte of pickle read. A real snapshot needs
  * a small fraction of that; opcodes of one byte that each cost 64 bytes
@@ -221,8 +221,8 @@ static enum status charge(struct pickle *p, size_t more)
         return fail(p, ST_LIMIT,
                     "the pickle needs more than %llu MiB of working memory for the %llu bytes "
                     "read so far (torchtop allows %u MiB plus %u bytes per byte of pickle)",
-                    (unsigned long long)(limit >> 20), (unsigned long long)read,
-                    PK_MEM_FLOOR >> 20, PK_MEM_PER_BYTE);
+                    (unsigned long long)(limit >> 20), (unsigned long long)read, PK_MEM_FLOOR >> 20,
+                    PK_MEM_PER_BYTE);
     p->held += more;
     return ST_OK;
 }
@@ -444,8 +444,8 @@ static enum status pop_mark(struct pickle *p, uint8_t op, size_t *mark)
     return ST_OK;
 }
 
-static enum status cont_append(struct pickle *p, struct pk_value target,
-                               const struct pk_value *v, size_t n)
+static enum status cont_append(struct pickle *p, struct pk_value target, const struct pk_value *v,
+                               size_t n)
 {
     struct pk_cont *c = cont(p, target);
     if (n == 0)

@@ -96,8 +96,8 @@ struct pend_segment {
     struct snap_segment seg;
     uint64_t offset; /* where its dict starts, for messages */
     int64_t device;
-    uint32_t first_ref, nrefs;  /* pending blocks: seg_blocks[first_ref .. +nrefs) */
-    struct cost cost;           /* itself and its blocks */
+    uint32_t first_ref, nrefs; /* pending blocks: seg_blocks[first_ref .. +nrefs) */
+    struct cost cost;          /* itself and its blocks */
 };
 
 struct pend_block {
@@ -122,7 +122,7 @@ struct builder {
     VEC(uint32_t) seg_blocks;
     VEC(struct pend_block) blocks;
     VEC(struct snap_annotation) annots;
-    VEC(struct cost) costs;             /* per pickle container id, set when it is sealed */
+    VEC(struct cost) costs; /* per pickle container id, set when it is sealed */
     /* The first value the seal hook refused (ST_OK while there is none). */
     struct pickle *p;
     struct errinfo *err;
@@ -165,8 +165,8 @@ static void ATTR_FORMAT(2, 3) refuse(struct builder *b, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     b->st = ST_LIMIT;
-    errinfo_set_at(b->err, ST_LIMIT, b->s->path, pickle_offset_what(b->p),
-                   pickle_offset(b->p), "%s", msg);
+    errinfo_set_at(b->err, ST_LIMIT, b->s->path, pickle_offset_what(b->p), pickle_offset(b->p),
+                   "%s", msg);
 }
 
 /* A size field of a record: a non-negative integer up to SNAP_MAX_BYTES.
@@ -223,14 +223,18 @@ static struct cost cost_of(struct builder *b, struct pk_value v)
     if (v.tag != PK_USER)
         return (struct cost){0, 0};
     switch (v.sub) {
-    case UK_ENTRY: return (struct cost){1, b->entries.v[v.id].size};
-    case UK_SEGMENT: return b->segs.v[v.id].cost;
+    case UK_ENTRY:
+        return (struct cost){1, b->entries.v[v.id].size};
+    case UK_SEGMENT:
+        return b->segs.v[v.id].cost;
     case UK_BLOCK: {
         const struct snap_block *k = &b->blocks.v[v.id].b;
         return (struct cost){1, k->size + k->requested_size};
     }
-    case UK_ANNOT: return (struct cost){1, 0};
-    default: return (struct cost){0, 0};
+    case UK_ANNOT:
+        return (struct cost){1, 0};
+    default:
+        return (struct cost){0, 0};
     }
 }
 

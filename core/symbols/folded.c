@@ -33,11 +33,11 @@ bool folded_metric_parse(const char *s, enum folded_metric *out)
 }
 
 struct node {
-    uint32_t parent;    /* node index, IDX_NONE at the root */
-    uint32_t text;      /* strtab id of the frame text */
-    __int128 value;     /* ns ending exactly at this node (durations near int64's
-                           limit add up past it: core/base/wide.h) */
-    bool listed;        /* already in the output order */
+    uint32_t parent; /* node index, IDX_NONE at the root */
+    uint32_t text;   /* strtab id of the frame text */
+    __int128 value;  /* ns ending exactly at this node (durations near int64's
+                        limit add up past it: core/base/wide.h) */
+    bool listed;     /* already in the output order */
 };
 
 struct folder {

@@ -446,8 +446,8 @@ static bool next_nonws(struct loader *L)
     }
 }
 
-#define SCAN_ENDED ((size_t)-1)     /* scan_whole_value: the input ended first */
-#define SCAN_TOO_LONG ((size_t)-2)  /* the value is longer than LOAD_MAX_VALUE_BYTES */
+#define SCAN_ENDED ((size_t)-1)    /* scan_whole_value: the input ended first */
+#define SCAN_TOO_LONG ((size_t)-2) /* the value is longer than LOAD_MAX_VALUE_BYTES */
 
 /* Scan the value at pos to its end, reading as needed. Returns its end,
  * SCAN_ENDED or SCAN_TOO_LONG. */

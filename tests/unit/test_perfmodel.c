@@ -684,11 +684,11 @@ static void test_out_of_range(void **state)
     /* Dims that are negative, or multiply past 2^62, are not shapes. */
     assert_false(run("aten::mm", "[[-4,4],[4,4]]", "[\"float\",\"float\"]", NULL));
     assert_false(run("aten::mm", "[[9223372036854775807,4],[4,4]]", "[\"float\",\"float\"]", NULL));
-    assert_false(run("aten::mm", "[[4294967296,4294967296],[4294967296,4]]",
-                     "[\"float\",\"float\"]", NULL));
+    assert_false(
+        run("aten::mm", "[[4294967296,4294967296],[4294967296,4]]", "[\"float\",\"float\"]", NULL));
     /* 2^31 x 2^31 is within range: FLOPs in double. */
-    assert_true(run("aten::mm", "[[2147483648,2147483648],[2147483648,2]]",
-                    "[\"float\",\"float\"]", NULL));
+    assert_true(
+        run("aten::mm", "[[2147483648,2147483648],[2147483648,2]]", "[\"float\",\"float\"]", NULL));
     EQ(R.flops, 2.0 * 2147483648.0 * 2 * 2147483648.0);
     /* A broadcast whose output has 2^63 elements. */
     assert_false(run("aten::add", "[[2147483648,1],[1,4294967296],[]]",
