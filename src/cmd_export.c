@@ -30,6 +30,19 @@ static void export_usage(FILE *f)
                "Metadata, top-level keys and the flows between kept events are kept.\n");
 }
 
+/* start + ms milliseconds in ns. Trace times lie within +-2^62 ns
+ * (LOAD_MAX_TIME_NS), so an offset beyond that reaches past every event and
+ * is clamped rather than added. */
+static int64_t window_edge(int64_t start, double ms)
+{
+    double ns = ms * 1e6;
+    if (ns >= (double)LOAD_MAX_TIME_NS)
+        return INT64_MAX;
+    if (ns <= -(double)LOAD_MAX_TIME_NS)
+        return INT64_MIN;
+    return start + llround(ns);
+}
+
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -93,7 +106,8 @@ int cmd_export(int argc, char **argv)
     if (window) {
         char *end;
         a_ms = strtod(window, &end);
-        if (*end != ':' || !*(end + 1) || (b_ms = strtod(end + 1, &end), *end)) {
+        if (*end != ':' || !*(end + 1) || (b_ms = strtod(end + 1, &end), *end) || !isfinite(a_ms) ||
+            !isfinite(b_ms)) {
             fprintf(stderr, "torchtop export: --window needs START:END in milliseconds\n");
             return EXIT_USAGE;
         }
@@ -118,8 +132,8 @@ int cmd_export(int argc, char **argv)
     if (window) {
         /* Rounded: a window given to the nanosecond (as the explorer
          * prints it) selects exactly that window. */
-        sel.from = t->t_start + llround(a_ms * 1e6);
-        sel.to = t->t_start + llround(b_ms * 1e6);
+        sel.from = window_edge(t->t_start, a_ms);
+        sel.to = window_edge(t->t_start, b_ms);
     }
     uint8_t *keep = xmalloc(t->ev.n + 1);
     char msg[256];

@@ -7,6 +7,7 @@
 
 #include "tui/calltree.h"
 #include "tui/calltree_internal.h"
+#include "core/base/wide.h"
 
 static void add_gpu_ivals(struct calltree *ct, uint32_t ev)
 {
@@ -167,10 +168,11 @@ static void thread_sums(struct calltree *ct, uint32_t r)
 {
     if (ct->row_cpu[r] != CT_UNKNOWN)
         return;
-    int64_t cpu = 0;
+    /* Overlapping spans near the loader's time limit add up past int64. */
+    __int128 cpu = 0;
     for (uint32_t k = ct->tops_first[r]; k < ct->tops_first[r + 1]; k++)
         cpu += ct->t->ev.v[ct->tops[k]].dur;
-    ct->row_cpu[r] = cpu;
+    ct->row_cpu[r] = wide_clamp(cpu);
     ct->row_spans[r] = ct->tops_first[r + 1] - ct->tops_first[r];
 }
 
@@ -199,9 +201,10 @@ int64_t calltree_cpu(struct calltree *ct, uint32_t n)
         if (!evk_is_gpu(t->ev.v[node->ref].kind)) {
             struct ct_gtime *g = group_times(ct, n);
             if (g->cpu == CT_UNKNOWN) {
-                g->cpu = 0;
+                __int128 sum = 0;
                 for (uint32_t k = 0; k < node->count; k++)
-                    g->cpu += t->ev.v[ct->members.v[node->members + k]].dur;
+                    sum += t->ev.v[ct->members.v[node->members + k]].dur;
+                g->cpu = wide_clamp(sum);
             }
             v = g->cpu;
         }

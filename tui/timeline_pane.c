@@ -244,10 +244,15 @@ static void timeline_draw(struct pane *p, struct app *a)
 static void zoom(struct pane *p, struct app *a, double factor)
 {
     struct tl_pane *tl = tl_of(p);
-    int64_t span = (int64_t)((double)(tl->v1 - tl->v0) * factor);
+    /* Times span up to 2^63 ns (the loader's range): the wider span and
+     * its start are kept within the trace before they are int64 again. */
+    int64_t lo = a->t->t_start, hi = MAX(a->t->t_end, a->t->t_start + 1);
+    double want = (double)(tl->v1 - tl->v0) * factor;
+    int64_t span = want >= (double)(hi - lo) ? hi - lo : MAX((int64_t)want, (int64_t)1);
     double at = tl->v1 > tl->v0 ? (double)(tl->cursor - tl->v0) / (double)(tl->v1 - tl->v0) : 0.5;
-    tl->v0 = tl->cursor - (int64_t)(at * (double)span);
-    tl->v1 = tl->v0 + MAX(span, (int64_t)1);
+    __int128 v0 = (__int128)tl->cursor - (int64_t)(at * (double)span);
+    tl->v0 = (int64_t)CLAMP(v0, (__int128)lo, (__int128)(hi - span));
+    tl->v1 = tl->v0 + span;
     clamp_view(p, a);
 }
 

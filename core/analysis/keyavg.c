@@ -12,6 +12,7 @@
 #include "core/analysis/keyavg.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/shapes.h"
+#include "core/base/wide.h"
 #include "core/base/sort.h"
 #include "core/base/strbuf.h"
 #include "core/base/hmap.h"
@@ -63,9 +64,11 @@ static void stack_key(const struct trace *t, uint32_t i, int depth, struct strbu
     }
 }
 
+/* Sums are 128-bit: durations and [memory] byte counts near the int64
+ * limits add up past them (core/base/wide.h). */
 struct kagg {
-    int64_t self_cpu, cpu_total, self_dev, dev_total;
-    int64_t self_cpu_mem, cpu_mem, self_dev_mem, dev_mem; /* bytes */
+    __int128 self_cpu, cpu_total, self_dev, dev_total;
+    __int128 self_cpu_mem, cpu_mem, self_dev_mem, dev_mem; /* bytes */
     double flops;
     uint64_t calls;
     uint32_t first;  /* first instance */
@@ -188,10 +191,19 @@ static double op_flops(const struct trace *t, uint32_t ev)
         if (n == 1)
             dil[1] = dil[0];
         shapes_parse_int(shapes_args_concrete(&args, 6), &groups);
-        if (st[0] <= 0 || st[1] <= 0 || groups <= 0)
+        /* Parameters no convolution has (PyTorch refuses them) give none. */
+        if (st[0] <= 0 || st[1] <= 0 || groups <= 0 || pad[0] < 0 || pad[1] < 0 || dil[0] <= 0 ||
+            dil[1] <= 0)
             break;
-        int64_t oh = (d[0].d[2] + 2 * pad[0] - dil[0] * (d[1].d[2] - 1) - 1) / st[0] + 1;
-        int64_t ow = (d[0].d[3] + 2 * pad[1] - dil[1] * (d[1].d[3] - 1) - 1) / st[1] + 1;
+        /* 128-bit: recorded parameters may be as large as int64 goes. */
+        __int128 oh =
+            ((__int128)d[0].d[2] + 2 * (__int128)pad[0] - (__int128)dil[0] * (d[1].d[2] - 1) - 1) /
+                st[0] +
+            1;
+        __int128 ow =
+            ((__int128)d[0].d[3] + 2 * (__int128)pad[1] - (__int128)dil[1] * (d[1].d[3] - 1) - 1) /
+                st[1] +
+            1;
         if (oh > 0 && ow > 0)
             flops = 2.0 * (double)d[0].d[0] * (double)oh * (double)ow * (double)d[1].d[2] *
                     (double)d[1].d[3] * (double)d[0].d[1] * (double)d[1].d[0] / (double)groups;
@@ -254,7 +266,7 @@ struct kbuild {
     VEC(struct kagg) aggs;
     VEC(struct inst) insts; /* (aggregate, event), one per row event */
     bool any_shapes, any_stack, any_dev, any_mem, any_flops;
-    int64_t total_self_cpu, total_self_dev;
+    __int128 total_self_cpu, total_self_dev;
     int colmap[KA__N]; /* KA_* -> table column, -1 when left out */
 };
 
@@ -357,6 +369,21 @@ static void add_device_time(struct kbuild *b)
     }
 }
 
+/* A Bytes value: any integer up to 2^64, or a number of less than 2^100. */
+static bool mem_bytes(const struct trace *t, const struct argval *a, __int128 *out)
+{
+    double d;
+    if (a->type == ARG_INT)
+        *out = a->v.i;
+    else if (a->type == ARG_UINT)
+        *out = a->v.u;
+    else if (argpack_val_number(t, a, &d) && fabs(d) < 0x1p100)
+        *out = (__int128)d;
+    else
+        return false;
+    return true;
+}
+
 /* Memory: each [memory] instant (Bytes, negative for frees) counts for the
  * innermost row event around it (self) and every row event above. */
 static void add_memory(struct kbuild *b)
@@ -369,8 +396,9 @@ static void add_memory(struct kbuild *b)
             continue;
         b->any_mem = true;
         struct argval a;
-        int64_t bytes = 0, dtype = 0;
-        if (!argpack_find(t, i, "Bytes", &a) || !argpack_val_int(t, &a, &bytes))
+        int64_t dtype = 0;
+        __int128 bytes;
+        if (!argpack_find(t, i, "Bytes", &a) || !mem_bytes(t, &a, &bytes))
             continue;
         if (argpack_find(t, i, "Device Type", &a))
             argpack_val_int(t, &a, &dtype);
@@ -505,7 +533,7 @@ static void fill_row(const struct kbuild *b, struct table *tab, size_t r, const 
         table_set_text(tab, r, (size_t)colmap[KA_NAME], name);
         free(name);
     } else {
-        int64_t total = b->total_self_cpu;
+        double total = (double)b->total_self_cpu;
         table_set_text(tab, r, (size_t)colmap[KA_NAME], trace_str(t, g->name));
         SETF(KA_SELF_CPU_PCT, total ? 100.0 * g->self_cpu / total : 0);
         SETF(KA_SELF_CPU, g->self_cpu / scale);
@@ -514,7 +542,7 @@ static void fill_row(const struct kbuild *b, struct table *tab, size_t r, const 
         SETF(KA_CPU_AVG, g->cpu_total / scale / (double)g->calls);
     }
     if (g->self_dev || g->dev_total) {
-        int64_t total = b->total_self_dev;
+        double total = (double)b->total_self_dev;
         SETF(KA_SELF_DEV, g->self_dev / scale);
         SETF(KA_SELF_DEV_PCT, total ? 100.0 * g->self_dev / total : 0);
         SETF(KA_DEV_TOTAL, g->dev_total / scale);
@@ -524,10 +552,10 @@ static void fill_row(const struct kbuild *b, struct table *tab, size_t r, const 
     if (colmap[KA_CALLS] >= 0)
         table_set_int(tab, r, (size_t)colmap[KA_CALLS], (int64_t)g->calls);
     if (b->any_mem && !g->gpu) {
-        table_set_int(tab, r, (size_t)colmap[KA_CPU_MEM], g->cpu_mem);
-        table_set_int(tab, r, (size_t)colmap[KA_SELF_CPU_MEM], g->self_cpu_mem);
-        table_set_int(tab, r, (size_t)colmap[KA_DEV_MEM], g->dev_mem);
-        table_set_int(tab, r, (size_t)colmap[KA_SELF_DEV_MEM], g->self_dev_mem);
+        table_set_int(tab, r, (size_t)colmap[KA_CPU_MEM], wide_clamp(g->cpu_mem));
+        table_set_int(tab, r, (size_t)colmap[KA_SELF_CPU_MEM], wide_clamp(g->self_cpu_mem));
+        table_set_int(tab, r, (size_t)colmap[KA_DEV_MEM], wide_clamp(g->dev_mem));
+        table_set_int(tab, r, (size_t)colmap[KA_SELF_DEV_MEM], wide_clamp(g->self_dev_mem));
     }
     if (b->any_flops && g->flops > 0)
         table_set_float(tab, r, (size_t)colmap[KA_FLOPS], g->flops / flops_scale);
@@ -635,7 +663,7 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
     if (!per_event)
         sort_by_total(&b, tab);
     table_add_note(tab, "times in %s; Self CPU total %.3f %s%s%s", b.unit,
-                   b.total_self_cpu / b.scale, b.unit,
+                   (double)b.total_self_cpu / b.scale, b.unit,
                    b.any_mem ? "; memory in bytes (frees negative)" : "",
                    b.any_flops ? "; FLOPs from the ops' flops args, else PyTorch's formulas on the "
                                  "recorded shapes"

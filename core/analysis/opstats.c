@@ -164,7 +164,8 @@ struct table *opstats_ops_table(const struct opstats *s)
         size_t b = a + 1;
         while (b < s->n && gkey_same(&keys[a], &keys[b]))
             b++;
-        int64_t direct = 0, subtree = 0;
+        /* 128-bit: times near the loader's limit add up past int64. */
+        __int128 direct = 0, subtree = 0;
         bool seen[OPCAT__COUNT] = {false};
         for (size_t k = a; k < b; k++) {
             direct += s->l[keys[k].li].direct;
@@ -179,10 +180,10 @@ struct table *opstats_ops_table(const struct opstats *s)
         sb_putc(&cats, ']');
         size_t r = table_add_row(tab);
         table_set_text(tab, r, OPS_NAME, trace_str(t, keys[a].k[0]));
-        table_set_float(tab, r, OPS_DIRECT_SUM, direct / 1e3);
-        table_set_float(tab, r, OPS_SUBTREE_SUM, subtree / 1e3);
-        table_set_float(tab, r, OPS_DIRECT_MS, direct / 1e6);
-        table_set_float(tab, r, OPS_SUBTREE_MS, subtree / 1e6);
+        table_set_float(tab, r, OPS_DIRECT_SUM, (double)direct / 1e3);
+        table_set_float(tab, r, OPS_SUBTREE_SUM, (double)subtree / 1e3);
+        table_set_float(tab, r, OPS_DIRECT_MS, (double)direct / 1e6);
+        table_set_float(tab, r, OPS_SUBTREE_MS, (double)subtree / 1e6);
         table_set_int(tab, r, OPS_COUNT, (int64_t)(b - a));
         table_set_text(tab, r, OPS_CATEGORIES, sb_str(&cats));
         table_set_ref(tab, r, keys[a].k[0]);
@@ -222,7 +223,7 @@ struct table *opstats_category_table(const struct opstats *s)
     };
     struct table *tab =
         table_new("ops_summary_by_category", "GPU time by op category", cols, CAT__N);
-    int64_t direct[OPCAT__COUNT] = {0};
+    __int128 direct[OPCAT__COUNT] = {0};
     uint32_t count[OPCAT__COUNT] = {0};
     for (size_t i = 0; i < s->n; i++) {
         direct[s->l[i].cat] += s->l[i].direct;
@@ -236,7 +237,7 @@ struct table *opstats_category_table(const struct opstats *s)
         size_t r = table_add_row(tab);
         table_set_text(tab, r, CAT_NAME, opcat_name(c));
         table_set_int(tab, r, CAT_COUNT, count[c]);
-        table_set_float(tab, r, CAT_DIRECT_MS, direct[c] / 1e6);
+        table_set_float(tab, r, CAT_DIRECT_MS, (double)direct[c] / 1e6);
         table_set_ref(tab, r, (uint32_t)c);
         first[r + 1] = count[c];
         rows++;

@@ -12,8 +12,9 @@
 #include "core/base/xalloc.h"
 #include "core/trace/pyval.h"
 
-/* One element of Input Dims / Input Strides: a flat list of integers. */
-static void parse_shape(struct pyval v, struct shape *s)
+/* One element of Input Dims / Input Strides: a flat list of integers (for
+ * dims, one that passes shapes_valid). */
+static void parse_shape(struct pyval v, struct shape *s, bool dims)
 {
     s->nd = -1;
     struct pyval_iter it;
@@ -27,9 +28,32 @@ static void parse_shape(struct pyval v, struct shape *s)
         nd++;
     }
     s->nd = nd;
+    if (dims && !shapes_valid(s))
+        s->nd = -1;
 }
 
-static uint32_t parse_shapes(struct pyval list, struct shape *v, bool *is_list)
+bool shapes_valid(const struct shape *s)
+{
+    if (s->nd < 0)
+        return false;
+    bool zero = false;
+    for (int i = 0; i < s->nd; i++) {
+        if (s->d[i] < 0 || s->d[i] > SHAPES_MAX_NUMEL)
+            return false;
+        zero |= s->d[i] == 0;
+    }
+    if (zero)
+        return true;
+    int64_t n = 1;
+    for (int i = 0; i < s->nd; i++) {
+        if (n > SHAPES_MAX_NUMEL / s->d[i])
+            return false;
+        n *= s->d[i];
+    }
+    return true;
+}
+
+static uint32_t parse_shapes(struct pyval list, struct shape *v, bool dims, bool *is_list)
 {
     for (uint32_t i = 0; i < SHAPES_MAX_ARGS; i++)
         v[i].nd = -1;
@@ -40,7 +64,7 @@ static uint32_t parse_shapes(struct pyval list, struct shape *v, bool *is_list)
         return 0;
     uint32_t n = 0;
     while (n < SHAPES_MAX_ARGS && pyval_iter_next(&it, &x))
-        parse_shape(x, &v[n++]);
+        parse_shape(x, &v[n++], dims);
     return n;
 }
 
@@ -78,8 +102,8 @@ bool shapes_args_parse(struct op_args *a, struct pyval dims, struct pyval types,
     if (pyval_kind(dims) != PYV_LIST)
         return false;
     bool is_list;
-    uint32_t nd = parse_shapes(dims, a->dims, &a->has_dims);
-    uint32_t ns = parse_shapes(strides, a->strides, &is_list);
+    uint32_t nd = parse_shapes(dims, a->dims, true, &a->has_dims);
+    uint32_t ns = parse_shapes(strides, a->strides, false, &is_list);
     struct strbuf store = STRBUF_INIT;
     size_t toff[SHAPES_MAX_ARGS], coff[SHAPES_MAX_ARGS];
     uint32_t nt = parse_texts(types, &store, toff);

@@ -69,8 +69,19 @@ static inline const char *shapes_args_concrete(const struct op_args *a, uint32_t
     return i < a->n ? a->concrete[i] : "";
 }
 
+/* The largest dim and element count of a shape. Recorded dims that are
+ * negative or larger, or whose product is (no tensor has them), make the
+ * entry "not a shape" (nd = -1), so that element counts, and the models'
+ * products of dims with their parameters, stay far from int64's limits. */
+#define SHAPES_MAX_NUMEL (INT64_C(1) << 62)
+
+/* Whether nd >= 0, every dim is in [0, SHAPES_MAX_NUMEL] and their product
+ * is at most SHAPES_MAX_NUMEL. A shape built from others (an output shape)
+ * must pass this before shapes_numel. */
+bool shapes_valid(const struct shape *s);
+
 /* Number of elements: the product of the dims (1 for a 0-d shape); 0 when
- * nd < 0. */
+ * nd < 0. s is a parsed Input Dims entry or passes shapes_valid. */
 int64_t shapes_numel(const struct shape *s);
 
 /* Bytes per element of a recorded dtype name (docs/metrics.md §7.1): 8

@@ -96,12 +96,16 @@ static double causal_fraction(const struct sdpa *p, bool bottom_right)
         return 1;
     if (p->NQ == p->NKV)
         return 0.5;
-    double kept = 0;
-    for (int64_t i = 0; i < p->NQ; i++) {
-        int64_t k = bottom_right ? p->NKV - p->NQ + i + 1 : i + 1;
-        kept += (double)CLAMP(k, 0, p->NKV);
-    }
-    return kept / ((double)p->NQ * (double)p->NKV);
+    /* Query i keeps clamp(off + i + 1, 0, NKV) keys: the sum over i, in
+     * closed form (lengths may be up to 2^62, too many to loop over). */
+    __int128 nq = p->NQ, nkv = p->NKV;
+    __int128 first = (bottom_right ? nkv - nq : 0) + 1, last = first + nq - 1;
+    __int128 lo = MAX(first, 1), hi = MIN(last, nkv);
+    __int128 kept = lo <= hi ? (lo + hi) * (hi - lo + 1) / 2 : 0;
+    __int128 full_from = MAX(first, nkv + 1);
+    if (last >= full_from)
+        kept += nkv * (last - full_from + 1);
+    return (double)kept / ((double)p->NQ * (double)p->NKV);
 }
 
 static double fwd_flops(const struct sdpa *p)

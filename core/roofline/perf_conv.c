@@ -98,22 +98,40 @@ static bool spatial_arg(const struct op_args *a, int i, int n, int64_t dflt, int
     return false;
 }
 
+/* A dim computed in 128 bits as it is stored: -1 when out of int64 (the
+ * shape then fails shapes_valid). */
+static int64_t dim_of(__int128 v)
+{
+    return v >= 0 && v <= INT64_MAX ? (int64_t)v : -1;
+}
+
+/* The output shape from the parameters (PyTorch's formulas). Recorded
+ * parameters may be as large as int64 goes, hence the 128-bit arithmetic. */
 static void out_shape(struct conv *cv)
 {
     cv->out.nd = cv->x.nd;
     cv->out.d[0] = cv->x.d[0];
-    cv->out.d[1] = cv->transposed ? cv->w.d[1] * cv->groups : cv->w.d[0];
+    cv->out.d[1] = cv->transposed ? dim_of((__int128)cv->w.d[1] * cv->groups) : cv->w.d[0];
     for (int k = 0; k < cv->nsp; k++) {
-        int64_t in = cv->x.d[2 + k], ks = cv->w.d[2 + k];
-        int64_t o;
-        if (!cv->transposed) {
-            int64_t num = in + 2 * cv->pad[k] - cv->dil[k] * (ks - 1) - 1;
-            o = cv->stride[k] ? num / cv->stride[k] + 1 : 0;
-        } else {
-            o = (in - 1) * cv->stride[k] - 2 * cv->pad[k] + cv->dil[k] * (ks - 1) + cv->opad[k] + 1;
-        }
-        cv->out.d[2 + k] = o;
+        __int128 in = cv->x.d[2 + k], ks = cv->w.d[2 + k];
+        __int128 stride = cv->stride[k], pad = cv->pad[k], dil = cv->dil[k];
+        __int128 o;
+        if (!cv->transposed)
+            o = (in + 2 * pad - dil * (ks - 1) - 1) / stride + 1;
+        else
+            o = (in - 1) * stride - 2 * pad + dil * (ks - 1) + cv->opad[k] + 1;
+        cv->out.d[2 + k] = dim_of(o);
     }
+}
+
+/* PyTorch refuses a convolution with a stride or dilation below 1 or a
+ * negative padding or output padding; none ran with them. */
+static bool params_valid(const struct conv *cv)
+{
+    for (int k = 0; k < cv->nsp; k++)
+        if (cv->stride[k] < 1 || cv->dil[k] < 1 || cv->pad[k] < 0 || cv->opad[k] < 0)
+            return false;
+    return true;
 }
 
 /* grad_output of the backward op linked to a forward convolution, when
@@ -175,6 +193,11 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
               spatial_arg(a, sg->opad, cv->nsp, 0, cv->opad);
     if (!ok)
         return false;
+    if (!params_valid(cv)) {
+        r->why = "convolution parameters no convolution has (a stride or dilation below 1, or a "
+                 "negative padding)";
+        return false;
+    }
     /* Parameters are known when Concrete Inputs were recorded. */
     cv->have_params = *shapes_args_concrete(a, (uint32_t)sg->stride) ||
                       *shapes_args_concrete(a, (uint32_t)sg->pad);
@@ -196,6 +219,10 @@ static bool conv_parse(const struct pm_ctx *c, const struct conv_sig *sg, struct
     }
     if (cv->have_params) {
         out_shape(cv);
+        if (!shapes_valid(&cv->out)) {
+            r->why = "the output shape of these convolution parameters is out of range";
+            return false;
+        }
         return true;
     }
     /* Recorded without Concrete Inputs (PyTorch before 1.10): stride,

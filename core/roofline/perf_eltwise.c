@@ -67,7 +67,7 @@ static bool model_binary(const struct pm_ctx *c, struct pm_result *r)
     if (!shapes_args_shape(a, 0) || !shapes_args_shape(a, 1))
         return false;
     struct shape out;
-    if (!broadcast(&a->dims[0], &a->dims[1], &out))
+    if (!broadcast(&a->dims[0], &a->dims[1], &out) || !shapes_valid(&out))
         return false;
     bool has_out = shapes_args_tensor(a, 2);
     const char *t1 = shapes_args_type(a, 0), *t2 = shapes_args_type(a, 1);

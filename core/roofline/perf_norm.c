@@ -128,11 +128,14 @@ static bool norm_model(const struct pm_ctx *c, struct pm_result *r, const struct
         ok = x->nd >= 2;
         tt.c = ok ? (double)x->d[1] : 0;
     }
+    /* The normalized size is read back as an integer: it must be one. */
+    if (!ok || !(tt.c > 0 && tt.c <= (double)SHAPES_MAX_NUMEL))
+        return false;
     int64_t g;
-    if (ok && sg->groups >= 0 &&
-        shapes_parse_int(shapes_args_concrete(a, (uint32_t)sg->groups), &g) && g > 0)
+    if (sg->groups >= 0 && shapes_parse_int(shapes_args_concrete(a, (uint32_t)sg->groups), &g) &&
+        g > 0)
         tt.c = (double)((int64_t)tt.c / g);
-    if (!ok || tt.c <= 0)
+    if (tt.c <= 0)
         return false;
     tt.affine = sg->weight >= 0 && shapes_args_tensor(a, (uint32_t)sg->weight);
     tt.bias = sg->bias >= 0 && shapes_args_tensor(a, (uint32_t)sg->bias);

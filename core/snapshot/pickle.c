@@ -24,6 +24,12 @@
 #define PK_MAX_STACK (1u << 26) /* values on the stack */
 #define PK_MAX_MEMO (1u << 27)  /* memo slots */
 #define PK_MAX_LINE 256         /* GLOBAL module and name lines */
+/* Working memory (stack, memo, container pool and items) may grow to this
+ * much plus PK_MEM_PER_BYTE per byte of pickle read. A real snapshot needs
+ * a small fraction of that; opcodes of one byte that each cost 64 bytes
+ * (EMPTY_LIST) are how a small gzip file would otherwise ask for gigabytes. */
+#define PK_MEM_FLOOR (64u << 20)
+#define PK_MEM_PER_BYTE 32u
 
 /* ------------------------------------------------------------------------ */
 /* Opcode names                                                             */
@@ -203,16 +209,67 @@ static char *msg_text(const char *s, size_t n)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Working memory                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Count `more` bytes of working memory against the budget, or fail. */
+static enum status charge(struct pickle *p, size_t more)
+{
+    uint64_t read = p->base + p->pos;
+    uint64_t limit = PK_MEM_FLOOR + PK_MEM_PER_BYTE * read;
+    if (p->held + more > limit)
+        return fail(p, ST_LIMIT,
+                    "the pickle needs more than %llu MiB of working memory for the %llu bytes "
+                    "read so far (torchtop allows %u MiB plus %u bytes per byte of pickle)",
+                    (unsigned long long)(limit >> 20), (unsigned long long)read, PK_MEM_FLOOR >> 20,
+                    PK_MEM_PER_BYTE);
+    p->held += more;
+    return ST_OK;
+}
+
+/* vec_grow within the budget: room for `want` elements of elsize bytes. */
+static enum status reserve(struct pickle *p, void **v, size_t *cap, size_t want, size_t elsize)
+{
+    if (want <= *cap)
+        return ST_OK;
+    size_t c = *cap ? *cap : 16;
+    while (c < want)
+        c *= 2;
+    enum status st = charge(p, (c - *cap) * elsize);
+    if (st != ST_OK)
+        return st;
+    *v = xreallocarray(*v, c, elsize);
+    *cap = c;
+    return ST_OK;
+}
+
+#define RESERVE(vec, want) reserve(p, (void **)&(vec)->v, &(vec)->cap, (want), sizeof(*(vec)->v))
+
+/* Free a container's items. */
+static void drop_items(struct pickle *p, struct pk_cont *c)
+{
+    p->held -= (size_t)c->cap * sizeof(*c->items);
+    free(c->items);
+    c->items = NULL;
+    c->n = c->cap = 0;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Containers, stack and memo                                               */
 /* ------------------------------------------------------------------------ */
 
-static struct pk_value new_cont(struct pickle *p, uint8_t kind)
+static enum status new_cont(struct pickle *p, uint8_t kind, struct pk_value *out)
 {
     uint32_t id;
     if (p->free_conts.n) {
         id = p->free_conts.v[--p->free_conts.n];
     } else {
-        VEC_RESERVE(&p->conts, p->conts.n + 1);
+        /* A slot's id may come back to free_conts: count that room too. */
+        enum status st = RESERVE(&p->conts, p->conts.n + 1);
+        if (st == ST_OK)
+            st = RESERVE(&p->free_conts, p->conts.cap);
+        if (st != ST_OK)
+            return st;
         id = (uint32_t)p->conts.n++;
     }
     struct pk_cont *c = &p->conts.v[id];
@@ -221,17 +278,25 @@ static struct pk_value new_cont(struct pickle *p, uint8_t kind)
     c->kind = kind;
     c->state = CS_OPEN;
     c->start = p->op_off;
-    return (struct pk_value){.tag = kind, .id = id};
+    *out = (struct pk_value){.tag = kind, .id = id};
+    return ST_OK;
+}
+
+static inline enum status push(struct pickle *p, struct pk_value v);
+
+static enum status push_new_cont(struct pickle *p, uint8_t kind)
+{
+    struct pk_value v;
+    enum status st = new_cont(p, kind, &v);
+    return st != ST_OK ? st : push(p, v);
 }
 
 static void release_cont(struct pickle *p, uint32_t id)
 {
     struct pk_cont *c = &p->conts.v[id];
-    free(c->items);
-    c->items = NULL;
-    c->n = c->cap = 0;
+    drop_items(p, c);
     c->state = CS_FREE;
-    VEC_PUSH(&p->free_conts, id);
+    VEC_PUSH(&p->free_conts, id); /* room reserved (and counted) in new_cont */
 }
 
 static inline uint16_t value_depth(const struct pickle *p, struct pk_value v)
@@ -275,9 +340,7 @@ static enum status seal(struct pickle *p, uint32_t id)
     v.depth = depth;
     c->repl = v;
     c->state = CS_REPLACED;
-    free(c->items);
-    c->items = NULL;
-    c->n = c->cap = 0;
+    drop_items(p, c);
     if (c->memo != UINT32_MAX) {
         struct pk_value *m = &p->memo.v[c->memo];
         if (m->tag == c->kind && m->id == id)
@@ -313,9 +376,14 @@ static inline enum status push(struct pickle *p, struct pk_value v)
 {
     if (UNLIKELY(p->stack.n >= PK_MAX_STACK))
         return fail(p, ST_LIMIT, "more than %u values on the pickle stack", PK_MAX_STACK);
+    if (UNLIKELY(p->stack.n == p->stack.cap)) {
+        enum status st = RESERVE(&p->stack, p->stack.n + 1);
+        if (st != ST_OK)
+            return st;
+    }
     if (pk_is_container(v))
         cont(p, v)->stack_refs++;
-    VEC_PUSH(&p->stack, v);
+    p->stack.v[p->stack.n++] = v;
     return ST_OK;
 }
 
@@ -335,7 +403,9 @@ static enum status memo_put(struct pickle *p, uint64_t idx, uint8_t op)
         return fail(p, ST_LIMIT, "%s index %llu is out of range", op_names[op],
                     (unsigned long long)idx);
     if (idx >= p->memo.n) {
-        VEC_RESERVE(&p->memo, idx + 1);
+        enum status st = RESERVE(&p->memo, idx + 1);
+        if (st != ST_OK)
+            return st;
         memset(p->memo.v + p->memo.n, 0, (idx + 1 - p->memo.n) * sizeof(*p->memo.v));
         p->memo.n = idx + 1;
     }
@@ -374,21 +444,25 @@ static enum status pop_mark(struct pickle *p, uint8_t op, size_t *mark)
     return ST_OK;
 }
 
-static void cont_append(struct pickle *p, struct pk_value target, const struct pk_value *v,
-                        size_t n)
+static enum status cont_append(struct pickle *p, struct pk_value target, const struct pk_value *v,
+                               size_t n)
 {
     struct pk_cont *c = cont(p, target);
     if (n == 0)
-        return;
+        return ST_OK;
     if (c->n + n > c->cap) {
         size_t cap = c->cap ? c->cap : 4;
         while (cap < c->n + n)
             cap *= 2;
+        enum status st = charge(p, (cap - c->cap) * sizeof(*c->items));
+        if (st != ST_OK)
+            return st;
         c->items = xreallocarray(c->items, cap, sizeof(*c->items));
         c->cap = (uint32_t)cap;
     }
     memcpy(c->items + c->n, v, n * sizeof(*v));
     c->n += (uint32_t)n;
+    return ST_OK;
 }
 
 /* APPEND(S) and SETITEM(S): move stack[from..] into the container below. */
@@ -417,23 +491,26 @@ static enum status add_items(struct pickle *p, size_t from, uint8_t kind, uint8_
                     "%s modifies a container that is already stored elsewhere "
                     "(recursive or shared structures are not supported)",
                     op_names[op]);
-    cont_append(p, target, p->stack.v + from, n);
+    enum status st = cont_append(p, target, p->stack.v + from, n);
     p->stack.n = from;
-    return ST_OK;
+    return st;
 }
 
 static enum status make_tuple(struct pickle *p, size_t from)
 {
-    struct pk_value t = new_cont(p, PK_TUPLE);
+    struct pk_value t;
+    enum status st = new_cont(p, PK_TUPLE, &t);
+    if (st != ST_OK)
+        return st;
     for (size_t i = from; i < p->stack.n; i++) {
-        enum status st = take(p, &p->stack.v[i]);
+        st = take(p, &p->stack.v[i]);
         if (st != ST_OK)
             return st;
     }
     if (p->stack.n > from) /* the stack may still be unallocated */
-        cont_append(p, t, p->stack.v + from, p->stack.n - from);
+        st = cont_append(p, t, p->stack.v + from, p->stack.n - from);
     p->stack.n = from;
-    return push(p, t);
+    return st != ST_OK ? st : push(p, t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -607,11 +684,11 @@ static enum status step(struct pickle *p, uint8_t op, struct pk_value *root, boo
         VEC_PUSH(&p->marks, p->stack.n);
         return ST_OK;
     case '}':
-        return push(p, new_cont(p, PK_DICT));
+        return push_new_cont(p, PK_DICT);
     case ']':
-        return push(p, new_cont(p, PK_LIST));
+        return push_new_cont(p, PK_LIST);
     case ')':
-        return push(p, new_cont(p, PK_TUPLE));
+        return push_new_cont(p, PK_TUPLE);
     case 's':
         if (p->stack.n < 3)
             return fail(p, ST_FORMAT, "SETITEM needs a dict, a key and a value");

@@ -125,7 +125,10 @@ bool pk_as_i64(struct pk_value v, int64_t *out);
 bool pk_as_u64(struct pk_value v, uint64_t *out);
 
 /* Python-like repr of a value ({'a': [1, (2,)], 'b': None}); PK_USER
- * values print as <user K:ID>. Appends to out. */
+ * values print as <user K:ID>. Appends to out at most PK_REPR_MAX bytes and
+ * "..." when the repr is longer: memo references can make a small pickle's
+ * repr exponentially long. */
+#define PK_REPR_MAX 4096
 void pickle_repr(const struct pickle *p, struct pk_value v, struct strbuf *out);
 
 /* Name of an opcode byte ("BINGET"), or NULL for bytes that are no opcode. */

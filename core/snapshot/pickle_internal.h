@@ -47,6 +47,7 @@ struct pickle {
     size_t memo_count; /* memo slots set (Python's len(memo)) */
     VEC(struct pk_cont) conts;
     VEC(uint32_t) free_conts;
+    size_t held; /* bytes of stack, memo, pool and items (the budget's count) */
 };
 
 static inline struct pk_cont *cont(const struct pickle *p, struct pk_value v)

@@ -75,10 +75,13 @@ bool pk_as_u64(struct pk_value v, uint64_t *out)
     return false;
 }
 
-static void repr_str(struct strbuf *out, const char *s, size_t n)
+/* False when the string was cut at end. */
+static bool repr_str(struct strbuf *out, const char *s, size_t n, size_t end)
 {
     sb_putc(out, '\'');
     for (size_t i = 0; i < n; i++) {
+        if (out->len >= end)
+            return false;
         unsigned char c = (unsigned char)s[i];
         if (c == '\'' || c == '\\')
             sb_printf(out, "\\%c", c);
@@ -90,6 +93,7 @@ static void repr_str(struct strbuf *out, const char *s, size_t n)
             sb_putc(out, (char)c);
     }
     sb_putc(out, '\'');
+    return true;
 }
 
 static void repr_float(struct strbuf *out, double d)
@@ -113,10 +117,14 @@ static void repr_float(struct strbuf *out, double d)
         sb_puts(out, ".0");
 }
 
-void pickle_repr(const struct pickle *p, struct pk_value v, struct strbuf *out)
+/* Appends v's repr while out->len is below end; false when some of it was
+ * left out. */
+static bool repr_to(const struct pickle *p, struct pk_value v, struct strbuf *out, size_t end)
 {
     size_t n;
     const struct pk_value *it;
+    if (out->len >= end)
+        return false;
     switch (v.tag) {
     case PK_NONE:
         sb_puts(out, "None");
@@ -134,7 +142,8 @@ void pickle_repr(const struct pickle *p, struct pk_value v, struct strbuf *out)
         repr_float(out, v.f);
         break;
     case PK_STR:
-        repr_str(out, strtab_str(p->o.strs, v.id), strtab_len(p->o.strs, v.id));
+        if (!repr_str(out, strtab_str(p->o.strs, v.id), strtab_len(p->o.strs, v.id), end))
+            return false;
         break;
     case PK_USER:
         sb_printf(out, "<user %u:%u>", v.sub, v.id);
@@ -149,7 +158,8 @@ void pickle_repr(const struct pickle *p, struct pk_value v, struct strbuf *out)
         for (size_t i = 0; i < n; i++) {
             if (i)
                 sb_puts(out, ", ");
-            pickle_repr(p, it[i], out);
+            if (!repr_to(p, it[i], out, end))
+                return false;
         }
         if (v.tag == PK_TUPLE && n == 1)
             sb_putc(out, ',');
@@ -161,14 +171,30 @@ void pickle_repr(const struct pickle *p, struct pk_value v, struct strbuf *out)
         for (size_t i = 0; i + 1 < n; i += 2) {
             if (i)
                 sb_puts(out, ", ");
-            pickle_repr(p, it[i], out);
+            if (!repr_to(p, it[i], out, end))
+                return false;
             sb_puts(out, ": ");
-            pickle_repr(p, it[i + 1], out);
+            if (!repr_to(p, it[i + 1], out, end))
+                return false;
         }
         sb_putc(out, '}');
         break;
     default:
         sb_puts(out, "<?>");
         break;
+    }
+    return true;
+}
+
+void pickle_repr(const struct pickle *p, struct pk_value v, struct strbuf *out)
+{
+    size_t start = out->len;
+    if (!repr_to(p, v, out, start + PK_REPR_MAX)) {
+        out->len = MIN(out->len, start + PK_REPR_MAX);
+        /* Cut on a UTF-8 character boundary. */
+        while (out->len > start && ((unsigned char)out->s[out->len] & 0xc0) == 0x80)
+            out->len--;
+        out->s[out->len] = '\0';
+        sb_puts(out, "...");
     }
 }

@@ -4,6 +4,8 @@
  * is walked once at the end. */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,11 +67,37 @@ static const char *const key_names[] = {"",
 /* What the seal hook makes of containers (pk_value.sub of PK_USER). */
 enum user_kind { UK_FRAME = 1, UK_STACK, UK_ENTRY, UK_SEGMENT, UK_BLOCK, UK_ANNOT };
 
+/* Sizes in a snapshot (and their sums over every record, shared ones counted
+ * each time) stay below this, so that every total and running replay value
+ * fits an int64. */
+#define SNAP_MAX_BYTES (UINT64_C(1) << 62)
+/* Times (time_us) stay within +-this, so that their differences fit. */
+#define SNAP_MAX_TIME (INT64_C(1) << 62)
+/* finish() copies a segment, block, trace entry or annotation once for each
+ * reference to it. A pickle may name one record many times through its
+ * memo, a few bytes each; the copies may number at most twice the records
+ * the file spells out, plus this many. */
+#define SNAP_SHARED_SLACK 65536
+/* More records than this would overflow the model's uint32 indices. */
+#define SNAP_MAX_RECORDS (UINT32_C(1) << 31)
+/* device_traces may list this many devices (as segments may name). */
+#define SNAP_MAX_DEVICES 4096
+
+/* What a value turns into when finish() copies records out of it: the
+ * records (segments, blocks, trace entries, annotations), and the bytes
+ * their size fields add up to. Frames and stacks are interned and stay
+ * shared, so they cost nothing. Sums saturate at UINT64_MAX. */
+struct cost {
+    uint64_t records;
+    uint64_t bytes;
+};
+
 struct pend_segment {
     struct snap_segment seg;
     uint64_t offset; /* where its dict starts, for messages */
     int64_t device;
     uint32_t first_ref, nrefs; /* pending blocks: seg_blocks[first_ref .. +nrefs) */
+    struct cost cost;          /* itself and its blocks */
 };
 
 struct pend_block {
@@ -94,6 +122,11 @@ struct builder {
     VEC(uint32_t) seg_blocks;
     VEC(struct pend_block) blocks;
     VEC(struct snap_annotation) annots;
+    VEC(struct cost) costs; /* per pickle container id, set when it is sealed */
+    /* The first value the seal hook refused (ST_OK while there is none). */
+    struct pickle *p;
+    struct errinfo *err;
+    enum status st;
 };
 
 static inline struct pk_value user(uint8_t kind, uint32_t id)
@@ -104,6 +137,122 @@ static inline struct pk_value user(uint8_t kind, uint32_t id)
 static inline bool is_user(struct pk_value v, uint8_t kind)
 {
     return v.tag == PK_USER && v.sub == kind;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Limits                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void cost_add(struct cost *c, struct cost d)
+{
+    c->records = sat_add(c->records, d.records);
+    c->bytes = sat_add(c->bytes, d.bytes);
+}
+
+/* Refuse the snapshot at the opcode being run (the first refusal wins). */
+static void ATTR_FORMAT(2, 3) refuse(struct builder *b, const char *fmt, ...)
+{
+    if (b->st != ST_OK)
+        return;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    b->st = ST_LIMIT;
+    errinfo_set_at(b->err, ST_LIMIT, b->s->path, pickle_offset_what(b->p), pickle_offset(b->p),
+                   "%s", msg);
+}
+
+/* A size field of a record: a non-negative integer up to SNAP_MAX_BYTES.
+ * None and values of other types read as 0 (counted as bad values). */
+static uint64_t get_size(struct builder *b, struct pk_value v, const char *what, const char *field)
+{
+    if (v.tag == PK_INT && v.i < 0) {
+        refuse(b, "a %s with %s %lld: sizes are never negative", what, field, (long long)v.i);
+        return 0;
+    }
+    uint64_t u = 0;
+    if (!pk_as_u64(v, &u)) {
+        if (v.tag != PK_NONE)
+            b->s->n_bad_values++;
+        return 0;
+    }
+    if (u > SNAP_MAX_BYTES)
+        refuse(b, "a %s with %s %llu: sizes above 2^62 bytes are refused", what, field,
+               (unsigned long long)u);
+    return u;
+}
+
+/* A time_us field: an integer within +-SNAP_MAX_TIME. */
+static int64_t get_time(struct builder *b, struct pk_value v, const char *what)
+{
+    int64_t t = 0;
+    if (v.tag == PK_UINT || (pk_as_i64(v, &t) && (t <= -SNAP_MAX_TIME || t >= SNAP_MAX_TIME))) {
+        if (v.tag == PK_UINT)
+            refuse(b, "a %s with time_us %llu: times beyond +-2^62 us are refused", what,
+                   (unsigned long long)v.u);
+        else
+            refuse(b, "a %s with time_us %lld: times beyond +-2^62 us are refused", what,
+                   (long long)t);
+        return 0;
+    }
+    if (v.tag != PK_INT && v.tag != PK_BOOL && v.tag != PK_NONE)
+        b->s->n_bad_values++;
+    return t;
+}
+
+/* An address range [addr, addr + size) must not wrap past 2^64. */
+static void check_range(struct builder *b, uint64_t addr, uint64_t size, const char *what)
+{
+    if (size > UINT64_MAX - addr)
+        refuse(b, "a %s at 0x%llx of %llu bytes runs past the end of the 64-bit address space",
+               what, (unsigned long long)addr, (unsigned long long)size);
+}
+
+/* The cost of a value as an item of a container. */
+static struct cost cost_of(struct builder *b, struct pk_value v)
+{
+    if (pk_is_container(v))
+        return v.id < b->costs.n ? b->costs.v[v.id] : (struct cost){0, 0};
+    if (v.tag != PK_USER)
+        return (struct cost){0, 0};
+    switch (v.sub) {
+    case UK_ENTRY:
+        return (struct cost){1, b->entries.v[v.id].size};
+    case UK_SEGMENT:
+        return b->segs.v[v.id].cost;
+    case UK_BLOCK: {
+        const struct snap_block *k = &b->blocks.v[v.id].b;
+        return (struct cost){1, k->size + k->requested_size};
+    }
+    case UK_ANNOT:
+        return (struct cost){1, 0};
+    default:
+        return (struct cost){0, 0};
+    }
+}
+
+/* Check what a sealed value will be copied into against the limits. */
+static void check_cost(struct builder *b, struct cost c)
+{
+    uint64_t spelled = b->entries.n + b->blocks.n + b->segs.n + b->annots.n;
+    uint64_t allowed = MIN(2 * spelled + SNAP_SHARED_SLACK, SNAP_MAX_RECORDS);
+    if (c.records > allowed)
+        refuse(b,
+               "shared (memoized) references would copy the %llu segments, blocks and trace "
+               "entries read so far into %s%llu; torchtop refuses more than %llu (twice the "
+               "records plus %d)",
+               (unsigned long long)spelled, c.records == UINT64_MAX ? "more than " : "",
+               (unsigned long long)c.records, (unsigned long long)allowed, SNAP_SHARED_SLACK);
+    else if (c.bytes > SNAP_MAX_BYTES)
+        refuse(b, "the sizes of the segments, blocks and trace entries add up to more than 2^62 "
+                  "bytes: more than torchtop computes with");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -203,11 +352,13 @@ static struct pk_value seal_entry(struct builder *b, const struct pk_value *f, u
     if (have & BIT(K_DEVICE_FREE))
         e.addr = get_u64(b, f[K_DEVICE_FREE]);
     if (have & BIT(K_SIZE))
-        e.size = get_u64(b, f[K_SIZE]);
+        e.size = get_size(b, f[K_SIZE], "trace entry", "size");
+    if (e.action != SA_OOM)
+        check_range(b, e.addr, e.size, "trace entry");
     if (have & BIT(K_STREAM))
         e.stream = get_i64(b, f[K_STREAM]);
     if (have & BIT(K_TIME_US)) {
-        e.time_us = get_i64(b, f[K_TIME_US]);
+        e.time_us = get_time(b, f[K_TIME_US], "trace entry");
         e.flags |= SEF_TIME;
     }
     if (have & BIT(K_FRAMES))
@@ -230,13 +381,18 @@ static struct pk_value seal_segment(struct builder *b, struct pickle *p, const s
     if (have & BIT(K_ADDRESS))
         g->address = get_u64(b, f[K_ADDRESS]);
     if (have & BIT(K_TOTAL_SIZE))
-        g->total_size = get_u64(b, f[K_TOTAL_SIZE]);
+        g->total_size = get_size(b, f[K_TOTAL_SIZE], "segment", "total_size");
     if (have & BIT(K_ALLOCATED_SIZE))
-        g->allocated_size = get_u64(b, f[K_ALLOCATED_SIZE]);
+        g->allocated_size = get_size(b, f[K_ALLOCATED_SIZE], "segment", "allocated_size");
     if (have & BIT(K_ACTIVE_SIZE))
-        g->active_size = get_u64(b, f[K_ACTIVE_SIZE]);
+        g->active_size = get_size(b, f[K_ACTIVE_SIZE], "segment", "active_size");
     if (have & BIT(K_REQUESTED_SIZE))
-        g->requested_size = get_u64(b, f[K_REQUESTED_SIZE]);
+        g->requested_size = get_size(b, f[K_REQUESTED_SIZE], "segment", "requested_size");
+    check_range(b, g->address, g->total_size, "segment");
+    ps.cost = (struct cost){1, g->total_size};
+    cost_add(&ps.cost, (struct cost){0, g->allocated_size});
+    cost_add(&ps.cost, (struct cost){0, g->active_size});
+    cost_add(&ps.cost, (struct cost){0, g->requested_size});
     if (have & BIT(K_STREAM))
         g->stream = get_i64(b, f[K_STREAM]);
     if (have & BIT(K_SEGMENT_TYPE))
@@ -255,13 +411,16 @@ static struct pk_value seal_segment(struct builder *b, struct pickle *p, const s
         size_t n;
         const struct pk_value *it = list_items(b, p, f[K_BLOCKS], &n);
         for (size_t i = 0; i < n; i++) {
-            if (is_user(it[i], UK_BLOCK))
+            if (is_user(it[i], UK_BLOCK)) {
                 VEC_PUSH(&b->seg_blocks, it[i].id);
-            else
+                cost_add(&ps.cost, cost_of(b, it[i]));
+            } else {
                 b->s->n_bad_values++;
+            }
         }
     }
     ps.nrefs = (uint32_t)(b->seg_blocks.n - ps.first_ref);
+    check_cost(b, ps.cost);
     VEC_PUSH(&b->segs, ps);
     return user(UK_SEGMENT, (uint32_t)b->segs.n - 1);
 }
@@ -275,9 +434,11 @@ static struct pk_value seal_block(struct builder *b, struct pickle *p, const str
     if (have & BIT(K_ADDRESS))
         k->address = get_u64(b, f[K_ADDRESS]);
     if (have & BIT(K_SIZE))
-        k->size = get_u64(b, f[K_SIZE]);
+        k->size = get_size(b, f[K_SIZE], "block", "size");
     if (have & BIT(K_REQUESTED_SIZE))
-        k->requested_size = get_u64(b, f[K_REQUESTED_SIZE]);
+        k->requested_size = get_size(b, f[K_REQUESTED_SIZE], "block", "requested_size");
+    if (have & BIT(K_ADDRESS))
+        check_range(b, k->address, k->size, "block");
     k->state_name = get_str(b, f[K_STATE]);
     for (int st = 0; st < BS_OTHER; st++)
         if (b->state_ids[st] == k->state_name)
@@ -292,7 +453,7 @@ static struct pk_value seal_block(struct builder *b, struct pickle *p, const str
         if (pk_dict_get(p, h[0], K_FRAMES, &v))
             k->frames = get_stack(b, v);
         if (k->requested_size == 0 && pk_dict_get(p, h[0], K_REAL_SIZE, &v))
-            k->requested_size = get_u64(b, v);
+            k->requested_size = get_size(b, v, "block", "history real_size");
     }
     if (k->requested_size == 0 && !(have & BIT(K_REQUESTED_SIZE)))
         k->requested_size = k->size;
@@ -309,7 +470,7 @@ static struct pk_value seal_annotation(struct builder *b, const struct pk_value 
     if (have & BIT(K_DEVICE))
         a.device = (int32_t)get_i64(b, f[K_DEVICE]);
     if (have & BIT(K_TIME_US))
-        a.time_us = get_i64(b, f[K_TIME_US]);
+        a.time_us = get_time(b, f[K_TIME_US], "annotation");
     VEC_PUSH(&b->annots, a);
     return user(UK_ANNOT, (uint32_t)b->annots.n - 1);
 }
@@ -374,14 +535,35 @@ static void seal_list(struct builder *b, struct pickle *p, struct pk_value *v)
     *v = user(UK_STACK, n ? snapintern_stack(&b->in, b->s, b->tmp.v, n) : 0);
 }
 
+/* The cost of a container that stays one: that of its items. */
+static void seal_cost(struct builder *b, struct pickle *p, struct pk_value v)
+{
+    size_t n;
+    const struct pk_value *it = pk_items(p, v, &n);
+    struct cost c = {0, 0};
+    for (size_t i = 0; i < n; i++)
+        cost_add(&c, cost_of(b, it[i]));
+    if (v.id >= b->costs.n) {
+        VEC_RESERVE(&b->costs, v.id + 1);
+        memset(b->costs.v + b->costs.n, 0, (v.id + 1 - b->costs.n) * sizeof(*b->costs.v));
+        b->costs.n = v.id + 1;
+    }
+    b->costs.v[v.id] = c;
+    check_cost(b, c);
+}
+
 static enum status seal_hook(void *ud, struct pickle *p, struct pk_value *v, struct errinfo *err)
 {
     struct builder *b = ud;
+    (void)err; /* b->err is the same */
+    b->p = p;
     if (v->tag == PK_DICT)
         seal_dict(b, p, v);
     else if (v->tag == PK_LIST)
         seal_list(b, p, v);
-    return ST_OK;
+    if (pk_is_container(*v) && b->st == ST_OK)
+        seal_cost(b, p, *v);
+    return b->st;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -525,6 +707,15 @@ static enum status finish(struct builder *b, struct pickle *p, struct pk_value r
     if (have & BIT(K_DEVICE_TRACES)) {
         size_t n;
         const struct pk_value *it = list_items(b, p, f[K_DEVICE_TRACES], &n);
+        if (n > SNAP_MAX_DEVICES) {
+            errinfo_set_at(err, ST_LIMIT, s->path, pickle_offset_what(p),
+                           pk_offset(p, f[K_DEVICE_TRACES]),
+                           "device_traces lists %zu devices (devices 0 to %d are supported)", n,
+                           SNAP_MAX_DEVICES - 1);
+            VEC_FREE(&order);
+            VEC_FREE(&dev_count);
+            return ST_LIMIT;
+        }
         for (size_t d = 0; d < n; d++) {
             add_device(s, (int32_t)d, false);
             size_t before = order.n;
@@ -604,6 +795,7 @@ static void builder_free(struct builder *b)
     VEC_FREE(&b->seg_blocks);
     VEC_FREE(&b->blocks);
     VEC_FREE(&b->annots);
+    VEC_FREE(&b->costs);
 }
 
 enum status snapshot_load_source(struct source *src, const struct snapshot_load_opts *opts,
@@ -615,7 +807,7 @@ enum status snapshot_load_source(struct source *src, const struct snapshot_load_
     strtab_init(&s->strs);
     for (int k = 1; k < K__COUNT; k++)
         strtab_intern_cstr(&s->strs, key_names[k]);
-    struct builder b = {.s = s};
+    struct builder b = {.s = s, .err = err};
     for (int a = 0; a < SA_OTHER; a++)
         b.action_ids[a] = strtab_intern_cstr(&s->strs, snapshot_action_name(a));
     for (int st = 0; st < BS_OTHER; st++)

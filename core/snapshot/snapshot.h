@@ -259,7 +259,13 @@ struct snapshot_load_opts {
  * with snapshot_free). On failure *out is NULL and err holds the file, the
  * byte offset and what was wrong: ST_IO, ST_GZIP, ST_TRUNCATED, ST_FORMAT
  * (not a snapshot, malformed pickle), ST_UNSAFE (an opcode that would
- * construct objects), ST_LIMIT, ST_CANCELLED. opts may be NULL. */
+ * construct objects), ST_LIMIT, ST_CANCELLED. ST_LIMIT covers what torchtop
+ * cannot compute with or hold: a negative size or one above 2^62 bytes,
+ * sizes adding up beyond 2^62, a time_us beyond +-2^62, an address range
+ * past 2^64, more than 4096 devices, shared (memoized) records that would be
+ * copied into more than twice the records the file spells out (plus 65536),
+ * and a pickle needing more working memory than 64 MiB plus 32 bytes per
+ * byte read. opts may be NULL. */
 enum status snapshot_load_mem(const char *name, const void *buf, size_t len,
                               const struct snapshot_load_opts *opts, struct snapshot **out,
                               struct errinfo *err);

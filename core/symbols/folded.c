@@ -7,6 +7,7 @@
 #include "core/base/display.h"
 #include "core/symbols/folded.h"
 #include "core/base/strtab.h"
+#include "core/base/wide.h"
 #include "core/symbols/traceback.h"
 #include "core/base/hmap.h"
 
@@ -34,7 +35,8 @@ bool folded_metric_parse(const char *s, enum folded_metric *out)
 struct node {
     uint32_t parent; /* node index, IDX_NONE at the root */
     uint32_t text;   /* strtab id of the frame text */
-    int64_t value;   /* ns ending exactly at this node */
+    __int128 value;  /* ns ending exactly at this node (durations near int64's
+                        limit add up past it: core/base/wide.h) */
     bool listed;     /* already in the output order */
 };
 
@@ -86,7 +88,7 @@ static uint32_t child_node(struct folder *fo, uint32_t parent, uint32_t text)
 }
 
 static void add_stack(struct folder *fo, const struct trace *t, struct traceback *tb, uint32_t ev,
-                      int64_t value)
+                      __int128 value)
 {
     traceback_of_event(tb, t, ev);
     uint32_t node = IDX_NONE;
@@ -126,7 +128,7 @@ void folded_write(struct strbuf *out, const struct trace *t, enum folded_metric 
     struct traceback tb;
     traceback_init(&tb);
 
-    int64_t *dev = NULL;
+    __int128 *dev = NULL;
     if (m == FOLDED_SELF_DEVICE) {
         dev = xcalloc(t->ev.n ? t->ev.n : 1, sizeof(*dev));
         for (uint32_t i = 0; i < t->ev.n; i++) {
@@ -134,7 +136,7 @@ void folded_write(struct strbuf *out, const struct trace *t, enum folded_metric 
             const struct launch_info *li = evk_is_launch(e->kind) ? ev_launch(t, i) : NULL;
             if (!li || !li->gpu_count || !t->launch_gpu)
                 continue;
-            int64_t sum = 0;
+            __int128 sum = 0;
             for (uint32_t k = 0; k < li->gpu_count; k++)
                 sum += t->ev.v[t->launch_gpu[li->gpu_first + k]].dur;
             dev[e->parent != IDX_NONE ? e->parent : i] += sum;
@@ -144,7 +146,7 @@ void folded_write(struct strbuf *out, const struct trace *t, enum folded_metric 
         const struct event *e = &t->ev.v[i];
         if (!evk_is_host_span(e->kind) || e->kind == EVK_SPAN || e->ph != 'X')
             continue;
-        int64_t v;
+        __int128 v;
         if (m == FOLDED_SELF_CPU) {
             v = e->dur;
             for (uint32_t c = e->first_child; c != IDX_NONE; c = t->ev.v[c].next_sibling)
@@ -158,7 +160,7 @@ void folded_write(struct strbuf *out, const struct trace *t, enum folded_metric 
             add_stack(&fo, t, &tb, i, v);
     }
     for (size_t k = 0; k < fo.order.n; k++) {
-        int64_t us = fo.nodes.v[fo.order.v[k]].value / 1000;
+        int64_t us = wide_clamp(fo.nodes.v[fo.order.v[k]].value / 1000);
         if (us > 0)
             write_line(out, &fo, fo.order.v[k], us);
     }

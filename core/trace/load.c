@@ -375,6 +375,9 @@ static void drain(struct loader *L)
 /* The window                                                               */
 /* ------------------------------------------------------------------------ */
 
+static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
+    ATTR_FORMAT(4, 5);
+
 /* Read more input, keeping buf[keep..len). Positions before `keep` are
  * discarded and everything shifts left by the returned amount. At the end
  * of input, or after a read error (L->read_failed, err filled), L->eof is
@@ -443,19 +446,34 @@ static bool next_nonws(struct loader *L)
     }
 }
 
-/* Scan the value at pos to its end, reading as needed. Returns its end or
- * (size_t)-1 when the input ends first. */
+#define SCAN_ENDED ((size_t)-1)    /* scan_whole_value: the input ended first */
+#define SCAN_TOO_LONG ((size_t)-2) /* the value is longer than LOAD_MAX_VALUE_BYTES */
+
+/* Scan the value at pos to its end, reading as needed. Returns its end,
+ * SCAN_ENDED or SCAN_TOO_LONG. */
 static size_t scan_whole_value(struct loader *L)
 {
     struct jsonscan_state scan = {0};
     for (;;) {
         const char *q = json_scan_resume(L->buf + L->pos, L->buf + L->len, L->eof, &scan);
+        size_t n = q ? (size_t)(q - L->buf) - L->pos : L->len - L->pos;
+        if (n > LOAD_MAX_VALUE_BYTES)
+            return SCAN_TOO_LONG;
         if (q)
             return (size_t)(q - L->buf);
         if (L->eof)
-            return (size_t)-1;
+            return SCAN_ENDED;
         fill(L, L->pos);
     }
+}
+
+/* A value too long to hold: the fault is at its start, L->pos. */
+static enum status too_long(struct loader *L, const char *what)
+{
+    return fail_at(L, ST_LIMIT, L->pos,
+                   "%s longer than %u MiB: torchtop holds one whole to parse it and refuses "
+                   "larger ones",
+                   what, LOAD_MAX_VALUE_BYTES >> 20);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -472,9 +490,6 @@ static enum status vfail_at(struct loader *L, enum status st, size_t pos, const 
     }
     return L->err->status;
 }
-
-static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
-    ATTR_FORMAT(4, 5);
 
 static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
 {
@@ -563,6 +578,11 @@ static enum status parse_events(struct loader *L, bool bare_array)
                            "expected '{' starting a trace event, or ']' ending \"traceEvents\"");
         }
         const char *q = json_scan_resume(L->buf + L->pos, L->buf + L->len, L->eof, &scan);
+        if ((q ? (size_t)(q - L->buf) : L->len) - L->pos > LOAD_MAX_VALUE_BYTES) {
+            dispatch(L, bstart, L->pos);
+            drain(L); /* a bad event before it is the first fault */
+            return too_long(L, "a trace event");
+        }
         if (!q) {
             if (L->eof) {
                 if (!L->read_failed) {
@@ -717,7 +737,9 @@ static enum status parse_document(struct loader *L)
             return fail_at(L, ST_FORMAT, L->pos, "expected a key string in the top-level object");
         size_t kstart = L->pos;
         size_t kend = scan_whole_value(L);
-        if (kend == (size_t)-1)
+        if (kend == SCAN_TOO_LONG)
+            return too_long(L, "a top-level key");
+        if (kend == SCAN_ENDED)
             return input_ended(L, ST_TRUNCATED, "truncated inside a key");
         kstart = L->pos; /* scan_whole_value may have shifted the window */
         uint64_t key_at = L->base + kstart;
@@ -753,7 +775,9 @@ static enum status parse_document(struct loader *L)
             continue;
         }
         size_t vend = scan_whole_value(L);
-        if (vend == (size_t)-1)
+        if (vend == SCAN_TOO_LONG)
+            return too_long(L, "a top-level value");
+        if (vend == SCAN_ENDED)
             return input_ended(L, ST_TRUNCATED,
                                "truncated: the value of top-level key \"%s\" is incomplete", key);
         check_utf8(L, L->pos, vend);

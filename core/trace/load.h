@@ -24,6 +24,19 @@ typedef void (*load_progress_fn)(void *ud, uint64_t done, uint64_t total, uint64
 /* The most parser threads a load runs (struct load_opts.threads). */
 #define LOAD_MAX_THREADS 64
 
+/* A trace event, or a top-level key or value, longer than this is refused
+ * (ST_LIMIT at its first byte; everything before it is kept): real events
+ * are a few KiB, and the loader holds one whole in memory to parse it. */
+#define LOAD_MAX_VALUE_BYTES (16u << 20)
+/* Parsing one event may take this much memory (cJSON's nodes, some 64
+ * bytes for each value of the event); an event that needs more is refused
+ * (ST_LIMIT). Each parser thread holds at most this much at a time. */
+#define LOAD_MAX_EVENT_MEMORY (128u << 20)
+/* Times (ts, and ts + dur) lie strictly within +-this many nanoseconds
+ * (146 years around 1970): any difference of two times then fits an
+ * int64. An event outside is a fault (ST_LIMIT). */
+#define LOAD_MAX_TIME_NS (INT64_C(1) << 62)
+
 struct load_opts {
     unsigned threads;          /* parser threads, 1..LOAD_MAX_THREADS; 0 = one per core (max 4) */
     load_progress_fn progress; /* optional */

@@ -14,6 +14,7 @@
 #include "core/base/hash.h"
 #include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
+#include "core/trace/load.h"
 #include "core/trace/load_internal.h"
 #include "core/trace/pyval.h"
 #include "core/base/utf8.h"
@@ -23,11 +24,19 @@
 /* ------------------------------------------------------------------------ */
 
 static __thread struct arena *tls_arena;
+/* Set when an event's parse asked for more than LOAD_MAX_EVENT_MEMORY:
+ * cJSON then sees a failed allocation and gives up on the event. */
+static __thread bool tls_over_budget;
 
 static void *hook_malloc(size_t n)
 {
-    if (tls_arena)
+    if (tls_arena) {
+        if (n > LOAD_MAX_EVENT_MEMORY - MIN(tls_arena->used, LOAD_MAX_EVENT_MEMORY)) {
+            tls_over_budget = true;
+            return NULL;
+        }
         return arena_alloc(tls_arena, n);
+    }
     return malloc(n);
 }
 
@@ -151,15 +160,16 @@ static uint32_t intern_item_string(struct worker *w, const cJSON *item)
 
 /* Microseconds (as a double from the file) -> integer nanoseconds, exact for
  * the three-decimal values Kineto writes: the fraction is taken apart from
- * the integer part, whose subtraction is exact. */
+ * the integer part, whose subtraction is exact. False when the result is
+ * not within +-LOAD_MAX_TIME_NS. */
 static bool us_to_ns(double us, int64_t *ns)
 {
-    if (!isfinite(us) || fabs(us) > 9.0e15)
+    if (!(fabs(us) < LOAD_MAX_TIME_NS / 1000.0))
         return false;
     double ip = floor(us);
     double frac = us - ip;
     *ns = (int64_t)ip * 1000 + (int64_t)llround(frac * 1000.0);
-    return true;
+    return *ns > -LOAD_MAX_TIME_NS && *ns < LOAD_MAX_TIME_NS;
 }
 
 /* Integers beyond 2^53 lose digits in a double: find the literal after
@@ -656,7 +666,8 @@ static void soft_fail(struct batch_out *out, uint64_t offset, const char *fmt, .
 }
 
 /* A time field in µs: a number, or a string holding one (read, and a soft
- * fault: the format wants a number). */
+ * fault: the format wants a number). False, with the fault recorded, when
+ * it is neither or out of range. */
 static bool time_field(const cJSON *item, const char *key, uint64_t offset, int64_t *ns,
                        struct batch_out *out)
 {
@@ -667,13 +678,25 @@ static bool time_field(const cJSON *item, const char *key, uint64_t offset, int6
         char *end;
         d = strtod(item->valuestring, &end);
         if (*end)
-            return false;
-        soft_fail(out, offset, "expected a number for \"%s\", found a string (its number is used)",
-                  key);
+            d = NAN;
+        else
+            soft_fail(out, offset,
+                      "expected a number for \"%s\", found a string (its number is used)", key);
     } else {
+        d = NAN;
+    }
+    if (!isfinite(d)) {
+        fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"%s\"", key);
         return false;
     }
-    return us_to_ns(d, ns);
+    if (!us_to_ns(d, ns)) {
+        fail(out, ST_LIMIT, offset,
+             "expected \"%s\" within +-%" PRId64 " microseconds (2^62 ns, 146 years around "
+             "1970), found %.17g",
+             key, LOAD_MAX_TIME_NS / 1000, d);
+        return false;
+    }
+    return true;
 }
 
 static uint32_t name_of(struct worker *w, const cJSON *name)
@@ -953,21 +976,26 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
 
     int64_t ts = 0, dur = 0;
     if (f.ts) {
-        if (!time_field(f.ts, "ts", offset, &ts, out)) {
-            fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"ts\"");
+        if (!time_field(f.ts, "ts", offset, &ts, out))
             return;
-        }
     } else if (ph != 'M') {
         fail(out, ST_FORMAT, offset, "expected \"ts\" in a '%c' event", ph);
         return;
     }
     if (ph == 'X' && f.dur) {
-        if (!time_field(f.dur, "dur", offset, &dur, out)) {
-            fail(out, ST_FORMAT, offset, "expected a finite number of microseconds for \"dur\"");
+        if (!time_field(f.dur, "dur", offset, &dur, out))
             return;
-        }
         if (dur < 0) {
             fail(out, ST_FORMAT, offset, "expected a non-negative \"dur\"");
+            return;
+        }
+        /* Ends within the range too, so that any two times subtract
+         * without overflow. */
+        if (dur >= LOAD_MAX_TIME_NS - ts) {
+            fail(out, ST_LIMIT, offset,
+                 "expected the event to end (ts + dur) within +-%" PRId64 " microseconds "
+                 "(2^62 ns), found %.17g",
+                 LOAD_MAX_TIME_NS / 1000, ((double)ts + (double)dur) / 1000.0);
             return;
         }
     }
@@ -1067,10 +1095,18 @@ void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint
             }
         }
         const char *pe = NULL;
+        tls_over_budget = false;
         cJSON *obj = cJSON_ParseWithLengthOpts(text, text_len, &pe, 0);
         if (pe)
             pe = p + (pe - text); /* the copy has the same length */
         uint64_t at = offset + (uint64_t)(p - buf);
+        if (!obj && tls_over_budget) {
+            fail(out, ST_LIMIT, at,
+                 "a trace event that needs more than %u MiB of memory to parse (it holds millions "
+                 "of values): torchtop refuses it",
+                 LOAD_MAX_EVENT_MEMORY >> 20);
+            break;
+        }
         char why[96];
         if (!obj) {
             uint64_t bad = pe && pe >= buf && pe <= end ? offset + (uint64_t)(pe - buf) : at;

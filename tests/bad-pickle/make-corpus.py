@@ -29,6 +29,51 @@ def nested(n):
     return b"\x80\x04" + b"]" * n + b"a" * (n - 1) + b"."
 
 
+def u(text):
+    """SHORT_BINUNICODE."""
+    return b"\x8c" + bytes([len(text)]) + text.encode()
+
+
+def long1(v):
+    """LONG1 of v in two's complement, 9 bytes (values of 2^63 and more)."""
+    return b"\x8a\x09" + (v % (1 << 72)).to_bytes(9, "little")
+
+
+def int1(v):
+    """BININT1."""
+    return b"K" + bytes([v])
+
+
+def d(*kv):
+    """A dict of key, value pairs (values as opcodes)."""
+    return b"}(" + b"".join(u(k) + v for k, v in zip(kv[0::2], kv[1::2])) + b"u"
+
+
+def lst(*items):
+    return b"](" + b"".join(items) + b"e"
+
+
+def snapshot(segments=b"]", traces=b"]", extra=b""):
+    return b"\x80\x04}(" + u("segments") + segments + u("device_traces") + traces + extra + b"u."
+
+
+def one_block(**fields):
+    return snapshot(segments=lst(d("device", int1(0), "total_size", int1(1), "blocks",
+                                   lst(d("state", u("inactive"), *sum(fields.items(), ()))))))
+
+
+def one_entry(**fields):
+    return snapshot(traces=lst(lst(d("action", u("alloc"), *sum(fields.items(), ())))))
+
+
+# An allocator_settings value whose repr doubles at each of 200 levels,
+# as Python pickles x = [x_prev, x_prev]: the first reference spelled out,
+# the second through the memo.
+repr_bomb = b"]q\x00" + int1(1) + b"a"
+for level in range(1, 201):
+    repr_bomb = b"]q" + bytes([level]) + b"(" + repr_bomb + b"h" + bytes([level - 1]) + b"e"
+
+
 small = real("small_12seg.pickle")
 tiny = real("tiny_2dev_expandable.pickle")
 
@@ -76,6 +121,17 @@ files = {
     "segment-device-absurd.pickle":
         b"\x80\x04}(\x8c\x08segments](}(\x8c\x06device\x8a\x04\x00\x00\x00\x10"
         b"\x8c\x0atotal_sizeK\x01ueu.",
+    # Values that do not fit what torchtop adds up (sizes up to 2^62 bytes,
+    # times within +-2^62 us, address ranges inside 2^64).
+    "block-size-2pow63.pickle": one_block(size=long1(1 << 63)),
+    "block-address-wraps.pickle": one_block(address=long1((1 << 64) - 4096), size=b"M\x00\x20"),
+    "entry-size-negative.pickle": one_entry(addr=int1(0), size=b"J\xff\xff\xff\xff"),
+    "entry-time-huge.pickle": one_entry(size=int1(1), time_us=long1(1 << 62)),
+    "sizes-add-up.pickle": snapshot(segments=lst(d("device", int1(0), "blocks", lst(
+        d("state", u("inactive"), "size", long1(1 << 61)),
+        d("state", u("inactive"), "size", long1(1 << 61)))))),
+    "devices-5000.pickle": snapshot(traces=b"](" + b"]" * 5000 + b"e"),
+    "settings-repr-bomb.pickle": snapshot(extra=u("allocator_settings") + d("k", repr_bomb)),
     "gzip-truncated.pickle.gz": gz(small)[:300],
     "gzip-corrupt.pickle.gz": gz(small)[:40] + b"\xff" * 40 + gz(small)[80:],
     "gzip-of-garbage.pickle.gz": gz(b"hello, not a pickle"),

@@ -31,5 +31,33 @@ check "a directory" 2 "torchtop: $src: is a directory, expected a trace file" $?
 check "an unknown table" 64 "torchtop: unknown table 'nope' (tables: summary, sites, segments, trace)" \
     $? "$tmp/err" "$tmp/out"
 
+# Memory bombs, made at test time (make-bombs.py): refused within 1 GiB,
+# not expanded. Shared memo references to a segment or a list of trace
+# entries are counted before they are copied; sixty million one-byte
+# EMPTY_LISTs run into the reader's working-memory budget.
+[ -n "${PYTHON3:-}" ] || PYTHON3=python3
+if "$PYTHON3" "$src/make-bombs.py" "$tmp"; then
+    while IFS="$tab" read -r name message; do
+        capped 1024 report "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        sed "s|^torchtop: $tmp/$name|FILE|" "$tmp/err" >"$tmp/err2"
+        check "$name" 2 "$message" "$rc" "$tmp/err2" "$tmp/out"
+    done <<EOF
+seg-memo-bomb.pickle${tab}FILE: byte 230109: shared (memoized) references would copy the 10001 segments, blocks and trace entries read so far into 100010000; torchtop refuses more than 85538 (twice the records plus 65536)
+traces-memo-bomb.pickle${tab}FILE: byte 230063: shared (memoized) references would copy the 10000 segments, blocks and trace entries read so far into 100000000; torchtop refuses more than 85536 (twice the records plus 65536)
+empty-lists.pickle.gz${tab}FILE: byte (uncompressed) 1048578: the pickle needs more than 96 MiB of working memory for the 1048579 bytes read so far (torchtop allows 64 MiB plus 32 bytes per byte of pickle)
+EOF
+else
+    echo "FAIL: make-bombs.py did not write the memory bombs"
+    fail=$((fail + 1))
+fi
+# A repr that doubles at each of 200 memo levels is cut, not expanded.
+capped 1024 report -f csv "$src/settings-repr-bomb.pickle" >"$tmp/out" 2>"$tmp/err"
+check "settings-repr-bomb.pickle" 0 - $? "$tmp/err" "$tmp/out"
+if ! grep -q '^k,"\[\[\[.*\.\.\."' "$tmp/out"; then
+    echo "FAIL: settings-repr-bomb.pickle: the setting's repr is not cut with ..."
+    fail=$((fail + 1))
+fi
+
 echo "$pass passed, $fail failed ($n files)"
 [ "$n" -ge 15 ] && [ "$fail" -eq 0 ]

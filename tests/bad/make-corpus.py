@@ -3,6 +3,7 @@
 small and made here; expected.txt lists what torchtop must say of each."""
 import gzip
 import io
+import json
 import os
 
 E = '{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10.5, "dur": 2}'
@@ -16,6 +17,43 @@ def ev(**kv):
     base = {"ph": '"X"', "cat": '"cpu_op"', "name": '"op"', "pid": "1", "tid": "1", "ts": "1", "dur": "1"}
     base.update(kv)
     return "{" + ", ".join('"%s": %s' % (k, v) for k, v in base.items() if v is not None) + "}"
+
+
+def sums_past_int64():
+    """Values that fit one by one but not added up: [memory] Bytes of 2^63 - 1,
+    2^63 - 1 and 2^63 under one op, three kernels of 4e15 us launched by one
+    op, a transposed convolution with padding -99999999999 (no convolution
+    has it) and a conv2d with padding 2^62 (FLOPs in 128 bits)."""
+    evs = [{"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 1, "ts": 0,
+            "dur": 10}]
+    for b in (2**63 - 1, 2**63 - 1, 2**63):
+        evs.append({"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1,
+                    "tid": 1, "ts": 1, "args": {"Bytes": b, "Device Type": 0}})
+    evs.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 20,
+                "dur": 10, "args": {"Input Dims": [[4, 4], [4, 4]], "Input type": ["float", "float"]}})
+    for c in (1, 2, 3):
+        evs.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                    "ts": 21 + c, "dur": 1, "args": {"correlation": c}})
+        evs.append({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 30 + c,
+                    "dur": 4000000000000000, "args": {"correlation": c, "device": 0, "stream": 7}})
+    scalars = ["", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar"]
+    evs.append({"ph": "X", "cat": "cpu_op", "name": "aten::convolution", "pid": 1, "tid": 1, "ts": 40,
+                "dur": 10, "args": {"Input Dims": [[1, 4, 3, 3], [4, 2, 2, 2]] + [[]] * 7,
+                                    "Input type": ["float", "float"] + scalars,
+                                    "Concrete Inputs": ["", "", "", "[1, 1]", "[-99999999999]",
+                                                        "[1, 1]", "True", "[0, 0]", "1"]}})
+    evs.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                "ts": 41, "dur": 1, "args": {"correlation": 4}})
+    evs.append({"ph": "X", "cat": "kernel", "name": "conv", "pid": 0, "tid": 7, "ts": 50, "dur": 5,
+                "args": {"correlation": 4, "device": 0, "stream": 7}})
+    evs.append({"ph": "X", "cat": "cpu_op", "name": "aten::conv2d", "pid": 1, "tid": 1, "ts": 60,
+                "dur": 10, "args": {"Input Dims": [[1, 3, 8, 8], [4, 3, 3, 3]] + [[]] * 5,
+                                    "Input type": ["float", "float"] + scalars[:5],
+                                    "Concrete Inputs": ["", "", "", "[1, 1]",
+                                                        "[4611686018427387904]", "[1, 1]", "1"]}})
+    return json.dumps({"profile_memory": 1, "with_flops": 1,
+                       "deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}],
+                       "traceEvents": evs})
 
 
 files = {
@@ -34,6 +72,9 @@ files = {
     "ts-missing.json": doc(E, ev(ts=None)),
     "ts-overflow.json": doc(E, ev(ts="1e400")),
     "ts-huge.json": doc(E, ev(ts="1e30")),
+    "ts-dur-8.9e15.json": doc(E, ev(ts="8.9e15", dur="8.9e15")),
+    "end-past-2pow62.json": doc(E, ev(ts="4e15", dur="1e15")),
+    "sums-past-int64.json": sums_past_int64(),
     "dur-negative.json": doc(E, ev(dur="-3")),
     "dur-object.json": doc(E, ev(dur="{}")),
     "pid-array.json": doc(E, ev(pid="[1]")),

@@ -104,5 +104,54 @@ else
     pass=$((pass + 1))
 fi
 
+# Memory bombs, made at test time (make-bombs.py): an event or top-level
+# value longer than 16 MiB, or one that needs more than 128 MiB to parse, is
+# refused within a memory cap, and the events before it are reported.
+[ -n "${PYTHON3:-}" ] || PYTHON3=python3
+if "$PYTHON3" "$src/make-bombs.py" "$tmp"; then
+    while IFS="$tab" read -r name message; do
+        capped 384 report -q -t timeline "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        sed "s|^torchtop: $tmp/$name|FILE|" "$tmp/err" >"$tmp/err2"
+        check "$name" 2 "$message" "$rc" "$tmp/err2" "$tmp/out"
+        if ! grep -q "^torchtop: reporting the 1 event read before the fault" "$tmp/err"; then
+            echo "FAIL: $name: the event before the fault is not reported"
+            fail=$((fail + 1))
+        fi
+    done <<EOF
+event-20mb.json.gz${tab}FILE: byte (uncompressed) 99: a trace event longer than 16 MiB: torchtop holds one whole to parse it and refuses larger ones
+event-parse-memory.json.gz${tab}FILE: byte (uncompressed) 99: a trace event that needs more than 128 MiB of memory to parse (it holds millions of values): torchtop refuses it
+name-1gb.json.gz${tab}FILE: byte (uncompressed) 99: a trace event longer than 16 MiB: torchtop holds one whole to parse it and refuses larger ones
+top-value-20mb.json.gz${tab}FILE: byte (uncompressed) 108: a top-level value longer than 16 MiB: torchtop holds one whole to parse it and refuses larger ones
+EOF
+else
+    echo "FAIL: make-bombs.py did not write the memory bombs"
+    fail=$((fail + 1))
+fi
+
+# Values that fit one by one but not added up are added up right, never
+# wrapped: [memory] Bytes past 2^63 clamp to the int64 limit, three 4e15 us
+# kernels make 1.2e16 us of device time; a convolution's negative padding
+# gives no roofline model; the events past the time range are refused (in
+# expected.txt).
+"$tt" report -q -f csv -t key-averages "$src/sums-past-int64.json" >"$tmp/out" 2>"$tmp/err"
+"$tt" report -q -f csv -t roofline "$src/sums-past-int64.json" >"$tmp/roof" 2>>"$tmp/err"
+for want in "out:aten::empty,25,10,25,10,10,,,,,9223372036854775807,9223372036854775807,0,0,1," \
+            "out:aten::mm,17.5,7,25,10,10,1.2e+16,99.999999999999972,1.2e+16,1.2e+16," \
+            "out:gemm,,,,,,1.2e+16," "out:aten::conv2d,25,10,25,10,10,,,,,0,0,0,0,1,1.8375247813730676e+25" \
+            "roof:aten::convolution,CONV_fwd,\"convolution parameters no convolution has"; do
+    if grep -qF -- "${want#*:}" "$tmp/${want%%:*}"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: sums-past-int64.json: '${want#*:}' missing from the ${want%%:*} CSV"
+        fail=$((fail + 1))
+    fi
+done
+if [ -s "$tmp/err" ]; then
+    echo "FAIL: sums-past-int64.json: wrote to stderr:"
+    cat "$tmp/err"
+    fail=$((fail + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

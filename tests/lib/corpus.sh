@@ -27,3 +27,21 @@ check() {
     fi
     pass=$((pass + 1))
 }
+
+# capped MB ARGS...: run "$tt" ARGS with at most MB MiB of memory, so that a
+# regression on a memory bomb fails (out of memory, exit 134) instead of
+# taking the machine's memory. The sanitizer build reserves terabytes of
+# address space, so there the limit is on resident memory instead.
+if grep -q '^#define TORCHTOP_SANITIZED' "${top_builddir:-.}/config.h" 2>/dev/null; then
+    capped() {
+        cap_mb=$1
+        shift
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=$cap_mb" "$tt" "$@"
+    }
+else
+    capped() {
+        cap_mb=$1
+        shift
+        (ulimit -v $((cap_mb * 1024)) && exec "$tt" "$@")
+    }
+fi

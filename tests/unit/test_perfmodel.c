@@ -654,6 +654,59 @@ static void test_norm_backward(void **state)
     EQ(R.bytes, 1024.0 * 12 + 64 * 8);
 }
 
+/* Recorded values that do not fit what the models compute with: no model
+ * (with the reason where there is one), or a value computed in full; never
+ * a wrapped integer (the sanitizer build traps on signed overflow). */
+static void test_out_of_range(void **state)
+{
+    /* Negative padding (PyTorch refuses it): a transposed convolution's
+     * output grew to 2e11 per side, a roofline of 28 TB moved. */
+    R.why = NULL;
+    assert_false(run("aten::convolution", "[[1,4,3,3],[4,2,2,2],[],[],[],[],[],[],[]]",
+                     CONV_TYPES("float"),
+                     "[\"\",\"\",\"\",\"[1, 1]\",\"[-99999999999]\",\"[1, 1]\",\"True\","
+                     "\"[0, 0]\",\"1\"]"));
+    assert_non_null(R.why);
+    assert_non_null(strstr(R.why, "negative padding"));
+    /* Valid parameters whose output passes int64 (a stride of 2^62). */
+    R.why = NULL;
+    assert_false(run("aten::convolution", "[[1,4,3,3],[4,2,2,2],[],[],[],[],[],[],[]]",
+                     CONV_TYPES("float"),
+                     "[\"\",\"\",\"\",\"[4611686018427387904]\",\"[0]\",\"[1]\",\"True\","
+                     "\"[0]\",\"1\"]"));
+    assert_non_null(R.why);
+    /* A padding of 2^62 is large but valid: the output side is computed in
+     * 128 bits and is out of range. */
+    assert_false(run("aten::convolution", "[[1,3,8,8],[4,3,3,3],[],[],[],[],[],[],[]]",
+                     CONV_TYPES("float"),
+                     "[\"\",\"\",\"\",\"[1]\",\"[4611686018427387904]\",\"[1]\",\"False\","
+                     "\"[0]\",\"1\"]"));
+    /* Dims that are negative, or multiply past 2^62, are not shapes. */
+    assert_false(run("aten::mm", "[[-4,4],[4,4]]", "[\"float\",\"float\"]", NULL));
+    assert_false(run("aten::mm", "[[9223372036854775807,4],[4,4]]", "[\"float\",\"float\"]", NULL));
+    assert_false(
+        run("aten::mm", "[[4294967296,4294967296],[4294967296,4]]", "[\"float\",\"float\"]", NULL));
+    /* 2^31 x 2^31 is within range: FLOPs in double. */
+    assert_true(
+        run("aten::mm", "[[2147483648,2147483648],[2147483648,2]]", "[\"float\",\"float\"]", NULL));
+    EQ(R.flops, 2.0 * 2147483648.0 * 2 * 2147483648.0);
+    /* A broadcast whose output has 2^63 elements. */
+    assert_false(run("aten::add", "[[2147483648,1],[1,4294967296],[]]",
+                     "[\"float\",\"float\",\"Scalar\"]", NULL));
+    /* A normalized shape of 2^64 elements was cast to int64. */
+    assert_false(run("aten::layer_norm", "[[1,141,512],[],[512],[512],[],[]]",
+                     "[\"float\",\"ScalarList\",\"float\",\"float\",\"Scalar\",\"Scalar\"]",
+                     "[\"\",\"[4294967296, 4294967296]\",\"\",\"\",\"1e-05\",\"True\"]"));
+    /* Causal attention over 2^40 queries: the kept pairs in closed form
+     * (the loop over queries never ended): top-left, N_Q < N_KV keeps
+     * N_Q (N_Q + 1) / 2 of N_Q N_KV pairs. */
+    double nq = 1099511627776.0, nkv = 2 * nq;
+    assert_true(run("aten::_scaled_dot_product_flash_attention",
+                    "[[1,1,1099511627776,16],[1,1,2199023255552,16],[1,1,2199023255552,16]]",
+                    SDPA_TYPES, "[\"\",\"\",\"\",\"0.\",\"True\"]"));
+    EQ(R.flops, 2.0 * nq * nkv * 16 * 2 * ((nq + 1) / (2 * nkv)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -676,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_norm_forward),
         cmocka_unit_test(test_norm_backward),
+        cmocka_unit_test(test_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
