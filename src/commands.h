@@ -15,6 +15,7 @@ int cmd_explore(int argc, char **argv);
 /* The explorer's options, one per line, for the general usage text. */
 void explore_options(FILE *f);
 int cmd_export(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 

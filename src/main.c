@@ -12,6 +12,7 @@
 
 static const struct command commands[] = {
     {"report", cmd_report, "print the analyses of a trace as tables (text, csv, json, md)"},
+    {"diff", cmd_diff, "compare two traces: per-name counts and durations, and what changed"},
     {"export", cmd_export,
      "write a slice of a trace (a step, a window, matching ops) as Kineto JSON"},
     {"gen", cmd_gen, "write a synthetic Kineto trace (demo data, benchmarks)"},

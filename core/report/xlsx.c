@@ -278,7 +278,8 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
     format_set_num_format(f.real, "0.000");
     f.percent = workbook_add_format(wb);
     format_set_num_format(f.percent, "0.00");
-    write_summary(wb, a, &f);
+    if (a)
+        write_summary(wb, a, &f);
     for (size_t i = 0; i < tables->items.n; i++) {
         int serial = 1;
         for (size_t j = 0; j < i; j++)

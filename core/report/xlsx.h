@@ -9,7 +9,8 @@
 #include "core/base/table.h"
 #include "core/analysis/analysis.h"
 
-/* Write tables (in order) after a summary of a's trace to path. Returns ST_OK, or
+/* Write tables (in order) after a summary of a's trace (none when a is
+ * NULL) to path. Returns ST_OK, or
  * ST_IO with err filled (also when torchtop was built without
  * libxlsxwriter). */
 enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,

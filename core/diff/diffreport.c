@@ -1,0 +1,141 @@
+/* The registry of diff tables and the diff header (diffreport.h). */
+#include "config.h"
+
+#include "core/diff/diffreport.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/display.h"
+#include "core/base/xalloc.h"
+#include "core/report/tabfmt.h"
+
+static void build_ops(const struct tracediff *td, struct table_list *out)
+{
+    table_list_add(out, tracediff_table(td));
+}
+
+static void build_ops_diff(const struct tracediff *td, struct table_list *out)
+{
+    table_list_add(out, tracediff_ops_table(td));
+}
+
+const struct diffreport_table diffreport_tables[] = {
+    {"ops", "per name: counts, total durations and their differences (HTA's compare_traces)",
+     build_ops},
+    {"ops-diff", "names added, deleted, increased, decreased, unchanged (HTA's ops_diff)",
+     build_ops_diff},
+    {NULL, NULL, NULL},
+};
+
+static const struct diffreport_table *find(const char *name, size_t n)
+{
+    for (const struct diffreport_table *r = diffreport_tables; r->name; r++)
+        if (strlen(r->name) == n && memcmp(r->name, name, n) == 0)
+            return r;
+    return NULL;
+}
+
+bool diffreport_check_names(const char *names, char *err, size_t errn)
+{
+    const char *p = names;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (!(n == 3 && memcmp(p, "all", 3) == 0) && !find(p, n)) {
+            struct strbuf sb = STRBUF_INIT, list = STRBUF_INIT;
+            display_sanitize(&sb, p, n);
+            for (const struct diffreport_table *r = diffreport_tables; r->name; r++)
+                sb_printf(&list, "%s, ", r->name);
+            snprintf(err, errn, "unknown table '%s' (tables: %sall)", sb_str(&sb), sb_str(&list));
+            sb_free(&sb);
+            sb_free(&list);
+            return false;
+        }
+        if (!comma)
+            return true;
+        p = comma + 1;
+    }
+}
+
+void diffreport_build(const struct tracediff *td, const char *names, struct table_list *out)
+{
+    const char *p = names;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n == 3 && memcmp(p, "all", 3) == 0) {
+            for (const struct diffreport_table *r = diffreport_tables; r->name; r++)
+                r->build(td, out);
+        } else {
+            const struct diffreport_table *r = find(p, n);
+            if (r)
+                r->build(td, out);
+        }
+        if (!comma)
+            return;
+        p = comma + 1;
+    }
+}
+
+static const char *device_name(enum tracediff_device d)
+{
+    return d == TRACEDIFF_CPU ? "cpu" : d == TRACEDIFF_GPU ? "gpu" : "all";
+}
+
+void diffreport_header(struct strbuf *out, const struct tracediff *td, bool markdown)
+{
+    struct strbuf steps = STRBUF_INIT;
+    if (markdown)
+        sb_puts(out, "## Trace diff\n\n");
+    for (int k = 0; k < 2; k++) {
+        sb_clear(&steps);
+        tracediff_describe_side(td, k, &steps);
+        const char *path = td->t[k]->path ? td->t[k]->path : "-";
+        if (markdown) {
+            sb_puts(out, "- ");
+            tabfmt_md_text(out, td->label[k], strlen(td->label[k]));
+            sb_puts(out, ": ");
+            tabfmt_md_text(out, path, strlen(path));
+            sb_printf(out, ", %s\n", sb_str(&steps));
+        } else {
+            display_sanitize(out, td->label[k], strlen(td->label[k]));
+            sb_puts(out, ": ");
+            display_sanitize(out, path, strlen(path));
+            sb_printf(out, "  (%s)\n", sb_str(&steps));
+        }
+    }
+    sb_printf(out, "%sdevice: %s%s\n", markdown ? "- " : "", device_name(td->o.device),
+              td->o.short_names ? ", short names" : "");
+    sb_free(&steps);
+}
+
+void diffreport_header_json(struct strbuf *out, const struct tracediff *td)
+{
+    struct strbuf steps = STRBUF_INIT;
+    sb_putc(out, '{');
+    for (int k = 0; k < 2; k++) {
+        const struct trace *t = td->t[k];
+        const char *path = t->path ? t->path : "-";
+        sb_puts(out, k ? ", \"test\": {\"label\": " : "\"control\": {\"label\": ");
+        sb_put_json_string(out, td->label[k], strlen(td->label[k]));
+        sb_puts(out, ", \"file\": ");
+        sb_put_json_string(out, path, strlen(path));
+        sb_puts(out, ", \"steps\": [");
+        const struct iters *it = &td->it[k];
+        for (size_t i = 0; i < it->n; i++)
+            if (td->step[k] < 0 || (size_t)td->step[k] == i)
+                sb_printf(out, "%s%lld", sb_str(out)[out->len - 1] == '[' ? "" : ", ",
+                          (long long)it->nums[i]);
+        sb_clear(&steps);
+        tracediff_describe_side(td, k, &steps);
+        sb_puts(out, "], \"covers\": ");
+        sb_put_json_string(out, sb_str(&steps), steps.len);
+        sb_putc(out, '}');
+    }
+    sb_printf(out, ", \"device\": \"%s\", \"short_names\": %s, \"per_step\": %s}",
+              device_name(td->o.device), td->o.short_names ? "true" : "false",
+              td->o.per_step ? "true" : "false");
+    sb_free(&steps);
+}

@@ -1,0 +1,41 @@
+/* Diff reports: the named tables `torchtop diff -t` builds from a
+ * tracediff, and the header naming the two traces. The registry is the one
+ * list of diff tables, for the command line, --help and the man page. */
+#ifndef TORCHTOP_CORE_DIFFREPORT_H
+#define TORCHTOP_CORE_DIFFREPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/base/strbuf.h"
+#include "core/base/table.h"
+#include "core/diff/tracediff.h"
+
+/* Appends one or more tables built from td to out. */
+typedef void (*diffreport_build_fn)(const struct tracediff *td, struct table_list *out);
+
+struct diffreport_table {
+    const char *name;    /* -t NAME */
+    const char *summary; /* one line for --help */
+    diffreport_build_fn build;
+};
+
+/* The registry, terminated by a NULL name. */
+extern const struct diffreport_table diffreport_tables[];
+
+/* Whether every name in the comma-separated list is a diff table or
+ * "all"; false with a message in err (size errn) naming the first one
+ * that is not. */
+bool diffreport_check_names(const char *names, char *err, size_t errn);
+
+/* Build the tables named (checked by diffreport_check_names) into out, in
+ * the order named; "all" is every table of the registry. */
+void diffreport_build(const struct tracediff *td, const char *names, struct table_list *out);
+
+/* The header: each side's file and the steps it covers, and the device
+ * filter; names sanitized (text) or escaped (Markdown list). */
+void diffreport_header(struct strbuf *out, const struct tracediff *td, bool markdown);
+/* The same as a JSON object (tabfmt_list's header). */
+void diffreport_header_json(struct strbuf *out, const struct tracediff *td);
+
+#endif

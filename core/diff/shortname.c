@@ -1,0 +1,39 @@
+/* HTA's short names of ops and kernels (shortname.h). */
+#include "config.h"
+
+#include "core/diff/shortname.h"
+
+#include <string.h>
+
+void shortname_hta(struct strbuf *out, const char *s, size_t n)
+{
+    /* The stack of kept bytes lives in out, after its current end. */
+    size_t base = out->len;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '-' && i + 1 < n && s[i + 1] == '>') {
+            i++;
+            continue;
+        }
+        if (c == '>' || c == ')') {
+            char open = c == '>' ? '<' : '(';
+            while (out->len > base && out->s[out->len - 1] != open)
+                out->len--;
+            if (out->len > base)
+                out->len--;
+            continue;
+        }
+        sb_putc(out, c);
+    }
+    /* The part after the last space. */
+    size_t last = base;
+    for (size_t i = base; i < out->len; i++)
+        if (out->s[i] == ' ')
+            last = i + 1;
+    if (last > base) {
+        memmove(out->s + base, out->s + last, out->len - last);
+        out->len -= last - base;
+    }
+    if (out->s)
+        out->s[out->len] = '\0';
+}

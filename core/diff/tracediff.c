@@ -1,0 +1,305 @@
+/* HTA's TraceDiff: per-name counts and durations of two traces' chosen
+ * iterations, and their differences (tracediff.h). */
+#include "config.h"
+
+#include "core/diff/tracediff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/strbuf.h"
+#include "core/base/xalloc.h"
+#include "core/diff/shortname.h"
+
+static const char *const side_word[2] = {"control", "test"};
+
+/* Resolve the step asked for on one side; false with a message when the
+ * trace has no such step. */
+static bool pick_step(struct tracediff *td, int k, char *err, size_t errn)
+{
+    const struct iters *it = &td->it[k];
+    int64_t want = td->o.step[k];
+    td->step[k] = -1;
+    if (it->n == 0) {
+        td->nsteps[k] = 0;
+        if (want == TRACEDIFF_STEP_FIRST || want == TRACEDIFF_STEP_ALL)
+            return true;
+        snprintf(err, errn, "the %s trace has no ProfilerStep, so no step %lld to take",
+                 side_word[k], (long long)want);
+        return false;
+    }
+    if (want == TRACEDIFF_STEP_ALL) {
+        td->nsteps[k] = it->n;
+        return true;
+    }
+    td->step[k] = want == TRACEDIFF_STEP_FIRST ? 0 : iters_find(it, want);
+    td->nsteps[k] = 1;
+    if (td->step[k] >= 0)
+        return true;
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < it->n && i < 12; i++)
+        sb_printf(&sb, "%s%lld", i ? ", " : "", (long long)it->nums[i]);
+    if (it->n > 12)
+        sb_printf(&sb, ", ... (%zu steps)", it->n);
+    snprintf(err, errn, "the %s trace has no ProfilerStep#%lld (its steps: %s)", side_word[k],
+             (long long)want, sb_str(&sb));
+    sb_free(&sb);
+    return false;
+}
+
+/* Whether event i of side k is in the chosen steps and device. */
+static bool taken(const struct tracediff *td, int k, uint32_t i)
+{
+    const struct iters *it = &td->it[k];
+    uint8_t side = it->side[i];
+    if (side == ITERS_NONE)
+        return false;
+    if (td->o.device == TRACEDIFF_CPU && side != ITERS_CPU)
+        return false;
+    if (td->o.device == TRACEDIFF_GPU && side != ITERS_GPU)
+        return false;
+    if (it->n == 0)
+        return true; /* no steps: the whole trace */
+    if (td->step[k] < 0)
+        return it->of_ev[i] >= 0;
+    return it->of_ev[i] == td->step[k];
+}
+
+static const struct tracediff *sort_td; /* qsort has no context argument */
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const struct tracediff_row *x = a, *y = b;
+    const struct strtab *st = &sort_td->names;
+    uint32_t lx = strtab_len(st, x->name), ly = strtab_len(st, y->name);
+    int c = memcmp(strtab_str(st, x->name), strtab_str(st, y->name), lx < ly ? lx : ly);
+    return c ? c : (lx > ly) - (lx < ly);
+}
+
+/* Count one side into per-name slots (by id in td->names). */
+static void count_side(struct tracediff *td, int k, struct tracediff_row **slots, size_t *nslots)
+{
+    const struct trace *t = td->t[k];
+    size_t nstr = strtab_count(&t->strs);
+    uint32_t *map = xmalloc((nstr ? nstr : 1) * sizeof(*map));
+    memset(map, 0xff, (nstr ? nstr : 1) * sizeof(*map));
+    struct strbuf sb = STRBUF_INIT;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        if (!taken(td, k, i))
+            continue;
+        const struct event *e = trace_ev(t, i);
+        uint32_t id = map[e->name];
+        if (id == IDX_NONE) {
+            const char *s = trace_str(t, e->name);
+            size_t n = strtab_len(&t->strs, e->name);
+            if (td->o.short_names) {
+                sb_clear(&sb);
+                shortname_hta(&sb, s, n);
+                id = strtab_intern(&td->names, sb_str(&sb), sb.len);
+            } else {
+                id = strtab_intern(&td->names, s, n);
+            }
+            map[e->name] = id;
+        }
+        if (id >= *nslots) {
+            size_t want = *nslots ? *nslots : 256;
+            while (want <= id)
+                want *= 2;
+            *slots = xreallocarray(*slots, want, sizeof(**slots));
+            memset(*slots + *nslots, 0, (want - *nslots) * sizeof(**slots));
+            *nslots = want;
+        }
+        struct tracediff_row *r = &(*slots)[id];
+        r->count[k]++;
+        r->dur_ns[k] += e->dur;
+    }
+    sb_free(&sb);
+    free(map);
+}
+
+struct tracediff *tracediff_new(const struct trace *control, const struct trace *test,
+                                const struct tracediff_opts *o, char *err, size_t errn)
+{
+    const char *lab[2] = {o->label[0] ? o->label[0] : "control",
+                          o->label[1] ? o->label[1] : "test"};
+    if (strcmp(lab[0], lab[1]) == 0) {
+        snprintf(err, errn, "the two labels are the same ('%s'): the columns need two names",
+                 lab[0]);
+        return NULL;
+    }
+    struct tracediff *td = xcalloc(1, sizeof(*td));
+    td->t[0] = control;
+    td->t[1] = test;
+    td->o = *o;
+    for (int k = 0; k < 2; k++) {
+        td->label[k] = xstrdup(lab[k]);
+        td->o.label[k] = td->label[k];
+        iters_assign(td->t[k], &td->it[k]);
+    }
+    strtab_init(&td->names);
+    if (!pick_step(td, 0, err, errn) || !pick_step(td, 1, err, errn)) {
+        tracediff_free(td);
+        return NULL;
+    }
+    struct tracediff_row *slots = NULL;
+    size_t nslots = 0;
+    for (int k = 0; k < 2; k++)
+        count_side(td, k, &slots, &nslots);
+    for (size_t id = 0; id < nslots; id++) {
+        if (slots[id].count[0] || slots[id].count[1]) {
+            slots[id].name = (uint32_t)id;
+            VEC_PUSH(&td->rows, slots[id]);
+        }
+    }
+    free(slots);
+    sort_td = td;
+    qsort(td->rows.v, td->rows.n, sizeof(*td->rows.v), cmp_rows);
+    sort_td = NULL;
+    return td;
+}
+
+void tracediff_free(struct tracediff *td)
+{
+    if (!td)
+        return;
+    for (int k = 0; k < 2; k++) {
+        free(td->label[k]);
+        iters_free(&td->it[k]);
+    }
+    strtab_free(&td->names);
+    VEC_FREE(&td->rows);
+    free(td);
+}
+
+void tracediff_describe_side(const struct tracediff *td, int side, struct strbuf *out)
+{
+    const struct iters *it = &td->it[side];
+    if (it->n == 0) {
+        sb_puts(out, "the whole trace (it has no ProfilerStep)");
+        return;
+    }
+    if (td->step[side] >= 0) {
+        sb_printf(out, "ProfilerStep#%lld", (long long)it->nums[td->step[side]]);
+        return;
+    }
+    if (it->n == 1)
+        sb_printf(out, "ProfilerStep#%lld (all steps: 1)", (long long)it->nums[0]);
+    else
+        sb_printf(out, "ProfilerStep#%lld to #%lld (all steps: %zu)", (long long)it->nums[0],
+                  (long long)it->nums[it->n - 1], it->n);
+    if (td->o.per_step)
+        sb_puts(out, ", per step");
+}
+
+/* Per-step divisor of side k. */
+static double divisor(const struct tracediff *td, int k)
+{
+    return td->o.per_step && td->nsteps[k] > 1 ? (double)td->nsteps[k] : 1.0;
+}
+
+/* Give column c of t the name "<label>_<suffix>", kept in t's arena. */
+static void label_col(struct table *t, size_t c, const char *label, const char *suffix)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "%s_%s", label, suffix);
+    t->cols[c].name = arena_strndup(&t->arena, sb_str(&sb), sb.len);
+    t->cols[c].title = t->cols[c].name;
+    sb_free(&sb);
+}
+
+/* A count cell: an int, or a float when --per-step divides it. */
+static void set_count(struct table *t, size_t r, size_t c, double v, bool as_float)
+{
+    if (as_float)
+        table_set_float(t, r, c, v);
+    else
+        table_set_int(t, r, c, (int64_t)v);
+}
+
+struct table *tracediff_table(const struct tracediff *td)
+{
+    bool fc = divisor(td, 0) != 1.0 || divisor(td, 1) != 1.0;
+    uint8_t ck = fc ? COL_FLOAT : COL_INT;
+    const struct table_col cols[] = {
+        {td->o.short_names ? "short_name" : "name", NULL, COL_TEXT, 0,
+         COLF_WIDE | COLF_ASC | COLF_NAME},
+        {"control_counts", NULL, ck, 2, 0},
+        {"control_total_duration", NULL, COL_FLOAT, 3, 0},
+        {"test_counts", NULL, ck, 2, 0},
+        {"test_total_duration", NULL, COL_FLOAT, 3, 0},
+        {"diff_counts", NULL, ck, 2, 0},
+        {"diff_duration", NULL, COL_FLOAT, 3, 0},
+        {"counts_change_categories", "change", COL_TEXT, 0, COLF_ASC},
+    };
+    struct table *t = table_new("trace_diff",
+                                "Trace diff: per name, counts and total durations (us) of the "
+                                "control and the test, and test - control",
+                                cols, ARRAY_SIZE(cols));
+    label_col(t, 1, td->label[0], "counts");
+    label_col(t, 2, td->label[0], "total_duration");
+    label_col(t, 3, td->label[1], "counts");
+    label_col(t, 4, td->label[1], "total_duration");
+    double d0 = divisor(td, 0), d1 = divisor(td, 1);
+    for (size_t i = 0; i < td->rows.n; i++) {
+        const struct tracediff_row *row = &td->rows.v[i];
+        size_t r = table_add_row(t);
+        table_set_text(t, r, 0, strtab_str(&td->names, row->name));
+        double c0 = (double)row->count[0] / d0, c1 = (double)row->count[1] / d1;
+        double u0 = (double)row->dur_ns[0] / 1e3 / d0, u1 = (double)row->dur_ns[1] / 1e3 / d1;
+        set_count(t, r, 1, c0, fc);
+        table_set_float(t, r, 2, u0);
+        set_count(t, r, 3, c1, fc);
+        table_set_float(t, r, 4, u1);
+        if (fc)
+            table_set_float(t, r, 5, c1 - c0);
+        else
+            table_set_int(t, r, 5, row->count[1] - row->count[0]);
+        /* In ns, then µs: a name with equal sums has a Δ of exactly 0. */
+        table_set_float(t, r, 6,
+                        d0 == 1.0 && d1 == 1.0 ? (double)(row->dur_ns[1] - row->dur_ns[0]) / 1e3
+                                               : u1 - u0);
+        table_set_text(t, r, 7, c1 > c0 ? "+" : c1 < c0 ? "-" : "=");
+    }
+    return t;
+}
+
+struct table *tracediff_ops_table(const struct tracediff *td)
+{
+    static const char *const change[] = {"added", "deleted", "increased", "decreased", "unchanged"};
+    const struct table_col cols[] = {
+        {"change", NULL, COL_TEXT, 0, COLF_ASC},
+        {td->o.short_names ? "short_name" : "name", NULL, COL_TEXT, 0,
+         COLF_WIDE | COLF_ASC | COLF_NAME},
+        {"control_counts", NULL, COL_INT, 0, 0},
+        {"test_counts", NULL, COL_INT, 0, 0},
+        {"diff_counts", NULL, COL_INT, 0, 0},
+    };
+    struct table *t = table_new("ops_diff",
+                                "Ops diff: names added, deleted, increased, decreased and "
+                                "unchanged in count from the control to the test",
+                                cols, ARRAY_SIZE(cols));
+    label_col(t, 2, td->label[0], "counts");
+    label_col(t, 3, td->label[1], "counts");
+    /* HTA's five lists, each by name; counts as counted (never per step). */
+    for (int c = 0; c < 5; c++) {
+        for (size_t i = 0; i < td->rows.n; i++) {
+            const struct tracediff_row *row = &td->rows.v[i];
+            int64_t n0 = row->count[0], n1 = row->count[1], d = n1 - n0;
+            bool in = c == 0   ? n0 == 0 && n1 > 0
+                      : c == 1 ? n0 > 0 && n1 == 0
+                      : c == 2 ? n0 > 0 && d > 0
+                      : c == 3 ? n1 > 0 && d < 0
+                               : n1 > 0 && d == 0;
+            if (!in)
+                continue;
+            size_t r = table_add_row(t);
+            table_set_text(t, r, 0, change[c]);
+            table_set_text(t, r, 1, strtab_str(&td->names, row->name));
+            table_set_int(t, r, 2, n0);
+            table_set_int(t, r, 3, n1);
+            table_set_int(t, r, 4, d);
+        }
+    }
+    return t;
+}

@@ -1,0 +1,82 @@
+/* The HTA trace diff (TraceDiff.compare_traces and ops_diff): per name,
+ * the counts and total durations of one or more iterations of a control
+ * and a test trace, and their differences. docs/metrics.md §12.
+ *
+ * Ownership: a struct tracediff borrows both traces (they must outlive it)
+ * and owns its names and rows; tracediff_free releases them. The tables it
+ * builds are new and owned by the caller. */
+#ifndef TORCHTOP_CORE_TRACEDIFF_H
+#define TORCHTOP_CORE_TRACEDIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/base/strtab.h"
+#include "core/base/table.h"
+#include "core/base/vec.h"
+#include "core/diff/iters.h"
+#include "core/trace/trace.h"
+
+enum tracediff_device {
+    TRACEDIFF_ALL, /* both sides */
+    TRACEDIFF_CPU, /* events without a GPU stream (ops, annotations, runtime calls) */
+    TRACEDIFF_GPU, /* events on a GPU stream (kernels, memcpy, memset) */
+};
+
+/* Step choices besides a step number. */
+#define TRACEDIFF_STEP_FIRST INT64_MIN     /* the lowest step number (HTA's default) */
+#define TRACEDIFF_STEP_ALL (INT64_MIN + 1) /* every step, summed */
+
+struct tracediff_opts {
+    enum tracediff_device device;
+    bool short_names;     /* group by HTA's shortened names (shortname.h) */
+    bool per_step;        /* divide counts and durations by the steps taken */
+    int64_t step[2];      /* control, test: a step number or TRACEDIFF_STEP_* */
+    const char *label[2]; /* column prefixes; NULL for "control" and "test" */
+};
+
+/* One name's numbers, both sides. */
+struct tracediff_row {
+    uint32_t name;     /* strtab id in tracediff.names */
+    int64_t count[2];  /* events, control and test */
+    int64_t dur_ns[2]; /* summed durations, ns */
+};
+
+struct tracediff {
+    const struct trace *t[2]; /* control, test (borrowed) */
+    struct tracediff_opts o;
+    char *label[2];                 /* column prefixes */
+    struct iters it[2];             /* iterations of each side */
+    int32_t step[2];                /* index into it[k].nums; -1 for all steps or none */
+    size_t nsteps[2];               /* steps taken on each side (0 when the trace has none) */
+    struct strtab names;            /* names (or short names) of both sides */
+    VEC(struct tracediff_row) rows; /* by name, byte order */
+};
+
+/* Compare control and test (both loaded; indexed or not). Returns NULL
+ * with a one-line message in err (size errn) when a step asked for is not
+ * in its trace or the labels are the same. A trace without any
+ * ProfilerStep is taken whole (HTA refuses it); --step then refers to no
+ * step and is an error. */
+struct tracediff *tracediff_new(const struct trace *control, const struct trace *test,
+                                const struct tracediff_opts *o, char *err, size_t errn);
+void tracediff_free(struct tracediff *td);
+
+/* What each side covers, e.g. "ProfilerStep#6", "ProfilerStep#1009-1014
+ * (6 steps)" or "the whole trace (no ProfilerStep)"; into out. */
+void tracediff_describe_side(const struct tracediff *td, int side, struct strbuf *out);
+
+/* HTA's compare_traces table "trace_diff": name (or short_name),
+ * <control>_counts, <control>_total_duration, <test>_counts,
+ * <test>_total_duration, diff_counts, diff_duration (µs),
+ * counts_change_categories ("+", "-", "="); rows by name. Counts are
+ * floats when per_step divides them. */
+struct table *tracediff_table(const struct tracediff *td);
+
+/* HTA's ops_diff as a table "ops_diff": change (added, deleted, increased,
+ * decreased, unchanged), name, both counts and diff_counts; by change in
+ * that order, then by name. */
+struct table *tracediff_ops_table(const struct tracediff *td);
+
+#endif

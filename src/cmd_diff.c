@@ -1,0 +1,472 @@
+/* torchtop diff: load a control and a test trace and print what changed
+ * between them, as tables (the model is core/diff/). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/base/display.h"
+#include "core/base/outfile.h"
+#include "core/base/source.h"
+#include "core/diff/diffreport.h"
+#include "core/report/report.h"
+#include "core/report/tabfmt.h"
+#include "core/report/xlsx.h"
+#include "core/trace/load.h"
+#include "core/trace/tree.h"
+#include "src/commands.h"
+#include "src/progress.h"
+
+struct diff_cli {
+    const char *tables;
+    struct tabfmt_opts fmt;
+    struct tracediff_opts dopts;
+    const char *sort;
+    const char *out_path;
+    const char *xlsx_path;
+    char *labels;
+    bool no_header;
+    bool quiet;
+    unsigned threads;
+};
+
+static void diff_usage(FILE *f)
+{
+    fprintf(f, "usage: torchtop diff [OPTIONS] CONTROL TEST\n\n"
+               "Compare two PyTorch profiler traces (.json or .json.gz): per name, the counts\n"
+               "and total durations of one iteration of each, and test - control (HTA's\n"
+               "TraceDiff.compare_traces).\n\n"
+               "Options:\n"
+               "  -t, --table LIST       tables to print, comma-separated (default: ops):\n");
+    for (const struct diffreport_table *r = diffreport_tables; r->name; r++)
+        fprintf(f, "                           %-13s %s\n", r->name, r->summary);
+    fprintf(f,
+            "                           %-13s %s\n"
+            "      --device WHICH     cpu (ops, annotations, runtime calls), gpu (kernels,\n"
+            "                         memcpy, memset) or all (default)\n"
+            "      --control-step N   the control's ProfilerStep#N (default: its first step);\n"
+            "                         all: every step, summed\n"
+            "      --test-step N      the same for the test\n"
+            "      --per-step         with 'all': divide counts and durations by the steps\n"
+            "      --short-names      group by HTA's short names (no argument lists, template\n"
+            "                         arguments or return types)\n"
+            "      --labels A,B       column prefixes instead of control and test\n"
+            "  -f, --format FMT       text (default), csv, json or md\n"
+            "  -n, --top N            print at most N rows per table\n"
+            "  -s, --sort COLUMN      sort every table that has this column (name or title)\n"
+            "      --max-name-width N text output: cut names to N columns (default 60)\n"
+            "      --all-columns      text/md output: include the detail columns\n"
+            "      --csv-raw          CSV: formula-like text cells as they are\n"
+            "      --no-header        leave out the header naming the two traces\n"
+            "  -o, --output FILE      write to FILE instead of standard output\n"
+            "      --xlsx FILE        write the tables as an Excel workbook instead\n"
+            "      --threads N        parser threads (default: one per core, at most 4)\n"
+            "  -q, --quiet            no progress bar\n"
+            "  -h, --help             this help\n\n"
+            "Exit status: 0 on success, 1 when the output cannot be written, 2 when an input\n"
+            "is malformed or truncated (the diff of what was read before the fault is still\n"
+            "printed), 64 on usage errors (also a step that a trace does not have).\n",
+            "all", "every table above");
+}
+
+enum {
+    OPT_NAMEW = 256,
+    OPT_ALLCOLS,
+    OPT_NOHEADER,
+    OPT_THREADS,
+    OPT_XLSX,
+    OPT_CSVRAW,
+    OPT_DEVICE,
+    OPT_CSTEP,
+    OPT_TSTEP,
+    OPT_PERSTEP,
+    OPT_SHORT,
+    OPT_LABELS,
+};
+
+static bool parse_count(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_step(const char *s, int64_t *out)
+{
+    long v;
+    if (strcmp(s, "all") == 0) {
+        *out = TRACEDIFF_STEP_ALL;
+        return true;
+    }
+    if (!parse_count(s, 0, INT64_MAX >> 1, &v))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* One line for a bad command line, the offending text sanitized. */
+static void usage_error(const char *what, const char *arg)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "torchtop diff: ");
+    sb_puts(&sb, what);
+    if (arg) {
+        sb_puts(&sb, " '");
+        display_sanitize(&sb, arg, strlen(arg));
+        sb_putc(&sb, '\'');
+    }
+    fprintf(stderr, "%s; try 'torchtop diff --help'\n", sb_str(&sb));
+    sb_free(&sb);
+}
+
+static int parse_args(int argc, char **argv, struct diff_cli *c, const char **paths)
+{
+    static const struct option longopts[] = {
+        {"table", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'f'},
+        {"top", required_argument, NULL, 'n'},
+        {"row-limit", required_argument, NULL, 'n'},
+        {"sort", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'},
+        {"max-name-width", required_argument, NULL, OPT_NAMEW},
+        {"all-columns", no_argument, NULL, OPT_ALLCOLS},
+        {"no-header", no_argument, NULL, OPT_NOHEADER},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"xlsx", required_argument, NULL, OPT_XLSX},
+        {"csv-raw", no_argument, NULL, OPT_CSVRAW},
+        {"device", required_argument, NULL, OPT_DEVICE},
+        {"control-step", required_argument, NULL, OPT_CSTEP},
+        {"test-step", required_argument, NULL, OPT_TSTEP},
+        {"per-step", no_argument, NULL, OPT_PERSTEP},
+        {"short-names", no_argument, NULL, OPT_SHORT},
+        {"labels", required_argument, NULL, OPT_LABELS},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    long v;
+    int ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":t:f:n:s:o:qh", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 't':
+            c->tables = optarg;
+            break;
+        case 'f':
+            if (!tabfmt_parse(optarg, &c->fmt.format)) {
+                usage_error("unknown format (text, csv, json, md)", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'n':
+            if (!parse_count(optarg, 0, 1L << 30, &v)) {
+                usage_error("--top needs a number, not", optarg);
+                return EXIT_USAGE;
+            }
+            c->fmt.top = (size_t)v;
+            break;
+        case 's':
+            c->sort = optarg;
+            break;
+        case 'o':
+            c->out_path = optarg;
+            break;
+        case OPT_NAMEW:
+            if (!parse_count(optarg, 8, 100000, &v)) {
+                usage_error("--max-name-width needs a number >= 8, not", optarg);
+                return EXIT_USAGE;
+            }
+            c->fmt.max_name_width = (size_t)v;
+            break;
+        case OPT_ALLCOLS:
+            c->fmt.all_columns = true;
+            break;
+        case OPT_CSVRAW:
+            c->fmt.csv_raw = true;
+            break;
+        case OPT_NOHEADER:
+            c->no_header = true;
+            break;
+        case OPT_THREADS:
+            if (!parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {
+                usage_error("--threads needs a number (1-64), not", optarg);
+                return EXIT_USAGE;
+            }
+            c->threads = (unsigned)v;
+            break;
+        case OPT_XLSX:
+            c->xlsx_path = optarg;
+            break;
+        case OPT_DEVICE:
+            if (strcmp(optarg, "all") == 0)
+                c->dopts.device = TRACEDIFF_ALL;
+            else if (strcmp(optarg, "cpu") == 0)
+                c->dopts.device = TRACEDIFF_CPU;
+            else if (strcmp(optarg, "gpu") == 0)
+                c->dopts.device = TRACEDIFF_GPU;
+            else {
+                usage_error("--device is cpu, gpu or all, not", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_CSTEP:
+        case OPT_TSTEP:
+            if (!parse_step(optarg, &c->dopts.step[ch == OPT_TSTEP])) {
+                usage_error(ch == OPT_TSTEP ? "--test-step needs a step number or all, not"
+                                            : "--control-step needs a step number or all, not",
+                            optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_PERSTEP:
+            c->dopts.per_step = true;
+            break;
+        case OPT_SHORT:
+            c->dopts.short_names = true;
+            break;
+        case OPT_LABELS: {
+            const char *comma = strchr(optarg, ',');
+            if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ',')) {
+                usage_error("--labels needs two names, A,B, not", optarg);
+                return EXIT_USAGE;
+            }
+            free(c->labels);
+            c->labels = xstrdup(optarg);
+            c->labels[comma - optarg] = '\0';
+            c->dopts.label[0] = c->labels;
+            c->dopts.label[1] = c->labels + (comma - optarg) + 1;
+            break;
+        }
+        case 'q':
+            c->quiet = true;
+            break;
+        case 'h':
+            diff_usage(stdout);
+            return EXIT_OK;
+        case ':':
+            usage_error("an option needs a value:", argv[optind - 1]);
+            return EXIT_USAGE;
+        default:
+            usage_error("unknown option", argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 2) {
+        usage_error(argc - optind < 2 ? "two traces expected, CONTROL and TEST"
+                                      : "two traces expected, more given",
+                    NULL);
+        return EXIT_USAGE;
+    }
+    paths[0] = argv[optind];
+    paths[1] = argv[optind + 1];
+    return -1;
+}
+
+static void output_error(const char *path, const char *reason)
+{
+    struct strbuf sb = STRBUF_INIT;
+    display_sanitize(&sb, path, strlen(path));
+    fprintf(stderr, "torchtop diff: cannot write %s: %s\n", sb_str(&sb), reason);
+    sb_free(&sb);
+}
+
+/* The output, whole: into a file beside -o's target renamed onto it when
+ * complete, or onto standard output. */
+static int write_out(const struct diff_cli *c, const struct strbuf *sb)
+{
+    if (!c->out_path || strcmp(c->out_path, "-") == 0) {
+        errno = 0;
+        fwrite(sb_str(sb), 1, sb->len, stdout);
+        if (ferror(stdout) | fflush(stdout)) {
+            output_error("standard output", errno ? strerror(errno) : "write error");
+            return EXIT_FAILURE_RUN;
+        }
+        return EXIT_OK;
+    }
+    struct outfile of;
+    struct errinfo err = {0};
+    bool ok = outfile_open(&of, c->out_path, &err) == ST_OK;
+    const char *p = sb_str(sb);
+    size_t left = sb->len;
+    while (ok && left) {
+        ssize_t n = write(of.fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            outfile_discard(&of);
+            ok = false;
+        } else {
+            p += n;
+            left -= (size_t)n;
+        }
+    }
+    ok = ok && outfile_commit(&of, &err) == ST_OK;
+    int e = errno ? errno : EIO;
+    errinfo_clear(&err);
+    if (!ok) {
+        output_error(c->out_path, strerror(e));
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
+
+/* Load one side with progress; prints a fault and sets *status to 2, and
+ * returns NULL only when nothing was kept. */
+static struct trace *load_side(const struct diff_cli *c, const char *path, int *status)
+{
+    struct errinfo err = {0};
+    struct source src;
+    struct trace *t = NULL;
+    if (source_open(&src, path, &err) != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop: %s\n", m);
+        free(m);
+        source_close(&src);
+        errinfo_clear(&err);
+        *status = EXIT_BAD_INPUT;
+        return NULL;
+    }
+    struct progress prog;
+    progress_init(&prog, src.name, c->quiet);
+    struct load_opts lo = {
+        .threads = c->threads, .progress = progress_update, .progress_ud = &prog, .no_index = true};
+    enum status st = trace_load_source(&src, &lo, &t, &err);
+    if (t)
+        trace_index(t);
+    progress_done(&prog);
+    if (st != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop: %s\n", m);
+        free(m);
+        *status = EXIT_BAD_INPUT;
+        char *kept = t ? trace_load_kept(t) : NULL;
+        if (!kept) {
+            trace_free(t);
+            t = NULL;
+        } else {
+            fprintf(stderr, "torchtop: comparing %s%s\n", kept,
+                    t->partial ? "" : "; the fault dropped none");
+            free(kept);
+        }
+    }
+    source_close(&src);
+    errinfo_clear(&err);
+    return t;
+}
+
+/* Sort every table that has the --sort column; none having it is a usage
+ * error. */
+static int sort_tables(const struct diff_cli *c, struct table_list *tables)
+{
+    if (!c->sort)
+        return EXIT_OK;
+    bool any = false;
+    for (size_t i = 0; i < tables->items.n; i++)
+        any |= report_sort_table(tables->items.v[i], c->sort);
+    if (any)
+        return EXIT_OK;
+    usage_error("no column to sort by in the tables asked for:", c->sort);
+    return EXIT_USAGE;
+}
+
+static int print_tables(const struct diff_cli *c, struct table_list *tables,
+                        const struct tracediff *td)
+{
+    struct strbuf out = STRBUF_INIT, header = STRBUF_INIT;
+    if (c->fmt.format == FMT_JSON) {
+        diffreport_header_json(&header, td);
+        tabfmt_list(&out, tables, &c->fmt, c->no_header ? NULL : sb_str(&header));
+    } else {
+        if (!c->no_header && (c->fmt.format == FMT_TEXT || c->fmt.format == FMT_MD)) {
+            diffreport_header(&out, td, c->fmt.format == FMT_MD);
+            sb_putc(&out, '\n');
+        }
+        tabfmt_list(&out, tables, &c->fmt, NULL);
+    }
+    int rc = write_out(c, &out);
+    sb_free(&out);
+    sb_free(&header);
+    return rc;
+}
+
+static int run(struct diff_cli *c, const char **paths)
+{
+    for (int k = 0; k < 2; k++) {
+        const char *outs[] = {c->out_path, c->xlsx_path};
+        for (size_t i = 0; i < ARRAY_SIZE(outs); i++) {
+            struct errinfo err = {0};
+            if (outs[i] && outfile_check_distinct(outs[i], paths[k], &err) != ST_OK) {
+                char *m = errinfo_format(&err);
+                fprintf(stderr, "torchtop diff: %s\n", m);
+                free(m);
+                errinfo_clear(&err);
+                return EXIT_FAILURE_RUN;
+            }
+        }
+    }
+    char msg[512];
+    if (!diffreport_check_names(c->tables ? c->tables : "ops", msg, sizeof(msg))) {
+        fprintf(stderr, "torchtop diff: %s\n", msg);
+        return EXIT_USAGE;
+    }
+    int status = EXIT_OK;
+    struct trace *t[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++)
+        t[k] = load_side(c, paths[k], &status);
+    if (!t[0] || !t[1]) {
+        trace_free(t[0]);
+        trace_free(t[1]);
+        return status;
+    }
+    struct tracediff *td = tracediff_new(t[0], t[1], &c->dopts, msg, sizeof(msg));
+    if (!td) {
+        struct strbuf sb = STRBUF_INIT;
+        display_sanitize(&sb, msg, strlen(msg));
+        fprintf(stderr, "torchtop diff: %s\n", sb_str(&sb));
+        sb_free(&sb);
+        trace_free(t[0]);
+        trace_free(t[1]);
+        return status ? status : EXIT_USAGE;
+    }
+    struct table_list tables = {0};
+    diffreport_build(td, c->tables ? c->tables : "ops", &tables);
+    int rc = sort_tables(c, &tables);
+    if (!rc && c->xlsx_path) {
+        struct errinfo xerr = {0};
+        if (xlsx_write(c->xlsx_path, NULL, &tables, &xerr) != ST_OK) {
+            char *m = errinfo_format(&xerr);
+            fprintf(stderr, "torchtop diff: %s\n", m);
+            free(m);
+            rc = EXIT_FAILURE_RUN;
+        }
+        errinfo_clear(&xerr);
+    } else if (!rc) {
+        rc = print_tables(c, &tables, td);
+    }
+    table_list_free(&tables);
+    tracediff_free(td);
+    trace_free(t[0]);
+    trace_free(t[1]);
+    return status ? status : rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    struct diff_cli c = {0};
+    c.dopts.step[0] = c.dopts.step[1] = TRACEDIFF_STEP_FIRST;
+    const char *paths[2];
+    int rc = parse_args(argc, argv, &c, paths);
+    if (rc < 0)
+        rc = run(&c, paths);
+    free(c.labels);
+    return rc;
+}
