@@ -37,6 +37,7 @@ PREFIXES = {
     "snapquery": ["snapshot_"],
     "snapseg": ["snapshot_"],
     "snapreport": ["snapshot_"],
+    "difftree_table": ["difftree_"],
     "traceback": ["tb_"],
 }
 

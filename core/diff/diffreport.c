@@ -11,14 +11,33 @@
 #include "core/base/xalloc.h"
 #include "core/report/tabfmt.h"
 
-static void build_ops(const struct tracediff *td, struct table_list *out)
+static void build_ops(struct diffreport_ctx *c, struct table_list *out)
 {
-    table_list_add(out, tracediff_table(td));
+    table_list_add(out, tracediff_table(c->td));
 }
 
-static void build_ops_diff(const struct tracediff *td, struct table_list *out)
+static void build_ops_diff(struct diffreport_ctx *c, struct table_list *out)
 {
-    table_list_add(out, tracediff_ops_table(td));
+    table_list_add(out, tracediff_ops_table(c->td));
+}
+
+static struct difftree *tree_of(struct diffreport_ctx *c)
+{
+    if (!c->dt) {
+        const char *labels[2] = {c->td->label[0], c->td->label[1]};
+        c->dt = difftree_new(c->td->t[0], c->td->t[1], labels);
+    }
+    return c->dt;
+}
+
+static void build_tree(struct diffreport_ctx *c, struct table_list *out)
+{
+    table_list_add(out, difftree_table(tree_of(c)));
+}
+
+static void build_lca(struct diffreport_ctx *c, struct table_list *out)
+{
+    table_list_add(out, difftree_lca_table(tree_of(c)));
 }
 
 const struct diffreport_table diffreport_tables[] = {
@@ -26,6 +45,9 @@ const struct diffreport_table diffreport_tables[] = {
      build_ops},
     {"ops-diff", "names added, deleted, increased, decreased, unchanged (HTA's ops_diff)",
      build_ops_diff},
+    {"tree", "the merged call trees: CPU and GPU time of each node on each side, and the change",
+     build_tree},
+    {"lca", "each side's GPU work under the lowest matched ancestor of the merged tree", build_lca},
     {NULL, NULL, NULL},
 };
 
@@ -61,22 +83,24 @@ bool diffreport_check_names(const char *names, char *err, size_t errn)
 
 void diffreport_build(const struct tracediff *td, const char *names, struct table_list *out)
 {
+    struct diffreport_ctx c = {td, NULL};
     const char *p = names;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         if (n == 3 && memcmp(p, "all", 3) == 0) {
             for (const struct diffreport_table *r = diffreport_tables; r->name; r++)
-                r->build(td, out);
+                r->build(&c, out);
         } else {
             const struct diffreport_table *r = find(p, n);
             if (r)
-                r->build(td, out);
+                r->build(&c, out);
         }
         if (!comma)
-            return;
+            break;
         p = comma + 1;
     }
+    difftree_free(c.dt);
 }
 
 static const char *device_name(enum tracediff_device d)

@@ -9,10 +9,18 @@
 
 #include "core/base/strbuf.h"
 #include "core/base/table.h"
+#include "core/diff/difftree.h"
 #include "core/diff/tracediff.h"
 
-/* Appends one or more tables built from td to out. */
-typedef void (*diffreport_build_fn)(const struct tracediff *td, struct table_list *out);
+/* What a table is built from: the per-name diff, and the merged call tree
+ * of the two whole traces, built on first use. */
+struct diffreport_ctx {
+    const struct tracediff *td;
+    struct difftree *dt; /* NULL until a table needs it */
+};
+
+/* Appends one or more tables to out. */
+typedef void (*diffreport_build_fn)(struct diffreport_ctx *c, struct table_list *out);
 
 struct diffreport_table {
     const char *name;    /* -t NAME */

@@ -78,42 +78,52 @@ def compare_with_ref(tag, control, test, cside, tside, cstep="first", tstep="fir
 
 
 def check_self_and_swap(path, other):
-    """A trace against itself: all '=' and zero differences, in every
-    table; control and test swapped: every difference negated."""
+    """A trace against itself: all '=' (every tree node on both sides) and
+    zero differences, in every table; control and test swapped: every
+    difference negated, in every table."""
     for extra in ([], ["--control-step", "all", "--test-step", "all"], ["--short-names"]):
         _, tabs = tables("-t", "all", *extra, path, path)
+        check(set(tabs) == {"trace_diff", "ops_diff", "diff_tree", "diff_lca"},
+              "self-diff -t all: tables %s" % sorted(tabs))
         for name, t in tabs.items():
+            check(t["total_rows"] > 0, "self-diff %s: no rows" % name)
             for r in t["rows"]:
-                if "diff_counts" in r:
-                    check(r["diff_counts"] == 0, "self-diff %s %s: diff_counts %s" % (name, extra, r))
-                if "diff_duration" in r:
-                    check(r["diff_duration"] == 0, "self-diff %s %s: diff_duration %s" % (name, extra, r))
+                for col, v in r.items():
+                    if col.startswith("diff_"):
+                        check(v == 0, "self-diff %s %s: %s = %s" % (name, extra, col, v))
                 if "counts_change_categories" in r:
                     check(r["counts_change_categories"] == "=", "self-diff %s: %s" % (name, r))
                 if "change" in r:
                     check(r["change"] == "unchanged", "self-diff %s: %s" % (name, r))
-    _, ab = tables("-t", "all", path, other)
-    _, ba = tables("-t", "all", other, path)
+                if "in" in r:
+                    check(r["in"] == "both", "self-diff %s: a node on one side: %s" % (name, r))
+                if name == "diff_tree":
+                    check(r["control_cpu_time"] == r["test_cpu_time"] and
+                          r["control_gpu_time"] == r["test_gpu_time"],
+                          "self-diff tree: sides differ: %s" % r)
+    _, ab = tables("-t", "all", "-n", "100000000", path, other)
+    _, ba = tables("-t", "all", "-n", "100000000", other, path)
     for name in ab:
         if name not in ba:
             check(False, "swap: table %s missing" % name)
             continue
-        ra, rb = rows_by_name(ab[name]), rows_by_name(ba[name])
         if name == "ops_diff":
             opp = {"added": "deleted", "deleted": "added", "increased": "decreased",
                    "decreased": "increased", "unchanged": "unchanged"}
             a = sorted((r["name"], opp[r["change"]]) for r in ab[name]["rows"])
             b = sorted((r["name"], r["change"]) for r in ba[name]["rows"])
-            # HTA's lists are not symmetric in one case: a name in both with
-            # more in the control is "decreased", swapped it is "increased".
+            # HTA's "unchanged" needs test > 0 and "decreased" test > 0: a
+            # name only in one trace is added one way and deleted the other.
             check(a == b, "swap: ops_diff changes not mirrored")
             continue
-        check(set(ra) == set(rb), "swap %s: names differ" % name)
-        for k in set(ra) & set(rb):
-            x, y = ra[k], rb[k]
-            for col in ("diff_counts", "diff_duration"):
-                if col in x:
-                    check(abs(x[col] + y[col]) < 1e-9, "swap %s %r: %s %s vs %s" % (name, k, col, x[col], y[col]))
+        check(ab[name]["total_rows"] == ba[name]["total_rows"],
+              "swap %s: %d rows vs %d" % (name, ab[name]["total_rows"], ba[name]["total_rows"]))
+        # Rows as multisets of their differences (tree nodes repeat names).
+        def diffs(rows, sign):
+            return sorted(tuple(round(sign * v, 3) for c, v in sorted(r.items())
+                                if c.startswith("diff_") and v is not None) for r in rows)
+        check(diffs(ab[name]["rows"], -1) == diffs(ba[name]["rows"], 1),
+              "swap %s: the differences are not negated" % name)
 
 
 def check_errors(path):

@@ -1,0 +1,227 @@
+/* The tables of the merged call tree: per node, and GPU work grouped under
+ * the lowest matched ancestor (difftree.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/strbuf.h"
+#include "core/base/xalloc.h"
+#include "core/diff/difftree.h"
+
+/* Give column c of t the name "<label>_<suffix>", kept in t's arena. */
+static void label_col(struct table *t, size_t c, const char *label, const char *suffix)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "%s_%s", label, suffix);
+    t->cols[c].name = arena_strndup(&t->arena, sb_str(&sb), sb.len);
+    t->cols[c].title = t->cols[c].name;
+    sb_free(&sb);
+}
+
+static int64_t abs64(int64_t v)
+{
+    return v < 0 ? -v : v;
+}
+
+/* Rows ordered by |key1| then |key2|, largest first; ties by index. */
+struct order_key {
+    int64_t k1, k2;
+    uint32_t idx;
+};
+
+static int cmp_keys(const void *x, const void *y)
+{
+    const struct order_key *a = x, *b = y;
+    if (a->k1 != b->k1)
+        return a->k1 > b->k1 ? -1 : 1;
+    if (a->k2 != b->k2)
+        return a->k2 > b->k2 ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static const char *node_in(const struct difftree *dt, uint32_t node)
+{
+    const struct difftree_node *n = &dt->nodes.v[node];
+    return n->ev[0] == IDX_NONE ? dt->label[1] : n->ev[1] == IDX_NONE ? dt->label[0] : "both";
+}
+
+static uint32_t gpu_events(const struct difftree *dt, uint32_t node, int side)
+{
+    uint32_t e = dt->nodes.v[node].ev[side], n = 0;
+    if (e != IDX_NONE)
+        gputime_subtree_events(dt->g[side], e, &n);
+    return n;
+}
+
+struct table *difftree_table(const struct difftree *dt)
+{
+    const struct table_col cols[] = {
+        {"name", NULL, COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_NAME},
+        {"in", NULL, COL_TEXT, 0, COLF_ASC},
+        {"depth", NULL, COL_INT, 0, COLF_DETAIL},
+        {"parent", NULL, COL_TEXT, 0, COLF_DETAIL},
+        {"control_cpu_time", NULL, COL_FLOAT, 3, 0},
+        {"test_cpu_time", NULL, COL_FLOAT, 3, 0},
+        {"diff_cpu_time", NULL, COL_FLOAT, 3, 0},
+        {"control_gpu_direct", NULL, COL_FLOAT, 3, COLF_DETAIL},
+        {"test_gpu_direct", NULL, COL_FLOAT, 3, COLF_DETAIL},
+        {"control_gpu_time", NULL, COL_FLOAT, 3, 0},
+        {"test_gpu_time", NULL, COL_FLOAT, 3, 0},
+        {"diff_gpu_time", NULL, COL_FLOAT, 3, 0},
+        {"control_gpu_events", NULL, COL_INT, 0, COLF_DETAIL},
+        {"test_gpu_events", NULL, COL_INT, 0, COLF_DETAIL},
+    };
+    struct table *t = table_new("diff_tree",
+                                "Merged call tree: per node, CPU and GPU time (us) of each side "
+                                "and test - control, largest |GPU difference| first",
+                                cols, ARRAY_SIZE(cols));
+    static const size_t labelled[] = {4, 5, 7, 8, 9, 10, 12, 13};
+    static const char *const suffix[] = {"cpu_time", "cpu_time", "gpu_direct", "gpu_direct",
+                                         "gpu_time", "gpu_time", "gpu_events", "gpu_events"};
+    for (size_t i = 0; i < ARRAY_SIZE(labelled); i++)
+        label_col(t, labelled[i], dt->label[i % 2], suffix[i]);
+    size_t n = dt->nodes.n;
+    struct order_key *ord = xmalloc((n ? n : 1) * sizeof(*ord));
+    for (uint32_t i = 0; i < n; i++) {
+        ord[i].k1 = abs64(difftree_gpu_subtree(dt, i, 1) - difftree_gpu_subtree(dt, i, 0));
+        ord[i].k2 = abs64(difftree_cpu(dt, i, 1) - difftree_cpu(dt, i, 0));
+        ord[i].idx = i;
+    }
+    qsort(ord, n, sizeof(*ord), cmp_keys);
+    for (size_t x = 0; x < n; x++) {
+        uint32_t id = ord[x].idx;
+        const struct difftree_node *nd = &dt->nodes.v[id];
+        size_t r = table_add_row(t);
+        table_set_ref(t, r, id);
+        table_set_text(t, r, 0, difftree_name(dt, id));
+        table_set_text(t, r, 1, node_in(dt, id));
+        table_set_int(t, r, 2, nd->depth);
+        table_set_text(t, r, 3, nd->parent == IDX_NONE ? NULL : difftree_name(dt, nd->parent));
+        int64_t c0 = difftree_cpu(dt, id, 0), c1 = difftree_cpu(dt, id, 1);
+        int64_t g0 = difftree_gpu_subtree(dt, id, 0), g1 = difftree_gpu_subtree(dt, id, 1);
+        table_set_float(t, r, 4, (double)c0 / 1e3);
+        table_set_float(t, r, 5, (double)c1 / 1e3);
+        table_set_float(t, r, 6, (double)(c1 - c0) / 1e3);
+        table_set_float(t, r, 7, (double)difftree_gpu_direct(dt, id, 0) / 1e3);
+        table_set_float(t, r, 8, (double)difftree_gpu_direct(dt, id, 1) / 1e3);
+        table_set_float(t, r, 9, (double)g0 / 1e3);
+        table_set_float(t, r, 10, (double)g1 / 1e3);
+        table_set_float(t, r, 11, (double)(g1 - g0) / 1e3);
+        table_set_int(t, r, 12, gpu_events(dt, id, 0));
+        table_set_int(t, r, 13, gpu_events(dt, id, 1));
+    }
+    free(ord);
+    t->top_default = 50;
+    return t;
+}
+
+/* One LCA group, per side. */
+struct lca_group {
+    int64_t dur[2];      /* summed GPU event durations, ns */
+    uint32_t count[2];   /* GPU events */
+    uint32_t longest[2]; /* longest GPU event, IDX_NONE */
+};
+
+/* The group of a GPU event: the lowest matched node above its launch, or
+ * when the launch itself is matched, the node of its launcher op (the
+ * launch's parent when it has no op). IDX_NONE: not linked to a launch. */
+static uint32_t lca_of(const struct difftree *dt, int side, uint32_t gpu_ev)
+{
+    const struct trace *t = dt->t[side];
+    const struct gpu_info *gi = ev_gpu(t, gpu_ev);
+    if (!gi || gi->launch == IDX_NONE)
+        return IDX_NONE;
+    uint32_t node = dt->node_of[side][gi->launch];
+    if (node == IDX_NONE)
+        return IDX_NONE;
+    const struct difftree_node *n = &dt->nodes.v[node];
+    if (n->ev[0] != IDX_NONE && n->ev[1] != IDX_NONE) {
+        uint32_t op = gi->launcher != IDX_NONE && gi->launcher != gi->launch
+                          ? dt->node_of[side][gi->launcher]
+                          : IDX_NONE;
+        if (op != IDX_NONE)
+            return op;
+        return n->parent != IDX_NONE ? n->parent : node;
+    }
+    while (node != IDX_NONE &&
+           (dt->nodes.v[node].ev[0] == IDX_NONE || dt->nodes.v[node].ev[1] == IDX_NONE))
+        node = dt->nodes.v[node].parent;
+    return node;
+}
+
+struct table *difftree_lca_table(const struct difftree *dt)
+{
+    const struct table_col cols[] = {
+        {"name", NULL, COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_NAME},
+        {"depth", NULL, COL_INT, 0, COLF_DETAIL},
+        {"control_gpu_time", NULL, COL_FLOAT, 3, 0},
+        {"test_gpu_time", NULL, COL_FLOAT, 3, 0},
+        {"diff_gpu_time", NULL, COL_FLOAT, 3, 0},
+        {"control_gpu_events", NULL, COL_INT, 0, 0},
+        {"test_gpu_events", NULL, COL_INT, 0, 0},
+        {"control_longest_kernel", NULL, COL_TEXT, 0, COLF_WIDE | COLF_DETAIL},
+        {"test_longest_kernel", NULL, COL_TEXT, 0, COLF_WIDE | COLF_DETAIL},
+    };
+    struct table *t = table_new("diff_lca",
+                                "GPU work under the lowest matched ancestor: GPU time (us, summed "
+                                "event durations) of each side and test - control",
+                                cols, ARRAY_SIZE(cols));
+    for (int s = 0; s < 2; s++) {
+        label_col(t, 2 + (size_t)s, dt->label[s], "gpu_time");
+        label_col(t, 5 + (size_t)s, dt->label[s], "gpu_events");
+        label_col(t, 7 + (size_t)s, dt->label[s], "longest_kernel");
+    }
+    /* Groups by node; the last slot holds GPU work linked to no launch. */
+    size_t n = dt->nodes.n;
+    struct lca_group *g = xcalloc(n + 1, sizeof(*g));
+    for (size_t i = 0; i <= n; i++)
+        g[i].longest[0] = g[i].longest[1] = IDX_NONE;
+    for (int s = 0; s < 2; s++) {
+        const struct trace *tr = dt->t[s];
+        for (uint32_t e = 0; e < tr->ev.n; e++) {
+            const struct event *ev = trace_ev(tr, e);
+            if (!evk_is_gpu(ev->kind))
+                continue;
+            uint32_t node = lca_of(dt, s, e);
+            struct lca_group *x = &g[node == IDX_NONE ? n : node];
+            x->dur[s] += ev->dur;
+            x->count[s]++;
+            if (x->longest[s] == IDX_NONE || trace_ev(tr, x->longest[s])->dur < ev->dur)
+                x->longest[s] = e;
+        }
+    }
+    struct order_key *ord = xmalloc((n + 1) * sizeof(*ord));
+    size_t m = 0;
+    for (uint32_t i = 0; i <= n; i++)
+        if (g[i].count[0] || g[i].count[1])
+            ord[m++] = (struct order_key){abs64(g[i].dur[1] - g[i].dur[0]),
+                                          (int64_t)g[i].count[1] - g[i].count[0], i};
+    for (size_t x = 0; x < m; x++)
+        ord[x].k2 = abs64(ord[x].k2);
+    qsort(ord, m, sizeof(*ord), cmp_keys);
+    for (size_t x = 0; x < m; x++) {
+        uint32_t id = ord[x].idx;
+        const struct lca_group *q = &g[id];
+        size_t r = table_add_row(t);
+        if (id == n) {
+            table_set_text(t, r, 0, "(GPU work linked to no launch)");
+        } else {
+            table_set_ref(t, r, id);
+            table_set_text(t, r, 0, difftree_name(dt, id));
+            table_set_int(t, r, 1, dt->nodes.v[id].depth);
+        }
+        table_set_float(t, r, 2, (double)q->dur[0] / 1e3);
+        table_set_float(t, r, 3, (double)q->dur[1] / 1e3);
+        table_set_float(t, r, 4, (double)(q->dur[1] - q->dur[0]) / 1e3);
+        table_set_int(t, r, 5, q->count[0]);
+        table_set_int(t, r, 6, q->count[1]);
+        for (int s = 0; s < 2; s++)
+            table_set_text(t, r, 7 + (size_t)s,
+                           q->longest[s] == IDX_NONE ? NULL : ev_name(dt->t[s], q->longest[s]));
+    }
+    free(ord);
+    free(g);
+    t->top_default = 50;
+    return t;
+}
