@@ -34,6 +34,10 @@ void shortname_hta(struct strbuf *out, const char *s, size_t n)
         memmove(out->s + base, out->s + last, out->len - last);
         out->len -= last - base;
     }
+    /* Nothing left ("Memcpy DtoD (Device -> Device)" ends in a space):
+     * the name as it is, as HTA's own tests expect of it. */
+    if (out->len == base)
+        sb_putn(out, s, n);
     if (out->s)
         out->s[out->len] = '\0';
 }

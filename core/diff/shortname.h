@@ -11,7 +11,9 @@
 /* Append the short name of s[0..n) to out: every "->" removed, then each
  * ')' drops the text back to its matching '(' (and each '>' back to its
  * '<') inclusive, unmatched closers dropping everything before them; of
- * what is left, the part after the last space. Bytes other than the
+ * what is left, the part after the last space; when that is empty, the
+ * name unchanged (as HTA's tests expect of "Memcpy DtoD (Device ->
+ * Device)"). Bytes other than the
  * brackets and the space are copied as they are, so UTF-8 stays whole.
  * docs/metrics.md §12. */
 void shortname_hta(struct strbuf *out, const char *s, size_t n);
