@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/hash.h"
 #include "core/base/hmap.h"
 #include "core/base/strbuf.h"
 #include "core/base/xalloc.h"
@@ -24,6 +25,7 @@ struct keys {
     struct strtab st;
     uint32_t *of[2];
     const struct trace *t[2];
+    struct gputime *g[2];
     struct strbuf tmp;
 };
 
@@ -86,46 +88,62 @@ struct align_op {
 typedef VEC(struct align_op) align_ops_t;
 typedef VEC(uint32_t) idx_vec_t;
 
-/* Wagner-Fischer over key sequences ka[0..m), kb[0..n), backtracked as
- * TraceLens does (a match whenever the names are equal, else a deletion or
- * an insertion on an optimal path), except that when both are optimal the
- * side whose name sorts last goes first, where TraceLens always deletes:
- * swapping the traces then mirrors the alignment. Ops appended in order,
- * as offsets. */
-static void align_dp(const struct keys *k, const uint32_t *ka, size_t m, const uint32_t *kb,
-                     size_t n, align_ops_t *ops)
+/* Costs of the alignment: a node on one side only, the same name with the
+ * same GPU work below (kernel names in launch order), the same name with
+ * other GPU work. Different names never pair (their cost exceeds two
+ * one-side nodes'). */
+#define COST_ONE_SIDE 2u
+#define COST_SAME 0u
+#define COST_OTHER_GPU 1u
+#define COST_OTHER_NAME 5u
+
+/* Wagner-Fischer over key sequences ka[0..m), kb[0..n) with GPU
+ * signatures sa, sb, backtracked along an optimal path: a pair when the
+ * names are equal and pairing is optimal, else a one-side node. Between
+ * two optimal one-side choices, the side whose name (then signature) sorts
+ * last goes first, so that swapping the traces mirrors the alignment.
+ * Repeated names thus pair with the instance whose GPU work is the same.
+ * Ops appended in order, as offsets. */
+static void align_dp(const struct keys *k, const uint32_t *ka, const uint64_t *sa, size_t m,
+                     const uint32_t *kb, const uint64_t *sb, size_t n, align_ops_t *ops)
 {
     size_t w = n + 1;
     uint32_t *dp = xmalloc((m + 1) * w * sizeof(*dp));
+#define PAIR_COST(i, j)                                                                            \
+    (ka[i] != kb[j] ? COST_OTHER_NAME : sa[i] == sb[j] ? COST_SAME : COST_OTHER_GPU)
     for (size_t i = 0; i <= m; i++)
-        dp[i * w] = (uint32_t)i;
+        dp[i * w] = (uint32_t)i * COST_ONE_SIDE;
     for (size_t j = 0; j <= n; j++)
-        dp[j] = (uint32_t)j;
+        dp[j] = (uint32_t)j * COST_ONE_SIDE;
     for (size_t i = 1; i <= m; i++)
         for (size_t j = 1; j <= n; j++) {
-            uint32_t best = dp[(i - 1) * w + j - 1] + (ka[i - 1] != kb[j - 1]);
-            uint32_t del = dp[(i - 1) * w + j] + 1, ins = dp[i * w + j - 1] + 1;
+            uint32_t best = dp[(i - 1) * w + j - 1] + PAIR_COST(i - 1, j - 1);
+            uint32_t del = dp[(i - 1) * w + j] + COST_ONE_SIDE;
+            uint32_t ins = dp[i * w + j - 1] + COST_ONE_SIDE;
             best = del < best ? del : best;
             dp[i * w + j] = ins < best ? ins : best;
         }
     size_t start = ops->n, i = m, j = n;
     while (i > 0 || j > 0) {
         struct align_op op;
-        bool del_ok = i > 0 && (j == 0 || dp[i * w + j] == dp[(i - 1) * w + j] + 1);
-        bool ins_ok = j > 0 && (i == 0 || dp[i * w + j] == dp[i * w + j - 1] + 1);
-        if (!del_ok && !ins_ok) { /* only a substitution is optimal: either side may go */
-            del_ok = true;
-            ins_ok = true;
-        }
-        if (i > 0 && j > 0 && ka[i - 1] == kb[j - 1]) {
+        uint32_t here = dp[i * w + j];
+        bool pair_ok = i > 0 && j > 0 && ka[i - 1] == kb[j - 1] &&
+                       here == dp[(i - 1) * w + j - 1] + PAIR_COST(i - 1, j - 1);
+        bool del_ok = i > 0 && here == dp[(i - 1) * w + j] + COST_ONE_SIDE;
+        bool ins_ok = j > 0 && here == dp[i * w + j - 1] + COST_ONE_SIDE;
+        int c = i > 0 && j > 0 ? key_cmp(k, ka[i - 1], kb[j - 1]) : 0;
+        if (c == 0 && i > 0 && j > 0)
+            c = sa[i - 1] > sb[j - 1] ? 1 : sa[i - 1] < sb[j - 1] ? -1 : 0;
+        if (pair_ok) {
             op = (struct align_op){(uint32_t)--i, (uint32_t)--j};
-        } else if (del_ok && (!ins_ok || key_cmp(k, ka[i - 1], kb[j - 1]) > 0)) {
+        } else if (del_ok && (!ins_ok || c >= 0)) {
             op = (struct align_op){(uint32_t)--i, IDX_NONE};
         } else {
             op = (struct align_op){IDX_NONE, (uint32_t)--j};
         }
         VEC_PUSH(ops, op);
     }
+#undef PAIR_COST
     for (size_t x = start, y = ops->n - 1; x < y; x++, y--) {
         struct align_op tmp = ops->v[x];
         ops->v[x] = ops->v[y];
@@ -166,7 +184,25 @@ static void align_greedy(const struct keys *k, const uint32_t *ka, size_t m, con
     }
 }
 
-/* Align events a[] (side 0) with b[] (side 1) by name; ops name events. */
+/* The GPU work under ev: a hash of the names of the GPU events launched in
+ * its subtree, in launch order (the same on either side for the same
+ * kernels). */
+static uint64_t gpu_signature(const struct keys *k, int side, uint32_t ev)
+{
+    uint32_t n = 0;
+    const uint32_t *g = gputime_subtree_events(k->g[side], ev, &n);
+    uint64_t h = 0x51ed270b27f3a1c5ULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct trace *t = k->t[side];
+        uint32_t name = t->ev.v[g[i]].name;
+        h = hash_mix64(h ^ hash_bytes(trace_str(t, name), strtab_len(&t->strs, name)));
+    }
+    return h;
+}
+
+/* Align events a[] (side 0) with b[] (side 1) by name and GPU work; ops
+ * name events. A common prefix and suffix (same names, same GPU work) pair
+ * up before the alignment proper. */
 static void align(struct keys *k, const idx_vec_t *a, const idx_vec_t *b, align_ops_t *ops,
                   idx_vec_t *ka, idx_vec_t *kb)
 {
@@ -176,17 +212,24 @@ static void align(struct keys *k, const idx_vec_t *a, const idx_vec_t *b, align_
     for (size_t j = 0; j < b->n; j++)
         VEC_PUSH(kb, key_of(k, 1, b->v[j]));
     size_t m = a->n, n = b->n, pre = 0, suf = 0;
-    while (pre < m && pre < n && ka->v[pre] == kb->v[pre])
+    uint64_t *sa = xmalloc((m + n + 1) * sizeof(*sa)), *sb = sa + m;
+    for (size_t x = 0; x < m; x++)
+        sa[x] = gpu_signature(k, 0, a->v[x]);
+    for (size_t x = 0; x < n; x++)
+        sb[x] = gpu_signature(k, 1, b->v[x]);
+    while (pre < m && pre < n && ka->v[pre] == kb->v[pre] && sa[pre] == sb[pre])
         pre++;
-    while (suf < m - pre && suf < n - pre && ka->v[m - 1 - suf] == kb->v[n - 1 - suf])
+    while (suf < m - pre && suf < n - pre && ka->v[m - 1 - suf] == kb->v[n - 1 - suf] &&
+           sa[m - 1 - suf] == sb[n - 1 - suf])
         suf++;
     for (size_t x = 0; x < pre; x++)
         VEC_PUSH(ops, ((struct align_op){(uint32_t)x, (uint32_t)x}));
     size_t mm = m - pre - suf, nn = n - pre - suf, mid = ops->n;
     if ((uint64_t)(mm + 1) * (nn + 1) <= ALIGN_DP_MAX_CELLS)
-        align_dp(k, ka->v + pre, mm, kb->v + pre, nn, ops);
+        align_dp(k, ka->v + pre, sa + pre, mm, kb->v + pre, sb + pre, nn, ops);
     else
         align_greedy(k, ka->v + pre, mm, kb->v + pre, nn, ops);
+    free(sa);
     for (size_t x = mid; x < ops->n; x++) {
         if (ops->v[x].a != IDX_NONE)
             ops->v[x].a += (uint32_t)pre;
@@ -291,6 +334,7 @@ struct difftree *difftree_new(const struct trace *control, const struct trace *t
         k.of[s] = xmalloc((ns ? ns : 1) * sizeof(uint32_t));
         memset(k.of[s], 0xff, (ns ? ns : 1) * sizeof(uint32_t));
         k.t[s] = dt->t[s];
+        k.g[s] = dt->g[s];
     }
     idx_vec_t a = {0}, b = {0}, ka = {0}, kb = {0}, work = {0};
     align_ops_t ops = {0};

@@ -1,7 +1,9 @@
 /* The merged call tree of two traces (TraceLens's TraceDiff approach,
  * docs/metrics.md §12.1): the roots of both traces, and then the children
  * of every pair of matched nodes, are aligned by name with an edit-distance
- * (Wagner-Fischer) alignment; nodes present on one side only are kept,
+ * (Wagner-Fischer) alignment in which a repeated name pairs with the
+ * instance whose GPU work (kernel names) is the same; nodes present on one
+ * side only are kept,
  * with their whole subtree, as one-side nodes. Every merged node carries
  * both sides' CPU time and GPU time (direct and subtree).
  *

@@ -226,13 +226,49 @@ static void test_merged_tree(void **state)
     trace_free(b);
 }
 
+#define LAUNCH(ts, corr, kernel, kts)                                                              \
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"    \
+    "\"ts\":" #ts ",\"dur\":1,\"args\":{\"correlation\":" #corr "}},"                              \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" kernel "\",\"pid\":0,\"tid\":7,\"ts\":" #kts    \
+    ",\"dur\":5,\"args\":{\"stream\":7,\"correlation\":" #corr ",\"device\":0}}"
+
+/* A repeated name pairs with the instance whose kernels are the same. */
+static void test_rematch_by_gpu_work(void **state)
+{
+    (void)state;
+    struct trace *a =
+        load_text("{\"traceEvents\": [" OP("A", 0, 100) "," OP("mm", 10, 10) "," LAUNCH(
+            12, 1, "k1", 200) "," OP("mm", 30, 10) "," LAUNCH(32, 2, "k2", 210) "]}");
+    struct trace *b = load_text("{\"traceEvents\": [" OP("A", 0, 100) "," OP(
+        "mm", 10, 10) "," LAUNCH(12, 1, "k2", 200) "]}");
+    trace_index(a);
+    trace_index(b);
+    for (int swap = 0; swap < 2; swap++) {
+        struct difftree *dt = difftree_new(swap ? b : a, swap ? a : b, NULL);
+        int ca = swap ? 1 : 0; /* the side of trace a */
+        bool paired = false;
+        for (uint32_t i = 0; i < dt->nodes.n; i++) {
+            const struct difftree_node *n = &dt->nodes.v[i];
+            if (n->ev[0] == IDX_NONE || n->ev[1] == IDX_NONE ||
+                strcmp(ev_name(dt->t[0], n->ev[0]), "mm") != 0)
+                continue;
+            /* a's second mm (ts 30 us), which launched k2 as b's did. */
+            assert_int_equal(trace_ev(dt->t[ca], n->ev[ca])->ts, 30000);
+            paired = true;
+        }
+        assert_true(paired);
+        difftree_free(dt);
+    }
+    trace_free(a);
+    trace_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_short_names),
-        cmocka_unit_test(test_iterations),
-        cmocka_unit_test(test_diff_steps),
-        cmocka_unit_test(test_merged_tree),
+        cmocka_unit_test(test_short_names),         cmocka_unit_test(test_iterations),
+        cmocka_unit_test(test_diff_steps),          cmocka_unit_test(test_merged_tree),
+        cmocka_unit_test(test_rematch_by_gpu_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
