@@ -9,6 +9,8 @@
 
 #include "core/base/display.h"
 #include "core/base/xalloc.h"
+#include "core/diff/tabjoin.h"
+#include "core/report/report.h"
 #include "core/report/tabfmt.h"
 
 static void build_ops(struct diffreport_ctx *c, struct table_list *out)
@@ -40,6 +42,53 @@ static void build_lca(struct diffreport_ctx *c, struct table_list *out)
     table_list_add(out, difftree_lca_table(tree_of(c)));
 }
 
+/* A report table (or sheets) of each whole trace, joined sheet by sheet on
+ * op and shapes; a side whose report cannot be built (no shapes) joins as
+ * empty, with its reason as a note. */
+static void build_joined(struct diffreport_ctx *c, const char *report_name, enum tabjoin_kind kind,
+                         struct table_list *out)
+{
+    struct table_list side[2];
+    memset(side, 0, sizeof(side));
+    char msg[2][256] = {"", ""};
+    for (int s = 0; s < 2; s++) {
+        struct analysis *a = analysis_new(c->td->t[s]);
+        struct report_opts ro = {0};
+        if (!report_build(a, report_name, &ro, &side[s], msg[s]))
+            table_list_free(&side[s]);
+        analysis_free(a);
+    }
+    const char *labels[2] = {c->td->label[0], c->td->label[1]};
+    size_t first = out->items.n;
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < side[s].items.n; i++) {
+            const struct table *x = side[s].items.v[i], *other = NULL;
+            for (size_t j = 0; j < side[!s].items.n; j++)
+                if (strcmp(side[!s].items.v[j]->name, x->name) == 0)
+                    other = side[!s].items.v[j];
+            if (s == 1 && other)
+                continue; /* joined from the control's side */
+            table_list_add(out, tabjoin_tables(kind, s ? other : x, s ? x : other, labels));
+        }
+    if (out->items.n == first)
+        table_list_add(out, tabjoin_tables(kind, NULL, NULL, labels));
+    for (int s = 0; s < 2; s++)
+        if (msg[s][0])
+            table_add_note(out->items.v[first], "%s: %s", labels[s], msg[s]);
+    table_list_free(&side[0]);
+    table_list_free(&side[1]);
+}
+
+static void build_unique_args(struct diffreport_ctx *c, struct table_list *out)
+{
+    build_joined(c, "unique-args", TABJOIN_UNIQUE_ARGS, out);
+}
+
+static void build_roofline(struct diffreport_ctx *c, struct table_list *out)
+{
+    build_joined(c, "roofline", TABJOIN_ROOFLINE, out);
+}
+
 const struct diffreport_table diffreport_tables[] = {
     {"ops", "per name: counts, total durations and their differences (HTA's compare_traces)",
      build_ops},
@@ -48,6 +97,9 @@ const struct diffreport_table diffreport_tables[] = {
     {"tree", "the merged call trees: CPU and GPU time of each node on each side, and the change",
      build_tree},
     {"lca", "each side's GPU work under the lowest matched ancestor of the merged tree", build_lca},
+    {"unique-args", "GPU time by op and input shapes, joined on op and shapes", build_unique_args},
+    {"roofline", "the roofline sheets joined on op and parameters: time and TFLOP/s of each side",
+     build_roofline},
     {NULL, NULL, NULL},
 };
 

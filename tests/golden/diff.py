@@ -83,13 +83,13 @@ def check_self_and_swap(path, other):
     difference negated, in every table."""
     for extra in ([], ["--control-step", "all", "--test-step", "all"], ["--short-names"]):
         _, tabs = tables("-t", "all", *extra, path, path)
-        check(set(tabs) == {"trace_diff", "ops_diff", "diff_tree", "diff_lca"},
+        check({"trace_diff", "ops_diff", "diff_tree", "diff_lca", "diff_ops_unique_args"} <= set(tabs),
               "self-diff -t all: tables %s" % sorted(tabs))
         for name, t in tabs.items():
             check(t["total_rows"] > 0, "self-diff %s: no rows" % name)
             for r in t["rows"]:
                 for col, v in r.items():
-                    if col.startswith("diff_"):
+                    if col.startswith("diff_") and v is not None:
                         check(v == 0, "self-diff %s %s: %s = %s" % (name, extra, col, v))
                 if "counts_change_categories" in r:
                     check(r["counts_change_categories"] == "=", "self-diff %s: %s" % (name, r))
@@ -124,6 +124,50 @@ def check_self_and_swap(path, other):
                                 if c.startswith("diff_") and v is not None) for r in rows)
         check(diffs(ab[name]["rows"], -1) == diffs(ba[name]["rows"], 1),
               "swap %s: the differences are not negated" % name)
+
+
+def check_joins(control, test):
+    """-t unique-args and -t roofline: each side's report sheet joined on op
+    and shapes, recomputed here from `torchtop report` of each trace."""
+    for table, count, time, skip in (("unique-args", "operation_count", "total_direct_kernel_time_sum", ()),
+                                     ("roofline", "name_count", "Kernel Time (\u00b5s)_sum", ("stride", "transpose"))):
+        sides = []
+        for p in (control, test):
+            p_ = subprocess.run([TT, "report", "-q", "-f", "json", "-n", "100000000", "-t", table, p],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            check(p_.returncode == 0, "report -t %s %s" % (table, p))
+            sides.append({t["name"]: t for t in json.loads(p_.stdout)["tables"]})
+        _, tabs = tables("-t", table, "-n", "100000000", control, test)
+        for sheet in set(sides[0]) | set(sides[1]):
+            got = tabs.get("diff_" + sheet)
+            check(got is not None, "%s: no diff_%s" % (table, sheet))
+            if got is None:
+                continue
+            want = {}
+            for k, side in enumerate(sides):
+                t = side.get(sheet)
+                if not t:
+                    continue
+                if table == "unique-args":
+                    keys = ["name", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"]
+                else:
+                    keys = [c["name"] for c in t["columns"] if c["name"] == "name" or (
+                        c["name"].startswith("param: ") and not any(x in c["name"] for x in skip))]
+                for r in t["rows"]:
+                    key = tuple(json.dumps(r.get(c)) for c in keys)
+                    w = want.setdefault(key, [0, 0, 0.0, 0.0])
+                    w[k] += r[count] or 0
+                    w[2 + k] += r[time] or 0
+            have = {}
+            for r in got["rows"]:
+                key = tuple(json.dumps(r.get(c)) for c in keys)
+                have[key] = [r["control_count"], r["test_count"], r["control_time"], r["test_time"]]
+            check(set(have) == set(want), "%s %s: keys differ (%d vs %d)" % (table, sheet, len(have), len(want)))
+            bad = [k for k in set(have) & set(want)
+                   if any(abs(a - b) > 1e-6 * max(1, abs(b)) for a, b in zip(have[k], want[k]))]
+            check(not bad, "%s %s: %d rows differ, e.g. %s" % (table, sheet, len(bad), bad[:1]))
+            both = sum(1 for r in got["rows"] if r["in"] == "both")
+            print("%s %s: %d joined rows, %d on both sides" % (table, sheet, len(have), both))
 
 
 def check_errors(path):
@@ -195,6 +239,8 @@ def main():
         if len(cs.iterations) > 1:
             compare_with_ref(tag + ", all steps vs step", cp, tp, cs, ts, cstep="all")
             compare_with_ref(tag + ", last step", cp, tp, cs, ts, cstep=cs.iterations[-1])
+    check_joins(os.path.join(tr, "tracelens-h100-owlv2-infer-large.json.gz"),
+                os.path.join(tr, "tracelens-mi300-owlv2-infer-large.json.gz"))
     small = os.path.join(tr, "param-dlrm-v100-8rank-rank0.pt.trace.json")
     check_self_and_swap(small, os.path.join(tr, "param-dlrm-v100-8rank-rank3.pt.trace.json"))
     check_errors(small)
