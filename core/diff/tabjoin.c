@@ -116,6 +116,8 @@ struct table *tabjoin_tables(enum tabjoin_kind kind, const struct table *c, cons
             continue;
         int cc = table_col_index(x, sp->count), tc = table_col_index(x, sp->time);
         int gc = sp->gflop ? table_col_index(x, sp->gflop) : -1;
+        if (cc < 0 || tc < 0)
+            continue; /* a sheet that is a message (a trace without shapes) */
         for (size_t r = 0; r < x->nrows; r++) {
             sb_clear(&sb);
             for (size_t k = 0; k < nk; k++) {
@@ -173,6 +175,13 @@ struct table *tabjoin_tables(enum tabjoin_kind kind, const struct table *c, cons
              shape ? shape->title : "");
     struct table *out = table_new(name, title, cols, ncols);
     free(cols);
+    /* A side's sheet that holds a message instead of rows says it here. */
+    for (int s = 0; s < 2; s++) {
+        const struct table *x = side[s];
+        if (x && (table_col_index(x, sp->count) < 0 || table_col_index(x, sp->time) < 0) &&
+            x->nrows && x->cols[0].kind == COL_TEXT && table_cell(x, 0, 0).s)
+            table_add_note(out, "%s: %s", labels[s], table_cell(x, 0, 0).s);
+    }
     for (size_t q = 0; q < nnum; q++)
         for (int s = 0; s < 2; s++) {
             struct strbuf cn = STRBUF_INIT;

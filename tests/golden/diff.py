@@ -184,6 +184,16 @@ def check_errors(path):
     rc, out, err = diff(path)
     check(rc == 64, "one trace: exit %d" % rc)
     with tempfile.TemporaryDirectory() as d:
+        book = os.path.join(d, "diff.xlsx")
+        rc, out, err = diff("-t", "ops,tree", "--xlsx", book, path, path)
+        if rc == 1 and "libxlsxwriter" in err:
+            print("(no libxlsxwriter: --xlsx not checked)")
+        else:
+            import re
+            import zipfile
+            with zipfile.ZipFile(book) as z:
+                sheets = re.findall(r'<sheet name="([^"]+)"', z.read("xl/workbook.xml").decode())
+            check(rc == 0 and sheets == ["trace_diff", "diff_tree"], "--xlsx: exit %d, sheets %s" % (rc, sheets))
         bad = os.path.join(d, "bad.json")
         with open(bad, "w") as f:
             f.write('{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 2}, {"ph": ')
