@@ -269,9 +269,12 @@ void svg_roofline_render(struct strbuf *out, const struct table_list *tables,
         }
         double px = ax(&xa, x), py = ax(&ya, y) + 3;
         bool left = px > PR - 200;
-        for (size_t k = 0; k < nplaced; k++)
-            if (fabs(placed_x[k] - px) < 250 && fabs(placed_y[k] - py) < 11) {
+        /* A label moves 11 px below one it is within 10 px of; each move
+         * passes a placed label, so there are at most nplaced of them. */
+        for (size_t k = 0, moves = 0; k < nplaced && moves <= nplaced; k++)
+            if (fabs(placed_x[k] - px) < 250 && fabs(placed_y[k] - py) < 10) {
                 py = placed_y[k] + 11;
+                moves++;
                 k = (size_t)-1; /* look again from the first */
             }
         placed_x[nplaced] = px;

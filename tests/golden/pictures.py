@@ -174,6 +174,10 @@ def check_workbook(tt, trace, label, tmp):
                                                 for g, w in zip(got, want)),
                   "%s: timeline %s reads %s, CSV %s" % (label, row_name, got, want))
         check(ch.find(".//c:valAx/c:title", NS) is not None, "%s: timeline axis title" % label)
+        if per_dev:
+            cats = range_values(book, ser[0]["cat"])
+            check(cats == src[0][1:], "%s: timeline bars %s, devices %s" % (label, cats,
+                                                                           src[0][1:]))
 
     # Rankings: bars over the first rows of ops_summary and kernel_summary.
     for table, col, word in (("ops_summary", "total_direct_kernel_time_ms", "ops"),
@@ -431,6 +435,30 @@ def check_escaping(tt, tmp):
           "escaping: frame names %s" % names)
 
 
+def big_trace(path, n_ops=10000, shapes=600):
+    """n_ops aten::mm calls of `shapes` shapes, each launching its own kernel
+    (10,000 kernel names), on two devices: long tables for the charts."""
+    import json
+    ev = []
+    for i in range(n_ops):
+        m = 8 + i % shapes
+        ts = 10 * i
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": ts,
+                   "dur": 8, "args": {"Input Dims": [[m, 64], [64, 32]],
+                                      "Input type": ["float", "float"],
+                                      "Input Strides": [[64, 1], [32, 1]]}})
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
+                   "tid": 1, "ts": ts + 1, "dur": 1, "args": {"correlation": i + 1}})
+        dev = i % 2
+        ev.append({"ph": "X", "cat": "kernel", "name": "gemm_kernel_%d" % i, "pid": dev,
+                   "tid": 7, "ts": ts + 2, "dur": 1 + (i * 7) % 50,
+                   "args": {"stream": 7, "device": dev, "correlation": i + 1}})
+    with open(path, "w") as f:
+        json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"},
+                                        {"id": 1, "name": "NVIDIA H100 80GB HBM3"}],
+                   "traceEvents": ev}, f)
+
+
 def check_cli(tt, trace, tmp):
     rc, _, err = run(tt, "report", "-q", "-t", "ops", "--svg", os.path.join(tmp, "x.svg"), trace)
     check(rc == 64 and "--svg" in err, "--svg with -t ops: exit %d %r" % (rc, err))
@@ -458,6 +486,12 @@ def main():
             check_roofline_svg(tt, trace, label, tmp, roofs)
             check_flame_svg(tt, trace, label, tmp)
             check_flame_svg(tt, trace, label + " self_device", tmp, "self_device")
+        big = os.path.join(tmp, "big.json")
+        big_trace(big)
+        if a.xlsx:
+            roofs = check_workbook(tt, big, "10,000 rows", tmp)
+            check(roofs == 2, "10,000 rows: %s roofs, want memory and matrix_fp32" % roofs)
+        check_roofline_svg(tt, big, "10,000 rows", tmp, None)
         check_escaping(tt, tmp)
         check_cli(tt, gen, tmp)
     return summary()
