@@ -42,13 +42,16 @@ static bool plottable(double x, double y)
     return x > 0 && y > 0 && isfinite(x) && isfinite(y);
 }
 
-/* "aten::mm M=4096 N=4096 K=4096 bf16": op name and parameters, raw. */
-static void row_label(struct strbuf *out, const struct rt *r, size_t row)
+/* "aten::mm M=4096 N=4096 K=4096 bf16": op name and parameters, raw;
+ * brief leaves out the detail parameters (strides, layouts). */
+static void row_label(struct strbuf *out, const struct rt *r, size_t row, bool brief)
 {
     const struct table *t = r->t;
     const char *name = table_cell(t, row, 0).s;
     sb_puts(out, name ? name : "?");
     for (int c = 1; c < r->first_metric; c++) {
+        if (brief && (t->cols[c].flags & COLF_DETAIL))
+            continue;
         union cell v = table_cell(t, row, (size_t)c);
         const char *k = t->cols[c].title ? t->cols[c].title : t->cols[c].name;
         if (t->cols[c].kind == COL_TEXT && v.s)
@@ -235,7 +238,7 @@ void svg_roofline_render(struct strbuf *out, const struct table_list *tables,
             double kt = r->kt >= 0 ? table_cell(r->t, row, (size_t)r->kt).f : 0;
             best[nb++] = (struct best){kt == kt ? kt : 0, i, row};
             sb_clear(&lab);
-            row_label(&lab, r, row);
+            row_label(&lab, r, row, false);
             sb_printf(out,
                       "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
                       "fill-opacity=\"0.75\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>",
@@ -258,7 +261,7 @@ void svg_roofline_render(struct strbuf *out, const struct table_list *tables,
         double x = table_cell(r->t, best[b].row, (size_t)r->x).f;
         double y = table_cell(r->t, best[b].row, (size_t)r->y).f;
         struct strbuf raw = STRBUF_INIT;
-        row_label(&raw, r, best[b].row);
+        row_label(&raw, r, best[b].row, true);
         if (raw.len > 48) { /* at a character boundary */
             size_t k = 45;
             while (k && ((unsigned char)raw.s[k] & 0xC0) == 0x80)

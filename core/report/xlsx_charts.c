@@ -138,9 +138,12 @@ static void chart_timeline(struct charts *c, const struct xlsx_sheet_ref *s, siz
               use && strstr(use->t->title, "linked") ? "GPU events linked to a launch"
                                                      : "all GPU events");
     chart_title_set_name(ch, sb_str(&c->sb));
-    chart_axis_set_name(ch->y_axis, "time (ms)");
-    chart_axis_set_name(ch->x_axis, dev ? "device" : "");
-    chart_axis_set_reverse(ch->x_axis);
+    /* In libxlsxwriter's bar charts x_axis is the value axis (horizontal)
+     * and y_axis the category axis, reversed so the first row is on top. */
+    chart_axis_set_name(ch->x_axis, "time (ms)");
+    if (dev)
+        chart_axis_set_name(ch->y_axis, "device");
+    chart_axis_set_reverse(ch->y_axis);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
     size_t bars = dev ? dev->t->ncols - 1 : 1;
     place(c, ch, bars > 4 ? 1.5 : 1.0);
@@ -205,8 +208,8 @@ static void chart_ranking(struct charts *c, const struct xlsx_sheet_ref *s, cons
     chart_title_set_name(ch, sb_str(&c->sb));
     sb_clear(&c->sb);
     sb_printf(&c->sb, "GPU time (%s)", unit);
-    chart_axis_set_name(ch->y_axis, sb_str(&c->sb));
-    chart_axis_set_reverse(ch->x_axis);
+    chart_axis_set_name(ch->x_axis, sb_str(&c->sb)); /* the value axis (see chart_timeline) */
+    chart_axis_set_reverse(ch->y_axis);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
     place(c, ch, k > 10 ? 2.0 : 1.0);
 }
@@ -223,7 +226,8 @@ struct roof_input {
     size_t k;                     /* rows charted */
 };
 
-/* "aten::mm M=4096 N=4096 K=4096 bf16": the row's op and parameters. */
+/* "aten::mm M=4096 N=4096 K=4096 bf16": the row's op and parameters, but
+ * the detail ones. */
 static void point_label(struct strbuf *out, const struct roof_input *in, size_t r)
 {
     const struct table *t = in->sheet->t;
@@ -231,6 +235,8 @@ static void point_label(struct strbuf *out, const struct roof_input *in, size_t 
     struct strbuf raw = STRBUF_INIT;
     sb_puts(&raw, name ? name : "?");
     for (int c = 1; c < in->first_metric; c++) {
+        if (t->cols[c].flags & COLF_DETAIL) /* strides and layouts: the sheet has them */
+            continue;
         union cell v = table_cell(t, r, (size_t)c);
         if (t->cols[c].kind == COL_TEXT && v.s)
             sb_printf(&raw, " %s=%s", t->cols[c].title ? t->cols[c].title : t->cols[c].name, v.s);
@@ -448,8 +454,8 @@ uint32_t xlsx_charts_delta(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
     chart_series_set_fill(se, &pos);
     chart_series_set_invert_if_negative(se);
     chart_title_set_name(ch, title);
-    chart_axis_set_reverse(ch->x_axis);
-    chart_axis_set_label_position(ch->x_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+    chart_axis_set_reverse(ch->y_axis); /* the category axis (see chart_timeline) */
+    chart_axis_set_label_position(ch->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
     place(&c, ch, k > 10 ? 2.0 : 1.0);
     sb_free(&c.sb);

@@ -174,6 +174,9 @@ def check_workbook(tt, trace, label, tmp):
                                                 for g, w in zip(got, want)),
                   "%s: timeline %s reads %s, CSV %s" % (label, row_name, got, want))
         check(ch.find(".//c:valAx/c:title", NS) is not None, "%s: timeline axis title" % label)
+        check(ch.find(".//c:valAx/c:scaling/c:orientation", NS).get("val") == "minMax" and
+              ch.find(".//c:catAx/c:scaling/c:orientation", NS).get("val") == "maxMin",
+              "%s: timeline bars should grow left to right, first category on top" % label)
         if per_dev:
             cats = range_values(book, ser[0]["cat"])
             check(cats == src[0][1:], "%s: timeline bars %s, devices %s" % (label, cats,
