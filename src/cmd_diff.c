@@ -442,7 +442,7 @@ static int run(struct diff_cli *c, const char **paths)
     int rc = sort_tables(c, &tables);
     if (!rc && c->xlsx_path) {
         struct errinfo xerr = {0};
-        if (xlsx_write(c->xlsx_path, NULL, &tables, &xerr) != ST_OK) {
+        if (xlsx_write(c->xlsx_path, NULL, &tables, NULL, &xerr) != ST_OK) {
             char *m = errinfo_format(&xerr);
             fprintf(stderr, "torchtop diff: %s\n", m);
             free(m);

@@ -19,6 +19,10 @@
 #include "core/base/source.h"
 #include "core/report/tabfmt.h"
 #include "core/report/xlsx.h"
+#include "core/base/svg.h"
+#include "core/report/svg_flame.h"
+#include "core/report/svg_roofline.h"
+#include "core/roofline/devices.h"
 #include "src/commands.h"
 #include "core/trace/tree.h"
 #include "src/progress.h"
@@ -30,6 +34,7 @@ struct report_cli {
     const char *sort;
     const char *out_path;
     const char *xlsx_path;
+    const char *svg_path;
     bool no_header;
     bool quiet;
     bool flow_links;
@@ -74,7 +79,9 @@ static void report_usage(FILE *f)
         "                         spreadsheet does not run them as formulas)\n"
         "      --no-header        leave out the trace header\n"
         "  -o, --output FILE      write to FILE instead of standard output\n"
-        "      --xlsx FILE        write the tables as an Excel workbook instead\n"
+        "      --xlsx FILE        write the tables as an Excel workbook instead, charts first\n"
+        "      --svg FILE         with -t roofline: the roofline plot as SVG; with -t folded:\n"
+        "                         an interactive flame graph (hover, click to zoom) as SVG\n"
         "      --threads N        parser threads (default: one per core, at most 4)\n"
         "  -q, --quiet            no progress bar\n"
         "  -h, --help             this help\n\n"
@@ -99,6 +106,7 @@ enum {
     OPT_XLSX,
     OPT_METRIC,
     OPT_CSVRAW,
+    OPT_SVG,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -158,6 +166,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"xlsx", required_argument, NULL, OPT_XLSX},
         {"metric", required_argument, NULL, OPT_METRIC},
         {"csv-raw", no_argument, NULL, OPT_CSVRAW},
+        {"svg", required_argument, NULL, OPT_SVG},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -252,6 +261,9 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         case OPT_XLSX:
             c->xlsx_path = optarg;
             break;
+        case OPT_SVG:
+            c->svg_path = optarg;
+            break;
         case OPT_METRIC:
             if (!folded_metric_parse(optarg, &c->metric)) {
                 fprintf(stderr, "torchtop report: --metric is self_cpu or self_device\n");
@@ -338,11 +350,11 @@ static int write_out(const struct report_cli *c, const struct strbuf *sb)
     return EXIT_OK;
 }
 
-/* An output (-o, --xlsx) that is the input file is refused before the
+/* An output (-o, --xlsx, --svg) that is the input file is refused before the
  * input is read: one line naming both, exit 1. */
 static int check_outputs(const struct report_cli *c, const char *in)
 {
-    const char *outs[] = {c->out_path, c->xlsx_path};
+    const char *outs[] = {c->out_path, c->xlsx_path, c->svg_path};
     for (size_t i = 0; i < ARRAY_SIZE(outs); i++) {
         struct errinfo err = {0};
         if (outs[i] && outfile_check_distinct(outs[i], in, &err) != ST_OK) {
@@ -452,6 +464,10 @@ static int report_snapshot(const struct report_cli *c, struct source *src, struc
         fprintf(stderr, "torchtop report: --xlsx is for traces, not memory snapshots\n");
         return EXIT_USAGE;
     }
+    if (c->svg_path) {
+        fprintf(stderr, "torchtop report: --svg is for traces, not memory snapshots\n");
+        return EXIT_USAGE;
+    }
     char *names = c->tables && strcmp(c->tables, "all") ? xstrdup(c->tables) : NULL;
     if (names) {
         char *copy = xstrdup(names), *save = NULL;
@@ -521,6 +537,21 @@ static bool wants_folded(const struct report_cli *c, int *usage)
     return true;
 }
 
+/* Write an SVG document to path (atomically); exit status. */
+static int save_svg(const char *path, const struct strbuf *svg)
+{
+    struct errinfo err = {0};
+    int rc = EXIT_OK;
+    if (svg_save(path, svg, &err) != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop report: %s\n", m);
+        free(m);
+        rc = EXIT_FAILURE_RUN;
+    }
+    errinfo_clear(&err);
+    return rc;
+}
+
 /* A profiler trace: load (with progress), index, analyse, print. */
 static int report_trace(const struct report_cli *c, struct source *src, struct errinfo *err)
 {
@@ -528,6 +559,14 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     bool folded = wants_folded(c, &usage);
     if (usage)
         return usage;
+    if (c->svg_path && !folded && (!c->tables || strcmp(c->tables, "roofline") != 0)) {
+        fprintf(stderr, "torchtop report: --svg draws -t roofline or -t folded, alone\n");
+        return EXIT_USAGE;
+    }
+    if (c->svg_path && c->xlsx_path) {
+        fprintf(stderr, "torchtop report: --svg and --xlsx are two reports; ask for one\n");
+        return EXIT_USAGE;
+    }
     struct trace *t = NULL;
     struct progress prog;
     progress_init(&prog, src->name, c->quiet);
@@ -567,7 +606,20 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         /* Folded stacks are lines for flame-graph tools, not a table. */
         struct strbuf out = STRBUF_INIT;
         folded_write(&out, t, c->metric);
-        int w = write_out(c, &out);
+        int w;
+        if (c->svg_path) {
+            struct strbuf svg = STRBUF_INIT, title = STRBUF_INIT;
+            const char *base = strrchr(src->name, '/');
+            sb_printf(&title, "Flame graph: %s time, %s",
+                      c->metric == FOLDED_SELF_DEVICE ? "self device (GPU)" : "self CPU",
+                      base ? base + 1 : src->name);
+            svg_flame_render(&svg, sb_str(&out), out.len, sb_str(&title), "\xc2\xb5s");
+            w = save_svg(c->svg_path, &svg);
+            sb_free(&svg);
+            sb_free(&title);
+        } else {
+            w = write_out(c, &out);
+        }
         sb_free(&out);
         trace_free(t);
         return status ? status : w;
@@ -583,12 +635,24 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     if (!built) {
         fprintf(stderr, "torchtop report: %s\n", msg);
         status = status ? status : EXIT_USAGE;
+    } else if (c->svg_path) {
+        struct device_peaks peaks;
+        char pmsg[256];
+        bool have = devices_resolve(t, c->ropts.arch, &peaks, pmsg, sizeof(pmsg));
+        struct strbuf svg = STRBUF_INIT, title = STRBUF_INIT;
+        const char *base = strrchr(src->name, '/');
+        sb_printf(&title, "Roofline: %s", base ? base + 1 : src->name);
+        svg_roofline_render(&svg, &tables, have ? &peaks : NULL, sb_str(&title));
+        int w = save_svg(c->svg_path, &svg);
+        status = status ? status : w;
+        sb_free(&svg);
+        sb_free(&title);
     } else if (c->xlsx_path) {
         struct errinfo xerr = {0};
         int s = sort_tables(c, &tables);
         if (s) {
             status = status ? status : s;
-        } else if (xlsx_write(c->xlsx_path, a, &tables, &xerr) != ST_OK) {
+        } else if (xlsx_write(c->xlsx_path, a, &tables, &c->ropts, &xerr) != ST_OK) {
             char *m = errinfo_format(&xerr);
             fprintf(stderr, "torchtop report: %s\n", m);
             free(m);

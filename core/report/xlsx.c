@@ -12,11 +12,13 @@
 #include "core/base/strbuf.h"
 #include "core/analysis/timeline.h"
 #include "core/report/xlsx.h"
+#include "core/report/xlsx_charts.h"
+#include "core/roofline/devices.h"
 
 #ifndef HAVE_XLSXWRITER
 
 enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
-                       struct errinfo *err)
+                       const struct report_opts *o, struct errinfo *err)
 {
     errinfo_set(err, ST_IO, path, -1,
                 "this torchtop was built without libxlsxwriter "
@@ -96,15 +98,15 @@ static void note_cut(struct cuts *c, lxw_row_t row, lxw_col_t col)
     }
 }
 
-static void write_table(lxw_workbook *wb, const struct table *t, const struct formats *f,
-                        int serial)
+/* Write t to a new sheet; its name goes to name. False when the sheet could not be added. */
+static bool write_table(lxw_workbook *wb, const struct table *t, const struct formats *f,
+                        int serial, char name[32])
 {
     struct cuts cut = {0, STRBUF_INIT};
-    char name[32];
     sheet_name(name, t->name, wb, serial);
     lxw_worksheet *ws = workbook_add_worksheet(wb, name);
     if (!ws)
-        return;
+        return false;
     struct strbuf sb = STRBUF_INIT;
     double *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(double));
     for (size_t c = 0; c < t->ncols; c++) {
@@ -167,9 +169,12 @@ static void write_table(lxw_workbook *wb, const struct table *t, const struct fo
     sb_free(&cut.names);
     free(width);
     sb_free(&sb);
+    return true;
 }
 
-static void write_summary(lxw_workbook *wb, struct analysis *a, const struct formats *f)
+/* The summary sheet; the place of its GPU timeline block goes to *ref. */
+static void write_summary(lxw_workbook *wb, struct analysis *a, const struct formats *f,
+                          struct xlsx_summary_ref *ref)
 {
     const struct trace *t = a->t;
     lxw_worksheet *ws = workbook_add_worksheet(wb, "summary");
@@ -203,6 +208,9 @@ static void write_summary(lxw_workbook *wb, struct analysis *a, const struct for
     KV_NUM("GPU span ms", (double)(t->gpu_end - t->gpu_start) / 1e6, f->real);
     r++;
     const struct timeline_breakdown *b = analysis_breakdown(a, false);
+    ref->sheet = "summary";
+    ref->header_row = r;
+    ref->first_row = r + 1;
     worksheet_write_string(ws, r, 0, "GPU timeline (all GPU events)", f->header);
     worksheet_write_string(ws, r, 1, "time ms", f->header);
     worksheet_write_string(ws, r++, 2, "percent", f->header);
@@ -251,7 +259,7 @@ static lxw_error close_quietly(lxw_workbook *wb)
 }
 
 enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
-                       struct errinfo *err)
+                       const struct report_opts *o, struct errinfo *err)
 {
     /* libxlsxwriter writes the file by name, when the workbook is closed:
      * it gets the temporary file, renamed onto path once complete. */
@@ -278,15 +286,30 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
     format_set_num_format(f.real, "0.000");
     f.percent = workbook_add_format(wb);
     format_set_num_format(f.percent, "0.00");
+    /* Charts come first (for a trace; a diff has none yet): the sheet a reader opens on. Their charts are
+     * added once the sheets they read exist. */
+    lxw_worksheet *charts = a ? workbook_add_worksheet(wb, XLSX_CHARTS_SHEET) : NULL;
+    struct xlsx_summary_ref sum = {0};
     if (a)
-        write_summary(wb, a, &f);
+        write_summary(wb, a, &f, &sum);
+    struct xlsx_sheet_ref *refs = xcalloc(tables->items.n + 1, sizeof(*refs));
+    size_t nrefs = 0;
     for (size_t i = 0; i < tables->items.n; i++) {
         int serial = 1;
         for (size_t j = 0; j < i; j++)
             if (strcmp(tables->items.v[j]->name, tables->items.v[i]->name) == 0)
                 serial++;
-        write_table(wb, tables->items.v[i], &f, serial);
+        refs[nrefs].t = tables->items.v[i];
+        if (write_table(wb, tables->items.v[i], &f, serial, refs[nrefs].name))
+            nrefs++;
     }
+    if (charts) {
+        struct device_peaks peaks;
+        char msg[256];
+        bool have_peaks = devices_resolve(a->t, o ? o->arch : NULL, &peaks, msg, sizeof(msg));
+        xlsx_charts_write(wb, charts, refs, nrefs, &sum, have_peaks ? &peaks : NULL);
+    }
+    free(refs);
     lxw_error e = close_quietly(wb);
     if (e != LXW_NO_ERROR) {
         errinfo_set(err, ST_IO, path, -1, "cannot write the workbook: %s", lxw_strerror(e));

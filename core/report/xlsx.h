@@ -1,5 +1,5 @@
 /* Excel workbooks of report tables (libxlsxwriter): a "summary" sheet
- * describing the trace, then one sheet per table, named as TraceLens names
+ * describing the trace (after a "Charts" sheet), then one sheet per table, named as TraceLens names
  * its sheets. Numbers are written as numbers, headers are frozen and
  * bold, columns are sized to their contents, and text is sanitized. */
 #ifndef TORCHTOP_CORE_XLSX_H
@@ -8,12 +8,14 @@
 #include "core/base/errinfo.h"
 #include "core/base/table.h"
 #include "core/analysis/analysis.h"
+#include "core/report/report.h"
 
-/* Write tables (in order) after a summary of a's trace (none when a is
- * NULL) to path. Returns ST_OK, or
+/* Write a "Charts" sheet (xlsx_charts.h), a summary of a's trace (none when a is NULL), then
+ * tables (in order) to path; o (may be NULL) gives --arch for the
+ * roofline chart's roofs. Returns ST_OK, or
  * ST_IO with err filled (also when torchtop was built without
  * libxlsxwriter). */
 enum status xlsx_write(const char *path, struct analysis *a, const struct table_list *tables,
-                       struct errinfo *err);
+                       const struct report_opts *o, struct errinfo *err);
 
 #endif

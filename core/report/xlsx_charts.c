@@ -1,0 +1,465 @@
+/* The Charts sheet of a report workbook: charts over the table sheets'
+ * cells, and the few helper cells they need (short names, roofs). */
+#include "config.h"
+
+#ifdef HAVE_XLSXWRITER
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/base/display.h"
+#include "core/base/strbuf.h"
+#include "core/base/xalloc.h"
+#include "core/report/xlsx_charts.h"
+
+/* Charts are 2 x 1.5 times Excel's default 480 x 288 pixels; a chart's
+ * rows at the default 20 pixels a row, plus a gap. */
+#define CHART_ROWS 24
+/* Helper cells start in this column, right of the charts. */
+#define HELP_COL 18
+/* Category names on the bar charts are cut to this many characters. */
+#define NAME_CHARS 48
+
+struct charts {
+    lxw_workbook *wb;
+    lxw_worksheet *ws;
+    uint32_t row;      /* next free row for a chart */
+    uint32_t help_col; /* next free helper column */
+    lxw_format *bold;
+    struct strbuf sb;
+};
+
+static const struct xlsx_sheet_ref *find_sheet(const struct xlsx_sheet_ref *s, size_t n,
+                                               const char *table)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s[i].t->name, table) == 0)
+            return &s[i];
+    return NULL;
+}
+
+/* "'sheet'!$C$5": a cell of another sheet for a formula. */
+static void cell_ref(struct strbuf *sb, const char *sheet, uint32_t row, uint32_t col)
+{
+    char cell[LXW_MAX_CELL_NAME_LENGTH];
+    lxw_rowcol_to_cell_abs(cell, row, (lxw_col_t)col, 1, 1);
+    sb_putc(sb, '\'');
+    for (const char *p = sheet; *p; p++) {
+        if (*p == '\'')
+            sb_putc(sb, '\'');
+        sb_putc(sb, *p);
+    }
+    sb_printf(sb, "'!%s", cell);
+}
+
+static void place(struct charts *c, lxw_chart *chart, double yscale)
+{
+    lxw_chart_options o = {.x_scale = 2.0, .y_scale = yscale};
+    worksheet_insert_chart_opt(c->ws, c->row, 0, chart, &o);
+    c->row += (uint32_t)(CHART_ROWS * yscale / 1.5 + 0.5);
+}
+
+static void note(struct charts *c, const char *fmt, const char *what)
+{
+    sb_clear(&c->sb);
+    sb_printf(&c->sb, fmt, what);
+    worksheet_write_string(c->ws, c->row++, 0, sb_str(&c->sb), NULL);
+}
+
+/* Whether the first k rows of column col hold its k largest values. */
+static bool is_top(const struct table *t, size_t col, size_t k)
+{
+    double lo = INFINITY;
+    for (size_t r = 0; r < k; r++) {
+        double v = table_cell(t, r, col).f;
+        if (v != v)
+            return false;
+        lo = v < lo ? v : lo;
+    }
+    for (size_t r = k; r < t->nrows; r++)
+        if (table_cell(t, r, col).f > lo)
+            return false;
+    return true;
+}
+
+static size_t row_named(const struct table *t, const char *name)
+{
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *s = table_cell(t, r, 0).s;
+        if (s && strcmp(s, name) == 0)
+            return r;
+    }
+    return SIZE_MAX;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GPU timeline                                                             */
+/* ------------------------------------------------------------------------ */
+
+static const char *const breakdown_rows[] = {"computation_time", "exposed_comm_time",
+                                             "exposed_memcpy_time", "idle_time"};
+static const char *const breakdown_titles[] = {"computation", "exposed communication",
+                                               "exposed memcpy", "idle"};
+
+static void chart_timeline(struct charts *c, const struct xlsx_sheet_ref *s, size_t n,
+                           const struct xlsx_summary_ref *sum)
+{
+    const struct xlsx_sheet_ref *dev = find_sheet(s, n, "gpu_timeline_per_device");
+    const struct xlsx_sheet_ref *one = find_sheet(s, n, "gpu_timeline");
+    const struct xlsx_sheet_ref *use = dev ? dev : one;
+    if (!use && !(sum && sum->sheet)) {
+        note(c, "%s", "No GPU timeline chart: the workbook has no GPU timeline.");
+        return;
+    }
+    lxw_chart *ch = workbook_add_chart(c->wb, LXW_CHART_BAR_STACKED);
+    const char *sheet = use ? use->name : sum->sheet;
+    /* Per device: a column each; gpu_timeline and the summary: milliseconds in column 1. */
+    lxw_col_t last = dev ? (lxw_col_t)(dev->t->ncols - 1) : 1;
+    for (size_t k = 0; k < ARRAY_SIZE(breakdown_rows); k++) {
+        uint32_t row;
+        if (use) {
+            size_t r = row_named(use->t, breakdown_rows[k]);
+            if (r == SIZE_MAX)
+                continue;
+            row = (uint32_t)r + 1;
+        } else {
+            /* The summary block lists busy_time between exposed memcpy and idle. */
+            row = sum->first_row + (uint32_t)(k == 3 ? 4 : k);
+        }
+        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+        chart_series_set_categories(se, sheet, use ? 0 : sum->header_row, 1,
+                                    use ? 0 : sum->header_row, last);
+        chart_series_set_values(se, sheet, row, 1, row, last);
+        chart_series_set_name(se, breakdown_titles[k]);
+    }
+    sb_clear(&c->sb);
+    sb_printf(&c->sb, "GPU timeline breakdown%s (%s)", dev ? " per device" : "",
+              use && strstr(use->t->title, "linked") ? "GPU events linked to a launch"
+                                                     : "all GPU events");
+    chart_title_set_name(ch, sb_str(&c->sb));
+    /* In libxlsxwriter's bar charts x_axis is the value axis (horizontal)
+     * and y_axis the category axis, reversed so the first row is on top. */
+    chart_axis_set_name(ch->x_axis, "time (ms)");
+    if (dev)
+        chart_axis_set_name(ch->y_axis, "device");
+    chart_axis_set_reverse(ch->y_axis);
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+    size_t bars = dev ? dev->t->ncols - 1 : 1;
+    place(c, ch, bars > 4 ? 1.5 : 1.0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rankings                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Helper cells: =LEFT(name, NAME_CHARS) for the first k rows of column
+ * name_col of s, with the value Excel would compute cached. Returns the
+ * helper column. */
+static lxw_col_t short_names(struct charts *c, const struct xlsx_sheet_ref *s, size_t name_col,
+                             size_t k, const char *what)
+{
+    lxw_col_t col = (lxw_col_t)c->help_col++;
+    worksheet_write_string(c->ws, 0, col, what, c->bold);
+    struct strbuf f = STRBUF_INIT;
+    for (size_t r = 0; r < k; r++) {
+        const char *name = table_cell(s->t, r, name_col).s;
+        sb_clear(&f);
+        sb_puts(&f, "=LEFT(");
+        cell_ref(&f, s->name, (uint32_t)r + 1, (uint32_t)name_col);
+        sb_printf(&f, ",%d)", NAME_CHARS);
+        sb_clear(&c->sb);
+        if (name)
+            display_fit(&c->sb, name, strlen(name), NAME_CHARS, false, false);
+        worksheet_write_formula_str(c->ws, (lxw_row_t)r + 1, col, sb_str(&f), NULL, sb_str(&c->sb));
+    }
+    sb_free(&f);
+    worksheet_set_column(c->ws, col, col, 30, NULL);
+    return col;
+}
+
+static void chart_ranking(struct charts *c, const struct xlsx_sheet_ref *s, const char *name_cn,
+                          const char *value_cn, const char *what, const char *unit)
+{
+    int nc = table_col_index(s->t, name_cn), vc = table_col_index(s->t, value_cn);
+    if (nc < 0 || vc < 0 || !s->t->nrows)
+        return;
+    size_t k = s->t->nrows < XLSX_CHART_TOP ? s->t->nrows : XLSX_CHART_TOP;
+    sb_clear(&c->sb);
+    sb_printf(&c->sb, "%s: %s names (first %d characters)", s->name, what, NAME_CHARS);
+    lxw_col_t hc = short_names(c, s, (size_t)nc, k, sb_str(&c->sb));
+    lxw_chart *ch = workbook_add_chart(c->wb, LXW_CHART_BAR);
+    lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+    chart_series_set_categories(se, XLSX_CHARTS_SHEET, 1, hc, (lxw_row_t)k, hc);
+    chart_series_set_values(se, s->name, 1, (lxw_col_t)vc, (lxw_row_t)k, (lxw_col_t)vc);
+    chart_series_set_name(se, value_cn);
+    sb_clear(&c->sb);
+    if (k == s->t->nrows)
+        sb_printf(&c->sb, "%s by GPU time (all %zu, sheet %s)", what, k, s->name);
+    else if (is_top(s->t, (size_t)vc, k))
+        sb_printf(&c->sb, "Top %zu %s by GPU time (of %zu, sheet %s)", k, what, s->t->nrows,
+                  s->name);
+    else
+        sb_printf(&c->sb, "%s: the first %zu rows of sheet %s as sorted (of %zu)", what, k, s->name,
+                  s->t->nrows);
+    /* Titles start with a capital. */
+    if (c->sb.s[0] >= 'a' && c->sb.s[0] <= 'z')
+        c->sb.s[0] = (char)(c->sb.s[0] - 'a' + 'A');
+    chart_title_set_name(ch, sb_str(&c->sb));
+    sb_clear(&c->sb);
+    sb_printf(&c->sb, "GPU time (%s)", unit);
+    chart_axis_set_name(ch->x_axis, sb_str(&c->sb)); /* the value axis (see chart_timeline) */
+    chart_axis_set_reverse(ch->y_axis);
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+    place(c, ch, k > 10 ? 2.0 : 1.0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Roofline                                                                 */
+/* ------------------------------------------------------------------------ */
+
+#define MAX_SPECS 6
+
+struct roof_input {
+    const struct xlsx_sheet_ref *sheet;
+    int x, y, spec, first_metric; /* columns */
+    size_t k;                     /* rows charted */
+};
+
+/* "aten::mm M=4096 N=4096 K=4096 bf16": the row's op and parameters, but
+ * the detail ones. */
+static void point_label(struct strbuf *out, const struct roof_input *in, size_t r)
+{
+    const struct table *t = in->sheet->t;
+    const char *name = table_cell(t, r, 0).s;
+    struct strbuf raw = STRBUF_INIT;
+    sb_puts(&raw, name ? name : "?");
+    for (int c = 1; c < in->first_metric; c++) {
+        if (t->cols[c].flags & COLF_DETAIL) /* strides and layouts: the sheet has them */
+            continue;
+        union cell v = table_cell(t, r, (size_t)c);
+        if (t->cols[c].kind == COL_TEXT && v.s)
+            sb_printf(&raw, " %s=%s", t->cols[c].title ? t->cols[c].title : t->cols[c].name, v.s);
+        else if (t->cols[c].kind == COL_INT && v.i != TABLE_NO_INT)
+            sb_printf(&raw, " %s=%lld", t->cols[c].title ? t->cols[c].title : t->cols[c].name,
+                      (long long)v.i);
+    }
+    display_fit(out, sb_str(&raw), raw.len, 60, false, false);
+    sb_free(&raw);
+}
+
+static bool plottable(double x, double y)
+{
+    return x > 0 && y > 0 && isfinite(x) && isfinite(y);
+}
+
+static void chart_roofline(struct charts *c, const struct xlsx_sheet_ref *s, size_t n,
+                           const struct device_peaks *peaks)
+{
+    struct roof_input in[32];
+    size_t nin = 0;
+    bool cut = false;
+    double xmin = INFINITY, xmax = 0;
+    const char *specs[MAX_SPECS];
+    size_t nspec = 0;
+    for (size_t i = 0; i < n && nin < ARRAY_SIZE(in); i++) {
+        const struct table *t = s[i].t;
+        struct roof_input r = {&s[i],
+                               table_col_index(t, "FLOPS/Byte_first"),
+                               table_col_index(t, "TFLOPS/s_mean"),
+                               table_col_index(t, "Compute Spec"),
+                               table_col_index(t, "GFLOPS_first"),
+                               0};
+        if (r.x < 0 || r.y < 0 || r.first_metric < 1 || !t->nrows)
+            continue;
+        r.k = t->nrows < XLSX_CHART_ROOF_POINTS ? t->nrows : XLSX_CHART_ROOF_POINTS;
+        cut |= r.k < t->nrows;
+        for (size_t row = 0; row < r.k; row++) {
+            double x = table_cell(t, row, (size_t)r.x).f, y = table_cell(t, row, (size_t)r.y).f;
+            if (!plottable(x, y))
+                continue;
+            xmin = x < xmin ? x : xmin;
+            xmax = x > xmax ? x : xmax;
+            const char *sp = r.spec >= 0 ? table_cell(t, row, (size_t)r.spec).s : NULL;
+            size_t j = 0;
+            while (sp && j < nspec && strcmp(specs[j], sp) != 0)
+                j++;
+            if (sp && j == nspec && nspec < MAX_SPECS)
+                specs[nspec++] = sp;
+        }
+        in[nin++] = r;
+    }
+    if (!nin || xmax <= 0) {
+        note(c, "%s", "No roofline chart: the workbook has no roofline rows with kernel time.");
+        return;
+    }
+    lxw_chart *ch = workbook_add_chart(c->wb, LXW_CHART_SCATTER_STRAIGHT);
+    lxw_chart_font small = {.size = 7};
+    lxw_chart_line noline = {.none = LXW_TRUE};
+    for (size_t i = 0; i < nin; i++) {
+        const struct roof_input *r = &in[i];
+        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+        lxw_row_t last = (lxw_row_t)r->k;
+        chart_series_set_categories(se, r->sheet->name, 1, (lxw_col_t)r->x, last, (lxw_col_t)r->x);
+        chart_series_set_values(se, r->sheet->name, 1, (lxw_col_t)r->y, last, (lxw_col_t)r->y);
+        chart_series_set_name(se, r->sheet->name);
+        chart_series_set_line(se, &noline);
+        chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
+        chart_series_set_marker_size(se, 6);
+        /* Labels on the largest points only (the rows come by kernel time). */
+        size_t nl = r->k < XLSX_CHART_LABELS ? r->k : XLSX_CHART_LABELS;
+        lxw_chart_data_label *labels = xcalloc(r->k + 1, sizeof(*labels));
+        lxw_chart_data_label **lp = xcalloc(r->k + 1, sizeof(*lp));
+        char **texts = xcalloc(nl ? nl : 1, sizeof(*texts));
+        for (size_t row = 0; row < r->k; row++) {
+            if (row < nl) {
+                struct strbuf l = STRBUF_INIT;
+                point_label(&l, r, row);
+                texts[row] = sb_steal(&l);
+                labels[row].value = texts[row];
+                labels[row].font = &small;
+            } else {
+                labels[row].hide = LXW_TRUE;
+            }
+            lp[row] = &labels[row];
+        }
+        chart_series_set_labels_custom(se, lp);
+        chart_series_set_labels_position(se, LXW_CHART_LABEL_POSITION_RIGHT);
+        for (size_t j = 0; j < nl; j++)
+            free(texts[j]);
+        free(texts);
+        free(lp);
+        free(labels);
+    }
+    /* Roofs: helper cells of (FLOP/byte, TFLOP/s) points, drawn as lines. */
+    double lo = xmin / 2, hi = xmax * 2;
+    if (peaks && peaks->mem_bw_gbps > 0) {
+        double bw = peaks->mem_bw_gbps / 1000; /* TB/s: TFLOP/s per FLOP/byte */
+        double top = 0;
+        double peak[MAX_SPECS];
+        for (size_t j = 0; j < nspec; j++) {
+            peak[j] = devices_peak(peaks, specs[j]);
+            top = peak[j] > top ? peak[j] : top;
+            if (peak[j] > 0 && peak[j] / bw * 2 > hi)
+                hi = peak[j] / bw * 2;
+        }
+        lxw_col_t hx = (lxw_col_t)c->help_col, hy = (lxw_col_t)(c->help_col + 1);
+        c->help_col += 3;
+        worksheet_write_string(c->ws, 0, hx, "roof FLOP/byte", c->bold);
+        worksheet_write_string(c->ws, 0, hy, "roof TFLOP/s", c->bold);
+        lxw_row_t row = 1;
+        if (top > 0) {
+            double ridge = top / bw;
+            worksheet_write_number(c->ws, row, hx, lo, NULL);
+            worksheet_write_number(c->ws, row, hy, lo * bw, NULL);
+            worksheet_write_number(c->ws, row + 1, hx, ridge, NULL);
+            worksheet_write_number(c->ws, row + 1, hy, top, NULL);
+            lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+            chart_series_set_categories(se, XLSX_CHARTS_SHEET, row, hx, row + 1, hx);
+            chart_series_set_values(se, XLSX_CHARTS_SHEET, row, hy, row + 1, hy);
+            sb_clear(&c->sb);
+            sb_printf(&c->sb, "memory roof %.0f GB/s", peaks->mem_bw_gbps);
+            chart_series_set_name(se, sb_str(&c->sb));
+            lxw_chart_line ml = {
+                .color = 0x404040, .width = 1.5, .dash_type = LXW_CHART_LINE_DASH_DASH};
+            chart_series_set_line(se, &ml);
+            chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
+            row += 2;
+        }
+        for (size_t j = 0; j < nspec; j++) {
+            if (peak[j] <= 0)
+                continue;
+            worksheet_write_number(c->ws, row, hx, peak[j] / bw, NULL);
+            worksheet_write_number(c->ws, row, hy, peak[j], NULL);
+            worksheet_write_number(c->ws, row + 1, hx, hi, NULL);
+            worksheet_write_number(c->ws, row + 1, hy, peak[j], NULL);
+            lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+            chart_series_set_categories(se, XLSX_CHARTS_SHEET, row, hx, row + 1, hx);
+            chart_series_set_values(se, XLSX_CHARTS_SHEET, row, hy, row + 1, hy);
+            sb_clear(&c->sb);
+            sb_printf(&c->sb, "%s roof %.0f TFLOP/s", specs[j], peak[j]);
+            chart_series_set_name(se, sb_str(&c->sb));
+            lxw_chart_line cl = {.color = 0x202020, .width = 1.5};
+            chart_series_set_line(se, &cl);
+            chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
+            row += 2;
+        }
+    }
+    sb_clear(&c->sb);
+    sb_printf(&c->sb, "Roofline (%s)", peaks ? peaks->name : "no device peaks: pass --arch");
+    if (cut)
+        sb_printf(&c->sb, ", the top %d rows by kernel time of each op family",
+                  XLSX_CHART_ROOF_POINTS);
+    sb_printf(&c->sb, "; labels: the %d largest of each", XLSX_CHART_LABELS);
+    chart_title_set_name(ch, sb_str(&c->sb));
+    chart_axis_set_name(ch->x_axis, "arithmetic intensity (FLOP/byte, log)");
+    chart_axis_set_name(ch->y_axis, "achieved TFLOP/s (log)");
+    chart_axis_set_log_base(ch->x_axis, 10);
+    chart_axis_set_log_base(ch->y_axis, 10);
+    chart_axis_set_min(ch->x_axis, pow(10, floor(log10(lo))));
+    chart_axis_set_max(ch->x_axis, pow(10, ceil(log10(hi))));
+    chart_axis_set_crossing_min(ch->y_axis);
+    chart_axis_set_crossing_min(ch->x_axis);
+    chart_axis_major_gridlines_set_visible(ch->x_axis, LXW_TRUE);
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
+    place(c, ch, 2.5);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Entry points                                                             */
+/* ------------------------------------------------------------------------ */
+
+void xlsx_charts_write(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_sheet_ref *sheets,
+                       size_t n, const struct xlsx_summary_ref *summary,
+                       const struct device_peaks *peaks)
+{
+    struct charts c = {wb, ws, 1, HELP_COL, NULL, STRBUF_INIT};
+    c.bold = workbook_add_format(wb);
+    format_set_bold(c.bold);
+    worksheet_write_string(ws, 0, 0,
+                           "Charts of the sheets of this workbook: they read the sheets' cells "
+                           "(and the helper cells from column S on).",
+                           c.bold);
+    chart_timeline(&c, sheets, n, summary);
+    const struct xlsx_sheet_ref *ops = find_sheet(sheets, n, "ops_summary");
+    if (ops)
+        chart_ranking(&c, ops, "name", "total_direct_kernel_time_ms", "ops", "ms");
+    const struct xlsx_sheet_ref *k = find_sheet(sheets, n, "kernel_summary");
+    if (k)
+        chart_ranking(&c, k, "Kernel name", "Kernel duration (µs)_sum", "kernels", "µs");
+    chart_roofline(&c, sheets, n, peaks);
+    sb_free(&c.sb);
+}
+
+uint32_t xlsx_charts_delta(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
+                           const struct xlsx_sheet_ref *s, size_t name_col, size_t delta_col,
+                           size_t top, const char *title)
+{
+    struct charts c = {wb, ws, row, HELP_COL, NULL, STRBUF_INIT};
+    c.bold = workbook_add_format(wb);
+    format_set_bold(c.bold);
+    size_t k = s->t->nrows < top ? s->t->nrows : top;
+    if (!k || delta_col >= s->t->ncols || name_col >= s->t->ncols)
+        return row;
+    /* The delta chart's names get a helper column past those of the others. */
+    c.help_col = HELP_COL + 8;
+    lxw_col_t hc = short_names(&c, s, name_col, k, "delta names");
+    lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);
+    lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+    chart_series_set_categories(se, XLSX_CHARTS_SHEET, 1, hc, (lxw_row_t)k, hc);
+    chart_series_set_values(se, s->name, 1, (lxw_col_t)delta_col, (lxw_row_t)k,
+                            (lxw_col_t)delta_col);
+    /* Growth in red; Excel draws the negative bars inverted (white, outlined). */
+    lxw_chart_fill pos = {.color = 0xC0504D};
+    chart_series_set_fill(se, &pos);
+    chart_series_set_invert_if_negative(se);
+    chart_title_set_name(ch, title);
+    chart_axis_set_reverse(ch->y_axis); /* the category axis (see chart_timeline) */
+    chart_axis_set_label_position(ch->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+    place(&c, ch, k > 10 ? 2.0 : 1.0);
+    sb_free(&c.sb);
+    return c.row;
+}
+
+#endif
