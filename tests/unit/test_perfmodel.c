@@ -496,6 +496,14 @@ static void test_unary(void **state)
     EQ(R.bytes, 640.0 * 8);
     assert_string_equal(param("dtype_in_out"), "('float', None)");
     assert_string_equal(param("stride_output"), "None");
+    /* Upsampling, as TraceLens models it: the input's elements in and out
+     * (output_size is a list, not an output tensor). */
+    assert_true(run("aten::upsample_nearest2d", "[[2,4,8,8],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"\"]", "[\"\",\"[16, 16]\",\"\"]"));
+    assert_int_equal(R.sheet, PM_UNARY);
+    EQ(R.flops, 512);
+    EQ(R.bytes, 512.0 * 4);
+    assert_string_equal(param("op_shape"), "(2, 4, 8, 8)");
     /* Integers have no compute spec. */
     assert_true(run("aten::copy_", "[[],[],[]]", "[\"long int\",\"long int\",\"Scalar\"]", NULL));
     EQ(R.bytes, 16);
