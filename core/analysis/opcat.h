@@ -18,6 +18,8 @@
     _(OPCAT_MTA,         "multi_tensor_apply")                                 \
     _(OPCAT_TRITON,      "triton")                                             \
     _(OPCAT_COMMS,       "record_param_comms")                                 \
+    _(OPCAT_RMSNORM,     "RMSNorm")                                            \
+    _(OPCAT_INFER_ATTN,  "InferenceAttention")                                 \
     _(OPCAT_OTHER,       "other")
 
 enum opcat {

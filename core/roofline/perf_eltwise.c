@@ -115,6 +115,13 @@ const struct pm_model pm_eltwise_models[] = {
     {"aten::silu", PM_UNARY, PM_NONE, model_unary},
     {"aten::neg", PM_UNARY, PM_NONE, model_unary},
     {"aten::pow", PM_UNARY, PM_NONE, model_unary},
+    /* TraceLens models upsampling as unary elementwise work on the input's
+     * elements (output_size is no tensor, so the output is sized as the
+     * input): its numbers, not the upsampled output's. */
+    {"aten::upsample_nearest1d", PM_UNARY, PM_NONE, model_unary},
+    {"aten::upsample_nearest2d", PM_UNARY, PM_NONE, model_unary},
+    {"aten::upsample_nearest3d", PM_UNARY, PM_NONE, model_unary},
+    {"aten::upsample_bilinear2d", PM_UNARY, PM_NONE, model_unary},
     {"aten::div", PM_BINARY, PM_NONE, model_binary},
     {"aten::div_", PM_BINARY, PM_NONE, model_binary},
     {"aten::mul", PM_BINARY, PM_NONE, model_binary},

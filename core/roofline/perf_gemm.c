@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/roofline/gemmname.h"
 #include "core/roofline/perfmodel.h"
 
 enum { G_M, G_N, G_K, G_BIAS, G_SA, G_SB, G_DT, G_B, G_TRANS };
@@ -18,45 +19,19 @@ struct gemm {
     int tl_bpe_out; /* TraceLens's output size (differs for _scaled_mm) */
 };
 
-static bool lower3(const char *s)
-{
-    for (int i = 0; i < 3; i++)
-        if (s[i] < 'a' || s[i] > 'z')
-            return false;
-    return true;
-}
-
-/* Whether n holds C[a-z]{3}_A[a-z]{3}_B[a-z]{3}. */
-static bool tensile_name(const char *n)
-{
-    for (const char *p = strchr(n, 'C'); p; p = strchr(p + 1, 'C'))
-        if (lower3(p + 1) && p[4] == '_' && p[5] == 'A' && lower3(p + 6) && p[9] == '_' &&
-            p[10] == 'B' && lower3(p + 11))
-            return true;
-    return false;
-}
-
-/* TraceLens's transpose: the (A, B) transpose flags of the GEMM kernel,
- * read from the first kernel named as Tensile (hipBLASLt, rocBLAS) names
- * them, "Cijk_Ailk_Bjlk_...": A is transposed for "Alik" and not for
- * "Ailk", B for "Bjlk" and not for "Bljk". The kernel's A is the op's B
- * (the library computes the column-major product B^T.A^T), so a row-major
- * op gives (False, False). "(None, None)" when the kernel names neither,
- * nothing for other kernels, as TraceLens 171dd74 (its only GEMM kernel
- * parser is Tensile's). */
+/* TraceLens's transpose: the (A, B) transpose flags of the first of the
+ * op's kernels whose name a GEMM library's naming gives them from
+ * (gemmname_transpose); nothing when none does. For a Tensile kernel the
+ * kernel's A is the op's B (the library computes the column-major product
+ * B^T.A^T), so a row-major op gives (False, False). */
 static void gemm_transpose(const struct pm_ctx *c, struct pm_result *r)
 {
-    for (size_t k = 0; k < c->nkernels; k++) {
-        const char *n = c->kernels[k];
-        if (!tensile_name(n))
-            continue;
-        const char *ta = strstr(n, "_Ailk_") ? "False" : strstr(n, "_Alik_") ? "True" : "None";
-        const char *tb = strstr(n, "_Bljk_") ? "False" : strstr(n, "_Bjlk_") ? "True" : "None";
-        char buf[32];
-        snprintf(buf, sizeof(buf), "(%s, %s)", ta, tb);
-        pm_set_text(r, G_TRANS, buf);
-        return;
-    }
+    char buf[16];
+    for (size_t k = 0; k < c->nkernels; k++)
+        if (gemmname_transpose(c->kernels[k], buf)) {
+            pm_set_text(r, G_TRANS, buf);
+            return;
+        }
 }
 
 static bool gemm_finish(const struct pm_ctx *c, struct pm_result *r, const struct gemm *g)

@@ -242,7 +242,7 @@ double rf_kernel_us(const struct roofline *r, uint32_t ev)
     ivals_t iv = {0};
     for (uint32_t k = 0; k < n; k++) {
         const struct event *e = &r->t->ev.v[evs[k]];
-        if (e->kind != EVK_MEMSET && !(e->flags & EVF_COMM))
+        if (!(e->flags & EVF_COMM))
             VEC_PUSH(&iv, ((struct ival){e->ts, ev_end(e)}));
     }
     double us = (double)ival_union_length(iv.v, iv.n) / 1000.0;

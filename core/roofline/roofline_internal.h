@@ -72,12 +72,12 @@ struct roofline {
     bool seqs_built;
 };
 
-/* Kernel time of ev's subtree in µs: the length of the union of the
- * kernels and memcpys launched under it (a device copy_ is a memcpy),
- * communication kernels left out. Memsets are not counted: they clear
- * workspaces no model accounts for, and whether a trace links them to the
- * op differs (MIOpen's hipMemsetAsync inside a convolution has a
- * correlation id but no ac2g flow, so TraceLens never sees it). */
+/* Kernel time of ev's subtree in µs: the length of the union of the GPU
+ * work (kernels, memcpys, memsets) launched under it, communication
+ * kernels left out (docs/metrics.md §6.3). The linking mode decides which
+ * memsets are the op's: MIOpen's flowless hipMemsetAsync is linked by
+ * correlation id by default and left unlinked by --flow-links, as
+ * TraceLens leaves it; the unique-args and ops tables count the same. */
 double rf_kernel_us(const struct roofline *r, uint32_t ev);
 /* Roofline time in µs of flops/bytes for a spec, NaN without peaks;
  * *compute_bound says which side is larger. */

@@ -291,8 +291,8 @@ static struct table *unmodelled_table(const struct roofline *r)
             cov = covered[p] != 0;
         if (cov)
             continue;
-        /* Kernel time as in the sheets; a launcher of memsets only has
-         * nothing a roofline could cover. */
+        /* Kernel time as in the sheets (memsets included, §6.3); a
+         * launcher with no GPU time has nothing a roofline could cover. */
         struct ukey u = {t->ev.v[e].name, "no model", e, rf_kernel_us(r, e)};
         if (u.us > 0)
             VEC_PUSH(&keys, u);

@@ -973,6 +973,11 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     uint32_t cat_id = f.cat ? intern_item_string(w, f.cat) : 0;
     if (ph == 'X')
         kind = worker_kind(w, cat_id, f.cat ? f.cat->valuestring : "");
+    /* PyTorch's legacy (non-Kineto) profiler writes its CPU ops without a
+     * "cat", on the process "CPU functions" (docs/metrics.md §5.8). */
+    if (ph == 'X' && !f.cat && cJSON_IsString(f.pid) &&
+        strcmp(f.pid->valuestring, "CPU functions") == 0)
+        kind = EVK_CPU_OP;
 
     int64_t ts = 0, dur = 0;
     if (f.ts) {

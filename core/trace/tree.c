@@ -66,9 +66,20 @@ static void build_row_orders(struct trace *t)
     free(keys);
 }
 
+/* Rows of PyTorch's legacy profiler (pid "CPU functions"): PyTorch nests
+ * their events with no overhang allowed (EventList._populate_cpu_children),
+ * and key_averages' self times follow that tree (docs/metrics.md §5.8). */
+static int64_t row_overhang_ns(const struct trace *t, const struct row *row)
+{
+    if ((row->flags & ROW_PID_TEXT) && strcmp(trace_str(t, row->pid_str), "CPU functions") == 0)
+        return 0;
+    return TREE_OVERHANG_NS;
+}
+
 static void nest_row(struct trace *t, struct row *row, uint32_t *stack, uint32_t *last_child)
 {
     size_t depth = 0;
+    const int64_t overhang_ns = row_overhang_ns(t, row);
     uint32_t last_root = IDX_NONE;
     for (uint32_t k = 0; k < row->nevents; k++) {
         uint32_t i = row->order[k];
@@ -91,12 +102,13 @@ static void nest_row(struct trace *t, struct row *row, uint32_t *stack, uint32_t
                 depth--;
                 continue;
             }
-            if (end <= top_end + TREE_OVERHANG_NS) {
+            if (end <= top_end + overhang_ns) {
                 if (end > top_end)
                     e->flags |= EVF_OVERHANG;
                 break;
             }
-            /* Starts inside but outlives the top by 1 µs or more: a sibling. */
+            /* Starts inside but outlives the top by more than the
+             * overhang allowed: a sibling. */
             e->flags |= EVF_SIBLING;
             depth--;
         }

@@ -17,11 +17,19 @@ Rules (docs/metrics.md §6 to §8):
   purpose (conv bias and output_mask, SDPA dtype, reduction output size,
   norm flags) torchtop's "TraceLens ..." columns must equal the oracle
   exactly and torchtop's own value must differ, and both are printed;
-- kernel time sums, TFLOPS/s, TB/s and Pct Roofline within 0.5 %, both
-  with torchtop's default linking (by correlation id) and with
-  --flow-links (TraceLens's): the kernel time counts no memsets, the only
-  GPU work the two linkings attribute differently on these traces;
+- kernel time sums, TFLOPS/s, TB/s and Pct Roofline within 0.1 % with
+  --flow-links (TraceLens's linking). The kernel time counts memsets
+  (docs/metrics.md §6.3), so with torchtop's default linking (by
+  correlation id) a row may exceed TraceLens's by the memsets of
+  hipMemsetAsync calls that start no ac2g flow: such a row must equal
+  TraceLens's under --flow-links, its rates must be lower than TraceLens's
+  (means of per-instance rates do not scale by the sums' ratio), and the excess over the trace must not exceed those flowless
+  memsets' total duration; every other row is within 0.1 % there too;
   Compute Spec, Roofline Time and Roofline Bound equal;
+- the roofline agrees with the unique-args table: for an op name whose
+  instances are all on forward sheets, the kernel time summed over its
+  rows equals unique-args' subtree kernel time summed over its rows when
+  the counts are equal (both linkings);
 - traces recorded without shapes: torchtop prints its one message (the
   oracle's sheets there hold only zero FLOPs and bytes).
 
@@ -30,6 +38,8 @@ Standard library only.
 import argparse
 import ast
 import csv
+import gzip
+import json
 import io
 import math
 import os
@@ -53,7 +63,7 @@ TORCHTOP_ONLY_NAMES = {"aten::cudnn_convolution_backward",
 # difference (asserted separately).
 NOT_KEYED = {"num_output_elems"}
 
-RATE_TOL = 0.005
+RATE_TOL = 0.001
 
 
 def norm_value(v):
@@ -128,6 +138,8 @@ class Report:
     def __init__(self):
         self.failures = []
         self.notes = []
+        self.memset_excess = 0.0  # µs by which default-linking rows exceed TraceLens
+        self.worst = {}  # mode -> worst relative kernel-time difference of a matched row
 
     def fail(self, msg):
         self.failures.append(msg)
@@ -136,7 +148,9 @@ class Report:
         self.notes.append(msg)
 
 
-def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof):
+def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof, flow_rows=None):
+    """flow_rows: torchtop's --flow-links rows of the same sheet when
+    tt_rows come from the default linking (memsets may then add time)."""
     where = f"{trace}/{sheet}"
     if not tt_rows:
         rep.fail(f"{where}: torchtop has no {sheet} table ({len(oracle_rows)} oracle rows)")
@@ -184,8 +198,22 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof):
         if int(fnum(t["name_count"])) != int(fnum(o["name_count"])):
             rep.fail(f"{label}: count {t['name_count']} vs oracle {o['name_count']}")
         kt, okt = fnum(t["Kernel Time (µs)_sum"]), fnum(o["Kernel Time (µs)_sum"])
-        if rel(kt, okt) > RATE_TOL:
+        kt_scale = 1.0
+        if rel(kt, okt) > RATE_TOL and flow_rows is not None and kt > okt:
+            fr = [r for r in flow_rows if row_key(r, keys) == k]
+            if fr and rel(fnum(fr[0]["Kernel Time (µs)_sum"]), okt) <= RATE_TOL:
+                rep.memset_excess += kt - okt
+                rep.note(f"{label}: kernel time {kt:.3f} µs with correlation links vs "
+                         f"TraceLens {okt:.3f} µs (flowless memsets; equal with --flow-links)")
+                kt_scale = okt / kt
+            else:
+                rep.fail(f"{label}: kernel time {kt:.3f} vs oracle {okt:.3f} µs, and "
+                         "--flow-links does not give TraceLens's")
+        elif rel(kt, okt) > RATE_TOL:
             rep.fail(f"{label}: kernel time {kt:.3f} vs oracle {okt:.3f} µs")
+        else:
+            mode = "default" if flow_rows is not None else "--flow-links"
+            rep.worst[mode] = max(rep.worst.get(mode, 0.0), rel(kt, okt))
         # FLOPs and bytes: exact, or the documented difference.
         factor = {}
         for col, tl_col in (("GFLOPS_first", "TraceLens GFLOPS_first"),
@@ -216,7 +244,11 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof):
         for col, f in (("TFLOPS/s_mean", factor["GFLOPS_first"]),
                        ("TB/s_mean", factor["Data Moved (MB)_first"])):
             ours, ref = fnum(t[col]), fnum(o[col]) * f
-            if rel(ours, ref) > RATE_TOL:
+            if kt_scale != 1.0:
+                if not ours < ref:
+                    rep.fail(f"{label}: {col} {ours:.6g} with added memset time not below "
+                             f"TraceLens's {ref:.6g}")
+            elif rel(ours, ref) > RATE_TOL:
                 rep.fail(f"{label}: {col} {ours:.6g} vs oracle (scaled) {ref:.6g}")
         if (t.get("Compute Spec") or "") != (o.get("Compute Spec") or ""):
             rep.fail(f"{label}: Compute Spec {t.get('Compute Spec')!r} vs "
@@ -231,7 +263,7 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof):
                     rep.fail(f"{label}: Roofline Bound {t.get('Roofline Bound_first')!r} vs "
                              f"{o.get('Roofline Bound_first')!r}")
                 ours, ref = fnum(t["Pct Roofline_mean"]), fnum(o["Pct Roofline_mean"])
-                if rel(ours, ref) > RATE_TOL:
+                if kt_scale != 1.0 and not ours < ref or kt_scale == 1.0 and rel(ours, ref) > RATE_TOL:
                     rep.fail(f"{label}: Pct Roofline {ours:.6g} vs oracle {ref:.6g}")
     nested = 0
     for o, k in unmatched:
@@ -295,10 +327,65 @@ def run_trace(rep, args, name, oracle_dir):
                      f"{sum(len(v) for v in sheets.values())} rows of zero FLOPs/bytes in "
                      f"{sorted(sheets)}, torchtop its one message (documented difference)")
         return
+    rep.memset_excess = 0.0
     for sheet, rows in sheets.items():
-        compare_sheet(rep, name, sheet, rows, tables.get(sheet, []), arch is not None)
+        compare_sheet(rep, name, sheet, rows, tables.get(sheet, []), arch is not None,
+                      by_flow.get(sheet, []))
         compare_sheet(rep, name + " --flow-links", sheet, rows, by_flow.get(sheet, []),
                       arch is not None)
+    if rep.memset_excess > 0:
+        flowless = flowless_memset_us(trace)
+        if rep.memset_excess > flowless + 1.0:
+            rep.fail(f"{name}: default-linking rows exceed TraceLens by {rep.memset_excess:.3f} µs, "
+                     f"more than the {flowless:.3f} µs of memsets without an ac2g flow")
+        else:
+            rep.note(f"{name}: default-linking excess {rep.memset_excess:.3f} µs <= "
+                     f"{flowless:.3f} µs of flowless memsets")
+    for flow, tabs in (("", tables), (" --flow-links", by_flow)):
+        agree_unique_args(rep, args, name + flow, trace, tabs, ["--flow-links"] if flow else [])
+
+
+def flowless_memset_us(trace):
+    """Total duration of memsets whose correlation id starts no ac2g flow."""
+    opener = gzip.open if trace.endswith(".gz") else open
+    with opener(trace, "rb") as f:
+        doc = json.loads(f.read().decode("utf-8", "replace"))
+    evs = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+    flows = {e.get("id") for e in evs if e.get("ph") == "s"}
+    return sum(float(e.get("dur", 0)) for e in evs
+               if e.get("cat") in ("gpu_memset", "Memset") and
+               (e.get("args") or {}).get("correlation") not in flows)
+
+
+def agree_unique_args(rep, args, label, trace, tables, extra):
+    """Roofline kernel time per op name against the unique-args table's."""
+    cmd = [args.torchtop, "report", "--no-header", "-q", "-t", "unique-args", "-f", "csv"]
+    res = subprocess.run(cmd + extra + [trace], capture_output=True, text=True)
+    if res.returncode != 0:
+        rep.fail(f"{label}: unique-args exited {res.returncode}")
+        return
+    ua = {}
+    for r in csv.DictReader(io.StringIO(res.stdout)):
+        c, s = ua.get(r["name"], (0, 0.0))
+        ua[r["name"]] = (c + int(r["operation_count"]), s + fnum(r["total_subtree_kernel_time_sum"]))
+    rf, bwd_names = {}, set()
+    for sheet, rows in tables.items():
+        for r in rows:
+            if "Kernel Time (µs)_sum" not in r or sheet == "no_model":
+                continue
+            if sheet.endswith("_bwd"):
+                bwd_names.add(r["name"])
+                continue
+            c, s = rf.get(r["name"], (0, 0.0))
+            rf[r["name"]] = (c + int(fnum(r["name_count"])), s + fnum(r["Kernel Time (µs)_sum"]))
+    compared = 0
+    for n, (c, s) in sorted(rf.items()):
+        if n in bwd_names or n not in ua or ua[n][0] != c:
+            continue
+        compared += 1
+        if abs(s - ua[n][1]) > max(1e-6 * abs(s), 0.01):
+            rep.fail(f"{label}: {n}: roofline kernel time {s:.3f} µs vs unique-args {ua[n][1]:.3f}")
+    rep.note(f"{label}: roofline and unique-args agree on {compared} op names")
 
 
 def torchtop_tables(rep, args, name, trace, arch, extra):
@@ -326,6 +413,8 @@ def main():
             run_trace(rep, args, name, d)
     for n in rep.notes:
         print("note:", n)
+    for mode, w in sorted(rep.worst.items()):
+        print(f"worst kernel-time difference of a matched row ({mode}): {w * 100:.4f} %")
     for f in rep.failures:
         print("FAIL:", f)
     print(f"roofline golden: {len(rep.failures)} failures")

@@ -428,6 +428,21 @@ static void test_opcat(void **state)
     assert_string_equal(opcat_name(opcat_of_name("aten::miopen_convolution")), "CONV_fwd");
     assert_string_equal(opcat_name(opcat_of_name("triton_poi_fused_add_0")), "triton");
     assert_string_equal(opcat_name(opcat_of_name("record_param_comms")), "record_param_comms");
+    /* TraceLens's newer mappings, spread over the sorted table. */
+    static const char *const newer[][2] = {
+        {"ConvBiasReLU_Backward", "CONV_bwd"},
+        {"_C_cache_ops::reshape_and_cache_flash", "InferenceAttention"},
+        {"aiter::_groupnorm_run", "NORM_fwd"},
+        {"aiter::rmsnorm2d_fwd_with_add_ck", "RMSNorm"},
+        {"aten::upsample_bilinear2d", "elementwise"},
+        {"aten::upsample_nearest1d", "elementwise"},
+        {"aten::upsample_nearest3d", "elementwise"},
+        {"flash_attn::_flash_attn_varlen_forward", "SDPA_fwd"},
+        {"vllm::rocm_aiter_triton_add_rmsnorm_pad", "RMSNorm"},
+        {"vllm::unified_attention_with_output", "InferenceAttention"},
+    };
+    for (size_t i = 0; i < sizeof(newer) / sizeof(newer[0]); i++)
+        assert_string_equal(opcat_name(opcat_of_name(newer[i][0])), newer[i][1]);
     assert_string_equal(
         opcat_name(opcat_classify(
             "aten::fill_", "void at::native::vectorized_elementwise_kernel<4, FillFunctor>")),

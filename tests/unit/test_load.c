@@ -32,6 +32,33 @@ static void test_timestamps_exact(void **state)
     trace_free(t);
 }
 
+/* PyTorch's legacy profiler: a bare array, no "cat", pid "CPU functions".
+ * Its events are CPU ops, nested with no overhang as PyTorch nests them
+ * (docs/metrics.md §5.8); elsewhere a 1 µs overhang still nests. */
+#define LEGACY_EV(name, pid, ts, dur)                                                              \
+    "{\"name\": \"" name "\", \"ph\": \"X\", \"ts\": " #ts ", \"dur\": " #dur                      \
+    ", \"tid\": 1, \"pid\": " pid ", \"args\": {}}"
+static void test_legacy_profiler(void **state)
+{
+    struct trace *t = load_text("[" LEGACY_EV("p", "\"CPU functions\"", 100, 10) ", " LEGACY_EV(
+        "c", "\"CPU functions\"", 102,
+        7) ", " LEGACY_EV("o", "\"CPU functions\"", 105,
+                          6) ", " LEGACY_EV("q", "2", 100, 10) ", " LEGACY_EV("r", "2", 105,
+                                                                              6) "]");
+    uint32_t p = find_event(t, "p"), c = find_event(t, "c"), o = find_event(t, "o");
+    assert_int_equal(t->ev.v[p].kind, EVK_CPU_OP);
+    assert_int_equal(t->ev.v[o].kind, EVK_CPU_OP);
+    assert_int_equal(t->ev.v[c].parent, p);
+    /* o starts inside p and ends 1 µs after it: a sibling, as in PyTorch. */
+    assert_int_equal(t->ev.v[o].parent, IDX_NONE);
+    /* Without "CPU functions" an event without cat stays "other", and the
+     * 1 µs overhang of §1.2 nests. */
+    uint32_t q = find_event(t, "q"), r = find_event(t, "r");
+    assert_int_equal(t->ev.v[q].kind, EVK_OTHER);
+    assert_int_equal(t->ev.v[r].parent, q);
+    trace_free(t);
+}
+
 static void test_top_level_keys_kept(void **state)
 {
     struct trace *t =
@@ -589,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_wrong_types_kept),
         cmocka_unit_test(test_nul_escapes_keep_names),
         cmocka_unit_test(test_kept_as_written),
+        cmocka_unit_test(test_legacy_profiler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,10 +150,19 @@ static void test_gemm_transpose(void **state)
     const char *k4[] = {"Cijk_Aijk_Bijk_HHS"};
     assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, k4, 1));
     assert_string_equal(param("transpose"), "(None, None)");
-    /* Other kernels (cuBLAS, CUTLASS) or none: no value, as TraceLens. */
-    const char *k5[] = {"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64",
-                        "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16>"};
-    assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, k5, 2));
+    /* cuBLAS XMMA, CUTLASS and nvjet names give it too (gemmname.h): the
+     * first kernel of a GEMM family decides. */
+    const char *k5[] = {"void at::native::elementwise_kernel<128, 2>",
+                        "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64",
+                        "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16_nt>"};
+    assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, k5, 3));
+    assert_string_equal(param("transpose"), "(True, False)");
+    const char *k6[] = {"nvjet_hsh_256x128_64x4_2x1_v_bz_coopA_NTN"};
+    assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, k6, 1));
+    assert_string_equal(param("transpose"), "(False, True)");
+    /* Kernels of no GEMM family, or none: no value, as TraceLens. */
+    const char *k7[] = {"void at::native::elementwise_kernel<128, 2>"};
+    assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, k7, 1));
     assert_null(param("transpose"));
     assert_true(run_kernels("aten::mm", "[[8,8],[8,8]]", NULL, false, NULL, 0));
     assert_null(param("transpose"));
@@ -487,6 +496,14 @@ static void test_unary(void **state)
     EQ(R.bytes, 640.0 * 8);
     assert_string_equal(param("dtype_in_out"), "('float', None)");
     assert_string_equal(param("stride_output"), "None");
+    /* Upsampling, as TraceLens models it: the input's elements in and out
+     * (output_size is a list, not an output tensor). */
+    assert_true(run("aten::upsample_nearest2d", "[[2,4,8,8],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"\"]", "[\"\",\"[16, 16]\",\"\"]"));
+    assert_int_equal(R.sheet, PM_UNARY);
+    EQ(R.flops, 512);
+    EQ(R.bytes, 512.0 * 4);
+    assert_string_equal(param("op_shape"), "(2, 4, 8, 8)");
     /* Integers have no compute spec. */
     assert_true(run("aten::copy_", "[[],[],[]]", "[\"long int\",\"long int\",\"Scalar\"]", NULL));
     EQ(R.bytes, 16);

@@ -1,5 +1,5 @@
 /* Unit tests: roofline tables on a small synthetic trace (grouping, kernel
- * time of kernels and memcpys without memsets, the backward through the
+ * time of kernels, memcpys and memsets by linking mode, the backward through the
  * forward<->backward link, ops nested in an op of the same family,
  * convolutions recorded without Concrete Inputs, ops without a model), the
  * no-shapes and no-kernels messages, device notes, the per-instance line
@@ -312,44 +312,63 @@ static void test_example_line(void **state)
     trace_free(t);
 }
 
-/* Kernel time counts kernels and memcpys, not memsets: a convolution's
- * workspace memset (hipMemsetAsync, linked by correlation id only) is not
- * its time, a device copy_'s memcpy is. */
-static void test_kernel_time_memsets(void **state)
+/* Kernel time counts kernels, memcpys and memsets (docs/metrics.md §6.3);
+ * the linking decides which memsets are the op's. The memsets' launches
+ * (hipMemsetAsync) start no flow: linked by correlation id by default,
+ * unlinked with link_require_flow (TraceLens's rule). */
+#define FLOW(ts, corr)                                                                             \
+    "{\"ph\": \"s\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"id\": " #corr                        \
+    ", \"pid\": 1, \"tid\": 1, \"ts\": " #ts "},"
+static const char *memset_json = "{\"traceEvents\": [" OP(
+    "aten::mm", 1, 10, 20,
+    "\"Input Dims\": [[8,8],[8,8]], \"Input type\": "
+    "[\"float\",\"float\"]") LAUNCH(1, 11, 100) FLOW(11, 100) KERNEL(20, 8, 100) LAUNCH(1, 13, 101)
+    GPU("gpu_memset", 30, 5,
+        101) OP("aten::copy_", 1, 40, 10,
+                "\"Input Dims\": [[64],[64]], \"Input type\": [\"float\",\"float\"]")
+        LAUNCH(1, 41, 102) FLOW(41, 102) GPU("gpu_memcpy", 50, 3, 102)
+            OP("aten::zero_", 1, 60, 10,
+               "\"Input Dims\": [[64]], \"Input type\": [\"float\"]") LAUNCH(1, 61, 103)
+                GPU("gpu_memset", 70, 2,
+                    103) "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 90}]}";
+
+static void check_memset_time(bool require_flow, double gemm_us, size_t no_model_rows)
 {
-    struct trace *t = load(
-        "{\"traceEvents\": [" OP("aten::mm", 1, 10, 20,
-                                 "\"Input Dims\": [[8,8],[8,8]], \"Input type\": "
-                                 "[\"float\",\"float\"]") LAUNCH(1, 11, 100) KERNEL(20, 8, 100)
-            LAUNCH(1, 13, 101) GPU("gpu_memset", 30, 5, 101)
-                OP("aten::copy_", 1, 40, 10,
-                   "\"Input Dims\": [[64],[64]], \"Input type\": [\"float\",\"float\"]")
-                    LAUNCH(1, 41, 102) GPU("gpu_memcpy", 50, 3, 102)
-                        OP("aten::zero_", 1, 60, 10,
-                           "\"Input Dims\": [[64]], \"Input type\": "
-                           "[\"float\"]") LAUNCH(1, 61, 103)
-                            GPU("gpu_memset", 70, 2, 103) "{\"ph\": \"i\", \"name\": \"end\", "
-                                                          "\"pid\": 1, \"tid\": 1, \"ts\": 90}]}");
+    struct errinfo err = {0};
+    struct trace *t = NULL;
+    struct load_opts o = {.threads = 1, .link_require_flow = require_flow};
+    assert_int_equal(trace_load_mem("memsets.json", memset_json, strlen(memset_json), &o, &t, &err),
+                     ST_OK);
+    errinfo_clear(&err);
     struct analysis *a = analysis_new(t);
-    char err[256];
-    struct roofline *r = roofline_new(a, "H100 SXM", err);
+    char msg[256];
+    struct roofline *r = roofline_new(a, "H100 SXM", msg);
     assert_non_null(r);
     struct table_list l = {0};
     roofline_tables(r, &l);
     const struct table *g = find_table(&l, "GEMM");
     assert_non_null(g);
-    NEAR(fcell(g, 0, "Kernel Time (µs)_sum"), 8.0);
+    NEAR(fcell(g, 0, "Kernel Time (µs)_sum"), gemm_us);
     const struct table *u = find_table(&l, "UnaryElementwise");
     assert_non_null(u);
     NEAR(fcell(u, 0, "Kernel Time (µs)_sum"), 3.0);
-    /* A launcher of memsets only is no roofline's business. */
+    /* aten::zero_'s memset is GPU time no model covers, when linked. */
     const struct table *nm = find_table(&l, "no_model");
     assert_non_null(nm);
-    assert_int_equal(nm->nrows, 0);
+    assert_int_equal(nm->nrows, no_model_rows);
+    if (no_model_rows)
+        NEAR(fcell(nm, 0, "Kernel Time (µs)_sum"), 2.0);
     table_list_free(&l);
     roofline_free(r);
     analysis_free(a);
     trace_free(t);
+}
+
+static void test_kernel_time_memsets(void **state)
+{
+    (void)state;
+    check_memset_time(false, 13.0, 1); /* kernel [20,28) and memset [30,35) */
+    check_memset_time(true, 8.0, 0);
 }
 
 /* An op inside an op of the same family runs that op's kernels: only the
