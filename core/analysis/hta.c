@@ -130,8 +130,9 @@ struct hta *hta_new(const struct trace *t)
     h->t = t;
     h->rank = read_rank(t);
 
-    /* All rows, file order; HTA's GPU filter is stream >= 0 and a
-     * correlation >= 0, everything else is "CPU". */
+    /* HTA's GPU filter is stream >= 0 and a correlation >= 0; every other
+     * row is "CPU". Kept here, file order: the rows on a stream or with a
+     * correlation, the only ones any table reads. */
     VEC(struct hta_ev) all = {0};
     VEC(uint8_t) is_gpu = {0};
     /* Times relative to the earliest row, subtracted in exact ns: HTA
@@ -143,22 +144,6 @@ struct hta *hta_new(const struct trace *t)
         if (hta_row(t, i, &memory) && trace_ev(t, i)->ts < min_ns)
             min_ns = trace_ev(t, i)->ts;
     }
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        bool memory;
-        if (!hta_row(t, i, &memory) || memory)
-            continue; /* the [memory] instants set the time origin only */
-        const struct event *e = trace_ev(t, i);
-        struct hta_ev *r = VEC_ADD(&all);
-        r->ts = (double)(e->ts - min_ns) / 1000.0;
-        r->dur = (double)e->dur / 1000.0;
-        r->end = r->ts + r->dur;
-        r->ev = i;
-        r->stream = stream_of(t, i);
-        r->corr = corr_of(t, i);
-        r->ktype = (uint8_t)hta_kernel_type(ev_name(t, i));
-        VEC_PUSH(&is_gpu, (uint8_t)(r->stream >= 0 && r->corr >= 0));
-    }
-
     /* The last-step filter (Trace._filter_irrelevant_gpu_kernels): with two
      * or more distinct ProfilerStep names, host events from the start of the
      * last step on are dropped, and GPU events whose correlation no kept
@@ -166,16 +151,32 @@ struct hta *hta_new(const struct trace *t)
     uint32_t step1 = 0;
     bool two_steps = false;
     double last = -INFINITY;
-    for (size_t k = 0; k < all.n; k++) {
-        const struct event *e = trace_ev(t, all.v[k].ev);
-        if (!strstr(trace_str(t, e->name), "ProfilerStep"))
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        bool memory;
+        if (!hta_row(t, i, &memory) || memory)
+            continue; /* the [memory] instants set the time origin only */
+        const struct event *e = trace_ev(t, i);
+        struct hta_ev r = {0};
+        r.ts = (double)(e->ts - min_ns) / 1000.0;
+        r.dur = (double)e->dur / 1000.0;
+        r.end = r.ts + r.dur;
+        r.ev = i;
+        r.stream = stream_of(t, i);
+        r.corr = corr_of(t, i);
+        bool gpu = r.stream >= 0 && r.corr >= 0;
+        if (strstr(trace_str(t, e->name), "ProfilerStep")) {
+            if (!step1)
+                step1 = e->name;
+            else if (e->name != step1)
+                two_steps = true;
+            if (!gpu && r.ts > last)
+                last = r.ts;
+        }
+        if (r.stream == -1 && r.corr == -1)
             continue;
-        if (!step1)
-            step1 = e->name;
-        else if (e->name != step1)
-            two_steps = true;
-        if (!is_gpu.v[k] && all.v[k].ts > last)
-            last = all.v[k].ts;
+        r.ktype = (uint8_t)hta_kernel_type(ev_name(t, i));
+        VEC_PUSH(&all, r);
+        VEC_PUSH(&is_gpu, (uint8_t)gpu);
     }
     h->step_filter = two_steps && last > -INFINITY;
     h->last_step_ts = h->step_filter ? last : 0;

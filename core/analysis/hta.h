@@ -33,7 +33,8 @@ struct hta {
      * last-step filter; a GPU event matched by several host events is
      * repeated, as HTA's join repeats it. */
     VEC(struct hta_ev) gpu;
-    /* Host events (stream == -1) kept by the filter. */
+    /* "CPU" rows with a correlation (or on a stream: HTA's CPU side is
+     * everything outside its GPU filter) kept by the filter, file order. */
     VEC(struct hta_ev) cpu;
     bool step_filter;    /* two or more ProfilerStep names: the last step was cut */
     double last_step_ts; /* start of the last ProfilerStep (µs) when step_filter */
