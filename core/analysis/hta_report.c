@@ -327,7 +327,6 @@ static struct table *kernel_type_table(const struct hta *h)
             seen[run] = true;
         }
     }
-    run = n ? run + sw[n - 1].d : 0;
     int64_t total = 0;
     for (int m = 1; m < 8; m++)
         total += sums[m];
@@ -822,7 +821,6 @@ struct table *hta_report_memory_bw(const struct hta *h)
     size_t nstart = pts.n;
     for (size_t i = 0; i < nstart; i++) {
         struct bwpt p = pts.v[i];
-        p.ts = pts.v[i].ts;
         VEC_PUSH(&pts, p);
     }
     size_t k = 0;

@@ -100,7 +100,7 @@ def oracle(d, name, header_rows=1):
 
 
 def report(trace, table, w, extra=""):
-    print("  %-8s %-40s rows %3d  worst rel. diff %.2e%s" % (trace[:8], table, w.rows, w.worst, extra))
+    print("  %-38s %-27s rows %3d  worst rel. diff %.2e%s" % (trace, table, w.rows, w.worst, extra))
 
 
 def cmp_temporal(tn, mine, theirs):
