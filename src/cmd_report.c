@@ -72,6 +72,7 @@ static void report_usage(FILE *f)
         "      --time-unit UNIT   key-averages: s, ms or us (default us)\n"
         "      --arch NAME|FILE   roofline: device peaks by built-in name or TraceLens arch JSON\n"
         "      --metric M         folded: self_cpu (default) or self_device\n"
+        "      --idle-intervals   idle-time: add HTA's idle interval statistics\n"
         "      --max-name-width N text output: cut names to N columns (default 60)\n"
         "      --all-columns      text/md output: include the detail columns\n"
         "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
@@ -107,6 +108,7 @@ enum {
     OPT_METRIC,
     OPT_CSVRAW,
     OPT_SVG,
+    OPT_IDLEINT,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -167,6 +169,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"metric", required_argument, NULL, OPT_METRIC},
         {"csv-raw", no_argument, NULL, OPT_CSVRAW},
         {"svg", required_argument, NULL, OPT_SVG},
+        {"idle-intervals", no_argument, NULL, OPT_IDLEINT},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -241,6 +244,9 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case OPT_CSVRAW:
             c->fmt.csv_raw = true;
+            break;
+        case OPT_IDLEINT:
+            c->ropts.idle_intervals = true;
             break;
         case OPT_NOHEADER:
             c->no_header = true;

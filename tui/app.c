@@ -24,7 +24,9 @@
 #include "tui/tree_pane.h"
 
 const char *const app_view_names[APP_NVIEWS] = {
-    "ops", "categories", "unique-args", "kernels", "key-averages", "roofline",
+    "ops",          "categories", "unique-args",  "kernels", "key-averages",
+    "temporal",     "idle-time",  "kernel-types", "overlap", "launch-stats",
+    "queue-length", "memory-bw",  "roofline",
 };
 
 /* Layout slot of each pane. */

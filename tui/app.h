@@ -29,11 +29,12 @@
 #include "tui/pattern.h"
 #include "tui/text.h"
 
-/* The table views: report tables, in the order `v` cycles through them;
- * the last, the roofline, shows one category at a time
+/* The table views: report tables, in the order `v` cycles through them:
+ * torchtop's, HTA's analyses (the first table of each, docs/metrics.md
+ * §14), and last the roofline, which shows one category at a time
  * (tui/roofline_view.h). */
-#define APP_NVIEWS 6
-#define APP_VIEW_ROOFLINE 5
+#define APP_NVIEWS 13
+#define APP_VIEW_ROOFLINE 12
 extern const char *const app_view_names[APP_NVIEWS];
 
 enum overlay { OV_NONE, OV_HELP, OV_MENU, OV_PROMPT };

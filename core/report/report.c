@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/base/display.h"
+#include "core/analysis/hta_report.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/keyavg.h"
 #include "core/report/report.h"
@@ -78,6 +79,62 @@ static bool build_roofline(struct analysis *a, const struct report_opts *o, stru
     return true;
 }
 
+/* HTA's analyses (docs/metrics.md §14), each from a fresh HTA view. */
+enum hta_which {
+    HTA_T_TEMPORAL,
+    HTA_T_IDLE,
+    HTA_T_KTYPES,
+    HTA_T_OVERLAP,
+    HTA_T_LAUNCH,
+    HTA_T_QUEUE,
+    HTA_T_MEMBW
+};
+
+static void build_hta(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                      enum hta_which w)
+{
+    struct hta *h = hta_new(a->t);
+    switch (w) {
+    case HTA_T_TEMPORAL:
+        table_list_add(out, hta_report_temporal(h));
+        break;
+    case HTA_T_IDLE:
+        hta_report_idle(h, o && o->idle_intervals, out);
+        break;
+    case HTA_T_KTYPES:
+        hta_report_kernel_types(h, out);
+        break;
+    case HTA_T_OVERLAP:
+        table_list_add(out, hta_report_overlap(h));
+        break;
+    case HTA_T_LAUNCH:
+        hta_report_launch_stats(h, out);
+        break;
+    case HTA_T_QUEUE:
+        table_list_add(out, hta_report_queue_length(h));
+        break;
+    case HTA_T_MEMBW:
+        table_list_add(out, hta_report_memory_bw(h));
+        break;
+    }
+    hta_free(h);
+}
+
+#define HTA_BUILDER(fn, which)                                                                     \
+    static bool fn(struct analysis *a, const struct report_opts *o, struct table_list *out,        \
+                   char *err)                                                                      \
+    {                                                                                              \
+        build_hta(a, o, out, which);                                                               \
+        return true;                                                                               \
+    }
+HTA_BUILDER(build_hta_temporal, HTA_T_TEMPORAL)
+HTA_BUILDER(build_hta_idle, HTA_T_IDLE)
+HTA_BUILDER(build_hta_ktypes, HTA_T_KTYPES)
+HTA_BUILDER(build_hta_overlap, HTA_T_OVERLAP)
+HTA_BUILDER(build_hta_launch, HTA_T_LAUNCH)
+HTA_BUILDER(build_hta_queue, HTA_T_QUEUE)
+HTA_BUILDER(build_hta_membw, HTA_T_MEMBW)
+
 const struct report_table report_tables[] = {
     {"timeline", "GPU timeline breakdown: computation, exposed comm/memcpy, idle", build_timeline,
      true},
@@ -90,6 +147,16 @@ const struct report_table report_tables[] = {
      build_events, false},
     {"roofline", "FLOPs, bytes and roofline per op and shapes (TraceLens perf sheets)",
      build_roofline, false},
+    {"temporal", "HTA temporal breakdown: idle, compute, non-compute time", build_hta_temporal,
+     false},
+    {"idle-time", "HTA idle time per stream: host wait, kernel wait, other", build_hta_idle, false},
+    {"kernel-types", "HTA time by kernel type and their overlaps; top kernels per type",
+     build_hta_ktypes, false},
+    {"overlap", "HTA communication time overlapped by computation", build_hta_overlap, false},
+    {"launch-stats", "HTA kernel launch statistics (CPU call, GPU time, delay) and outliers",
+     build_hta_launch, false},
+    {"queue-length", "HTA outstanding GPU operations per stream", build_hta_queue, false},
+    {"memory-bw", "HTA memcpy/memset bandwidth statistics", build_hta_membw, false},
     {NULL, NULL, NULL, false},
 };
 

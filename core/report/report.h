@@ -15,6 +15,7 @@ struct report_opts {
     bool linked_only;          /* only GPU events linked to a launch (TraceLens's default) */
     struct keyavg_opts keyavg; /* key-averages grouping and time unit */
     const char *arch;          /* device peaks: built-in name or TraceLens arch JSON path */
+    bool idle_intervals;       /* idle-time: add HTA's idle interval statistics */
 };
 
 /* Builds one or more tables into out. Returns false with a message in
