@@ -286,8 +286,8 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
     format_set_num_format(f.real, "0.000");
     f.percent = workbook_add_format(wb);
     format_set_num_format(f.percent, "0.00");
-    /* Charts come first (for a trace; a diff has none yet): the sheet a reader opens on. Their charts are
-     * added once the sheets they read exist. */
+    /* Charts come first (for a trace; a diff has none yet): the sheet a reader opens on. Their
+     * charts are added once the sheets they read exist. */
     lxw_worksheet *charts = a ? workbook_add_worksheet(wb, XLSX_CHARTS_SHEET) : NULL;
     struct xlsx_summary_ref sum = {0};
     if (a)
