@@ -16,6 +16,9 @@ int cmd_explore(int argc, char **argv);
 void explore_options(FILE *f);
 int cmd_export(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+/* gen --ranks N: a synthetic multi-rank job (cmd_genjob.c). */
+int cmd_gen_job(int argc, char **argv);
+int cmd_summarize(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 
 /* Exit statuses shared by every command. */
