@@ -1,5 +1,5 @@
 /* A multi-rank job: one rank summary per rank, in rank order, and the
- * rule that numbered them (docs/metrics.md §9).
+ * rule that numbered them (docs/metrics.md §12).
  *
  * Ranks come from distributedInfo.rank when every input has one, else
  * from the file names when every name gives one (job_inputs_name_rank),

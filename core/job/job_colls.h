@@ -1,5 +1,5 @@
 /* Collectives matched across the ranks of a job (TraceLens's
- * NcclAnalyser, docs/metrics.md §9).
+ * NcclAnalyser, docs/metrics.md §12).
  *
  * Matching: when some collective kernel carries a "Process Group Name" or
  * a rank's collectives run on more than one stream, an instance is the
@@ -30,7 +30,7 @@ struct coll_inst {
     uint32_t index;        /* K: position in the group */
     uint32_t first, count; /* parts[first .. first+count), ascending rank */
     int kind;              /* enum coll_kind */
-    /* The measures (ns; docs/metrics.md §9). */
+    /* The measures (ns; docs/metrics.md §12). */
     int64_t comm_latency, skew_start, skew_end, earliest_start, latest_start;
     double avg_wait;
     uint32_t earliest_rank_ix; /* index into job.ranks of the earliest arrival */

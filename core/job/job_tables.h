@@ -1,4 +1,4 @@
-/* The cross-rank tables of a job (docs/metrics.md §9): ranks,
+/* The cross-rank tables of a job (docs/metrics.md §12): ranks,
  * collectives, collectives-summary, stragglers, ops. A registry like
  * report.h's, for jobs: `torchtop report TRACE...` and the explorer's job
  * view build from it. */

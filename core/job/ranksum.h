@@ -1,5 +1,5 @@
 /* A rank summary: what the cross-rank tables need of one rank's trace
- * (docs/metrics.md §9), small enough that a job of 1,000 ranks holds all
+ * (docs/metrics.md §12), small enough that a job of 1,000 ranks holds all
  * of them while no trace outlives its own summary. Built from a loaded
  * trace (ranksum_from_trace) or read from the file `torchtop summarize`
  * writes (ranksum_io.c; schema in the man page).
