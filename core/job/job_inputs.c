@@ -40,15 +40,28 @@ static int cmp_str(const void *a, const void *b)
 
 static void add_path(struct job_inputs *in, const char *path)
 {
-    struct stat st, o;
+    struct stat st;
+    uint64_t dev = 0, ino = 0, key = 0;
     /* One file reached twice is kept once (same device and inode). */
-    if (stat(path, &st) == 0)
-        for (size_t i = 0; i < in->v.n; i++)
-            if (stat(in->v.v[i].path, &o) == 0 && o.st_dev == st.st_dev && o.st_ino == st.st_ino)
-                return;
+    if (stat(path, &st) == 0) {
+        dev = (uint64_t)st.st_dev;
+        ino = (uint64_t)st.st_ino;
+        key = ino * UINT64_C(0x9E3779B97F4A7C15) ^ dev;
+        uint32_t at = hmap_get(&in->seen, key);
+        if (at != IDX_NONE && in->v.v[at].dev == dev && in->v.v[at].ino == ino)
+            return;
+        if (at != IDX_NONE) /* another file with the same hash: compare them all */
+            for (size_t i = 0; i < in->v.n; i++)
+                if (in->v.v[i].dev == dev && in->v.v[i].ino == ino)
+                    return;
+    }
     struct job_input *x = VEC_ADD(&in->v);
     x->path = xstrdup(path);
     x->name_rank = job_inputs_name_rank(path);
+    x->dev = dev;
+    x->ino = ino;
+    if (dev || ino)
+        hmap_put(&in->seen, key, (uint32_t)(in->v.n - 1));
 }
 
 static enum status add_dir(struct job_inputs *in, const char *dir, struct errinfo *err)
@@ -93,11 +106,12 @@ enum status job_inputs_resolve(const char *const *args, size_t n, struct job_inp
                                struct errinfo *err)
 {
     memset(out, 0, sizeof(*out));
+    hmap_init(&out->seen, 64);
     for (size_t i = 0; i < n; i++) {
         const char *a = args[i];
         struct stat st;
         if (strcmp(a, "-") == 0) {
-            VEC_PUSH(&out->v, ((struct job_input){xstrdup(a), -1}));
+            VEC_PUSH(&out->v, ((struct job_input){xstrdup(a), -1, 0, 0}));
             continue;
         }
         if (stat(a, &st) == 0) {
@@ -168,4 +182,5 @@ void job_inputs_free(struct job_inputs *in)
     for (size_t i = 0; i < in->v.n; i++)
         free(in->v.v[i].path);
     VEC_FREE(&in->v);
+    hmap_free(&in->seen);
 }

@@ -12,17 +12,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "core/base/errinfo.h"
+#include "core/base/hmap.h"
 #include "core/base/vec.h"
 
 struct job_input {
-    char *path;    /* as found (argument, directory/name or glob match) */
-    int name_rank; /* rank the file name gives (job_inputs_name_rank), -1 = none */
+    char *path;        /* as found (argument, directory/name or glob match) */
+    int name_rank;     /* rank the file name gives (job_inputs_name_rank), -1 = none */
+    uint64_t dev, ino; /* the file's identity (stat), 0/0 when unknown */
 };
 
 struct job_inputs {
     VEC(struct job_input) v; /* in argument order; a directory's or glob's in name order */
     bool any_dir;            /* an argument was a directory */
+    struct hmap seen;        /* hash of (dev, ino) -> index into v */
 };
 
 /* Resolve args[0..n) into out (initialised here; free with
