@@ -15,6 +15,8 @@
 #include "core/report/report.h"
 #include "src/cmd_job.h"
 #include "src/commands.h"
+#include "tui/jobview.h"
+#include "tui/tui.h"
 
 bool job_report_wanted(char *const *args, size_t n)
 {
@@ -160,6 +162,35 @@ int job_report(char *const *args, size_t n, const struct job_report_opts *o)
     job_view_done(&v);
     job_free(j);
 out:
+    job_inputs_free(&in);
+    errinfo_clear(&err);
+    return rc;
+}
+
+int job_explore(char *const *args, size_t n, const struct tui_opts *o)
+{
+    if (o->script) {
+        fprintf(stderr, "torchtop: --script drives the explorer of one trace, not a job view\n");
+        return EXIT_USAGE;
+    }
+    struct job_inputs in;
+    struct errinfo err = {0};
+    struct job *j = NULL;
+    bool quiet = false;
+    struct job_load_opts lo = {
+        .load = {.threads = o->threads},
+        .progress = job_progress,
+        .progress_ud = &quiet,
+    };
+    int rc;
+    if (job_inputs_resolve((const char *const *)args, n, &in, &err) != ST_OK ||
+        job_load(&in, &lo, &j, &err) != ST_OK) {
+        rc = print_error(&err);
+    } else {
+        struct jobview *jv = jobview_new(j, o->ascii);
+        rc = jobview_run(jv, o);
+        jobview_free(jv);
+    }
     job_inputs_free(&in);
     errinfo_clear(&err);
     return rc;
