@@ -5,9 +5,9 @@
  * from the file names when every name gives one (job_inputs_name_rank),
  * else from the order of the inputs. Two inputs with one rank, or inputs
  * whose distributedInfo.world_size differ, are errors (ST_FORMAT naming
- * both files). Traces are loaded one after another, each with the
- * loader's parser threads, and freed once summarized: a job holds
- * summaries, never events. */
+ * both files). Ranks are read in parallel (one per core, at most
+ * JOB_LOAD_MAX at once, one parser thread each), and each trace is freed
+ * once summarized: a job holds summaries, never events. */
 #ifndef TORCHTOP_CORE_JOB_H
 #define TORCHTOP_CORE_JOB_H
 
@@ -19,6 +19,9 @@
 #include "core/job/job_inputs.h"
 #include "core/job/ranksum.h"
 #include "core/trace/load.h"
+
+/* The most traces read (and held in memory) at once. */
+#define JOB_LOAD_MAX 4
 
 enum job_rank_source {
     JOB_RANK_DIST,  /* distributedInfo.rank */
@@ -33,11 +36,12 @@ struct job {
     int world_size; /* from distributedInfo, -1 = none */
 };
 
-/* Called before each input is read (i of n), from the calling thread. */
+/* Called before each input is read (i of n), from a loading thread, one
+ * call at a time. */
 typedef void (*job_progress_fn)(void *ud, size_t i, size_t n, const char *path);
 
 struct job_load_opts {
-    struct load_opts load; /* for each trace (progress is per trace) */
+    struct load_opts load; /* for each trace (its progress callback is not used) */
     job_progress_fn progress;
     void *progress_ud;
 };

@@ -68,7 +68,8 @@ struct ranksum *ranksum_from_trace(const struct trace *t);
  * and renamed); ST_IO with err filled when it cannot. */
 enum status ranksum_write(const struct ranksum *s, const char *path, struct errinfo *err);
 /* Whether the file at path is a summary (its decompressed text begins
- * with the format's key); false for anything else, unreadable included. */
+ * with the format's key); false for anything else, unreadable included,
+ * and for "-" (standard input is left unread). */
 bool ranksum_is_summary(const char *path);
 /* Read a summary file; *out receives it (caller frees) or NULL with err
  * filled (ST_FORMAT naming the file and what was expected; ST_IO). */
