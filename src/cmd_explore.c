@@ -13,6 +13,7 @@
 #include "core/base/source.h"
 #include "core/trace/load.h"
 #include "core/synth/synth.h"
+#include "src/cmd_job.h"
 #include "src/commands.h"
 #include "tui/help.h"
 #include "tui/keymap.h"
@@ -33,13 +34,16 @@ void explore_options(FILE *f)
 
 static void explore_usage(FILE *f)
 {
-    fprintf(f, "usage: torchtop [OPTIONS] [TRACE|SNAPSHOT]\n\n"
-               "Explore a PyTorch profiler trace (.json or .json.gz; - for stdin) in the\n"
-               "terminal: where the GPU time went, by op, call path and stream. With no\n"
-               "TRACE, open a bundled demo (a synthetic training run). A CUDA memory\n"
-               "snapshot (.pickle or .pickle.gz) opens in the memory views: memory over\n"
-               "time, live allocations, allocation sites, segments and tracebacks.\n\n"
-               "Options:\n");
+    fprintf(
+        f,
+        "usage: torchtop [OPTIONS] [TRACE|SNAPSHOT]\n"
+        "       torchtop [OPTIONS] TRACE... | DIR | 'GLOB'   (the job view of a multi-rank job)\n\n"
+        "Explore a PyTorch profiler trace (.json or .json.gz; - for stdin) in the\n"
+        "terminal: where the GPU time went, by op, call path and stream. With no\n"
+        "TRACE, open a bundled demo (a synthetic training run). A CUDA memory\n"
+        "snapshot (.pickle or .pickle.gz) opens in the memory views: memory over\n"
+        "time, live allocations, allocation sites, segments and tracebacks.\n\n"
+        "Options:\n");
     explore_options(f);
     fprintf(f, "\nPress ? in the explorer for the keys.\n");
 }
@@ -151,10 +155,9 @@ int cmd_explore(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (argc - optind > 1) {
-        fprintf(stderr, "torchtop: expected at most one TRACE (or a command: see --help)\n");
-        return EXIT_USAGE;
-    }
+    /* Several traces, a directory, a glob or summaries: the job view. */
+    if (job_report_wanted(argv + optind, (size_t)(argc - optind)))
+        return job_explore(argv + optind, (size_t)(argc - optind), &o);
     if (o.script_timing && !o.script) {
         fprintf(stderr, "torchtop: --script-timing needs --script\n");
         return EXIT_USAGE;

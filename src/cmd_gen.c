@@ -15,7 +15,8 @@ static void gen_usage(FILE *f)
 {
     fprintf(f,
             "usage: torchtop gen [--events N | --size BYTES] [--steps N] [--layers N]\n"
-            "                    [--seed S] [--conv] [--gzip] [-o FILE] [--stats]\n\n"
+            "                    [--seed S] [--conv] [--gzip] [-o FILE] [--stats]\n"
+            "       torchtop gen --ranks N -o DIR ...   (a multi-rank job: --ranks 1 --help)\n\n"
             "Write a synthetic PyTorch profiler (Kineto) trace: a bf16 transformer trained\n"
             "with DDP on an H100, with Python frames, aten ops with shapes, kernels on two\n"
             "streams, NCCL all-reduces, a CUDA-graph replay and [memory] events. The same\n"
@@ -77,6 +78,10 @@ static void print_stats(const struct synth_stats *st, const char *path, double s
 
 int cmd_gen(int argc, char **argv)
 {
+    /* A multi-rank job is another generator with its own options. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--ranks") == 0 || strncmp(argv[i], "--ranks=", 8) == 0)
+            return cmd_gen_job(argc, argv);
     enum {
         OPT_EVENTS = 256,
         OPT_SIZE,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/analysis/analysis.h"
+#include "core/job/job_tables.h"
 #include "core/base/display.h"
 #include "core/base/outfile.h"
 #include "core/symbols/folded.h"
@@ -23,6 +24,7 @@
 #include "core/report/svg_flame.h"
 #include "core/report/svg_roofline.h"
 #include "core/roofline/devices.h"
+#include "src/cmd_job.h"
 #include "src/commands.h"
 #include "core/trace/tree.h"
 #include "src/progress.h"
@@ -44,13 +46,18 @@ struct report_cli {
 
 static void report_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: torchtop report [OPTIONS] TRACE\n\n"
-            "Print the analyses of a PyTorch profiler trace (.json or .json.gz; - for stdin),\n"
-            "or the tables of a CUDA memory snapshot (.pickle or .pickle.gz: summary, sites,\n"
-            "segments by default; -t trace for the trace entries, -n for the number of sites).\n\n"
-            "Options:\n"
-            "  -t, --table LIST       tables to print, comma-separated (default: all):\n");
+    fprintf(f, "usage: torchtop report [OPTIONS] TRACE\n"
+               "       torchtop report [OPTIONS] TRACE... | DIR | 'GLOB'   (one multi-rank job)\n\n"
+               "Print the analyses of a PyTorch profiler trace (.json or .json.gz; - for stdin),\n"
+               "or the tables of a CUDA memory snapshot (.pickle or .pickle.gz: summary, sites,\n"
+               "segments by default; -t trace for the trace entries, -n for the number of sites).\n"
+               "Several traces of one job (files, a directory, a glob, or rank summaries written\n"
+               "by 'torchtop summarize') give the cross-rank tables instead:\n");
+    for (const struct job_table *j = job_tables; j->name; j++)
+        fprintf(f, "                           %-13s %s\n", j->name, j->summary);
+    fprintf(f, "\n"
+               "Options:\n"
+               "  -t, --table LIST       tables to print, comma-separated (default: all):\n");
     for (const struct report_table *r = report_tables; r->name; r++)
         fprintf(f, "                           %-13s %s\n", r->name, r->summary);
     fprintf(f, "                           %-13s %s\n", "folded",
@@ -293,10 +300,8 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             return EXIT_USAGE;
         }
     }
-    if (optind != argc - 1) {
-        usage_error(NULL, 0,
-                    optind < argc ? "one TRACE argument expected, more given"
-                                  : "one TRACE argument expected");
+    if (optind >= argc) {
+        usage_error(NULL, 0, "a TRACE argument expected");
         return EXIT_USAGE;
     }
     *path = argv[optind];
@@ -686,6 +691,16 @@ int cmd_report(int argc, char **argv)
     int rc = parse_args(argc, argv, &c, &path);
     if (rc >= 0)
         return rc;
+    /* Several traces, a directory, a glob or rank summaries: one job. */
+    if (job_report_wanted(argv + optind, (size_t)(argc - optind))) {
+        if (c.xlsx_path || wants_folded(&c, &rc)) {
+            fprintf(stderr, "torchtop report: --xlsx and -t folded are for one trace, not a job\n");
+            return EXIT_USAGE;
+        }
+        struct job_report_opts jo = {c.tables,    &c.fmt,  c.sort,    c.out_path,
+                                     c.no_header, c.quiet, c.threads, c.flow_links};
+        return job_report(argv + optind, (size_t)(argc - optind), &jo);
+    }
     rc = check_outputs(&c, path);
     if (rc)
         return rc;

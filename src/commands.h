@@ -17,6 +17,9 @@ void explore_options(FILE *f);
 int cmd_export(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+/* gen --ranks N: a synthetic multi-rank job (cmd_genjob.c). */
+int cmd_gen_job(int argc, char **argv);
+int cmd_summarize(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 
 /* Exit statuses shared by every command. */

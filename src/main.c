@@ -15,6 +15,8 @@ static const struct command commands[] = {
     {"diff", cmd_diff, "compare two traces: per-name counts and durations, and what changed"},
     {"export", cmd_export,
      "write a slice of a trace (a step, a window, matching ops) as Kineto JSON"},
+    {"summarize", cmd_summarize,
+     "write a rank summary of one trace (the map step of a multi-rank report)"},
     {"gen", cmd_gen, "write a synthetic Kineto trace (demo data, benchmarks)"},
     {"symbolize", cmd_symbolize, "addresses to function, file and line (addr2line's format)"},
 };

@@ -39,6 +39,8 @@ PREFIXES = {
     "snapreport": ["snapshot_"],
     "difftree_table": ["difftree_"],
     "traceback": ["tb_"],
+    "ranksum_io": ["ranksum_"],
+    "job_tables": ["job_view_"],
 }
 
 DEF = re.compile(r"^(?!static\b)[A-Za-z_][A-Za-z0-9_ \*]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")

@@ -274,6 +274,10 @@ static bool jump(struct app *a, uint32_t ev)
 
 static unsigned go_back(struct app *a)
 {
+    if (!a->hist.n && a->back_quits) {
+        a->quit = true; /* back to the job view this rank was opened from */
+        return R_HANDLED;
+    }
     if (!a->hist.n) {
         app_message(a, "nothing to go back to");
         return R_HANDLED;

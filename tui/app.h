@@ -117,6 +117,7 @@ struct app {
     int help_top; /* help overlay scroll */
     VEC(struct hist) hist;
     bool quit;
+    bool back_quits; /* Backspace with nothing to go back to quits (to the job view) */
 };
 
 /* Set up the app for a loaded trace: panes, windows and the first layout

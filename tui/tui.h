@@ -26,6 +26,8 @@ struct tui_opts {
     int script_lines, script_cols; /* script mode screen size (0: 30x100) */
     unsigned threads;              /* parser threads; 0 = default */
     const char *arch;              /* roofline device peaks (--arch); NULL: from the trace */
+    bool back_quits;               /* opened from the job view (tui/jobview.h): Backspace with
+                                      nothing to go back to returns there */
 };
 
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,

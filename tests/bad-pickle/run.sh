@@ -26,7 +26,8 @@ done <"$src/expected.txt"
 check "a missing file" 2 "torchtop: $tmp/missing.pickle: cannot open: No such file or directory" \
     $? "$tmp/err" "$tmp/out"
 "$tt" report "$src" >"$tmp/out" 2>"$tmp/err"
-check "a directory" 2 "torchtop: $src: is a directory, expected a trace file" $? "$tmp/err" "$tmp/out"
+# A directory is a multi-rank job (core/job): one of pickles holds no trace.
+check "a directory" 2 "torchtop: $src: the directory holds no trace (*.json, *.json.gz) or rank summary (*.summary)" $? "$tmp/err" "$tmp/out"
 "$tt" report -t nope "$src/ok-minimal.pickle" >"$tmp/out" 2>"$tmp/err"
 check "an unknown table" 64 "torchtop: unknown table 'nope' (tables: summary, sites, segments, trace)" \
     $? "$tmp/err" "$tmp/out"

@@ -56,8 +56,10 @@ for want in "err:1 byte lost" "err:reporting the 1 event read before the fault" 
 done
 
 # Inputs that cannot be files in the corpus.
-"$tt" report -q "$src" >"$tmp/out" 2>"$tmp/err"
-check "a directory" 2 "torchtop: $src: is a directory, expected a trace file" $? "$tmp/err" "$tmp/out"
+# A directory is a multi-rank job (core/job): one without traces is bad input.
+mkdir "$tmp/empty"
+"$tt" report -q "$tmp/empty" >"$tmp/out" 2>"$tmp/err"
+check "a directory without traces" 2 "torchtop: $tmp/empty: the directory holds no trace (*.json, *.json.gz) or rank summary (*.summary)" $? "$tmp/err" "$tmp/out"
 "$tt" report -q "$tmp/does-not-exist.json" >"$tmp/out" 2>"$tmp/err"
 check "a missing file" 2 "torchtop: $tmp/does-not-exist.json: cannot open: No such file or directory" $? "$tmp/err" "$tmp/out"
 # The explorer says the same, before it needs a terminal.

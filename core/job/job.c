@@ -1,0 +1,218 @@
+/* Multi-rank jobs: loading every rank's trace or summary in turn and
+ * numbering the ranks. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/base/sort.h"
+#include "core/base/xalloc.h"
+#include "core/job/job.h"
+#include "core/trace/tree.h"
+
+const char *job_rank_source_name(enum job_rank_source s)
+{
+    switch (s) {
+    case JOB_RANK_DIST:
+        return "distributedInfo";
+    case JOB_RANK_NAME:
+        return "file name";
+    default:
+        return "order";
+    }
+}
+
+void job_free(struct job *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->ranks.n; i++)
+        ranksum_free(j->ranks.v[i]);
+    VEC_FREE(&j->ranks);
+    VEC_FREE(&j->rank_of);
+    free(j);
+}
+
+struct numbered {
+    int rank;
+    struct ranksum *s;
+};
+#define NUM_LESS(a, b) ((a)->rank < (b)->rank)
+SORT_DEFINE(num_sort, struct numbered, NUM_LESS)
+
+enum status job_from_summaries(struct ranksum **sums, size_t n, struct job **out,
+                               struct errinfo *err)
+{
+    *out = NULL;
+    bool all_dist = n > 0, all_name = n > 0;
+    int ws = -1;
+    size_t ws_at = 0;
+    enum status st = ST_OK;
+    for (size_t i = 0; i < n; i++) {
+        all_dist &= sums[i]->dist_rank >= 0;
+        all_name &= sums[i]->name_rank >= 0;
+        if (sums[i]->world_size < 0 || st != ST_OK)
+            continue;
+        if (ws < 0) {
+            ws = sums[i]->world_size;
+            ws_at = i;
+        } else if (sums[i]->world_size != ws) {
+            errinfo_set(err, ST_FORMAT, sums[i]->source, -1,
+                        "distributedInfo.world_size %d, but %s has %d: the ranks of one job "
+                        "expected",
+                        sums[i]->world_size, sums[ws_at]->source, ws);
+            st = ST_FORMAT;
+        }
+    }
+    struct job *j = xcalloc(1, sizeof(*j));
+    j->world_size = ws;
+    j->rank_source = all_dist ? JOB_RANK_DIST : all_name ? JOB_RANK_NAME : JOB_RANK_ORDER;
+    struct numbered *num = xmalloc((n ? n : 1) * sizeof(*num));
+    for (size_t i = 0; i < n; i++) {
+        num[i].s = sums[i];
+        num[i].rank = j->rank_source == JOB_RANK_DIST   ? sums[i]->dist_rank
+                      : j->rank_source == JOB_RANK_NAME ? sums[i]->name_rank
+                                                        : (int)i;
+    }
+    num_sort(num, n);
+    for (size_t i = 1; i < n && st == ST_OK; i++)
+        if (num[i].rank == num[i - 1].rank) {
+            errinfo_set(err, ST_FORMAT, num[i].s->source, -1,
+                        "rank %d (from its %s), which %s claims too: one file per rank expected",
+                        num[i].rank, job_rank_source_name(j->rank_source), num[i - 1].s->source);
+            st = ST_FORMAT;
+        }
+    for (size_t i = 0; i < n; i++) {
+        VEC_PUSH(&j->ranks, num[i].s);
+        VEC_PUSH(&j->rank_of, num[i].rank);
+    }
+    free(num);
+    if (st != ST_OK) {
+        job_free(j);
+        return st;
+    }
+    *out = j;
+    return ST_OK;
+}
+
+/* The ranks being read: each worker takes the next input in turn. */
+struct loading {
+    const struct job_inputs *in;
+    const struct job_load_opts *o;
+    unsigned parse_threads; /* for each trace */
+    struct ranksum **sums;  /* per input */
+    enum status *st;        /* per input */
+    struct errinfo *errs;   /* per input */
+    size_t next;
+    bool failed; /* stop taking inputs after a fault */
+    pthread_mutex_t mu;
+};
+
+static void load_one(struct loading *L, size_t i)
+{
+    const char *path = L->in->v.v[i].path;
+    if (ranksum_is_summary(path)) {
+        L->st[i] = ranksum_read(path, &L->sums[i], &L->errs[i]);
+        if (L->st[i] == ST_OK)
+            L->sums[i]->name_rank = job_inputs_name_rank(L->sums[i]->source);
+        return;
+    }
+    struct load_opts lo = L->o ? L->o->load : (struct load_opts){0};
+    lo.no_index = false;
+    lo.progress = NULL;
+    lo.threads = L->parse_threads;
+    struct trace *t = NULL;
+    L->st[i] = trace_load_file(path, &lo, &t, &L->errs[i]);
+    if (L->st[i] == ST_OK) {
+        L->sums[i] = ranksum_from_trace(t);
+        L->sums[i]->name_rank = L->in->v.v[i].name_rank;
+    }
+    /* The trace goes as soon as its summary is made. */
+    trace_free(t);
+}
+
+static void *load_worker(void *arg)
+{
+    struct loading *L = arg;
+    for (;;) {
+        pthread_mutex_lock(&L->mu);
+        size_t i = L->failed ? L->in->v.n : L->next++;
+        if (i < L->in->v.n && L->o && L->o->progress)
+            L->o->progress(L->o->progress_ud, i, L->in->v.n, L->in->v.v[i].path);
+        pthread_mutex_unlock(&L->mu);
+        if (i >= L->in->v.n)
+            return NULL;
+        load_one(L, i);
+        if (L->st[i] != ST_OK) {
+            pthread_mutex_lock(&L->mu);
+            L->failed = true;
+            pthread_mutex_unlock(&L->mu);
+        }
+    }
+}
+
+enum status job_load(const struct job_inputs *in, const struct job_load_opts *o, struct job **out,
+                     struct errinfo *err)
+{
+    *out = NULL;
+    size_t n = in->v.n;
+    struct loading L = {.in = in, .o = o};
+    L.sums = xcalloc(n + 1, sizeof(*L.sums));
+    L.st = xcalloc(n + 1, sizeof(*L.st));
+    L.errs = xcalloc(n + 1, sizeof(*L.errs));
+    pthread_mutex_init(&L.mu, NULL);
+    /* Ranks in parallel, one parser thread each, at most JOB_LOAD_MAX
+     * traces in memory at once; a single rank gets the parser's threads. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t workers = cores > 0 ? (size_t)cores : 1;
+    workers = workers > JOB_LOAD_MAX ? JOB_LOAD_MAX : workers;
+    workers = workers > n ? n : workers;
+    bool stdin_used = false;
+    for (size_t i = 0; i < n; i++)
+        stdin_used |= strcmp(in->v.v[i].path, "-") == 0;
+    if (stdin_used || workers < 2) {
+        L.parse_threads = o ? o->load.threads : 0;
+        load_worker(&L);
+    } else {
+        L.parse_threads = o && o->load.threads ? o->load.threads : 1;
+        pthread_t tid[JOB_LOAD_MAX];
+        size_t started = 0;
+        for (; started < workers; started++)
+            if (pthread_create(&tid[started], NULL, load_worker, &L) != 0)
+                break;
+        if (!started)
+            load_worker(&L);
+        for (size_t k = 0; k < started; k++)
+            pthread_join(tid[k], NULL);
+    }
+    pthread_mutex_destroy(&L.mu);
+    /* The first fault in input order is the one reported. */
+    enum status st = ST_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (st == ST_OK && L.st[i] != ST_OK) {
+            st = L.st[i];
+            *err = L.errs[i];
+            memset(&L.errs[i], 0, sizeof(L.errs[i]));
+        }
+        errinfo_clear(&L.errs[i]);
+    }
+    if (st == ST_OK)
+        for (size_t i = 0; i < n; i++)
+            if (!L.sums[i]) {
+                /* An input skipped after another's fault cannot be missing here. */
+                st = ST_IO;
+                errinfo_set(err, ST_IO, in->v.v[i].path, -1, "not read");
+            }
+    if (st != ST_OK) {
+        for (size_t i = 0; i < n; i++)
+            ranksum_free(L.sums[i]);
+    } else {
+        st = job_from_summaries(L.sums, n, out, err);
+    }
+    free(L.sums);
+    free(L.st);
+    free(L.errs);
+    return st;
+}

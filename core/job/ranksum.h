@@ -1,0 +1,78 @@
+/* A rank summary: what the cross-rank tables need of one rank's trace
+ * (docs/metrics.md §15), small enough that a job of 1,000 ranks holds all
+ * of them while no trace outlives its own summary. Built from a loaded
+ * trace (ranksum_from_trace) or read from the file `torchtop summarize`
+ * writes (ranksum_io.c; schema in the man page).
+ *
+ * Times are int64 nanoseconds, absolute (the trace's base_ns added), so
+ * ranks of one job line up. Strings live in the summary's own table. */
+#ifndef TORCHTOP_CORE_RANKSUM_H
+#define TORCHTOP_CORE_RANKSUM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/analysis/timeline.h"
+#include "core/base/errinfo.h"
+#include "core/base/strtab.h"
+#include "core/base/vec.h"
+#include "core/trace/trace.h"
+
+/* The summary file's format version (`torchtop_rank_summary` key). */
+#define RANKSUM_VERSION 1
+
+/* One collective kernel of the rank (TraceLens's filter: a kernel whose
+ * name is a collective's, with a correlation or External id). */
+struct rank_coll {
+    int64_t ts, dur;    /* absolute start and duration, ns */
+    int64_t stream;     /* args.stream, else the row's tid */
+    uint32_t name;      /* "Collective name", strs id, 0 = absent */
+    uint32_t dtype;     /* "dtype", 0 = absent */
+    uint32_t pg_name;   /* "Process Group Name", 0 = absent */
+    uint32_t pg_ranks;  /* "Process Group Ranks" (text), 0 = absent */
+    int32_t group_size; /* "Group size", -1 = absent */
+    int64_t in_nelems;  /* "In msg nelems", -1 = absent */
+    int64_t out_nelems; /* "Out msg nelems", -1 = absent */
+};
+
+/* GPU time by op: every GPU event (kernel, memcpy, memset) counted under
+ * the name of the op that launched it, or its own name when no op did. */
+struct rank_op {
+    uint32_t name;  /* strs id */
+    uint32_t count; /* GPU events */
+    int64_t gpu_ns; /* sum of their durations */
+};
+
+struct ranksum {
+    char *source;                 /* the trace's path as given (kept through summarize) */
+    int dist_rank;                /* distributedInfo.rank, -1 = none */
+    int world_size;               /* distributedInfo.world_size, -1 = none */
+    int name_rank;                /* rank from the source's file name, -1 = none */
+    struct strtab strs;           /* every string of the summary; id 0 is "" */
+    struct timeline_breakdown tl; /* GPU timeline, all devices, every GPU event */
+    uint32_t nsteps;              /* ProfilerStep#N spans */
+    int64_t steps_ns;             /* their total duration */
+    VEC(struct rank_coll) colls;  /* start order */
+    VEC(struct rank_op) ops;      /* descending GPU time */
+};
+
+/* A new, empty summary (ranks -1); free with ranksum_free. */
+struct ranksum *ranksum_new(const char *source);
+void ranksum_free(struct ranksum *s);
+
+/* The summary of an indexed trace; the caller owns it, the trace may be
+ * freed afterwards. */
+struct ranksum *ranksum_from_trace(const struct trace *t);
+
+/* Write s as a gzip JSON summary file to path (outfile.h: written beside
+ * and renamed); ST_IO with err filled when it cannot. */
+enum status ranksum_write(const struct ranksum *s, const char *path, struct errinfo *err);
+/* Whether the file at path is a summary (its decompressed text begins
+ * with the format's key); false for anything else, unreadable included,
+ * and for "-" (standard input is left unread). */
+bool ranksum_is_summary(const char *path);
+/* Read a summary file; *out receives it (caller frees) or NULL with err
+ * filled (ST_FORMAT naming the file and what was expected; ST_IO). */
+enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo *err);
+
+#endif

@@ -1,0 +1,197 @@
+/* torchtop report TRACE...: the cross-rank tables of a multi-rank job. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/base/display.h"
+#include "core/base/outfile.h"
+#include "core/job/job.h"
+#include "core/job/job_tables.h"
+#include "core/report/report.h"
+#include "src/cmd_job.h"
+#include "src/commands.h"
+#include "tui/jobview.h"
+#include "tui/tui.h"
+
+bool job_report_wanted(char *const *args, size_t n)
+{
+    if (n > 1)
+        return true;
+    if (n == 0 || strcmp(args[0], "-") == 0)
+        return false;
+    struct stat st;
+    if (stat(args[0], &st) != 0)
+        return strpbrk(args[0], "*?[") != NULL;
+    return S_ISDIR(st.st_mode) || ranksum_is_summary(args[0]);
+}
+
+static void job_progress(void *ud, size_t i, size_t n, const char *path)
+{
+    if (*(bool *)ud)
+        return;
+    struct strbuf sb = STRBUF_INIT;
+    display_sanitize(&sb, path, strlen(path));
+    fprintf(stderr, "\rtorchtop: rank file %zu of %zu: %s\033[K", i + 1, n, sb_str(&sb));
+    if (i + 1 == n)
+        fputc('\n', stderr);
+    sb_free(&sb);
+}
+
+static int print_error(struct errinfo *err)
+{
+    char *m = errinfo_format(err);
+    fprintf(stderr, "torchtop: %s\n", m);
+    free(m);
+    return EXIT_BAD_INPUT;
+}
+
+static int write_all(const char *path, const struct strbuf *sb)
+{
+    if (!path || strcmp(path, "-") == 0) {
+        fwrite(sb_str(sb), 1, sb->len, stdout);
+        if (ferror(stdout) | fflush(stdout)) {
+            fprintf(stderr, "torchtop report: cannot write standard output: %s\n",
+                    strerror(errno ? errno : EIO));
+            return EXIT_FAILURE_RUN;
+        }
+        return EXIT_OK;
+    }
+    struct outfile of;
+    struct errinfo err = {0};
+    bool ok = outfile_open(&of, path, &err) == ST_OK;
+    const char *p = sb_str(sb);
+    size_t left = sb->len;
+    while (ok && left) {
+        ssize_t w = write(of.fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            outfile_discard(&of);
+            ok = false;
+            break;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    ok = ok && outfile_commit(&of, &err) == ST_OK;
+    if (!ok) {
+        struct strbuf m = STRBUF_INIT;
+        display_sanitize(&m, path, strlen(path));
+        fprintf(stderr, "torchtop report: cannot write %s: %s\n", sb_str(&m),
+                strerror(errno ? errno : EIO));
+        sb_free(&m);
+    }
+    errinfo_clear(&err);
+    return ok ? EXIT_OK : EXIT_FAILURE_RUN;
+}
+
+int job_report(char *const *args, size_t n, const struct job_report_opts *o)
+{
+    struct job_inputs in;
+    struct errinfo err = {0};
+    int rc = EXIT_OK;
+    if (job_inputs_resolve((const char *const *)args, n, &in, &err) != ST_OK) {
+        rc = print_error(&err);
+        goto out;
+    }
+    for (size_t i = 0; i < in.v.n; i++) {
+        struct errinfo e2 = {0};
+        if (o->out_path && outfile_check_distinct(o->out_path, in.v.v[i].path, &e2) != ST_OK) {
+            char *m = errinfo_format(&e2);
+            fprintf(stderr, "torchtop report: %s\n", m);
+            free(m);
+            errinfo_clear(&e2);
+            rc = EXIT_FAILURE_RUN;
+            goto out;
+        }
+    }
+    struct job_load_opts lo = {
+        .load = {.threads = o->threads, .link_require_flow = o->flow_links},
+        .progress = job_progress,
+        .progress_ud = (void *)&o->quiet,
+    };
+    struct job *j = NULL;
+    if (job_load(&in, &lo, &j, &err) != ST_OK) {
+        rc = print_error(&err);
+        goto out;
+    }
+    struct job_view v;
+    job_view_init(&v, j);
+    struct table_list tables = {0};
+    char msg[256];
+    if (!job_tables_build(&v, o->tables, &tables, msg)) {
+        fprintf(stderr, "torchtop report: %s\n", msg);
+        rc = EXIT_USAGE;
+    }
+    if (!rc && o->sort) {
+        bool any = false;
+        for (size_t i = 0; i < tables.items.n; i++)
+            any |= report_sort_table(tables.items.v[i], o->sort);
+        if (!any) {
+            struct strbuf m = STRBUF_INIT;
+            display_sanitize(&m, o->sort, strlen(o->sort));
+            fprintf(stderr,
+                    "torchtop report: no column '%s' to sort by in the job tables asked for\n",
+                    sb_str(&m));
+            sb_free(&m);
+            rc = EXIT_USAGE;
+        }
+    }
+    if (!rc) {
+        struct strbuf out = STRBUF_INIT, header = STRBUF_INIT;
+        if (o->fmt->format == FMT_JSON) {
+            job_tables_header_json(&header, &v);
+            tabfmt_list(&out, &tables, o->fmt, o->no_header ? NULL : sb_str(&header));
+        } else {
+            if (!o->no_header && (o->fmt->format == FMT_TEXT || o->fmt->format == FMT_MD)) {
+                job_tables_header_text(&out, &v);
+                sb_putc(&out, '\n');
+            }
+            tabfmt_list(&out, &tables, o->fmt, NULL);
+        }
+        rc = write_all(o->out_path, &out);
+        sb_free(&out);
+        sb_free(&header);
+    }
+    table_list_free(&tables);
+    job_view_done(&v);
+    job_free(j);
+out:
+    job_inputs_free(&in);
+    errinfo_clear(&err);
+    return rc;
+}
+
+int job_explore(char *const *args, size_t n, const struct tui_opts *o)
+{
+    if (o->script) {
+        fprintf(stderr, "torchtop: --script drives the explorer of one trace, not a job view\n");
+        return EXIT_USAGE;
+    }
+    struct job_inputs in;
+    struct errinfo err = {0};
+    struct job *j = NULL;
+    bool quiet = false;
+    struct job_load_opts lo = {
+        .load = {.threads = o->threads},
+        .progress = job_progress,
+        .progress_ud = &quiet,
+    };
+    int rc;
+    if (job_inputs_resolve((const char *const *)args, n, &in, &err) != ST_OK ||
+        job_load(&in, &lo, &j, &err) != ST_OK) {
+        rc = print_error(&err);
+    } else {
+        struct jobview *jv = jobview_new(j, o->ascii);
+        rc = jobview_run(jv, o);
+        jobview_free(jv);
+    }
+    job_inputs_free(&in);
+    errinfo_clear(&err);
+    return rc;
+}

@@ -1,0 +1,132 @@
+/* Unit tests: the explorer's job view (tui/jobview.h) on a synthetic
+ * 4-rank job: the screen, moving, Tab between the tables, the sort cycle,
+ * Enter opening the selected rank. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/synth/synth_job.h"
+#include "core/trace/load.h"
+#include "tui/jobview.h"
+#include "tui/keymap.h"
+
+static struct jobview *make_view(void)
+{
+    struct synth_job_opts o = {.ranks = 4, .straggler = 1, .metadata = true};
+    struct ranksum *sums[4];
+    for (unsigned r = 0; r < 4; r++) {
+        struct strbuf sb = STRBUF_INIT;
+        synth_job_rank(&o, r, &sb);
+        char name[32];
+        snprintf(name, sizeof(name), "job/rank-%u.json", r);
+        struct trace *t = NULL;
+        struct errinfo err = {0};
+        struct load_opts lo = {.threads = 1};
+        assert_int_equal(trace_load_mem(name, sb.s, sb.len, &lo, &t, &err), ST_OK);
+        sums[r] = ranksum_from_trace(t);
+        trace_free(t);
+        sb_free(&sb);
+    }
+    struct job *j;
+    struct errinfo err = {0};
+    assert_int_equal(job_from_summaries(sums, 4, &j, &err), ST_OK);
+    return jobview_new(j, true);
+}
+
+static char *screen(struct jobview *jv, int *cursor)
+{
+    struct strbuf sb = STRBUF_INIT;
+    jobview_screen(jv, 20, 120, &sb, cursor);
+    return sb_steal(&sb);
+}
+
+/* The text of screen line y (malloc'd). */
+static char *line_of(const char *s, int y)
+{
+    for (int i = 0; i < y && s; i++) {
+        s = strchr(s, '\n');
+        s = s ? s + 1 : NULL;
+    }
+    assert_non_null(s);
+    const char *nl = strchr(s, '\n');
+    return strndup(s, nl ? (size_t)(nl - s) : strlen(s));
+}
+
+static void test_ranks_and_open(void **state)
+{
+    (void)state;
+    struct jobview *jv = make_view();
+    int cur;
+    char *s = screen(jv, &cur);
+    assert_non_null(strstr(s, "[ranks]"));
+    assert_non_null(strstr(s, "4 ranks (numbered by distributedInfo)"));
+    char *l = line_of(s, cur);
+    assert_non_null(strstr(l, "job/rank-0.json"));
+    free(l);
+    free(s);
+    assert_int_equal(jobview_key(jv, KEYF(KEY_DOWN), 10), JOBVIEW_NONE);
+    assert_int_equal(jobview_key(jv, 'j', 10), JOBVIEW_NONE);
+    s = screen(jv, &cur);
+    l = line_of(s, cur);
+    assert_non_null(strstr(l, "job/rank-2.json"));
+    free(l);
+    free(s);
+    assert_int_equal(jobview_key(jv, '\n', 10), JOBVIEW_OPEN);
+    assert_string_equal(jobview_open_path(jv), "job/rank-2.json");
+    /* Past the end stays on the last row. */
+    jobview_key(jv, 'G', 10);
+    jobview_key(jv, KEYF(KEY_DOWN), 10);
+    assert_string_equal(jobview_open_path(jv), "job/rank-3.json");
+    assert_int_equal(jobview_key(jv, 'q', 10), JOBVIEW_QUIT);
+    jobview_free(jv);
+}
+
+static void test_collectives_and_sort(void **state)
+{
+    (void)state;
+    struct jobview *jv = make_view();
+    jobview_key(jv, '\t', 10);
+    int cur;
+    char *s = screen(jv, &cur);
+    assert_non_null(strstr(s, "[collectives]"));
+    assert_non_null(strstr(s, "0_0"));
+    free(s);
+    /* Enter does not open a collective; the ranks table is one Tab away. */
+    assert_int_equal(jobview_key(jv, '\n', 10), JOBVIEW_NONE);
+    assert_null(jobview_open_path(jv));
+    /* Opened sorted by average wait, then skew, latency, bus bandwidth. */
+    const struct table *t = jv->tabs[JOBVIEW_COLLECTIVES];
+    int c = table_col_index(t, "avg_wait_time");
+    for (size_t r = 1; r < t->nrows; r++)
+        assert_true(table_cell(t, r - 1, (size_t)c).f >= table_cell(t, r, (size_t)c).f);
+    jobview_key(jv, 's', 10);
+    assert_non_null(strstr(jv->msg, "skew in start time"));
+    c = table_col_index(t, "skew in start time");
+    for (size_t r = 1; r < t->nrows; r++)
+        assert_true(table_cell(t, r - 1, (size_t)c).f >= table_cell(t, r, (size_t)c).f);
+    jobview_key(jv, 's', 10);
+    jobview_key(jv, 's', 10);
+    assert_non_null(strstr(jv->msg, "bus bw"));
+    jobview_key(jv, '\t', 10);
+    s = screen(jv, &cur);
+    assert_non_null(strstr(s, "[ranks]"));
+    free(s);
+    jobview_free(jv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ranks_and_open),
+        cmocka_unit_test(test_collectives_and_sort),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
