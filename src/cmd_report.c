@@ -20,6 +20,7 @@
 #include "core/report/tabfmt.h"
 #include "core/report/xlsx.h"
 #include "src/commands.h"
+#include "core/trace/capture.h"
 #include "core/trace/tree.h"
 #include "src/progress.h"
 
@@ -35,6 +36,8 @@ struct report_cli {
     bool flow_links;
     unsigned threads;
     enum folded_metric metric;
+    const char *captures[16]; /* --capture, in order */
+    size_t ncaptures;
 };
 
 static void report_usage(FILE *f)
@@ -53,6 +56,8 @@ static void report_usage(FILE *f)
     fprintf(
         f,
         "  -f, --format FMT       text (default), csv, json or md\n"
+        "      --capture CAPTURE  graph capture trace (or a directory of them, repeatable):\n"
+        "                         attribute graph-replayed kernels to the captured ops\n"
         "  -n, --top N            print at most N rows per ranked table (also --row-limit)\n"
         "  -s, --sort COLUMN      sort every table that has this column (name or title;\n"
         "                         for key-averages also PyTorch's sort_by keys, e.g.\n"
@@ -99,6 +104,7 @@ enum {
     OPT_XLSX,
     OPT_METRIC,
     OPT_CSVRAW,
+    OPT_CAPTURE,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -158,6 +164,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"xlsx", required_argument, NULL, OPT_XLSX},
         {"metric", required_argument, NULL, OPT_METRIC},
         {"csv-raw", no_argument, NULL, OPT_CSVRAW},
+        {"capture", required_argument, NULL, OPT_CAPTURE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -248,6 +255,13 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case OPT_FLOWLINKS:
             c->flow_links = true;
+            break;
+        case OPT_CAPTURE:
+            if (c->ncaptures == ARRAY_SIZE(c->captures)) {
+                usage_error(argv[optind - 1], ch, "is given more than 16 times");
+                return EXIT_USAGE;
+            }
+            c->captures[c->ncaptures++] = optarg;
             break;
         case OPT_XLSX:
             c->xlsx_path = optarg;
@@ -540,6 +554,24 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     phase_timer_init(&pt);
     enum status st = trace_load_source(src, &lo, &t, err);
     phase_timer_mark(&pt, "load");
+    if (st == ST_OK && c->ncaptures) {
+        struct trace **caps = NULL;
+        size_t ncaps = 0;
+        for (size_t k = 0; k < c->ncaptures && st == ST_OK; k++)
+            st = capture_load(c->captures[k], &lo, &caps, &ncaps, err);
+        if (st == ST_OK)
+            capture_merge(t, caps, ncaps);
+        for (size_t k = 0; k < ncaps; k++)
+            trace_free(caps[k]);
+        free(caps);
+        phase_timer_mark(&pt, "captures");
+        if (st != ST_OK) {
+            progress_done(&prog);
+            print_error(err);
+            trace_free(t);
+            return EXIT_BAD_INPUT;
+        }
+    }
     trace_index(t);
     phase_timer_mark(&pt, "index");
     progress_done(&prog);
