@@ -219,25 +219,30 @@ static uint32_t copy_event(struct merger *m, const struct trace *c, uint32_t ev,
     return id;
 }
 
-static uint32_t new_row(struct merger *m, const struct trace *c, uint32_t launch)
+/* A host row for one graph launch's copy of the capture thread crow: the
+ * launch's pid, thread id text "capture TID" (rows of one capture thread
+ * share it, so that tables grouping by thread see one thread). */
+static uint32_t new_row(struct merger *m, const struct trace *c, uint32_t crow, uint32_t launch)
 {
     struct trace *t = m->t;
     const struct row *lr = &t->rows.v[t->ev.v[launch].row];
+    const struct row *cr = &c->rows.v[crow];
     struct row nr = *lr;
-    char buf[64];
-    int n = snprintf(buf, sizeof(buf), "capture %u", ++m->rows_made);
-    nr.tid = 0;
-    nr.tid_str = strtab_intern(&t->strs, buf, (size_t)n);
-    nr.flags = (uint8_t)((lr->flags & ROW_PID_TEXT) | ROW_TID_TEXT);
     struct strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "capture %s", strtab_str(&c->strs, cr->tid_str));
+    nr.tid = cr->tid;
+    nr.tid_str = strtab_intern(&t->strs, sb_str(&sb), sb.len);
+    nr.flags = (uint8_t)((lr->flags & ROW_PID_TEXT) | ROW_TID_TEXT);
+    sb_clear(&sb);
     const char *base = strrchr(c->path, '/');
-    sb_printf(&sb, "capture of %s (%s)", ev_name(t, launch), base ? base + 1 : c->path);
+    sb_printf(&sb, "capture %s", base ? base + 1 : c->path);
     nr.thread_name = strtab_intern(&t->strs, sb_str(&sb), sb.len);
     sb_free(&sb);
     nr.thread_sort = INT64_MAX;
     nr.nevents = 0;
     nr.first_root = IDX_NONE;
     nr.order = NULL;
+    m->rows_made++;
     *VEC_ADD(&t->rows) = nr;
     return (uint32_t)t->rows.n - 1;
 }
@@ -343,11 +348,19 @@ static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, u
             m->gen = 0;
         }
         m->gen++;
-        uint32_t row = new_row(m, c, launch);
+        /* One row per capture thread (launches may be issued from several). */
+        uint32_t *rows = xmalloc((c->rows.n + 1) * sizeof(uint32_t));
+        memset(rows, 0xff, (c->rows.n + 1) * sizeof(uint32_t));
         for (size_t j = 0; j < nr; j++) {
             if (best[j] == SIZE_MAX)
                 continue;
-            uint32_t cl = copy_chain(m, c, q->l[best[j]].ev, lca, row, shift);
+            uint32_t crow = c->ev.v[q->l[best[j]].ev].row;
+            if (rows[crow] == IDX_NONE)
+                rows[crow] = new_row(m, c, crow, launch);
+            uint32_t row = rows[crow];
+            /* Up to the thread's root: the nn.Module frames above the
+             * common ancestor name the ops' parent modules. */
+            uint32_t cl = copy_chain(m, c, q->l[best[j]].ev, IDX_NONE, row, shift);
             const struct event *le = &t->ev.v[cl];
             uint64_t corr = t->launches.v[le->aux].corr;
             struct event *g = &t->ev.v[r[j].ev];
@@ -359,6 +372,7 @@ static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, u
             t->graph_aligned++;
             t->graph_aligned_ns += g->dur;
         }
+        free(rows);
         free(at);
     }
     free(al);
