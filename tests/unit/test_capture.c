@@ -57,33 +57,32 @@ static const char capture_json[] =
         "gemm_k", 20,
         5) "," X("cpu_op", "aten::rms", 1, 70, 30,
                  "") "," LK("norm_k", 75,
-                            6) "," X("cpu_op", "extra_op", 1,
-                                     110, 20, "") "," LK("skipped_k", 115,
-                                                         7) "," X("cpu_op", "aten::copy_", 1, 150,
-                                                                  20, "") "," X("cuda_runtime",
-                                                                                "hipMemcpyAsync", 1,
-                                                                                155, 3,
-                                                                                "\"correlation\": "
-                                                                                "8") "," X("cpu_op",
-                                                                                           "aten::"
-                                                                                           "mm",
-                                                                                           1, 200,
-                                                                                           50,
-                                                                                           "\"Input"
-                                                                                           " Dims\""
-                                                                                           ": [[4, "
-                                                                                           "8], "
-                                                                                           "[8, "
-                                                                                           "16]], "
-                                                                                           "\"Input"
-                                                                                           " type\""
-                                                                                           ": "
-                                                                                           "[\"floa"
-                                                                                           "t\", "
-                                                                                           "\"float"
-                                                                                           "\"]") "," LK("gemm_k",
-                                                                                                         210,
-                                                                                                         9) "]}";
+                            6) "," X("cpu_op", "extra_op", 1, 110, 20,
+                                     "") "," LK("skipped_k", 115,
+                                                7) "," X("cpu_op", "aten::copy_", 1, 150, 20,
+                                                         "") "," X("cuda_runtime", "hipMemcpyAsync",
+                                                                   1, 155, 3,
+                                                                   "\"correlation\": "
+                                                                   "8") "," X("cpu_op",
+                                                                              "aten::"
+                                                                              "mm",
+                                                                              1, 200, 50,
+                                                                              "\"Input"
+                                                                              " Dims\""
+                                                                              ": [[4, "
+                                                                              "8], "
+                                                                              "[8, "
+                                                                              "16]], "
+                                                                              "\"Input"
+                                                                              " type\""
+                                                                              ": "
+                                                                              "[\"floa"
+                                                                              "t\", "
+                                                                              "\"float"
+                                                                              "\"]") "," LK("gemm_"
+                                                                                            "k",
+                                                                                            210,
+                                                                                            9) "]}";
 
 /* A capture of another graph: nothing in it matches. */
 static const char other_json[] =
