@@ -26,6 +26,8 @@ struct tui_opts {
     int script_lines, script_cols; /* script mode screen size (0: 30x100) */
     unsigned threads;              /* parser threads; 0 = default */
     const char *arch;              /* roofline device peaks (--arch); NULL: from the trace */
+    const char *const *captures;   /* --capture paths (capture.h), ncaptures of them */
+    size_t ncaptures;
 };
 
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,
