@@ -78,6 +78,22 @@ bool graphs_share(const struct trace *t, struct graph_share *out)
     return out->kernels > 0;
 }
 
+bool graphs_by_category(const struct trace *t, int64_t ns[], size_t n)
+{
+    bool any = false;
+    memset(ns, 0, n * sizeof(ns[0]));
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_is_gpu(e->kind) || !(e->flags & EVF_GRAPH))
+            continue;
+        size_t c = kerncat_classify(e->kind, ev_name(t, i));
+        if (c < n)
+            ns[c] += e->dur;
+        any = true;
+    }
+    return any;
+}
+
 static int64_t arg_int(const struct trace *t, uint32_t ev, const char *key, int64_t dflt)
 {
     struct argval a;

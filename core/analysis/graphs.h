@@ -28,6 +28,11 @@ struct graph_share {
  * replays. */
 bool graphs_share(const struct trace *t, struct graph_share *out);
 
+/* The GPU time still owned by graph launches split by kernel category
+ * (kerncat.h): ns[c] is the sum of the durations of those GPU events of
+ * category c. False when there are none. */
+bool graphs_by_category(const struct trace *t, int64_t ns[], size_t n);
+
 /* The "graphs" report: two tables, per graph (replays, kernels per replay,
  * time per replay mean/min/max) and per graph node position (kernel,
  * kernel category, time statistics over the replays). Row refs: the first

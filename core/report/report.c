@@ -9,6 +9,7 @@
 
 #include "core/base/display.h"
 #include "core/analysis/graphs.h"
+#include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/keyavg.h"
 #include "core/report/report.h"
@@ -46,7 +47,26 @@ static bool build_ops(struct analysis *a, const struct report_opts *o, struct ta
 static bool build_categories(struct analysis *a, const struct report_opts *o,
                              struct table_list *out, char *err)
 {
-    table_list_add(out, opstats_category_table(a->ops));
+    struct table *tab = opstats_category_table(a->ops);
+    int64_t ns[KERNCAT__COUNT];
+    if (graphs_by_category(a->t, ns, KERNCAT__COUNT)) {
+        /* The rows stay TraceLens's (the graph launch's category); the
+         * note says what the replayed kernels are. */
+        struct strbuf sb = STRBUF_INIT;
+        int64_t total = 0;
+        for (int c = 0; c < KERNCAT__COUNT; c++)
+            total += ns[c];
+        for (int c = 0; c < KERNCAT__COUNT; c++)
+            if (ns[c])
+                sb_printf(&sb, "%s%s %.3f ms (%.1f %%)", sb.len ? ", " : "", kerncat_name(c),
+                          (double)ns[c] / 1e6, total ? 100.0 * (double)ns[c] / (double)total : 0);
+        table_add_note(tab,
+                       "graph replays with no launching op, counted above under their launch's "
+                       "category, by kernel category: %s; --capture CAPTURE attributes them",
+                       sb_str(&sb));
+        sb_free(&sb);
+    }
+    table_list_add(out, tab);
     return true;
 }
 

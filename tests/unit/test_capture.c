@@ -121,6 +121,11 @@ static void test_graphs_without_capture(void **state)
     assert_int_equal(gs.kernels, 10);
     assert_int_equal(gs.launches, 2);
     assert_int_equal(gs.ns, (10 + 5 + 4 + 3 + 12 + 11 + 6 + 4 + 3 + 13) * 1000);
+    int64_t ns[KERNCAT__COUNT];
+    assert_true(graphs_by_category(t, ns, KERNCAT__COUNT));
+    assert_int_equal(ns[KERNCAT_GEMM], (10 + 12 + 11 + 13) * 1000);
+    assert_int_equal(ns[KERNCAT_MEMCPY], 6000);
+    assert_int_equal(ns[KERNCAT_OTHER], 8000); /* mystery_k */
     struct table_list tl = {0};
     char err[256];
     assert_true(graphs_tables(t, &tl, err));
