@@ -309,10 +309,16 @@ bool graphs_tables(const struct trace *t, struct table_list *out, char *err)
         G->max = sum > G->max ? sum : G->max;
         free(v);
     }
-    bool ok = gs.n > 0;
+    bool ok = gs.n > 0 || t->graph_kernels > 0;
     if (ok)
         emit(t, gs.v, gs.n, gpu_ns, out);
-    else
+    if (t->graph_kernels && ok)
+        table_add_note(out->items.v[out->items.n - 2],
+                       "%llu of the %llu GPU events of graph replays were attributed through the "
+                       "capture and count under the captured ops; this table lists the rest "
+                       "(without --capture it lists them all)",
+                       (unsigned long long)t->graph_aligned, (unsigned long long)t->graph_kernels);
+    if (!ok)
         snprintf(err, 256,
                  "no graph launch (cudaGraphLaunch, hipGraphLaunch) owns GPU work in "
                  "this trace");

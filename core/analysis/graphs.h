@@ -36,8 +36,10 @@ bool graphs_by_category(const struct trace *t, int64_t ns[], size_t n);
 /* The "graphs" report: two tables, per graph (replays, kernels per replay,
  * time per replay mean/min/max) and per graph node position (kernel,
  * kernel category, time statistics over the replays). Row refs: the first
- * launch of the graph; the node's event in the first replay. NULL when the
- * trace has no graph launch (message in err, size 256). */
+ * launch of the graph; the node's event in the first replay. After a
+ * capture merge (capture.h) they list the GPU events left with graph
+ * launches, with a note of how many were attributed. False when no graph
+ * launch owns or owned GPU work (message in err, size 256). */
 bool graphs_tables(const struct trace *t, struct table_list *out, char *err);
 
 #endif
