@@ -60,20 +60,17 @@ static bool is_graph_launch(const struct trace *t, uint32_t i)
 bool graphs_share(const struct trace *t, struct graph_share *out)
 {
     memset(out, 0, sizeof(*out));
-    uint32_t last_launch = IDX_NONE;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
+        if (is_graph_launch(t, i))
+            out->launches++;
         if (!evk_is_gpu(e->kind))
             continue;
         out->gpu_ns += e->dur;
-        if (!(e->flags & EVF_GRAPH) || e->aux == IDX_NONE)
+        if (!(e->flags & EVF_GRAPH))
             continue;
         out->kernels++;
         out->ns += e->dur;
-        uint32_t l = t->gpus.v[e->aux].launch;
-        if (l != last_launch)
-            out->launches++;
-        last_launch = l;
     }
     return out->kernels > 0;
 }
