@@ -25,6 +25,8 @@ void explore_options(FILE *f)
                "      --ascii            ASCII glyphs only (automatic outside UTF-8 locales)\n"
                "      --threads N        parser threads (default: one per core, at most 4)\n"
                "      --arch NAME|FILE   roofline: device peaks (built-in name or TraceLens JSON)\n"
+               "      --capture CAPTURE  graph capture trace or directory (repeatable): count\n"
+               "                         graph-replayed kernels under the captured ops\n"
                "      --script FILE      run the steps in FILE headless (see torchtop(1))\n"
                "      --script-timing F  script mode: write each step's time to F\n"
                "      --size WxH         script mode: screen size (default 100x30)\n"
@@ -56,7 +58,8 @@ enum {
     OPT_TIMING,
     OPT_SIZE,
     OPT_KEYS,
-    OPT_ARCH
+    OPT_ARCH,
+    OPT_CAPTURE
 };
 
 /* Whether --arch can be used, before the trace is read: an arch file that
@@ -97,10 +100,12 @@ int cmd_explore(int argc, char **argv)
         {"size", required_argument, NULL, OPT_SIZE},
         {"keys", no_argument, NULL, OPT_KEYS},
         {"arch", required_argument, NULL, OPT_ARCH},
+        {"capture", required_argument, NULL, OPT_CAPTURE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct tui_opts o = {0};
+    const char *captures[16];
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -131,6 +136,14 @@ int cmd_explore(int argc, char **argv)
             break;
         case OPT_TIMING:
             o.script_timing = optarg;
+            break;
+        case OPT_CAPTURE:
+            if (o.ncaptures == ARRAY_SIZE(captures)) {
+                fprintf(stderr, "torchtop: --capture is given more than 16 times\n");
+                return EXIT_USAGE;
+            }
+            captures[o.ncaptures++] = optarg;
+            o.captures = captures;
             break;
         case OPT_SIZE:
             if (sscanf(optarg, "%dx%d", &o.script_cols, &o.script_lines) != 2 ||

@@ -26,6 +26,7 @@
 #include "core/roofline/devices.h"
 #include "src/cmd_job.h"
 #include "src/commands.h"
+#include "core/trace/capture.h"
 #include "core/trace/tree.h"
 #include "src/progress.h"
 
@@ -42,6 +43,8 @@ struct report_cli {
     bool flow_links;
     unsigned threads;
     enum folded_metric metric;
+    const char *captures[16]; /* --capture, in order */
+    size_t ncaptures;
 };
 
 static void report_usage(FILE *f)
@@ -65,6 +68,8 @@ static void report_usage(FILE *f)
     fprintf(
         f,
         "  -f, --format FMT       text (default), csv, json or md\n"
+        "      --capture CAPTURE  graph capture trace (or a directory of them, repeatable):\n"
+        "                         attribute graph-replayed kernels to the captured ops\n"
         "  -n, --top N            print at most N rows per ranked table (also --row-limit)\n"
         "  -s, --sort COLUMN      sort every table that has this column (name or title;\n"
         "                         for key-averages also PyTorch's sort_by keys, e.g.\n"
@@ -116,6 +121,7 @@ enum {
     OPT_CSVRAW,
     OPT_SVG,
     OPT_IDLEINT,
+    OPT_CAPTURE,
 };
 
 static bool parse_count(const char *s, long lo, long hi, long *out)
@@ -177,6 +183,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"csv-raw", no_argument, NULL, OPT_CSVRAW},
         {"svg", required_argument, NULL, OPT_SVG},
         {"idle-intervals", no_argument, NULL, OPT_IDLEINT},
+        {"capture", required_argument, NULL, OPT_CAPTURE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -270,6 +277,13 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case OPT_FLOWLINKS:
             c->flow_links = true;
+            break;
+        case OPT_CAPTURE:
+            if (c->ncaptures == ARRAY_SIZE(c->captures)) {
+                usage_error(argv[optind - 1], ch, "is given more than 16 times");
+                return EXIT_USAGE;
+            }
+            c->captures[c->ncaptures++] = optarg;
             break;
         case OPT_XLSX:
             c->xlsx_path = optarg;
@@ -590,6 +604,24 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     phase_timer_init(&pt);
     enum status st = trace_load_source(src, &lo, &t, err);
     phase_timer_mark(&pt, "load");
+    if (st == ST_OK && c->ncaptures) {
+        struct trace **caps = NULL;
+        size_t ncaps = 0;
+        for (size_t k = 0; k < c->ncaptures && st == ST_OK; k++)
+            st = capture_load(c->captures[k], &lo, &caps, &ncaps, err);
+        if (st == ST_OK)
+            capture_merge(t, caps, ncaps);
+        for (size_t k = 0; k < ncaps; k++)
+            trace_free(caps[k]);
+        free(caps);
+        phase_timer_mark(&pt, "captures");
+        if (st != ST_OK) {
+            progress_done(&prog);
+            print_error(err);
+            trace_free(t);
+            return EXIT_BAD_INPUT;
+        }
+    }
     trace_index(t);
     phase_timer_mark(&pt, "index");
     progress_done(&prog);

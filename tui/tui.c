@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/trace/capture.h"
 #include "core/trace/load.h"
+#include "core/trace/tree.h"
 #include "core/report/report.h"
 #include "core/snapshot/snapshot.h"
 #include "tui/app.h"
@@ -111,12 +113,25 @@ static void *load_thread(void *arg)
         atomic_store(&ld->phase, PH_DONE);
         return NULL;
     }
+    lo.no_index = ld->o->ncaptures > 0; /* the captures are merged in first */
     if (ld->o->src)
         ld->st = trace_load_source(ld->o->src, &lo, &ld->t, &ld->err);
     else if (ld->o->mem)
         ld->st = trace_load_mem(name, ld->o->mem, ld->o->mem_len, &lo, &ld->t, &ld->err);
     else
         ld->st = trace_load_file(ld->o->path, &lo, &ld->t, &ld->err);
+    if (ld->o->ncaptures && ld->t) {
+        struct trace **caps = NULL;
+        size_t ncaps = 0;
+        for (size_t k = 0; k < ld->o->ncaptures && ld->st == ST_OK; k++)
+            ld->st = capture_load(ld->o->captures[k], &lo, &caps, &ncaps, &ld->err);
+        if (ld->st == ST_OK)
+            capture_merge(ld->t, caps, ncaps);
+        for (size_t k = 0; k < ncaps; k++)
+            trace_free(caps[k]);
+        free(caps);
+        trace_index(ld->t);
+    }
     if (ld->t && ld->t->ev.n && ld->st != ST_CANCELLED && !ld->cancel) {
         atomic_store(&ld->phase, PH_ANALYSE);
         ld->an = analysis_new(ld->t);

@@ -28,6 +28,8 @@ struct tui_opts {
     const char *arch;              /* roofline device peaks (--arch); NULL: from the trace */
     bool back_quits;               /* opened from the job view (tui/jobview.h): Backspace with
                                       nothing to go back to returns there */
+    const char *const *captures;   /* --capture paths (capture.h), ncaptures of them */
+    size_t ncaptures;
 };
 
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/analysis/opstats.h"
+#include "core/base/hmap.h"
 #include "core/base/sort.h"
 #include "core/base/strbuf.h"
 
@@ -66,16 +67,16 @@ enum opcat opstats_category(const struct opstats *s, uint32_t ev)
 /* Grouping helpers                                                         */
 /* ------------------------------------------------------------------------ */
 
-/* A group key of up to 6 ids plus the launcher index; sorted to make the
+/* A group key of up to 7 ids plus the launcher index; sorted to make the
  * members of each group adjacent. */
 struct gkey {
-    uint32_t k[6];
+    uint32_t k[7];
     uint32_t li;
 };
 
 static inline bool gkey_less(const struct gkey *a, const struct gkey *b)
 {
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         if (a->k[i] != b->k[i])
             return a->k[i] < b->k[i];
     return a->li < b->li;
@@ -133,8 +134,27 @@ enum {
     OPS_CATEGORIES,
     OPS_PCT,
     OPS_CUM,
+    OPS_PARENT, /* only in tables of traces merged with a capture */
     OPS__N
 };
+
+/* TraceLens's parent_module: the nearest "nn.Module: NAME_N" frame above
+ * ev, without its "_N" instance suffix, interned in mods; 0 when none. */
+static uint32_t parent_module(const struct trace *t, uint32_t ev, struct strtab *mods)
+{
+    for (uint32_t p = t->ev.v[ev].parent; p != IDX_NONE; p = t->ev.v[p].parent) {
+        if (!(t->ev.v[p].flags & EVF_MODULE))
+            continue;
+        const char *nm = ev_name(t, p);
+        size_t n = strlen(nm), k = n;
+        while (k > 0 && nm[k - 1] >= '0' && nm[k - 1] <= '9')
+            k--;
+        if (k < n && k > 0 && nm[k - 1] == '_')
+            n = k - 1;
+        return strtab_intern(mods, nm, n);
+    }
+    return 0;
+}
 
 struct table *opstats_ops_table(const struct opstats *s)
 {
@@ -149,12 +169,21 @@ struct table *opstats_ops_table(const struct opstats *s)
         [OPS_CATEGORIES] = {"Categories", "category", COL_TEXT, 0, COLF_ASC},
         [OPS_PCT] = {"Percentage (%)", "%", COL_PERCENT, 2, 0},
         [OPS_CUM] = {"Cumulative Percentage (%)", "cum %", COL_PERCENT, 2, 0},
+        [OPS_PARENT] = {"parent_module", "parent module", COL_TEXT, 0, COLF_ASC},
     };
     const struct trace *t = s->t;
-    struct table *tab = table_new("ops_summary", "GPU time by launcher op", cols, OPS__N);
+    /* Rows per op name and parent module, as TraceLens's capture-merged
+     * reports, when a capture brought nn.Module frames in. */
+    bool by_module = t->n_captures > 0;
+    struct table *tab =
+        table_new("ops_summary", "GPU time by launcher op", cols, by_module ? OPS__N : OPS__N - 1);
+    struct strtab mods;
+    strtab_init(&mods);
     struct gkey *keys = xmalloc((s->n + 1) * sizeof(*keys));
     for (size_t i = 0; i < s->n; i++)
-        keys[i] = (struct gkey){{t->ev.v[s->l[i].ev].name, 0, 0, 0, 0, 0}, (uint32_t)i};
+        keys[i] = (struct gkey){{t->ev.v[s->l[i].ev].name,
+                                 by_module ? parent_module(t, s->l[i].ev, &mods) : 0, 0, 0, 0, 0},
+                                (uint32_t)i};
     gkey_sort(keys, s->n);
     size_t *gstart = xmalloc((s->n + 2) * sizeof(size_t));
     size_t *row_of = xmalloc((s->n + 1) * sizeof(size_t));
@@ -186,6 +215,9 @@ struct table *opstats_ops_table(const struct opstats *s)
         table_set_float(tab, r, OPS_SUBTREE_MS, (double)subtree / 1e6);
         table_set_int(tab, r, OPS_COUNT, (int64_t)(b - a));
         table_set_text(tab, r, OPS_CATEGORIES, sb_str(&cats));
+        if (by_module)
+            table_set_text(tab, r, OPS_PARENT,
+                           keys[a].k[1] ? strtab_str(&mods, keys[a].k[1]) : "NA");
         table_set_ref(tab, r, keys[a].k[0]);
         gstart[ng] = a;
         row_of[ng++] = r;
@@ -194,6 +226,7 @@ struct table *opstats_ops_table(const struct opstats *s)
     gstart[ng] = s->n;
     set_group_instances(tab, s, keys, gstart, row_of, ng);
     sb_free(&cats);
+    strtab_free(&mods);
     free(keys);
     free(gstart);
     free(row_of);
@@ -287,6 +320,7 @@ enum {
     UA_EX_UID,
     UA_PCT,
     UA_CUM,
+    UA_PARENT, /* only in tables of traces merged with a capture */
     UA__N
 };
 
@@ -324,6 +358,31 @@ static void stats(double *v, size_t n, double out[6])
     out[5] = sum;
 }
 
+/* Per row, the first row with the same pid, thread id text and side: the
+ * rows capture.c makes, one per graph launch, for one capture thread
+ * group as one thread. Other rows are their own. Caller frees. */
+static uint32_t *canonical_rows(const struct trace *t)
+{
+    uint32_t *c = xmalloc((t->rows.n + 1) * sizeof(uint32_t));
+    struct hmap m;
+    hmap_init(&m, t->rows.n);
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        const struct row *w = &t->rows.v[r];
+        uint64_t key = ((uint64_t)w->tid_str << 32) ^ (uint64_t)w->pid ^ ((uint64_t)w->cls << 63);
+        uint32_t f = hmap_get(&m, key);
+        if (f != IDX_NONE && t->rows.v[f].pid == w->pid && t->rows.v[f].tid_str == w->tid_str &&
+            t->rows.v[f].cls == w->cls) {
+            c[r] = f;
+        } else {
+            c[r] = r;
+            if (f == IDX_NONE)
+                hmap_put(&m, key, r);
+        }
+    }
+    hmap_free(&m);
+    return c;
+}
+
 struct table *opstats_unique_args_table(const struct opstats *s)
 {
     static const struct table_col cols[UA__N] = {
@@ -355,19 +414,25 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         [UA_EX_UID] = {"ex_UID", "example", COL_INT, 0, COLF_DETAIL},
         [UA_PCT] = {"Percentage (%)", "%", COL_PERCENT, 2, 0},
         [UA_CUM] = {"Cumulative Percentage (%)", "cum %", COL_PERCENT, 2, 0},
+        [UA_PARENT] = {"parent_module", "parent module", COL_TEXT, 0, COLF_ASC},
     };
     const struct trace *t = s->t;
-    struct table *tab =
-        table_new("ops_unique_args", "GPU time by op and input shapes", cols, UA__N);
+    struct table *tab = table_new("ops_unique_args", "GPU time by op and input shapes", cols,
+                                  t->n_captures ? UA__N : UA__N - 1);
+    bool by_module = t->n_captures > 0;
+    struct strtab mods;
+    strtab_init(&mods);
+    uint32_t *canon = canonical_rows(t);
     struct gkey *keys = xmalloc((s->n + 1) * sizeof(*keys));
     bool any_shapes = false;
     for (size_t i = 0; i < s->n; i++) {
         uint32_t ev = s->l[i].ev;
         const struct op_info *o = ev_op(t, ev);
-        keys[i] = (struct gkey){{t->ev.v[ev].name, t->ev.v[ev].row, o ? o->input_dims : 0,
-                                 o ? o->input_type : 0, o ? o->input_strides : 0,
-                                 o ? o->concrete_inputs : 0},
-                                (uint32_t)i};
+        keys[i] =
+            (struct gkey){{t->ev.v[ev].name, canon[t->ev.v[ev].row], o ? o->input_dims : 0,
+                           o ? o->input_type : 0, o ? o->input_strides : 0,
+                           o ? o->concrete_inputs : 0, by_module ? parent_module(t, ev, &mods) : 0},
+                          (uint32_t)i};
         any_shapes |= o && o->input_dims;
     }
     gkey_sort(keys, s->n);
@@ -407,6 +472,9 @@ struct table *opstats_unique_args_table(const struct opstats *s)
             table_set_float(tab, r, UA_D_MEAN + 2 * k, ds[k]);
             table_set_float(tab, r, UA_S_MEAN + 2 * k, ss[k]);
         }
+        if (by_module)
+            table_set_text(tab, r, UA_PARENT,
+                           keys[a].k[6] ? strtab_str(&mods, keys[a].k[6]) : "NA");
         table_set_int(tab, r, UA_EX_UID, l0->ev);
         table_set_ref(tab, r, l0->ev);
         gstart[ng] = a;
@@ -416,6 +484,8 @@ struct table *opstats_unique_args_table(const struct opstats *s)
     gstart[ng] = s->n;
     set_group_instances(tab, s, keys, gstart, row_of, ng);
     sb_free(&sb);
+    strtab_free(&mods);
+    free(canon);
     free(dv);
     free(sv);
     free(keys);

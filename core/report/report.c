@@ -9,6 +9,8 @@
 
 #include "core/base/display.h"
 #include "core/analysis/hta_report.h"
+#include "core/analysis/graphs.h"
+#include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/keyavg.h"
 #include "core/report/report.h"
@@ -29,14 +31,43 @@ static bool build_timeline(struct analysis *a, const struct report_opts *o, stru
 static bool build_ops(struct analysis *a, const struct report_opts *o, struct table_list *out,
                       char *err)
 {
-    table_list_add(out, opstats_ops_table(a->ops));
+    struct table *tab = opstats_ops_table(a->ops);
+    struct graph_share gs;
+    if (graphs_share(a->t, &gs))
+        table_add_note(tab,
+                       "%.1f %% of GPU time (%.3f ms, %llu GPU events) ran in graph replays "
+                       "with no launching op: they are counted on the graph launch's row; "
+                       "--capture CAPTURE attributes them to the captured ops, -t graphs "
+                       "lists them per graph",
+                       gs.gpu_ns > 0 ? 100.0 * (double)gs.ns / (double)gs.gpu_ns : 0,
+                       (double)gs.ns / 1e6, (unsigned long long)gs.kernels);
+    table_list_add(out, tab);
     return true;
 }
 
 static bool build_categories(struct analysis *a, const struct report_opts *o,
                              struct table_list *out, char *err)
 {
-    table_list_add(out, opstats_category_table(a->ops));
+    struct table *tab = opstats_category_table(a->ops);
+    int64_t ns[KERNCAT__COUNT];
+    if (graphs_by_category(a->t, ns, KERNCAT__COUNT)) {
+        /* The rows stay TraceLens's (the graph launch's category); the
+         * note says what the replayed kernels are. */
+        struct strbuf sb = STRBUF_INIT;
+        int64_t total = 0;
+        for (int c = 0; c < KERNCAT__COUNT; c++)
+            total += ns[c];
+        for (int c = 0; c < KERNCAT__COUNT; c++)
+            if (ns[c])
+                sb_printf(&sb, "%s%s %.3f ms (%.1f %%)", sb.len ? ", " : "", kerncat_name(c),
+                          (double)ns[c] / 1e6, total ? 100.0 * (double)ns[c] / (double)total : 0);
+        table_add_note(tab,
+                       "graph replays with no launching op, counted above under their launch's "
+                       "category, by kernel category: %s; --capture CAPTURE attributes them",
+                       sb_str(&sb));
+        sb_free(&sb);
+    }
+    table_list_add(out, tab);
     return true;
 }
 
@@ -66,6 +97,12 @@ static bool build_events(struct analysis *a, const struct report_opts *o, struct
 {
     table_list_add(out, keyavg_events_table(a->t, &o->keyavg));
     return true;
+}
+
+static bool build_graphs(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                         char *err)
+{
+    return graphs_tables(a->t, out, err);
 }
 
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
@@ -157,6 +194,7 @@ const struct report_table report_tables[] = {
      build_hta_launch, false},
     {"queue-length", "HTA outstanding GPU operations per stream", build_hta_queue, false},
     {"memory-bw", "HTA memcpy/memset bandwidth statistics", build_hta_membw, false},
+    {"graphs", "CUDA/HIP graph replays per graph and per node position", build_graphs, false},
     {NULL, NULL, NULL, false},
 };
 
@@ -279,6 +317,24 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
     if (t->n_gpu)
         sb_printf(&v, ", %.3f ms of GPU activity", (double)(t->gpu_end - t->gpu_start) / 1e6);
     header_line(out, md, "span", &v);
+    if (t->n_captures) {
+        sb_clear(&v);
+        sb_printf(&v, "%llu of %llu kernels, %.3f ms, attributed through the capture%s",
+                  (unsigned long long)t->graph_aligned, (unsigned long long)t->graph_kernels,
+                  (double)t->graph_aligned_ns / 1e6, t->n_captures == 1 ? "" : "s");
+        header_line(out, md, "captured", &v);
+    }
+    struct graph_share gs;
+    if (graphs_share(t, &gs)) {
+        sb_clear(&v);
+        sb_printf(&v,
+                  "%.1f %% of GPU time (%.3f ms, %llu GPU events in %llu launch%s) ran in graph "
+                  "replays with no launching op; attribute it with --capture CAPTURE",
+                  gs.gpu_ns > 0 ? 100.0 * (double)gs.ns / (double)gs.gpu_ns : 0,
+                  (double)gs.ns / 1e6, (unsigned long long)gs.kernels,
+                  (unsigned long long)gs.launches, gs.launches == 1 ? "" : "es");
+        header_line(out, md, "graphs", &v);
+    }
     sb_free(&v);
 }
 

@@ -102,6 +102,7 @@ enum ev_flags {
     EVF_LAUNCHER = 1 << 9,    /* op that launched GPU work directly */
     EVF_PID_QUOTED = 1 << 10, /* "pid" written as a string of digits ("25738") */
     EVF_TID_QUOTED = 1 << 11, /* "tid" written as a string of digits */
+    EVF_CAPTURED = 1 << 12,   /* copied from a graph capture trace (capture.h) */
 };
 
 struct event {
@@ -274,6 +275,13 @@ struct trace {
     uint64_t n_by_kind[EVK__COUNT];
     uint64_t n_meta_dups;   /* duplicate metadata records dropped */
     uint64_t n_unsupported; /* events of phases torchtop ignores (others) */
+
+    /* Graph replays attributed through capture traces (capture.h). */
+    uint32_t n_captures;      /* capture traces merged in */
+    uint64_t graph_kernels;   /* GPU events graph launches owned before the merge */
+    uint64_t graph_aligned;   /* of them, aligned with a captured launch */
+    int64_t graph_ns;         /* durations of graph_kernels, ns */
+    int64_t graph_aligned_ns; /* durations of graph_aligned, ns */
 
     /* Built by trace_index() (tree.c). */
     bool link_require_flow; /* set before indexing: link GPU work to a
