@@ -453,6 +453,13 @@ void app_open_menu(struct app *a, const char *title, char **items, int n, int cu
 
 void app_react(struct app *a, unsigned r)
 {
+    /* Focus moved off a maximized pane (a search, a jump, going back):
+     * the layout comes back so that the focused pane, whose keys the bar
+     * shows, is on screen. */
+    if (a->lcfg.maximized >= 0 && !a->lay.too_small && a->lay.r[pane_slot[a->focus]].h == 0) {
+        a->lcfg.maximized = -1;
+        r |= R_RELAYOUT;
+    }
     if (r & R_RELAYOUT)
         app_resize(a, a->lines, a->cols);
     if (r & R_REBUILD)
