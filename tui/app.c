@@ -90,6 +90,7 @@ void app_resize(struct app *a, int lines, int cols)
     a->cols = cols;
     a->lcfg.timeline_lanes =
         a->snap ? snapview_chart_lines(a) : timeline_pane_lanes(a->panes[PANE_TIMELINE]);
+    a->lcfg.focus = pane_slot[a->focus];
     layout_compute(lines, cols, &a->lcfg, &a->lay);
     struct rect none = {0, 0, 0, 0};
     bool ok = !a->lay.too_small;
@@ -460,6 +461,9 @@ void app_react(struct app *a, unsigned r)
         a->lcfg.maximized = -1;
         r |= R_RELAYOUT;
     }
+    /* Short terminals give the focused pane the height. */
+    if (a->lines < LAYOUT_FOCUS_LINES && a->lcfg.focus != (int)pane_slot[a->focus])
+        r |= R_RELAYOUT;
     if (r & R_RELAYOUT)
         app_resize(a, a->lines, a->cols);
     if (r & R_REBUILD)
