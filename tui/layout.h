@@ -21,7 +21,7 @@
 #define LAYOUT_MIN_LINES 16
 /* Below this many lines the focused pane of table, tree and detail gets
  * the height, the others a title and a row or two. */
-#define LAYOUT_FOCUS_LINES 32
+#define LAYOUT_FOCUS_LINES 30
 /* Width from which the detail pane sits beside the table and tree. */
 #define LAYOUT_SIDE_COLS 110
 

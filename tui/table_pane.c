@@ -164,6 +164,13 @@ static void pane_cell(struct strbuf *out, const struct table *tab, size_t r, siz
             return;
         }
     }
+    const char *blank = col->kind == COL_TEXT ? table_cell(tab, r, c).s : "-";
+    if ((!blank || !*blank) &&
+        (strcmp(col->name, "Parent cpu_op") == 0 || strcmp(col->name, "Parent op category") == 0)) {
+        /* A blank would read as "same as above". */
+        sb_puts(out, "(unlinked)");
+        return;
+    }
     if (col->flags & COLF_SHAPES) {
         /* Dtype tuples read short ("bf16×bf16"); the detail pane has them whole. */
         struct strbuf raw = STRBUF_INIT;
@@ -761,6 +768,31 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
     }
 }
 
+static bool row_has_match(struct app *a, const struct table *tab, uint32_t r)
+{
+    for (size_t c = 0; c < tab->ncols; c++) {
+        if (tab->cols[c].kind != COL_TEXT)
+            continue;
+        union cell cv = table_cell(tab, r, c);
+        if (cv.s && pattern_match(&a->search, cv.s))
+            return true;
+    }
+    return false;
+}
+
+/* The rank of shown row i among the rows the search matches (from 1), and
+ * their number. */
+static void count_matches(struct app *a, struct tview *v, size_t i, size_t *k, size_t *total)
+{
+    *k = *total = 0;
+    for (size_t j = 0; j < v->rows.n; j++)
+        if (row_has_match(a, v->tab, v->rows.v[j])) {
+            ++*total;
+            if (j <= i)
+                ++*k;
+        }
+}
+
 static unsigned table_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     struct tview *v = cur_view(p);
@@ -777,8 +809,10 @@ static unsigned table_search(struct pane *p, struct app *a, int dir, struct pane
             if (cv.s && pattern_match(&a->search, cv.s)) {
                 bool wrapped = dir >= 0 ? i <= v->lv.cur : i >= v->lv.cur;
                 listview_jump(&v->lv, i);
-                app_message(a, "/%s: row %zu of %zu%s", a->search.text, i + 1, n,
-                            wrapped ? " (wrapped)" : "");
+                size_t rank, total;
+                count_matches(a, v, i, &rank, &total);
+                app_message(a, "/%s: match %zu of %zu (row %zu of %zu)%s", a->search.text, rank,
+                            total, i + 1, n, wrapped ? " (wrapped)" : "");
                 return R_HANDLED | R_DIRTY | R_SYNC;
             }
         }
