@@ -287,7 +287,7 @@ static bool natural_desc(const struct table *tab, int col)
  * shown column, the wide text columns and the sort column always, and the
  * others from hscroll on, in order, as long as there is room. What is
  * left widens the first column, then the row's name, then the wide ones. */
-static void plan_columns(struct table_pane *tp, struct tview *v, int w)
+static void plan_columns(struct table_pane *tp, struct tview *v, int w, bool full_names)
 {
     struct table *tab = v->tab;
     tp->nshown = 0;
@@ -397,6 +397,28 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w)
                 left -= g;
             }
         }
+    /* Full kernel names (K) are what the user asked to read: the row's
+     * name takes what the other wide columns can give and all that is left. */
+    int named = -1;
+    for (int i = 1; i < tp->nshown; i++)
+        if (tp->shown[i] == row_name && (tab->cols[row_name].flags & COLF_NAME))
+            named = i;
+    if (full_names && named > 0) {
+        /* Only the first column, the name and the sort column stay. */
+        int k = 1;
+        for (int i = 1; i < tp->nshown; i++) {
+            if (i != named && tp->shown[i] != v->sort_col) {
+                left += tp->shown_w[i] + 1;
+                continue;
+            }
+            if (i == named)
+                named = k;
+            tp->shown[k] = tp->shown[i];
+            tp->shown_w[k++] = tp->shown_w[i];
+        }
+        tp->nshown = k;
+        tp->shown_w[named] += left;
+    }
     int x = 0;
     for (int i = 0; i < tp->nshown; i++) {
         tp->shown_x[i] = x;
@@ -457,7 +479,7 @@ static void table_draw(struct pane *p, struct app *a)
         draw_str(p->win, 2, 1, p->r.w - 2, why, color_attr(C_DIM), a->ascii);
         return;
     }
-    plan_columns(tp, v, p->r.w);
+    plan_columns(tp, v, p->r.w, a->kn && knames_full(a->kn));
     draw_header(p, a, v);
     v->lv.height = p->r.h - 2;
     listview_clamp(&v->lv);
