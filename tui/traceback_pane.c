@@ -357,7 +357,13 @@ static void row_text(struct app *a, struct tbview *tv, const struct tbrow *row, 
         if (f->line > 0)
             sb_printf(loc, ":%lld", (long long)f->line);
     }
-    if (f->flags & TBF_CROSS_THREAD)
+    /* The first frame of the forward op says so; the rest follow it. */
+    if ((f->flags & TBF_FORWARD) &&
+        (row->frame == 0 || !(tv->tb.frames.v[row->frame - 1].flags & TBF_FORWARD)))
+        *dim = "(forward of this backward op)";
+    else if (f->flags & TBF_FORWARD)
+        return;
+    else if (f->flags & TBF_CROSS_THREAD)
         *dim = "(another thread)";
 }
 

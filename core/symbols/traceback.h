@@ -20,7 +20,10 @@
  *   other frames, where that scope was opened, are left out;
  * - an op with a "kernel_file" arg (a Triton kernel launched by Inductor
  *   code) is preceded by an inductor frame naming that generated file;
- * - "nn.Module: X_0" Python frames have TBF_MODULE.
+ * - "nn.Module: X_0" Python frames have TBF_MODULE;
+ * - a chain through a backward op (one whose Sequence number partner ran
+ *   before it) goes on with its forward op's own chain, frames flagged
+ *   TBF_FORWARD: the Python line that made the op a backward ran for.
  * Python frame names "path.py(123): func" are split into file, line and
  * function; "<built-in method ...>" frames keep their name.
  *
@@ -63,6 +66,8 @@ enum tb_flags {
     TBF_CALLSTACK = 1 << 1,    /* parsed from a "Call stack" arg */
     TBF_CROSS_THREAD = 1 << 2, /* reached through Python parent id across threads */
     TBF_ANNOTATION = 1 << 3,   /* user annotation (record_function) op */
+    TBF_FORWARD = 1 << 4,      /* the forward op of a backward op above (Sequence number
+                                  link) and its callers */
 };
 
 struct tb_frame {
