@@ -251,7 +251,7 @@ void traceback_pane_load(struct pane *p, struct app *a, const struct tb_subject 
         if (ev != IDX_NONE && ev < a->t->ev.n) {
             key = ev;
             sb_puts(&tv->what, ev_name(a->t, ev));
-            traceback_of_event(&tv->tb, a->t, ev);
+            traceback_of_event_forward(&tv->tb, a->t, ev);
             for (size_t i = 0; i < tv->tb.frames.n; i++)
                 VEC_PUSH(&tv->sframes, IDX_NONE);
         }

@@ -294,7 +294,19 @@ static void walk_up(struct traceback *tb, const struct trace *t, uint32_t cur, u
         cs_push_range(tb, pending, pending->first, pending->n);
 }
 
+static void of_event(struct traceback *tb, const struct trace *t, uint32_t ev, bool forward);
+
 void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev)
+{
+    of_event(tb, t, ev, false);
+}
+
+void traceback_of_event_forward(struct traceback *tb, const struct trace *t, uint32_t ev)
+{
+    of_event(tb, t, ev, true);
+}
+
+static void of_event(struct traceback *tb, const struct trace *t, uint32_t ev, bool forward)
 {
     traceback_clear(tb);
     if (ev >= t->ev.n)
@@ -319,7 +331,7 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
     walk_up(tb, t, cur, key_cs, key_kf, &fwd);
     /* A backward op continues into its forward op and the Python code that
      * ran it (where the user's model line is). */
-    if (fwd != IDX_NONE) {
+    if (forward && fwd != IDX_NONE) {
         size_t first = tb->frames.n;
         uint32_t again;
         walk_up(tb, t, fwd, key_cs, key_kf, &again);

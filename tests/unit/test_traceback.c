@@ -354,7 +354,7 @@ static void check_shared(const char *file, const char *name, int64_t ts, const s
     assert_int_not_equal(ev, IDX_NONE);
     struct traceback tb;
     traceback_init(&tb);
-    traceback_of_event(&tb, t, ev);
+    traceback_of_event_forward(&tb, t, ev);
     check_frames(&tb, w, n);
     if (backward) {
         assert_true(tb.frames.n >= n + backward);
@@ -371,6 +371,9 @@ static void check_shared(const char *file, const char *name, int64_t ts, const s
     } else {
         assert_int_equal(tb.frames.n, n);
     }
+    /* Without the forward link the chain ends where it ran. */
+    traceback_of_event(&tb, t, ev);
+    assert_int_equal(tb.frames.n, n);
     traceback_done(&tb);
     trace_free(t);
 }
