@@ -169,7 +169,7 @@ static void draw_lane(struct pane *p, struct app *a, int y, int li)
 
 /* Name the lane's events whose span has room for the name and a blank on
  * each side (cut in the middle in spans of 14 columns or more), left to right, never over a name
- * already drawn (on a CPU lane a parent named hides its children's names). At most 9 steps per
+ * already drawn (on a CPU lane a parent named hides its children's names). At most 3 steps per
  * column. */
 static void draw_names(struct pane *p, struct app *a, int y, const struct lane *l)
 {
@@ -179,7 +179,7 @@ static void draw_names(struct pane *p, struct app *a, int y, const struct lane *
     int free_col = 0, last_col = -1, in_col = 0;
     uint32_t ev = lane_event_at(l, a->t, tl->v0, 0);
     int64_t at = tl->v0 - 1;
-    for (int guard = 0; guard <= 9 * w; guard++) {
+    for (int guard = 0; guard <= 3 * w; guard++) {
         if (ev == IDX_NONE)
             ev = lane_event_step(l, a->t, at, 1);
         if (ev == IDX_NONE)
@@ -212,7 +212,7 @@ static void draw_names(struct pane *p, struct app *a, int y, const struct lane *
          * column (tiny kernels cannot be named anyway). */
         in_col = c0 == last_col ? in_col + 1 : 0;
         last_col = c0;
-        at = in_col < 8 ? e->ts : MAX(e->ts, tl->v0 + (int64_t)(c0 + 1) * cns - 1);
+        at = in_col < 2 ? e->ts : MAX(e->ts, tl->v0 + (int64_t)(c0 + 1) * cns - 1);
         ev = IDX_NONE;
     }
 }
