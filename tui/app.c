@@ -92,6 +92,7 @@ void app_resize(struct app *a, int lines, int cols)
     a->cols = cols;
     a->lcfg.timeline_lanes =
         a->snap ? snapview_chart_lines(a) : timeline_pane_lanes(a->panes[PANE_TIMELINE]);
+    a->lcfg.focus = pane_slot[a->focus];
     layout_compute(lines, cols, &a->lcfg, &a->lay);
     struct rect none = {0, 0, 0, 0};
     bool ok = !a->lay.too_small;
@@ -459,6 +460,16 @@ void app_open_menu(struct app *a, const char *title, char **items, int n, int cu
 
 void app_react(struct app *a, unsigned r)
 {
+    /* Focus moved off a maximized pane (a search, a jump, going back):
+     * the layout comes back so that the focused pane, whose keys the bar
+     * shows, is on screen. */
+    if (a->lcfg.maximized >= 0 && !a->lay.too_small && a->lay.r[pane_slot[a->focus]].h == 0) {
+        a->lcfg.maximized = -1;
+        r |= R_RELAYOUT;
+    }
+    /* Short terminals give the focused pane the height. */
+    if (a->lines < LAYOUT_FOCUS_LINES && a->lcfg.focus != (int)pane_slot[a->focus])
+        r |= R_RELAYOUT;
     if (r & R_RELAYOUT)
         app_resize(a, a->lines, a->cols);
     if (r & R_REBUILD)

@@ -183,8 +183,29 @@ void chrome_too_small(struct app *a)
 /* Key bar                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The bar text of a binding ("Tab:" and its label); its width. */
+static int keybar_name(const struct keybind *kb, char *name, size_t n)
+{
+    keymap_key_name(kb->key, name, n);
+    /* "<Tab>" reads better as "Tab" here. */
+    if (name[0] == '<' && name[1]) {
+        memmove(name, name + 1, strlen(name));
+        name[strlen(name) - 1] = '\0';
+    }
+    if (strlen(name) + 2 <= n)
+        strcat(name, ":");
+    return (int)strlen(name) + (int)strlen(kb->bar) + 1;
+}
+
+/* Help and quit stay on the bar however narrow the terminal: the width the
+ * global ones take is kept for them. */
+static bool keybar_kept(const struct keybind *kb)
+{
+    return kb->action == A_HELP || kb->action == A_QUIT;
+}
+
 static void keybar_entries(const struct keybind *kb, WINDOW *w, struct app *a, int *x,
-                           const struct keybind *shadow)
+                           const struct keybind *shadow, int *reserve)
 {
     for (; kb->key; kb++) {
         if (!kb->bar)
@@ -197,16 +218,12 @@ static void keybar_entries(const struct keybind *kb, WINDOW *w, struct app *a, i
                 continue;
         }
         char name[32];
-        keymap_key_name(kb->key, name, sizeof(name));
-        /* "<Tab>" reads better as "Tab" here. */
-        if (name[0] == '<' && name[1]) {
-            memmove(name, name + 1, strlen(name));
-            name[strlen(name) - 1] = '\0';
-        }
-        strcat(name, ":");
-        int need = (int)strlen(name) + (int)strlen(kb->bar) + 1;
-        if (*x + need > a->cols)
-            return;
+        int need = keybar_name(kb, name, sizeof(name));
+        bool kept = shadow && keybar_kept(kb);
+        if (*x + need > a->cols - (kept ? *reserve - need : *reserve))
+            continue;
+        if (kept)
+            *reserve -= need;
         draw_raw(w, 0, *x, name, color_attr(C_KEY));
         draw_raw(w, 0, *x + (int)strlen(name), kb->bar, color_attr(C_KEYLABEL));
         struct chrome *c = &a->chrome;
@@ -223,10 +240,15 @@ void chrome_keybar(struct app *a)
         return;
     werase(w);
     a->chrome.nzones = 0;
-    int x = 0;
+    int x = 0, reserve = 0;
     const struct keybind *own = keymap_table(pane_keytab(a->panes[a->focus], a));
-    keybar_entries(own, w, a, &x, NULL);
-    keybar_entries(keymap_table(PANE__COUNT), w, a, &x, own);
+    for (const struct keybind *kb = keymap_table(PANE__COUNT); kb->key; kb++) {
+        char name[32];
+        if (kb->bar && keybar_kept(kb))
+            reserve += keybar_name(kb, name, sizeof(name));
+    }
+    keybar_entries(own, w, a, &x, NULL, &reserve);
+    keybar_entries(keymap_table(PANE__COUNT), w, a, &x, own, &reserve);
     wnoutrefresh(w);
 }
 

@@ -79,6 +79,8 @@ void detail_textf(struct detail_out *d, enum color_elem e, const char *fmt, ...)
     va_end(ap);
     struct dline *l = add(d, NULL, sb_str(&sb), sb.len);
     l->elem = (uint8_t)e;
+    /* Sentences wrap: a cut one reads as nonsense ("Enter sh…s them"). */
+    l->wrap = true;
     sb_free(&sb);
 }
 

@@ -1,6 +1,7 @@
 /* Help text from the action and key tables. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "tui/actions.h"
@@ -66,11 +67,32 @@ static enum action_group pane_group(int pane)
     }
 }
 
-static void put_group(struct strbuf *out, enum action_group g)
+/* Actions that do nothing on a memory snapshot: it has no call tree,
+ * timeline, roofline or kernel names. */
+static bool trace_only(enum action act)
 {
+    enum action_group g = action_group(act);
+    if (g == AG_TREE || g == AG_TIMELINE)
+        return true;
+    switch (act) {
+    case A_FOCUS_TREE:
+    case A_FOCUS_TIMELINE:
+    case A_KERNEL_NAMES:
+    case A_EXPORT:
+    case A_ROOFLINE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void put_group(struct strbuf *out, enum action_group g, bool snapshot)
+{
+    size_t title = out->len;
     sb_printf(out, "\n%s\n", action_group_title(g));
+    size_t body = out->len;
     for (int act = 1; act < A__COUNT; act++) {
-        if (action_group((enum action)act) != g)
+        if (action_group((enum action)act) != g || (snapshot && trace_only((enum action)act)))
             continue;
         char keys[96];
         if (!group_keys(g, (enum action)act, keys, sizeof(keys)))
@@ -78,20 +100,29 @@ static void put_group(struct strbuf *out, enum action_group g)
         sb_printf(out, "  %-20s %-15s %s\n", keys, action_name((enum action)act),
                   action_help((enum action)act));
     }
+    if (out->len == body)
+        out->len = title; /* nothing bound here: no title either */
 }
 
 void help_text(struct strbuf *out, int pane)
 {
+    help_text_mode(out, pane, HELP_ALL);
+}
+
+void help_text_mode(struct strbuf *out, int pane, enum help_mode mode)
+{
+    bool snapshot = mode == HELP_SNAPSHOT;
     if (pane < PANE__COUNT)
         sb_puts(out, "torchtop keys (this pane's first; q or Esc closes, j/k scroll)\n");
     else
         sb_puts(out, "torchtop keys\n");
     enum action_group first = pane_group(pane);
     if (first != AG__COUNT)
-        put_group(out, first);
+        put_group(out, first, snapshot);
     for (int g = 0; g < AG__COUNT; g++)
-        if ((enum action_group)g != first)
-            put_group(out, (enum action_group)g);
+        if ((enum action_group)g != first &&
+            (mode != HELP_TRACE || (enum action_group)g != AG_SNAPSHOT))
+            put_group(out, (enum action_group)g, snapshot);
     sb_puts(out, "\nMouse\n"
                  "  click            select and focus; click a column header to sort by it,\n"
                  "                   a detail line naming an event to select that event\n"

@@ -11,5 +11,10 @@
  * key table `pane` (enum pane_id or enum keytab; PANE__COUNT for none)
  * comes first. */
 void help_text(struct strbuf *out, int pane);
+/* The keys of one mode: a trace's explorer leaves out the snapshot group,
+ * a snapshot's the keys that act on traces only (call tree, timeline,
+ * roofline, kernel names, export). help_text shows every mode's. */
+enum help_mode { HELP_ALL, HELP_TRACE, HELP_SNAPSHOT };
+void help_text_mode(struct strbuf *out, int pane, enum help_mode mode);
 
 #endif

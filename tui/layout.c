@@ -41,10 +41,16 @@ bool layout_compute(int lines, int cols, const struct layout_cfg *cfg, struct la
     int mh = body - th;
     int pct = cfg->table_pct ? CLAMP(cfg->table_pct, 10, 90) : 40;
 
+    bool short_screen = lines < LAYOUT_FOCUS_LINES;
+    int f = cfg->focus;
     if (cols >= LAYOUT_SIDE_COLS) {
         int dw = CLAMP(cols * 36 / 100, 36, 72);
         int lw = cols - dw;
         int tabh = MAX(4, mh * pct / 100);
+        if (short_screen && f == L_TABLE)
+            tabh = MAX(4, mh - 4);
+        else if (short_screen && f == L_TREE)
+            tabh = MIN(4, mh - 4);
         out->r[L_TABLE] = mk(top, 0, tabh, lw);
         out->r[L_TREE] = mk(top + tabh, 0, mh - tabh, lw);
         out->r[L_DETAIL] = mk(top, lw, mh, dw);
@@ -52,6 +58,12 @@ bool layout_compute(int lines, int cols, const struct layout_cfg *cfg, struct la
         int dh = MAX(3, mh * 28 / 100);
         int rest = mh - dh;
         int tabh = MAX(3, rest * pct / 100);
+        /* Short: the others keep a title and a row or two (3 lines). */
+        if (short_screen && (f == L_TABLE || f == L_TREE || f == L_DETAIL)) {
+            dh = f == L_DETAIL ? MAX(3, mh - 6) : 3;
+            rest = mh - dh;
+            tabh = f == L_TABLE ? MAX(3, rest - 3) : 3;
+        }
         out->r[L_TABLE] = mk(top, 0, tabh, cols);
         out->r[L_TREE] = mk(top + tabh, 0, rest - tabh, cols);
         out->r[L_DETAIL] = mk(top + rest, 0, dh, cols);

@@ -8,7 +8,8 @@
  *   message line
  *   key bar
  *
- * On narrow terminals the detail pane goes below the tree. One pane can be
+ * On narrow terminals the detail pane goes below the tree; on short ones the
+ * focused pane takes the height the others can spare. One pane can be
  * maximized to take the whole body. Below LAYOUT_MIN_COLS x LAYOUT_MIN_LINES
  * the layout says "too small" and the app shows only a notice. */
 #ifndef TORCHTOP_TUI_LAYOUT_H
@@ -18,6 +19,9 @@
 
 #define LAYOUT_MIN_COLS 60
 #define LAYOUT_MIN_LINES 16
+/* Below this many lines the focused pane of table, tree and detail gets
+ * the height, the others a title and a row or two. */
+#define LAYOUT_FOCUS_LINES 30
 /* Width from which the detail pane sits beside the table and tree. */
 #define LAYOUT_SIDE_COLS 110
 
@@ -31,6 +35,7 @@ struct layout_cfg {
     int timeline_lanes; /* lanes the timeline wants (>= 1) */
     int maximized;      /* slot shown alone in the body, or -1 */
     int table_pct;      /* share of the left column for the table (10..90) */
+    int focus;          /* slot of the focused pane (0: none), for short terminals */
 };
 
 struct layout {

@@ -34,12 +34,41 @@ void overlay_close(struct app *a)
 /* Help                                                                     */
 /* ------------------------------------------------------------------------ */
 
-static int help_lines(struct strbuf *sb, int pane)
+/* The help for the focused pane and mode, lines longer than width wrapped
+ * at a blank, continued under the description column. Returns the count. */
+static int help_lines(struct strbuf *sb, int pane, bool snapshot, int width)
 {
-    help_text(sb, pane);
+    struct strbuf raw = STRBUF_INIT;
+    help_text_mode(&raw, pane, snapshot ? HELP_SNAPSHOT : HELP_TRACE);
+    enum { DESC_COL = 2 + 20 + 1 + 15 + 1 };
     int n = 0;
-    for (size_t i = 0; i < sb->len; i++)
-        n += sb->s[i] == '\n';
+    const char *line = sb_str(&raw), *end = line + raw.len;
+    while (line < end) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        if (!nl)
+            nl = end;
+        int indent = 0;
+        while (nl - line + indent > width && width > DESC_COL + 10) {
+            int room = width - indent;
+            const char *cut = line + room;
+            while (cut > line + 1 && *cut != ' ')
+                cut--;
+            if (cut <= line + 1)
+                cut = line + room;
+            text_pad(sb, (size_t)indent);
+            sb_putn(sb, line, (size_t)(cut - line));
+            sb_putc(sb, '\n');
+            n++;
+            line = *cut == ' ' ? cut + 1 : cut;
+            indent = DESC_COL;
+        }
+        text_pad(sb, (size_t)indent);
+        sb_putn(sb, line, (size_t)(nl - line));
+        sb_putc(sb, '\n');
+        n++;
+        line = nl + 1;
+    }
+    sb_free(&raw);
     return n;
 }
 
@@ -78,13 +107,13 @@ static void draw_box(WINDOW *w, struct app *a, const char *title)
 
 static void help_draw(struct app *a)
 {
-    int h = MAX(3, a->lines - 2), w = MIN(a->cols - 2, 110);
+    int h = MAX(3, a->lines - 2), w = MIN(a->cols - 2, 160);
     if (!a->w_overlay)
         a->w_overlay = newwin(h, w, (a->lines - h) / 2, (a->cols - w) / 2);
     WINDOW *win = a->w_overlay;
     draw_box(win, a, " Help ");
     struct strbuf sb = STRBUF_INIT;
-    int n = help_lines(&sb, pane_keytab(a->panes[a->focus], a));
+    int n = help_lines(&sb, pane_keytab(a->panes[a->focus], a), a->snap != NULL, w - 4);
     int rows = h - 2;
     a->help_top = CLAMP(a->help_top, 0, MAX(0, n - rows));
     const char *line = sb_str(&sb);

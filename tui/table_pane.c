@@ -12,8 +12,12 @@
 #include "tui/detail.h"
 #include "tui/draw.h"
 #include "tui/knames.h"
+#include "tui/shapefit.h"
 #include "tui/table_pane.h"
 #include "tui/text.h"
+
+/* COLF_SHAPES columns of a table whose item masks are kept. */
+#define SHAPE_COLS 4
 
 struct tview {
     struct table *tab; /* borrowed from app.views */
@@ -22,8 +26,10 @@ struct tview {
     bool user_sort;     /* sort_col was chosen, not detected */
     VEC(uint32_t) rows; /* table rows shown (filter), in table order */
     struct listview lv;
-    int *natural; /* natural width per column */
-    int hscroll;  /* first scrolled column after the name */
+    int *natural;              /* natural width per column */
+    int hscroll;               /* first scrolled column after the name */
+    uint8_t *same[SHAPE_COLS]; /* shapefit_spread of the COLF_SHAPES columns, lazily */
+    int same_col[SHAPE_COLS];  /* their columns; -1: slot unused */
 };
 
 struct table_pane {
@@ -34,10 +40,11 @@ struct table_pane {
     int keytab;               /* key table (enum pane_id or enum keytab) */
     enum request_kind enter;  /* Enter on a row without instances, REQ_NONE: REQ_SHOW */
     table_pick_fn pick;       /* the pick op's answer, NULL: none */
-    bool all_cols;            /* show COLF_DETAIL columns */
+    int cols_mode;            /* COLS_*: which COLF_DETAIL columns are shown */
     struct tview v[APP_NVIEWS];
     struct strbuf cell;
-    int shown[64]; /* columns drawn last time, for clicks and digits */
+    struct strbuf fit; /* a shape cell fitted to its column */
+    int shown[64];     /* columns drawn last time, for clicks and digits */
     int shown_x[64];
     int shown_w[64];
     int nshown;
@@ -53,9 +60,47 @@ static struct tview *cur_view(struct pane *p)
     return &tp_of(p)->v[tp_of(p)->view];
 }
 
+/* `w` cycles through these; COLS_SHAPES only where a table has detail
+ * shape columns (strides, concrete inputs). */
+enum { COLS_BRIEF, COLS_SHAPES, COLS_ALL };
+
 static bool col_visible(const struct table_pane *tp, const struct table *tab, size_t c)
 {
-    return tp->all_cols || !(tab->cols[c].flags & COLF_DETAIL);
+    unsigned f = tab->cols[c].flags;
+    return tp->cols_mode == COLS_ALL || !(f & COLF_DETAIL) ||
+           (tp->cols_mode == COLS_SHAPES && (f & COLF_SHAPES));
+}
+
+static bool has_detail_shapes(const struct table *tab)
+{
+    for (size_t c = 0; tab && c < tab->ncols; c++)
+        if ((tab->cols[c].flags & (COLF_SHAPES | COLF_DETAIL)) == (COLF_SHAPES | COLF_DETAIL))
+            return true;
+    return false;
+}
+
+static void drop_same(struct tview *v)
+{
+    for (int i = 0; i < SHAPE_COLS; i++) {
+        free(v->same[i]);
+        v->same[i] = NULL;
+    }
+}
+
+/* Item spreads of shape column c for row r (computed on first use). */
+static const uint8_t *same_mask(struct tview *v, int c, size_t r)
+{
+    int slot = -1;
+    for (int i = 0; i < SHAPE_COLS && slot < 0; i++)
+        if (v->same[i] && v->same_col[i] == c)
+            slot = i;
+    for (int i = 0; i < SHAPE_COLS && slot < 0; i++)
+        if (!v->same[i]) {
+            slot = i;
+            v->same[i] = shapefit_spread(v->tab, (size_t)c);
+            v->same_col[i] = c;
+        }
+    return slot < 0 ? NULL : v->same[slot] + r * SHAPEFIT_RANKED;
 }
 
 static const char *col_title(const struct table_col *c)
@@ -107,6 +152,34 @@ static void pane_cell(struct strbuf *out, const struct table *tab, size_t r, siz
             return;
         }
     }
+    if (col->kind == COL_TEXT && (col->flags & COLF_KEY)) {
+        /* The roofline's bound as a word (the reports keep TraceLens' values). */
+        const char *t = table_cell(tab, r, c).s;
+        if (t && strcmp(t, "COMPUTE_BOUND") == 0) {
+            sb_puts(out, "compute");
+            return;
+        }
+        if (t && strcmp(t, "MEMORY_BOUND") == 0) {
+            sb_puts(out, "memory");
+            return;
+        }
+    }
+    const char *blank = col->kind == COL_TEXT ? table_cell(tab, r, c).s : "-";
+    if ((!blank || !*blank) &&
+        (strcmp(col->name, "Parent cpu_op") == 0 || strcmp(col->name, "Parent op category") == 0)) {
+        /* A blank would read as "same as above". */
+        sb_puts(out, "(unlinked)");
+        return;
+    }
+    if (col->flags & COLF_SHAPES) {
+        /* Dtype tuples read short ("bf16×bf16"); the detail pane has them whole. */
+        struct strbuf raw = STRBUF_INIT;
+        tabfmt_cell_text(&raw, tab, r, c);
+        if (!shapefit_dtypes(out, sb_str(&raw), raw.len))
+            sb_putn(out, sb_str(&raw), raw.len);
+        sb_free(&raw);
+        return;
+    }
     tabfmt_cell_text(out, tab, r, c);
 }
 
@@ -136,6 +209,11 @@ static void detect_sort(struct tview *v)
 {
     struct table *tab = v->tab;
     v->sort_col = -1;
+    if (tab->sorted_col >= 0 && (size_t)tab->sorted_col < tab->ncols) {
+        v->sort_col = tab->sorted_col;
+        v->desc = tab->sorted_desc;
+        return;
+    }
     if (tab->nrows < 2)
         return;
     for (size_t c = 0; c < tab->ncols; c++) {
@@ -155,27 +233,16 @@ static void detect_sort(struct tview *v)
     }
 }
 
-/* Sort by col, keeping the cursor on its row; `say` puts it on the message
- * line. */
+/* Sort by col and show the new top rows, cursor on the first (as htop
+ * does: a cursor kept on its row would leave the answer off screen); `say`
+ * puts it on the message line. */
 static void sort_view(struct app *a, struct tview *v, int col, bool desc, bool say)
 {
     struct table *tab = v->tab;
     if (!tab || col < 0 || (size_t)col >= tab->ncols)
         return;
-    uint32_t keep_ref = IDX_NONE;
-    size_t keep_row = SIZE_MAX;
-    if (v->lv.cur < v->rows.n) {
-        keep_row = v->rows.v[v->lv.cur];
-        keep_ref = tab->refs[keep_row];
-    }
-    /* Remember the cursor row by its cells' identity: ref + first column. */
-    char *keep_first = NULL;
-    if (keep_row != SIZE_MAX) {
-        struct strbuf sb = STRBUF_INIT;
-        tabfmt_cell_text(&sb, tab, keep_row, 0);
-        keep_first = sb_steal(&sb);
-    }
     table_sort(tab, (size_t)col, desc);
+    drop_same(v);
     v->sort_col = col;
     v->desc = desc;
     v->user_sort = true;
@@ -185,22 +252,6 @@ static void sort_view(struct app *a, struct tview *v, int col, bool desc, bool s
     view_rows(a, v);
     v->lv.cur = 0;
     v->lv.top = 0;
-    if (keep_first) {
-        struct strbuf sb = STRBUF_INIT;
-        for (size_t i = 0; i < v->rows.n; i++) {
-            uint32_t r = v->rows.v[i];
-            if (tab->refs[r] != keep_ref)
-                continue;
-            sb_clear(&sb);
-            tabfmt_cell_text(&sb, tab, r, 0);
-            if (strcmp(sb_str(&sb), keep_first) == 0) {
-                listview_set(&v->lv, i);
-                break;
-            }
-        }
-        sb_free(&sb);
-        free(keep_first);
-    }
     listview_clamp(&v->lv);
 }
 
@@ -228,12 +279,15 @@ static bool natural_desc(const struct table *tab, int col)
  * first other column (the count, in most views). */
 #define WIDE_GOOD 16
 #define WIDE_MIN 8
+/* Shape columns (COLF_SHAPES) are what the unique-args view is for: they
+ * aim higher, and the op name gives way first. */
+#define SHAPE_GOOD 28
 
 /* Choose the columns that fit in width w and their widths: the first
  * shown column, the wide text columns and the sort column always, and the
  * others from hscroll on, in order, as long as there is room. What is
  * left widens the first column, then the row's name, then the wide ones. */
-static void plan_columns(struct table_pane *tp, struct tview *v, int w)
+static void plan_columns(struct table_pane *tp, struct tview *v, int w, bool full_names)
 {
     struct table *tab = v->tab;
     tp->nshown = 0;
@@ -247,7 +301,7 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w)
         return;
     int row_name = (int)table_name_col(tab);
     int cand[63], cw[63], nc = 0, skip = v->hscroll, nwide = 0, wide_goal = 0;
-    bool wide[63], keep[63];
+    bool wide[63], keep[63], shapes = false;
     for (size_t c = (size_t)name + 1; c < tab->ncols && nc < 63; c++) {
         if (!col_visible(tp, tab, c))
             continue;
@@ -256,11 +310,13 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w)
             continue;
         }
         cand[nc] = (int)c;
-        wide[nc] = tab->cols[c].flags & COLF_WIDE;
+        bool shape = tab->cols[c].flags & COLF_SHAPES;
+        wide[nc] = (tab->cols[c].flags & COLF_WIDE) || shape;
+        shapes |= shape;
         cw[nc] = v->natural[c];
-        keep[nc] = wide[nc] || (int)c == v->sort_col;
+        keep[nc] = wide[nc] || (int)c == v->sort_col || (tab->cols[c].flags & COLF_KEY);
         if (wide[nc]) {
-            cw[nc] = MIN(cw[nc], (int)c == row_name ? 40 : WIDE_GOOD);
+            cw[nc] = MIN(cw[nc], (int)c == row_name ? 40 : shape ? SHAPE_GOOD : WIDE_GOOD);
             nwide++;
             wide_goal += cw[nc];
         }
@@ -268,7 +324,7 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w)
     }
     /* The first other column is kept too; then the others in order while
      * the wide columns keep their goal. */
-    int name_w = MIN(v->natural[name], MAX(16, w * 2 / 5));
+    int name_w = MIN(v->natural[name], MAX(16, shapes ? w / 6 : w * 2 / 5));
     int fixed = 0;
     bool first = true;
     for (int i = 0; i < nc; i++)
@@ -296,11 +352,13 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w)
     int used = name_w;
     for (int i = 0; i < nc; i++)
         used += keep[i] ? 1 + cw[i] : 0;
-    for (int i = nc - 1; i >= 0 && used > w; i--)
-        if (keep[i] && cand[i] != v->sort_col) {
-            keep[i] = false;
-            used -= 1 + cw[i];
-        }
+    for (int key = 0; key < 2; key++)
+        for (int i = nc - 1; i >= 0 && used > w; i--)
+            if (keep[i] && cand[i] != v->sort_col &&
+                !(tab->cols[cand[i]].flags & COLF_KEY) == !key) {
+                keep[i] = false;
+                used -= 1 + cw[i];
+            }
     if (used > w) {
         int less = MIN(used - w, name_w - 4);
         name_w -= less;
@@ -316,6 +374,17 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w)
             tp->nshown++;
         }
     int left = w - used;
+    /* Shapes first, in turns, so that dims and dtypes widen together. */
+    for (bool more = shapes; more && left > 0;) {
+        more = false;
+        for (int i = 1; i < tp->nshown && left > 0; i++)
+            if ((tab->cols[tp->shown[i]].flags & COLF_SHAPES) &&
+                tp->shown_w[i] < v->natural[tp->shown[i]]) {
+                tp->shown_w[i]++;
+                left--;
+                more = true;
+            }
+    }
     for (int pass = 0; pass < 3 && left > 0; pass++)
         for (int i = 0; i < tp->nshown && left > 0; i++) {
             int c = tp->shown[i];
@@ -328,6 +397,28 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w)
                 left -= g;
             }
         }
+    /* Full kernel names (K) are what the user asked to read: the row's
+     * name takes what the other wide columns can give and all that is left. */
+    int named = -1;
+    for (int i = 1; i < tp->nshown; i++)
+        if (tp->shown[i] == row_name && (tab->cols[row_name].flags & COLF_NAME))
+            named = i;
+    if (full_names && named > 0) {
+        /* Only the first column, the name and the sort column stay. */
+        int k = 1;
+        for (int i = 1; i < tp->nshown; i++) {
+            if (i != named && tp->shown[i] != v->sort_col) {
+                left += tp->shown_w[i] + 1;
+                continue;
+            }
+            if (i == named)
+                named = k;
+            tp->shown[k] = tp->shown[i];
+            tp->shown_w[k++] = tp->shown_w[i];
+        }
+        tp->nshown = k;
+        tp->shown_w[named] += left;
+    }
     int x = 0;
     for (int i = 0; i < tp->nshown; i++) {
         tp->shown_x[i] = x;
@@ -388,7 +479,7 @@ static void table_draw(struct pane *p, struct app *a)
         draw_str(p->win, 2, 1, p->r.w - 2, why, color_attr(C_DIM), a->ascii);
         return;
     }
-    plan_columns(tp, v, p->r.w);
+    plan_columns(tp, v, p->r.w, a->kn && knames_full(a->kn));
     draw_header(p, a, v);
     v->lv.height = p->r.h - 2;
     listview_clamp(&v->lv);
@@ -416,6 +507,17 @@ static void table_draw(struct pane *p, struct app *a)
             size_t tlen = tp->cell.len;
             if (col->kind == COL_TEXT && a->kn)
                 text = knames_cell(a->kn, row_event(v->tab, r), text, tlen, &tlen);
+            if ((col->flags & COLF_SHAPES) &&
+                text_width(text, tlen) > (size_t)MAX(tp->shown_w[k], 0)) {
+                /* Too wide even short: the tuple cut between its items. */
+                sb_clear(&tp->cell);
+                tabfmt_cell_text(&tp->cell, v->tab, r, (size_t)c);
+                sb_clear(&tp->fit);
+                shapefit_fit(&tp->fit, sb_str(&tp->cell), tp->cell.len,
+                             (size_t)MAX(tp->shown_w[k], 0), same_mask(v, c, r), a->ascii);
+                text = sb_str(&tp->fit);
+                tlen = tp->fit.len;
+            }
             attr_t at = base ? base : color_attr(col->kind == COL_TEXT ? C_DEFAULT : C_NUMBER);
             if (!base && k == 0 && pattern_active(&a->search) && pattern_match(&a->search, text))
                 at = color_attr(C_MATCH);
@@ -585,9 +687,13 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act,
         return sort_pick(p, a, cols[k]) | R_HANDLED | R_DIRTY;
     }
     case A_ALL_COLUMNS:
-        tp->all_cols = !tp->all_cols;
+        tp->cols_mode = tp->cols_mode == COLS_ALL                                  ? COLS_BRIEF
+                        : tp->cols_mode == COLS_BRIEF && has_detail_shapes(v->tab) ? COLS_SHAPES
+                                                                                   : COLS_ALL;
         v->hscroll = 0;
-        app_message(a, tp->all_cols ? "showing all columns" : "hiding detail columns");
+        app_message(a, tp->cols_mode == COLS_ALL      ? "showing all columns"
+                       : tp->cols_mode == COLS_SHAPES ? "showing strides and concrete inputs"
+                                                      : "hiding detail columns");
         return R_HANDLED | R_DIRTY;
     case A_SCROLL_LEFT:
         if (v->hscroll > 0)
@@ -684,6 +790,31 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
     }
 }
 
+static bool row_has_match(struct app *a, const struct table *tab, uint32_t r)
+{
+    for (size_t c = 0; c < tab->ncols; c++) {
+        if (tab->cols[c].kind != COL_TEXT)
+            continue;
+        union cell cv = table_cell(tab, r, c);
+        if (cv.s && pattern_match(&a->search, cv.s))
+            return true;
+    }
+    return false;
+}
+
+/* The rank of shown row i among the rows the search matches (from 1), and
+ * their number. */
+static void count_matches(struct app *a, struct tview *v, size_t i, size_t *k, size_t *total)
+{
+    *k = *total = 0;
+    for (size_t j = 0; j < v->rows.n; j++)
+        if (row_has_match(a, v->tab, v->rows.v[j])) {
+            ++*total;
+            if (j <= i)
+                ++*k;
+        }
+}
+
 static unsigned table_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
 {
     struct tview *v = cur_view(p);
@@ -700,8 +831,10 @@ static unsigned table_search(struct pane *p, struct app *a, int dir, struct pane
             if (cv.s && pattern_match(&a->search, cv.s)) {
                 bool wrapped = dir >= 0 ? i <= v->lv.cur : i >= v->lv.cur;
                 listview_jump(&v->lv, i);
-                app_message(a, "/%s: row %zu of %zu%s", a->search.text, i + 1, n,
-                            wrapped ? " (wrapped)" : "");
+                size_t rank, total;
+                count_matches(a, v, i, &rank, &total);
+                app_message(a, "/%s: match %zu of %zu (row %zu of %zu)%s", a->search.text, rank,
+                            total, i + 1, n, wrapped ? " (wrapped)" : "");
                 return R_HANDLED | R_DIRTY | R_SYNC;
             }
         }
@@ -752,8 +885,10 @@ static void table_free_priv(struct pane *p)
     for (int i = 0; i < APP_NVIEWS; i++) {
         VEC_FREE(&tp->v[i].rows);
         free(tp->v[i].natural);
+        drop_same(&tp->v[i]);
     }
     sb_free(&tp->cell);
+    sb_free(&tp->fit);
     free(tp);
 }
 
@@ -776,6 +911,7 @@ static void view_set(struct app *a, struct table_pane *tp, struct tview *v, stru
 {
     free(v->natural);
     v->natural = NULL;
+    drop_same(v);
     v->tab = tab;
     v->sort_col = -1;
     v->user_sort = false;

@@ -14,6 +14,7 @@
 
 static SCREEN *screen;
 static FILE *tty_in, *null_out, *null_in;
+static bool clear_on_close; /* no alternate screen: clear it when leaving */
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -128,6 +129,13 @@ bool term_unknown_sequence(WINDOW *w, char *buf, size_t n)
     return true;
 }
 
+/* Whether the current terminal has string capability name. */
+static bool has_cap(const char *name)
+{
+    const char *v = tigetstr((char *)name);
+    return v && v != (const char *)-1 && *v;
+}
+
 bool term_open(bool mono)
 {
     if (!isatty(STDOUT_FILENO)) {
@@ -155,6 +163,22 @@ bool term_open(bool mono)
         return false;
     }
     set_term(screen);
+    /* A terminal that cannot move the cursor (dumb, a printer) shows a
+     * blank screen: refuse it as an unknown one. */
+    if (!has_cap("cup")) {
+        endwin();
+        delscreen(screen);
+        screen = NULL;
+        fprintf(stderr,
+                "torchtop: the terminal type '%s' cannot move the cursor; set TERM to the "
+                "terminal's (e.g. xterm-256color) or use 'torchtop report TRACE'\n",
+                term && *term ? term : "xterm");
+        if (tty_in)
+            fclose(tty_in);
+        tty_in = NULL;
+        return false;
+    }
+    clear_on_close = !has_cap("rmcup");
     catch_signals();
     set_escdelay(25);
     raw();
@@ -212,6 +236,13 @@ void term_close(void)
 {
     if (!screen)
         return;
+    if (clear_on_close) {
+        /* No alternate screen to leave (vt100, the Linux console): the last
+         * frame would stay under the shell prompt. */
+        clear();
+        refresh();
+        clear_on_close = false;
+    }
     endwin();
     delscreen(screen);
     screen = NULL;

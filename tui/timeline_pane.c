@@ -10,6 +10,7 @@
 #include "tui/app.h"
 #include "tui/detail.h"
 #include "tui/draw.h"
+#include "tui/knames.h"
 #include "tui/lanes.h"
 #include "tui/timeline_pane.h"
 
@@ -25,6 +26,10 @@ struct tl_pane {
     uint32_t under; /* event under the cursor on the current lane */
     float *occ;     /* bins scratch */
     int occ_cols;
+    struct lane *more; /* the other threads' CPU lanes, busiest first (drawn when the
+                          pane has rows to spare, e.g. maximized); built on first use */
+    int nmore;
+    bool more_built;
 };
 
 static struct tl_pane *tl_of(struct pane *p)
@@ -106,6 +111,8 @@ static void lane_label(struct app *a, const struct lane *l, char *buf, size_t n)
         snprintf(buf, n, "GPU%d s%d", r->device, r->stream);
 }
 
+static void draw_names(struct pane *p, struct app *a, int y, const struct lane *l);
+
 static void draw_lane(struct pane *p, struct app *a, int y, int li)
 {
     struct tl_pane *tl = tl_of(p);
@@ -157,6 +164,109 @@ static void draw_lane(struct pane *p, struct app *a, int y, int li)
         }
         draw_raw(p->win, y, LABEL_W + col, glyph, at);
     }
+    draw_names(p, a, y, l);
+}
+
+/* Name the lane's events whose span has room for the name and a blank on
+ * each side (cut in the middle in spans of 14 columns or more), left to right, never over a name
+ * already drawn (on a CPU lane a parent named hides its children's names). At most 3 steps per
+ * column. */
+static void draw_names(struct pane *p, struct app *a, int y, const struct lane *l)
+{
+    struct tl_pane *tl = tl_of(p);
+    int w = plot_w(p);
+    int64_t cns = col_ns(p);
+    int free_col = 0, last_col = -1, in_col = 0;
+    uint32_t ev = lane_event_at(l, a->t, tl->v0, 0);
+    int64_t at = tl->v0 - 1;
+    for (int guard = 0; guard <= 3 * w; guard++) {
+        if (ev == IDX_NONE)
+            ev = lane_event_step(l, a->t, at, 1);
+        if (ev == IDX_NONE)
+            break;
+        const struct event *e = trace_ev(a->t, ev);
+        if (e->ts >= tl->v1)
+            break;
+        int c0 = e->ts <= tl->v0 ? 0 : (int)((e->ts - tl->v0) / cns);
+        int c1 = (int)((MIN(ev_end(e), tl->v1) - tl->v0) / cns);
+        c1 = MIN(c1, w - 1);
+        size_t n;
+        const char *name = a->kn ? knames_row_name(a->kn, ev, &n) : ev_name(a->t, ev);
+        if (!a->kn)
+            n = strlen(name);
+        int room = c1 - c0 - 2; /* columns c0 + 1 .. c1 - 1 */
+        if (c0 >= free_col && room >= 6) {
+            struct strbuf sb = STRBUF_INIT;
+            text_clean(&sb, name, n, a->ascii);
+            int nw = (int)text_width(sb_str(&sb), sb.len);
+            /* Whole when it fits; cut in the middle when at least 12
+             * columns show enough of it to recognise. */
+            if (nw <= room || room >= 12) {
+                draw_fit(p->win, y, LABEL_W + c0 + 1, MIN(nw, room), sb_str(&sb), sb.len, true,
+                         false, color_attr(C_TITLE), a->ascii);
+                free_col = c0 + 1 + MIN(nw, room) + 1;
+            }
+            sb_free(&sb);
+        }
+        /* On to the next event; after a few in one column, to the next
+         * column (tiny kernels cannot be named anyway). */
+        in_col = c0 == last_col ? in_col + 1 : 0;
+        last_col = c0;
+        at = in_col < 2 ? e->ts : MAX(e->ts, tl->v0 + (int64_t)(c0 + 1) * cns - 1);
+        ev = IDX_NONE;
+    }
+}
+
+static double lane_busy(const struct lane *l)
+{
+    double sum = 0;
+    for (size_t i = 0; i < l->iv[LC_CPU].n; i++)
+        sum += (double)(l->iv[LC_CPU].v[i].end - l->iv[LC_CPU].v[i].start);
+    return sum;
+}
+
+static int busier_first(const void *pa, const void *pb)
+{
+    double a = lane_busy(pa), b = lane_busy(pb);
+    if (a != b)
+        return a < b ? 1 : -1;
+    const struct lane *x = pa, *y = pb;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The CPU lane of every thread with cpu ops (at most 64), busiest first. */
+static void build_more(struct tl_pane *tl, struct app *a)
+{
+    if (tl->more_built)
+        return;
+    tl->more_built = true;
+    const struct trace *t = a->t;
+    bool *has = xcalloc(t->rows.n + 1, sizeof(bool));
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (t->ev.v[i].kind == EVK_CPU_OP)
+            has[t->ev.v[i].row] = true;
+    tl->more = xcalloc(t->rows.n + 1, sizeof(struct lane));
+    for (uint32_t r = 0; r < t->rows.n; r++)
+        if (has[r])
+            lane_build(&tl->more[tl->nmore++], t, r, true);
+    free(has);
+    qsort(tl->more, (size_t)tl->nmore, sizeof(struct lane), busier_first);
+    while (tl->nmore > 64)
+        lane_free(&tl->more[--tl->nmore]);
+}
+
+/* A lane of another thread: drawn like the CPU lane, never current. */
+static void draw_more(struct pane *p, struct app *a, int y, struct lane *l)
+{
+    struct tl_pane *tl = tl_of(p);
+    /* draw_lane draws lanes by index: the last one is swapped for l. */
+    struct lane keep = tl->lanes[tl->nlanes - 1];
+    int cur = tl->lane;
+    tl->lanes[tl->nlanes - 1] = *l;
+    tl->lane = -1;
+    draw_lane(p, a, y, tl->nlanes - 1);
+    tl->lanes[tl->nlanes - 1] = keep;
+    tl->lane = cur;
 }
 
 static void draw_axis(struct pane *p, struct app *a, int y)
@@ -165,7 +275,12 @@ static void draw_axis(struct pane *p, struct app *a, int y)
     int w = plot_w(p);
     int64_t cns = col_ns(p);
     char buf[48];
-    snprintf(buf, sizeof(buf), "%+.3f ms", (double)(tl->cursor - a->t->t_start) / 1e6);
+    /* Past 10 s in seconds, so that the label keeps its LABEL_W - 1 columns. */
+    double since = (double)(tl->cursor - a->t->t_start);
+    if (since >= 1e10)
+        snprintf(buf, sizeof(buf), "%+.4f s", since / 1e9);
+    else
+        snprintf(buf, sizeof(buf), "%+.3f ms", since / 1e6);
     draw_fit(p->win, y, 0, LABEL_W - 1, buf, strlen(buf), false, false, color_attr(C_DIM),
              a->ascii);
     int s0 = -1, s1 = -1;
@@ -232,8 +347,15 @@ static void timeline_draw(struct pane *p, struct app *a)
         tl->lane_top = tl->lane;
     if (tl->lane >= tl->lane_top + rows)
         tl->lane_top = tl->lane - rows + 1;
-    for (int i = 0; i < rows && tl->lane_top + i < tl->nlanes; i++)
-        draw_lane(p, a, 1 + i, tl->lane_top + i);
+    int drawn = 0;
+    for (; drawn < rows && tl->lane_top + drawn < tl->nlanes; drawn++)
+        draw_lane(p, a, 1 + drawn, tl->lane_top + drawn);
+    if (drawn < rows && tl->lane_top + drawn >= tl->nlanes) {
+        build_more(tl, a);
+        for (int k = 0; k < tl->nmore && drawn < rows; k++)
+            if (tl->more[k].row != cpu_lane(tl)->row)
+                draw_more(p, a, 1 + drawn++, &tl->more[k]);
+    }
     draw_axis(p, a, p->r.h - 1);
 }
 
@@ -433,6 +555,9 @@ static void timeline_position(struct pane *p, struct app *a, char *buf, size_t n
 static void timeline_free_priv(struct pane *p)
 {
     struct tl_pane *tl = tl_of(p);
+    for (int i = 0; i < tl->nmore; i++)
+        lane_free(&tl->more[i]);
+    free(tl->more);
     for (int i = 0; i < tl->nlanes; i++)
         lane_free(&tl->lanes[i]);
     free(tl->lanes);

@@ -251,7 +251,7 @@ void traceback_pane_load(struct pane *p, struct app *a, const struct tb_subject 
         if (ev != IDX_NONE && ev < a->t->ev.n) {
             key = ev;
             sb_puts(&tv->what, ev_name(a->t, ev));
-            traceback_of_event(&tv->tb, a->t, ev);
+            traceback_of_event_forward(&tv->tb, a->t, ev);
             for (size_t i = 0; i < tv->tb.frames.n; i++)
                 VEC_PUSH(&tv->sframes, IDX_NONE);
         }
@@ -357,7 +357,13 @@ static void row_text(struct app *a, struct tbview *tv, const struct tbrow *row, 
         if (f->line > 0)
             sb_printf(loc, ":%lld", (long long)f->line);
     }
-    if (f->flags & TBF_CROSS_THREAD)
+    /* The first frame of the forward op says so; the rest follow it. */
+    if ((f->flags & TBF_FORWARD) &&
+        (row->frame == 0 || !(tv->tb.frames.v[row->frame - 1].flags & TBF_FORWARD)))
+        *dim = "(forward of this backward op)";
+    else if (f->flags & TBF_FORWARD)
+        return;
+    else if (f->flags & TBF_CROSS_THREAD)
         *dim = "(another thread)";
 }
 

@@ -21,6 +21,7 @@ struct table *table_new(const char *name, const char *title, const struct table_
     t->cols = xmalloc(ncols * sizeof(*cols));
     memcpy(t->cols, cols, ncols * sizeof(*cols));
     t->ncols = ncols;
+    t->sorted_col = -1;
     arena_init(&t->arena, 16 * 1024);
     return t;
 }
@@ -191,6 +192,12 @@ void table_sort(struct table *t, size_t col, bool descending)
 
 void table_sort_keys(struct table *t, const struct table_sort_key *keys, size_t nkeys)
 {
+    for (size_t k = 0; k < nkeys; k++)
+        if (keys[k].col < t->ncols) {
+            t->sorted_col = (int)keys[k].col;
+            t->sorted_desc = keys[k].descending;
+            break;
+        }
     if (t->nrows < 2)
         return;
     size_t *perm = xmalloc(t->nrows * sizeof(*perm));

@@ -37,6 +37,10 @@ enum col_flags {
                              print each line after the first on a row of its own below
                              the cell's row; CSV and JSON keep the newlines in the cell */
     COLF_NAME = 1 << 6,   /* names the row (when the first wide text column does not) */
+    COLF_SHAPES = 1 << 7, /* a Python tuple with one item per op input (dims, dtypes):
+                             the explorer cuts it between items, not inside the first */
+    COLF_KEY = 1 << 8,    /* part of the row's answer: the explorer shows it on the first
+                             screen, before columns without the flag */
 };
 
 struct table_col {
@@ -44,7 +48,7 @@ struct table_col {
     const char *title; /* short header for text and the UI; NULL = name */
     uint8_t kind;      /* enum col_kind */
     uint8_t decimals;  /* digits after the point in text output */
-    uint8_t flags;     /* enum col_flags */
+    uint16_t flags;    /* enum col_flags */
 };
 
 union cell {
@@ -70,6 +74,8 @@ struct table {
                                       event index, a name id...), IDX_NONE = none */
     VEC(char *) notes;             /* lines printed after the table */
     VEC(struct table_cumul) cumul; /* COLF_CUMUL columns and what they sum */
+    int sorted_col;                /* the column the rows are ordered by, -1: unknown */
+    bool sorted_desc;              /* ... descending */
     bool whole;                    /* a breakdown, not a ranking: --top never cuts it */
     size_t top_default;            /* rows printed when no --top is given (0 = all): a long
                                       ranking, whole in the table so that a sort sees every row */
@@ -110,7 +116,8 @@ size_t table_name_col(const struct table *t);
 
 /* Stable sort of the rows by one column; empty cells sort last either way.
  * Instances and refs move with their rows; cumulative columns are
- * recomputed in the new order. */
+ * recomputed in the new order. Sets sorted_col and sorted_desc (a builder
+ * that orders rows itself sets them). */
 void table_sort(struct table *t, size_t col, bool descending);
 
 /* One key of a multi-key order. */

@@ -241,7 +241,7 @@ bool roofline_plot(struct strbuf *out, const struct roofline *r, uint32_t ev, in
     double bw = r->have_dev ? r->dev.mem_bw_gbps / 1e3 : 0; /* TB/s */
     bool roof = peak > 0 && bw > 0;
 
-    struct canvas c = {.w = width - LABEL_W - 1, .h = height - 4};
+    struct canvas c = {.w = width - LABEL_W - 1, .h = height - 5};
     c.gl = ascii ? &g_ascii : &g_utf8;
     canvas_ranges(&c, &pts, roof ? peak : 0, roof ? bw : 0);
     c.cell = xmalloc((size_t)c.w * (size_t)c.h * sizeof(*c.cell));
@@ -260,10 +260,13 @@ bool roofline_plot(struct strbuf *out, const struct roofline *r, uint32_t ev, in
     sb_clear(&line);
     sb_printf(&line, "%s this combination  %s others (%zu)", c.gl->mark, c.gl->point,
               pts.n ? pts.n - 1 : 0);
+    put_fit(out, &line, width, ascii);
+    /* The roof on a line of its own: a legend line would cut it. */
+    sb_clear(&line);
     if (roof)
-        sb_printf(&line, "  roof: %g TFLOP/s, %g TB/s", peak, bw);
+        sb_printf(&line, "roof: %g TFLOP/s, %g TB/s", peak, bw);
     else
-        sb_puts(&line, "  no roof (no device peaks)");
+        sb_puts(&line, "no roof (no device peaks)");
     put_fit(out, &line, width, ascii);
     sb_free(&line);
     free(c.cell);

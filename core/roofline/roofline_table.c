@@ -140,17 +140,28 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
     size_t ncols = 1 + np + M__N;
     struct table_col *cols = xcalloc(ncols, sizeof(*cols));
     cols[0] = (struct table_col){"name", "op", COL_TEXT, 0, COLF_WIDE | COLF_ASC};
-    for (size_t i = 0; i < np; i++)
+    /* The parameters that name a combination, its time, throughput, share
+     * of the roof and bound make the first screen (COLF_KEY); dtype tuples
+     * are cut between items (COLF_SHAPES). */
+    for (size_t i = 0; i < np; i++) {
+        bool detail = param_detail(defs[i].key);
+        uint16_t f = detail ? COLF_DETAIL : COLF_KEY;
+        if (!defs[i].is_int && strncmp(defs[i].key, "dtype", 5) == 0)
+            f |= COLF_SHAPES;
         cols[1 + i] =
-            (struct table_col){defs[i].col, defs[i].key, defs[i].is_int ? COL_INT : COL_TEXT, 0,
-                               param_detail(defs[i].key) ? COLF_DETAIL : 0};
+            (struct table_col){defs[i].col, defs[i].key, defs[i].is_int ? COL_INT : COL_TEXT, 0, f};
+    }
     memcpy(cols + 1 + np, metric_cols, sizeof(metric_cols));
+    cols[1 + np + M_KT_SUM].flags |= COLF_KEY;
+    cols[1 + np + M_BOUND].flags |= COLF_KEY;
+    cols[1 + np + M_PCT].flags |= COLF_KEY;
     char title[128];
     snprintf(title, sizeof(title), "Roofline: %s (%s)", pm_sheet_name(s),
              r->have_dev ? r->dev.name : "no device peaks");
     struct table *tab = table_new(pm_sheet_name(s), title, cols, ncols);
     free(cols);
     VEC(double) tf = {0}, tb = {0}, pc = {0};
+    double mem_us = 0, all_us = 0; /* kernel time of memory-bound rows, of all */
     uint32_t *first = xmalloc((ng + 1) * sizeof(*first));
     VEC(uint32_t) inst = {0};
     for (size_t k = 0; k < ng; k++) {
@@ -201,6 +212,8 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
         table_set_float(tab, row, m0 + M_ROOF, roof);
         if (!isnan(roof))
             table_set_text(tab, row, m0 + M_BOUND, cb ? "COMPUTE_BOUND" : "MEMORY_BOUND");
+        all_us += kt_sum;
+        mem_us += !isnan(roof) && !cb ? kt_sum : 0;
         table_set_float(tab, row, m0 + M_PCT, mean_of(pc.v, pc.n, &mn, &mx));
         table_set_text(tab, row, m0 + M_MODEL, g->model);
         table_set_text(tab, row, m0 + M_DIFFERS, g->differs);
@@ -210,6 +223,14 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
     }
     first[ng] = (uint32_t)inst.n;
     table_set_instances(tab, first, inst.v);
+    /* Throughput in the unit of the model's roof: FLOP/s where the model
+     * counts FLOPs for matrix units, else in the unit of what bounds most
+     * of the kernel time. */
+    bool flops = s == PM_GEMM || s == PM_GEMM_BWD || s == PM_CONV_FWD || s == PM_CONV_BWD ||
+                 s == PM_SDPA_FWD || s == PM_SDPA_BWD || mem_us * 2 <= all_us;
+    tab->cols[1 + np + (flops ? M_TFLOPS_MEAN : M_TBPS_MEAN)].flags |= COLF_KEY;
+    tab->sorted_col = (int)(1 + np + M_KT_SUM);
+    tab->sorted_desc = true;
     VEC_FREE(&tf);
     VEC_FREE(&tb);
     VEC_FREE(&pc);

@@ -197,28 +197,24 @@ static void cs_advance(struct traceback *tb, struct cs_frames *c, const struct c
     c->first = i;
 }
 
-void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev)
+/* Whether op ev is the backward of its partner: the partner, linked by
+ * Sequence number, ran first. */
+static uint32_t forward_of(const struct trace *t, uint32_t ev)
 {
-    traceback_clear(tb);
-    if (ev >= t->ev.n)
-        return;
-    uint32_t key_cs = strtab_find(&t->strs, "Call stack", 10);
-    uint32_t key_kf = strtab_find(&t->strs, "kernel_file", 11);
+    const struct op_info *o = ev_op(t, ev);
+    if (!o || o->partner == IDX_NONE || o->partner >= t->ev.n)
+        return IDX_NONE;
+    return t->ev.v[o->partner].ts < t->ev.v[ev].ts ? o->partner : IDX_NONE;
+}
 
-    uint32_t cur = ev;
-    const struct event *e = &t->ev.v[ev];
-    if (evk_on_device(e->kind)) {
-        const char *name = trace_str(t, e->name);
-        char *dem = demangle(name);
-        if (dem) {
-            name = arena_strndup(&tb->arena, dem, strlen(dem));
-            free(dem);
-        }
-        push_raw(tb, TB_KERNEL, ev, name, trace_str(t, e->name));
-        const struct gpu_info *g = ev_gpu(t, ev);
-        cur = g ? g->launch : IDX_NONE;
-    }
-
+/* Append the frames from host event cur up to its thread's (and its Python
+ * parents') outermost; *fwd gets the forward op of the innermost backward
+ * op on the way (IDX_NONE: none). */
+static void walk_up(struct traceback *tb, const struct trace *t, uint32_t cur, uint32_t key_cs,
+                    uint32_t key_kf, uint32_t *fwd)
+{
+    const struct event *e;
+    *fwd = IDX_NONE;
     /* Call stacks of old traces: the innermost one, whose frames from
      * `first` on are not placed yet. */
     struct cs_frames *pending = NULL;
@@ -248,6 +244,8 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
         case EVK_CPU_OP:
         case EVK_ANNOTATION:
         case EVK_OTHER: {
+            if (*fwd == IDX_NONE && e->kind == EVK_CPU_OP)
+                *fwd = forward_of(t, cur);
             const char *cs = seen_python ? NULL : str_arg(t, cur, key_cs);
             if (cs) {
                 if (pending) {
@@ -294,4 +292,50 @@ void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev
     }
     if (pending)
         cs_push_range(tb, pending, pending->first, pending->n);
+}
+
+static void of_event(struct traceback *tb, const struct trace *t, uint32_t ev, bool forward);
+
+void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev)
+{
+    of_event(tb, t, ev, false);
+}
+
+void traceback_of_event_forward(struct traceback *tb, const struct trace *t, uint32_t ev)
+{
+    of_event(tb, t, ev, true);
+}
+
+static void of_event(struct traceback *tb, const struct trace *t, uint32_t ev, bool forward)
+{
+    traceback_clear(tb);
+    if (ev >= t->ev.n)
+        return;
+    uint32_t key_cs = strtab_find(&t->strs, "Call stack", 10);
+    uint32_t key_kf = strtab_find(&t->strs, "kernel_file", 11);
+
+    uint32_t cur = ev;
+    const struct event *e = &t->ev.v[ev];
+    if (evk_on_device(e->kind)) {
+        const char *name = trace_str(t, e->name);
+        char *dem = demangle(name);
+        if (dem) {
+            name = arena_strndup(&tb->arena, dem, strlen(dem));
+            free(dem);
+        }
+        push_raw(tb, TB_KERNEL, ev, name, trace_str(t, e->name));
+        const struct gpu_info *g = ev_gpu(t, ev);
+        cur = g ? g->launch : IDX_NONE;
+    }
+    uint32_t fwd;
+    walk_up(tb, t, cur, key_cs, key_kf, &fwd);
+    /* A backward op continues into its forward op and the Python code that
+     * ran it (where the user's model line is). */
+    if (forward && fwd != IDX_NONE) {
+        size_t first = tb->frames.n;
+        uint32_t again;
+        walk_up(tb, t, fwd, key_cs, key_kf, &again);
+        for (size_t k = first; k < tb->frames.n; k++)
+            tb->frames.v[k].flags |= TBF_FORWARD;
+    }
 }

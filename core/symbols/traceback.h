@@ -20,7 +20,11 @@
  *   other frames, where that scope was opened, are left out;
  * - an op with a "kernel_file" arg (a Triton kernel launched by Inductor
  *   code) is preceded by an inductor frame naming that generated file;
- * - "nn.Module: X_0" Python frames have TBF_MODULE.
+ * - "nn.Module: X_0" Python frames have TBF_MODULE;
+ * - with traceback_of_event_forward, a chain through a backward op (one
+ *   whose Sequence number partner ran before it) goes on with its forward
+ *   op's own chain, frames flagged TBF_FORWARD: the Python line the
+ *   backward ran for.
  * Python frame names "path.py(123): func" are split into file, line and
  * function; "<built-in method ...>" frames keep their name.
  *
@@ -63,6 +67,8 @@ enum tb_flags {
     TBF_CALLSTACK = 1 << 1,    /* parsed from a "Call stack" arg */
     TBF_CROSS_THREAD = 1 << 2, /* reached through Python parent id across threads */
     TBF_ANNOTATION = 1 << 3,   /* user annotation (record_function) op */
+    TBF_FORWARD = 1 << 4,      /* the forward op of a backward op above (Sequence number
+                                  link) and its callers */
 };
 
 struct tb_frame {
@@ -92,6 +98,10 @@ void traceback_clear(struct traceback *tb);
  * must be indexed (trace_index, done by trace_load_file). Events without
  * any link give a single frame. */
 void traceback_of_event(struct traceback *tb, const struct trace *t, uint32_t ev);
+/* The same, continued into the forward op of the innermost backward op on
+ * the chain (TBF_FORWARD frames), for a reader going from a backward kernel
+ * to the model code; folded stacks keep the chain as it ran. */
+void traceback_of_event_forward(struct traceback *tb, const struct trace *t, uint32_t ev);
 
 /* Append a frame; name/file are copied (file may be NULL). For callers
  * that build tracebacks from other sources (native frames of a memory

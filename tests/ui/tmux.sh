@@ -138,6 +138,12 @@ T send-keys -t vt x
 wait_for vt "cudaLaunchKernel"
 T send-keys -t vt C-c
 wait_for vt "EXIT=0"
+# vt100 has no alternate screen: the last frame is cleared on the way out.
+screen vt | grep -qF "GPU time by launcher op" && fail "vt100: the last frame stayed after quit"
+# A terminal that cannot move the cursor is refused, as an unknown one is.
+start dumb "TERM=dumb '$bin' '$small'"
+wait_for dumb "cannot move the cursor"
+wait_for dumb "EXIT=1"
 # The Linux console's entry names Shift-Tab in an extended capability.
 # (In sanitizer builds libgpm's own leak is suppressed: tests/ui/lsan.supp.)
 start linux "TERM=linux '$bin' '$small'" ASAN_OPTIONS=fast_unwind_on_malloc=0 \
@@ -147,6 +153,7 @@ T send-keys -t linux BTab
 wait_for linux "detail line 1/"
 T send-keys -t linux q
 wait_for linux "EXIT=0"
+screen linux | grep -qF "GPU time by launcher op" && fail "linux: the last frame stayed after quit"
 
 # --- rows made between keys: everything below the main thread of the
 # largest trace opens in bounded steps, and the count comes without a key.

@@ -40,7 +40,10 @@ static void check_frames(const struct traceback *tb, const struct want *w, size_
                         w[k].file ? w[k].file : "-", (long long)w[k].line);
         assert_true(ok);
     }
-    assert_int_equal(tb->frames.n, n);
+    /* What follows a backward op's chain is its forward op's. */
+    assert_true(tb->frames.n >= n);
+    for (size_t k = n; k < tb->frames.n; k++)
+        assert_true(tb->frames.v[k].flags & TBF_FORWARD);
 }
 
 static void test_pyframe_parse(void **state)
@@ -327,8 +330,10 @@ static const struct want want_mi300[] = {
 
 /* The combined traceback of the kernel named `name` starting at ts (ns,
  * relative to the trace's base) in shared trace `file`. */
+/* backward: the kernel runs for a backward op, whose forward op's frames
+ * (at least `backward` of them) follow the n frames w. */
 static void check_shared(const char *file, const char *name, int64_t ts, const struct want *w,
-                         size_t n)
+                         size_t n, size_t backward)
 {
     const char *shared = shared_dir();
     if (!shared) {
@@ -349,8 +354,26 @@ static void check_shared(const char *file, const char *name, int64_t ts, const s
     assert_int_not_equal(ev, IDX_NONE);
     struct traceback tb;
     traceback_init(&tb);
-    traceback_of_event(&tb, t, ev);
+    traceback_of_event_forward(&tb, t, ev);
     check_frames(&tb, w, n);
+    if (backward) {
+        assert_true(tb.frames.n >= n + backward);
+        /* The first forward frame is the op the backward op is paired with. */
+        const struct tb_frame *f = &tb.frames.v[n];
+        assert_int_equal(f->kind, TB_OP);
+        bool paired = false;
+        for (size_t k = 0; k < n; k++) {
+            const struct op_info *o =
+                tb.frames.v[k].ev != IDX_NONE ? ev_op(t, tb.frames.v[k].ev) : NULL;
+            paired |= o && o->partner == f->ev;
+        }
+        assert_true(paired);
+    } else {
+        assert_int_equal(tb.frames.n, n);
+    }
+    /* Without the forward link the chain ends where it ran. */
+    traceback_of_event(&tb, t, ev);
+    assert_int_equal(tb.frames.n, n);
     traceback_done(&tb);
     trace_free(t);
 }
@@ -360,7 +383,7 @@ static void test_shared_bert(void **state)
 {
     (void)state;
     check_shared("tracelens-h100-bert-small-infer.json.gz", "indexSelectLargeIndex",
-                 1419247333430849, want_bert, ARRAY_SIZE(want_bert));
+                 1419247333430849, want_bert, ARRAY_SIZE(want_bert), 0);
 }
 
 /* PyTorch 1.9: Call stack args, and a ProfilerStep opened at another line. */
@@ -368,7 +391,7 @@ static void test_shared_resnet_call_stack(void **state)
 {
     (void)state;
     check_shared("kineto-v100-resnet50-pt19.pt.trace.json.gz", "generateWinogradTilesKernel",
-                 1623142623533658000, want_resnet, ARRAY_SIZE(want_resnet));
+                 1623142623533658000, want_resnet, ARRAY_SIZE(want_resnet), 0);
 }
 
 /* torch.compile: the Triton kernel's generated file. */
@@ -376,7 +399,7 @@ static void test_shared_triton(void **state)
 {
     (void)state;
     check_shared("hta-a100-triton-tiny.json.gz", "triton_poi_fused_add_cos_sin_0", 2413669097444592,
-                 want_triton, ARRAY_SIZE(want_triton));
+                 want_triton, ARRAY_SIZE(want_triton), 0);
 }
 
 /* Activation checkpointing: recomputation on the autograd thread, called
@@ -385,7 +408,7 @@ static void test_shared_cross_thread(void **state)
 {
     (void)state;
     check_shared("tracelens-mi300-resnet-ddp-8rank-rank0.json.gz", "SubTensorOpWithScalar1d",
-                 3743411255233937, want_mi300, ARRAY_SIZE(want_mi300));
+                 3743411255233937, want_mi300, ARRAY_SIZE(want_mi300), 3);
 }
 
 /* Folded stacks of a real trace: well-formed lines whose values add up to

@@ -113,6 +113,41 @@ static void test_maximized(void **state)
     assert_false(rect_contains(&r, 38, 0));
 }
 
+/* Short terminals: the focused pane of table, tree and detail takes the
+ * height; the others keep a title and a row; every size still tiles. */
+static void test_focus_height(void **state)
+{
+    static const int focus[] = {L_TABLE, L_TREE, L_DETAIL, L_TIMELINE};
+    struct layout_cfg cfg = {.timeline_lanes = 2, .maximized = -1};
+    struct layout l;
+    for (size_t f = 0; f < sizeof(focus) / sizeof(focus[0]); f++) {
+        cfg.focus = focus[f];
+        for (int lines = LAYOUT_MIN_LINES; lines < 60; lines += 3)
+            for (int cols = LAYOUT_MIN_COLS; cols < 200; cols += 17) {
+                assert_true(layout_compute(lines, cols, &cfg, &l));
+                check_tiling(lines, cols, &l);
+                assert_true(l.r[L_TABLE].h >= 3 && l.r[L_TREE].h >= 3 && l.r[L_DETAIL].h >= 3);
+            }
+    }
+    cfg.focus = L_TABLE;
+    assert_true(layout_compute(24, 80, &cfg, &l));
+    assert_int_equal(l.r[L_TREE].h, 3);
+    assert_int_equal(l.r[L_DETAIL].h, 3);
+    assert_true(l.r[L_TABLE].h >= 10);
+    cfg.focus = L_DETAIL;
+    assert_true(layout_compute(24, 80, &cfg, &l));
+    assert_true(l.r[L_DETAIL].h > l.r[L_TABLE].h + l.r[L_TREE].h);
+    cfg.focus = L_TREE;
+    assert_true(layout_compute(24, 140, &cfg, &l));
+    assert_true(l.r[L_TREE].h > 2 * l.r[L_TABLE].h);
+    /* Tall enough: the focus changes nothing. */
+    struct layout tall;
+    assert_true(layout_compute(42, 140, &cfg, &l));
+    cfg.focus = L_TABLE;
+    assert_true(layout_compute(42, 140, &cfg, &tall));
+    assert_memory_equal(&l, &tall, sizeof(l));
+}
+
 static void test_listview(void **state)
 {
     struct listview lv = {.n = 100, .height = 10};
@@ -174,7 +209,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_minimum),    cmocka_unit_test(test_wide_and_narrow),
         cmocka_unit_test(test_every_size), cmocka_unit_test(test_maximized),
-        cmocka_unit_test(test_listview),
+        cmocka_unit_test(test_listview),   cmocka_unit_test(test_focus_height),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
