@@ -18,6 +18,7 @@
 #include "core/report/xlsx.h"
 #include "core/trace/load.h"
 #include "core/trace/tree.h"
+#include "src/cliout.h"
 #include "src/commands.h"
 #include "src/progress.h"
 
@@ -88,17 +89,6 @@ enum {
     OPT_LABELS,
 };
 
-static bool parse_count(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool parse_step(const char *s, int64_t *out)
 {
     long v;
@@ -106,7 +96,7 @@ static bool parse_step(const char *s, int64_t *out)
         *out = TRACEDIFF_STEP_ALL;
         return true;
     }
-    if (!parse_count(s, 0, INT64_MAX >> 1, &v))
+    if (!cliout_parse_count(s, 0, INT64_MAX >> 1, &v))
         return false;
     *out = v;
     return true;
@@ -168,7 +158,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
             }
             break;
         case 'n':
-            if (!parse_count(optarg, 0, 1L << 30, &v)) {
+            if (!cliout_parse_count(optarg, 0, 1L << 30, &v)) {
                 usage_error("--top needs a number, not", optarg);
                 return EXIT_USAGE;
             }
@@ -181,7 +171,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
             c->out_path = optarg;
             break;
         case OPT_NAMEW:
-            if (!parse_count(optarg, 8, 100000, &v)) {
+            if (!cliout_parse_count(optarg, 8, 100000, &v)) {
                 usage_error("--max-name-width needs a number >= 8, not", optarg);
                 return EXIT_USAGE;
             }
@@ -197,7 +187,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
             c->no_header = true;
             break;
         case OPT_THREADS:
-            if (!parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {
+            if (!cliout_parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {
                 usage_error("--threads needs a number (1-64), not", optarg);
                 return EXIT_USAGE;
             }
@@ -269,54 +259,6 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
     paths[0] = argv[optind];
     paths[1] = argv[optind + 1];
     return -1;
-}
-
-static void output_error(const char *path, const char *reason)
-{
-    struct strbuf sb = STRBUF_INIT;
-    display_sanitize(&sb, path, strlen(path));
-    fprintf(stderr, "torchtop diff: cannot write %s: %s\n", sb_str(&sb), reason);
-    sb_free(&sb);
-}
-
-/* The output, whole: into a file beside -o's target renamed onto it when
- * complete, or onto standard output. */
-static int write_out(const struct diff_cli *c, const struct strbuf *sb)
-{
-    if (!c->out_path || strcmp(c->out_path, "-") == 0) {
-        errno = 0;
-        fwrite(sb_str(sb), 1, sb->len, stdout);
-        if (ferror(stdout) | fflush(stdout)) {
-            output_error("standard output", errno ? strerror(errno) : "write error");
-            return EXIT_FAILURE_RUN;
-        }
-        return EXIT_OK;
-    }
-    struct outfile of;
-    struct errinfo err = {0};
-    bool ok = outfile_open(&of, c->out_path, &err) == ST_OK;
-    const char *p = sb_str(sb);
-    size_t left = sb->len;
-    while (ok && left) {
-        ssize_t n = write(of.fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            outfile_discard(&of);
-            ok = false;
-        } else {
-            p += n;
-            left -= (size_t)n;
-        }
-    }
-    ok = ok && outfile_commit(&of, &err) == ST_OK;
-    int e = errno ? errno : EIO;
-    errinfo_clear(&err);
-    if (!ok) {
-        output_error(c->out_path, strerror(e));
-        return EXIT_FAILURE_RUN;
-    }
-    return EXIT_OK;
 }
 
 /* Load one side with progress; prints a fault and sets *status to 2, and
@@ -392,7 +334,7 @@ static int print_tables(const struct diff_cli *c, struct table_list *tables,
         }
         tabfmt_list(&out, tables, &c->fmt, NULL);
     }
-    int rc = write_out(c, &out);
+    int rc = cliout_write("diff", c->out_path, &out);
     sb_free(&out);
     sb_free(&header);
     return rc;

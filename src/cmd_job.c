@@ -14,6 +14,7 @@
 #include "core/job/job_tables.h"
 #include "core/report/report.h"
 #include "src/cmd_job.h"
+#include "src/cliout.h"
 #include "src/commands.h"
 #include "tui/jobview.h"
 #include "tui/tui.h"
@@ -48,46 +49,6 @@ static int print_error(struct errinfo *err)
     fprintf(stderr, "torchtop: %s\n", m);
     free(m);
     return EXIT_BAD_INPUT;
-}
-
-static int write_all(const char *path, const struct strbuf *sb)
-{
-    if (!path || strcmp(path, "-") == 0) {
-        fwrite(sb_str(sb), 1, sb->len, stdout);
-        if (ferror(stdout) | fflush(stdout)) {
-            fprintf(stderr, "torchtop report: cannot write standard output: %s\n",
-                    strerror(errno ? errno : EIO));
-            return EXIT_FAILURE_RUN;
-        }
-        return EXIT_OK;
-    }
-    struct outfile of;
-    struct errinfo err = {0};
-    bool ok = outfile_open(&of, path, &err) == ST_OK;
-    const char *p = sb_str(sb);
-    size_t left = sb->len;
-    while (ok && left) {
-        ssize_t w = write(of.fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            outfile_discard(&of);
-            ok = false;
-            break;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    ok = ok && outfile_commit(&of, &err) == ST_OK;
-    if (!ok) {
-        struct strbuf m = STRBUF_INIT;
-        display_sanitize(&m, path, strlen(path));
-        fprintf(stderr, "torchtop report: cannot write %s: %s\n", sb_str(&m),
-                strerror(errno ? errno : EIO));
-        sb_free(&m);
-    }
-    errinfo_clear(&err);
-    return ok ? EXIT_OK : EXIT_FAILURE_RUN;
 }
 
 int job_report(char *const *args, size_t n, const struct job_report_opts *o)
@@ -154,7 +115,7 @@ int job_report(char *const *args, size_t n, const struct job_report_opts *o)
             }
             tabfmt_list(&out, &tables, o->fmt, NULL);
         }
-        rc = write_all(o->out_path, &out);
+        rc = cliout_write("report", o->out_path, &out);
         sb_free(&out);
         sb_free(&header);
     }

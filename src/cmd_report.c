@@ -25,6 +25,7 @@
 #include "core/report/svg_roofline.h"
 #include "core/roofline/devices.h"
 #include "src/cmd_job.h"
+#include "src/cliout.h"
 #include "src/commands.h"
 #include "core/trace/capture.h"
 #include "core/trace/tree.h"
@@ -124,16 +125,6 @@ enum {
     OPT_CAPTURE,
 };
 
-static bool parse_count(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* One line for a bad command line: the option (`arg` as given, or the
  * short option `opt` getopt found inside it), what is wrong, where help is. */
 static void usage_error(const char *arg, int opt, const char *what)
@@ -205,7 +196,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             }
             break;
         case 'n':
-            if (!parse_count(optarg, 0, 1L << 30, &v)) {
+            if (!cliout_parse_count(optarg, 0, 1L << 30, &v)) {
                 fprintf(stderr, "torchtop report: --top needs a number\n");
                 return EXIT_USAGE;
             }
@@ -224,7 +215,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             c->ropts.keyavg.group_by_shape = true;
             break;
         case OPT_STACK:
-            if (!parse_count(optarg, 1, 64, &v)) {
+            if (!cliout_parse_count(optarg, 1, 64, &v)) {
                 fprintf(stderr, "torchtop report: --group-by-stack needs a frame count (1-64)\n");
                 return EXIT_USAGE;
             }
@@ -247,7 +238,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             c->ropts.keyavg.time_unit = optarg;
             break;
         case OPT_NAMEW:
-            if (!parse_count(optarg, 8, 100000, &v)) {
+            if (!cliout_parse_count(optarg, 8, 100000, &v)) {
                 fprintf(stderr, "torchtop report: --max-name-width needs a number >= 8\n");
                 return EXIT_USAGE;
             }
@@ -266,7 +257,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             c->no_header = true;
             break;
         case OPT_THREADS:
-            if (!parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {
+            if (!cliout_parse_count(optarg, 1, LOAD_MAX_THREADS, &v)) {
                 fprintf(stderr, "torchtop report: --threads needs a number (1-64)\n");
                 return EXIT_USAGE;
             }
@@ -320,59 +311,6 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
     }
     *path = argv[optind];
     return -1;
-}
-
-/* "torchtop report: cannot write PATH: reason", the path sanitized. */
-static void output_error(const char *path, const char *reason)
-{
-    struct strbuf sb = STRBUF_INIT;
-    display_sanitize(&sb, path, strlen(path));
-    fprintf(stderr, "torchtop report: cannot write %s: %s\n", sb_str(&sb), reason);
-    sb_free(&sb);
-}
-
-/* The report, whole: into a file beside -o's target renamed onto it when
- * complete, or onto standard output. */
-static int write_out(const struct report_cli *c, const struct strbuf *sb)
-{
-    if (!c->out_path || strcmp(c->out_path, "-") == 0) {
-        errno = 0;
-        fwrite(sb_str(sb), 1, sb->len, stdout);
-        if (ferror(stdout) | fflush(stdout)) {
-            output_error("standard output", errno ? strerror(errno) : "write error");
-            return EXIT_FAILURE_RUN;
-        }
-        return EXIT_OK;
-    }
-    struct outfile of;
-    struct errinfo err = {0};
-    bool ok = outfile_open(&of, c->out_path, &err) == ST_OK;
-    if (ok) {
-        /* Anything printed to stdout before goes first (same stream). */
-        fflush(stdout);
-        const char *p = sb_str(sb);
-        size_t left = sb->len;
-        while (left && ok) {
-            ssize_t n = write(of.fd, p, left);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0) {
-                outfile_discard(&of);
-                ok = false;
-            } else {
-                p += n;
-                left -= (size_t)n;
-            }
-        }
-        ok = ok && outfile_commit(&of, &err) == ST_OK;
-    }
-    int e = errno ? errno : EIO; /* outfile leaves the reason there */
-    errinfo_clear(&err);
-    if (!ok) {
-        output_error(c->out_path, strerror(e));
-        return EXIT_FAILURE_RUN;
-    }
-    return EXIT_OK;
 }
 
 /* An output (-o, --xlsx, --svg) that is the input file is refused before the
@@ -468,7 +406,7 @@ static int print_tables(const struct report_cli *c, struct table_list *tables,
         }
         tabfmt_list(&out, tables, &c->fmt, NULL);
     }
-    rc = write_out(c, &out);
+    rc = cliout_write("report", c->out_path, &out);
     sb_free(&out);
     sb_free(&header);
     return rc;
@@ -661,7 +599,7 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
             sb_free(&svg);
             sb_free(&title);
         } else {
-            w = write_out(c, &out);
+            w = cliout_write("report", c->out_path, &out);
         }
         sb_free(&out);
         trace_free(t);

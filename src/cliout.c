@@ -1,0 +1,74 @@
+#include "src/cliout.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/base/display.h"
+#include "core/base/errinfo.h"
+#include "core/base/outfile.h"
+#include "src/commands.h"
+
+bool cliout_parse_count(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void write_error(const char *cmd, const char *path, int e)
+{
+    struct strbuf sb = STRBUF_INIT;
+    display_sanitize(&sb, path, strlen(path));
+    fprintf(stderr, "torchtop %s: cannot write %s: %s\n", cmd, sb_str(&sb), strerror(e));
+    sb_free(&sb);
+}
+
+int cliout_write(const char *cmd, const char *path, const struct strbuf *sb)
+{
+    if (!path || strcmp(path, "-") == 0) {
+        errno = 0;
+        fwrite(sb_str(sb), 1, sb->len, stdout);
+        if (ferror(stdout) | fflush(stdout)) {
+            write_error(cmd, "standard output", errno ? errno : EIO);
+            return EXIT_FAILURE_RUN;
+        }
+        return EXIT_OK;
+    }
+    struct outfile of;
+    struct errinfo err = {0};
+    bool ok = outfile_open(&of, path, &err) == ST_OK;
+    if (ok) {
+        /* Anything printed to stdout before goes first (-o /dev/stdout is
+         * the same stream). */
+        fflush(stdout);
+        const char *p = sb_str(sb);
+        size_t left = sb->len;
+        while (left && ok) {
+            ssize_t n = write(of.fd, p, left);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                outfile_discard(&of);
+                ok = false;
+            } else {
+                p += n;
+                left -= (size_t)n;
+            }
+        }
+        ok = ok && outfile_commit(&of, &err) == ST_OK;
+    }
+    int e = errno ? errno : EIO; /* outfile leaves the reason there */
+    errinfo_clear(&err);
+    if (!ok) {
+        write_error(cmd, path, e);
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
