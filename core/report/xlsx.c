@@ -286,9 +286,14 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
     format_set_num_format(f.real, "0.000");
     f.percent = workbook_add_format(wb);
     format_set_num_format(f.percent, "0.00");
-    /* Charts come first (for a trace; a diff has none yet): the sheet a reader opens on. Their
-     * charts are added once the sheets they read exist. */
-    lxw_worksheet *charts = a ? workbook_add_worksheet(wb, XLSX_CHARTS_SHEET) : NULL;
+    /* Charts come first, the sheet a reader opens on: for a trace, and for
+     * a diff (its trace_diff table). Their charts are added once the sheets
+     * they read exist. */
+    const struct table *delta = NULL;
+    for (size_t i = 0; !a && i < tables->items.n; i++)
+        if (strcmp(tables->items.v[i]->name, "trace_diff") == 0 && !delta)
+            delta = tables->items.v[i];
+    lxw_worksheet *charts = a || delta ? workbook_add_worksheet(wb, XLSX_CHARTS_SHEET) : NULL;
     struct xlsx_summary_ref sum = {0};
     if (a)
         write_summary(wb, a, &f, &sum);
@@ -303,7 +308,17 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
         if (write_table(wb, tables->items.v[i], &f, serial, refs[nrefs].name))
             nrefs++;
     }
-    if (charts) {
+    if (charts && !a) {
+        for (size_t i = 0; i < nrefs; i++) {
+            int nc = table_col_index(refs[i].t, "name");
+            if (nc < 0)
+                nc = table_col_index(refs[i].t, "short_name");
+            int dc = table_col_index(refs[i].t, "diff_duration");
+            if (refs[i].t == delta && nc >= 0 && dc >= 0)
+                xlsx_charts_delta(wb, charts, 0, &refs[i], (size_t)nc, (size_t)dc, XLSX_CHART_TOP,
+                                  "Duration change by name");
+        }
+    } else if (charts) {
         struct device_peaks peaks;
         char msg[256];
         bool have_peaks = devices_resolve(a->t, o ? o->arch : NULL, &peaks, msg, sizeof(msg));

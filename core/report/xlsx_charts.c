@@ -5,6 +5,7 @@
 #ifdef HAVE_XLSXWRITER
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -431,31 +432,83 @@ void xlsx_charts_write(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_sh
     sb_free(&c.sb);
 }
 
+static double cell_number(const struct table *t, size_t row, size_t col)
+{
+    union cell v = table_cell(t, row, col);
+    return t->cols[col].kind == COL_INT ? (double)v.i : t->cols[col].kind == COL_TEXT ? 0 : v.f;
+}
+
+/* Row order for the delta chart: largest |delta| first, then row order. */
+struct delta_rank {
+    double mag;
+    size_t row;
+};
+
+static int delta_rank_cmp(const void *pa, const void *pb)
+{
+    const struct delta_rank *a = pa, *b = pb;
+    if (a->mag != b->mag)
+        return a->mag < b->mag ? 1 : -1;
+    return a->row < b->row ? -1 : a->row > b->row;
+}
+
 uint32_t xlsx_charts_delta(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
                            const struct xlsx_sheet_ref *s, size_t name_col, size_t delta_col,
                            size_t top, const char *title)
 {
+    const struct table *t = s->t;
+    if (!t->nrows || !top || delta_col >= t->ncols || name_col >= t->ncols)
+        return row;
     struct charts c = {wb, ws, row, HELP_COL, NULL, STRBUF_INIT};
     c.bold = workbook_add_format(wb);
     format_set_bold(c.bold);
-    size_t k = s->t->nrows < top ? s->t->nrows : top;
-    if (!k || delta_col >= s->t->ncols || name_col >= s->t->ncols)
-        return row;
-    /* The delta chart's names get a helper column past those of the others. */
-    c.help_col = HELP_COL + 8;
-    lxw_col_t hc = short_names(&c, s, name_col, k, "delta names");
+    struct delta_rank *rank = xcalloc(t->nrows, sizeof(*rank));
+    for (size_t r = 0; r < t->nrows; r++)
+        rank[r] = (struct delta_rank){fabs(cell_number(t, r, delta_col)), r};
+    qsort(rank, t->nrows, sizeof(*rank), delta_rank_cmp);
+    size_t k = t->nrows < top ? t->nrows : top;
+    /* Helper cells: the chosen rows' names and deltas as formulas on the
+     * table's cells, so the chart follows edits there. */
+    lxw_col_t nc = (lxw_col_t)c.help_col++, vc = (lxw_col_t)c.help_col++;
+    worksheet_write_string(ws, 0, nc, "delta names", c.bold);
+    worksheet_write_string(ws, 0, vc, t->cols[delta_col].name, c.bold);
+    struct strbuf f = STRBUF_INIT;
+    for (size_t i = 0; i < k; i++) {
+        uint32_t r = (uint32_t)rank[i].row + 1;
+        const char *name = table_cell(t, rank[i].row, name_col).s;
+        sb_clear(&f);
+        sb_puts(&f, "=LEFT(");
+        cell_ref(&f, s->name, r, (uint32_t)name_col);
+        sb_printf(&f, ",%d)", NAME_CHARS);
+        sb_clear(&c.sb);
+        if (name)
+            display_fit(&c.sb, name, strlen(name), NAME_CHARS, false, false);
+        worksheet_write_formula_str(ws, (lxw_row_t)i + 1, nc, sb_str(&f), NULL, sb_str(&c.sb));
+        sb_clear(&f);
+        sb_putc(&f, '=');
+        cell_ref(&f, s->name, r, (uint32_t)delta_col);
+        worksheet_write_formula_num(ws, (lxw_row_t)i + 1, vc, sb_str(&f), NULL,
+                                    cell_number(t, rank[i].row, delta_col));
+    }
+    sb_free(&f);
+    free(rank);
+    worksheet_set_column(ws, nc, nc, 30, NULL);
     lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);
     lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
-    chart_series_set_categories(se, XLSX_CHARTS_SHEET, 1, hc, (lxw_row_t)k, hc);
-    chart_series_set_values(se, s->name, 1, (lxw_col_t)delta_col, (lxw_row_t)k,
-                            (lxw_col_t)delta_col);
+    chart_series_set_categories(se, XLSX_CHARTS_SHEET, 1, nc, (lxw_row_t)k, nc);
+    chart_series_set_values(se, XLSX_CHARTS_SHEET, 1, vc, (lxw_row_t)k, vc);
+    chart_series_set_name(se, t->cols[delta_col].name);
     /* Growth in red; Excel draws the negative bars inverted (white, outlined). */
     lxw_chart_fill pos = {.color = 0xC0504D};
     chart_series_set_fill(se, &pos);
     chart_series_set_invert_if_negative(se);
-    chart_title_set_name(ch, title);
+    sb_clear(&c.sb);
+    sb_printf(&c.sb, "%s (largest %zu of %zu by |%s|, sheet %s)", title, k, t->nrows,
+              t->cols[delta_col].name, s->name);
+    chart_title_set_name(ch, sb_str(&c.sb));
     chart_axis_set_reverse(ch->y_axis); /* the category axis (see chart_timeline) */
     chart_axis_set_label_position(ch->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+    chart_axis_set_name(ch->x_axis, "test - control (µs)");
     chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
     place(&c, ch, k > 10 ? 2.0 : 1.0);
     sb_free(&c.sb);

@@ -55,10 +55,11 @@ void xlsx_charts_write(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_sh
                        size_t n, const struct xlsx_summary_ref *summary,
                        const struct device_peaks *peaks);
 
-/* A diverging bar of a Δ table (e.g. `torchtop diff`'s): the first `top`
- * rows of sheet s, names from column name_col, bars from delta_col (a
- * signed number; negative bars in another colour), placed on ws at
- * (row, 0). Returns the next free row on ws below the chart. */
+/* A diverging bar of a Δ table (`torchtop diff`'s trace_diff): the `top`
+ * rows of sheet s with the largest |delta_col| (a signed number; negative
+ * bars in another colour), named by name_col, through helper cells on ws
+ * that point at those rows; placed on ws at (row, 0). Returns the next
+ * free row on ws below the chart. */
 uint32_t xlsx_charts_delta(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
                            const struct xlsx_sheet_ref *s, size_t name_col, size_t delta_col,
                            size_t top, const char *title);

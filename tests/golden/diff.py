@@ -193,13 +193,43 @@ def check_errors(path):
             import zipfile
             with zipfile.ZipFile(book) as z:
                 sheets = re.findall(r'<sheet name="([^"]+)"', z.read("xl/workbook.xml").decode())
-            check(rc == 0 and sheets == ["trace_diff", "diff_tree"], "--xlsx: exit %d, sheets %s" % (rc, sheets))
+            check(rc == 0 and sheets == ["Charts", "trace_diff", "diff_tree"],
+                  "--xlsx: exit %d, sheets %s" % (rc, sheets))
         bad = os.path.join(d, "bad.json")
         with open(bad, "w") as f:
             f.write('{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 2}, {"ph": ')
         rc, out, err = diff("-f", "csv", "--no-header", bad, bad)
         check(rc == 2 and "bad.json" in err, "truncated input: exit %d, %r" % (rc, err[:200]))
         check("a,1," in out, "truncated input: the events before the fault are compared: %r" % out[:200])
+
+
+def check_delta_chart(control, test, d):
+    """diff --xlsx: the Charts sheet's bar chart reads helper cells that
+    point at the rows of trace_diff with the largest |diff_duration|."""
+    import csv
+    import io
+    import re
+    import zipfile
+    book = os.path.join(d, "delta.xlsx")
+    rc, out, err = diff("--xlsx", book, control, test)
+    if rc == 1 and "libxlsxwriter" in err:
+        print("(no libxlsxwriter: the delta chart not checked)")
+        return
+    rc2, text, _ = diff("-f", "csv", "--no-header", control, test)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    check(rc == 0 and rc2 == 0 and rows, "delta chart: exit %d/%d" % (rc, rc2))
+    if not rows:
+        return
+    want = sorted(range(len(rows)), key=lambda i: (-abs(float(rows[i]["diff_duration"])), i))[:20]
+    with zipfile.ZipFile(book) as z:
+        chart = z.read("xl/charts/chart1.xml").decode()
+        sheet = z.read("xl/worksheets/sheet1.xml").decode()
+    refs = re.findall(r"<c:f>([^<]+)</c:f>", chart)
+    n = len(want) + 1
+    check(refs == ["Charts!$S$2:$S$%d" % n, "Charts!$T$2:$T$%d" % n], "delta chart ranges: %s" % refs)
+    got = [int(r) - 2 for r in re.findall(r"<f>'trace_diff'!\$G\$(\d+)</f>", sheet)]
+    check(got == want, "delta chart rows: %s, want %s" % (got[:5], want[:5]))
+    check("largest %d of %d" % (len(want), len(rows)) in chart, "delta chart title states its top N")
 
 
 def check_generated(d):
@@ -212,6 +242,7 @@ def check_generated(d):
         r = subprocess.run([TT, "gen", *args, "-o", p], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         check(r.returncode == 0, "gen %s: %s" % (args, r.stderr[:200]))
         paths.append(p)
+    check_delta_chart(paths[0], paths[1], d)
     sides = [ref.Side(load_trace(p)) for p in paths]
     compare_with_ref("gen seed 1 vs 2", paths[0], paths[1], sides[0], sides[1])
     compare_with_ref("gen seed 1 vs 2, gpu", paths[0], paths[1], sides[0], sides[1], device="gpu")
