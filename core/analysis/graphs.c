@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/wide.h"
 #include "core/analysis/graphs.h"
 #include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
@@ -66,11 +67,11 @@ bool graphs_share(const struct trace *t, struct graph_share *out)
             out->launches++;
         if (!evk_is_gpu(e->kind))
             continue;
-        out->gpu_ns += e->dur;
+        out->gpu_ns = wide_add_sat(out->gpu_ns, e->dur);
         if (!(e->flags & EVF_GRAPH))
             continue;
         out->kernels++;
-        out->ns += e->dur;
+        out->ns = wide_add_sat(out->ns, e->dur);
     }
     return out->kernels > 0;
 }
@@ -85,7 +86,7 @@ bool graphs_by_category(const struct trace *t, int64_t ns[], size_t n)
             continue;
         size_t c = kerncat_classify(e->kind, ev_name(t, i));
         if (c < n)
-            ns[c] += e->dur;
+            ns[c] = wide_add_sat(ns[c], e->dur);
         any = true;
     }
     return any;
@@ -260,7 +261,7 @@ bool graphs_tables(const struct trace *t, struct table_list *out, char *err)
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (evk_is_gpu(e->kind))
-            gpu_ns += e->dur;
+            gpu_ns = wide_add_sat(gpu_ns, e->dur);
     }
     for (uint32_t i = 0; i < t->ev.n; i++) {
         if (!is_graph_launch(t, i))
@@ -291,17 +292,17 @@ bool graphs_tables(const struct trace *t, struct table_list *out, char *err)
         int64_t sum = 0;
         for (uint32_t k = 0; k < n; k++) {
             int64_t d = t->ev.v[v[k].ev].dur;
-            sum += d;
+            sum = wide_add_sat(sum, d);
             if (k >= G->nnodes)
                 continue; /* a replay of a graph id with more nodes than the first */
             struct gpos *p = &G->pos[k];
             p->n++;
-            p->sum += d;
+            p->sum = wide_add_sat(p->sum, d);
             p->min = d < p->min ? d : p->min;
             p->max = d > p->max ? d : p->max;
         }
         G->replays++;
-        G->sum += sum;
+        G->sum = wide_add_sat(G->sum, sum);
         G->min = sum < G->min ? sum : G->min;
         G->max = sum > G->max ? sum : G->max;
         free(v);

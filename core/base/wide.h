@@ -12,4 +12,14 @@ static inline int64_t wide_clamp(__int128 v)
     return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
 }
 
+/* a + b, clamped to [INT64_MIN, INT64_MAX] instead of wrapping: for
+ * running sums kept in int64. */
+static inline int64_t wide_add_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 #endif

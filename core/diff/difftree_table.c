@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/wide.h"
 #include "core/base/strbuf.h"
 #include "core/base/xalloc.h"
 #include "core/diff/difftree.h"
@@ -185,7 +186,7 @@ struct table *difftree_lca_table(const struct difftree *dt)
                 continue;
             uint32_t node = lca_of(dt, s, e);
             struct lca_group *x = &g[node == IDX_NONE ? n : node];
-            x->dur[s] += ev->dur;
+            x->dur[s] = wide_add_sat(x->dur[s], ev->dur);
             x->count[s]++;
             if (x->longest[s] == IDX_NONE || trace_ev(tr, x->longest[s])->dur < ev->dur)
                 x->longest[s] = e;

@@ -2,6 +2,7 @@
  * iterations, and their differences (tracediff.h). */
 #include "config.h"
 
+#include "core/base/wide.h"
 #include "core/diff/tracediff.h"
 
 #include <stdio.h>
@@ -112,7 +113,7 @@ static void count_side(struct tracediff *td, int k, struct tracediff_row **slots
         }
         struct tracediff_row *r = &(*slots)[id];
         r->count[k]++;
-        r->dur_ns[k] += e->dur;
+        r->dur_ns[k] = wide_add_sat(r->dur_ns[k], e->dur);
     }
     sb_free(&sb);
     free(map);
@@ -257,8 +258,9 @@ struct table *tracediff_table(const struct tracediff *td)
             table_set_int(t, r, 5, row->count[1] - row->count[0]);
         /* In ns, then µs: a name with equal sums has a Δ of exactly 0. */
         table_set_float(t, r, 6,
-                        d0 == 1.0 && d1 == 1.0 ? (double)(row->dur_ns[1] - row->dur_ns[0]) / 1e3
-                                               : u1 - u0);
+                        d0 == 1.0 && d1 == 1.0
+                            ? (double)((__int128)row->dur_ns[1] - row->dur_ns[0]) / 1e3
+                            : u1 - u0);
         table_set_text(t, r, 7, c1 > c0 ? "+" : c1 < c0 ? "-" : "=");
     }
     return t;

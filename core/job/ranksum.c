@@ -7,6 +7,7 @@
 
 #include <cJSON.h>
 
+#include "core/base/wide.h"
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
 #include "core/base/xalloc.h"
@@ -92,7 +93,7 @@ struct ranksum *ranksum_from_trace(const struct trace *t)
         const struct event *e = &t->ev.v[i];
         if (evk_is_host_span(e->kind) && strncmp(ev_name(t, i), "ProfilerStep#", 13) == 0) {
             s->nsteps++;
-            s->steps_ns += e->dur;
+            s->steps_ns = wide_add_sat(s->steps_ns, e->dur);
             continue;
         }
         if (!evk_is_gpu(e->kind))
@@ -112,7 +113,7 @@ struct ranksum *ranksum_from_trace(const struct trace *t)
             *VEC_ADD(&s->ops) = (struct rank_op){.name = nm};
         }
         s->ops.v[k].count++;
-        s->ops.v[k].gpu_ns += e->dur;
+        s->ops.v[k].gpu_ns = wide_add_sat(s->ops.v[k].gpu_ns, e->dur);
     }
     hmap_free(&byname);
     coll_sort(s->colls.v, s->colls.n);

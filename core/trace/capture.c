@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/base/wide.h"
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
 #include "core/base/strbuf.h"
@@ -370,7 +371,7 @@ static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, u
              * links it too. */
             *VEC_ADD(&t->flows) = (struct flow){le->ts, corr, m->ac2g, m->ac2g, row, 's', 1, 0, 0};
             t->graph_aligned++;
-            t->graph_aligned_ns += g->dur;
+            t->graph_aligned_ns = wide_add_sat(t->graph_aligned_ns, g->dur);
         }
         free(rows);
         free(at);
