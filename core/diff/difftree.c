@@ -144,10 +144,10 @@ static void align_dp(const struct keys *k, const uint32_t *ka, const uint64_t *s
         VEC_PUSH(ops, op);
     }
 #undef PAIR_COST
-    for (size_t x = start, y = ops->n - 1; x < y; x++, y--) {
+    for (size_t x = start, y = ops->n; x + 1 < y; x++, y--) {
         struct align_op tmp = ops->v[x];
-        ops->v[x] = ops->v[y];
-        ops->v[y] = tmp;
+        ops->v[x] = ops->v[y - 1];
+        ops->v[y - 1] = tmp;
     }
     free(dp);
 }

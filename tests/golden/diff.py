@@ -198,6 +198,12 @@ def check_errors(path):
         bad = os.path.join(d, "bad.json")
         with open(bad, "w") as f:
             f.write('{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 2}, {"ph": ')
+        empty = os.path.join(d, "empty.json")
+        with open(empty, "w") as f:
+            f.write('{"traceEvents": [{"ph": "Q", "ts": 1}]}')
+        for table in ("ops", "ops-diff", "tree", "lca", "unique-args", "roofline"):
+            rc, out, err = diff("-t", table, empty, empty)
+            check(rc == 0, "a trace with no events, -t %s: exit %d, %r" % (table, rc, err[:200]))
         rc, out, err = diff("-f", "csv", "--no-header", bad, bad)
         check(rc == 2 and "bad.json" in err, "truncated input: exit %d, %r" % (rc, err[:200]))
         check("a,1," in out, "truncated input: the events before the fault are compared: %r" % out[:200])
