@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/hmap.h"
+#include "core/base/sort.h"
 #include "tui/calltree.h"
 #include "tui/calltree_internal.h"
 
@@ -83,7 +84,7 @@ static void order_roots(struct calltree *ct)
             keys[k++] =
                 (struct root_key){row->process_sort, row->pid, row->thread_sort, row->tid, r};
     }
-    qsort(keys, k, sizeof(*keys), root_cmp);
+    sort_items(keys, k, sizeof(*keys), root_cmp);
     for (size_t i = 0; i < k; i++)
         VEC_PUSH(&ct->all_roots, ((struct ct_root){TN_THREAD, keys[i].row}));
 
@@ -99,7 +100,7 @@ static void order_roots(struct calltree *ct)
             keys[k++] =
                 (struct root_key){row->process_sort, row->pid, row->thread_sort, row->tid, r};
     }
-    qsort(keys, k, sizeof(*keys), root_cmp);
+    sort_items(keys, k, sizeof(*keys), root_cmp);
     for (size_t i = 0; i < k; i++)
         VEC_PUSH(&ct->all_roots, ((struct ct_root){TN_UNLINKED, keys[i].row}));
     free(keys);

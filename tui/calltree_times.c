@@ -7,6 +7,7 @@
 
 #include "tui/calltree.h"
 #include "tui/calltree_internal.h"
+#include "core/base/sort.h"
 #include "core/base/wide.h"
 
 static void add_gpu_ivals(struct calltree *ct, uint32_t ev)
@@ -79,7 +80,7 @@ static int64_t members_gpu(struct calltree *ct, const uint32_t *m, uint32_t n)
         sp[k++] = s;
     }
     if (!sorted)
-        qsort(sp, k, sizeof(*sp), mspan_cmp);
+        sort_items(sp, k, sizeof(*sp), mspan_cmp);
     int64_t total = 0;
     for (uint32_t i = 0; i < k;) {
         uint32_t j = i + 1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/base/sort.h"
 #include "core/base/xalloc.h"
 #include "tui/shapefit.h"
 #include "tui/text.h"
@@ -245,7 +246,7 @@ uint8_t *shapefit_spread(const struct table *tab, size_t col)
     struct named_row *byname = xmalloc((n + 1) * sizeof(*byname));
     for (size_t r = 0; r < n; r++)
         byname[r] = (struct named_row){cell_text(tab, r, name), (uint32_t)r};
-    qsort(byname, n, sizeof(*byname), named_row_cmp);
+    sort_items(byname, n, sizeof(*byname), named_row_cmp);
     size_t off[SHAPEFIT_MAX_ITEMS], len[SHAPEFIT_MAX_ITEMS];
     uint64_t *h = xmalloc((n + 1) * SHAPEFIT_RANKED * sizeof(uint64_t));
     for (size_t a = 0; a < n;) {
@@ -264,7 +265,7 @@ uint8_t *shapefit_spread(const struct table *tab, size_t col)
             }
             for (size_t i = 0; i < SHAPEFIT_RANKED; i++) {
                 uint64_t *v = h + i * g;
-                qsort(v, g, sizeof(*v), u64_cmp);
+                sort_items(v, g, sizeof(*v), u64_cmp);
                 size_t d = 1;
                 for (size_t m = 1; m < g; m++)
                     d += v[m] != v[m - 1];

@@ -13,6 +13,7 @@
 #include "tui/knames.h"
 #include "tui/lanes.h"
 #include "tui/timeline_pane.h"
+#include "core/base/sort.h"
 
 #define LABEL_W 12
 
@@ -250,7 +251,7 @@ static void build_more(struct tl_pane *tl, struct app *a)
         if (has[r])
             lane_build(&tl->more[tl->nmore++], t, r, true);
     free(has);
-    qsort(tl->more, (size_t)tl->nmore, sizeof(struct lane), busier_first);
+    sort_items(tl->more, (size_t)tl->nmore, sizeof(struct lane), busier_first);
     while (tl->nmore > 64)
         lane_free(&tl->more[--tl->nmore]);
 }
@@ -608,7 +609,7 @@ struct pane *timeline_pane_new(struct app *a)
     for (uint32_t r = 0; r < t->rows.n; r++)
         if (has[r])
             keys[n++] = (struct stream_key){t->rows.v[r].device, t->rows.v[r].stream, r};
-    qsort(keys, (size_t)n, sizeof(*keys), stream_cmp);
+    sort_items(keys, (size_t)n, sizeof(*keys), stream_cmp);
     tl->nlanes = n + 1;
     tl->lanes = xcalloc((size_t)tl->nlanes, sizeof(struct lane));
     for (int i = 0; i < n; i++)

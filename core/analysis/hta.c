@@ -279,7 +279,7 @@ struct hta_describe hta_describe(double *xs, size_t n)
     struct hta_describe d = {(double)m, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     if (!m)
         return d;
-    qsort(xs, m, sizeof(*xs), dbl_cmp);
+    sort_items(xs, m, sizeof(*xs), dbl_cmp);
     double sum = 0;
     for (size_t i = 0; i < m; i++)
         sum += xs[i];

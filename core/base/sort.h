@@ -57,4 +57,13 @@
         free(tmp);                                                                                 \
     }
 
+/* qsort for arrays that may be empty: qsort's base must not be NULL even
+ * when n is 0, and an empty vector's storage is NULL. */
+static inline void sort_items(void *base, size_t n, size_t size,
+                              int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
+
 #endif

@@ -1,6 +1,7 @@
 /* The merged call tree of two traces and its tables (difftree.h). */
 #include "config.h"
 
+#include "core/base/sort.h"
 #include "core/diff/difftree.h"
 
 #include <stdlib.h>
@@ -270,7 +271,7 @@ static void collect_roots(const struct trace *t, idx_vec_t *out)
                 VEC_PUSH(out, e);
     }
     roots_t = t;
-    qsort(out->v, out->n, sizeof(*out->v), cmp_by_ts);
+    sort_items(out->v, out->n, sizeof(*out->v), cmp_by_ts);
     roots_t = NULL;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/sort.h"
 #include "core/base/wide.h"
 #include "core/base/strbuf.h"
 #include "core/base/xalloc.h"
@@ -89,7 +90,7 @@ struct table *difftree_table(const struct difftree *dt)
         ord[i].k2 = abs64(difftree_cpu(dt, i, 1) - difftree_cpu(dt, i, 0));
         ord[i].idx = i;
     }
-    qsort(ord, n, sizeof(*ord), cmp_keys);
+    sort_items(ord, n, sizeof(*ord), cmp_keys);
     for (size_t x = 0; x < n; x++) {
         uint32_t id = ord[x].idx;
         const struct difftree_node *nd = &dt->nodes.v[id];
@@ -200,7 +201,7 @@ struct table *difftree_lca_table(const struct difftree *dt)
                                           (int64_t)g[i].count[1] - g[i].count[0], i};
     for (size_t x = 0; x < m; x++)
         ord[x].k2 = abs64(ord[x].k2);
-    qsort(ord, m, sizeof(*ord), cmp_keys);
+    sort_items(ord, m, sizeof(*ord), cmp_keys);
     for (size_t x = 0; x < m; x++) {
         uint32_t id = ord[x].idx;
         const struct lca_group *q = &g[id];

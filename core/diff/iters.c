@@ -79,7 +79,7 @@ static void segmap_build(struct segmap *m, const struct step_span *sp, size_t n,
         m->at[m->nb++] = sp[i].ts;
         m->at[m->nb++] = sp[i].end;
     }
-    qsort(m->at, m->nb, sizeof(*m->at), cmp_i64);
+    sort_items(m->at, m->nb, sizeof(*m->at), cmp_i64);
     size_t u = 0;
     for (size_t i = 0; i < m->nb; i++)
         if (u == 0 || m->at[u - 1] != m->at[i])
@@ -148,7 +148,7 @@ void iters_assign(const struct trace *t, struct iters *out)
     out->nums = xmalloc((spans.n ? spans.n : 1) * sizeof(*out->nums));
     for (size_t i = 0; i < spans.n; i++)
         out->nums[i] = spans.v[i].num;
-    qsort(out->nums, spans.n, sizeof(*out->nums), cmp_i64);
+    sort_items(out->nums, spans.n, sizeof(*out->nums), cmp_i64);
     for (size_t i = 0; i < spans.n; i++)
         if (out->n == 0 || out->nums[out->n - 1] != out->nums[i])
             out->nums[out->n++] = out->nums[i];

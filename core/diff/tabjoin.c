@@ -1,6 +1,7 @@
 /* Joining a report table of each side on op and shapes (tabjoin.h). */
 #include "config.h"
 
+#include "core/base/sort.h"
 #include "core/diff/tabjoin.h"
 
 #include <math.h>
@@ -205,7 +206,7 @@ struct table *tabjoin_tables(enum tabjoin_kind kind, const struct table *c, cons
         if (groups.v[g].in[0] || groups.v[g].in[1])
             order[m++] = g;
     sort_groups = groups.v;
-    qsort(order, m, sizeof(*order), cmp_groups);
+    sort_items(order, m, sizeof(*order), cmp_groups);
     sort_groups = NULL;
     for (size_t x = 0; x < m; x++) {
         const struct group *g = &groups.v[order[x]];

@@ -2,6 +2,7 @@
  * iterations, and their differences (tracediff.h). */
 #include "config.h"
 
+#include "core/base/sort.h"
 #include "core/base/wide.h"
 #include "core/diff/tracediff.h"
 
@@ -155,7 +156,7 @@ struct tracediff *tracediff_new(const struct trace *control, const struct trace 
     }
     free(slots);
     sort_td = td;
-    qsort(td->rows.v, td->rows.n, sizeof(*td->rows.v), cmp_rows);
+    sort_items(td->rows.v, td->rows.n, sizeof(*td->rows.v), cmp_rows);
     sort_td = NULL;
     return td;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/base/sort.h"
 #include "core/base/xalloc.h"
 #include "core/job/job_inputs.h"
 
@@ -92,7 +93,7 @@ static enum status add_dir(struct job_inputs *in, const char *dir, struct errinf
         st = ST_IO;
     }
     if (names.n)
-        qsort(names.v, names.n, sizeof(char *), cmp_str);
+        sort_items(names.v, names.n, sizeof(char *), cmp_str);
     for (size_t i = 0; i < names.n; i++) {
         if (st == ST_OK)
             add_path(in, names.v[i]);

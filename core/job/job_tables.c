@@ -9,6 +9,7 @@
 
 #include "core/base/display.h"
 #include "core/base/hmap.h"
+#include "core/base/sort.h"
 #include "core/base/xalloc.h"
 #include "core/job/job_tables.h"
 
@@ -39,7 +40,7 @@ static struct stats stats_of(double *x, size_t n)
     struct stats s = {NAN, NAN, NAN, NAN, NAN, 0};
     if (!n)
         return s;
-    qsort(x, n, sizeof(*x), cmp_double);
+    sort_items(x, n, sizeof(*x), cmp_double);
     for (size_t i = 0; i < n; i++)
         s.sum += x[i];
     s.mean = s.sum / n;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/sort.h"
 #include "core/base/svg.h"
 #include "core/base/xalloc.h"
 #include "core/report/svg_roofline.h"
@@ -252,7 +253,7 @@ void svg_roofline_render(struct strbuf *out, const struct table_list *tables,
         }
         sb_puts(out, "</g>\n");
     }
-    qsort(best, nb, sizeof(*best), best_cmp);
+    sort_items(best, nb, sizeof(*best), best_cmp);
     /* Labels placed so far, to move a label down past one it would cover. */
     double placed_x[SVG_ROOFLINE_LABELS], placed_y[SVG_ROOFLINE_LABELS];
     size_t nplaced = 0;

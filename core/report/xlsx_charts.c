@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/base/display.h"
+#include "core/base/sort.h"
 #include "core/base/strbuf.h"
 #include "core/base/xalloc.h"
 #include "core/report/xlsx_charts.h"
@@ -465,7 +466,7 @@ uint32_t xlsx_charts_delta(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
     struct delta_rank *rank = xcalloc(t->nrows, sizeof(*rank));
     for (size_t r = 0; r < t->nrows; r++)
         rank[r] = (struct delta_rank){fabs(cell_number(t, r, delta_col)), r};
-    qsort(rank, t->nrows, sizeof(*rank), delta_rank_cmp);
+    sort_items(rank, t->nrows, sizeof(*rank), delta_rank_cmp);
     size_t k = t->nrows < top ? t->nrows : top;
     /* Helper cells: the chosen rows' names and deltas as formulas on the
      * table's cells, so the chart follows edits there. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/base/sort.h"
 #include "core/snapshot/snapshot.h"
 #include "core/base/hmap.h"
 #include "core/base/xalloc.h"
@@ -280,7 +281,7 @@ size_t snapshot_live_at(const struct snapshot *s, uint32_t dev, uint32_t idx, ui
             keys[n++] = (struct live_key){.size = a->size, .addr = a->addr, .idx = i};
     }
     if (n)
-        qsort(keys, n, sizeof(*keys), cmp_live);
+        sort_items(keys, n, sizeof(*keys), cmp_live);
     uint32_t *ids = xmalloc((n ? n : 1) * sizeof(*ids));
     for (size_t i = 0; i < n; i++)
         ids[i] = keys[i].idx;
@@ -444,7 +445,7 @@ void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth, stru
         st->mean_lifetime_us = st->nlifetimes ? st->mean_lifetime_us / (double)st->nlifetimes : NAN;
     }
     if (x.sites.n)
-        qsort(x.sites.v, x.sites.n, sizeof(*x.sites.v), cmp_site);
+        sort_items(x.sites.v, x.sites.n, sizeof(*x.sites.v), cmp_site);
     out->v = x.sites.v;
     out->n = x.sites.n;
     out->frames = x.frames.v;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/sort.h"
 #include "core/snapshot/snapshot.h"
 #include "core/base/hmap.h"
 #include "core/base/xalloc.h"
@@ -223,7 +224,7 @@ static void collect_live(const struct snapshot *s, uint32_t dev, uint32_t idx, l
     hmap_free(&anyreq);
     hmap_free(&at);
     if (out->n)
-        qsort(out->v, out->n, sizeof(*out->v), cmp_live);
+        sort_items(out->v, out->n, sizeof(*out->v), cmp_live);
 }
 
 /* Fill a segment's numbers from its allocations (by address). */
@@ -278,7 +279,7 @@ void snapshot_segments_at(const struct snapshot *s, uint32_t dev, uint32_t idx,
         VEC_PUSH(&v, a);
     }
     if (v.n)
-        qsort(v.v, v.n, sizeof(*v.v), cmp_seg);
+        sort_items(v.v, v.n, sizeof(*v.v), cmp_seg);
     uint32_t stop = idx == IDX_NONE ? 0 : idx + 1;
     for (uint32_t j = d->nentries; j-- > stop;) {
         const struct snap_entry *e = snapshot_entry(s, dev, j);

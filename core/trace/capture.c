@@ -478,7 +478,7 @@ enum status capture_load(const char *path, const struct load_opts *opts, struct 
                         "expected capture traces (*.json, *.json.gz) in the directory, found none");
             return ST_FORMAT;
         }
-        qsort(files.v, files.n, sizeof(char *), cmp_str);
+        sort_items(files.v, files.n, sizeof(char *), cmp_str);
     } else {
         *VEC_ADD(&files) = xstrdup(path);
     }
