@@ -226,10 +226,12 @@ static void align(struct keys *k, const idx_vec_t *a, const idx_vec_t *b, align_
     for (size_t x = 0; x < pre; x++)
         VEC_PUSH(ops, ((struct align_op){(uint32_t)x, (uint32_t)x}));
     size_t mm = m - pre - suf, nn = n - pre - suf, mid = ops->n;
+    /* An empty side's vector has no storage: offset only real arrays. */
+    const uint32_t *xa = m ? ka->v + pre : NULL, *xb = n ? kb->v + pre : NULL;
     if ((uint64_t)(mm + 1) * (nn + 1) <= ALIGN_DP_MAX_CELLS)
-        align_dp(k, ka->v + pre, sa + pre, mm, kb->v + pre, sb + pre, nn, ops);
+        align_dp(k, xa, sa + pre, mm, xb, sb + pre, nn, ops);
     else
-        align_greedy(k, ka->v + pre, mm, kb->v + pre, nn, ops);
+        align_greedy(k, xa, mm, xb, nn, ops);
     free(sa);
     for (size_t x = mid; x < ops->n; x++) {
         if (ops->v[x].a != IDX_NONE)
