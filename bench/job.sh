@@ -62,7 +62,10 @@ echo "summary size: $(du -sk "$tmp/job" | cut -f1) KB for $ranks ranks"
 
 # (3) summarize at the speed of report: both load the whole trace; the
 # summary's own work (timeline, collectives, ops, compute intervals) is
-# what summarize adds.
+# what summarize adds, under 1% of its time in perf. Measured on 2 shared
+# cores (Dec 2026): a 1041 MB generated rank, summarize 34.9 s / 363 MB
+# against report -q 38.4 s / 459 MB (0.91); tracelens-mi300-owlv2-infer-large
+# (2.9 MB gzip), 1.76 s against 1.60 s, user time 0.43 s against 0.43-0.56 s.
 printf '%-34s %9s %8s %9s %8s %7s\n' input "summarize" "RSS MB" "report" "RSS MB" ratio
 big=""
 if [ "$size" != 0 ]; then
