@@ -13,6 +13,7 @@
 #include "core/job/job.h"
 #include "core/job/job_tables.h"
 #include "core/report/report.h"
+#include "core/report/xlsx.h"
 #include "src/cmd_job.h"
 #include "src/cliout.h"
 #include "src/commands.h"
@@ -62,7 +63,8 @@ int job_report(char *const *args, size_t n, const struct job_report_opts *o)
     }
     for (size_t i = 0; i < in.v.n; i++) {
         struct errinfo e2 = {0};
-        if (o->out_path && outfile_check_distinct(o->out_path, in.v.v[i].path, &e2) != ST_OK) {
+        if ((o->out_path && outfile_check_distinct(o->out_path, in.v.v[i].path, &e2) != ST_OK) ||
+            (o->xlsx_path && outfile_check_distinct(o->xlsx_path, in.v.v[i].path, &e2) != ST_OK)) {
             char *m = errinfo_format(&e2);
             fprintf(stderr, "torchtop report: %s\n", m);
             free(m);
@@ -103,7 +105,16 @@ int job_report(char *const *args, size_t n, const struct job_report_opts *o)
             rc = EXIT_USAGE;
         }
     }
-    if (!rc) {
+    if (!rc && o->xlsx_path) {
+        struct errinfo xerr = {0};
+        if (xlsx_write(o->xlsx_path, NULL, &tables, NULL, &xerr) != ST_OK) {
+            char *m = errinfo_format(&xerr);
+            fprintf(stderr, "torchtop report: %s\n", m);
+            free(m);
+            rc = EXIT_FAILURE_RUN;
+        }
+        errinfo_clear(&xerr);
+    } else if (!rc) {
         struct strbuf out = STRBUF_INIT, header = STRBUF_INIT;
         if (o->fmt->format == FMT_JSON) {
             job_tables_header_json(&header, &v);

@@ -17,6 +17,7 @@ struct job_report_opts {
     bool quiet;
     unsigned threads;
     bool flow_links;
+    const char *xlsx_path; /* --xlsx: a workbook (Charts first) instead of text */
 };
 
 /* Whether the TRACE arguments make a job: more than one, a directory, a

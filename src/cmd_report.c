@@ -663,12 +663,12 @@ int cmd_report(int argc, char **argv)
         return rc;
     /* Several traces, a directory, a glob or rank summaries: one job. */
     if (job_report_wanted(argv + optind, (size_t)(argc - optind))) {
-        if (c.xlsx_path || wants_folded(&c, &rc)) {
-            fprintf(stderr, "torchtop report: --xlsx and -t folded are for one trace, not a job\n");
+        if (c.svg_path || wants_folded(&c, &rc)) {
+            fprintf(stderr, "torchtop report: --svg and -t folded are for one trace, not a job\n");
             return EXIT_USAGE;
         }
-        struct job_report_opts jo = {c.tables,    &c.fmt,  c.sort,    c.out_path,
-                                     c.no_header, c.quiet, c.threads, c.flow_links};
+        struct job_report_opts jo = {c.tables, &c.fmt,    c.sort,       c.out_path, c.no_header,
+                                     c.quiet,  c.threads, c.flow_links, c.xlsx_path};
         return job_report(argv + optind, (size_t)(argc - optind), &jo);
     }
     rc = check_outputs(&c, path);

@@ -11,6 +11,7 @@
 #include "core/report/report.h"
 #include "core/report/tabfmt.h"
 #include "tui/colors.h"
+#include "tui/joblanes.h"
 #include "tui/jobview.h"
 #include "tui/keymap.h"
 #include "tui/term.h"
@@ -161,10 +162,35 @@ static void put_line(struct strbuf *out, const char *s, size_t n, int cols, bool
     sb_putc(out, '\n');
 }
 
-void jobview_screen(const struct jobview *jv, int lines, int cols, struct strbuf *out,
-                    int *cursor_line)
+/* Lines the timeline takes below the collectives table: what it wants,
+ * leaving the table at least 5 rows; 0 on the ranks table. */
+static int timeline_lines(const struct jobview *jv, int lines)
+{
+    if (jv->which != JOBVIEW_COLLECTIVES || !jv->tabs[JOBVIEW_COLLECTIVES]->nrows)
+        return 0;
+    int room = lines - HEAD_LINES - TABLE_HEAD - 5;
+    int want = joblanes_wanted(&jv->v);
+    int n = want < room ? want : room;
+    return n >= 4 ? n : 0;
+}
+
+int jobview_table_rows(const struct jobview *jv, int lines)
+{
+    int rows = lines - HEAD_LINES - TABLE_HEAD - timeline_lines(jv, lines);
+    return rows > 1 ? rows : 1;
+}
+
+/* jobview_screen, and the kind of each line (lines entries, may be NULL)
+ * for the terminal's colours. */
+static void screen(const struct jobview *jv, int lines, int cols, struct strbuf *out,
+                   int *cursor_line, enum joblane_kind *kinds)
 {
     *cursor_line = -1;
+    if (kinds)
+        for (int y = 0; y < lines; y++)
+            kinds[y] = JL_TEXT;
+    int tl_lines = timeline_lines(jv, lines);
+    lines -= tl_lines;
     char head[256];
     snprintf(head, sizeof(head),
              "torchtop job [%s]  Tab: ranks/collectives  s: sort  Enter: open rank  q: quit",
@@ -178,6 +204,9 @@ void jobview_screen(const struct jobview *jv, int lines, int cols, struct strbuf
     /* The table's lines: its head, then rows from top, then notes. */
     size_t rows = lines > HEAD_LINES + TABLE_HEAD ? (size_t)(lines - HEAD_LINES - TABLE_HEAD) : 1;
     size_t top = jv->top[jv->which], cur = jv->cur[jv->which];
+    /* The caller's row count may have counted without the timeline. */
+    if (cur >= top + rows)
+        top = cur - rows + 1;
     const char *p = sb_str(&text), *end = p + text.len;
     int line = HEAD_LINES;
     for (size_t k = 0; p < end && line < lines; k++) {
@@ -194,6 +223,16 @@ void jobview_screen(const struct jobview *jv, int lines, int cols, struct strbuf
         p = nl ? nl + 1 : end;
     }
     sb_free(&text);
+    if (!tl_lines)
+        return;
+    uint32_t inst = table_ref(t, cur);
+    joblanes_render(&jv->v, inst, cols, tl_lines, jv->ascii, out, kinds ? kinds + line : NULL);
+}
+
+void jobview_screen(const struct jobview *jv, int lines, int cols, struct strbuf *out,
+                    int *cursor_line)
+{
+    screen(jv, lines, cols, out, cursor_line, NULL);
 }
 
 static void draw(const struct jobview *jv)
@@ -202,13 +241,18 @@ static void draw(const struct jobview *jv)
     getmaxyx(stdscr, lines, cols);
     struct strbuf sb = STRBUF_INIT;
     int cursor;
-    jobview_screen(jv, lines, cols, &sb, &cursor);
+    enum joblane_kind *kinds = xcalloc((size_t)(lines > 0 ? lines : 1), sizeof(*kinds));
+    screen(jv, lines, cols, &sb, &cursor, kinds);
     erase();
     const char *p = sb_str(&sb);
     for (int y = 0; y < lines && *p; y++) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        attr_t at = y == 0 ? color_attr(C_TITLE_FOCUS) : y == cursor ? A_REVERSE : A_NORMAL;
+        attr_t at = y == 0                   ? color_attr(C_TITLE_FOCUS)
+                    : y == cursor            ? A_REVERSE
+                    : kinds[y] == JL_COMPUTE ? color_attr(C_COMP)
+                    : kinds[y] == JL_COLL    ? color_attr(C_COMM)
+                                             : A_NORMAL;
         attrset(at);
         mvaddnstr(y, 0, p, (int)n);
         if (y == 0 || y == cursor)
@@ -219,6 +263,7 @@ static void draw(const struct jobview *jv)
     }
     refresh();
     sb_free(&sb);
+    free(kinds);
 }
 
 int jobview_run(struct jobview *jv, const struct tui_opts *opts)
@@ -239,7 +284,7 @@ int jobview_run(struct jobview *jv, const struct tui_opts *opts)
             wch = (wint_t)term_key_code((int)wch);
         int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
         int lines = LINES;
-        enum jobview_event ev = jobview_key(jv, key, lines - HEAD_LINES - TABLE_HEAD);
+        enum jobview_event ev = jobview_key(jv, key, jobview_table_rows(jv, lines));
         if (ev == JOBVIEW_QUIT)
             break;
         if (ev == JOBVIEW_OPEN) {

@@ -1,7 +1,8 @@
 /* The explorer's job view (`torchtop DIR`, `torchtop TRACE TRACE...`): the
  * ranks table and the collectives table of a multi-rank job (core/job),
  * Tab between them, `s` to cycle the sort (collectives: wait, skew,
- * latency, bus bandwidth), Enter on a rank to open that rank's trace in
+ * latency, bus bandwidth) with the timeline of the selected collective
+ * below (tui/joblanes.h), Enter on a rank to open that rank's trace in
  * the full explorer, from which Backspace (with nothing else to go back
  * to) or q returns here.
  *
@@ -53,6 +54,10 @@ const char *jobview_open_path(const struct jobview *jv);
  * none). */
 void jobview_screen(const struct jobview *jv, int lines, int cols, struct strbuf *out,
                     int *cursor_line);
+
+/* Table rows on a screen of `lines` lines (the collectives table shares
+ * it with the timeline of its selected collective, tui/joblanes.h). */
+int jobview_table_rows(const struct jobview *jv, int lines);
 
 struct tui_opts;
 /* Run the job view on the terminal; Enter runs tui_main on a rank's trace

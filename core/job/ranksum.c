@@ -30,7 +30,25 @@ void ranksum_free(struct ranksum *s)
     strtab_free(&s->strs);
     VEC_FREE(&s->colls);
     VEC_FREE(&s->ops);
+    VEC_FREE(&s->busy);
     free(s);
+}
+
+void ranksum_coarsen_busy(struct ranksum *s)
+{
+    int64_t gap = 0;
+    while (s->busy.n > RANKSUM_MAX_BUSY) {
+        gap = gap ? (gap > INT64_MAX / 2 ? INT64_MAX : gap * 2) : 1000;
+        size_t k = 0;
+        for (size_t i = 1; i < s->busy.n; i++) {
+            if (s->busy.v[i].start - s->busy.v[k].end < gap)
+                s->busy.v[k].end = s->busy.v[i].end;
+            else
+                s->busy.v[++k] = s->busy.v[i];
+        }
+        s->busy.n = k + 1;
+    }
+    s->busy_gap_ns = gap;
 }
 
 /* A string of the trace interned in the summary; 0 stays absent. */
@@ -99,6 +117,9 @@ struct ranksum *ranksum_from_trace(const struct trace *t)
         if (!evk_is_gpu(e->kind))
             continue;
         const struct gpu_info *g = ev_gpu(t, i);
+        if (!(e->flags & EVF_COMM) && e->dur > 0)
+            *VEC_ADD(&s->busy) =
+                (struct ival){t->base_ns + e->ts, wide_add_sat(t->base_ns + e->ts, e->dur)};
         /* TraceLens counts a collective kernel only when it is linked
          * (a correlation or an External id). */
         if (e->kind == EVK_KERNEL && (e->flags & EVF_COMM) && g && (g->corr || g->ext_id))
@@ -116,6 +137,8 @@ struct ranksum *ranksum_from_trace(const struct trace *t)
         s->ops.v[k].gpu_ns = wide_add_sat(s->ops.v[k].gpu_ns, e->dur);
     }
     hmap_free(&byname);
+    s->busy.n = ival_normalize(s->busy.v, s->busy.n);
+    ranksum_coarsen_busy(s);
     coll_sort(s->colls.v, s->colls.n);
     op_sort(s->ops.v, s->ops.n);
     return s;

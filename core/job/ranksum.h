@@ -14,12 +14,17 @@
 
 #include "core/analysis/timeline.h"
 #include "core/base/errinfo.h"
+#include "core/base/interval.h"
 #include "core/base/strtab.h"
 #include "core/base/vec.h"
 #include "core/trace/trace.h"
 
-/* The summary file's format version (`torchtop_rank_summary` key). */
-#define RANKSUM_VERSION 1
+/* The summary file's format version (`torchtop_rank_summary` key).
+ * Version 1 files (no compute intervals) are still read. */
+#define RANKSUM_VERSION 2
+/* The most compute intervals a summary keeps (16 bytes each in memory):
+ * enough for the job view's lanes, small for a job of 1,000 ranks. */
+#define RANKSUM_MAX_BUSY 8192
 
 /* One collective kernel of the rank (TraceLens's filter: a kernel whose
  * name is a collective's, with a correlation or External id). */
@@ -54,11 +59,21 @@ struct ranksum {
     int64_t steps_ns;             /* their total duration */
     VEC(struct rank_coll) colls;  /* start order */
     VEC(struct rank_op) ops;      /* descending GPU time */
+    /* When the GPU ran anything but collectives (every device and stream
+     * merged, absolute ns), with every gap shorter than busy_gap_ns
+     * closed: the smallest gap (0, else 1 us doubled) that leaves at most
+     * RANKSUM_MAX_BUSY intervals. Drawn by the job view's lanes. */
+    ivals_t busy;
+    int64_t busy_gap_ns; /* -1: not known (a version 1 summary; busy empty) */
 };
 
 /* A new, empty summary (ranks -1); free with ranksum_free. */
 struct ranksum *ranksum_new(const char *source);
 void ranksum_free(struct ranksum *s);
+
+/* Close the gaps of the set s->busy as the field's comment says (sets
+ * busy_gap_ns); s->busy must be normalized (interval.h). */
+void ranksum_coarsen_busy(struct ranksum *s);
 
 /* The summary of an indexed trace; the caller owns it, the trace may be
  * freed afterwards. */

@@ -86,6 +86,13 @@ static void render(const struct ranksum *s, struct strbuf *sb)
         put_str_or_null(sb, s, o->name);
         sb_printf(sb, ", %u, %lld]", o->count, (long long)o->gpu_ns);
     }
+    int64_t cbase = s->busy.n ? s->busy.v[0].start : 0;
+    sb_printf(sb, "],\n\"compute_gap_ns\": %lld, \"compute_base_ns\": \"%lld\",\n\"compute\": [",
+              (long long)s->busy_gap_ns, (long long)cbase);
+    for (size_t i = 0; i < s->busy.n; i++)
+        sb_printf(sb, "%s%lld,%lld", i ? (i % 8 ? ", " : ",\n") : "",
+                  (long long)(s->busy.v[i].start - cbase),
+                  (long long)(s->busy.v[i].end - s->busy.v[i].start));
     sb_puts(sb, "]}\n");
 }
 
@@ -205,11 +212,54 @@ static const char *const TL_KEYS[] = {"computation", "exposed_comm", "exposed_me
                                       "busy",        "idle",         "total",
                                       "total_comm",  "total_memcpy", "events"};
 
+/* A decimal integer in a JSON string (absolute ns times). */
+static bool get_base(const cJSON *v, int64_t *out)
+{
+    if (!cJSON_IsString(v) || !*v->valuestring)
+        return false;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v->valuestring, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = x;
+    return true;
+}
+
+/* Version 2's compute intervals: [start_ns, dur_ns] pairs flattened, starts
+ * from compute_base_ns, ascending and apart. */
+static const char *read_busy(struct ranksum *s, const cJSON *doc)
+{
+    int64_t gap, base;
+    if (!get_i64(cJSON_GetObjectItemCaseSensitive(doc, "compute_gap_ns"), false, &gap) || gap < 0)
+        return "\"compute_gap_ns\": a count of ns";
+    if (!get_base(cJSON_GetObjectItemCaseSensitive(doc, "compute_base_ns"), &base))
+        return "\"compute_base_ns\": a decimal integer in a string";
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(doc, "compute");
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) % 2 ||
+        cJSON_GetArraySize(a) / 2 > RANKSUM_MAX_BUSY)
+        return "\"compute\": an array of [start_ns, dur_ns] pairs, at most 8192";
+    int64_t prev_end = INT64_MIN;
+    for (const cJSON *x = a->child; x; x = x->next->next) {
+        int64_t st, d, a0, a1;
+        if (!get_i64(x, false, &st) || !get_i64(x->next, false, &d) || st < 0 || d <= 0 ||
+            __builtin_add_overflow(base, st, &a0) || __builtin_add_overflow(a0, d, &a1) ||
+            a0 <= prev_end)
+            return "\"compute\": [start_ns, dur_ns] pairs, ascending and apart, durations "
+                   "above 0";
+        prev_end = a1;
+        *VEC_ADD(&s->busy) = (struct ival){a0, a1};
+    }
+    s->busy_gap_ns = gap;
+    return NULL;
+}
+
 static const char *read_doc(struct ranksum *s, const cJSON *doc)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "torchtop_rank_summary");
-    if (!cJSON_IsNumber(v) || v->valueint != RANKSUM_VERSION)
-        return "format version 1 (\"torchtop_rank_summary\": 1)";
+    if (!cJSON_IsNumber(v) || (v->valuedouble != 1 && v->valuedouble != RANKSUM_VERSION))
+        return "format version 1 or 2 (\"torchtop_rank_summary\": 2)";
+    int version = v->valueint;
     v = cJSON_GetObjectItemCaseSensitive(doc, "source");
     if (!cJSON_IsString(v))
         return "\"source\": a string";
@@ -239,11 +289,8 @@ static const char *read_doc(struct ranksum *s, const cJSON *doc)
         return "\"steps\": {\"count\": N, \"total_ns\": N}";
     s->nsteps = (uint32_t)sc;
     s->steps_ns = sn;
-    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(doc, "collectives_base_ns");
-    char *end;
-    errno = 0;
-    long long base = cJSON_IsString(bs) ? strtoll(bs->valuestring, &end, 10) : 0;
-    if (!cJSON_IsString(bs) || !*bs->valuestring || *end || errno)
+    int64_t base;
+    if (!get_base(cJSON_GetObjectItemCaseSensitive(doc, "collectives_base_ns"), &base))
         return "\"collectives_base_ns\": a decimal integer in a string";
     const cJSON *cs = cJSON_GetObjectItemCaseSensitive(doc, "collectives");
     if (!cJSON_IsArray(cs))
@@ -258,7 +305,11 @@ static const char *read_doc(struct ranksum *s, const cJSON *doc)
     for (const cJSON *o = os->child; o; o = o->next)
         if (!read_op(s, o))
             return "an op: [name, count, gpu_ns]";
-    return NULL;
+    if (version == 1) {
+        s->busy_gap_ns = -1;
+        return NULL;
+    }
+    return read_busy(s, doc);
 }
 
 enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo *err)

@@ -293,7 +293,12 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
     for (size_t i = 0; !a && i < tables->items.n; i++)
         if (strcmp(tables->items.v[i]->name, "trace_diff") == 0 && !delta)
             delta = tables->items.v[i];
-    lxw_worksheet *charts = a || delta ? workbook_add_worksheet(wb, XLSX_CHARTS_SHEET) : NULL;
+    /* A job's tables (no trace, a ranks table) get the per-rank charts. */
+    bool job = false;
+    for (size_t i = 0; !a && i < tables->items.n; i++)
+        job |= strcmp(tables->items.v[i]->name, "ranks") == 0;
+    lxw_worksheet *charts =
+        a || delta || job ? workbook_add_worksheet(wb, XLSX_CHARTS_SHEET) : NULL;
     struct xlsx_summary_ref sum = {0};
     if (a)
         write_summary(wb, a, &f, &sum);
@@ -308,7 +313,9 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
         if (write_table(wb, tables->items.v[i], &f, serial, refs[nrefs].name))
             nrefs++;
     }
-    if (charts && !a) {
+    if (charts && job && !delta) {
+        xlsx_charts_job(wb, charts, refs, nrefs);
+    } else if (charts && !a) {
         for (size_t i = 0; i < nrefs; i++) {
             int nc = table_col_index(refs[i].t, "name");
             if (nc < 0)

@@ -433,6 +433,68 @@ void xlsx_charts_write(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_sh
     sb_free(&c.sb);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Multi-rank jobs                                                          */
+/* ------------------------------------------------------------------------ */
+
+static const char *const rank_cols[] = {"computation_ms", "exposed_comm_ms", "exposed_memcpy_ms",
+                                        "idle_ms"};
+
+/* The first k rows of s as categories (column cat) and each of cols as a
+ * series of one bar chart; the title says which rows when not all. */
+static void chart_per_rank(struct charts *c, const struct xlsx_sheet_ref *s, lxw_chart *ch,
+                           const char *const *cols, const char *const *titles, size_t ncols,
+                           const char *title, const char *axis)
+{
+    int cat = table_col_index(s->t, "rank");
+    size_t k = s->t->nrows < XLSX_CHART_RANKS ? s->t->nrows : XLSX_CHART_RANKS;
+    for (size_t i = 0; i < ncols; i++) {
+        int vc = table_col_index(s->t, cols[i]);
+        if (vc < 0)
+            continue;
+        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+        chart_series_set_categories(se, s->name, 1, (lxw_col_t)cat, (lxw_row_t)k, (lxw_col_t)cat);
+        chart_series_set_values(se, s->name, 1, (lxw_col_t)vc, (lxw_row_t)k, (lxw_col_t)vc);
+        chart_series_set_name(se, titles[i]);
+    }
+    sb_clear(&c->sb);
+    if (k == s->t->nrows)
+        sb_printf(&c->sb, "%s (all %zu ranks, sheet %s)", title, k, s->name);
+    else
+        sb_printf(&c->sb, "%s (the first %zu rows of sheet %s as sorted, of %zu ranks)", title, k,
+                  s->name, s->t->nrows);
+    chart_title_set_name(ch, sb_str(&c->sb));
+    chart_axis_set_name(ch->x_axis, axis); /* the value axis (see chart_timeline) */
+    chart_axis_set_name(ch->y_axis, "rank");
+    chart_axis_set_reverse(ch->y_axis);
+    chart_legend_set_position(ch, ncols > 1 ? LXW_CHART_LEGEND_BOTTOM : LXW_CHART_LEGEND_NONE);
+    place(c, ch, k > 16 ? 3.0 : k > 4 ? 1.5 : 1.0);
+}
+
+void xlsx_charts_job(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_sheet_ref *sheets,
+                     size_t n)
+{
+    struct charts c = {wb, ws, 1, HELP_COL, NULL, STRBUF_INIT};
+    c.bold = workbook_add_format(wb);
+    format_set_bold(c.bold);
+    worksheet_write_string(ws, 0, 0, "Charts of the job's sheets: they read the sheets' cells.",
+                           c.bold);
+    const struct xlsx_sheet_ref *r = find_sheet(sheets, n, "ranks");
+    if (r && r->t->nrows && table_col_index(r->t, "rank") >= 0)
+        chart_per_rank(&c, r, workbook_add_chart(wb, LXW_CHART_BAR_STACKED), rank_cols,
+                       breakdown_titles, ARRAY_SIZE(rank_cols),
+                       "GPU timeline breakdown per rank, all GPU events", "time (ms)");
+    else
+        note(&c, "%s", "No GPU timeline chart: the workbook has no ranks sheet.");
+    const struct xlsx_sheet_ref *st = find_sheet(sheets, n, "stragglers");
+    static const char *const wait_col[] = {"total_wait_time_us"};
+    static const char *const wait_title[] = {"total wait"};
+    if (st && st->t->nrows && table_col_index(st->t, "rank") >= 0)
+        chart_per_rank(&c, st, workbook_add_chart(wb, LXW_CHART_BAR), wait_col, wait_title, 1,
+                       "Wait in collectives per rank, the straggler first", "wait (µs)");
+    sb_free(&c.sb);
+}
+
 static double cell_number(const struct table *t, size_t row, size_t col)
 {
     union cell v = table_cell(t, row, col);

@@ -11,7 +11,8 @@
  * - the roofline: a log-log scatter of the roofline sheets' rows (FLOP per
  *   byte against achieved TFLOP/s), one series per sheet, the device's
  *   memory and compute roofs as line series, the largest points labelled
- *   with their op and shapes.
+ *   with their op and shapes;
+ * - for a multi-rank job, the breakdown per rank and the wait per rank.
  *
  * Only in builds with libxlsxwriter (HAVE_XLSXWRITER). */
 #ifndef TORCHTOP_CORE_XLSX_CHARTS_H
@@ -54,6 +55,18 @@ struct xlsx_summary_ref {
 void xlsx_charts_write(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_sheet_ref *sheets,
                        size_t n, const struct xlsx_summary_ref *summary,
                        const struct device_peaks *peaks);
+
+/* Bars per chart of a job's ranks (a job of more ranks charts the first,
+ * as its sheet is sorted, and says so in the title). */
+#define XLSX_CHART_RANKS 64
+
+/* Fill ws (a job workbook's "Charts" sheet) with charts of the job tables
+ * (core/job/job_tables.h) in sheets[0..n): the GPU timeline breakdown as
+ * a stacked bar per rank (sheet ranks: computation, exposed
+ * communication, exposed memcpy, idle) and each rank's total wait in
+ * collectives (sheet stragglers). */
+void xlsx_charts_job(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_sheet_ref *sheets,
+                     size_t n);
 
 /* A diverging bar of a Δ table (`torchtop diff`'s trace_diff): the `top`
  * rows of sheet s with the largest |delta_col| (a signed number; negative

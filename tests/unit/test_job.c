@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <zlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,40 @@ static void test_measures(void **state)
     job_free(j);
 }
 
+/* Write text gzip-compressed to path. */
+static void write_gz(const char *path, const char *text)
+{
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzwrite(gz, text, (unsigned)strlen(text)), (int)strlen(text));
+    assert_int_equal(gzclose(gz), Z_OK);
+}
+
+/* Compute intervals past RANKSUM_MAX_BUSY: the smallest doubling of 1 us
+ * that leaves few enough closes the gaps below it, and no others. */
+static void test_busy_coarsen(void **state)
+{
+    (void)state;
+    struct ranksum *s = ranksum_new("x");
+    /* Pairs 1.5 us apart, pairs 10 us apart: 2 x MAX intervals. */
+    int64_t t = 0;
+    for (int i = 0; i < RANKSUM_MAX_BUSY; i++) {
+        *VEC_ADD(&s->busy) = (struct ival){t, t + 100};
+        *VEC_ADD(&s->busy) = (struct ival){t + 1600, t + 1700};
+        t += 11700;
+    }
+    ranksum_coarsen_busy(s);
+    assert_int_equal(s->busy_gap_ns, 2000);
+    assert_int_equal(s->busy.n, RANKSUM_MAX_BUSY);
+    assert_int_equal(s->busy.v[1].start, 11700);
+    assert_int_equal(s->busy.v[0].end, 1700);
+    /* Few intervals stay exact. */
+    s->busy.n = 5;
+    ranksum_coarsen_busy(s);
+    assert_int_equal(s->busy_gap_ns, 0);
+    ranksum_free(s);
+}
+
 static void test_summary_roundtrip(void **state)
 {
     (void)state;
@@ -226,6 +261,9 @@ static void test_summary_roundtrip(void **state)
     s->nsteps = 2;
     s->steps_ns = 42;
     *VEC_ADD(&s->ops) = (struct rank_op){strtab_intern_cstr(&s->strs, "aten::mm \"q\""), 3, 99};
+    *VEC_ADD(&s->busy) = (struct ival){1700000000000000, 1700000000000002};
+    *VEC_ADD(&s->busy) = (struct ival){1700000000000010, 1700000000000500};
+    s->busy_gap_ns = 0;
     char path[] = "/tmp/torchtop-test-summary-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -246,7 +284,35 @@ static void test_summary_roundtrip(void **state)
     assert_string_equal(strtab_str(&r->strs, r->colls.v[0].name), "allgather");
     assert_int_equal(r->ops.n, 1);
     assert_string_equal(strtab_str(&r->strs, r->ops.v[0].name), "aten::mm \"q\"");
+    assert_int_equal(r->busy.n, 2);
+    assert_int_equal(r->busy.v[0].start, 1700000000000000);
+    assert_int_equal(r->busy.v[1].end, 1700000000000500);
+    assert_int_equal(r->busy_gap_ns, 0);
     ranksum_free(r);
+    /* Version 1 (no compute intervals) is still read, the lanes told so. */
+    write_gz(path, "{\"torchtop_rank_summary\": 1, \"source\": \"a/rank-1.json\", \"rank\": 1, "
+                   "\"world_size\": 2, \"timeline_ns\": {\"computation\": 1, \"exposed_comm\": 0, "
+                   "\"exposed_memcpy\": 0, \"busy\": 1, \"idle\": 0, \"total\": 1, "
+                   "\"total_comm\": 0, \"total_memcpy\": 0, \"events\": 1}, \"steps\": "
+                   "{\"count\": 0, \"total_ns\": 0}, \"collectives_base_ns\": \"5\", "
+                   "\"collectives\": [[0, 3, 7, null, null, null, null, null, null, null]], "
+                   "\"ops\": []}");
+    assert_int_equal(ranksum_read(path, &r, &err), ST_OK);
+    assert_int_equal(r->busy_gap_ns, -1);
+    assert_int_equal(r->busy.n, 0);
+    assert_int_equal(r->colls.v[0].ts, 5);
+    ranksum_free(r);
+    /* Version 2 with compute intervals that overlap is refused, named. */
+    write_gz(path, "{\"torchtop_rank_summary\": 2, \"source\": \"a/rank-1.json\", \"rank\": 1, "
+                   "\"world_size\": 2, \"timeline_ns\": {\"computation\": 1, \"exposed_comm\": 0, "
+                   "\"exposed_memcpy\": 0, \"busy\": 1, \"idle\": 0, \"total\": 1, "
+                   "\"total_comm\": 0, \"total_memcpy\": 0, \"events\": 1}, \"steps\": "
+                   "{\"count\": 0, \"total_ns\": 0}, \"collectives_base_ns\": \"5\", "
+                   "\"collectives\": [], \"ops\": [], \"compute_gap_ns\": 0, "
+                   "\"compute_base_ns\": \"100\", \"compute\": [0, 10, 5, 10]}");
+    assert_int_equal(ranksum_read(path, &r, &err), ST_FORMAT);
+    assert_non_null(strstr(err.msg, "\"compute\""));
+    errinfo_clear(&err);
     /* A file that is not a summary is refused with its name. */
     FILE *f = fopen(path, "w");
     fputs("{\"torchtop_rank_summary\": 9}", f);
@@ -263,7 +329,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_name_rank),         cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_numbering_errors),  cmocka_unit_test(test_measures),
-        cmocka_unit_test(test_summary_roundtrip),
+        cmocka_unit_test(test_summary_roundtrip), cmocka_unit_test(test_busy_coarsen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

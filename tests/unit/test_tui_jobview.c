@@ -15,8 +15,10 @@
 
 #include "core/synth/synth_job.h"
 #include "core/trace/load.h"
+#include "tui/joblanes.h"
 #include "tui/jobview.h"
 #include "tui/keymap.h"
+#include "tui/text.h"
 
 static struct jobview *make_view(void)
 {
@@ -122,11 +124,84 @@ static void test_collectives_and_sort(void **state)
     jobview_free(jv);
 }
 
+/* Cells of glyph ch in the lane part of a line (after the label). */
+static int count_cells(const char *line, char ch)
+{
+    int n = 0;
+    for (const char *p = line + 10; *p && p < line + 10 + 94; p++)
+        n += *p == ch;
+    return n;
+}
+
+/* The collectives screen ends in the selected collective's timeline: a
+ * compute and a collectives lane per rank, each rank's wait shaded over
+ * as many columns as its wait takes, the straggler arriving last. */
+static void test_timeline(void **state)
+{
+    (void)state;
+    struct jobview *jv = make_view();
+    jobview_key(jv, '\t', 10);
+    jobview_key(jv, 'j', 10);
+    int cur;
+    char *s = screen(jv, &cur);
+    const struct table *t = jv->tabs[JOBVIEW_COLLECTIVES];
+    const struct coll_inst *x = &jv->v.colls.insts.v[table_ref(t, 1)];
+    char want[64];
+    snprintf(want, sizeof(want), "Collective %s, absolute time", x->id);
+    assert_non_null(strstr(s, want));
+    const char *at = strstr(s, "\nr1 coll");
+    assert_non_null(at);
+    char *l1 = line_of(at + 1, 0);
+    assert_non_null(strstr(l1, "arrived last"));
+    assert_int_equal(count_cells(l1, '-'), 0);
+    int prev_cells = -1;
+    int64_t prev_wait = -1;
+    for (uint32_t k = 0; k < x->count; k++) {
+        const struct coll_part *p = &jv->v.colls.parts.v[x->first + k];
+        if (p->rank_ix == 1)
+            continue;
+        const struct rank_coll *c = &jv->job->ranks.v[p->rank_ix]->colls.v[p->coll];
+        char key[32], dur[24];
+        snprintf(key, sizeof(key), "\nr%u coll", p->rank_ix);
+        char *l = line_of(strstr(s, key) + 1, 0);
+        text_duration(dur, sizeof(dur), x->latest_start - c->ts, true);
+        snprintf(want, sizeof(want), "wait %s", dur);
+        assert_non_null(strstr(l, want));
+        /* Longer waits shade at least as many columns. */
+        int cells = count_cells(l, '-');
+        assert_true(cells > 0);
+        if (prev_wait >= 0 && x->latest_start - c->ts > prev_wait)
+            assert_true(cells >= prev_cells);
+        prev_cells = cells;
+        prev_wait = x->latest_start - c->ts;
+        free(l);
+        snprintf(key, sizeof(key), "\nr%u comp", p->rank_ix);
+        l = line_of(strstr(s, key) + 1, 0);
+        assert_true(count_cells(l, '#') + count_cells(l, ':') + count_cells(l, '.') > 0);
+        free(l);
+    }
+    free(l1);
+    free(s);
+    /* Few lines: one lane per rank and a count of those left out. */
+    struct strbuf sb = STRBUF_INIT;
+    assert_int_equal(joblanes_render(&jv->v, 0, 120, 5, true, &sb, NULL), 5);
+    assert_non_null(strstr(sb_str(&sb), "... 2 more ranks"));
+    assert_null(strstr(sb_str(&sb), " comp "));
+    sb_free(&sb);
+    /* A version 1 summary has no compute to draw, and says so. */
+    jv->job->ranks.v[2]->busy_gap_ns = -1;
+    s = screen(jv, &cur);
+    assert_non_null(strstr(s, "version 1 summary"));
+    free(s);
+    jobview_free(jv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ranks_and_open),
         cmocka_unit_test(test_collectives_and_sort),
+        cmocka_unit_test(test_timeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
