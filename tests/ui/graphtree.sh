@@ -3,8 +3,8 @@
 # hang under its graph launch (the top one marked from the capture) with
 # the replayed kernels' times, a kernel the capture does not have stays
 # under the launch, and a replayed kernel's traceback runs through the
-# captured op to the graph launch. A generated pair (written here), then
-# the shared vLLM replay and its capture.
+# captured op to the graph launch; the graphs and graph-nodes views. A
+# generated pair (written here), then the shared vLLM replays.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 
 # Two replays of one graph: gemm, norm, a kernel the capture never
@@ -47,6 +47,21 @@ expect (replayed the capture)
 STEPS
 check_screen graphtree.txt
 check_screen graphtree-traceback.txt
+# Without the capture: the graphs view (one graph, two replays), Enter
+# shows its launches; the graph-nodes view has each node position's
+# kernel, category and times, Enter shows that position in every replay.
+run_script graphviews "$tmp/replay.json" --size 140x42 <<'STEPS'
+view graphs
+expect hipGraphLaunch
+<Enter>
+expect instances of #1 (2)
+focus-table
+view graph-nodes
+save-display graphviews-nodes.txt
+<Enter>
+expect instances of gemm_k (2)
+STEPS
+check_screen graphviews-nodes.txt
 
 if [ ! -d "$TRACES" ]; then
     [ "${CI:-}" = "true" ] && fail "$TRACES is missing; CI needs ../shared beside the checkout"
@@ -64,5 +79,14 @@ t
 expect hipModuleLaunchKernel  (from th
 search hipGraphLaunch
 expect hipGraphLaunch  (replayed the capture)
+STEPS
+# The piecewise replay without its capture: three graphs, the second
+# replayed 23 times for 92 % of the GPU time.
+run_script graphviews-vllm "$TRACES/tracelens-mi300-vllm-piecewise-replay.json.gz" --size 140x42 <<'STEPS'
+view graphs
+expect 91.98
+j
+<Enter>
+expect instances of #2 (23)
 STEPS
 finish
