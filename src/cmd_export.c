@@ -8,14 +8,16 @@
 #include <string.h>
 
 #include "core/base/outfile.h"
+#include "core/trace/capture.h"
 #include "core/trace/export.h"
 #include "core/trace/load.h"
+#include "core/trace/tree.h"
 #include "src/commands.h"
 
 static void export_usage(FILE *f)
 {
     fprintf(f, "usage: torchtop export --chrome OUT.json[.gz] [--step N | --window START:END |\n"
-               "                       --match REGEX] TRACE\n\n"
+               "                       --match REGEX] [--capture CAPTURE] TRACE\n\n"
                "Write a slice of TRACE as a Kineto (Chrome trace) JSON file that Perfetto and\n"
                "chrome://tracing open; .gz output names are gzip-compressed.\n\n"
                "  --chrome FILE      the output file (- for standard output)\n"
@@ -23,6 +25,9 @@ static void export_usage(FILE *f)
                "  --window A:B       from A to B milliseconds after the trace's first event\n"
                "  --match REGEX      ops whose names match (POSIX extended), with everything\n"
                "                     nested under them and the GPU work they launched\n"
+               "  --capture CAPTURE  graph capture trace or directory (repeatable): the captured\n"
+               "                     ops are written in, each replayed kernel correlated and\n"
+               "                     flow-linked to its captured launch\n"
                "  -q, --quiet        no summary line on standard error\n"
                "  -h, --help         this help\n\n"
                "A window or step keeps whole host spans overlapping it and the GPU work they\n"
@@ -46,18 +51,17 @@ static int64_t window_edge(int64_t start, double ms)
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"chrome", required_argument, NULL, 'c'},
-        {"step", required_argument, NULL, 's'},
-        {"window", required_argument, NULL, 'w'},
-        {"match", required_argument, NULL, 'm'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"chrome", required_argument, NULL, 'c'},  {"step", required_argument, NULL, 's'},
+        {"window", required_argument, NULL, 'w'},  {"match", required_argument, NULL, 'm'},
+        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+        {"capture", required_argument, NULL, 'C'}, {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *window = NULL;
     struct export_sel sel = {.kind = EXPORT_ALL};
     bool quiet = false;
     int ch, nsel = 0;
+    const char *captures[16]; /* --capture, in order */
+    size_t ncaptures = 0;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
         switch (ch) {
@@ -87,6 +91,13 @@ int cmd_export(int argc, char **argv)
             break;
         case 'q':
             quiet = true;
+            break;
+        case 'C':
+            if (ncaptures == sizeof(captures) / sizeof(captures[0])) {
+                fprintf(stderr, "torchtop export: at most 16 --capture options\n");
+                return EXIT_USAGE;
+            }
+            captures[ncaptures++] = optarg;
             break;
         case 'h':
             export_usage(stdout);
@@ -121,7 +132,42 @@ int cmd_export(int argc, char **argv)
         return EXIT_FAILURE_RUN;
     }
     struct trace *t = NULL;
-    enum status st = trace_load_file(argv[optind], NULL, &t, &err);
+    /* With captures, the merge comes before the index (capture.h). */
+    struct load_opts lo = {.no_index = ncaptures > 0};
+    enum status st = trace_load_file(argv[optind], &lo, &t, &err);
+    if (st == ST_OK && ncaptures) {
+        struct trace **caps = NULL;
+        size_t ncaps = 0;
+        for (size_t k = 0; k < ncaptures && st == ST_OK; k++) {
+            if (outfile_check_distinct(out, captures[k], &err) != ST_OK) {
+                char *m = errinfo_format(&err);
+                fprintf(stderr, "torchtop export: %s\n", m);
+                free(m);
+                for (size_t j = 0; j < ncaps; j++)
+                    trace_free(caps[j]);
+                free(caps);
+                trace_free(t);
+                errinfo_clear(&err);
+                return EXIT_FAILURE_RUN;
+            }
+            st = capture_load(captures[k], &lo, &caps, &ncaps, &err);
+        }
+        if (st == ST_OK)
+            capture_merge(t, caps, ncaps);
+        for (size_t k = 0; k < ncaps; k++)
+            trace_free(caps[k]);
+        free(caps);
+        if (st != ST_OK) {
+            char *m = errinfo_format(&err);
+            fprintf(stderr, "torchtop: %s\n", m);
+            free(m);
+            trace_free(t);
+            errinfo_clear(&err);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (t)
+        trace_index(t); /* kept events of a replay that failed part-way too */
     int status = EXIT_OK;
     if (st != ST_OK) {
         char *m = errinfo_format(&err);

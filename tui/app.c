@@ -26,7 +26,7 @@
 const char *const app_view_names[APP_NVIEWS] = {
     "ops",          "categories", "unique-args",  "kernels", "key-averages",
     "temporal",     "idle-time",  "kernel-types", "overlap", "launch-stats",
-    "queue-length", "memory-bw",  "roofline",
+    "queue-length", "memory-bw",  "roofline",     "graphs",  "graph-nodes",
 };
 
 /* Layout slot of each pane. */

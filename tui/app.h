@@ -31,9 +31,10 @@
 
 /* The table views: report tables, in the order `v` cycles through them:
  * torchtop's, HTA's analyses (the first table of each, docs/metrics.md
- * §14), and last the roofline, which shows one category at a time
- * (tui/roofline_view.h). */
-#define APP_NVIEWS 13
+ * §14), the roofline, which shows one category at a time
+ * (tui/roofline_view.h), and the graph replays per graph and per node
+ * position (-t graphs' two tables, docs/metrics.md §16). */
+#define APP_NVIEWS 15
 #define APP_VIEW_ROOFLINE 12
 extern const char *const app_view_names[APP_NVIEWS];
 

@@ -9,6 +9,7 @@
 
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
+#include "core/trace/capture.h"
 #include "tui/calltree.h"
 #include "tui/calltree_internal.h"
 
@@ -80,7 +81,9 @@ static void order_roots(struct calltree *ct)
     size_t k = 0;
     for (uint32_t r = 0; r < nr; r++) {
         const struct row *row = &t->rows.v[r];
-        if (row->cls == ROW_HOST && row->first_root != IDX_NONE)
+        /* Rows of captured copies hang under their graph launch. */
+        if (row->cls == ROW_HOST && row->first_root != IDX_NONE &&
+            (!t->grafts.n || capture_graft_launch(t, r) == IDX_NONE))
             keys[k++] =
                 (struct root_key){row->process_sort, row->pid, row->thread_sort, row->tid, r};
     }
@@ -180,13 +183,15 @@ static void collect_chain(struct calltree *ct, uint32_t first, bool in, size_t *
 }
 
 /* The top-level spans of host row r, from the row's list (a walk of a
- * long sibling chain waits on memory at every step; a list does not). */
-static void collect_tops(struct calltree *ct, uint32_t r)
+ * long sibling chain waits on memory at every step; a list does not);
+ * `in`: below a filter match (rows of captured copies under their graph
+ * launch). */
+static void collect_tops(struct calltree *ct, uint32_t r, bool in)
 {
     const struct trace *t = ct->t;
     size_t cur = 0;
     uint32_t lo = ct->tops_first[r], hi = ct->tops_first[r + 1];
-    bool plain = !ct->filtered && !ct->hide_python;
+    bool plain = (!ct->filtered || in) && !ct->hide_python;
     if (plain) {
         VEC_RESERVE(&ct->kids, ct->kids.n + (hi - lo));
         VEC_RESERVE(&ct->kid_in, ct->kid_in.n + (hi - lo));
@@ -194,12 +199,12 @@ static void collect_tops(struct calltree *ct, uint32_t r)
     for (uint32_t k = lo; k < hi; k++) {
         uint32_t c = ct->tops[k];
         if (plain) {
-            emit(ct, c, false);
+            emit(ct, c, in);
             continue;
         }
         /* A top-level span's numbers run to the next one's (a match of its
          * own is among them): no event needs reading to decide. */
-        if (ct->filtered) {
+        if (ct->filtered && !in) {
             uint32_t from = ct->tops_pre[k], end = k + 1 < hi ? ct->tops_pre[k + 1] : IDX_NONE;
             if (from == IDX_NONE)
                 continue;
@@ -213,9 +218,9 @@ static void collect_tops(struct calltree *ct, uint32_t r)
                 continue;
         }
         if (ct->hide_python && t->ev.v[c].kind == EVK_PYTHON)
-            collect_chain(ct, t->ev.v[c].first_child, is_match_filtered(ct, c), &cur);
+            collect_chain(ct, t->ev.v[c].first_child, in || is_match_filtered(ct, c), &cur);
         else
-            emit(ct, c, false);
+            emit(ct, c, in);
     }
 }
 
@@ -224,6 +229,12 @@ static void collect_event(struct calltree *ct, uint32_t ev, bool in)
     const struct trace *t = ct->t;
     size_t cur = 0;
     collect_chain(ct, t->ev.v[ev].first_child, in, &cur);
+    /* A graph launch: the captured copies of its replay (capture.h), in
+     * gputime's numbering order, then the GPU work left with it. */
+    uint32_t ng = 0;
+    const struct capture_graft *gr = t->grafts.n ? capture_grafts(t, ev, &ng) : NULL;
+    for (uint32_t k = 0; k < ng; k++)
+        collect_tops(ct, gr[k].row, in);
     const struct launch_info *li = ev_launch(t, ev);
     if (!li)
         return;
@@ -338,7 +349,7 @@ void ct_materialize(struct calltree *ct, uint32_t n)
     bool in = (node->flags & (TNF_INMATCH | TNF_MATCH)) != 0;
     switch (node->kind) {
     case TN_THREAD:
-        collect_tops(ct, node->ref);
+        collect_tops(ct, node->ref, false);
         make_children(ct, n, true);
         break;
     case TN_UNLINKED: {
@@ -374,6 +385,9 @@ bool calltree_has_children(struct calltree *ct, uint32_t n)
         return true;
     const struct event *e = &ct->t->ev.v[node->ref];
     if (e->first_child != IDX_NONE)
+        return true;
+    uint32_t ng = 0;
+    if (ct->t->grafts.n && capture_grafts(ct->t, node->ref, &ng))
         return true;
     const struct launch_info *li = ev_launch(ct->t, node->ref);
     return li && li->gpu_count > 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/trace/capture.h"
 #include "tui/calltree.h"
 #include "tui/calltree_internal.h"
 
@@ -342,6 +343,9 @@ size_t calltree_reveal(struct calltree *ct, uint32_t ev)
             p = g->launch;
         } else {
             p = e->parent;
+            /* A captured copy's topmost span hangs under its graph launch. */
+            if (p == IDX_NONE && t->grafts.n)
+                p = capture_graft_launch(t, e->row);
             if (p == IDX_NONE) {
                 root_row = e->row;
                 break;

@@ -365,6 +365,12 @@ static void row_text(struct app *a, struct tbview *tv, const struct tbrow *row, 
         return;
     else if (f->flags & TBF_CROSS_THREAD)
         *dim = "(another thread)";
+    else if ((f->flags & TBF_CAPTURED) &&
+             (row->frame == 0 || !(tv->tb.frames.v[row->frame - 1].flags & TBF_CAPTURED)))
+        *dim = "(from the capture)";
+    else if (!(f->flags & TBF_CAPTURED) && row->frame > 0 &&
+             (tv->tb.frames.v[row->frame - 1].flags & TBF_CAPTURED))
+        *dim = "(replayed the capture)";
 }
 
 static void draw_title(struct pane *p, struct app *a, int x0, const char *text, size_t n)

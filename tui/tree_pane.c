@@ -164,6 +164,10 @@ static void draw_row(struct pane *p, struct app *a, int y, size_t row)
     char suffix[48] = "";
     if (node->kind == TN_GROUP)
         snprintf(suffix, sizeof(suffix), " %s%u", a->g->times, node->count);
+    /* The top of a captured subtree under its graph launch says so. */
+    if (ev != IDX_NONE && (trace_ev(ct->t, ev)->flags & EVF_CAPTURED) &&
+        trace_ev(ct->t, ev)->parent == IDX_NONE)
+        snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), " (from the capture)");
     int suf_w = (int)text_width(suffix, strlen(suffix));
     int room = name_w - x - suf_w;
     if (room > 0) {

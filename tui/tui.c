@@ -80,10 +80,14 @@ static void build_views(struct loader *ld)
                 ld->views_err[i] = xstrdup("no op of this trace has a roofline");
             continue;
         }
-        if (report_build(ld->an, app_view_names[i], &ro, &list, msg) && list.items.n) {
-            ld->views[i] = list.items.v[0];
-            list.items.v[0] = NULL;
-            for (size_t k = 1; k < list.items.n; k++)
+        /* graph-nodes is the second table of -t graphs. */
+        bool nodes = strcmp(app_view_names[i], "graph-nodes") == 0;
+        const char *name = nodes ? "graphs" : app_view_names[i];
+        size_t pick = nodes ? 1 : 0;
+        if (report_build(ld->an, name, &ro, &list, msg) && list.items.n > pick) {
+            ld->views[i] = list.items.v[pick];
+            list.items.v[pick] = NULL;
+            for (size_t k = 0; k < list.items.n; k++)
                 table_free(list.items.v[k]);
             VEC_FREE(&list.items);
         } else {

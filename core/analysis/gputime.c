@@ -8,6 +8,7 @@
 #include "core/base/interval.h"
 #include "core/base/sort.h"
 #include "core/base/hmap.h"
+#include "core/trace/capture.h"
 
 struct tcache {
     struct hmap idx; /* event -> index into val */
@@ -31,6 +32,16 @@ struct gputime {
     ivals_t scratch;
 };
 
+/* The grafts of captured copies under event ev (capture.h) as a range
+ * [*gi, *ge) of trace.grafts. */
+static void graft_range(const struct trace *t, uint32_t ev, uint32_t *gi, uint32_t *ge)
+{
+    uint32_t n = 0;
+    const struct capture_graft *g = t->grafts.n ? capture_grafts(t, ev, &n) : NULL;
+    *gi = g ? (uint32_t)(g - t->grafts.v) : 0;
+    *ge = *gi + n;
+}
+
 static void number_subtrees(struct gputime *g)
 {
     const struct trace *t = g->t;
@@ -38,19 +49,30 @@ static void number_subtrees(struct gputime *g)
     g->size = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
     memset(g->pre, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
     uint32_t counter = 0;
-    /* Iterative pre-order walk: each frame holds a node and the next child
-     * to visit; a node's size is known when its frame is popped. */
+    /* Iterative pre-order walk: each frame holds a node, the next child
+     * to visit and, once its children are done, the rows of captured
+     * copies grafted under it still to visit; a node's size is known when
+     * its frame is popped. */
     uint32_t *node = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
     uint32_t *next = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    uint32_t *gi = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    uint32_t *ge = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
     for (uint32_t r = 0; r < t->rows.n; r++) {
+        if (t->grafts.n && capture_graft_launch(t, r) != IDX_NONE)
+            continue; /* numbered under its graph launch */
         for (uint32_t root = t->rows.v[r].first_root; root != IDX_NONE;
              root = t->ev.v[root].next_sibling) {
             size_t depth = 0;
             node[depth] = root;
+            graft_range(t, root, &gi[depth], &ge[depth]);
             next[depth++] = t->ev.v[root].first_child;
             g->pre[root] = counter++;
             while (depth) {
                 uint32_t c = next[depth - 1];
+                if (c == IDX_NONE && gi[depth - 1] < ge[depth - 1]) {
+                    next[depth - 1] = t->rows.v[t->grafts.v[gi[depth - 1]++].row].first_root;
+                    continue;
+                }
                 if (c == IDX_NONE) {
                     uint32_t done = node[--depth];
                     g->size[done] = counter - g->pre[done];
@@ -59,12 +81,15 @@ static void number_subtrees(struct gputime *g)
                 next[depth - 1] = t->ev.v[c].next_sibling;
                 g->pre[c] = counter++;
                 node[depth] = c;
+                graft_range(t, c, &gi[depth], &ge[depth]);
                 next[depth++] = t->ev.v[c].first_child;
             }
         }
     }
     free(node);
     free(next);
+    free(gi);
+    free(ge);
 }
 
 struct pre_key {

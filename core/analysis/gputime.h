@@ -3,7 +3,10 @@
  * direct(op)  = length of the union of the GPU events op launched directly
  *               (op is their launcher);
  * subtree(op) = length of the union of the GPU events launched by any
- *               runtime call in op's subtree (op included).
+ *               runtime call in op's subtree (op included); the subtree
+ *               of a graph launch holds the captured copies grafted under
+ *               it (capture.h), so the replay's ops above it count the
+ *               replayed kernels that the capture attributed.
  * Both exist in two flavours: with communication kernels (the explorer's
  * "induced GPU time") and without (the launcher tables, which leave
  * collectives to the timeline). Values are computed on first use and

@@ -31,6 +31,7 @@ SORT_DEFINE(gnode_sort, struct gnode, gnode_less)
 struct gpos {
     uint32_t ev; /* the event in the first replay */
     uint32_t n;
+    VEC(uint32_t) evs; /* the event in each replay (the row's instances) */
     int64_t sum, min, max;
 };
 
@@ -43,7 +44,8 @@ struct ggroup {
     uint32_t *names;  /* their name ids (sequence grouping) */
     struct gpos *pos; /* nnodes */
     uint32_t replays;
-    int64_t sum, min, max; /* time per replay: sum of its events' durations */
+    int64_t sum, min, max;  /* time per replay: sum of its events' durations */
+    VEC(uint32_t) launches; /* every replay's graph launch (the row's instances) */
 };
 
 static bool is_graph_launch(const struct trace *t, uint32_t i)
@@ -197,7 +199,7 @@ static void emit(const struct trace *t, struct ggroup *gs, size_t ngs, int64_t g
     static const struct table_col ncols[GN__N] = {
         [GN_GRAPH] = {"graph", "graph", COL_TEXT, 0, COLF_ASC},
         [GN_NODE] = {"node", "node", COL_INT, 0, COLF_ASC},
-        [GN_KERNEL] = {"kernel", "kernel", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
+        [GN_KERNEL] = {"kernel", "kernel", COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_NAME},
         [GN_CAT] = {"category", "category", COL_TEXT, 0, COLF_ASC},
         [GN_COUNT] = {"replays", "replays", COL_INT, 0, 0},
         [GN_MEAN] = {"time_mean_us", "mean µs", COL_FLOAT, 3, 0},
@@ -210,6 +212,15 @@ static void emit(const struct trace *t, struct ggroup *gs, size_t ngs, int64_t g
     struct table *tn =
         table_new("graph_nodes", "GPU graph replays per graph node position", ncols, GN__N);
     tg->whole = true;
+    /* Instances (the explorer's Enter): a graph's launches, a node
+     * position's event in each replay. */
+    VEC(uint32_t) gi = {0}, ni = {0};
+    uint32_t *gfirst = xmalloc((ngs + 2) * sizeof(uint32_t));
+    size_t nrows = 0;
+    for (size_t g = 0; g < ngs; g++)
+        nrows += gs[g].nnodes;
+    uint32_t *nfirst = xmalloc((nrows + 2) * sizeof(uint32_t));
+    size_t nq = 0;
     char label[48];
     for (size_t g = 0; g < ngs; g++) {
         const struct ggroup *G = &gs[g];
@@ -225,8 +236,12 @@ static void emit(const struct trace *t, struct ggroup *gs, size_t ngs, int64_t g
         table_set_float(tg, r, GR_TOTAL, (double)G->sum / 1e6);
         table_set_float(tg, r, GR_PCT, gpu_ns > 0 ? 100.0 * (double)G->sum / (double)gpu_ns : 0);
         table_set_ref(tg, r, G->first);
+        gfirst[r] = (uint32_t)gi.n;
+        VEC_APPEND(&gi, G->launches.v, G->launches.n);
         for (uint32_t k = 0; k < G->nnodes; k++) {
             const struct gpos *p = &G->pos[k];
+            nfirst[nq++] = (uint32_t)ni.n;
+            VEC_APPEND(&ni, p->evs.v, p->evs.n);
             const struct event *e = &t->ev.v[p->ev];
             size_t q = table_add_row(tn);
             char *kname = kernstats_display_name(ev_name(t, p->ev));
@@ -246,6 +261,12 @@ static void emit(const struct trace *t, struct ggroup *gs, size_t ngs, int64_t g
             table_set_ref(tn, q, p->ev);
         }
     }
+    gfirst[ngs] = (uint32_t)gi.n;
+    nfirst[nq] = (uint32_t)ni.n;
+    VEC_RESERVE(&gi, 1);
+    VEC_RESERVE(&ni, 1);
+    table_set_instances(tg, gfirst, gi.v);
+    table_set_instances(tn, nfirst, ni.v);
     table_add_note(tg,
                    "graphs are keyed by \"graph id\" where the kernels carry it (id N), else by "
                    "the kernel-name sequence of the launch (#N); time per replay is the sum of "
@@ -297,11 +318,13 @@ bool graphs_tables(const struct trace *t, struct table_list *out, char *err)
                 continue; /* a replay of a graph id with more nodes than the first */
             struct gpos *p = &G->pos[k];
             p->n++;
+            VEC_PUSH(&p->evs, v[k].ev);
             p->sum = wide_add_sat(p->sum, d);
             p->min = d < p->min ? d : p->min;
             p->max = d > p->max ? d : p->max;
         }
         G->replays++;
+        VEC_PUSH(&G->launches, i);
         G->sum = wide_add_sat(G->sum, sum);
         G->min = sum < G->min ? sum : G->min;
         G->max = sum > G->max ? sum : G->max;
@@ -321,6 +344,9 @@ bool graphs_tables(const struct trace *t, struct table_list *out, char *err)
                  "no graph launch (cudaGraphLaunch, hipGraphLaunch) owns GPU work in "
                  "this trace");
     for (size_t g = 0; g < gs.n; g++) {
+        for (uint32_t k = 0; k < gs.v[g].nnodes; k++)
+            VEC_FREE(&gs.v[g].pos[k].evs);
+        VEC_FREE(&gs.v[g].launches);
         free(gs.v[g].names);
         free(gs.v[g].pos);
     }

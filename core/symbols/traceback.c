@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/trace/argpack.h"
+#include "core/trace/capture.h"
 #include "core/symbols/demangle.h"
 #include "core/symbols/traceback.h"
 #include "core/trace/tree.h"
@@ -283,11 +284,18 @@ static void walk_up(struct traceback *tb, const struct trace *t, uint32_t cur, u
         if (was_crossed)
             for (size_t k = first; k < tb->frames.n; k++)
                 tb->frames.v[k].flags |= TBF_CROSS_THREAD;
+        if (e->flags & EVF_CAPTURED)
+            for (size_t k = first; k < tb->frames.n; k++)
+                tb->frames.v[k].flags |= TBF_CAPTURED;
         if (next == IDX_NONE && jump != IDX_NONE) {
             crossed |= t->ev.v[jump].row != e->row;
             next = jump;
             jump = IDX_NONE;
         }
+        /* A captured copy's topmost span: the replay's graph launch and
+         * the stack that ran it come next. */
+        if (next == IDX_NONE && (e->flags & EVF_CAPTURED) && t->grafts.n)
+            next = capture_graft_launch(t, e->row);
         cur = next;
     }
     if (pending)

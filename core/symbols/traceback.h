@@ -24,7 +24,10 @@
  * - with traceback_of_event_forward, a chain through a backward op (one
  *   whose Sequence number partner ran before it) goes on with its forward
  *   op's own chain, frames flagged TBF_FORWARD: the Python line the
- *   backward ran for.
+ *   backward ran for;
+ * - a graph-replayed kernel attributed through a capture (capture.h) has
+ *   the captured launch, ops and frames (TBF_CAPTURED), then the replay's
+ *   graph launch and the Python stack that ran it.
  * Python frame names "path.py(123): func" are split into file, line and
  * function; "<built-in method ...>" frames keep their name.
  *
@@ -69,6 +72,8 @@ enum tb_flags {
     TBF_ANNOTATION = 1 << 3,   /* user annotation (record_function) op */
     TBF_FORWARD = 1 << 4,      /* the forward op of a backward op above (Sequence number
                                   link) and its callers */
+    TBF_CAPTURED = 1 << 5,     /* copied from a graph capture trace (capture.h): the
+                                  replay's graph launch and its callers come after */
 };
 
 struct tb_frame {

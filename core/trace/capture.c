@@ -245,6 +245,9 @@ static uint32_t new_row(struct merger *m, const struct trace *c, uint32_t crow, 
     nr.order = NULL;
     m->rows_made++;
     *VEC_ADD(&t->rows) = nr;
+    /* Launches are merged in event order and their rows made in turn: the
+     * grafts come sorted by launch and by row at once. */
+    *VEC_ADD(&t->grafts) = (struct capture_graft){launch, (uint32_t)t->rows.n - 1};
     return (uint32_t)t->rows.n - 1;
 }
 
@@ -439,6 +442,36 @@ void capture_merge(struct trace *t, struct trace *const *caps, size_t ncaps)
     free(qs);
     free(m.copy_of);
     free(m.stamp);
+}
+
+uint32_t capture_graft_launch(const struct trace *t, uint32_t row)
+{
+    size_t a = 0, b = t->grafts.n;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (t->grafts.v[m].row < row)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < t->grafts.n && t->grafts.v[a].row == row ? t->grafts.v[a].launch : IDX_NONE;
+}
+
+const struct capture_graft *capture_grafts(const struct trace *t, uint32_t ev, uint32_t *n)
+{
+    size_t a = 0, b = t->grafts.n;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (t->grafts.v[m].launch < ev)
+            a = m + 1;
+        else
+            b = m;
+    }
+    size_t e = a;
+    while (e < t->grafts.n && t->grafts.v[e].launch == ev)
+        e++;
+    *n = (uint32_t)(e - a);
+    return e > a ? &t->grafts.v[a] : NULL;
 }
 
 static bool is_trace_name(const char *s)

@@ -18,7 +18,13 @@
  * the launch) starting at the launch's start with the capture's durations,
  * events flagged EVF_CAPTURED; each aligned GPU event gets the copied
  * launch call's new correlation, so trace_index() makes the captured op its
- * launcher. An event that does not align keeps the graph launch. */
+ * launcher. An event that does not align keeps the graph launch.
+ *
+ * Tree views graft each launch's rows of copies under the launch
+ * (trace.grafts): gputime's subtrees, the explorer's call tree and
+ * tracebacks go from a copy's topmost span on to the graph launch and the
+ * replay's stack above it. The host nesting itself (event.parent) stays
+ * per row, so self times and every table stay as without the graft. */
 #ifndef TORCHTOP_CORE_CAPTURE_H
 #define TORCHTOP_CORE_CAPTURE_H
 
@@ -29,10 +35,18 @@
 #include "core/trace/trace.h"
 
 /* Merge the captures into replay, which must be loaded and not yet indexed
- * (load_opts.no_index); the captures must be indexed (they are only read).
+ * (load_opts.no_index), once; the captures must be indexed (they are only read).
  * Fills replay's n_captures / graph_* counts. Strings, arguments and
  * shapes are copied: replay owns everything it holds afterwards. */
 void capture_merge(struct trace *replay, struct trace *const *caps, size_t ncaps);
+
+/* The graph launch event that host row `row` of captured copies hangs
+ * under in tree views; IDX_NONE for any other row. O(log grafts). */
+uint32_t capture_graft_launch(const struct trace *t, uint32_t row);
+
+/* The grafts under graph launch event ev, *n of them in row order
+ * (borrowed from t); NULL and *n = 0 when none. O(log grafts). */
+const struct capture_graft *capture_grafts(const struct trace *t, uint32_t ev, uint32_t *n);
 
 /* Load the capture traces at path: a trace file, or a directory whose
  * *.json and *.json.gz files (sorted by name) are each a capture. The

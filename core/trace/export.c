@@ -300,8 +300,13 @@ static void put_ts(struct strbuf *sb, int64_t ns)
 }
 
 /* pid and tid as read: numbers, text, or digits in quotes (quoted bit 0:
- * pid, bit 1: tid). */
-static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row, unsigned quoted)
+ * pid, bit 1: tid). lanes (NULL: none) numbers the rows of captured copies
+ * (capture.h): rows of one capture thread share their tid, and copies of
+ * different graph launches may overlap in time, so each is written on a
+ * lane of that thread where it overlaps no other (" (lane N)" after the tid
+ * from lane 1 on), and reads back nested as it was. */
+static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row, unsigned quoted,
+                    const uint32_t *lanes)
 {
     const struct row *r = &t->rows.v[row];
     sb_puts(sb, ", \"pid\": ");
@@ -310,18 +315,144 @@ static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row, unsi
     else
         sb_printf(sb, quoted & 1 ? "\"%" PRId64 "\"" : "%" PRId64, r->pid);
     sb_puts(sb, ", \"tid\": ");
-    if (r->flags & ROW_TID_TEXT)
+    if (lanes && lanes[row] != IDX_NONE && lanes[row] > 0) {
+        struct strbuf tid = STRBUF_INIT;
+        sb_printf(&tid, "%s (lane %u)", trace_str(t, r->tid_str), lanes[row]);
+        sb_put_json_string(sb, sb_str(&tid), tid.len);
+        sb_free(&tid);
+    } else if (r->flags & ROW_TID_TEXT) {
         put_str(sb, t, r->tid_str);
-    else
+    } else {
         sb_printf(sb, quoted & 2 ? "\"%" PRId64 "\"" : "%" PRId64, r->tid);
+    }
+}
+
+/* The lane of each row of captured copies (IDX_NONE for other rows; NULL
+ * when the trace has none): each row, in graft order (the launches' order
+ * on their thread, so time order), on the first lane whose rows ended by
+ * its start. Caller frees. */
+static uint32_t *copy_lanes(const struct trace *t)
+{
+    if (!t->grafts.n)
+        return NULL;
+    size_t nr = t->rows.n;
+    uint32_t *lane = xmalloc((nr + 1) * sizeof(uint32_t));
+    int64_t *lo = xmalloc((nr + 1) * sizeof(int64_t)), *hi = xmalloc((nr + 1) * sizeof(int64_t));
+    memset(lane, 0xff, (nr + 1) * sizeof(uint32_t));
+    for (size_t r = 0; r < nr; r++) {
+        lo[r] = INT64_MAX;
+        hi[r] = INT64_MIN;
+    }
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!(e->flags & EVF_CAPTURED))
+            continue;
+        lo[e->row] = MIN(lo[e->row], e->ts);
+        hi[e->row] = MAX(hi[e->row], ev_end(e));
+    }
+    VEC(int64_t) ends = {0};
+    for (size_t k = 0; k < t->grafts.n; k++) {
+        uint32_t r = t->grafts.v[k].row;
+        if (lo[r] > hi[r])
+            continue;
+        uint32_t l = 0;
+        while (l < ends.n && ends.v[l] > lo[r])
+            l++;
+        if (l == ends.n)
+            VEC_PUSH(&ends, hi[r]);
+        else
+            ends.v[l] = hi[r];
+        lane[r] = l;
+    }
+    VEC_FREE(&ends);
+    free(lo);
+    free(hi);
+    return lane;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Traces merged with a capture (capture.h)                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Whether GPU event i was aligned with a captured launch: its launch is a
+ * captured copy. */
+static bool aligned_gpu(const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    if (!t->n_captures || !evk_is_gpu(e->kind) || e->aux == IDX_NONE)
+        return false;
+    uint32_t l = t->gpus.v[e->aux].launch;
+    return l != IDX_NONE && (t->ev.v[l].flags & EVF_CAPTURED);
+}
+
+/* The correlation id event i is written with when a capture merge gave it
+ * a new one (a captured launch call's copy, an aligned GPU event), else 0:
+ * the export then links each replayed kernel to its captured launch. */
+static uint64_t merged_corr(const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    if (!t->n_captures || e->aux == IDX_NONE)
+        return 0;
+    if ((e->flags & EVF_CAPTURED) && evk_is_launch(e->kind))
+        return t->launches.v[e->aux].corr;
+    return aligned_gpu(t, i) ? t->gpus.v[e->aux].corr : 0;
+}
+
+/* args of event i with "correlation" set to corr (when not 0) and, for a
+ * captured Python frame, without the capture's Python ids (they would name
+ * the replay's frames; the copy nests by time). */
+static void put_args(struct strbuf *sb, const struct trace *t, uint32_t i, uint64_t corr,
+                     bool py_copy)
+{
+    struct argiter it;
+    struct argval a;
+    bool first = true, put_corr = false;
+    sb_putc(sb, '{');
+    if (t->ev.v[i].args != IDX_NONE) {
+        argpack_iter_init(&it, t, i);
+        while (argpack_iter_next(&it, &a)) {
+            const char *k = strtab_str(&t->strs, a.key);
+            if (py_copy && (strcmp(k, "Python id") == 0 || strcmp(k, "Python parent id") == 0))
+                continue;
+            if (!first)
+                sb_puts(sb, ", ");
+            first = false;
+            sb_put_json_string(sb, k, strtab_len(&t->strs, a.key));
+            sb_puts(sb, ": ");
+            if (corr && strcmp(k, "correlation") == 0) {
+                sb_printf(sb, "%" PRIu64, corr);
+                put_corr = true;
+            } else {
+                argpack_val_put_json(sb, t, &a);
+            }
+        }
+    }
+    if (corr && !put_corr)
+        sb_printf(sb, "%s\"correlation\": %" PRIu64, first ? "" : ", ", corr);
+    sb_putc(sb, '}');
+}
+
+/* The flow end that ties aligned GPU event i to its captured launch (the
+ * merge made the start, at the launch's copy). */
+static void put_flow_end(struct strbuf *sb, const struct trace *t, uint32_t i)
+{
+    const struct event *e = &t->ev.v[i];
+    sb_printf(sb, "{\"ph\": \"f\", \"id\": %" PRIu64, t->gpus.v[e->aux].corr);
+    put_ids(sb, t, e->row,
+            (e->flags & EVF_PID_QUOTED ? 1u : 0u) | (e->flags & EVF_TID_QUOTED ? 2u : 0u), NULL);
+    sb_puts(sb, ", \"ts\": ");
+    put_ts(sb, e->ts);
+    sb_puts(sb, ", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}");
 }
 
 /* An event rebuilt from its fields, in the loader's terms (rebuildable()
  * in load_event.c), or its text as written. */
-static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
+static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i, const uint32_t *lanes)
 {
     const struct event *e = &t->ev.v[i];
-    if (e->raw) {
+    uint64_t corr = merged_corr(t, i);
+    bool py_copy = (e->flags & EVF_CAPTURED) && e->kind == EVK_PYTHON;
+    if (e->raw && !corr && !py_copy) {
         put_raw(sb, t, e->raw);
         return;
     }
@@ -333,7 +464,7 @@ static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
     sb_puts(sb, ", \"name\": ");
     put_str(sb, t, e->name);
     put_ids(sb, t, e->row,
-            (e->flags & EVF_PID_QUOTED ? 1u : 0u) | (e->flags & EVF_TID_QUOTED ? 2u : 0u));
+            (e->flags & EVF_PID_QUOTED ? 1u : 0u) | (e->flags & EVF_TID_QUOTED ? 2u : 0u), lanes);
     sb_puts(sb, ", \"ts\": ");
     put_ts(sb, e->ts);
     if (e->ph == 'X') {
@@ -342,14 +473,18 @@ static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i)
     }
     if (e->ph == 'i' || e->ph == 'I')
         sb_puts(sb, ", \"s\": \"t\"");
-    if (e->args != IDX_NONE) {
+    if (corr || py_copy) {
+        sb_puts(sb, ", \"args\": ");
+        put_args(sb, t, i, corr, py_copy);
+    } else if (e->args != IDX_NONE) {
         sb_puts(sb, ", \"args\": ");
         argpack_put_json(sb, t, i);
     }
     sb_putc(sb, '}');
 }
 
-static void put_flow(struct strbuf *sb, const struct trace *t, const struct flow *f)
+static void put_flow(struct strbuf *sb, const struct trace *t, const struct flow *f,
+                     const uint32_t *lanes)
 {
     if (f->raw) {
         put_raw(sb, t, f->raw);
@@ -357,7 +492,8 @@ static void put_flow(struct strbuf *sb, const struct trace *t, const struct flow
     }
     sb_printf(sb, "{\"ph\": \"%c\", \"id\": %" PRIu64, f->ph, f->id);
     put_ids(sb, t, f->row,
-            (f->quoted & FLOW_PID_QUOTED ? 1u : 0u) | (f->quoted & FLOW_TID_QUOTED ? 2u : 0u));
+            (f->quoted & FLOW_PID_QUOTED ? 1u : 0u) | (f->quoted & FLOW_TID_QUOTED ? 2u : 0u),
+            lanes);
     sb_puts(sb, ", \"ts\": ");
     put_ts(sb, f->ts);
     sb_puts(sb, ", \"cat\": ");
@@ -416,6 +552,7 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     for (uint32_t i = 0; i < t->ev.n && all; i++)
         all = keep[i] != 0;
     uint8_t *fkeep = all ? NULL : select_flows(t, keep);
+    uint32_t *lanes = copy_lanes(t);
     uint64_t ne = 0, nf = 0;
     sb_puts(&w.buf, "{\n");
     put_top(&w.buf, t);
@@ -430,7 +567,7 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
             if (!first)
                 sb_puts(&w.buf, ",\n");
             first = false;
-            put_event(&w.buf, t, i);
+            put_event(&w.buf, t, i, lanes);
             ne++;
             w_maybe_flush(&w);
         }
@@ -446,16 +583,34 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     for (size_t k = 0; k < t->flows.n; k++) {
         if (fkeep && !fkeep[k])
             continue;
+        /* A graph launch's flow to a kernel the capture attributed: that
+         * kernel's flow comes from its captured launch now. */
+        if (t->n_captures && t->flows.v[k].ph != 's') {
+            uint32_t b = flow_event(t, &t->flows.v[k]);
+            if (b != IDX_NONE && aligned_gpu(t, b))
+                continue;
+        }
         if (!first)
             sb_puts(&w.buf, ",\n");
         first = false;
-        put_flow(&w.buf, t, &t->flows.v[k]);
+        put_flow(&w.buf, t, &t->flows.v[k], lanes);
+        nf++;
+        w_maybe_flush(&w);
+    }
+    for (uint32_t i = 0; t->n_captures && i < t->ev.n; i++) {
+        if (!keep[i] || !aligned_gpu(t, i))
+            continue;
+        if (!first)
+            sb_puts(&w.buf, ",\n");
+        first = false;
+        put_flow_end(&w.buf, t, i);
         nf++;
         w_maybe_flush(&w);
     }
     sb_puts(&w.buf, "\n]}\n");
     w_flush(&w);
     free(fkeep);
+    free(lanes);
     bool bad = w.failed;
     errno = 0;
     if (w.gz)

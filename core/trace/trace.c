@@ -32,6 +32,7 @@ void trace_free(struct trace *t)
     VEC_FREE(&t->ev);
     VEC_FREE(&t->rows);
     VEC_FREE(&t->flows);
+    VEC_FREE(&t->grafts);
     VEC_FREE(&t->ops);
     VEC_FREE(&t->pys);
     VEC_FREE(&t->launches);

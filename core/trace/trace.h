@@ -222,6 +222,13 @@ struct row {
     int32_t device, stream; /* device rows: from the events' args */
 };
 
+/* A host row of captured copies (capture.h) and the graph launch whose
+ * replay it stands for: tree views show the row's spans under the launch. */
+struct capture_graft {
+    uint32_t launch; /* graph launch event */
+    uint32_t row;    /* host row of the copies */
+};
+
 /* ------------------------------------------------------------------------ */
 /* Devices (deviceProperties)                                               */
 /* ------------------------------------------------------------------------ */
@@ -282,6 +289,9 @@ struct trace {
     uint64_t graph_aligned;   /* of them, aligned with a captured launch */
     int64_t graph_ns;         /* durations of graph_kernels, ns */
     int64_t graph_aligned_ns; /* durations of graph_aligned, ns */
+    VEC(struct capture_graft)
+    grafts; /* the rows of captured copies and the graph launch each
+               hangs under in tree views, by launch and row */
 
     /* Built by trace_index() (tree.c). */
     bool link_require_flow; /* set before indexing: link GPU work to a

@@ -14,9 +14,12 @@
 #include <string.h>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/gputime.h"
 #include "core/analysis/graphs.h"
 #include "core/analysis/kerncat.h"
 #include "core/analysis/opstats.h"
+#include "core/symbols/folded.h"
+#include "core/symbols/traceback.h"
 #include "core/trace/capture.h"
 #include "core/trace/tree.h"
 #include "tests/unit/testutil.h"
@@ -222,6 +225,93 @@ static void test_capture_none_matches(void **state)
     trace_free(t);
 }
 
+/* The i-th event named name (file order, copies included). */
+static uint32_t named(const struct trace *t, const char *name, int n)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (strcmp(ev_name(t, i), name) == 0 && n-- == 0)
+            return i;
+    fail_msg("no event %s", name);
+    return IDX_NONE;
+}
+
+/* Whether text has the whole line `line`. */
+static bool has_line(const char *text, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = text; (p = strstr(p, line)); p++)
+        if ((p == text || p[-1] == '\n') && p[n] == '\n')
+            return true;
+    print_message("%s", text);
+    return false;
+}
+
+/* Tree views: each replay's captured copies hang under its graph launch,
+ * the replay's ops above it count the attributed kernels, and a replayed
+ * kernel's traceback runs through the captured op to the graph launch. */
+static void test_capture_tree_graft(void **state)
+{
+    struct trace *t = load_unindexed(replay_json);
+    struct trace *cap = load_text(capture_json);
+    capture_merge(t, &cap, 1);
+    trace_index(t);
+    uint32_t step = named(t, "step", 0), l1 = named(t, "hipGraphLaunch", 0),
+             l2 = named(t, "hipGraphLaunch", 1);
+    /* One capture thread: one row of copies per graph launch. */
+    assert_int_equal(t->grafts.n, 2);
+    uint32_t n;
+    const struct capture_graft *g = capture_grafts(t, l1, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(capture_graft_launch(t, g->row), l1);
+    assert_int_equal(capture_graft_launch(t, t->ev.v[l1].row), IDX_NONE);
+    assert_null(capture_grafts(t, step, &n));
+    assert_int_equal(n, 0);
+    uint32_t mm = t->gpus.v[t->ev.v[gpu_nth(t, 5)].aux].launcher; /* replay 2's first gemm */
+    assert_int_equal(capture_graft_launch(t, t->ev.v[mm].row), l2);
+
+    /* Subtree GPU time: a launch holds its whole replay (34 and 37 us),
+     * the op above both replays all ten kernels; the tables' direct times
+     * stay where the capture put them. */
+    struct gputime *gt = gputime_new(t);
+    assert_int_equal(gputime_subtree(gt, l1, true), 34000);
+    assert_int_equal(gputime_subtree(gt, l2, true), 37000);
+    assert_int_equal(gputime_subtree(gt, step, true), 71000);
+    assert_int_equal(gputime_direct(gt, step, true), 8000); /* the mystery_k left */
+    assert_int_equal(gputime_direct(gt, mm, true), 11000);
+    gputime_free(gt);
+
+    /* Traceback: kernel, the captured launch, op and module (from the
+     * capture), then the graph launch and the op that ran it. */
+    struct traceback tb;
+    traceback_init(&tb);
+    traceback_of_event(&tb, t, gpu_nth(t, 5));
+    static const char *const want[] = {
+        "gemm_k", "hipLaunchKernel", "aten::mm", "nn.Module: Model_0", "hipGraphLaunch", "step"};
+    assert_int_equal(tb.frames.n, 6);
+    for (size_t k = 0; k < 6; k++) {
+        assert_string_equal(tb.frames.v[k].name, want[k]);
+        bool captured = (tb.frames.v[k].flags & TBF_CAPTURED) != 0;
+        assert_int_equal(captured, k >= 1 && k <= 3);
+    }
+    /* A kernel that did not align stays under the graph launch. */
+    traceback_of_event(&tb, t, gpu_nth(t, 2));
+    assert_int_equal(tb.frames.n, 3);
+    assert_string_equal(tb.frames.v[1].name, "hipGraphLaunch");
+    assert_string_equal(tb.frames.v[2].name, "step");
+    traceback_done(&tb);
+
+    /* Folded stacks: replay op > graph launch > captured ops, the values
+     * as before the graft. */
+    struct strbuf out = STRBUF_INIT;
+    folded_write(&out, t, FOLDED_SELF_DEVICE);
+    assert_true(has_line(sb_str(&out), "step;hipGraphLaunch;nn.Module:_Model_0;aten::mm 46"));
+    assert_true(has_line(sb_str(&out), "step;hipGraphLaunch;nn.Module:_Model_0;aten::rms 11"));
+    assert_true(has_line(sb_str(&out), "step 8"));
+    sb_free(&out);
+    trace_free(cap);
+    trace_free(t);
+}
+
 static void test_kernel_categories(void **state)
 {
     assert_int_equal(kerncat_classify(EVK_KERNEL, "Cijk_Alik_Bljk_BBS_BH_MT32x32"), KERNCAT_GEMM);
@@ -239,9 +329,8 @@ static void test_kernel_categories(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_graphs_without_capture),
-        cmocka_unit_test(test_capture_attribution),
-        cmocka_unit_test(test_capture_none_matches),
+        cmocka_unit_test(test_graphs_without_capture), cmocka_unit_test(test_capture_attribution),
+        cmocka_unit_test(test_capture_none_matches),   cmocka_unit_test(test_capture_tree_graft),
         cmocka_unit_test(test_kernel_categories),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
