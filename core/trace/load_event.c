@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/trace/jsonfast.h"
 #include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
 #include "core/trace/load.h"
@@ -1101,7 +1102,16 @@ void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint
         }
         const char *pe = NULL;
         tls_over_budget = false;
-        cJSON *obj = cJSON_ParseWithLengthOpts(text, text_len, &pe, 0);
+        /* Strict JSON (nearly every event) parses without cJSON's literal
+         * compares and locale-aware strtod; the rest, and every fault, is
+         * cJSON's to read and to report as before. */
+        cJSON *obj = jsonfast_parse(text, text_len, &w->arena, LOAD_MAX_EVENT_MEMORY, &pe);
+        bool strict = obj != NULL;
+        if (!strict) {
+            arena_reset(&w->arena);
+            pe = NULL;
+            obj = cJSON_ParseWithLengthOpts(text, text_len, &pe, 0);
+        }
         if (pe)
             pe = p + (pe - text); /* the copy has the same length */
         uint64_t at = offset + (uint64_t)(p - buf);
@@ -1125,8 +1135,8 @@ void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint
         }
         /* cJSON takes NUL bytes for whitespace, and "0001" and "5." for
          * numbers; JSON does not. */
-        const char *nul = memchr(p, '\0', (size_t)(pe - p));
-        const char *num = nul ? NULL : jsonfault_number(p, pe, why, sizeof(why));
+        const char *nul = strict ? NULL : memchr(p, '\0', (size_t)(pe - p));
+        const char *num = nul || strict ? NULL : jsonfault_number(p, pe, why, sizeof(why));
         if (nul)
             fail(out, ST_FORMAT, offset + (uint64_t)(nul - buf),
                  "unexpected NUL byte in a trace event");

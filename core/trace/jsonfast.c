@@ -1,0 +1,368 @@
+/* Strict JSON into cJSON nodes for the common case of trace events; what it
+ * declines goes to cJSON (see jsonfast.h). */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/trace/jsonfast.h"
+
+#define MAX_DEPTH 512
+
+struct jf {
+    const char *p, *end;
+    struct arena *a;
+    size_t budget;
+    int depth;
+};
+
+static void *jf_alloc(struct jf *j, size_t n)
+{
+    /* Declining past the budget lets cJSON meet the same limit and report it. */
+    if (n > j->budget - (j->a->used < j->budget ? j->a->used : j->budget))
+        return NULL;
+    return arena_alloc(j->a, n);
+}
+
+static cJSON *new_item(struct jf *j, int type)
+{
+    cJSON *c = jf_alloc(j, sizeof(*c));
+    if (c) {
+        memset(c, 0, sizeof(*c));
+        c->type = type;
+    }
+    return c;
+}
+
+static inline bool is_ws(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Bit i set for each of the 16 bytes at p that is JSON whitespace. */
+static inline unsigned ws_mask(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i w = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+    return (unsigned)_mm_movemask_epi8(w);
+}
+
+/* Bit i set for each of the 16 bytes at p that ends a plain run of string
+ * bytes: a quote, a backslash or a control byte. */
+static inline unsigned string_stop_mask(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+    __m128i stop = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        ctl);
+    return (unsigned)_mm_movemask_epi8(stop);
+}
+#endif
+
+static void skip_ws(struct jf *j)
+{
+    if (j->p < j->end && !is_ws(*j->p))
+        return;
+#ifdef __SSE2__
+    while (j->end - j->p >= 16) {
+        unsigned other = ~ws_mask(j->p) & 0xffffu;
+        if (other) {
+            j->p += __builtin_ctz(other);
+            return;
+        }
+        j->p += 16;
+    }
+#endif
+    while (j->p < j->end && is_ws(*j->p))
+        j->p++;
+}
+
+/* The first quote, backslash or control byte in [q, end), or end. */
+static const char *string_stop(const char *q, const char *end)
+{
+#ifdef __SSE2__
+    while (end - q >= 16) {
+        unsigned m = string_stop_mask(q);
+        if (m)
+            return q + __builtin_ctz(m);
+        q += 16;
+    }
+#endif
+    while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
+        q++;
+    return q;
+}
+
+static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+bool jsonfast_number(const char *s, size_t n, double *out)
+{
+    const char *p = s, *end = s + n;
+    bool neg = p < end && *p == '-';
+    p += neg;
+    if (p >= end || *p < '0' || *p > '9')
+        return false;
+    uint64_t m = 0;
+    int digits = 0, exp10 = 0;
+    if (*p == '0') {
+        p++;
+    } else {
+        for (; p < end && *p >= '0' && *p <= '9'; p++, digits++) {
+            if (digits >= 19)
+                return false;
+            m = m * 10 + (uint64_t)(*p - '0');
+        }
+    }
+    if (p < end && *p == '.') {
+        p++;
+        const char *f = p;
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+            /* Leading zeros of a fraction ("0.000123") add no digit to m. */
+            if (m || *p != '0')
+                digits++;
+            if (digits >= 19)
+                return false;
+            m = m * 10 + (uint64_t)(*p - '0');
+            exp10--;
+        }
+        if (p == f)
+            return false;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = p < end && *p == '-';
+        if (p < end && (*p == '-' || *p == '+'))
+            p++;
+        const char *e = p;
+        int x = 0;
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+            if (x > 10000)
+                return false;
+            x = x * 10 + (*p - '0');
+        }
+        if (p == e)
+            return false;
+        exp10 += eneg ? -x : x;
+    }
+    if (p != end || m > (UINT64_C(1) << 53))
+        return false;
+    double d = (double)m;
+    if (m == 0)
+        d = 0;
+    else if (exp10 < 0 && exp10 >= -22)
+        d /= pow10_exact[-exp10];
+    else if (exp10 > 0 && exp10 <= 22)
+        d *= pow10_exact[exp10];
+    else if (exp10 != 0)
+        return false;
+    *out = neg ? -d : d;
+    return true;
+}
+
+static cJSON *parse_value(struct jf *j);
+
+/* A string at j->p ('"'), unescaped into the arena; NULL to decline. */
+static char *parse_string(struct jf *j)
+{
+    const char *s = ++j->p;
+    const char *q = s;
+    size_t escapes = 0;
+    for (;;) {
+        q = string_stop(q, j->end);
+        if (q >= j->end)
+            return NULL;
+        unsigned char c = (unsigned char)*q;
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return NULL;
+        if (c == '\\') {
+            if (q + 1 >= j->end || q[1] == 'u')
+                return NULL;
+            escapes++;
+            q += 2;
+            continue;
+        }
+    }
+    size_t n = (size_t)(q - s);
+    char *out = jf_alloc(j, n - escapes + 1);
+    if (!out)
+        return NULL;
+    if (!escapes) {
+        memcpy(out, s, n);
+        out[n] = '\0';
+    } else {
+        char *o = out;
+        for (const char *r = s; r < q; r++) {
+            if (*r != '\\') {
+                *o++ = *r;
+                continue;
+            }
+            switch (*++r) {
+            case '"':
+            case '\\':
+            case '/':
+                *o++ = *r;
+                break;
+            case 'b':
+                *o++ = '\b';
+                break;
+            case 'f':
+                *o++ = '\f';
+                break;
+            case 'n':
+                *o++ = '\n';
+                break;
+            case 'r':
+                *o++ = '\r';
+                break;
+            case 't':
+                *o++ = '\t';
+                break;
+            default:
+                return NULL;
+            }
+        }
+        *o = '\0';
+    }
+    j->p = q + 1;
+    return out;
+}
+
+static cJSON *parse_number(struct jf *j)
+{
+    const char *s = j->p;
+    const char *q = s;
+    while (q < j->end && ((*q >= '0' && *q <= '9') || *q == '-' || *q == '+' || *q == '.' ||
+                          *q == 'e' || *q == 'E'))
+        q++;
+    double d;
+    /* cJSON reads at most 63 bytes of a number. */
+    if (q - s > 60 || !jsonfast_number(s, (size_t)(q - s), &d))
+        return NULL;
+    cJSON *c = new_item(j, cJSON_Number);
+    if (!c)
+        return NULL;
+    c->valuedouble = d;
+    c->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+    j->p = q;
+    return c;
+}
+
+static bool literal(struct jf *j, const char *word, size_t n)
+{
+    if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
+        return false;
+    j->p += n;
+    return true;
+}
+
+/* Children of an array or object, with cJSON's links (the head's prev is
+ * the tail). */
+static cJSON *parse_container(struct jf *j, bool obj)
+{
+    if (++j->depth > MAX_DEPTH)
+        return NULL;
+    cJSON *item = new_item(j, obj ? cJSON_Object : cJSON_Array);
+    if (!item)
+        return NULL;
+    char close = obj ? '}' : ']';
+    j->p++;
+    skip_ws(j);
+    if (j->p < j->end && *j->p == close) {
+        j->p++;
+        j->depth--;
+        return item;
+    }
+    cJSON *tail = NULL;
+    for (;;) {
+        char *key = NULL;
+        if (obj) {
+            if (j->p >= j->end || *j->p != '"' || !(key = parse_string(j)))
+                return NULL;
+            skip_ws(j);
+            if (j->p >= j->end || *j->p != ':')
+                return NULL;
+            j->p++;
+            skip_ws(j);
+        }
+        cJSON *c = parse_value(j);
+        if (!c)
+            return NULL;
+        c->string = key;
+        if (tail) {
+            tail->next = c;
+            c->prev = tail;
+        } else {
+            item->child = c;
+        }
+        tail = c;
+        skip_ws(j);
+        if (j->p >= j->end)
+            return NULL;
+        if (*j->p == ',') {
+            j->p++;
+            skip_ws(j);
+            continue;
+        }
+        if (*j->p != close)
+            return NULL;
+        j->p++;
+        break;
+    }
+    item->child->prev = tail;
+    j->depth--;
+    return item;
+}
+
+static cJSON *parse_value(struct jf *j)
+{
+    if (j->p >= j->end)
+        return NULL;
+    switch (*j->p) {
+    case '{':
+        return parse_container(j, true);
+    case '[':
+        return parse_container(j, false);
+    case '"': {
+        cJSON *c = new_item(j, cJSON_String);
+        if (!c || !(c->valuestring = parse_string(j)))
+            return NULL;
+        return c;
+    }
+    case 't':
+        if (!literal(j, "true", 4))
+            return NULL;
+        cJSON *t = new_item(j, cJSON_True);
+        if (t)
+            t->valueint = 1;
+        return t;
+    case 'f':
+        return literal(j, "false", 5) ? new_item(j, cJSON_False) : NULL;
+    case 'n':
+        return literal(j, "null", 4) ? new_item(j, cJSON_NULL) : NULL;
+    default:
+        return parse_number(j);
+    }
+}
+
+cJSON *jsonfast_parse(const char *text, size_t len, struct arena *a, size_t budget,
+                      const char **end)
+{
+    struct jf j = {text, text + len, a, budget, 0};
+    cJSON *v = parse_value(&j);
+    if (v)
+        *end = j.p;
+    return v;
+}

@@ -1,0 +1,279 @@
+/* Unit tests: the strict event parser (core/trace/jsonfast.h) reads what it
+ * accepts exactly as cJSON and strtod do, and declines the rest. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/arena.h"
+#include "core/trace/jsonfast.h"
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* jsonfast_number(s) must equal strtod(s) bit for bit when it answers. */
+static bool check_number(const char *s, bool must_answer)
+{
+    double fast, slow = strtod(s, NULL);
+    bool ok = jsonfast_number(s, strlen(s), &fast);
+    if (must_answer && !ok)
+        fail_msg("declined %s", s);
+    if (ok && memcmp(&fast, &slow, sizeof(fast)) != 0)
+        fail_msg("%s: %.17g, strtod %.17g", s, fast, slow);
+    return ok;
+}
+
+static void test_numbers_as_strtod(void **state)
+{
+    (void)state;
+    static const char *const fixed[] = {"0",
+                                        "-0",
+                                        "0.0",
+                                        "-0.0",
+                                        "1",
+                                        "-1",
+                                        "1234567.891",
+                                        "1419116104994.671",
+                                        "4458676524648.797",
+                                        "189.626",
+                                        "1694128201426674",
+                                        "9007199254740992",
+                                        "-9007199254740992",
+                                        "0.1",
+                                        "0.000123",
+                                        "1e5",
+                                        "1E5",
+                                        "1e+5",
+                                        "1.5e-3",
+                                        "-2.5E+10",
+                                        "123456789012345.6",
+                                        "1e22",
+                                        "1e-22",
+                                        "0.5e0",
+                                        "100",
+                                        "1.000",
+                                        "5e-324"};
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        check_number(fixed[i], i < 25);
+    char buf[64];
+    size_t answered = 0;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t r = next_rand();
+        unsigned kind = (unsigned)(r % 5);
+        uint64_t ip = next_rand() % (kind == 0 ? 10000ULL : 10000000000000ULL);
+        unsigned frac_digits = (unsigned)(next_rand() % 7);
+        uint64_t frac = next_rand() % 1000000;
+        const char *sign = next_rand() % 4 == 0 ? "-" : "";
+        if (kind == 1) /* integers up to 2^63 */
+            snprintf(buf, sizeof(buf), "%s%llu", sign, (unsigned long long)(next_rand() >> 1));
+        else if (kind == 2) /* exponents, in and out of the exact range */
+            snprintf(buf, sizeof(buf), "%s%llu.%03llue%d", sign, (unsigned long long)(ip % 1000),
+                     (unsigned long long)(frac % 1000), (int)(next_rand() % 80) - 40);
+        else if (frac_digits == 0)
+            snprintf(buf, sizeof(buf), "%s%llu", sign, (unsigned long long)ip);
+        else
+            snprintf(buf, sizeof(buf), "%s%llu.%0*llu", sign, (unsigned long long)ip,
+                     (int)frac_digits, (unsigned long long)(frac % (uint64_t)pow(10, frac_digits)));
+        answered += check_number(buf, kind != 1 && kind != 2 && strlen(buf) < 17);
+    }
+    /* Most of them take the fast path; the rest are strtod's. */
+    assert_true(answered > 100000);
+    /* Not JSON numbers, or not exact in one operation: declined. */
+    static const char *const declined[] = {"01",
+                                           "1.",
+                                           ".5",
+                                           "+1",
+                                           "-",
+                                           "1e",
+                                           "1e+",
+                                           "0x10",
+                                           "1.5.2",
+                                           "--1",
+                                           "1e400",
+                                           "12345678901234567890",
+                                           "9007199254740993",
+                                           "1e23",
+                                           "1.2345678901234567",
+                                           "NaN",
+                                           ""};
+    double d;
+    for (size_t i = 0; i < sizeof(declined) / sizeof(declined[0]); i++)
+        if (jsonfast_number(declined[i], strlen(declined[i]), &d))
+            fail_msg("accepted %s", declined[i]);
+}
+
+/* Same tree as cJSON, links (head's prev is the tail) and valueint too. */
+static void same_tree(const cJSON *a, const cJSON *b)
+{
+    assert_int_equal(a->type & 0xff, b->type & 0xff);
+    assert_int_equal(a->valueint, b->valueint);
+    assert_memory_equal(&a->valuedouble, &b->valuedouble, sizeof(double));
+    assert_true((a->string == NULL) == (b->string == NULL));
+    if (a->string)
+        assert_string_equal(a->string, b->string);
+    assert_true((a->valuestring == NULL) == (b->valuestring == NULL));
+    if (a->valuestring)
+        assert_string_equal(a->valuestring, b->valuestring);
+    assert_true((a->child == NULL) == (b->child == NULL));
+    if (a->child) {
+        assert_true((a->child->prev == NULL) == (b->child->prev == NULL));
+        const cJSON *x = a->child, *y = b->child;
+        for (; x && y; x = x->next, y = y->next)
+            same_tree(x, y);
+        assert_true(x == NULL && y == NULL);
+    }
+}
+
+static void check_parse(const char *text, bool must_accept)
+{
+    struct arena a;
+    arena_init(&a, 0);
+    const char *end = NULL, *cend = NULL;
+    size_t n = strlen(text);
+    cJSON *fast = jsonfast_parse(text, n, &a, 1u << 20, &end);
+    cJSON *slow = cJSON_ParseWithLengthOpts(text, n, &cend, 0);
+    if (must_accept && !fast)
+        fail_msg("declined %s", text);
+    if (fast) {
+        if (!slow)
+            fail_msg("cJSON refuses what was accepted: %s", text);
+        assert_ptr_equal(end, cend);
+        same_tree(fast, slow);
+    }
+    cJSON_Delete(slow);
+    arena_free(&a);
+}
+
+static void test_events_as_cjson(void **state)
+{
+    (void)state;
+    check_parse("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 21587, "
+                "\"tid\": 21587, \"ts\": 1419116105356.596, \"dur\": 5.74, \"args\": {"
+                "\"External id\": 2, \"Concrete Inputs\": [\"[]\", \"4\", \"\", \"False\"], "
+                "\"Input Strides\": [[], [3072, 1]], \"Input Dims\": [[768, 3072]], "
+                "\"Python parent id\": null, \"flag\": true, \"off\": false, \"Ev Idx\": 1}}",
+                true);
+    check_parse("{\"name\": \"a\\\"b\\\\c\\/d\\n\\t\\r\\b\\f\", \"k\": {}, \"l\": []}", true);
+    check_parse("{ \"a\" : [ 1 , -2.5e3 , { \"b\" : \"\xc3\xa9\" } ] }", true);
+    check_parse("{\"a\": 1}, {\"b\": 2}", true); /* stops after the first value */
+    check_parse("{\"dup\": 1, \"dup\": 2}", true);
+    /* Left to cJSON: escapes of code points, control bytes, numbers it reads
+     * otherwise or inexactly, bad structure, deep nesting. */
+    static const char *const declined[] = {"{\"a\": \"\\u0041\"}",
+                                           "{\"a\": \"x\ty\"}",
+                                           "{\"a\": 01}",
+                                           "{\"a\": 1.}",
+                                           "{\"a\": 12345678901234567890}",
+                                           "{\"a\": tru}",
+                                           "{\"a\": nul}",
+                                           "{\"a\" 1}",
+                                           "{\"a\": 1,}",
+                                           "{\"a\": 1",
+                                           "{a: 1}",
+                                           "{\"a\": [1 2]}",
+                                           "{\"a\": \"\\x\"}",
+                                           "{\"a\": 1}\x00",
+                                           "{\"a\":\x01 1}"};
+    for (size_t i = 0; i < sizeof(declined) / sizeof(declined[0]); i++) {
+        struct arena a;
+        arena_init(&a, 0);
+        const char *end;
+        const char *s = declined[i];
+        size_t n = i == 13 ? 9 : strlen(s);
+        cJSON *v = jsonfast_parse(s, n, &a, 1u << 20, &end);
+        /* "{\"a\": 1}" then a NUL: the value itself is fine. */
+        if (i == 13)
+            assert_true(v && end == s + 8);
+        else if (v)
+            fail_msg("accepted %s", s);
+        arena_free(&a);
+    }
+    char deep[2 * 600 + 1];
+    memset(deep, '[', 600);
+    memset(deep + 600, ']', 600);
+    deep[1200] = '\0';
+    check_parse(deep, false);
+    struct arena a;
+    arena_init(&a, 0);
+    const char *end;
+    assert_null(jsonfast_parse(deep, 1200, &a, 1u << 20, &end));
+    /* Over the memory budget: declined, for cJSON to meet the same limit. */
+    assert_null(jsonfast_parse("{\"a\": [1, 2, 3, 4, 5, 6, 7, 8]}", 31, &a, 200, &end));
+    arena_free(&a);
+}
+
+/* Random trees printed by cJSON read back the same by both parsers. */
+static cJSON *random_value(int depth)
+{
+    switch (next_rand() % (depth > 4 ? 4 : 6)) {
+    case 0:
+        return cJSON_CreateNumber((double)(int64_t)(next_rand() % 2000000) - 1000000);
+    case 1:
+        return cJSON_CreateNumber((double)(next_rand() % 100000000) / 1000.0);
+    case 2: {
+        char s[48];
+        size_t n = next_rand() % sizeof(s);
+        for (size_t i = 0; i < n; i++)
+            s[i] = "ab\"\\/\n\t xyz:{}[],"[next_rand() % 18];
+        s[n] = '\0';
+        return cJSON_CreateString(s);
+    }
+    case 3:
+        return next_rand() % 3 == 0   ? cJSON_CreateNull()
+               : next_rand() % 2 == 0 ? cJSON_CreateTrue()
+                                      : cJSON_CreateFalse();
+    case 4: {
+        cJSON *a = cJSON_CreateArray();
+        for (int i = (int)(next_rand() % 5); i > 0; i--)
+            cJSON_AddItemToArray(a, random_value(depth + 1));
+        return a;
+    }
+    default: {
+        cJSON *o = cJSON_CreateObject();
+        for (int i = (int)(next_rand() % 5); i > 0; i--) {
+            char k[8];
+            snprintf(k, sizeof(k), "k%u", (unsigned)(next_rand() % 6));
+            cJSON_AddItemToObject(o, k, random_value(depth + 1));
+        }
+        return o;
+    }
+    }
+}
+
+static void test_random_trees(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 3000; i++) {
+        cJSON *v = cJSON_CreateObject();
+        cJSON_AddItemToObject(v, "v", random_value(0));
+        char *text = i % 2 ? cJSON_Print(v) : cJSON_PrintUnformatted(v);
+        check_parse(text, true);
+        free(text);
+        cJSON_Delete(v);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numbers_as_strtod),
+        cmocka_unit_test(test_events_as_cjson),
+        cmocka_unit_test(test_random_trees),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
