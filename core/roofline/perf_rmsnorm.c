@@ -4,7 +4,7 @@
  * norm itself is counted as aten::_fused_rms_norm is (perf_norm.c, affine,
  * not training); each fused step adds its elementwise FLOPs and the
  * tensors it reads and writes, as TraceLens's RMSNorm extensions do
- * (docs/metrics.md §7.10). */
+ * (docs/metrics.md §7.8). */
 #include "config.h"
 
 #include <math.h>

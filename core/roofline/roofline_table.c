@@ -112,7 +112,7 @@ static const char *sheet_note(enum pm_sheet s)
                "affine with bias, batch norm always training)";
     case PM_RMSNORM:
         return "model v1 = TraceLens's RMSNorm extensions: the norm as aten::_fused_rms_norm, "
-               "plus the fused residual add, quantization or padding (docs/metrics.md §7.10)";
+               "plus the fused residual add, quantization or padding (docs/metrics.md §7.8)";
     case PM_INFER_ATTN:
         return "model v1 = TraceLens's InferenceAttention: token counts from the serving step's "
                "iteration annotation (docs/metrics.md §7.9)";
