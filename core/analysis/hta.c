@@ -320,3 +320,18 @@ size_t hta_merge(struct hta_iv *iv, size_t n)
     }
     return m + 1;
 }
+
+int32_t *hta_streams(const struct hta *h, size_t *n)
+{
+    int32_t *s = xmalloc((h->gpu.n + 1) * sizeof(*s));
+    size_t m = 0;
+    for (size_t i = 0; i < h->gpu.n; i++) {
+        size_t j = 0;
+        while (j < m && s[j] != h->gpu.v[i].stream)
+            j++;
+        if (j == m)
+            s[m++] = h->gpu.v[i].stream;
+    }
+    *n = m;
+    return s;
+}

@@ -72,4 +72,8 @@ struct hta_iv {
  * are written over the first entries. */
 size_t hta_merge(struct hta_iv *iv, size_t n);
 
+/* The streams of h's GPU events in order of first appearance in HTA's
+ * frame; *n gets the count. Caller frees. */
+int32_t *hta_streams(const struct hta *h, size_t *n);
+
 #endif

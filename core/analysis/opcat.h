@@ -20,6 +20,18 @@
     _(OPCAT_COMMS,       "record_param_comms")                                 \
     _(OPCAT_RMSNORM,     "RMSNorm")                                            \
     _(OPCAT_INFER_ATTN,  "InferenceAttention")                                 \
+    _(OPCAT_GROUPED_GEMM, "GroupedGEMM_fwd")                                   \
+    _(OPCAT_MOE_FUSED,   "MoE_fused")                                          \
+    _(OPCAT_MOE_UNFUSED, "MoE_unfused")                                        \
+    _(OPCAT_MOE_AUX,     "MoE_aux")                                            \
+    _(OPCAT_MOE_COMM_FWD, "MoE_comm_fwd")                                      \
+    _(OPCAT_MOE_COMM_BWD, "MoE_comm_bwd")                                      \
+    _(OPCAT_SSM_FWD,     "SSM_fwd")                                            \
+    _(OPCAT_SSM_BWD,     "SSM_bwd")                                            \
+    _(OPCAT_ROPE_FWD,    "RoPE_fwd")                                           \
+    _(OPCAT_ROPE_BWD,    "RoPE_bwd")                                           \
+    _(OPCAT_XENT_FWD,    "CrossEntropy_fwd")                                   \
+    _(OPCAT_XENT_BWD,    "CrossEntropy_bwd")                                   \
     _(OPCAT_OTHER,       "other")
 
 enum opcat {

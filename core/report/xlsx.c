@@ -286,19 +286,22 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
     format_set_num_format(f.real, "0.000");
     f.percent = workbook_add_format(wb);
     format_set_num_format(f.percent, "0.00");
-    /* Charts come first, the sheet a reader opens on: for a trace, and for
-     * a diff (its trace_diff table). Their charts are added once the sheets
-     * they read exist. */
-    const struct table *delta = NULL;
-    for (size_t i = 0; !a && i < tables->items.n; i++)
-        if (strcmp(tables->items.v[i]->name, "trace_diff") == 0 && !delta)
-            delta = tables->items.v[i];
-    /* A job's tables (no trace, a ranks table) get the per-rank charts. */
+    /* Charts come first, the sheet a reader opens on: for a trace, a diff
+     * (its trace_diff table), a snapshot (its memory_timeline) and a job
+     * (no trace, a ranks table). Their charts are added once the sheets they
+     * read exist. */
+    const struct table *delta = NULL, *memory = NULL;
     bool job = false;
-    for (size_t i = 0; !a && i < tables->items.n; i++)
-        job |= strcmp(tables->items.v[i]->name, "ranks") == 0;
+    for (size_t i = 0; !a && i < tables->items.n; i++) {
+        const char *name = tables->items.v[i]->name;
+        if (strcmp(name, "trace_diff") == 0 && !delta)
+            delta = tables->items.v[i];
+        if (strcmp(name, "memory_timeline") == 0 && !memory)
+            memory = tables->items.v[i];
+        job |= strcmp(name, "ranks") == 0;
+    }
     lxw_worksheet *charts =
-        a || delta || job ? workbook_add_worksheet(wb, XLSX_CHARTS_SHEET) : NULL;
+        a || delta || memory || job ? workbook_add_worksheet(wb, XLSX_CHARTS_SHEET) : NULL;
     struct xlsx_summary_ref sum = {0};
     if (a)
         write_summary(wb, a, &f, &sum);
@@ -324,6 +327,8 @@ enum status xlsx_write(const char *path, struct analysis *a, const struct table_
             if (refs[i].t == delta && nc >= 0 && dc >= 0)
                 xlsx_charts_delta(wb, charts, 0, &refs[i], (size_t)nc, (size_t)dc, XLSX_CHART_TOP,
                                   "Duration change by name");
+            if (refs[i].t == memory)
+                xlsx_charts_memory(wb, charts, 0, &refs[i]);
         }
     } else if (charts) {
         struct device_peaks peaks;

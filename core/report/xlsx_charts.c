@@ -578,4 +578,100 @@ uint32_t xlsx_charts_delta(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
     return c.row;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Memory snapshot                                                          */
+/* ------------------------------------------------------------------------ */
+
+uint32_t xlsx_charts_memory(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
+                            const struct xlsx_sheet_ref *s)
+{
+    const struct table *t = s->t;
+    int dc = table_col_index(t, "device"), ec = table_col_index(t, "entry");
+    int ac = table_col_index(t, "allocated_bytes"), rc = table_col_index(t, "reserved_bytes");
+    int mc = table_col_index(t, "mark"), uc = table_col_index(t, "entries");
+    if (dc < 0 || ec < 0 || ac < 0 || rc < 0 || mc < 0)
+        return row;
+    struct charts c = {wb, ws, row, HELP_COL, NULL, STRBUF_INIT};
+    if (!t->nrows) {
+        note(&c, "No memory chart: the snapshot has no trace entries (%s).",
+             "recorded without torch.cuda.memory._record_memory_history");
+        sb_free(&c.sb);
+        return c.row;
+    }
+    /* One chart per device: its rows are contiguous. */
+    for (size_t first = 0; first < t->nrows;) {
+        const char *dev = table_cell(t, first, (size_t)dc).s;
+        size_t last = first;
+        while (last + 1 < t->nrows && strcmp(table_cell(t, last + 1, (size_t)dc).s, dev) == 0)
+            last++;
+        size_t peak = SIZE_MAX;
+        for (size_t r = first; r <= last; r++)
+            if (strcmp(table_cell(t, r, (size_t)mc).s, "peak") == 0)
+                peak = r;
+        lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT);
+        static const struct {
+            const char *name;
+            uint32_t color;
+        } lines[2] = {{"allocated", 0x4F81BD}, {"reserved", 0x9BBB59}};
+        int cols[2] = {ac, rc};
+        for (int k = 0; k < 2; k++) {
+            lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+            chart_series_set_categories(se, s->name, (lxw_row_t)first + 1, (lxw_col_t)ec,
+                                        (lxw_row_t)last + 1, (lxw_col_t)ec);
+            chart_series_set_values(se, s->name, (lxw_row_t)first + 1, (lxw_col_t)cols[k],
+                                    (lxw_row_t)last + 1, (lxw_col_t)cols[k]);
+            chart_series_set_name(se, lines[k].name);
+            lxw_chart_line line = {.color = lines[k].color, .width = 1.5};
+            chart_series_set_line(se, &line);
+            chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
+        }
+        if (peak != SIZE_MAX) {
+            /* The peak: one marked point on the allocated line's cell. */
+            lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+            chart_series_set_categories(se, s->name, (lxw_row_t)peak + 1, (lxw_col_t)ec,
+                                        (lxw_row_t)peak + 1, (lxw_col_t)ec);
+            chart_series_set_values(se, s->name, (lxw_row_t)peak + 1, (lxw_col_t)ac,
+                                    (lxw_row_t)peak + 1, (lxw_col_t)ac);
+            chart_series_set_name(se, "peak allocated");
+            chart_series_set_marker_type(se, LXW_CHART_MARKER_DIAMOND);
+            chart_series_set_marker_size(se, 9);
+            lxw_chart_fill red = {.color = 0xC0504D};
+            chart_series_set_marker_fill(se, &red);
+            lxw_chart_line none = {.none = LXW_TRUE};
+            chart_series_set_line(se, &none);
+            sb_clear(&c.sb);
+            sb_printf(&c.sb, "peak %.3f GB at entry %lld",
+                      (double)table_cell(t, peak, (size_t)ac).i / 1e9,
+                      (long long)table_cell(t, peak, (size_t)ec).i);
+            lxw_chart_data_label lab = {.value = (char *)sb_str(&c.sb)};
+            lxw_chart_data_label *lp[2] = {&lab, NULL};
+            chart_series_set_labels_custom(se, lp);
+            chart_series_set_labels_position(se, LXW_CHART_LABEL_POSITION_ABOVE);
+        }
+        /* The title says when the points are a sample of the entries. */
+        int64_t entries = 0, run = 1;
+        for (size_t r = first; r <= last; r++) {
+            int64_t k = uc >= 0 ? table_cell(t, r, (size_t)uc).i : 1;
+            entries += k;
+            run = k > run ? k : run;
+        }
+        size_t npts = last - first + 1;
+        sb_clear(&c.sb);
+        sb_printf(&c.sb, "Memory of %s over its trace entries", dev);
+        if ((int64_t)npts < entries)
+            sb_printf(&c.sb, " (%zu points for %lld entries: the most allocated of each %lld)",
+                      npts, (long long)entries, (long long)run);
+        chart_title_set_name(ch, sb_str(&c.sb));
+        chart_axis_set_name(ch->x_axis, "trace entry");
+        chart_axis_set_name(ch->y_axis, "memory (GB, 10^9 bytes)");
+        chart_axis_set_num_format(ch->y_axis, "0.00,,,");
+        chart_axis_set_min(ch->x_axis, 0);
+        chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+        place(&c, ch, 1.5);
+        first = last + 1;
+    }
+    sb_free(&c.sb);
+    return c.row;
+}
+
 #endif

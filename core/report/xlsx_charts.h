@@ -12,7 +12,9 @@
  *   byte against achieved TFLOP/s), one series per sheet, the device's
  *   memory and compute roofs as line series, the largest points labelled
  *   with their op and shapes;
- * - for a multi-rank job, the breakdown per rank and the wait per rank.
+ * - for a multi-rank job, the breakdown per rank and the wait per rank;
+ * - a memory snapshot's allocated and reserved memory over its trace
+ *   entries, with the peak marked (xlsx_charts_memory).
  *
  * Only in builds with libxlsxwriter (HAVE_XLSXWRITER). */
 #ifndef TORCHTOP_CORE_XLSX_CHARTS_H
@@ -76,6 +78,15 @@ void xlsx_charts_job(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_shee
 uint32_t xlsx_charts_delta(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
                            const struct xlsx_sheet_ref *s, size_t name_col, size_t delta_col,
                            size_t top, const char *title);
+
+/* Memory of a snapshot over its trace entries (the memory_timeline table,
+ * core/snapshot/snaptimeline.h, on sheet s): per device a line of
+ * allocated and one of reserved bytes against the entry index, pointing at
+ * the table's cells, and the peak allocation as a marked, labelled point;
+ * the title says when the table's points are a sample of the entries.
+ * Placed on ws from row; returns the next free row below the charts. */
+uint32_t xlsx_charts_memory(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
+                            const struct xlsx_sheet_ref *s);
 
 #endif
 #endif

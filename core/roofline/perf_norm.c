@@ -240,6 +240,17 @@ SIG(model_native_gn, .kind = NK_GROUP, .in = 0, .weight = 1, .bias = 2, .trainin
  * HxW, group, output_mask) */
 SIG(model_gn_bwd, .kind = NK_GROUP, .bwd_op = true, .in = 1, .weight = 4, .bias = -1,
     .training = -1, .train_const = true, .cshape = -1, .groups = 8, .mask = 9)
+/* aiter::_groupnorm_run: (input, num_groups, weight, bias, eps) as
+ * aten::group_norm, or since aiter moved the allocations out (y, workspace,
+ * input, num_groups, weight, bias, eps). */
+SIG(model_aiter_gn5, .kind = NK_GROUP, .in = 0, .weight = 2, .bias = 3, .training = -1,
+    .train_const = true, .cshape = -1, .groups = -1, .mask = -1)
+SIG(model_aiter_gn7, .kind = NK_GROUP, .in = 2, .weight = 4, .bias = 5, .training = -1,
+    .train_const = true, .cshape = -1, .groups = -1, .mask = -1)
+static bool model_aiter_gn(const struct pm_ctx *c, struct pm_result *r)
+{
+    return c->a->n >= 7 ? model_aiter_gn7(c, r) : model_aiter_gn5(c, r);
+}
 /* instance_norm (input, weight, bias, running_mean, running_var,
  * use_input_stats, momentum, eps, cudnn_enabled) */
 SIG(model_in, .kind = NK_INSTANCE, .in = 0, .weight = 1, .bias = 2, .training = 5,
@@ -264,6 +275,7 @@ const struct pm_model pm_norm_models[] = {
     {"aten::native_layer_norm", PM_NORM, PM_NONE, model_ln},
     {"aten::native_layer_norm_backward", PM_NORM, PM_NONE, model_ln_bwd},
     {"aten::group_norm", PM_NORM, PM_NONE, model_gn},
+    {"aiter::_groupnorm_run", PM_NORM, PM_NONE, model_aiter_gn},
     {"aten::native_group_norm", PM_NORM, PM_NONE, model_native_gn},
     {"aten::native_group_norm_backward", PM_NORM, PM_NONE, model_gn_bwd},
     {"aten::instance_norm", PM_NORM, PM_NONE, model_in},

@@ -89,6 +89,17 @@ static const struct pm_param_def norm_params[] = {
     P("has_bias"), P("is_affine"),    P("is_training"),  P("output_mask"),
 };
 
+static const struct pm_param_def rmsnorm_params[] = {
+    P("op_shape"),      P("dtype_in_out"), P("stride_input"), P("stride_output"),
+    PI("num_channels"), P("has_bias"),     P("is_affine"),    P("is_training"),
+};
+static const struct pm_param_def infattn_params[] = {
+    PI("B"),      PI("N_Q"),    PI("H_Q"),    PI("H_V"),     PI("H_K"),   PI("N_KV"),
+    PI("H_KV"),   PI("d_h_qk"), PI("d_h_v"),  P("dropout"),  P("causal"), P("flash_impl"),
+    PI("c_sq"),   PI("c_sk"),   PI("c_sqsq"), PI("c_sqsk"),  PI("g_sq"),  PI("g_sk"),
+    PI("g_sqsq"), PI("g_sqsk"), P("dtype_Q"), P("dtype_KV"),
+};
+
 const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n)
 {
 #define SHEET(arr) (*n = ARRAY_SIZE(arr), arr)
@@ -112,6 +123,10 @@ const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n)
         return SHEET(reduce_params);
     case PM_NORM:
         return SHEET(norm_params);
+    case PM_RMSNORM:
+        return SHEET(rmsnorm_params);
+    case PM_INFER_ATTN:
+        return SHEET(infattn_params);
     default:
         break;
     }
@@ -130,9 +145,10 @@ struct family {
 };
 
 static const struct family families[] = {
-    {pm_gemm_models, &pm_gemm_count},     {pm_conv_models, &pm_conv_count},
-    {pm_attn_models, &pm_attn_count},     {pm_eltwise_models, &pm_eltwise_count},
-    {pm_reduce_models, &pm_reduce_count}, {pm_norm_models, &pm_norm_count},
+    {pm_gemm_models, &pm_gemm_count},       {pm_conv_models, &pm_conv_count},
+    {pm_attn_models, &pm_attn_count},       {pm_eltwise_models, &pm_eltwise_count},
+    {pm_reduce_models, &pm_reduce_count},   {pm_norm_models, &pm_norm_count},
+    {pm_infattn_models, &pm_infattn_count}, {pm_rmsnorm_models, &pm_rmsnorm_count},
 };
 
 const struct pm_model *pm_find(const char *op)

@@ -5,8 +5,8 @@
  * Each op family lives in its own file (perf_gemm.c, perf_conv.c,
  * perf_attn.c, perf_eltwise.c, perf_reduce.c, perf_norm.c) as a table of
  * struct pm_model; adding an op is one line there, adding a family is one
- * file plus one line in perfmodel.c. The sheets (tables) and their
- * parameter columns are TraceLens's, so its CSVs can be diffed.
+ * file plus one line in perfmodel.c (perf_infattn.c: inference attention). The sheets (tables) and
+ * their parameter columns are TraceLens's, so its CSVs can be diffed.
  *
  * Model version "v1" follows TraceLens 171dd74 except where docs/metrics.md §7 and
  * the man page say otherwise: convolution bias counted, attention bytes at
@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "core/analysis/shapes.h"
+#include "core/roofline/iterann.h"
 
 /* Sheets, in report order; the names are TraceLens's sheet names. */
 #define PM_SHEET_INFO(_)                                                                           \
@@ -35,7 +36,9 @@
     _(PM_UNARY, "UnaryElementwise")                                                                \
     _(PM_REDUCE_FWD, "Reduce_fwd")                                                                 \
     _(PM_REDUCE_BWD, "Reduce_bwd")                                                                 \
-    _(PM_NORM, "Normalization")
+    _(PM_NORM, "Normalization")                                                                    \
+    _(PM_INFER_ATTN, "InferenceAttention_fwd")                                                     \
+    _(PM_RMSNORM, "RMSNorm_fwd")
 
 enum pm_sheet {
 #define PM_SHEET_ENUM(id, name) id,
@@ -57,7 +60,7 @@ struct pm_param_def {
 /* The parameter columns of a sheet, in TraceLens's order; *n gets the count. */
 const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n);
 
-#define PM_MAX_PARAMS 16
+#define PM_MAX_PARAMS 24
 #define PM_TEXT_MAX 2048
 
 /* What a model says about one instance. */
@@ -98,6 +101,9 @@ struct pm_ctx {
     const char *const *kernels;   /* names of the kernels the op runs, in
                                      launch order (nkernels of them) */
     size_t nkernels;
+    const struct iterann *iter; /* the sums of the serving step the op
+                                   runs under (iterann.h), NULL when no
+                                   iteration annotation encloses it */
 };
 
 typedef bool (*pm_model_fn)(const struct pm_ctx *c, struct pm_result *r);
@@ -156,5 +162,9 @@ extern const struct pm_model pm_reduce_models[];
 extern const size_t pm_reduce_count;
 extern const struct pm_model pm_norm_models[];
 extern const size_t pm_norm_count;
+extern const struct pm_model pm_infattn_models[];
+extern const size_t pm_infattn_count;
+extern const struct pm_model pm_rmsnorm_models[];
+extern const size_t pm_rmsnorm_count;
 
 #endif

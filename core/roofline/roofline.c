@@ -52,6 +52,8 @@ static int family(enum pm_sheet s)
     case PM_REDUCE_FWD:
     case PM_REDUCE_BWD:
         return 4;
+    case PM_INFER_ATTN:
+        return 6;
     default:
         return 5;
     }
@@ -268,6 +270,42 @@ static void add_inst(struct roofline *r, uint32_t ev, uint32_t time_ev, bool bwd
     hmap_put(&r->by_time_ev, time_ev, (uint32_t)r->inst.n - 1);
 }
 
+/* The sums of the iteration annotation of the serving step an op ran in,
+ * NULL when there is none: the innermost one whose span holds the op's
+ * start (the latest to start). A captured op (capture.h) is a copy placed
+ * after its graph launch with the capture's durations, so it can outlast
+ * the step that replayed it: it takes the latest annotation of its process
+ * that started before it (the launch's copies live on a row of the
+ * launch's process). */
+static const struct iterann *iter_of(struct roofline *r, uint32_t ev)
+{
+    const struct trace *t = r->t;
+    if (!r->iters_built) {
+        for (size_t i = 0; i < t->ev.n; i++) {
+            const struct event *e = &t->ev.v[i];
+            struct rf_iter it;
+            if (e->kind != EVK_ANNOTATION || !iterann_parse(trace_str(t, e->name), &it.sums))
+                continue;
+            it.ts = e->ts;
+            it.end = ev_end(e);
+            it.pid = t->rows.v[e->row].pid;
+            VEC_PUSH(&r->iters, it);
+        }
+        r->iters_built = true;
+    }
+    const struct event *e = &t->ev.v[ev];
+    bool captured = (e->flags & EVF_CAPTURED) != 0;
+    int64_t pid = t->rows.v[e->row].pid;
+    const struct rf_iter *best = NULL;
+    for (size_t i = 0; i < r->iters.n; i++) {
+        const struct rf_iter *it = &r->iters.v[i];
+        bool holds = captured ? it->pid == pid : e->ts <= it->end;
+        if (it->ts <= e->ts && holds && (!best || it->ts >= best->ts))
+            best = it;
+    }
+    return best ? &best->sums : NULL;
+}
+
 static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *m)
 {
     const struct trace *t = r->t;
@@ -286,6 +324,8 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
         if (t->ev.v[gpu[k]].kind == EVK_KERNEL)
             kernels[c.nkernels++] = trace_str(t, t->ev.v[gpu[k]].name);
     c.kernels = kernels;
+    if (m->sheet == PM_INFER_ATTN)
+        c.iter = iter_of(r, ev);
     bool have_linked = false;
     if (m->sheet == PM_CONV_FWD && args.n && !*args.concrete[3] && !*args.concrete[2]) {
         uint32_t l = find_linked(r, ev, PM_CONV_BWD, &linked);
@@ -390,6 +430,7 @@ void roofline_free(struct roofline *r)
     VEC_FREE(&r->fails);
     VEC_FREE(&r->models);
     VEC_FREE(&r->seqs);
+    VEC_FREE(&r->iters);
     hmap_free(&r->by_time_ev);
     hmap_free(&r->model_of);
     free(r->mem_first);
@@ -539,6 +580,10 @@ bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_
                   pm_param(res, 4), pm_param(res, 1), pm_param(res, 3), pm_param(res, 5));
         if (pm_param(res, 8) && strcmp(pm_param(res, 8), "True") == 0)
             sb_puts(out, " causal");
+        break;
+    case PM_INFER_ATTN:
+        sb_printf(out, "N%s H%s/%s d%s ctx %s gen %s", pm_param(res, 1), pm_param(res, 2),
+                  pm_param(res, 6), pm_param(res, 7), pm_param(res, 12), pm_param(res, 16));
         break;
     case PM_BINARY:
         put_dims(out, pm_param(res, 0), x);

@@ -42,6 +42,13 @@ struct seq_ev {
     uint32_t ev;
 };
 
+/* An iteration annotation with its sums (iterann.h). */
+struct rf_iter {
+    int64_t ts, end;
+    int64_t pid; /* of its row */
+    struct iterann sums;
+};
+
 /* An op a model names but could not evaluate. */
 struct rf_fail {
     uint32_t ev;
@@ -70,6 +77,10 @@ struct roofline {
     VEC(const struct pm_model *) models;
     VEC(struct seq_ev) seqs; /* ops by Sequence number, built on first use */
     bool seqs_built;
+    VEC(struct rf_iter)
+    iters; /* iteration annotations by start, built on
+              first use */
+    bool iters_built;
 };
 
 /* Kernel time of ev's subtree in µs: the length of the union of the GPU

@@ -110,6 +110,12 @@ static const char *sheet_note(enum pm_sheet s)
     case PM_NORM:
         return "model v1: affine, bias and training read from the arguments (TraceLens: always "
                "affine with bias, batch norm always training)";
+    case PM_RMSNORM:
+        return "model v1 = TraceLens's RMSNorm extensions: the norm as aten::_fused_rms_norm, "
+               "plus the fused residual add, quantization or padding (docs/metrics.md §7.8)";
+    case PM_INFER_ATTN:
+        return "model v1 = TraceLens's InferenceAttention: token counts from the serving step's "
+               "iteration annotation (docs/metrics.md §7.9)";
     default:
         return "model v1 = TraceLens 171dd74's";
     }
@@ -227,7 +233,7 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
      * counts FLOPs for matrix units, else in the unit of what bounds most
      * of the kernel time. */
     bool flops = s == PM_GEMM || s == PM_GEMM_BWD || s == PM_CONV_FWD || s == PM_CONV_BWD ||
-                 s == PM_SDPA_FWD || s == PM_SDPA_BWD || mem_us * 2 <= all_us;
+                 s == PM_SDPA_FWD || s == PM_SDPA_BWD || s == PM_INFER_ATTN || mem_us * 2 <= all_us;
     tab->cols[1 + np + (flops ? M_TFLOPS_MEAN : M_TBPS_MEAN)].flags |= COLF_KEY;
     tab->sorted_col = (int)(1 + np + M_KT_SUM);
     tab->sorted_desc = true;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Pictures: the workbook's Charts sheet (charts read back from the XML
 inside the xlsx and their ranges resolved against the sheets' cells and the
-CSV output of the same tables), the roofline SVG (one circle per plottable
+CSV output of the same tables; a memory snapshot's chart against the
+allocation replayed here), the roofline SVG (one circle per plottable
 row of the roofline CSV) and the flame-graph SVG (one box per frame of the
 folded stacks' merged tree, computed here), both parsed as XML and rendered
 to PNG by rsvg-convert, which must not be blank. Prints 'N passed, N
@@ -462,6 +463,112 @@ def big_trace(path, n_ops=10000, shapes=600):
                    "traceEvents": ev}, f)
 
 
+def gen_snapshot(path, n_events):
+    """A one-device snapshot pickle (torch.cuda.memory._snapshot()'s layout)
+    of n_events allocations and frees; returns the bytes allocated after
+    each trace entry, replayed here."""
+    import pickle
+    base, t = 0x7F0000000000, 1700000000000000
+    entries = [{"action": "segment_alloc", "addr": base, "size": 1 << 34, "frames": [],
+                "stream": 0, "time_us": t}]
+    live, cur, after = [], 0, [0]  # bytes allocated after each entry
+    for i in range(n_events):
+        t += 10
+        if i % 3 == 2 and live:
+            a, size = live.pop(0)
+            for act in ("free_requested", "free_completed"):
+                entries.append({"action": act, "addr": a, "size": size, "frames": [],
+                                "stream": 0, "time_us": t})
+                # memory_viz counts a block free at free_completed.
+                cur -= size if act == "free_completed" else 0
+                after.append(cur)
+        else:
+            size = (i % 7 + 1) << 20
+            a = base + (i << 24)
+            live.append((a, size))
+            entries.append({"action": "alloc", "addr": a, "size": size,
+                            "frames": [{"filename": "m.py", "line": i % 50, "name": "f"}],
+                            "stream": 0, "time_us": t})
+            cur += size
+            after.append(cur)
+    snap = {"segments": [{"device": 0, "address": base, "total_size": 1 << 34,
+                          "allocated_size": 0, "active_size": 0, "requested_size": 0,
+                          "stream": 0, "segment_type": "large",
+                          "blocks": [{"size": 1 << 34, "state": "inactive"}]}],
+            "device_traces": [entries]}
+    with open(path, "wb") as f:
+        pickle.dump(snap, f)
+    return after
+
+
+def check_snapshot_workbook(tt, tmp, n_events, label, snapshot=None):
+    """The memory chart of `report SNAPSHOT --xlsx`: on the Charts sheet
+    first, allocated and reserved lines over memory_timeline's cells, the
+    peak a one-cell series at the largest allocation, the title saying
+    when the points are a sample; the points equal the allocation replayed
+    here, each the largest of its run of entries."""
+    after = None
+    if snapshot is None:
+        snapshot = os.path.join(tmp, "gen-%d.pickle" % n_events)
+        after = gen_snapshot(snapshot, n_events)
+    book_path = os.path.join(tmp, "snapshot.xlsx")
+    rc, _, err = run(tt, "report", "-q", "--xlsx", book_path, snapshot)
+    check(rc == 0, "%s: --xlsx exit %d: %s" % (label, rc, err[:200]))
+    if rc != 0:
+        return
+    sheets, charts = read_book(book_path)
+    names = [n for n, _ in sheets]
+    check(names[0] == "Charts" and "memory_timeline" in names and "memory_summary" in names,
+          "%s: sheets %s" % (label, names))
+    cells = dict(sheets)["memory_timeline"]
+    npoints = len([1 for (r, c), v in cells.items() if r > 0 and c == 1 and isinstance(v, float)])
+    chs = charts["Charts"]
+    if npoints == 0:
+        texts = [v for v in dict(sheets)["Charts"].values() if isinstance(v, str)]
+        check(not chs and any("no trace entries" in x for x in texts),
+              "%s: no entries but %d charts, notes %s" % (label, len(chs), texts))
+        return
+    check(len(chs) == 1, "%s: %d charts on the Charts sheet, want 1" % (label, len(chs)))
+    if not chs:
+        return
+    ch = chs[0]
+    title = chart_title(ch)
+    ser = series(ch)
+    check([x["name"] for x in ser] == ["allocated", "reserved", "peak allocated"],
+          "%s: series %s" % (label, [x["name"] for x in ser]))
+    if len(ser) != 3:
+        return
+    xs = range_values(sheets, ser[0]["x"])
+    ys = range_values(sheets, ser[0]["y"])
+    rs = range_values(sheets, ser[1]["y"])
+    check(ser[0]["x"] == ("memory_timeline", 1, 1, npoints, 1) and len(ys) == npoints,
+          "%s: allocated line over %s, %d points, want B2:B%d" % (label, ser[0]["x"],
+                                                                   len(ys), npoints))
+    check(all(r >= 0 for r in rs), "%s: reserved values %s" % (label, rs[:5]))
+    px, py = range_values(sheets, ser[2]["x"]), range_values(sheets, ser[2]["y"])
+    check(len(px) == 1 and py[0] == max(ys),
+          "%s: peak point %s %s, largest allocated %s" % (label, px, py, max(ys)))
+    check(ser[2]["labels"] and ("entry %d" % px[0]) in ser[2]["labels"][0],
+          "%s: peak label %s" % (label, ser[2]["labels"]))
+    if after is None:
+        check(title.startswith("Memory of "), "%s: title %r" % (label, title))
+        return
+    entries = len(after)
+    run_len = -(-entries // 2000)
+    sampled = run_len > 1
+    check(("%d points for %d entries: the most allocated of each %d" % (npoints, entries, run_len)
+           in title) == sampled,
+          "%s: title %r (%d points, %d entries)" % (label, title, npoints, entries))
+    check(npoints == -(-entries // run_len), "%s: %d points for %d entries in runs of %d"
+          % (label, npoints, entries, run_len))
+    check(max(ys) == max(after) and after.index(max(ys)) == px[0],
+          "%s: peak %s at %s, replayed %s at %d" % (label, max(ys), px, max(after),
+                                                    after.index(max(after))))
+    bad = [(x, y) for x, y in zip(xs, ys) if y != after[int(x)] or
+           y != max(after[int(x) // run_len * run_len:(int(x) // run_len + 1) * run_len])]
+    check(not bad, "%s: points that are not their run's largest allocation: %s" % (label, bad[:3]))
+
+
 def check_cli(tt, trace, tmp):
     rc, _, err = run(tt, "report", "-q", "-t", "ops", "--svg", os.path.join(tmp, "x.svg"), trace)
     check(rc == 64 and "--svg" in err, "--svg with -t ops: exit %d %r" % (rc, err))
@@ -476,6 +583,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torchtop", required=True)
     ap.add_argument("--xlsx", action="store_true", help="the build has libxlsxwriter")
+    ap.add_argument("--snapshot", dest="snapshots", action="append", default=[],
+                    help="a snapshot pickle whose workbook chart to check")
     ap.add_argument("traces", nargs="*")
     a = ap.parse_args()
     tt = a.torchtop
@@ -497,6 +606,11 @@ def main():
         check_roofline_svg(tt, big, "10,000 rows", tmp, None)
         check_escaping(tt, tmp)
         check_cli(tt, gen, tmp)
+        if a.xlsx:
+            check_snapshot_workbook(tt, tmp, 900, "snapshot of 1200 entries")
+            check_snapshot_workbook(tt, tmp, 7500, "snapshot of 10000 entries")
+            for snap in a.snapshots:
+                check_snapshot_workbook(tt, tmp, 0, os.path.basename(snap), snap)
     return summary()
 
 

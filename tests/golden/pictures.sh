@@ -20,4 +20,8 @@ elif [ "${CI:-}" = "true" ]; then
 else
     echo "note: $shared/traces not found; the generated trace only"
 fi
-exec "$PYTHON3" "${top_srcdir:-.}/tests/golden/pictures.py" --torchtop "$tt" $xlsx $extra
+snaps=""
+for f in traces_cpp_py_frames.pickle tiny_2dev_expandable.pickle; do
+    [ -f "$shared/snapshots/$f" ] && snaps="$snaps --snapshot $shared/snapshots/$f"
+done
+exec "$PYTHON3" "${top_srcdir:-.}/tests/golden/pictures.py" --torchtop "$tt" $xlsx $snaps $extra

@@ -440,6 +440,20 @@ static void test_opcat(void **state)
         {"flash_attn::_flash_attn_varlen_forward", "SDPA_fwd"},
         {"vllm::rocm_aiter_triton_add_rmsnorm_pad", "RMSNorm"},
         {"vllm::unified_attention_with_output", "InferenceAttention"},
+        {"CrossEntropyFunctionBackward", "CrossEntropy_bwd"},
+        {"DaoAILab::_causal_conv1d_fwd_cpp", "SSM_fwd"},
+        {"FusedRoPEFunc", "RoPE_fwd"},
+        {"MoEDispatchBackward", "MoE_comm_bwd"},
+        {"TokenPermuteMaskMap", "MoE_comm_fwd"},
+        {"_Linear_yfwd_mm", "GEMM"},
+        {"_moe_C::moe_align_block_size", "MoE_aux"},
+        {"aiter::ck_moe_stage1", "MoE_unfused"},
+        {"aiter::fmoe_g1u1", "MoE_fused"},
+        {"aiter::topk_softmax", "MoE_aux"},
+        {"primus_turbo::grouped_gemm_variable_k", "GroupedGEMM_fwd"},
+        {"sgl_kernel::silu_and_mul", "elementwise"},
+        {"vllm::rocm_unquantized_gemm", "GEMM"},
+        {"zzz::not_an_op", "other"},
     };
     for (size_t i = 0; i < sizeof(newer) / sizeof(newer[0]); i++)
         assert_string_equal(opcat_name(opcat_of_name(newer[i][0])), newer[i][1]);

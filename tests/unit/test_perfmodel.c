@@ -32,6 +32,19 @@ static bool run_linked(const char *op, const char *dims, const char *types, cons
     return ok;
 }
 
+/* Evaluate op's model under a serving step's sums (inference attention). */
+static bool run_iter(const char *op, const char *dims, const char *types, const struct iterann *it)
+{
+    struct op_args a;
+    shapes_args_parse_json(&a, dims, types, NULL, NULL);
+    const struct pm_model *m = pm_find(op);
+    assert_non_null(m);
+    struct pm_ctx c = {.op = op, .a = &a, .iter = it};
+    bool ok = pm_eval(m, &c, &R);
+    shapes_args_done(&a);
+    return ok;
+}
+
 static bool run(const char *op, const char *dims, const char *types, const char *concrete)
 {
     return run_linked(op, dims, types, NULL, concrete, false, NULL, NULL);
@@ -587,6 +600,111 @@ static void test_reduce(void **state)
     EQ(R.bytes, (250880.0 + 5120) * 2);
 }
 
+static void test_inference_attention(void **state)
+{
+    (void)state;
+    const char *dims = "[[32,64,64],[32,8,64],[32,8,64],[32,64,64],[],[],[],[0]]";
+    const char *types = "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\","
+                        "\"c10::BFloat16\",\"\",\"\",\"\",\"c10::BFloat16\"]";
+    /* Decode step of the MI300 vLLM graph replay: 32 requests over 55086
+     * cached tokens (TraceLens: 0.902529024 GFLOPS, 108.08984375 MB). */
+    struct iterann dec = {.g_sq = 32, .g_sk = 55086, .g_sqsq = 32, .g_sqsk = 55086};
+    assert_true(run_iter("vllm::unified_attention_with_output", dims, types, &dec));
+    assert_int_equal(R.sheet, PM_INFER_ATTN);
+    EQ(R.flops, 64.0 * 2 * 55086 * 64 * 2);
+    EQ(R.flops, 902529024);
+    EQ(R.bytes, 108.08984375 * 1024 * 1024);
+    EQ(R.tl_flops, R.flops);
+    assert_string_equal(param("H_KV"), "8");
+    assert_string_equal(param("g_sk"), "55086");
+    assert_string_equal(param("dtype_KV"), "c10::BFloat16");
+    assert_string_equal(R.spec, "matrix_bf16");
+    /* Chunked prefill: the causal half of each chunk left out. */
+    struct iterann pre = {.c_sq = 100, .c_sk = 150, .c_sqsq = 10000, .c_sqsk = 15000};
+    assert_true(run_iter("vllm::unified_attention_with_output", dims, types, &pre));
+    EQ(R.flops, 64.0 * (2 * 15000 * 64 * 2 - 10000 * 64 * 2));
+    EQ(R.bytes, 2.0 * (100.0 * (64 * 64 * 2 + 8 * 64 * 2) + 50.0 * 8 * 64 * 2));
+    /* No tokens: bytes only; no annotation: no model, and says why. */
+    struct iterann none = {0};
+    assert_true(run_iter("vllm::unified_attention_with_output", dims, types, &none));
+    assert_true(isnan(R.flops));
+    assert_false(run_iter("vllm::unified_attention_with_output", dims, types, NULL));
+    assert_non_null(R.why);
+    /* fmha_v3_varlen_fwd: the value head dim from v (argument 2). */
+    assert_true(run_iter("aiter::fmha_v3_varlen_fwd", "[[32,64,192],[32,8,192],[32,8,128]]",
+                         "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\"]", &dec));
+    assert_string_equal(param("d_h_v"), "128");
+    EQ(R.flops, 64.0 * 2 * 55086 * (192 + 128));
+}
+
+static void test_rmsnorm_vendor(void **state)
+{
+    (void)state;
+    /* aiter::rms_norm (x, weight, eps) on (32, 2880) bf16. */
+    assert_true(run("aiter::rms_norm", "[[32,2880],[2880],[]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\"]", "[\"\",\"\",\"1e-05\"]"));
+    assert_int_equal(R.sheet, PM_RMSNORM);
+    double n = 32.0 * 2880;
+    EQ(R.flops, 32.0 * (2 * 2880 + 2) + 2 * n);
+    EQ(R.bytes, 4 * n + 2 * 2880);
+    assert_string_equal(param("num_channels"), "2880");
+    assert_string_equal(param("is_affine"), "True");
+    assert_string_equal(R.spec, "vector_bf16");
+    /* With the residual add: one more FLOP per element, residual read and
+     * written (the vLLM oracle's 0.000460864 GFLOPS, 0.7086181640625 MB). */
+    assert_true(run("aiter::rmsnorm2d_fwd_with_add_ck",
+                    "[[32,2880],[32,2880],[32,2880],[32,2880],[2880],[],[]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\","
+                    "\"c10::BFloat16\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"\",\"\",\"\",\"\",\"1e-05\",\"0\"]"));
+    EQ(R.flops, 460864);
+    EQ(R.bytes, 0.7086181640625 * 1024 * 1024);
+    /* FP8 group quant: 1-byte output and a 4-byte scale per group of 128. */
+    assert_true(run("vllm::rocm_aiter_rmsnorm_fp8_group_quant", "[[4,1536],[1536],[],[]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"\",\"1e-05\",\"128\"]"));
+    n = 4.0 * 1536;
+    EQ(R.flops, 4.0 * (2 * 1536 + 2) + 2 * n + 2 * n);
+    EQ(R.bytes, n * 2 + 1536 * 2 + n + 4 * 12 * 4);
+    /* The group size not recorded: no model. */
+    assert_false(run("vllm::rocm_aiter_rmsnorm_fp8_group_quant", "[[4,1536],[1536],[],[]]",
+                     "[\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\"]",
+                     "[\"\",\"\",\"\",\"\"]"));
+    /* Padded output: (M, ceil(N / 256) * 256) written. */
+    assert_true(run("vllm::rocm_aiter_triton_add_rmsnorm_pad", "[[64,2880],[2880],[],[64,2880],[]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"c10::BFloat16\","
+                    "\"Scalar\"]",
+                    "[\"\",\"\",\"1e-05\",\"\",\"256\"]"));
+    n = 64.0 * 2880;
+    EQ(R.bytes, 2 * n * 2 + 2880 * 2 + 64.0 * 3072 * 2 + n * 2);
+}
+
+static void test_aiter_groupnorm(void **state)
+{
+    (void)state;
+    /* Both aiter signatures give aten::group_norm's numbers. */
+    const char *t5 = "[\"c10::BFloat16\",\"Scalar\",\"c10::BFloat16\",\"c10::BFloat16\","
+                     "\"Scalar\"]";
+    assert_true(run("aten::group_norm", "[[2,320,64,64],[],[320],[320],[],[]]",
+                    "[\"c10::BFloat16\",\"Scalar\",\"c10::BFloat16\",\"c10::BFloat16\","
+                    "\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"32\",\"\",\"\",\"1e-05\",\"True\"]"));
+    double f = R.flops, b = R.bytes;
+    assert_true(run("aiter::_groupnorm_run", "[[2,320,64,64],[],[320],[320],[]]", t5,
+                    "[\"\",\"32\",\"\",\"\",\"1e-05\"]"));
+    assert_int_equal(R.sheet, PM_NORM);
+    EQ(R.flops, f);
+    EQ(R.bytes, b);
+    assert_true(run("aiter::_groupnorm_run",
+                    "[[2,320,64,64],[8192],[2,320,64,64],[],[320],[320],[]]",
+                    "[\"c10::BFloat16\",\"float\",\"c10::BFloat16\",\"Scalar\","
+                    "\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\"]",
+                    "[\"\",\"\",\"\",\"32\",\"\",\"\",\"1e-05\"]"));
+    EQ(R.flops, f);
+    EQ(R.bytes, b);
+    assert_string_equal(param("op_shape"), "(2, 320, 64, 64)");
+}
+
 static void test_norm_forward(void **state)
 {
     /* batch_norm, training: the MI300 oracle row (10,64,56,56) bf16. */
@@ -746,6 +864,9 @@ int main(void)
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_norm_forward),
         cmocka_unit_test(test_norm_backward),
+        cmocka_unit_test(test_inference_attention),
+        cmocka_unit_test(test_rmsnorm_vendor),
+        cmocka_unit_test(test_aiter_groupnorm),
         cmocka_unit_test(test_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
