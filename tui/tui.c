@@ -463,12 +463,17 @@ int tui_main(const struct tui_opts *o)
         rc = script_run(&a, o->script, o->script_timing);
     else
         loop(&a);
-    /* Quit is not held up by the analysis: the worker stops after the view
-     * it is building, and must before the trace it reads is freed. */
+    /* Quit is not held up by the analysis: the screen is closed at once,
+     * then the worker stops after the view it is building; the trace it
+     * reads is freed only after that. */
     struct bgviews *bg = a.bg;
-    bgviews_stop(bg);
+    bgviews_cancel(bg);
+    struct trace *t = a.t;
+    a.t = NULL;
     app_done(&a);
     term_close();
+    bgviews_stop(bg);
+    trace_free(t);
     print_timing(&ld, bg, t_first);
     bgviews_free(bg);
     return rc ? rc : status;
