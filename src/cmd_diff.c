@@ -283,7 +283,7 @@ static struct trace *load_side(const struct diff_cli *c, const char *path, int *
         .threads = c->threads, .progress = progress_update, .progress_ud = &prog, .no_index = true};
     enum status st = trace_load_source(&src, &lo, &t, &err);
     if (t)
-        trace_index(t);
+        trace_index_steps(t, progress_index_step, &prog);
     progress_done(&prog);
     if (st != ST_OK) {
         char *m = errinfo_format(&err);

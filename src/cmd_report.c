@@ -579,7 +579,7 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
             return EXIT_BAD_INPUT;
         }
     }
-    trace_index(t);
+    trace_index_steps(t, progress_index_step, &prog);
     phase_timer_mark(&pt, "index");
     progress_done(&prog);
     if (pt.enabled) {

@@ -22,31 +22,50 @@ void progress_init(struct progress *p, const char *name, bool quiet)
     p->name = name;
     p->enabled = !quiet && isatty(STDERR_FILENO);
     p->start = now();
+    p->phase_start = p->start;
 }
 
-void progress_update(void *ud, uint64_t done, uint64_t total, uint64_t events)
+void progress_update(void *ud, enum load_phase phase, uint64_t done, uint64_t total,
+                     uint64_t events)
 {
     struct progress *p = ud;
     if (!p->enabled)
         return;
     double t = now();
+    /* A new phase starts its own clock and is shown at once (after the
+     * first half second), so that a finished read never sits at 100 %. */
+    bool changed = phase != p->phase;
+    if (changed) {
+        p->phase = phase;
+        p->phase_start = t;
+    }
     /* Quiet for quick loads; then at most ten updates a second. */
-    if (t - p->start < 0.5 || t - p->last < 0.1)
+    if (t - p->start < 0.5 || (!changed && t - p->last < 0.1))
         return;
     p->last = t;
     p->shown = true;
-    double el = t - p->start;
-    if (total) {
+    double el = t - p->phase_start;
+    if (phase != LOAD_PHASE_READ) {
+        double frac = total ? (double)done / (double)total : 0;
+        fprintf(stderr, "\r\033[K%s %.40s  %3.0f%%", load_phase_name(phase), p->name, 100 * frac);
+        if (events)
+            fprintf(stderr, "  %.2fM events", (double)events / 1e6);
+    } else if (total) {
         double frac = (double)done / (double)total;
         double eta = frac > 0 ? el * (1 - frac) / frac : 0;
-        fprintf(stderr, "\rloading %.40s  %3.0f%%  %.0f/%.0f MB  %.2fM events/s  ETA %.0fs   ",
+        fprintf(stderr, "\rreading %.40s  %3.0f%%  %.0f/%.0f MB  %.2fM events/s  ETA %.0fs   ",
                 p->name, 100 * frac, (double)done / 1e6, (double)total / 1e6,
-                (double)events / el / 1e6, eta);
+                el > 0 ? (double)events / el / 1e6 : 0, eta);
     } else {
-        fprintf(stderr, "\rloading %.40s  %.0f MB  %.2fM events/s   ", p->name, (double)done / 1e6,
-                (double)events / el / 1e6);
+        fprintf(stderr, "\rreading %.40s  %.0f MB  %.2fM events/s   ", p->name, (double)done / 1e6,
+                el > 0 ? (double)events / el / 1e6 : 0);
     }
     fflush(stderr);
+}
+
+void progress_index_step(void *ud, unsigned done, unsigned total)
+{
+    progress_update(ud, LOAD_PHASE_INDEX, done, total, 0);
 }
 
 void progress_done(struct progress *p)

@@ -6,16 +6,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/trace/load.h"
+
 struct progress {
     const char *name;   /* borrowed */
     bool enabled;       /* stderr is a terminal and not quiet */
     bool shown;         /* something was drawn (erase it when done) */
     double start, last; /* monotonic seconds */
+    enum load_phase phase;
+    double phase_start; /* when the phase began */
 };
 
 void progress_init(struct progress *p, const char *name, bool quiet);
 /* A load_progress_fn (core/trace/load.h); ud is the struct progress. */
-void progress_update(void *ud, uint64_t done, uint64_t total, uint64_t events);
+void progress_update(void *ud, enum load_phase phase, uint64_t done, uint64_t total,
+                     uint64_t events);
+/* A trace_index_step_fn (core/trace/tree.h) for a caller that indexes
+ * after the load: the index phase on the same line. */
+void progress_index_step(void *ud, unsigned done, unsigned total);
 void progress_done(struct progress *p);
 
 /* Phase timings for benchmarks: with TORCHTOP_TIMING set in the

@@ -9,6 +9,7 @@
 
 #include "core/report/report.h"
 #include "tui/app.h"
+#include "tui/bgviews.h"
 #include "tui/chrome.h"
 #include "tui/detail_pane.h"
 #include "tui/export_ui.h"
@@ -700,6 +701,10 @@ unsigned app_tick(struct app *a, bool wait)
             a->panes[PANE_DETAIL]->dirty = true;
         r |= t;
     }
+    /* Views built behind the first screen: the one shown may have changed
+     * under the table's cursor. */
+    if (bgviews_install(a->bg, a, wait && bgviews_pending(a->bg)))
+        r |= a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY;
     if (r)
         app_react(a, r);
     return r;
@@ -710,7 +715,7 @@ bool app_busy(struct app *a)
     for (int i = 0; i < PANE__COUNT; i++)
         if (pane_busy(a->panes[i]))
             return true;
-    return a->tb && pane_busy(a->tb);
+    return (a->tb && pane_busy(a->tb)) || bgviews_pending(a->bg);
 }
 
 /* ------------------------------------------------------------------------ */

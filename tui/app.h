@@ -87,6 +87,8 @@ struct app {
     struct roofline_view *rlv;       /* roofline and its tables (owned), NULL: none */
     struct knames *kn;               /* kernel names as rows show them (owned) */
     struct export_ui *exp;           /* the export in progress (owned), made on first use */
+    struct bgviews *bg;              /* views still being built behind the first screen
+                                        (borrowed: tui.c frees it after app_done), or NULL */
 
     /* Options. */
     bool ascii; /* ASCII glyphs and text */

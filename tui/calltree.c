@@ -167,7 +167,7 @@ static void collect_chain(struct calltree *ct, uint32_t first, bool in, size_t *
         const struct event *e = &t->ev.v[c];
         uint32_t next = e->next_sibling;
         if (!ct_keep_at(ct, c, in, cur)) {
-            c = next;
+            c = in ? next : ct_next_kept(ct, next, cur);
             continue;
         }
         if (ct->hide_python && e->kind == EVK_PYTHON) {

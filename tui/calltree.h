@@ -140,6 +140,8 @@ struct calltree {
     VEC(uint32_t) spos;   /* sorted numbers of its matches */
     bool spos_ok;         /* spos is complete (few enough matches to be worth it) */
     uint32_t *gpu_pre;    /* per GPU event (trace.gpus): its launch's number, IDX_NONE: none */
+    uint32_t *pre_ev;     /* per number: its host span (gputime's numbering inverted) */
+    uint32_t npre;        /* numbers in pre_ev */
     uint32_t *tops;       /* top-level spans of the rows, row after row */
     uint32_t *tops_first; /* per row: offset into tops (rows.n + 1 of them) */
     uint32_t *tops_pre;   /* per top-level span: its number */

@@ -109,6 +109,32 @@ bool ct_keep_at(struct calltree *ct, uint32_t c, bool in, size_t *cur)
     return *cur < ct->fpos.n && ct->fpos.v[*cur] < hi;
 }
 
+uint32_t ct_next_kept(struct calltree *ct, uint32_t c, size_t *cur)
+{
+    const struct trace *t = ct->t;
+    uint32_t lo, hi, plo, phi;
+    if (c == IDX_NONE || !ct->filtered)
+        return c;
+    uint32_t parent = t->ev.v[c].parent;
+    /* Top-level spans are listed apart (collect_tops); anything without a
+     * number is left to the walk. */
+    if (parent == IDX_NONE || !gputime_span_range(ct->gt, c, &lo, &hi) ||
+        !gputime_span_range(ct->gt, parent, &plo, &phi))
+        return c;
+    *cur = ct_fpos_from(ct, *cur, lo);
+    if (*cur >= ct->fpos.n || ct->fpos.v[*cur] >= phi)
+        return IDX_NONE;
+    uint32_t p = ct->fpos.v[*cur];
+    if (p < hi || p >= ct->npre)
+        return c; /* c itself is kept: no need to climb */
+    /* The match's ancestor among c's siblings: numbers go up along the
+     * chain, so it is c or one after it. */
+    uint32_t x = ct->pre_ev[p];
+    while (x != IDX_NONE && t->ev.v[x].parent != parent)
+        x = t->ev.v[x].parent;
+    return x != IDX_NONE ? x : c;
+}
+
 /* Start a filter: what is open now kept for when it is cleared, the
  * matches forgotten. */
 static void filter_begin(struct calltree *ct)
@@ -296,15 +322,33 @@ static void index_names(struct calltree *ct)
     free(slot);
 }
 
+/* calltree.pre_ev: the host span of each number. */
+static void invert_numbers(struct calltree *ct)
+{
+    const struct trace *t = ct->t;
+    uint32_t lo, hi, n = 0;
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (gputime_span_range(ct->gt, i, &lo, &hi))
+            n = MAX(n, lo + 1);
+    ct->npre = n;
+    ct->pre_ev = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+    memset(ct->pre_ev, 0xff, ((size_t)n + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (gputime_span_range(ct->gt, i, &lo, &hi))
+            ct->pre_ev[lo] = i;
+}
+
 void ct_filter_init(struct calltree *ct)
 {
     number_gpu(ct);
     index_names(ct);
+    invert_numbers(ct);
 }
 
 void ct_filter_free(struct calltree *ct)
 {
     free(ct->gpu_pre);
+    free(ct->pre_ev);
     free(ct->name_ids);
     free(ct->name_first);
     free(ct->name_pos);

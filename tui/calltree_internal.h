@@ -55,5 +55,11 @@ size_t ct_fpos_from(const struct calltree *ct, size_t at, uint32_t lo);
 /* Whether node c is kept while filtered (`in`: below a match); *cur is a
  * cursor into the matches' numbers that only goes up. */
 bool ct_keep_at(struct calltree *ct, uint32_t c, bool in, size_t *cur);
+/* While filtered, outside any match (a parent side that is not `in`): the
+ * first sibling at or after c whose subtree holds a match, found from the
+ * matches' numbers instead of by walking the sibling chain (a node can
+ * have hundreds of thousands of children); IDX_NONE when none is left.
+ * Moves *cur as ct_keep_at does. */
+uint32_t ct_next_kept(struct calltree *ct, uint32_t c, size_t *cur);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "core/base/outfile.h"
 #include "tui/app.h"
+#include "tui/bgviews.h"
 #include "tui/roofline_view.h"
 #include "tui/script.h"
 #include "tui/term.h"
@@ -152,6 +153,11 @@ static int step(struct app *a, const char *path, int lineno, char *line)
             return fail(path, lineno, line, "resize needs WIDTHxHEIGHT");
         term_resize_headless(h, w);
         app_resize(a, h, w);
+        return 0;
+    }
+    if (strcmp(word, "wait-analysis") == 0) {
+        if (bgviews_install(a->bg, a, true))
+            app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     if (strcmp(word, "type") == 0)

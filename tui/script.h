@@ -14,6 +14,9 @@
  *   click X Y / double-click X Y / wheel-up X Y / wheel-down X Y   mouse, 0-based
  *   save-display FILE          the screen as text: one line per row, trailing blanks trimmed
  *   expect TEXT                fail unless the screen shows TEXT
+ *   wait-analysis              take in the views built behind the first screen, waiting for
+ *                              them (with TORCHTOP_HOLD_ANALYSIS set they are not started
+ *                              before this step; otherwise the script starts with them all)
  *
  * Every step ends with the same render the terminal loop does, then the
  * background work is done in the steps the terminal loop takes between

@@ -19,6 +19,7 @@
 #include "core/report/report.h"
 #include "core/snapshot/snapshot.h"
 #include "tui/app.h"
+#include "tui/bgviews.h"
 #include "tui/colors.h"
 #include "tui/draw.h"
 #include "tui/roofline_view.h"
@@ -31,13 +32,22 @@
 /* Loading                                                                  */
 /* ------------------------------------------------------------------------ */
 
-enum load_phase { PH_READ, PH_ANALYSE, PH_DONE };
+/* ld->phase past the last load phase: the loading thread is done. */
+#define PH_DONE LOAD_PHASE__COUNT
+
+/* The views the first screen needs, built before it shows; the others are
+ * built behind it (tui/bgviews.h). */
+static bool first_screen_view(int i)
+{
+    return i == 0; /* ops, the view the table opens on */
+}
 
 struct loader {
     const struct tui_opts *o;
     _Atomic uint64_t done, total, events;
-    _Atomic int phase;
+    _Atomic int phase; /* enum load_phase, then PH_DONE */
     volatile int cancel;
+    double phase_t0[PH_DONE + 1]; /* when each phase began (loading thread), for the timing */
     /* Results. */
     enum status st;
     struct errinfo err;
@@ -46,55 +56,75 @@ struct loader {
     struct table *views[APP_NVIEWS];
     char *views_err[APP_NVIEWS];
     struct snapshot *snap; /* o->snapshot: the memory snapshot */
-    struct roofline_view *rlv;
+    struct bgviews *bg;    /* the other views, not started yet */
 };
 
-static void on_progress(void *ud, uint64_t done, uint64_t total, uint64_t events)
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void set_phase(struct loader *ld, int phase)
+{
+    int old = atomic_load(&ld->phase);
+    if (phase <= old)
+        return;
+    for (int p = old + 1; p <= phase; p++)
+        ld->phase_t0[p] = now_s();
+    /* The new phase's counts first, so that the screen never shows the
+     * phase with the last one's fraction. */
+    atomic_store(&ld->done, 0);
+    atomic_store(&ld->total, 0);
+    atomic_store(&ld->phase, phase);
+}
+
+static void on_progress(void *ud, enum load_phase phase, uint64_t done, uint64_t total,
+                        uint64_t events)
 {
     struct loader *ld = ud;
+    set_phase(ld, (int)phase);
     atomic_store(&ld->done, done);
     atomic_store(&ld->total, total);
-    atomic_store(&ld->events, events);
+    if (events)
+        atomic_store(&ld->events, events);
 }
 
 static void on_snap_progress(void *ud, uint64_t done, uint64_t total)
 {
-    on_progress(ud, done, total, 0);
+    on_progress(ud, LOAD_PHASE_READ, done, total, 0);
 }
 
-static void build_views(struct loader *ld)
+static void on_index_step(void *ud, unsigned done, unsigned total)
 {
-    struct report_opts ro = {0};
-    ro.keyavg.time_scale = 1e3;
-    ro.keyavg.time_unit = "us";
+    on_progress(ud, LOAD_PHASE_INDEX, done, total, 0);
+}
+
+/* The analysis phase: the shared analysis and the first screen's views;
+ * the rest is left to the worker, started once the app runs. */
+static void build_first_views(struct loader *ld)
+{
+    bool want[APP_NVIEWS];
+    int n = 1, k = 0;
+    for (int i = 0; i < APP_NVIEWS; i++)
+        n += first_screen_view(i);
+    on_progress(ld, LOAD_PHASE_ANALYSE, 0, (uint64_t)n, 0);
+    ld->an = analysis_new(ld->t);
+    on_progress(ld, LOAD_PHASE_ANALYSE, (uint64_t)++k, (uint64_t)n, 0);
     for (int i = 0; i < APP_NVIEWS && !ld->cancel; i++) {
-        struct table_list list = {0};
-        char msg[256];
-        if (i == APP_VIEW_ROOFLINE) {
-            /* Its tables come with the roofline itself, which the detail
-             * pane also needs. */
-            ld->rlv = roofline_view_new(ld->an, ld->o->arch, msg);
-            if (!ld->rlv)
-                ld->views_err[i] = xstrdup(msg);
-            else if (!roofline_view_count(ld->rlv))
-                ld->views_err[i] = xstrdup("no op of this trace has a roofline");
+        want[i] = !first_screen_view(i);
+        if (want[i])
             continue;
-        }
-        /* graph-nodes is the second table of -t graphs. */
-        bool nodes = strcmp(app_view_names[i], "graph-nodes") == 0;
-        const char *name = nodes ? "graphs" : app_view_names[i];
-        size_t pick = nodes ? 1 : 0;
-        if (report_build(ld->an, name, &ro, &list, msg) && list.items.n > pick) {
-            ld->views[i] = list.items.v[pick];
-            list.items.v[pick] = NULL;
-            for (size_t k = 0; k < list.items.n; k++)
-                table_free(list.items.v[k]);
-            VEC_FREE(&list.items);
-        } else {
-            ld->views_err[i] = xstrdup(msg[0] ? msg : "this table is empty for this trace");
-            table_list_free(&list);
-        }
+        struct roofline_view *rlv = NULL;
+        bgviews_build_one(ld->an, ld->o->arch, i, &ld->views[i], &rlv, &ld->views_err[i]);
+        roofline_view_free(rlv); /* the roofline is never a first-screen view */
+        on_progress(ld, LOAD_PHASE_ANALYSE, (uint64_t)++k, (uint64_t)n, 0);
     }
+    /* The header's breakdown, which app_init would otherwise compute. */
+    analysis_breakdown(ld->an, false);
+    if (!ld->cancel)
+        ld->bg = bgviews_new(ld->t, ld->o->arch, want);
 }
 
 static void *load_thread(void *arg)
@@ -107,6 +137,7 @@ static void *load_thread(void *arg)
         .cancel = &ld->cancel,
     };
     const char *name = ld->o->name ? ld->o->name : ld->o->path;
+    ld->phase_t0[LOAD_PHASE_READ] = now_s();
     if (ld->o->snapshot) {
         struct snapshot_load_opts so = {
             .progress = on_snap_progress,
@@ -114,7 +145,7 @@ static void *load_thread(void *arg)
             .cancel = &ld->cancel,
         };
         ld->st = snapshot_load_source(ld->o->src, &so, &ld->snap, &ld->err);
-        atomic_store(&ld->phase, PH_DONE);
+        set_phase(ld, PH_DONE);
         return NULL;
     }
     lo.no_index = ld->o->ncaptures > 0; /* the captures are merged in first */
@@ -134,69 +165,89 @@ static void *load_thread(void *arg)
         for (size_t k = 0; k < ncaps; k++)
             trace_free(caps[k]);
         free(caps);
-        trace_index(ld->t);
+        trace_index_steps(ld->t, on_index_step, ld);
     }
-    if (ld->t && ld->t->ev.n && ld->st != ST_CANCELLED && !ld->cancel) {
-        atomic_store(&ld->phase, PH_ANALYSE);
-        ld->an = analysis_new(ld->t);
-        build_views(ld);
-    }
-    atomic_store(&ld->phase, PH_DONE);
+    if (ld->t && ld->t->ev.n && ld->st != ST_CANCELLED && !ld->cancel)
+        build_first_views(ld);
+    set_phase(ld, PH_DONE);
     return NULL;
 }
 
-static double now_s(void)
+/* What the progress screen shows: the phase's name, its fraction (-1:
+ * unknown) and its line of figures. Separate from the drawing so that a
+ * test can read it (tui_progress_text). */
+static double progress_text(struct loader *ld, double now, struct strbuf *sb)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    uint64_t done = atomic_load(&ld->done), total = atomic_load(&ld->total);
+    uint64_t events = atomic_load(&ld->events);
+    int phase = atomic_load(&ld->phase);
+    if (phase >= PH_DONE)
+        phase = LOAD_PHASE_ANALYSE;
+    double el = now - ld->phase_t0[phase];
+    double frac = total ? (double)done / (double)total : -1;
+    char b1[32], b2[32];
+    text_bytes(b1, sizeof(b1), done);
+    if (phase == LOAD_PHASE_INDEX) {
+        sb_printf(sb, "indexing: step %llu of %llu  %llu events  %.1f s",
+                  (unsigned long long)MIN(done + 1, total), (unsigned long long)total,
+                  (unsigned long long)events, el);
+    } else if (phase == LOAD_PHASE_ANALYSE) {
+        sb_printf(sb, "analysing: %llu of %llu  (the first screen's tables)  %.1f s",
+                  (unsigned long long)done, (unsigned long long)total, el);
+    } else if (total && ld->o->snapshot) {
+        text_bytes(b2, sizeof(b2), total);
+        double eta = frac > 0.01 ? el * (1 - frac) / frac : 0;
+        sb_printf(sb, "reading: %s of %s  ETA %.0f s", b1, b2, eta);
+    } else if (total) {
+        text_bytes(b2, sizeof(b2), total);
+        double rate = el > 0 ? (double)events / el : 0;
+        double eta = frac > 0.01 ? el * (1 - frac) / frac : 0;
+        sb_printf(sb, "reading: %s of %s  %llu events  %.0fk events/s  ETA %.0f s", b1, b2,
+                  (unsigned long long)events, rate / 1e3, eta);
+    } else {
+        sb_printf(sb, "reading: %s  %llu events", b1, (unsigned long long)events);
+    }
+    return frac;
 }
 
-/* The progress screen: bytes, percent, events per second and ETA. */
-static void draw_progress(struct loader *ld, const char *name, double start, bool ascii)
+/* The progress screen: the phases (reading, indexing, analysing) with the
+ * current one's bar and figures. */
+static void draw_progress(struct loader *ld, const char *name, bool ascii)
 {
     int lines, cols;
     getmaxyx(stdscr, lines, cols);
     werase(stdscr);
-    uint64_t done = atomic_load(&ld->done), total = atomic_load(&ld->total);
-    uint64_t events = atomic_load(&ld->events);
-    int phase = atomic_load(&ld->phase);
-    double el = now_s() - start;
+    int phase = MIN(atomic_load(&ld->phase), LOAD_PHASE_ANALYSE);
+    int nphases = ld->o->snapshot ? 1 : LOAD_PHASE__COUNT;
     int w = MIN(cols - 4, 72);
     int y = MAX(0, lines / 2 - 3), x = MAX(0, (cols - w) / 2);
     struct strbuf sb = STRBUF_INIT;
     sb_printf(&sb, "torchtop: loading %s", name);
     draw_fit(stdscr, y, x, w, sb_str(&sb), sb.len, true, false, A_BOLD, ascii);
-    double frac = total ? (double)done / (double)total : 0;
-    if (phase >= PH_ANALYSE)
-        frac = 1;
+    /* The phases in order, the current one bold, those done dim. */
+    int px = x;
+    for (int i = 0; i < nphases && px < x + w; i++) {
+        sb_clear(&sb);
+        sb_printf(&sb, "%s%d/%d %s", i ? "  " : "", i + 1, nphases,
+                  load_phase_name((enum load_phase)i));
+        attr_t at = i == phase ? A_BOLD : i < phase ? A_DIM : A_NORMAL;
+        px += draw_fit(stdscr, y + 1, px, x + w - px, sb_str(&sb), sb.len, false, false, at, ascii);
+    }
+    sb_clear(&sb);
+    double frac = progress_text(ld, now_s(), &sb);
     int bw = w - 8;
     if (bw > 0) {
-        int fill = (int)(frac * bw + 0.5);
+        /* A phase whose total is not known yet shows an empty bar. */
+        double f = frac < 0 ? 0 : MIN(frac, 1.0);
+        int fill = (int)(f * bw + 0.5);
         const char *full = ascii ? "#" : "\xe2\x96\x88", *empty = ascii ? "." : "\xe2\x96\x91";
         mvwaddstr(stdscr, y + 2, x, "[");
         for (int i = 0; i < bw; i++)
             waddstr(stdscr, i < fill ? full : empty);
-        wprintw(stdscr, "] %3.0f%%", 100 * frac);
-    }
-    char b1[32], b2[32];
-    text_bytes(b1, sizeof(b1), done);
-    sb_clear(&sb);
-    if (phase >= PH_ANALYSE) {
-        sb_printf(&sb, "%llu events read; building the call tree and tables...",
-                  (unsigned long long)events);
-    } else if (total && ld->o->snapshot) {
-        text_bytes(b2, sizeof(b2), total);
-        double eta = frac > 0.01 ? el * (1 - frac) / frac : 0;
-        sb_printf(&sb, "%s of %s  ETA %.0f s", b1, b2, eta);
-    } else if (total) {
-        text_bytes(b2, sizeof(b2), total);
-        double rate = el > 0 ? (double)events / el : 0;
-        double eta = frac > 0.01 ? el * (1 - frac) / frac : 0;
-        sb_printf(&sb, "%s of %s  %llu events  %.0fk events/s  ETA %.0f s", b1, b2,
-                  (unsigned long long)events, rate / 1e3, eta);
-    } else {
-        sb_printf(&sb, "%s  %llu events", b1, (unsigned long long)events);
+        if (frac < 0)
+            wprintw(stdscr, "]    ");
+        else
+            wprintw(stdscr, "] %3.0f%%", 100 * f);
     }
     draw_fit(stdscr, y + 3, x, w, sb_str(&sb), sb.len, false, false, A_NORMAL, ascii);
     draw_fit(stdscr, y + 5, x, w, "Ctrl-C cancels", 14, false, false, A_DIM, ascii);
@@ -219,7 +270,7 @@ static bool load_interactive(struct loader *ld, const char *name, bool ascii)
     while (atomic_load(&ld->phase) != PH_DONE) {
         /* Quiet for quick loads, as the batch progress line is. */
         if (now_s() - start > 0.15)
-            draw_progress(ld, name, start, ascii);
+            draw_progress(ld, name, ascii);
         int ch = getch();
         if (ch == KEY_CTRL('c') || ch == 'q' || ch == KEY_ESC || term_stop_requested()) {
             ld->cancel = 1;
@@ -284,11 +335,31 @@ static void free_loader(struct loader *ld)
         table_free(ld->views[i]);
         free(ld->views_err[i]);
     }
-    roofline_view_free(ld->rlv);
+    bgviews_free(ld->bg);
     analysis_free(ld->an);
     trace_free(ld->t);
     snapshot_free(ld->snap);
     errinfo_clear(&ld->err);
+}
+
+/* With TORCHTOP_TIMING set: each phase's seconds, when the first screen
+ * showed, and each background view's seconds, on stderr after the
+ * screen is closed. */
+static void print_timing(const struct loader *ld, const struct bgviews *bg, double shown)
+{
+    const char *env = getenv("TORCHTOP_TIMING");
+    if (!env || !*env || ld->o->snapshot)
+        return;
+    for (int p = 0; p < PH_DONE; p++)
+        if (ld->phase_t0[p] > 0 && ld->phase_t0[p + 1] > 0)
+            fprintf(stderr, "torchtop: timing %-9s %.3f s\n", load_phase_name((enum load_phase)p),
+                    ld->phase_t0[p + 1] - ld->phase_t0[p]);
+    if (ld->phase_t0[0] > 0)
+        fprintf(stderr, "torchtop: timing first screen at %.3f s\n", shown - ld->phase_t0[0]);
+    for (int i = 0; i < APP_NVIEWS; i++)
+        if (bgviews_seconds(bg, i) >= 0)
+            fprintf(stderr, "torchtop: timing background %-12s %.3f s\n", app_view_names[i],
+                    bgviews_seconds(bg, i));
 }
 
 int tui_main(const struct tui_opts *o)
@@ -368,8 +439,6 @@ int tui_main(const struct tui_opts *o)
         a.snap = snapview_new(ld.snap);
         ld.snap = NULL;
     }
-    a.rlv = ld.rlv;
-    ld.rlv = NULL;
     for (int i = 0; i < APP_NVIEWS; i++) {
         a.views[i] = ld.views[i];
         a.views_err[i] = ld.views_err[i];
@@ -378,13 +447,34 @@ int tui_main(const struct tui_opts *o)
     a.load_warning = warning;
     a.back_quits = o->back_quits;
     errinfo_clear(&ld.err);
+    a.bg = ld.bg;
+    ld.bg = NULL;
     app_init(&a, ascii, headless);
+    /* The other views behind the first screen. A script sees them all from
+     * its first step (its screens must not depend on timing), unless a
+     * test holds them back until its wait-analysis step. */
+    const char *hold = getenv("TORCHTOP_HOLD_ANALYSIS");
+    double t_first = now_s();
+    if (!headless || !hold || !*hold)
+        bgviews_start(a.bg);
+    bgviews_install(a.bg, &a, headless && (!hold || !*hold));
     int rc = 0;
     if (headless)
         rc = script_run(&a, o->script, o->script_timing);
     else
         loop(&a);
+    /* Quit is not held up by the analysis: the screen is closed at once,
+     * then the worker stops after the view it is building; the trace it
+     * reads is freed only after that. */
+    struct bgviews *bg = a.bg;
+    bgviews_cancel(bg);
+    struct trace *t = a.t;
+    a.t = NULL;
     app_done(&a);
     term_close();
+    bgviews_stop(bg);
+    trace_free(t);
+    print_timing(&ld, bg, t_first);
+    bgviews_free(bg);
     return rc ? rc : status;
 }

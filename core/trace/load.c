@@ -311,7 +311,21 @@ static void merge_ready_locked(struct loader *L)
 static void report_progress(struct loader *L)
 {
     if (L->opts->progress)
-        L->opts->progress(L->opts->progress_ud, L->src->in_done, L->src->in_total, L->t->ev.n);
+        L->opts->progress(L->opts->progress_ud, LOAD_PHASE_READ, L->src->in_done, L->src->in_total,
+                          L->t->ev.n);
+}
+
+/* trace_index's steps as the index phase's progress. */
+static void report_index_step(void *ud, unsigned done, unsigned total)
+{
+    struct loader *L = ud;
+    L->opts->progress(L->opts->progress_ud, LOAD_PHASE_INDEX, done, total, L->t->ev.n);
+}
+
+const char *load_phase_name(enum load_phase phase)
+{
+    static const char *const names[LOAD_PHASE__COUNT] = {"reading", "indexing", "analysing"};
+    return (unsigned)phase < LOAD_PHASE__COUNT ? names[phase] : "loading";
 }
 
 /* Hand buf[from..to) to a worker (or parse it here when single-threaded). */
@@ -927,9 +941,9 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
 
     load_finish(t);
     t->link_require_flow = opts->link_require_flow;
-    if (!opts->no_index)
-        trace_index(t);
     report_progress(&L);
+    if (!opts->no_index)
+        trace_index_steps(t, opts->progress ? report_index_step : NULL, &L);
     return st;
 }
 

@@ -17,9 +17,25 @@
 #include "core/base/source.h"
 #include "core/trace/trace.h"
 
-/* Progress: raw input bytes consumed of `total` (0 when unknown, e.g. a
- * pipe), and events stored so far. Called from the loading thread. */
-typedef void (*load_progress_fn)(void *ud, uint64_t done, uint64_t total, uint64_t events);
+/* The phases of opening a trace, in the order they run; each reports its
+ * own progress from 0 towards its total. */
+enum load_phase {
+    LOAD_PHASE_READ,    /* done/total: raw input bytes (total 0 when unknown, e.g. a pipe) */
+    LOAD_PHASE_INDEX,   /* done/total: steps of trace_index (tree.h) */
+    LOAD_PHASE_ANALYSE, /* done/total: analyses built; reported by the caller (the explorer) */
+    LOAD_PHASE__COUNT
+};
+
+/* Progress: the phase, how far it is (done of total, both 0 at its start
+ * when the total is not known yet), and events stored so far. Called from
+ * the loading thread; a phase is reported at least once, at its start,
+ * and never after a later one. */
+typedef void (*load_progress_fn)(void *ud, enum load_phase phase, uint64_t done, uint64_t total,
+                                 uint64_t events);
+
+/* The phase's name as the progress line shows it ("reading", "indexing",
+ * "analysing"). */
+const char *load_phase_name(enum load_phase phase);
 
 /* The most parser threads a load runs (struct load_opts.threads). */
 #define LOAD_MAX_THREADS 64

@@ -470,15 +470,24 @@ static void note_device_rows(struct trace *t)
 
 void trace_index(struct trace *t)
 {
+    trace_index_steps(t, NULL, NULL);
+}
+
+void trace_index_steps(struct trace *t, trace_index_step_fn step, void *ud)
+{
     if (t->indexed)
         return;
     t->indexed = true;
-    gpuclass_classify(t);
-    build_row_orders(t);
-    build_nesting(t);
-    link_python(t);
-    link_gpu(t);
-    link_fwd_bwd(t);
-    note_device_rows(t);
-    compute_spans(t);
+    static void (*const steps[])(struct trace *) = {
+        gpuclass_classify, build_row_orders, build_nesting,    link_python,
+        link_gpu,          link_fwd_bwd,     note_device_rows, compute_spans,
+    };
+    const unsigned n = (unsigned)(sizeof(steps) / sizeof(steps[0]));
+    for (unsigned i = 0; i < n; i++) {
+        if (step)
+            step(ud, i, n);
+        steps[i](t);
+    }
+    if (step)
+        step(ud, n, n);
 }

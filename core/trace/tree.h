@@ -28,6 +28,10 @@
 #define TREE_OVERHANG_NS 1000
 
 void trace_index(struct trace *t);
+/* The same, calling step(ud, done, total) before each of its total steps
+ * and once after the last (done == total). */
+typedef void (*trace_index_step_fn)(void *ud, unsigned done, unsigned total);
+void trace_index_steps(struct trace *t, trace_index_step_fn step, void *ud);
 
 /* Whether ev lies in the subtree of anc (or is anc). */
 bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc);
