@@ -10,6 +10,7 @@
 #include "core/symbols/kname.h"
 #include "core/symbols/symbolize.h"
 #include "core/base/hmap.h"
+#include "core/base/srcpath.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/snapview.h"
@@ -589,6 +590,22 @@ static bool row_location(struct app *a, struct tbview *tv, const struct tbrow *r
     }
 }
 
+/* No file found for a frame's path: the pane lists the places tried. */
+static void show_looked(struct pane *p, struct app *a, const char *file,
+                        const struct strbuf *looked)
+{
+    struct tbview *tv = tv_of(p);
+    srcview_done(&tv->src);
+    srcview_set_text(&tv->src, sb_str(looked), looked->len, a->ascii);
+    tv->src.path = xstrdup(file);
+    tv->src.line = 0;
+    tv->src.listing = true;
+    tv->src.note =
+        xstrdup("Not found on this machine; looked in (see --source-path, --source-map):");
+    tv->mode = TBV_SOURCE;
+    app_error(a, "cannot show %s: not found (Backspace: back)", file);
+}
+
 static unsigned open_source(struct pane *p, struct app *a)
 {
     struct tbview *tv = tv_of(p);
@@ -600,10 +617,20 @@ static unsigned open_source(struct pane *p, struct app *a)
     if (!row_location(a, tv, row, &file, &line))
         return R_HANDLED;
     char why[128];
-    if (!srcview_open(&tv->src, file, line, a->ascii, why, sizeof(why))) {
-        app_error(a, "cannot show %s: %s", file, why);
-        return R_HANDLED;
+    struct strbuf looked = STRBUF_INIT;
+    char *found = a->srcpath ? srcpath_find(a->srcpath, file, &looked) : xstrdup(file);
+    if (!found) {
+        show_looked(p, a, file, &looked);
+        sb_free(&looked);
+        return R_HANDLED | R_DIRTY;
     }
+    sb_free(&looked);
+    bool opened = srcview_open(&tv->src, found, line, a->ascii, why, sizeof(why));
+    if (!opened)
+        app_error(a, "cannot show %s: %s", found, why);
+    free(found);
+    if (!opened)
+        return R_HANDLED;
     const struct tb_frame *f = &tv->tb.frames.v[row->frame];
     if (f->kind == TB_INDUCTOR && row->sub < 0) {
         if (line <= 0) {
