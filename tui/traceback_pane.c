@@ -732,24 +732,29 @@ static unsigned tv_search(struct pane *p, struct app *a, int dir, struct pane_re
         return R_HANDLED;
     size_t n = tv->rows.n;
     struct strbuf name = STRBUF_INIT, loc = STRBUF_INIT;
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = dir >= 0 ? (tv->lv.cur + k) % n : (tv->lv.cur + n - k % n) % n;
+    bool *hit = xcalloc(n, sizeof(*hit));
+    for (size_t i = 0; i < n; i++) {
         const char *tag, *dim;
         sb_clear(&name);
         sb_clear(&loc);
         row_text(a, tv, &tv->rows.v[i], true, &tag, &name, &loc, &dim);
-        if (pattern_match(&a->search, sb_str(&name)) || pattern_match(&a->search, sb_str(&loc))) {
-            listview_jump(&tv->lv, i);
-            app_message(a, "/%s: frame %zu of %zu", a->search.text, i + 1, n);
-            sb_free(&name);
-            sb_free(&loc);
-            return R_HANDLED | R_DIRTY;
-        }
+        hit[i] =
+            pattern_match(&a->search, sb_str(&name)) || pattern_match(&a->search, sb_str(&loc));
     }
     sb_free(&name);
     sb_free(&loc);
-    app_error(a, "/%s: not in this traceback", a->search.text);
-    return R_HANDLED;
+    size_t rank, total;
+    bool wrapped;
+    size_t i = pattern_next_hit(hit, n, tv->lv.cur, dir, &rank, &total, &wrapped);
+    free(hit);
+    if (i == SIZE_MAX) {
+        app_error(a, "/%s: not in this traceback", a->search.text);
+        return R_HANDLED;
+    }
+    listview_jump(&tv->lv, i);
+    app_message(a, "/%s: match %zu of %zu (frame %zu of %zu)%s", a->search.text, rank, total, i + 1,
+                n, wrapped ? " (wrapped)" : "");
+    return R_HANDLED | R_DIRTY;
 }
 
 static void tv_position(struct pane *p, struct app *a, char *buf, size_t n)
