@@ -11,6 +11,7 @@
 #include "core/base/outfile.h"
 #include "core/roofline/devices.h"
 #include "core/base/source.h"
+#include "core/base/srcpath.h"
 #include "core/trace/load.h"
 #include "core/synth/synth.h"
 #include "src/cmd_job.h"
@@ -27,6 +28,11 @@ void explore_options(FILE *f)
                "      --arch NAME|FILE   roofline: device peaks (built-in name or TraceLens JSON)\n"
                "      --capture CAPTURE  graph capture trace or directory (repeatable): count\n"
                "                         graph-replayed kernels under the captured ops\n"
+               "      --source-path DIR[:DIR...]  where frames' source files are looked for\n"
+               "                         (default: $TORCHTOP_SOURCE_PATH, else the current\n"
+               "                         directory and python3's site-packages)\n"
+               "      --source-map OLD=NEW  read paths starting with OLD as starting with\n"
+               "                         NEW (repeatable; the first that applies wins)\n"
                "      --script FILE      run the steps in FILE headless (see torchtop(1))\n"
                "      --script-timing F  script mode: write each step's time to F\n"
                "      --size WxH         script mode: screen size (default 100x30)\n"
@@ -59,7 +65,9 @@ enum {
     OPT_SIZE,
     OPT_KEYS,
     OPT_ARCH,
-    OPT_CAPTURE
+    OPT_CAPTURE,
+    OPT_SOURCE_PATH,
+    OPT_SOURCE_MAP
 };
 
 /* Whether --arch can be used, before the trace is read: an arch file that
@@ -88,7 +96,8 @@ static bool arch_usable(const char *arch)
     return false;
 }
 
-int cmd_explore(int argc, char **argv)
+/* The explorer with the source search path sp (tui_opts.srcpath). */
+static int explore(int argc, char **argv, struct srcpath *sp)
 {
     static const struct option longopts[] = {
         {"no-color", no_argument, NULL, OPT_NOCOLOR},
@@ -101,10 +110,12 @@ int cmd_explore(int argc, char **argv)
         {"keys", no_argument, NULL, OPT_KEYS},
         {"arch", required_argument, NULL, OPT_ARCH},
         {"capture", required_argument, NULL, OPT_CAPTURE},
+        {"source-path", required_argument, NULL, OPT_SOURCE_PATH},
+        {"source-map", required_argument, NULL, OPT_SOURCE_MAP},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct tui_opts o = {0};
+    struct tui_opts o = {.srcpath = sp};
     const char *captures[16];
     int ch;
     optind = 1;
@@ -145,6 +156,17 @@ int cmd_explore(int argc, char **argv)
             captures[o.ncaptures++] = optarg;
             o.captures = captures;
             break;
+        case OPT_SOURCE_PATH:
+            srcpath_set_dirs(sp, optarg);
+            break;
+        case OPT_SOURCE_MAP: {
+            char why[96];
+            if (!srcpath_add_map(sp, optarg, why, sizeof(why))) {
+                fprintf(stderr, "torchtop: --source-map %s: %s\n", optarg, why);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case OPT_SIZE:
             if (sscanf(optarg, "%dx%d", &o.script_cols, &o.script_lines) != 2 ||
                 o.script_cols < 1 || o.script_lines < 1 || o.script_cols > 1000 ||
@@ -210,5 +232,17 @@ int cmd_explore(int argc, char **argv)
     int rc = tui_main(&o);
     source_close(&src);
     errinfo_clear(&err);
+    return rc;
+}
+
+int cmd_explore(int argc, char **argv)
+{
+    struct srcpath sp;
+    srcpath_init(&sp);
+    const char *env = getenv("TORCHTOP_SOURCE_PATH");
+    if (env && *env)
+        srcpath_set_dirs(&sp, env);
+    int rc = explore(argc, argv, &sp);
+    srcpath_done(&sp);
     return rc;
 }

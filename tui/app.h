@@ -44,6 +44,7 @@ struct export_ui;
 struct knames;
 struct roofline_view;
 struct snapview;
+struct srcpath;
 
 /* The prompt was answered: ctx is what it was opened with. */
 typedef void (*prompt_done_fn)(struct app *a, void *ctx, const char *text);
@@ -93,7 +94,8 @@ struct app {
     /* Options. */
     bool ascii; /* ASCII glyphs and text */
     const struct glyphs *g;
-    bool headless; /* script mode */
+    bool headless;           /* script mode */
+    struct srcpath *srcpath; /* source search path (borrowed), NULL: paths as named */
 
     /* Screen. */
     int lines, cols;

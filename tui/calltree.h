@@ -139,6 +139,8 @@ struct calltree {
     char *spat;           /* text of the last search (owned) */
     VEC(uint32_t) spos;   /* sorted numbers of its matches */
     bool spos_ok;         /* spos is complete (few enough matches to be worth it) */
+    char *rpat;           /* text of the search rpos counts (owned) */
+    VEC(uint32_t) rpos;   /* sorted numbers of all its matches, for "match N of M" */
     uint32_t *gpu_pre;    /* per GPU event (trace.gpus): its launch's number, IDX_NONE: none */
     uint32_t *pre_ev;     /* per number: its host span (gputime's numbering inverted) */
     uint32_t npre;        /* numbers in pre_ev */
@@ -246,6 +248,12 @@ size_t calltree_reveal(struct calltree *ct, uint32_t ev);
  * matches p; opens its ancestors and returns its row, or CT_NOT_FOUND.
  * *wrapped tells whether the search went past an end. */
 size_t calltree_find(struct calltree *ct, size_t row, int dir, struct pattern *p, bool *wrapped);
+/* The rank (from 1) of the node at row among the tree events that p
+ * matches, in tree order, and their number; false when the node has no
+ * number (a thread or stream root). Events grouped under one node count
+ * each; a launch's GPU events share its rank. */
+bool calltree_match_rank(struct calltree *ct, size_t row, struct pattern *p, size_t *rank,
+                         size_t *total);
 
 /* Change options; open nodes stay open where they still exist. */
 void calltree_set_options(struct calltree *ct, bool hide_python, bool group);

@@ -169,7 +169,7 @@ static size_t filter_end(struct calltree *ct, size_t matches)
 
 /* The number of tree event x for filters (a host span's own, GPU work's
  * launch's), IDX_NONE for unlinked GPU work. */
-static uint32_t event_pos(const struct calltree *ct, uint32_t x)
+uint32_t ct_event_pos(const struct calltree *ct, uint32_t x)
 {
     const struct trace *t = ct->t;
     const struct event *e = &t->ev.v[x];
@@ -210,7 +210,7 @@ size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n
             continue;
         matches++;
         ct->fmatch[x >> 6] |= 1ULL << (x & 63);
-        uint32_t pos = event_pos(ct, x);
+        uint32_t pos = ct_event_pos(ct, x);
         if (pos != IDX_NONE)
             VEC_PUSH(&ct->fpos, pos);
         else
@@ -311,7 +311,7 @@ static void index_names(struct calltree *ct)
         uint32_t id = t->ev.v[i].name;
         if (id > nstr)
             continue;
-        uint32_t pos = event_pos(ct, i);
+        uint32_t pos = ct_event_pos(ct, i);
         ct->name_pos[cnt.v[slot[id]]++] = pos;
         if (pos == IDX_NONE) {
             VEC_PUSH(&ct->unlinked, slot[id]);
@@ -358,5 +358,7 @@ void ct_filter_free(struct calltree *ct)
     VEC_FREE(&ct->fscratch);
     VEC_FREE(&ct->spos);
     free(ct->spat);
+    VEC_FREE(&ct->rpos);
+    free(ct->rpat);
     free(ct->rowmark);
 }

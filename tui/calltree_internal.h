@@ -42,6 +42,9 @@ static inline bool ct_is_match(const struct calltree *ct, uint32_t ev)
 /* The sorted numbers of the tree events whose names match p into out (a
  * VEC(uint32_t) *; unlinked GPU work has none); returns how many events
  * match, stopping (out then unsorted) once that passes limit. */
+/* The number of event x in tree order (a GPU event: its launch's);
+ * IDX_NONE when it has none. */
+uint32_t ct_event_pos(const struct calltree *ct, uint32_t x);
 size_t ct_pattern_positions(struct calltree *ct, struct pattern *p, void *out, size_t limit);
 /* Index of the first number >= lo in sorted pos[0..n) (n when none). */
 size_t ct_fpos_lower(const uint32_t *pos, size_t n, uint32_t lo);

@@ -590,3 +590,33 @@ size_t calltree_find(struct calltree *ct, size_t row, int dir, struct pattern *p
             return CT_NOT_FOUND;
     }
 }
+
+bool calltree_match_rank(struct calltree *ct, size_t row, struct pattern *p, size_t *rank,
+                         size_t *total)
+{
+    *rank = *total = 0;
+    if (row >= ct->rows.n || !pattern_active(p))
+        return false;
+    const struct tnode *node = &ct->nodes.v[ct->rows.v[row]];
+    if (node->kind != TN_EVENT && node->kind != TN_GROUP)
+        return false;
+    uint32_t pos = ct_event_pos(ct, node->ref);
+    if (pos == IDX_NONE)
+        return false;
+    if (!ct->rpat || strcmp(ct->rpat, p->text) != 0) {
+        free(ct->rpat);
+        ct->rpat = xstrdup(p->text);
+        ct_pattern_positions(ct, p, &ct->rpos, SIZE_MAX);
+    }
+    size_t lo = 0, hi = ct->rpos.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ct->rpos.v[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *rank = lo + 1;
+    *total = ct->rpos.n;
+    return *rank <= *total;
+}

@@ -253,18 +253,23 @@ static unsigned detail_search(struct pane *p, struct app *a, int dir, struct pan
     if (in)
         return in->ops->search ? in->ops->search(in, a, dir, req) : R_HANDLED;
     size_t n = dp->lines.n;
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = dir >= 0 ? (dp->top + k) % n : (dp->top + n - k % n) % n;
-        const struct pline *pl = &dp->lines.v[i];
-        const struct dline *l = &dp->d.lines.v[pl->dl];
-        if (pattern_match(&a->search, l->val) || (l->key && pattern_match(&a->search, l->key))) {
-            dp->top = dp->cur = i;
-            app_message(a, "/%s: line %zu", a->search.text, i + 1);
-            return R_HANDLED | R_DIRTY;
-        }
+    bool *hit = xcalloc(n ? n : 1, sizeof(*hit));
+    for (size_t i = 0; i < n; i++) {
+        const struct dline *l = &dp->d.lines.v[dp->lines.v[i].dl];
+        hit[i] = pattern_match(&a->search, l->val) || (l->key && pattern_match(&a->search, l->key));
     }
-    app_error(a, "/%s: not in the detail pane", a->search.text);
-    return R_HANDLED;
+    size_t rank, total;
+    bool wrapped;
+    size_t i = pattern_next_hit(hit, n, dp->top, dir, &rank, &total, &wrapped);
+    free(hit);
+    if (i == SIZE_MAX) {
+        app_error(a, "/%s: not in the detail pane", a->search.text);
+        return R_HANDLED;
+    }
+    dp->top = dp->cur = i;
+    app_message(a, "/%s: match %zu of %zu (line %zu of %zu)%s", a->search.text, rank, total, i + 1,
+                n, wrapped ? " (wrapped)" : "");
+    return R_HANDLED | R_DIRTY;
 }
 
 static void detail_position(struct pane *p, struct app *a, char *buf, size_t n)

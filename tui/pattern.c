@@ -103,3 +103,24 @@ bool pattern_match_id(struct pattern *p, uint32_t id, const char *s, size_t coun
         p->memo[id] = pattern_match(p, s) ? 2 : 1;
     return p->memo[id] == 2;
 }
+
+size_t pattern_next_hit(const bool *hit, size_t n, size_t cur, int dir, size_t *rank, size_t *total,
+                        bool *wrapped)
+{
+    *rank = *total = 0;
+    *wrapped = false;
+    size_t found = SIZE_MAX;
+    for (size_t k = 1; k <= n && found == SIZE_MAX; k++) {
+        size_t i = dir >= 0 ? (cur + k) % n : (cur + n - k % n) % n;
+        if (hit[i])
+            found = i;
+    }
+    if (found == SIZE_MAX)
+        return found;
+    for (size_t i = 0; i < n; i++) {
+        *total += hit[i];
+        *rank += hit[i] && i <= found;
+    }
+    *wrapped = dir >= 0 ? found <= cur : found >= cur;
+    return found;
+}

@@ -36,4 +36,12 @@ bool pattern_match(const struct pattern *p, const char *s);
 /* Same, remembered per id of a table of `count` strings. */
 bool pattern_match_id(struct pattern *p, uint32_t id, const char *s, size_t count);
 
+/* A search step over n rows whose matches are marked in hit: the next
+ * (dir >= 0) or previous marked row after cur, wrapping round; SIZE_MAX
+ * when none is marked. Sets *rank (from 1) and *total among the marked
+ * rows, and *wrapped when the step went past an end (or came back to cur,
+ * the only match). */
+size_t pattern_next_hit(const bool *hit, size_t n, size_t cur, int dir, size_t *rank, size_t *total,
+                        bool *wrapped);
+
 #endif

@@ -558,18 +558,24 @@ static unsigned mem_search(struct pane *p, struct app *a, int dir, struct pane_r
     const struct snapshot *s = a->snap->s;
     struct listview *lv = &mp->lv[MV_LIVE];
     size_t n = mp->live.n;
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = dir >= 0 ? (lv->cur + k) % n : (lv->cur + n - k % n) % n;
+    bool *hit = xcalloc(n, sizeof(*hit));
+    for (size_t i = 0; i < n; i++) {
         sb_clear(&mp->sb);
         site_text(s, s->allocs.v[a->snap->live[mp->live.v[i]]].frames, &mp->sb);
-        if (pattern_match(&a->search, sb_str(&mp->sb))) {
-            listview_jump(lv, i);
-            app_message(a, "/%s: allocation %zu of %zu", a->search.text, i + 1, n);
-            return R_HANDLED | R_DIRTY | R_SYNC;
-        }
+        hit[i] = pattern_match(&a->search, sb_str(&mp->sb));
     }
-    app_error(a, "/%s: no live allocation from there", a->search.text);
-    return R_HANDLED;
+    size_t rank, total;
+    bool wrapped;
+    size_t i = pattern_next_hit(hit, n, lv->cur, dir, &rank, &total, &wrapped);
+    free(hit);
+    if (i == SIZE_MAX) {
+        app_error(a, "/%s: no live allocation from there", a->search.text);
+        return R_HANDLED;
+    }
+    listview_jump(lv, i);
+    app_message(a, "/%s: match %zu of %zu (allocation %zu of %zu)%s", a->search.text, rank, total,
+                i + 1, n, wrapped ? " (wrapped)" : "");
+    return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
 static void mem_rebuild(struct pane *p, struct app *a)

@@ -153,7 +153,7 @@ void srcview_draw(struct srcview *sv, struct app *a, WINDOW *w, int y, int x, in
     sv->top = MIN(sv->top, max_top);
     char num[32];
     int digits = snprintf(num, sizeof(num), "%zu", MAX(n, (size_t)1));
-    int gutter = digits + 2;
+    int gutter = sv->listing ? 1 : digits + 2;
     const char *mark = a->ascii ? ">" : "\xe2\x96\xb6";
     for (int r = 0; r < h; r++) {
         size_t i = sv->top + (size_t)r;
@@ -164,11 +164,12 @@ void srcview_draw(struct srcview *sv, struct app *a, WINDOW *w, int y, int x, in
             marked ? color_attr(focused ? C_SELECT_FOCUS : C_SELECT) : color_attr(C_DEFAULT);
         if (marked)
             draw_blank(w, y + r, x, width, at);
-        snprintf(num, sizeof(num), "%*zu ", digits, i + 1);
+        snprintf(num, sizeof(num), "%*zu ", sv->listing ? 0 : digits, i + 1);
         if (marked)
             draw_raw(w, y + r, x, mark, at);
-        draw_fit(w, y + r, x + 1, MIN(gutter - 1, width - 1), num, strlen(num), false, false,
-                 marked ? at : color_attr(C_DIM), a->ascii);
+        if (!sv->listing)
+            draw_fit(w, y + r, x + 1, MIN(gutter - 1, width - 1), num, strlen(num), false, false,
+                     marked ? at : color_attr(C_DIM), a->ascii);
         const char *s = sv->text.s + sv->off.v[i];
         size_t len = sv->off.v[i + 1] - sv->off.v[i];
         /* Already clean: drawn as is, cut to the width. */

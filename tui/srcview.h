@@ -29,6 +29,7 @@ struct srcview {
     bool cut;           /* the file is longer than what was read */
     char *note;         /* a line shown under the title (owned), or NULL */
     size_t top;         /* first line shown (0-based) */
+    bool listing;       /* text is a message, not the file: no line numbers */
 };
 
 void srcview_init(struct srcview *sv);

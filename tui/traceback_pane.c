@@ -10,6 +10,7 @@
 #include "core/symbols/kname.h"
 #include "core/symbols/symbolize.h"
 #include "core/base/hmap.h"
+#include "core/base/srcpath.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/snapview.h"
@@ -595,6 +596,22 @@ static bool row_location(struct app *a, struct tbview *tv, const struct tbrow *r
     }
 }
 
+/* No file found for a frame's path: the pane lists the places tried. */
+static void show_looked(struct pane *p, struct app *a, const char *file,
+                        const struct strbuf *looked)
+{
+    struct tbview *tv = tv_of(p);
+    srcview_done(&tv->src);
+    srcview_set_text(&tv->src, sb_str(looked), looked->len, a->ascii);
+    tv->src.path = xstrdup(file);
+    tv->src.line = 0;
+    tv->src.listing = true;
+    tv->src.note =
+        xstrdup("Not found on this machine; looked in (see --source-path, --source-map):");
+    tv->mode = TBV_SOURCE;
+    app_error(a, "cannot show %s: not found (Backspace: back)", file);
+}
+
 static unsigned open_source(struct pane *p, struct app *a)
 {
     struct tbview *tv = tv_of(p);
@@ -606,10 +623,20 @@ static unsigned open_source(struct pane *p, struct app *a)
     if (!row_location(a, tv, row, &file, &line))
         return R_HANDLED;
     char why[128];
-    if (!srcview_open(&tv->src, file, line, a->ascii, why, sizeof(why))) {
-        app_error(a, "cannot show %s: %s", file, why);
-        return R_HANDLED;
+    struct strbuf looked = STRBUF_INIT;
+    char *found = a->srcpath ? srcpath_find(a->srcpath, file, &looked) : xstrdup(file);
+    if (!found) {
+        show_looked(p, a, file, &looked);
+        sb_free(&looked);
+        return R_HANDLED | R_DIRTY;
     }
+    sb_free(&looked);
+    bool opened = srcview_open(&tv->src, found, line, a->ascii, why, sizeof(why));
+    if (!opened)
+        app_error(a, "cannot show %s: %s", found, why);
+    free(found);
+    if (!opened)
+        return R_HANDLED;
     const struct tb_frame *f = &tv->tb.frames.v[row->frame];
     if (f->kind == TB_INDUCTOR && row->sub < 0) {
         if (line <= 0) {
@@ -711,24 +738,29 @@ static unsigned tv_search(struct pane *p, struct app *a, int dir, struct pane_re
         return R_HANDLED;
     size_t n = tv->rows.n;
     struct strbuf name = STRBUF_INIT, loc = STRBUF_INIT;
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = dir >= 0 ? (tv->lv.cur + k) % n : (tv->lv.cur + n - k % n) % n;
+    bool *hit = xcalloc(n, sizeof(*hit));
+    for (size_t i = 0; i < n; i++) {
         const char *tag, *dim;
         sb_clear(&name);
         sb_clear(&loc);
         row_text(a, tv, &tv->rows.v[i], true, &tag, &name, &loc, &dim);
-        if (pattern_match(&a->search, sb_str(&name)) || pattern_match(&a->search, sb_str(&loc))) {
-            listview_jump(&tv->lv, i);
-            app_message(a, "/%s: frame %zu of %zu", a->search.text, i + 1, n);
-            sb_free(&name);
-            sb_free(&loc);
-            return R_HANDLED | R_DIRTY;
-        }
+        hit[i] =
+            pattern_match(&a->search, sb_str(&name)) || pattern_match(&a->search, sb_str(&loc));
     }
     sb_free(&name);
     sb_free(&loc);
-    app_error(a, "/%s: not in this traceback", a->search.text);
-    return R_HANDLED;
+    size_t rank, total;
+    bool wrapped;
+    size_t i = pattern_next_hit(hit, n, tv->lv.cur, dir, &rank, &total, &wrapped);
+    free(hit);
+    if (i == SIZE_MAX) {
+        app_error(a, "/%s: not in this traceback", a->search.text);
+        return R_HANDLED;
+    }
+    listview_jump(&tv->lv, i);
+    app_message(a, "/%s: match %zu of %zu (frame %zu of %zu)%s", a->search.text, rank, total, i + 1,
+                n, wrapped ? " (wrapped)" : "");
+    return R_HANDLED | R_DIRTY;
 }
 
 static void tv_position(struct pane *p, struct app *a, char *buf, size_t n)

@@ -434,7 +434,12 @@ static unsigned tree_search(struct pane *p, struct app *a, int dir, struct pane_
     }
     rows_upto(tr, row);
     listview_jump(&tr->lv, row);
-    app_message(a, "/%s: found%s", a->search.text, wrapped ? " (wrapped)" : "");
+    size_t rank, total;
+    if (calltree_match_rank(tr->ct, row, &a->search, &rank, &total))
+        app_message(a, "/%s: match %zu of %zu%s", a->search.text, rank, total,
+                    wrapped ? " (wrapped)" : "");
+    else
+        app_message(a, "/%s: found%s", a->search.text, wrapped ? " (wrapped)" : "");
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 

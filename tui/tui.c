@@ -446,6 +446,7 @@ int tui_main(const struct tui_opts *o)
     a.name = xstrdup(shown);
     a.load_warning = warning;
     a.back_quits = o->back_quits;
+    a.srcpath = o->srcpath;
     errinfo_clear(&ld.err);
     a.bg = ld.bg;
     ld.bg = NULL;

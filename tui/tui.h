@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 struct source;
+struct srcpath;
 
 struct tui_opts {
     const char *path;   /* trace file ("-" = stdin) */
@@ -30,6 +31,8 @@ struct tui_opts {
                                       nothing to go back to returns there */
     const char *const *captures;   /* --capture paths (capture.h), ncaptures of them */
     size_t ncaptures;
+    struct srcpath *srcpath; /* where frames' source files are looked for (borrowed); NULL:
+                                as named, from the current directory */
 };
 
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,

@@ -4,9 +4,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/symbols/kname.h"
+#include "core/snapshot/snaplabel.h"
 #include "core/snapshot/snapreport.h"
 #include "core/base/strbuf.h"
 
@@ -234,8 +236,8 @@ enum { SI_SITE, SI_COUNT, SI_TOTAL, SI_MAX, SI_PEAK, SI_LIFE, SI_NFRAMES, SI_STA
 
 /* A site's name: a Python or unresolved frame as snapshot_frame_format writes
  * it, a C++ function by its simplified name (no parameters, no anonymous
- * namespaces), which tells sites apart in a narrow column. */
-static void set_site_label(const struct snapshot *s, struct table *t, size_t row, uint32_t f)
+ * namespaces), which tells sites apart in a narrow column. Owned. */
+static char *site_label(const struct snapshot *s, uint32_t f)
 {
     const struct snap_frame *fr = snapshot_frame(s, f);
     struct strbuf sb = STRBUF_INIT;
@@ -243,8 +245,7 @@ static void set_site_label(const struct snapshot *s, struct table *t, size_t row
         snapshot_frame_format(s, f, &sb);
     else
         kname_simplify_put(&sb, snapshot_str(s, fr->name), strtab_len(&s->strs, fr->name));
-    table_set_text(t, row, SI_SITE, sb_str(&sb));
-    sb_free(&sb);
+    return sb_steal(&sb);
 }
 
 /* A site grouped by its first frames is named by them, not by one of its
@@ -284,16 +285,43 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
     struct snap_sites ss;
     snapshot_sites(s, dev, depth, &ss);
     struct strbuf sb = STRBUF_INIT;
+    char **labels = xcalloc(ss.n ? ss.n : 1, sizeof(*labels));
+    for (size_t i = 0; i < ss.n; i++) {
+        const struct snap_site *st = &ss.v[i];
+        if (st->stack == 0)
+            continue;
+        if (depth && st->nframes)
+            labels[i] = site_label(s, key_label_frame(s, ss.frames + st->first_frame, st->nframes));
+        else if (snapshot_site_frame(s, st->stack) != IDX_NONE)
+            labels[i] = site_label(s, snapshot_site_frame(s, st->stack));
+    }
+    /* Sites that read the same say what tells them apart (docs/metrics.md §10.3). */
+    char **via = snaplabel_via(s, &ss, depth, (const char *const *)labels);
     for (size_t i = 0; i < ss.n; i++) {
         const struct snap_site *st = &ss.v[i];
         size_t r = table_add_row(t);
         table_set_ref(t, r, st->stack);
-        if (st->stack == 0)
+        if (st->stack == 0) {
             table_set_text(t, r, SI_SITE, "<allocated before recording or no context>");
-        else if (depth && st->nframes)
-            set_site_label(s, t, r, key_label_frame(s, ss.frames + st->first_frame, st->nframes));
-        else if (snapshot_site_frame(s, st->stack) != IDX_NONE)
-            set_site_label(s, t, r, snapshot_site_frame(s, st->stack));
+        } else if (via[i]) {
+            /* Short, so that what tells the site apart stays in a narrow
+             * column: the labelling Python frame by its file's base name. */
+            uint32_t lf = depth && st->nframes
+                              ? key_label_frame(s, ss.frames + st->first_frame, st->nframes)
+                              : snapshot_site_frame(s, st->stack);
+            sb_clear(&sb);
+            if (snapshot_frame(s, lf)->flags & SFF_PYTHON) {
+                sb_printf(&sb, "%s (", snapshot_str(s, snapshot_frame(s, lf)->name));
+                snaplabel_short_frame(s, lf, &sb);
+                sb_putc(&sb, ')');
+            } else {
+                sb_puts(&sb, labels[i]);
+            }
+            sb_puts(&sb, via[i]);
+            table_set_text(t, r, SI_SITE, sb_str(&sb));
+        } else if (labels[i]) {
+            table_set_text(t, r, SI_SITE, labels[i]);
+        }
         set_u64(t, r, SI_COUNT, st->count);
         set_u64(t, r, SI_TOTAL, st->total_bytes);
         set_u64(t, r, SI_MAX, st->max_bytes);
@@ -329,6 +357,8 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
                    "requested_size); at peak: live at the peak of requested bytes%s%s",
                    sb_str(&sb), sb.len ? ")" : " (no trace entries: the snapshot's live blocks)");
     sb_free(&sb);
+    snaplabel_free(via, ss.n);
+    snaplabel_free(labels, ss.n);
     snapshot_sites_free(&ss);
     return t;
 }

@@ -13,7 +13,7 @@ hide-python
 hot-path
 save-display large-hot-path.txt
 search bmm
-expect found
+expect match
 n
 save-display large-search.txt
 focus-table

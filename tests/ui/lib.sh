@@ -24,7 +24,9 @@ LC_ALL=C.UTF-8
 TZ=UTC
 HOME="$tmp"
 TERM=xterm
-export LC_ALL TZ HOME TERM
+# Source files along the current directory only, not this machine's python3.
+TORCHTOP_SOURCE_PATH=.
+export LC_ALL TZ HOME TERM TORCHTOP_SOURCE_PATH
 unset NO_COLOR LINES COLUMNS LANG LC_CTYPE 2>/dev/null || true
 
 need_shared() {

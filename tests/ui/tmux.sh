@@ -87,7 +87,7 @@ T send-keys -t main q
 wait_gone main "Open the hot path"
 
 T send-keys -t main / l a y e r _ n o r m Enter
-wait_for main "/layer_norm: found"
+wait_for main "/layer_norm: match"
 
 T resize-window -t main -x 80 -y 24
 wait_for main "Detail (tree)"

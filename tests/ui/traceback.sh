@@ -19,12 +19,14 @@ save-display tb-kernel.txt
 search linear.py
 <Enter>
 expect cannot show torch/nn/modules/linear.py
+<BS>
 G
 <Enter>
 expect <string> is not a file
 k
 <Enter>
 expect cannot show multiprocessing/spawn.py
+<BS>
 g
 <Enter>
 expect kernel frames have no source file

@@ -28,7 +28,7 @@ n
 n
 N
 search ^aten::(add|gelu)$
-expect found
+expect match
 filter gelu
 save-display tree-filter.txt
 filter

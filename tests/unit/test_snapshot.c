@@ -559,6 +559,105 @@ static void test_sites_cpp(void **state)
     snapshot_free(s);
 }
 
+/* An alloc entry with the frames given as name, file, line triples. */
+static void w_alloc_frames(struct strbuf *b, uint64_t addr, const char *const *fr, size_t n)
+{
+    PUT(b, "}(");
+    kv_str(b, "action", "alloc");
+    kv_int(b, "addr", (int64_t)addr);
+    kv_int(b, "size", 0x100);
+    w_str(b, "frames");
+    PUT(b, "](");
+    for (size_t i = 0; i + 2 < n; i += 3)
+        w_frame(b, fr[i], fr[i + 1], strtoll(fr[i + 2], NULL, 10));
+    PUT(b, "e");
+    sb_putc(b, 'u');
+}
+
+static bool has_row(const struct table *t, const char *label)
+{
+    for (size_t r = 0; r < t->nrows; r++)
+        if (table_cell(t, r, 0).s && strcmp(table_cell(t, r, 0).s, label) == 0)
+            return true;
+    return false;
+}
+
+/* Sites that read the same say the first frame that tells them apart: a
+ * caller (via), a C++ frame inside the named one (calling), the end of a
+ * shorter stack; grouped by two frames, the key frames decide. */
+static void test_sites_told_apart(void **state)
+{
+    (void)state;
+    static const char mul[] = "at::(anonymous namespace)::structured_mul_out_functional::"
+                              "set_output_raw_strided(long, c10::ArrayRef<long>)";
+#define STEP "step", "/u/optim.py", "80"
+#define ADAM "adam", "/u/adam.py", "123"
+    const char *const a[] = {STEP, ADAM, "main", "/u/train.py", "5"};
+    const char *const bb[] = {STEP, "sgd", "/u/sgd.py", "40", "main", "/u/train.py", "5"};
+    const char *const c[] = {STEP, ADAM, "main", "/u/train.py", "9"};
+    const char *const d[] = {mul,    "RegisterCUDA_0.cpp", "0", STEP, ADAM,
+                             "main", "/u/train.py",        "5"};
+    const char *const g[] = {STEP, ADAM};
+    const char *const e[] = {"forward", "/u/model.py", "3", "main", "/u/train.py", "5"};
+#undef STEP
+#undef ADAM
+    struct strbuf b = STRBUF_INIT;
+    PUT(&b, "\x80\x04}(");
+    w_str(&b, "segments");
+    PUT(&b, "]");
+    w_str(&b, "device_traces");
+    PUT(&b, "](](");
+    w_alloc_frames(&b, 0x1000, a, ARRAY_SIZE(a));
+    w_alloc_frames(&b, 0x2000, bb, ARRAY_SIZE(bb));
+    w_alloc_frames(&b, 0x3000, c, ARRAY_SIZE(c));
+    w_alloc_frames(&b, 0x4000, d, ARRAY_SIZE(d));
+    w_alloc_frames(&b, 0x5000, g, ARRAY_SIZE(g));
+    w_alloc_frames(&b, 0x6000, e, ARRAY_SIZE(e));
+    PUT(&b, "eeu.");
+    struct snapshot *s = load_buf(&b);
+    sb_free(&b);
+    struct table *t = snapreport_sites(s, 0, 0, 0);
+    assert_int_equal(t->nrows, 6);
+    assert_true(has_row(t, "step (optim.py:80) via train.py:5"));
+    assert_true(has_row(t, "step (optim.py:80) via sgd.py:40"));
+    assert_true(has_row(t, "step (optim.py:80) via train.py:9"));
+    assert_true(has_row(t, "step (optim.py:80) calling "
+                           "structured_mul_out_functional::set_output_raw_strided"));
+    assert_true(has_row(t, "step (optim.py:80) (no deeper frame)"));
+    assert_true(has_row(t, "forward (/u/model.py:3)"));
+    table_free(t);
+    /* By two frames: a, c and g are one site, told from sgd's by adam. */
+    t = snapreport_sites(s, 0, 2, 0);
+    assert_int_equal(t->nrows, 4);
+    assert_true(has_row(t, "step (optim.py:80) via adam.py:123"));
+    assert_true(has_row(t, "step (optim.py:80) via sgd.py:40"));
+    assert_true(has_row(t, "step (optim.py:80) calling "
+                           "structured_mul_out_functional::set_output_raw_strided"));
+    assert_true(has_row(t, "forward (/u/model.py:3)"));
+    table_free(t);
+    /* Sites that differ in no frame past the allocator's keep their name. */
+    const char *const h1[] = {"torch::unwind::unwind()", "??", "0", "forward", "/u/m.py", "1"};
+    const char *const h2[] = {"forward", "/u/m.py", "1"};
+    b = (struct strbuf)STRBUF_INIT;
+    PUT(&b, "\x80\x04}(");
+    w_str(&b, "segments");
+    PUT(&b, "]");
+    w_str(&b, "device_traces");
+    PUT(&b, "](](");
+    w_alloc_frames(&b, 0x1000, h1, ARRAY_SIZE(h1));
+    w_alloc_frames(&b, 0x2000, h2, ARRAY_SIZE(h2));
+    PUT(&b, "eeu.");
+    snapshot_free(s);
+    s = load_buf(&b);
+    sb_free(&b);
+    t = snapreport_sites(s, 0, 0, 0);
+    assert_int_equal(t->nrows, 2);
+    assert_string_equal(table_cell(t, 0, 0).s, "forward (/u/m.py:1)");
+    assert_string_equal(table_cell(t, 1, 0).s, "forward (/u/m.py:1)");
+    table_free(t);
+    snapshot_free(s);
+}
+
 /* Segments at an entry: the cursor is entry 4. Segment 0x30000 is
  * allocated after it, 0x20000 freed after it (its allocation's free
  * requested at the cursor), 0x10200's free requested before it; the
@@ -924,11 +1023,17 @@ static void test_not_snapshots(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_model),       cmocka_unit_test(test_replay),
-        cmocka_unit_test(test_sites),       cmocka_unit_test(test_sites_cpp),
-        cmocka_unit_test(test_segments_at), cmocka_unit_test(test_tables),
-        cmocka_unit_test(test_legacy),      cmocka_unit_test(test_cpp_tagged),
-        cmocka_unit_test(test_host),        cmocka_unit_test(test_not_snapshots),
+        cmocka_unit_test(test_model),
+        cmocka_unit_test(test_replay),
+        cmocka_unit_test(test_sites),
+        cmocka_unit_test(test_sites_cpp),
+        cmocka_unit_test(test_sites_told_apart),
+        cmocka_unit_test(test_segments_at),
+        cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_legacy),
+        cmocka_unit_test(test_cpp_tagged),
+        cmocka_unit_test(test_host),
+        cmocka_unit_test(test_not_snapshots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
