@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "core/base/outfile.h"
 #include "core/base/source.h"
 #include "core/diff/diffreport.h"
+#include "core/job/jobpar.h"
 #include "core/report/report.h"
 #include "core/report/tabfmt.h"
 #include "core/report/xlsx.h"
@@ -261,48 +263,119 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
     return -1;
 }
 
-/* Load one side with progress; prints a fault and sets *status to 2, and
- * returns NULL only when nothing was kept. */
-static struct trace *load_side(const struct diff_cli *c, const char *path, int *status)
-{
-    struct errinfo err = {0};
+/* One side being read. */
+struct side {
+    const char *path;
     struct source src;
-    struct trace *t = NULL;
-    if (source_open(&src, path, &err) != ST_OK) {
-        char *m = errinfo_format(&err);
-        fprintf(stderr, "torchtop: %s\n", m);
-        free(m);
-        source_close(&src);
-        errinfo_clear(&err);
-        *status = EXIT_BAD_INPUT;
-        return NULL;
-    }
+    struct trace *t;
+    enum status st;
+    struct errinfo err;
+    unsigned threads; /* parser threads for this side */
+    int k;            /* 0 control, 1 test */
+    struct sides *all;
+};
+
+/* Both sides, read at once: one progress line for the two. */
+struct sides {
+    struct side s[2];
     struct progress prog;
-    progress_init(&prog, src.name, c->quiet);
+    pthread_mutex_t mu;
+    uint64_t done[2], total[2], events[2];
+};
+
+static void side_progress(void *ud, uint64_t done, uint64_t total, uint64_t events)
+{
+    struct side *sd = ud;
+    struct sides *S = sd->all;
+    pthread_mutex_lock(&S->mu);
+    S->done[sd->k] = done;
+    S->total[sd->k] = total;
+    S->events[sd->k] = events;
+    /* A side of unknown size (standard input, gzip) leaves the total open. */
+    uint64_t tot = S->total[0] && S->total[1] ? S->total[0] + S->total[1] : 0;
+    progress_update(&S->prog, S->done[0] + S->done[1], tot, S->events[0] + S->events[1]);
+    pthread_mutex_unlock(&S->mu);
+}
+
+static bool load_one_side(void *ud, size_t k)
+{
+    struct sides *S = ud;
+    struct side *sd = &S->s[k];
     struct load_opts lo = {
-        .threads = c->threads, .progress = progress_update, .progress_ud = &prog, .no_index = true};
-    enum status st = trace_load_source(&src, &lo, &t, &err);
-    if (t)
-        trace_index(t);
-    progress_done(&prog);
-    if (st != ST_OK) {
-        char *m = errinfo_format(&err);
+        .threads = sd->threads, .progress = side_progress, .progress_ud = sd, .no_index = true};
+    sd->st = trace_load_source(&sd->src, &lo, &sd->t, &sd->err);
+    if (sd->t)
+        trace_index(sd->t);
+    return true;
+}
+
+/* Report a side's fault (and what of it is kept) on stderr; false when
+ * nothing was kept. */
+static bool side_report(struct side *sd)
+{
+    if (sd->st == ST_OK)
+        return true;
+    char *m = errinfo_format(&sd->err);
+    fprintf(stderr, "torchtop: %s\n", m);
+    free(m);
+    char *kept = sd->t ? trace_load_kept(sd->t) : NULL;
+    if (!kept) {
+        trace_free(sd->t);
+        sd->t = NULL;
+        return false;
+    }
+    fprintf(stderr, "torchtop: comparing %s%s\n", kept,
+            sd->t->partial ? "" : "; the fault dropped none");
+    free(kept);
+    return true;
+}
+
+/* Read both sides, on two threads when there are cores for it (the
+ * parser threads shared between them); faults reported in side order.
+ * Sets *status to 2 on a fault; t[k] NULL when nothing of side k was
+ * kept. */
+static void load_sides(const struct diff_cli *c, const char *const *paths, struct trace **t,
+                       int *status)
+{
+    struct sides S;
+    memset(&S, 0, sizeof(S));
+    pthread_mutex_init(&S.mu, NULL);
+    progress_init(&S.prog, "control and test", c->quiet);
+    bool opened[2] = {false, false}, stdin_used = false;
+    for (int k = 0; k < 2; k++) {
+        struct side *sd = &S.s[k];
+        sd->path = paths[k];
+        sd->k = k;
+        sd->all = &S;
+        stdin_used |= strcmp(paths[k], "-") == 0;
+        if (source_open(&sd->src, paths[k], &sd->err) == ST_OK) {
+            opened[k] = true;
+            continue;
+        }
+        char *m = errinfo_format(&sd->err);
         fprintf(stderr, "torchtop: %s\n", m);
         free(m);
         *status = EXIT_BAD_INPUT;
-        char *kept = t ? trace_load_kept(t) : NULL;
-        if (!kept) {
-            trace_free(t);
-            t = NULL;
-        } else {
-            fprintf(stderr, "torchtop: comparing %s%s\n", kept,
-                    t->partial ? "" : "; the fault dropped none");
-            free(kept);
+    }
+    if (opened[0] && opened[1]) {
+        unsigned total = c->threads ? c->threads : 0;
+        size_t workers = stdin_used ? 1 : jobpar_workers(2, 2);
+        for (int k = 0; k < 2; k++)
+            S.s[k].threads = workers < 2 ? total : total ? (total + 1) / 2 : 1;
+        jobpar_run(2, workers, load_one_side, NULL, &S);
+        progress_done(&S.prog);
+        for (int k = 0; k < 2; k++) {
+            if (S.s[k].st != ST_OK)
+                *status = EXIT_BAD_INPUT;
+            side_report(&S.s[k]);
+            t[k] = S.s[k].t;
         }
     }
-    source_close(&src);
-    errinfo_clear(&err);
-    return t;
+    for (int k = 0; k < 2; k++) {
+        source_close(&S.s[k].src);
+        errinfo_clear(&S.s[k].err);
+    }
+    pthread_mutex_destroy(&S.mu);
 }
 
 /* Sort every table that has the --sort column; none having it is a usage
@@ -362,8 +435,10 @@ static int run(struct diff_cli *c, const char **paths)
     }
     int status = EXIT_OK;
     struct trace *t[2] = {NULL, NULL};
-    for (int k = 0; k < 2; k++)
-        t[k] = load_side(c, paths[k], &status);
+    struct phase_timer pt;
+    phase_timer_init(&pt);
+    load_sides(c, paths, t, &status);
+    phase_timer_mark(&pt, "load both");
     if (!t[0] || !t[1]) {
         trace_free(t[0]);
         trace_free(t[1]);
@@ -380,7 +455,9 @@ static int run(struct diff_cli *c, const char **paths)
         return status ? status : EXIT_USAGE;
     }
     struct table_list tables = {0};
+    phase_timer_mark(&pt, "per-name diff");
     diffreport_build(td, c->tables ? c->tables : "ops", &tables);
+    phase_timer_mark(&pt, "tables");
     int rc = sort_tables(c, &tables);
     if (!rc && c->xlsx_path) {
         struct errinfo xerr = {0};
