@@ -10,10 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cJSON.h>
+
 #include "core/base/display.h"
 #include "core/base/outfile.h"
 #include "core/base/source.h"
 #include "core/diff/diffreport.h"
+#include "core/job/job_pick.h"
 #include "core/job/jobpar.h"
 #include "core/report/report.h"
 #include "core/report/tabfmt.h"
@@ -35,6 +38,8 @@ struct diff_cli {
     bool no_header;
     bool quiet;
     unsigned threads;
+    int rank[2];   /* --control-rank, --test-rank; -1 = none */
+    int picked[2]; /* the rank a side's file was picked as; -1 = a file named alone */
 };
 
 static void diff_usage(FILE *f)
@@ -55,6 +60,9 @@ static void diff_usage(FILE *f)
             "                         all: every step, summed\n"
             "      --test-step N      the same for the test\n"
             "      --per-step         with 'all': divide counts and durations by the steps\n"
+            "      --control-rank N   with a directory, glob or several files as CONTROL: the\n"
+            "                         trace of rank N (numbered by file names, else by order)\n"
+            "      --test-rank N      the same for TEST\n"
             "      --short-names      group by HTA's short names (no argument lists, template\n"
             "                         arguments or return types)\n"
             "      --labels A,B       column prefixes instead of control and test\n"
@@ -89,6 +97,8 @@ enum {
     OPT_PERSTEP,
     OPT_SHORT,
     OPT_LABELS,
+    OPT_CRANK,
+    OPT_TRANK,
 };
 
 static bool parse_step(const char *s, int64_t *out)
@@ -140,6 +150,8 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
         {"per-step", no_argument, NULL, OPT_PERSTEP},
         {"short-names", no_argument, NULL, OPT_SHORT},
         {"labels", required_argument, NULL, OPT_LABELS},
+        {"control-rank", required_argument, NULL, OPT_CRANK},
+        {"test-rank", required_argument, NULL, OPT_TRANK},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -218,6 +230,16 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
                             optarg);
                 return EXIT_USAGE;
             }
+            break;
+        case OPT_CRANK:
+        case OPT_TRANK:
+            if (!cliout_parse_count(optarg, 0, 1 << 30, &v)) {
+                usage_error(ch == OPT_TRANK ? "--test-rank needs a rank number, not"
+                                            : "--control-rank needs a rank number, not",
+                            optarg);
+                return EXIT_USAGE;
+            }
+            c->rank[ch == OPT_TRANK] = (int)v;
             break;
         case OPT_PERSTEP:
             c->dopts.per_step = true;
@@ -413,6 +435,73 @@ static int print_tables(const struct diff_cli *c, struct table_list *tables,
     return rc;
 }
 
+/* The trace file a side names: the argument itself, or the trace of the
+ * rank asked for among the files of a directory, a glob or several files
+ * (core/job/job_pick.h). NULL after printing why (*rc set). */
+static char *resolve_side(struct diff_cli *c, int k, const char *arg, int *rc)
+{
+    static const char *const side[] = {"control", "test"};
+    if (strcmp(arg, "-") == 0) {
+        if (c->rank[k] >= 0) {
+            fprintf(stderr,
+                    "torchtop diff: --%s-rank needs a directory, glob or job, not standard "
+                    "input\n",
+                    side[k]);
+            *rc = EXIT_USAGE;
+            return NULL;
+        }
+        return xstrdup(arg);
+    }
+    struct job_inputs in;
+    struct errinfo err = {0};
+    if (job_inputs_resolve(&arg, 1, &in, &err) != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop: %s\n", m);
+        free(m);
+        errinfo_clear(&err);
+        job_inputs_free(&in);
+        *rc = EXIT_BAD_INPUT;
+        return NULL;
+    }
+    char msg[512];
+    size_t at = 0;
+    char *path = NULL;
+    if (job_pick_rank(&in, c->rank[k], &at, msg, sizeof(msg))) {
+        path = xstrdup(in.v.v[at].path);
+        c->picked[k] = c->rank[k];
+    } else {
+        struct strbuf sb = STRBUF_INIT;
+        sb_printf(&sb, "torchtop diff: %s ", side[k]);
+        display_sanitize(&sb, arg, strlen(arg));
+        sb_printf(&sb, ": %s; pick %s with --%s-rank N", msg, c->rank[k] < 0 ? "one" : "another",
+                  side[k]);
+        fprintf(stderr, "%s\n", sb_str(&sb));
+        sb_free(&sb);
+        *rc = EXIT_USAGE;
+    }
+    job_inputs_free(&in);
+    return path;
+}
+
+/* A trace picked by its file name's rank that says otherwise in its
+ * distributedInfo: a note, since a job read whole goes by the latter. */
+static void check_picked_rank(const struct diff_cli *c, int k, const struct trace *t)
+{
+    if (!t || c->picked[k] < 0 || !t->top)
+        return;
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(t->top, "distributedInfo");
+    const cJSON *r = cJSON_IsObject(d) ? cJSON_GetObjectItemCaseSensitive(d, "rank") : NULL;
+    if (!cJSON_IsNumber(r) || r->valuedouble == (double)c->picked[k])
+        return;
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "torchtop diff: note: ");
+    display_sanitize(&sb, t->path, strlen(t->path));
+    sb_printf(&sb, " was picked as rank %d, but its distributedInfo.rank is %.0f", c->picked[k],
+              r->valuedouble);
+    fprintf(stderr, "%s\n", sb_str(&sb));
+    sb_free(&sb);
+}
+
 static int run(struct diff_cli *c, const char **paths)
 {
     for (int k = 0; k < 2; k++) {
@@ -438,6 +527,8 @@ static int run(struct diff_cli *c, const char **paths)
     struct phase_timer pt;
     phase_timer_init(&pt);
     load_sides(c, paths, t, &status);
+    for (int k = 0; k < 2; k++)
+        check_picked_rank(c, k, t[k]);
     phase_timer_mark(&pt, "load both");
     if (!t[0] || !t[1]) {
         trace_free(t[0]);
@@ -481,11 +572,18 @@ static int run(struct diff_cli *c, const char **paths)
 int cmd_diff(int argc, char **argv)
 {
     struct diff_cli c = {0};
+    char *picked[2] = {NULL, NULL};
     c.dopts.step[0] = c.dopts.step[1] = TRACEDIFF_STEP_FIRST;
+    c.rank[0] = c.rank[1] = c.picked[0] = c.picked[1] = -1;
     const char *paths[2];
     int rc = parse_args(argc, argv, &c, paths);
+    for (int k = 0; k < 2 && rc < 0; k++)
+        if ((picked[k] = resolve_side(&c, k, paths[k], &rc)))
+            paths[k] = picked[k];
     if (rc < 0)
         rc = run(&c, paths);
+    free(picked[0]);
+    free(picked[1]);
     free(c.labels);
     return rc;
 }
