@@ -4,15 +4,20 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <cJSON.h>
+
 #include "core/base/display.h"
 #include "core/base/outfile.h"
 #include "core/base/source.h"
 #include "core/diff/diffreport.h"
+#include "core/job/job_pick.h"
+#include "core/job/jobpar.h"
 #include "core/report/report.h"
 #include "core/report/tabfmt.h"
 #include "core/report/xlsx.h"
@@ -33,6 +38,8 @@ struct diff_cli {
     bool no_header;
     bool quiet;
     unsigned threads;
+    int rank[2];   /* --control-rank, --test-rank; -1 = none */
+    int picked[2]; /* the rank a side's file was picked as; -1 = a file named alone */
 };
 
 static void diff_usage(FILE *f)
@@ -53,6 +60,9 @@ static void diff_usage(FILE *f)
             "                         all: every step, summed\n"
             "      --test-step N      the same for the test\n"
             "      --per-step         with 'all': divide counts and durations by the steps\n"
+            "      --control-rank N   with a directory, glob or several files as CONTROL: the\n"
+            "                         trace of rank N (numbered by file names, else by order)\n"
+            "      --test-rank N      the same for TEST\n"
             "      --short-names      group by HTA's short names (no argument lists, template\n"
             "                         arguments or return types)\n"
             "      --labels A,B       column prefixes instead of control and test\n"
@@ -87,6 +97,8 @@ enum {
     OPT_PERSTEP,
     OPT_SHORT,
     OPT_LABELS,
+    OPT_CRANK,
+    OPT_TRANK,
 };
 
 static bool parse_step(const char *s, int64_t *out)
@@ -138,6 +150,8 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
         {"per-step", no_argument, NULL, OPT_PERSTEP},
         {"short-names", no_argument, NULL, OPT_SHORT},
         {"labels", required_argument, NULL, OPT_LABELS},
+        {"control-rank", required_argument, NULL, OPT_CRANK},
+        {"test-rank", required_argument, NULL, OPT_TRANK},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -217,6 +231,16 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
                 return EXIT_USAGE;
             }
             break;
+        case OPT_CRANK:
+        case OPT_TRANK:
+            if (!cliout_parse_count(optarg, 0, 1 << 30, &v)) {
+                usage_error(ch == OPT_TRANK ? "--test-rank needs a rank number, not"
+                                            : "--control-rank needs a rank number, not",
+                            optarg);
+                return EXIT_USAGE;
+            }
+            c->rank[ch == OPT_TRANK] = (int)v;
+            break;
         case OPT_PERSTEP:
             c->dopts.per_step = true;
             break;
@@ -261,48 +285,120 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
     return -1;
 }
 
-/* Load one side with progress; prints a fault and sets *status to 2, and
- * returns NULL only when nothing was kept. */
-static struct trace *load_side(const struct diff_cli *c, const char *path, int *status)
-{
-    struct errinfo err = {0};
+/* One side being read. */
+struct side {
+    const char *path;
     struct source src;
-    struct trace *t = NULL;
-    if (source_open(&src, path, &err) != ST_OK) {
-        char *m = errinfo_format(&err);
-        fprintf(stderr, "torchtop: %s\n", m);
-        free(m);
-        source_close(&src);
-        errinfo_clear(&err);
-        *status = EXIT_BAD_INPUT;
-        return NULL;
-    }
+    struct trace *t;
+    enum status st;
+    struct errinfo err;
+    unsigned threads; /* parser threads for this side */
+    int k;            /* 0 control, 1 test */
+    struct sides *all;
+};
+
+/* Both sides, read at once: one progress line for the two. */
+struct sides {
+    struct side s[2];
     struct progress prog;
-    progress_init(&prog, src.name, c->quiet);
+    pthread_mutex_t mu;
+    uint64_t done[2], total[2], events[2];
+};
+
+static void side_progress(void *ud, enum load_phase phase, uint64_t done, uint64_t total,
+                          uint64_t events)
+{
+    struct side *sd = ud;
+    struct sides *S = sd->all;
+    pthread_mutex_lock(&S->mu);
+    S->done[sd->k] = done;
+    S->total[sd->k] = total;
+    S->events[sd->k] = events;
+    /* A side of unknown size (standard input, gzip) leaves the total open. */
+    uint64_t tot = S->total[0] && S->total[1] ? S->total[0] + S->total[1] : 0;
+    progress_update(&S->prog, phase, S->done[0] + S->done[1], tot, S->events[0] + S->events[1]);
+    pthread_mutex_unlock(&S->mu);
+}
+
+static bool load_one_side(void *ud, size_t k)
+{
+    struct sides *S = ud;
+    struct side *sd = &S->s[k];
     struct load_opts lo = {
-        .threads = c->threads, .progress = progress_update, .progress_ud = &prog, .no_index = true};
-    enum status st = trace_load_source(&src, &lo, &t, &err);
-    if (t)
-        trace_index_steps(t, progress_index_step, &prog);
-    progress_done(&prog);
-    if (st != ST_OK) {
-        char *m = errinfo_format(&err);
+        .threads = sd->threads, .progress = side_progress, .progress_ud = sd, .no_index = true};
+    sd->st = trace_load_source(&sd->src, &lo, &sd->t, &sd->err);
+    if (sd->t)
+        trace_index(sd->t);
+    return true;
+}
+
+/* Report a side's fault (and what of it is kept) on stderr; false when
+ * nothing was kept. */
+static bool side_report(struct side *sd)
+{
+    if (sd->st == ST_OK)
+        return true;
+    char *m = errinfo_format(&sd->err);
+    fprintf(stderr, "torchtop: %s\n", m);
+    free(m);
+    char *kept = sd->t ? trace_load_kept(sd->t) : NULL;
+    if (!kept) {
+        trace_free(sd->t);
+        sd->t = NULL;
+        return false;
+    }
+    fprintf(stderr, "torchtop: comparing %s%s\n", kept,
+            sd->t->partial ? "" : "; the fault dropped none");
+    free(kept);
+    return true;
+}
+
+/* Read both sides, on two threads when there are cores for it (the
+ * parser threads shared between them); faults reported in side order.
+ * Sets *status to 2 on a fault; t[k] NULL when nothing of side k was
+ * kept. */
+static void load_sides(const struct diff_cli *c, const char *const *paths, struct trace **t,
+                       int *status)
+{
+    struct sides S;
+    memset(&S, 0, sizeof(S));
+    pthread_mutex_init(&S.mu, NULL);
+    progress_init(&S.prog, "control and test", c->quiet);
+    bool opened[2] = {false, false}, stdin_used = false;
+    for (int k = 0; k < 2; k++) {
+        struct side *sd = &S.s[k];
+        sd->path = paths[k];
+        sd->k = k;
+        sd->all = &S;
+        stdin_used |= strcmp(paths[k], "-") == 0;
+        if (source_open(&sd->src, paths[k], &sd->err) == ST_OK) {
+            opened[k] = true;
+            continue;
+        }
+        char *m = errinfo_format(&sd->err);
         fprintf(stderr, "torchtop: %s\n", m);
         free(m);
         *status = EXIT_BAD_INPUT;
-        char *kept = t ? trace_load_kept(t) : NULL;
-        if (!kept) {
-            trace_free(t);
-            t = NULL;
-        } else {
-            fprintf(stderr, "torchtop: comparing %s%s\n", kept,
-                    t->partial ? "" : "; the fault dropped none");
-            free(kept);
+    }
+    if (opened[0] && opened[1]) {
+        unsigned total = c->threads ? c->threads : 0;
+        size_t workers = stdin_used ? 1 : jobpar_workers(2, 2);
+        for (int k = 0; k < 2; k++)
+            S.s[k].threads = workers < 2 ? total : total ? (total + 1) / 2 : 1;
+        jobpar_run(2, workers, load_one_side, NULL, &S);
+        progress_done(&S.prog);
+        for (int k = 0; k < 2; k++) {
+            if (S.s[k].st != ST_OK)
+                *status = EXIT_BAD_INPUT;
+            side_report(&S.s[k]);
+            t[k] = S.s[k].t;
         }
     }
-    source_close(&src);
-    errinfo_clear(&err);
-    return t;
+    for (int k = 0; k < 2; k++) {
+        source_close(&S.s[k].src);
+        errinfo_clear(&S.s[k].err);
+    }
+    pthread_mutex_destroy(&S.mu);
 }
 
 /* Sort every table that has the --sort column; none having it is a usage
@@ -340,6 +436,73 @@ static int print_tables(const struct diff_cli *c, struct table_list *tables,
     return rc;
 }
 
+/* The trace file a side names: the argument itself, or the trace of the
+ * rank asked for among the files of a directory, a glob or several files
+ * (core/job/job_pick.h). NULL after printing why (*rc set). */
+static char *resolve_side(struct diff_cli *c, int k, const char *arg, int *rc)
+{
+    static const char *const side[] = {"control", "test"};
+    if (strcmp(arg, "-") == 0) {
+        if (c->rank[k] >= 0) {
+            fprintf(stderr,
+                    "torchtop diff: --%s-rank needs a directory, glob or job, not standard "
+                    "input\n",
+                    side[k]);
+            *rc = EXIT_USAGE;
+            return NULL;
+        }
+        return xstrdup(arg);
+    }
+    struct job_inputs in;
+    struct errinfo err = {0};
+    if (job_inputs_resolve(&arg, 1, &in, &err) != ST_OK) {
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop: %s\n", m);
+        free(m);
+        errinfo_clear(&err);
+        job_inputs_free(&in);
+        *rc = EXIT_BAD_INPUT;
+        return NULL;
+    }
+    char msg[512];
+    size_t at = 0;
+    char *path = NULL;
+    if (job_pick_rank(&in, c->rank[k], &at, msg, sizeof(msg))) {
+        path = xstrdup(in.v.v[at].path);
+        c->picked[k] = c->rank[k];
+    } else {
+        struct strbuf sb = STRBUF_INIT;
+        sb_printf(&sb, "torchtop diff: %s ", side[k]);
+        display_sanitize(&sb, arg, strlen(arg));
+        sb_printf(&sb, ": %s; pick %s with --%s-rank N", msg, c->rank[k] < 0 ? "one" : "another",
+                  side[k]);
+        fprintf(stderr, "%s\n", sb_str(&sb));
+        sb_free(&sb);
+        *rc = EXIT_USAGE;
+    }
+    job_inputs_free(&in);
+    return path;
+}
+
+/* A trace picked by its file name's rank that says otherwise in its
+ * distributedInfo: a note, since a job read whole goes by the latter. */
+static void check_picked_rank(const struct diff_cli *c, int k, const struct trace *t)
+{
+    if (!t || c->picked[k] < 0 || !t->top)
+        return;
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(t->top, "distributedInfo");
+    const cJSON *r = cJSON_IsObject(d) ? cJSON_GetObjectItemCaseSensitive(d, "rank") : NULL;
+    if (!cJSON_IsNumber(r) || r->valuedouble == (double)c->picked[k])
+        return;
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "torchtop diff: note: ");
+    display_sanitize(&sb, t->path, strlen(t->path));
+    sb_printf(&sb, " was picked as rank %d, but its distributedInfo.rank is %.0f", c->picked[k],
+              r->valuedouble);
+    fprintf(stderr, "%s\n", sb_str(&sb));
+    sb_free(&sb);
+}
+
 static int run(struct diff_cli *c, const char **paths)
 {
     for (int k = 0; k < 2; k++) {
@@ -362,8 +525,12 @@ static int run(struct diff_cli *c, const char **paths)
     }
     int status = EXIT_OK;
     struct trace *t[2] = {NULL, NULL};
+    struct phase_timer pt;
+    phase_timer_init(&pt);
+    load_sides(c, paths, t, &status);
     for (int k = 0; k < 2; k++)
-        t[k] = load_side(c, paths[k], &status);
+        check_picked_rank(c, k, t[k]);
+    phase_timer_mark(&pt, "load both");
     if (!t[0] || !t[1]) {
         trace_free(t[0]);
         trace_free(t[1]);
@@ -380,7 +547,9 @@ static int run(struct diff_cli *c, const char **paths)
         return status ? status : EXIT_USAGE;
     }
     struct table_list tables = {0};
+    phase_timer_mark(&pt, "per-name diff");
     diffreport_build(td, c->tables ? c->tables : "ops", &tables);
+    phase_timer_mark(&pt, "tables");
     int rc = sort_tables(c, &tables);
     if (!rc && c->xlsx_path) {
         struct errinfo xerr = {0};
@@ -404,11 +573,18 @@ static int run(struct diff_cli *c, const char **paths)
 int cmd_diff(int argc, char **argv)
 {
     struct diff_cli c = {0};
+    char *picked[2] = {NULL, NULL};
     c.dopts.step[0] = c.dopts.step[1] = TRACEDIFF_STEP_FIRST;
+    c.rank[0] = c.rank[1] = c.picked[0] = c.picked[1] = -1;
     const char *paths[2];
     int rc = parse_args(argc, argv, &c, paths);
+    for (int k = 0; k < 2 && rc < 0; k++)
+        if ((picked[k] = resolve_side(&c, k, paths[k], &rc)))
+            paths[k] = picked[k];
     if (rc < 0)
         rc = run(&c, paths);
+    free(picked[0]);
+    free(picked[1]);
     free(c.labels);
     return rc;
 }

@@ -13,7 +13,10 @@
 struct tcache {
     struct hmap idx; /* event -> index into val */
     VEC(int64_t) val;
+    int64_t *dense; /* per event, TCACHE_UNSET until computed; NULL: sparse */
 };
+
+#define TCACHE_UNSET INT64_MIN
 
 struct gputime {
     const struct trace *t;
@@ -178,6 +181,8 @@ void gputime_free(struct gputime *g)
         VEC_FREE(&g->direct[k].val);
         hmap_free(&g->subtree[k].idx);
         VEC_FREE(&g->subtree[k].val);
+        free(g->direct[k].dense);
+        free(g->subtree[k].dense);
     }
     VEC_FREE(&g->scratch);
     free(g);
@@ -185,6 +190,10 @@ void gputime_free(struct gputime *g)
 
 static bool tcache_get(struct tcache *c, uint32_t ev, int64_t *out)
 {
+    if (c->dense) {
+        *out = c->dense[ev];
+        return *out != TCACHE_UNSET;
+    }
     uint32_t k = hmap_get(&c->idx, ev);
     if (k == IDX_NONE)
         return false;
@@ -194,6 +203,10 @@ static bool tcache_get(struct tcache *c, uint32_t ev, int64_t *out)
 
 static int64_t tcache_put(struct tcache *c, uint32_t ev, int64_t v)
 {
+    if (c->dense) {
+        c->dense[ev] = v;
+        return v;
+    }
     if (!c->idx.vals)
         hmap_init(&c->idx, 1024);
     hmap_put(&c->idx, ev, (uint32_t)c->val.n);
@@ -212,6 +225,26 @@ static int64_t union_of(struct gputime *g, const uint32_t *evs, uint32_t n, bool
         g->scratch.v[g->scratch.n++] = (struct ival){e->ts, ev_end(e)};
     }
     return ival_union_length(g->scratch.v, g->scratch.n);
+}
+
+void gputime_dense(struct gputime *g)
+{
+    struct tcache *all[] = {&g->direct[0], &g->direct[1], &g->subtree[0], &g->subtree[1]};
+    size_t n = g->t->ev.n ? g->t->ev.n : 1;
+    for (size_t k = 0; k < ARRAY_SIZE(all); k++) {
+        struct tcache *c = all[k];
+        if (c->dense)
+            continue;
+        c->dense = xmalloc(n * sizeof(int64_t));
+        for (size_t i = 0; i < n; i++)
+            c->dense[i] = TCACHE_UNSET;
+        /* Values already computed carry over. */
+        for (size_t i = 0; i < g->t->ev.n && c->val.n; i++) {
+            uint32_t at = hmap_get(&c->idx, (uint32_t)i);
+            if (at != IDX_NONE)
+                c->dense[i] = c->val.v[at];
+        }
+    }
 }
 
 const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count)

@@ -27,6 +27,10 @@ void gputime_free(struct gputime *g);
 int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm);
 int64_t gputime_subtree(struct gputime *g, uint32_t ev, bool with_comm);
 
+/* Cache every value in per-event arrays (32 bytes per event) instead of
+ * a map, for a caller that asks for most events (a whole merged tree). */
+void gputime_dense(struct gputime *g);
+
 /* GPU events whose launcher is ev, in start order (with comm kernels). */
 const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count);
 /* GPU events launched under ev's subtree, in tree (pre-order) order of

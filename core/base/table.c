@@ -45,6 +45,15 @@ void table_free(struct table *t)
     free(t);
 }
 
+void table_reserve(struct table *t, size_t nrows)
+{
+    if (nrows <= t->cap)
+        return;
+    t->cap = nrows;
+    t->cells = xreallocarray(t->cells, t->cap * t->ncols, sizeof(*t->cells));
+    t->refs = xreallocarray(t->refs, t->cap, sizeof(*t->refs));
+}
+
 size_t table_add_row(struct table *t)
 {
     if (t->nrows == t->cap) {
@@ -89,6 +98,16 @@ static void table_set_textn(struct table *t, size_t row, size_t col, const char 
 void table_set_text(struct table *t, size_t row, size_t col, const char *s)
 {
     table_set_textn(t, row, col, s, s ? strlen(s) : 0);
+}
+
+const char *table_copy_text(struct table *t, const char *s, size_t n)
+{
+    return arena_strndup(&t->arena, s, n);
+}
+
+void table_set_copied_text(struct table *t, size_t row, size_t col, const char *copy)
+{
+    t->cells[row * t->ncols + col].s = copy;
 }
 
 void table_set_ref(struct table *t, size_t row, uint32_t ref)

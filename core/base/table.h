@@ -92,10 +92,18 @@ void table_free(struct table *t);
 
 /* Append an empty row; returns its index. */
 size_t table_add_row(struct table *t);
+/* Room for nrows rows in all, so that a table of known size grows once. */
+void table_reserve(struct table *t, size_t nrows);
 void table_set_int(struct table *t, size_t row, size_t col, int64_t v);
 void table_set_float(struct table *t, size_t row, size_t col, double v);
 /* Copies s (may be NULL for empty). */
 void table_set_text(struct table *t, size_t row, size_t col, const char *s);
+/* A copy of s[0..n) in t's arena, for table_set_copied_text: a string that
+ * many cells show is copied once. */
+const char *table_copy_text(struct table *t, const char *s, size_t n);
+/* Set a cell to copy, which table_copy_text of this same table returned
+ * (or NULL for empty); not copied again. */
+void table_set_copied_text(struct table *t, size_t row, size_t col, const char *copy);
 void table_set_ref(struct table *t, size_t row, uint32_t ref);
 void table_add_note(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -10,6 +10,7 @@
 #include "core/base/display.h"
 #include "core/base/xalloc.h"
 #include "core/diff/tabjoin.h"
+#include "core/job/jobpar.h"
 #include "core/report/report.h"
 #include "core/report/tabfmt.h"
 
@@ -42,22 +43,39 @@ static void build_lca(struct diffreport_ctx *c, struct table_list *out)
     table_list_add(out, difftree_lca_table(tree_of(c)));
 }
 
+/* One side's report table, built on a side's own thread. */
+struct side_report {
+    struct diffreport_ctx *c;
+    const char *report_name;
+    struct table_list side[2];
+    char msg[2][256];
+};
+
+static bool build_side_report(void *ud, size_t s)
+{
+    struct side_report *R = ud;
+    if (!R->c->an[s])
+        R->c->an[s] = analysis_new(R->c->td->t[s]);
+    struct report_opts ro = {0};
+    if (!report_build(R->c->an[s], R->report_name, &ro, &R->side[s], R->msg[s]))
+        table_list_free(&R->side[s]);
+    return true;
+}
+
 /* A report table (or sheets) of each whole trace, joined sheet by sheet on
  * op and shapes; a side whose report cannot be built (no shapes) joins as
- * empty, with its reason as a note. */
+ * empty, with its reason as a note. The two sides are built at once (each
+ * side's analysis is its own, kept for the next joined table). */
 static void build_joined(struct diffreport_ctx *c, const char *report_name, enum tabjoin_kind kind,
                          struct table_list *out)
 {
-    struct table_list side[2];
-    memset(side, 0, sizeof(side));
-    char msg[2][256] = {"", ""};
-    for (int s = 0; s < 2; s++) {
-        struct analysis *a = analysis_new(c->td->t[s]);
-        struct report_opts ro = {0};
-        if (!report_build(a, report_name, &ro, &side[s], msg[s]))
-            table_list_free(&side[s]);
-        analysis_free(a);
-    }
+    struct side_report R;
+    memset(&R, 0, sizeof(R));
+    R.c = c;
+    R.report_name = report_name;
+    jobpar_run(2, jobpar_workers(2, 2), build_side_report, NULL, &R);
+    struct table_list *side = R.side;
+    char(*msg)[256] = R.msg;
     const char *labels[2] = {c->td->label[0], c->td->label[1]};
     size_t first = out->items.n;
     for (int s = 0; s < 2; s++)
@@ -135,7 +153,7 @@ bool diffreport_check_names(const char *names, char *err, size_t errn)
 
 void diffreport_build(const struct tracediff *td, const char *names, struct table_list *out)
 {
-    struct diffreport_ctx c = {td, NULL};
+    struct diffreport_ctx c = {td, NULL, {NULL, NULL}};
     const char *p = names;
     for (;;) {
         const char *comma = strchr(p, ',');
@@ -153,6 +171,8 @@ void diffreport_build(const struct tracediff *td, const char *names, struct tabl
         p = comma + 1;
     }
     difftree_free(c.dt);
+    analysis_free(c.an[0]);
+    analysis_free(c.an[1]);
 }
 
 static const char *device_name(enum tracediff_device d)

@@ -12,11 +12,14 @@
 #include "core/diff/difftree.h"
 #include "core/diff/tracediff.h"
 
+struct analysis;
+
 /* What a table is built from: the per-name diff, and the merged call tree
  * of the two whole traces, built on first use. */
 struct diffreport_ctx {
     const struct tracediff *td;
-    struct difftree *dt; /* NULL until a table needs it */
+    struct difftree *dt;    /* NULL until a table needs it */
+    struct analysis *an[2]; /* each whole trace's analysis, NULL until a table needs it */
 };
 
 /* Appends one or more tables to out. */

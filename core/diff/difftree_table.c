@@ -42,10 +42,11 @@ static int cmp_keys(const void *x, const void *y)
     return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-static const char *node_in(const struct difftree *dt, uint32_t node)
+/* Where a node is: 0 the control only, 1 the test only, 2 both. */
+static int node_in(const struct difftree *dt, uint32_t node)
 {
     const struct difftree_node *n = &dt->nodes.v[node];
-    return n->ev[0] == IDX_NONE ? dt->label[1] : n->ev[1] == IDX_NONE ? dt->label[0] : "both";
+    return n->ev[0] == IDX_NONE ? 1 : n->ev[1] == IDX_NONE ? 0 : 2;
 }
 
 static uint32_t gpu_events(const struct difftree *dt, uint32_t node, int side)
@@ -55,6 +56,30 @@ static uint32_t gpu_events(const struct difftree *dt, uint32_t node, int side)
         gputime_subtree_events(dt->g[side], e, &n);
     return n;
 }
+
+/* Node names as table strings, copied once per name of each side. */
+struct name_copies {
+    const char **of[2]; /* per trace string id */
+};
+
+static const char *node_name(struct table *t, struct name_copies *nc, const struct difftree *dt,
+                             uint32_t node)
+{
+    const struct difftree_node *n = &dt->nodes.v[node];
+    int s = n->ev[0] != IDX_NONE ? 0 : 1;
+    const struct trace *tr = dt->t[s];
+    uint32_t name = tr->ev.v[n->ev[s]].name;
+    if (!nc->of[s][name])
+        nc->of[s][name] = table_copy_text(t, trace_str(tr, name), strtab_len(&tr->strs, name));
+    return nc->of[s][name];
+}
+
+/* A node's numbers, both sides. */
+struct node_vals {
+    int64_t cpu[2], gdirect[2], gsub[2];
+    uint32_t gevents[2];
+    const char *name; /* in the table's arena */
+};
 
 struct table *difftree_table(const struct difftree *dt)
 {
@@ -84,35 +109,58 @@ struct table *difftree_table(const struct difftree *dt)
     for (size_t i = 0; i < ARRAY_SIZE(labelled); i++)
         label_col(t, labelled[i], dt->label[i % 2], suffix[i]);
     size_t n = dt->nodes.n;
+    /* Every node is asked for: GPU times of both sides cached densely. */
+    for (int s = 0; s < 2; s++)
+        gputime_dense(dt->g[s]);
+    /* Every value of a node, gathered in node order (events in pre-order,
+     * so mostly sequential reads), then written out in table order. */
+    struct node_vals *v = xmalloc((n ? n : 1) * sizeof(*v));
     struct order_key *ord = xmalloc((n ? n : 1) * sizeof(*ord));
+    struct name_copies nc;
+    for (int s = 0; s < 2; s++)
+        nc.of[s] = xcalloc(strtab_count(&dt->t[s]->strs) + 1, sizeof(*nc.of[s]));
     for (uint32_t i = 0; i < n; i++) {
-        ord[i].k1 = abs64(difftree_gpu_subtree(dt, i, 1) - difftree_gpu_subtree(dt, i, 0));
-        ord[i].k2 = abs64(difftree_cpu(dt, i, 1) - difftree_cpu(dt, i, 0));
+        for (int s = 0; s < 2; s++) {
+            v[i].cpu[s] = difftree_cpu(dt, i, s);
+            v[i].gdirect[s] = difftree_gpu_direct(dt, i, s);
+            v[i].gsub[s] = difftree_gpu_subtree(dt, i, s);
+            v[i].gevents[s] = gpu_events(dt, i, s);
+        }
+        v[i].name = node_name(t, &nc, dt, i);
+        ord[i].k1 = abs64(v[i].gsub[1] - v[i].gsub[0]);
+        ord[i].k2 = abs64(v[i].cpu[1] - v[i].cpu[0]);
         ord[i].idx = i;
     }
     sort_items(ord, n, sizeof(*ord), cmp_keys);
+    /* "in": both, or the one side's label. */
+    const char *in[3] = {table_copy_text(t, dt->label[0], strlen(dt->label[0])),
+                         table_copy_text(t, dt->label[1], strlen(dt->label[1])),
+                         table_copy_text(t, "both", 4)};
+    table_reserve(t, n);
     for (size_t x = 0; x < n; x++) {
         uint32_t id = ord[x].idx;
         const struct difftree_node *nd = &dt->nodes.v[id];
+        const struct node_vals *nv = &v[id];
         size_t r = table_add_row(t);
         table_set_ref(t, r, id);
-        table_set_text(t, r, 0, difftree_name(dt, id));
-        table_set_text(t, r, 1, node_in(dt, id));
+        table_set_copied_text(t, r, 0, nv->name);
+        table_set_copied_text(t, r, 1, in[node_in(dt, id)]);
         table_set_int(t, r, 2, nd->depth);
-        table_set_text(t, r, 3, nd->parent == IDX_NONE ? NULL : difftree_name(dt, nd->parent));
-        int64_t c0 = difftree_cpu(dt, id, 0), c1 = difftree_cpu(dt, id, 1);
-        int64_t g0 = difftree_gpu_subtree(dt, id, 0), g1 = difftree_gpu_subtree(dt, id, 1);
-        table_set_float(t, r, 4, (double)c0 / 1e3);
-        table_set_float(t, r, 5, (double)c1 / 1e3);
-        table_set_float(t, r, 6, (double)(c1 - c0) / 1e3);
-        table_set_float(t, r, 7, (double)difftree_gpu_direct(dt, id, 0) / 1e3);
-        table_set_float(t, r, 8, (double)difftree_gpu_direct(dt, id, 1) / 1e3);
-        table_set_float(t, r, 9, (double)g0 / 1e3);
-        table_set_float(t, r, 10, (double)g1 / 1e3);
-        table_set_float(t, r, 11, (double)(g1 - g0) / 1e3);
-        table_set_int(t, r, 12, gpu_events(dt, id, 0));
-        table_set_int(t, r, 13, gpu_events(dt, id, 1));
+        table_set_copied_text(t, r, 3, nd->parent == IDX_NONE ? NULL : v[nd->parent].name);
+        table_set_float(t, r, 4, (double)nv->cpu[0] / 1e3);
+        table_set_float(t, r, 5, (double)nv->cpu[1] / 1e3);
+        table_set_float(t, r, 6, (double)(nv->cpu[1] - nv->cpu[0]) / 1e3);
+        table_set_float(t, r, 7, (double)nv->gdirect[0] / 1e3);
+        table_set_float(t, r, 8, (double)nv->gdirect[1] / 1e3);
+        table_set_float(t, r, 9, (double)nv->gsub[0] / 1e3);
+        table_set_float(t, r, 10, (double)nv->gsub[1] / 1e3);
+        table_set_float(t, r, 11, (double)(nv->gsub[1] - nv->gsub[0]) / 1e3);
+        table_set_int(t, r, 12, nv->gevents[0]);
+        table_set_int(t, r, 13, nv->gevents[1]);
     }
+    free(v);
+    free(nc.of[0]);
+    free(nc.of[1]);
     free(ord);
     t->top_default = 50;
     return t;

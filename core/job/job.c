@@ -2,14 +2,13 @@
  * numbering the ranks. */
 #include "config.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/base/sort.h"
 #include "core/base/xalloc.h"
 #include "core/job/job.h"
+#include "core/job/jobpar.h"
 #include "core/trace/tree.h"
 
 const char *job_rank_source_name(enum job_rank_source s)
@@ -97,7 +96,7 @@ enum status job_from_summaries(struct ranksum **sums, size_t n, struct job **out
     return ST_OK;
 }
 
-/* The ranks being read: each worker takes the next input in turn. */
+/* The ranks being read (jobpar hands out the inputs). */
 struct loading {
     const struct job_inputs *in;
     const struct job_load_opts *o;
@@ -105,19 +104,17 @@ struct loading {
     struct ranksum **sums;  /* per input */
     enum status *st;        /* per input */
     struct errinfo *errs;   /* per input */
-    size_t next;
-    bool failed; /* stop taking inputs after a fault */
-    pthread_mutex_t mu;
 };
 
-static void load_one(struct loading *L, size_t i)
+static bool load_one(void *ud, size_t i)
 {
+    struct loading *L = ud;
     const char *path = L->in->v.v[i].path;
     if (ranksum_is_summary(path)) {
         L->st[i] = ranksum_read(path, &L->sums[i], &L->errs[i]);
         if (L->st[i] == ST_OK)
             L->sums[i]->name_rank = job_inputs_name_rank(L->sums[i]->source);
-        return;
+        return L->st[i] == ST_OK;
     }
     struct load_opts lo = L->o ? L->o->load : (struct load_opts){0};
     lo.no_index = false;
@@ -131,26 +128,14 @@ static void load_one(struct loading *L, size_t i)
     }
     /* The trace goes as soon as its summary is made. */
     trace_free(t);
+    return L->st[i] == ST_OK;
 }
 
-static void *load_worker(void *arg)
+static void load_begin(void *ud, size_t i, size_t n)
 {
-    struct loading *L = arg;
-    for (;;) {
-        pthread_mutex_lock(&L->mu);
-        size_t i = L->failed ? L->in->v.n : L->next++;
-        if (i < L->in->v.n && L->o && L->o->progress)
-            L->o->progress(L->o->progress_ud, i, L->in->v.n, L->in->v.v[i].path);
-        pthread_mutex_unlock(&L->mu);
-        if (i >= L->in->v.n)
-            return NULL;
-        load_one(L, i);
-        if (L->st[i] != ST_OK) {
-            pthread_mutex_lock(&L->mu);
-            L->failed = true;
-            pthread_mutex_unlock(&L->mu);
-        }
-    }
+    struct loading *L = ud;
+    if (L->o && L->o->progress)
+        L->o->progress(L->o->progress_ud, i, n, L->in->v.v[i].path);
 }
 
 enum status job_load(const struct job_inputs *in, const struct job_load_opts *o, struct job **out,
@@ -162,32 +147,19 @@ enum status job_load(const struct job_inputs *in, const struct job_load_opts *o,
     L.sums = xcalloc(n + 1, sizeof(*L.sums));
     L.st = xcalloc(n + 1, sizeof(*L.st));
     L.errs = xcalloc(n + 1, sizeof(*L.errs));
-    pthread_mutex_init(&L.mu, NULL);
     /* Ranks in parallel, one parser thread each, at most JOB_LOAD_MAX
      * traces in memory at once; a single rank gets the parser's threads. */
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t workers = cores > 0 ? (size_t)cores : 1;
-    workers = workers > JOB_LOAD_MAX ? JOB_LOAD_MAX : workers;
-    workers = workers > n ? n : workers;
+    size_t workers = jobpar_workers(n, JOB_LOAD_MAX);
     bool stdin_used = false;
     for (size_t i = 0; i < n; i++)
         stdin_used |= strcmp(in->v.v[i].path, "-") == 0;
     if (stdin_used || workers < 2) {
+        workers = 1;
         L.parse_threads = o ? o->load.threads : 0;
-        load_worker(&L);
     } else {
         L.parse_threads = o && o->load.threads ? o->load.threads : 1;
-        pthread_t tid[JOB_LOAD_MAX];
-        size_t started = 0;
-        for (; started < workers; started++)
-            if (pthread_create(&tid[started], NULL, load_worker, &L) != 0)
-                break;
-        if (!started)
-            load_worker(&L);
-        for (size_t k = 0; k < started; k++)
-            pthread_join(tid[k], NULL);
     }
-    pthread_mutex_destroy(&L.mu);
+    jobpar_run(n, workers, load_one, load_begin, &L);
     /* The first fault in input order is the one reported. */
     enum status st = ST_OK;
     for (size_t i = 0; i < n; i++) {
