@@ -17,10 +17,14 @@ import decimal
 import gzip
 import json
 import math
+import os
 import re
 import sys
 
-DEFAULT_SOURCE = "/work/shared/traces/tracelens-h100-owlv2-infer-large.json.gz"
+# The shared traces sit beside the checkout, or where TORCHTOP_SHARED says.
+SHARED = os.environ.get("TORCHTOP_SHARED",
+                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared"))
+DEFAULT_SOURCE = os.path.join(SHARED, "traces", "tracelens-h100-owlv2-infer-large.json.gz")
 
 # Keys whose integer values are offset per copy. A value of 0 or below is
 # left alone: Kineto writes 0 and -1 for "no link".
