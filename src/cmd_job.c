@@ -11,6 +11,7 @@
 #include "core/base/display.h"
 #include "core/base/outfile.h"
 #include "core/job/job.h"
+#include "core/job/job_hta.h"
 #include "core/job/job_tables.h"
 #include "core/report/report.h"
 #include "core/report/xlsx.h"
@@ -42,6 +43,32 @@ static void job_progress(void *ud, size_t i, size_t n, const char *path)
     if (i + 1 == n)
         fputc('\n', stderr);
     sb_free(&sb);
+}
+
+/* Split a -t list into the job's own tables and HTA's per-rank tables
+ * (job_hta.h); each out is empty when none was named. */
+static void split_tables(const char *names, struct strbuf *job, struct strbuf *hta)
+{
+    if (!names)
+        return;
+    const char *p = names;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        char name[64];
+        struct strbuf *to = job;
+        if (len < sizeof(name)) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            if (job_hta_is_table(name))
+                to = hta;
+        }
+        if (len) {
+            if (to->len)
+                sb_putc(to, ',');
+            sb_putn(to, p, len);
+        }
+        p += len + (p[len] == ',');
+    }
 }
 
 static int print_error(struct errinfo *err)
@@ -78,23 +105,39 @@ int job_report(char *const *args, size_t n, const struct job_report_opts *o)
         .progress = job_progress,
         .progress_ud = (void *)&o->quiet,
     };
+    struct strbuf job_names = STRBUF_INIT, hta_names = STRBUF_INIT;
+    split_tables(o->tables, &job_names, &hta_names);
     struct job *j = NULL;
-    if (job_load(&in, &lo, &j, &err) != ST_OK) {
+    struct table_list hta_tables = {0};
+    bool hta_sorted = false;
+    struct job_hta_opts ho = {sb_str(&hta_names), o->ropts, o->sort,
+                              o->xlsx_path ? SIZE_MAX : o->fmt->top};
+    if (hta_names.len ? job_hta_load(&in, &lo, &ho, &j, &hta_tables, &hta_sorted, &err) != ST_OK
+                      : job_load(&in, &lo, &j, &err) != ST_OK) {
         rc = print_error(&err);
+        sb_free(&job_names);
+        sb_free(&hta_names);
         goto out;
     }
     struct job_view v;
     job_view_init(&v, j);
     struct table_list tables = {0};
     char msg[256];
-    if (!job_tables_build(&v, o->tables, &tables, msg)) {
+    if ((job_names.len || !hta_names.len) &&
+        !job_tables_build(&v, job_names.len ? sb_str(&job_names) : o->tables, &tables, msg)) {
         fprintf(stderr, "torchtop report: %s\n", msg);
         rc = EXIT_USAGE;
     }
+    /* HTA's tables were sorted per rank before they were merged. */
+    bool any = hta_sorted;
+    for (size_t i = 0; !rc && o->sort && i < tables.items.n; i++)
+        any |= report_sort_table(tables.items.v[i], o->sort);
+    for (size_t i = 0; i < hta_tables.items.n; i++)
+        table_list_add(&tables, hta_tables.items.v[i]);
+    VEC_FREE(&hta_tables.items);
+    sb_free(&job_names);
+    sb_free(&hta_names);
     if (!rc && o->sort) {
-        bool any = false;
-        for (size_t i = 0; i < tables.items.n; i++)
-            any |= report_sort_table(tables.items.v[i], o->sort);
         if (!any) {
             struct strbuf m = STRBUF_INIT;
             display_sanitize(&m, o->sort, strlen(o->sort));

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/report/report.h"
 #include "core/report/tabfmt.h"
 
 struct job_report_opts {
@@ -17,7 +18,8 @@ struct job_report_opts {
     bool quiet;
     unsigned threads;
     bool flow_links;
-    const char *xlsx_path; /* --xlsx: a workbook (Charts first) instead of text */
+    const char *xlsx_path;           /* --xlsx: a workbook (Charts first) instead of text */
+    const struct report_opts *ropts; /* for HTA's per-rank tables (job_hta.h) */
 };
 
 /* Whether the TRACE arguments make a job: more than one, a directory, a

@@ -686,8 +686,8 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "torchtop report: --svg and -t folded are for one trace, not a job\n");
             return EXIT_USAGE;
         }
-        struct job_report_opts jo = {c.tables, &c.fmt,    c.sort,       c.out_path, c.no_header,
-                                     c.quiet,  c.threads, c.flow_links, c.xlsx_path};
+        struct job_report_opts jo = {c.tables, &c.fmt,    c.sort,       c.out_path,  c.no_header,
+                                     c.quiet,  c.threads, c.flow_links, c.xlsx_path, &c.ropts};
         return job_report(argv + optind, (size_t)(argc - optind), &jo);
     }
     rc = check_outputs(&c, path);

@@ -334,7 +334,8 @@ static struct table *kernel_type_table(const struct hta *h)
 }
 
 struct kagg {
-    uint32_t name; /* strtab id; 0 for "others" */
+    uint32_t name;    /* strtab id; 0 for "others" */
+    const char *text; /* the name's text (ties of sum), NULL for "others" */
     double sum, max, min, mean, std;
 };
 
@@ -348,16 +349,20 @@ static inline bool kdur_less(const struct kdur *a, const struct kdur *b)
 }
 SORT_DEFINE(kdur_sort, struct kdur, kdur_less)
 
+/* Equal sums in name order: string ids follow the parser's threads, so
+ * an id order would let the top cut differ from run to run. */
 static inline bool kagg_less(const struct kagg *a, const struct kagg *b)
 {
-    return a->sum > b->sum;
+    if (a->sum != b->sum)
+        return a->sum > b->sum;
+    return a->text && b->text && strcmp(a->text, b->text) < 0;
 }
 SORT_DEFINE(kagg_sort, struct kagg, kagg_less)
 
 /* pandas agg(["sum", "max", "min", "mean", "std"]) of xs, std 0 for one. */
 static struct kagg agg(uint32_t name, const double *xs, size_t n)
 {
-    struct kagg a = {name, 0, -INFINITY, INFINITY, 0, 0};
+    struct kagg a = {name, NULL, 0, -INFINITY, INFINITY, 0, 0};
     for (size_t i = 0; i < n; i++) {
         a.sum += xs[i];
         a.max = xs[i] > a.max ? xs[i] : a.max;
@@ -393,7 +398,8 @@ static struct kagg *top_kernels(const struct hta *h, int ktype, size_t *n)
             xs[b - a] = kd[b].dur;
             b++;
         }
-        g[m++] = agg(kd[a].name, xs, b - a);
+        g[m] = agg(kd[a].name, xs, b - a);
+        g[m++].text = trace_str(h->t, kd[a].name);
         a = b;
     }
     kagg_sort(g, m);
