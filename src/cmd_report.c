@@ -60,6 +60,8 @@ static void report_usage(FILE *f)
                "by 'torchtop summarize') give the cross-rank tables instead:\n");
     for (const struct job_table *j = job_tables; j->name; j++)
         fprintf(f, "                           %-13s %s\n", j->name, j->summary);
+    fprintf(f, "                           %-13s %s\n", "temporal...",
+            "HTA's tables below, per rank (a leading rank column; traces, not summaries)");
     fprintf(f, "\n"
                "Options:\n"
                "  -t, --table LIST       tables to print, comma-separated (default: all):\n");

@@ -190,9 +190,10 @@ enum status job_hta_load(const struct job_inputs *in, const struct job_load_opts
     for (size_t i = 0; i < n; i++)
         if (ranksum_is_summary(in->v.v[i].path)) {
             errinfo_set(err, ST_UNSAFE, in->v.v[i].path, -1,
-                        "a rank summary, but the table '%s' needs each rank's trace (a summary "
-                        "keeps no events): give the traces",
-                        o->names);
+                        "a rank summary, but HTA's table%s '%s' need%s each rank's trace (a "
+                        "summary keeps no events): give the traces",
+                        strchr(o->names, ',') ? "s" : "", o->names,
+                        strchr(o->names, ',') ? "" : "s");
             return ST_UNSAFE;
         }
     struct hta_loading L = {.in = in, .lo = lo, .o = o};
