@@ -2,8 +2,9 @@
 # HTA's tables per rank of a job (report -t T DIR|TRACE...): on a
 # generated 3-rank job and on the 8 shared param-dlrm ranks, each rank's
 # rows of all seven tables equal `report -t T` on that rank's file alone
-# (job_hta.py); every format writes them; a sort applies within each
-# rank; rank summaries are refused (exit 2, the table and file named).
+# (job_hta.py), also under --top; every format writes them; a sort
+# applies within each rank; rank summaries are refused (exit 2, the table
+# and file named).
 set -u
 [ -n "${PYTHON3:-}" ] || PYTHON3=python3
 tt="${top_builddir:-.}/torchtop"
@@ -69,7 +70,11 @@ fi
 # The 8 shared param-dlrm ranks (skipped without the shared folder).
 (
     . "${top_srcdir:-.}/tests/lib/shared.sh"
-    exec "$PYTHON3" "$chk" --torchtop "$tt" \
+    "$PYTHON3" "$chk" --torchtop "$tt" \
+        --input "$SHARED/traces/param-dlrm-v100-8rank-rank*.pt.trace.json" \
+        "$SHARED"/traces/param-dlrm-v100-8rank-rank*.pt.trace.json || exit 1
+    # --top cuts each rank's ranking tables as the rank's own report does.
+    exec "$PYTHON3" "$chk" --torchtop "$tt" --top 1 \
         --input "$SHARED/traces/param-dlrm-v100-8rank-rank*.pt.trace.json" \
         "$SHARED"/traces/param-dlrm-v100-8rank-rank*.pt.trace.json
 )
