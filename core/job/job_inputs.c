@@ -166,9 +166,11 @@ int job_inputs_name_rank(const char *path)
         long v = 0;
         bool fits = true;
         while (isdigit((unsigned char)*q)) {
-            v = v * 10 + (*q++ - '0');
-            if (v > INT_MAX)
-                fits = false;
+            /* Past INT_MAX the digits are only skipped, so v cannot wrap. */
+            if (fits)
+                v = v * 10 + (*q - '0');
+            fits = fits && v <= INT_MAX;
+            q++;
         }
         /* The number ends the word ("rank3.json", "rank_3_", not "rank3x"). */
         if (isalpha((unsigned char)*q))

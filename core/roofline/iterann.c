@@ -18,9 +18,10 @@ static bool take_num(const char **p, int64_t *v)
     if (!isdigit((unsigned char)*s))
         return false;
     for (; isdigit((unsigned char)*s); s++) {
-        x = x * 10 + (*s - '0');
-        if (x > NUM_MAX)
+        int d = *s - '0';
+        if (x > (NUM_MAX - d) / 10) /* checked before it can wrap */
             return false;
+        x = x * 10 + d;
     }
     *v = x;
     *p = s;
