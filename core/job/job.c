@@ -138,6 +138,35 @@ static void load_begin(void *ud, size_t i, size_t n)
         L->o->progress(L->o->progress_ud, i, n, L->in->v.v[i].path);
 }
 
+size_t job_load_workers(const struct job_inputs *in, unsigned threads, unsigned *parse_threads)
+{
+    size_t n = in->v.n, workers = jobpar_workers(n, JOB_LOAD_MAX);
+    bool stdin_used = false;
+    for (size_t i = 0; i < n; i++)
+        stdin_used |= strcmp(in->v.v[i].path, "-") == 0;
+    if (stdin_used || workers < 2) {
+        *parse_threads = threads;
+        return 1;
+    }
+    *parse_threads = threads ? threads : 1;
+    return workers;
+}
+
+enum status job_first_fault(size_t n, const enum status *st, struct errinfo *errs,
+                            struct errinfo *err)
+{
+    enum status first = ST_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (first == ST_OK && st[i] != ST_OK) {
+            first = st[i];
+            *err = errs[i];
+            memset(&errs[i], 0, sizeof(errs[i]));
+        }
+        errinfo_clear(&errs[i]);
+    }
+    return first;
+}
+
 enum status job_load(const struct job_inputs *in, const struct job_load_opts *o, struct job **out,
                      struct errinfo *err)
 {
@@ -147,29 +176,9 @@ enum status job_load(const struct job_inputs *in, const struct job_load_opts *o,
     L.sums = xcalloc(n + 1, sizeof(*L.sums));
     L.st = xcalloc(n + 1, sizeof(*L.st));
     L.errs = xcalloc(n + 1, sizeof(*L.errs));
-    /* Ranks in parallel, one parser thread each, at most JOB_LOAD_MAX
-     * traces in memory at once; a single rank gets the parser's threads. */
-    size_t workers = jobpar_workers(n, JOB_LOAD_MAX);
-    bool stdin_used = false;
-    for (size_t i = 0; i < n; i++)
-        stdin_used |= strcmp(in->v.v[i].path, "-") == 0;
-    if (stdin_used || workers < 2) {
-        workers = 1;
-        L.parse_threads = o ? o->load.threads : 0;
-    } else {
-        L.parse_threads = o && o->load.threads ? o->load.threads : 1;
-    }
+    size_t workers = job_load_workers(in, o ? o->load.threads : 0, &L.parse_threads);
     jobpar_run(n, workers, load_one, load_begin, &L);
-    /* The first fault in input order is the one reported. */
-    enum status st = ST_OK;
-    for (size_t i = 0; i < n; i++) {
-        if (st == ST_OK && L.st[i] != ST_OK) {
-            st = L.st[i];
-            *err = L.errs[i];
-            memset(&L.errs[i], 0, sizeof(L.errs[i]));
-        }
-        errinfo_clear(&L.errs[i]);
-    }
+    enum status st = job_first_fault(n, L.st, L.errs, err);
     if (st == ST_OK)
         for (size_t i = 0; i < n; i++)
             if (!L.sums[i]) {

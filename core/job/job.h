@@ -49,6 +49,18 @@ struct job_load_opts {
 /* "distributedInfo", "file name", "order". */
 const char *job_rank_source_name(enum job_rank_source s);
 
+/* How the job's traces are read, for job_load and whoever reads them the
+ * same way: ranks in parallel, one parser thread each, at most
+ * JOB_LOAD_MAX traces in memory; one rank, or standard input among them,
+ * is read alone with the parser's `threads`. Returns the workers for
+ * jobpar_run; *parse_threads gets each trace's parser threads. */
+size_t job_load_workers(const struct job_inputs *in, unsigned threads, unsigned *parse_threads);
+
+/* The first fault of st[0..n) in input order, moved into *err; every
+ * errs[i] is cleared. ST_OK when there is none. */
+enum status job_first_fault(size_t n, const enum status *st, struct errinfo *errs,
+                            struct errinfo *err);
+
 /* Load every input (trace or rank summary, told apart by content) and
  * number the ranks. On ST_OK *out holds the job (free with job_free). On
  * a fault *out is NULL and err names the file: a trace that does not load

@@ -9,6 +9,7 @@
 #include "core/base/common.h"
 #include "core/base/strbuf.h"
 #include "core/base/xalloc.h"
+#include "core/job/job.h"
 #include "core/job/job_hta.h"
 #include "core/job/jobpar.h"
 #include "core/job/ranksum.h"
@@ -202,29 +203,11 @@ enum status job_hta_load(const struct job_inputs *in, const struct job_load_opts
     L.sorted = xcalloc(n + 1, sizeof(*L.sorted));
     L.st = xcalloc(n + 1, sizeof(*L.st));
     L.errs = xcalloc(n + 1, sizeof(*L.errs));
-    /* As job_load: ranks in parallel, one parser thread each, at most
-     * JOB_LOAD_MAX traces in memory; a single rank gets the parser's. */
-    size_t workers = jobpar_workers(n, JOB_LOAD_MAX);
-    bool stdin_used = false;
-    for (size_t i = 0; i < n; i++)
-        stdin_used |= strcmp(in->v.v[i].path, "-") == 0;
-    if (stdin_used || workers < 2) {
-        workers = 1;
-        L.parse_threads = lo ? lo->load.threads : 0;
-    } else {
-        L.parse_threads = lo && lo->load.threads ? lo->load.threads : 1;
-    }
+    size_t workers = job_load_workers(in, lo ? lo->load.threads : 0, &L.parse_threads);
     jobpar_run(n, workers, hta_load_one, hta_load_begin, &L);
-    enum status st = ST_OK;
-    for (size_t i = 0; i < n; i++) {
-        if (st == ST_OK && L.st[i] != ST_OK) {
-            st = L.st[i];
-            *err = L.errs[i];
-            memset(&L.errs[i], 0, sizeof(L.errs[i]));
-        }
-        errinfo_clear(&L.errs[i]);
+    enum status st = job_first_fault(n, L.st, L.errs, err);
+    for (size_t i = 0; i < n; i++)
         *sorted |= L.sorted[i];
-    }
     if (st == ST_OK)
         for (size_t i = 0; i < n; i++)
             if (!L.sums[i]) {
