@@ -29,8 +29,14 @@ wait_for() {
     screen
     return 1
 }
+# Each session gets a server of its own: a new session on the socket of a
+# server that kill-server has told to exit races its exit ("server exited
+# unexpectedly").
+starts=0
 start() {
     T kill-server >/dev/null 2>&1
+    starts=$((starts + 1))
+    sock="torchtop-joblanes-$$-$starts"
     T new-session -d -s jl -x 140 -y 42 -e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 \
         "$* ; echo EXIT=\$?; sleep 60"
 }
