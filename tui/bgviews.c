@@ -92,17 +92,39 @@ struct bgviews *bgviews_new(const struct trace *t, const char *arch, const bool 
     return bg;
 }
 
+/* Whether view i is one of HTA's tables (core/report/report.c's
+ * build_hta), which all read the analysis's one HTA view. */
+static bool hta_view(int i)
+{
+    static const char *const names[] = {"temporal",     "idle-time",    "kernel-types", "overlap",
+                                        "launch-stats", "queue-length", "memory-bw"};
+    for (size_t k = 0; k < ARRAY_SIZE(names); k++)
+        if (strcmp(app_view_names[i], names[k]) == 0)
+            return true;
+    return false;
+}
+
 static void *worker(void *arg)
 {
     struct bgviews *bg = arg;
     if (bg->n && !atomic_load(&bg->cancel))
         bg->an = analysis_new(bg->t);
+    /* The last HTA view in build order: HTA's view of the trace is built
+     * by the first one and kept for the others until then. */
+    int last_hta = -1;
+    for (int k = 0; k < bg->n; k++)
+        if (hta_view(bg->order[k]))
+            last_hta = k;
     for (int k = 0; k < bg->n; k++) {
         if (atomic_load(&bg->cancel))
             break;
         int i = bg->order[k];
         double t0 = now_s();
+        if (hta_view(i))
+            analysis_hta(bg->an);
         bgviews_build_one(bg->an, bg->arch, i, &bg->tabs[i], &bg->rlv, &bg->errs[i]);
+        if (k == last_hta)
+            analysis_hta_drop(bg->an);
         bg->secs[i] = now_s() - t0;
         atomic_store_explicit(&bg->ndone, k + 1, memory_order_release);
     }

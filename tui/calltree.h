@@ -29,6 +29,7 @@
 #ifndef TORCHTOP_TUI_CALLTREE_H
 #define TORCHTOP_TUI_CALLTREE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -128,6 +129,11 @@ struct calltree {
     uint32_t *name_first;   /* nnames + 1 offsets into name_pos */
     uint32_t *name_pos;     /* IDX_NONE for unlinked GPU work */
     VEC(uint32_t) unlinked; /* pairs: name index, row of unlinked GPU work */
+    /* The by-name index, gpu_pre and pre_ev are built on a thread of their
+     * own (the first screen does not need them); ct_filter_ready waits for
+     * it before their first use. */
+    pthread_t filter_th;
+    bool filter_building; /* filter_th runs or is not joined yet */
     bool filtered;
     /* Filters test "is a match below this node" with the pre-order
      * ranges of gputime_span_range, rather than marking every ancestor of

@@ -4,6 +4,7 @@
  * and each node is one search, not a walk up from every match. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,7 @@ uint32_t ct_event_pos(const struct calltree *ct, uint32_t x)
 size_t calltree_set_filter(struct calltree *ct, const uint32_t *events, size_t n)
 {
     const struct trace *t = ct->t;
+    ct_filter_ready(ct);
     if (!events) {
         if (!ct->filtered)
             return 0;
@@ -224,6 +226,7 @@ size_t ct_pattern_positions(struct calltree *ct, struct pattern *p, void *outv, 
 {
     VEC(uint32_t) *out = outv;
     const struct trace *t = ct->t;
+    ct_filter_ready(ct);
     size_t nstr = strtab_count(&t->strs), matches = 0;
     out->n = 0;
     for (uint32_t k = 0; k < ct->nnames; k++) {
@@ -247,6 +250,7 @@ size_t calltree_set_filter_pattern(struct calltree *ct, struct pattern *p)
 {
     const struct trace *t = ct->t;
     size_t nstr = strtab_count(&t->strs);
+    ct_filter_ready(ct);
     filter_begin(ct);
     size_t matches = ct_pattern_positions(ct, p, &ct->fpos, SIZE_MAX);
     /* Unlinked GPU work has no number: its stream's root shows instead. */
@@ -338,15 +342,36 @@ static void invert_numbers(struct calltree *ct)
             ct->pre_ev[lo] = i;
 }
 
-void ct_filter_init(struct calltree *ct)
+/* The filter's indices; reads only the trace and gputime's numbering,
+ * which nothing writes once they are built, and writes only the fields
+ * ct_filter_ready hands over. */
+static void *build_index(void *arg)
 {
+    struct calltree *ct = arg;
     number_gpu(ct);
     index_names(ct);
     invert_numbers(ct);
+    return NULL;
+}
+
+void ct_filter_init(struct calltree *ct)
+{
+    ct->filter_building = pthread_create(&ct->filter_th, NULL, build_index, ct) == 0;
+    if (!ct->filter_building)
+        build_index(ct);
+}
+
+void ct_filter_ready(struct calltree *ct)
+{
+    if (ct->filter_building) {
+        pthread_join(ct->filter_th, NULL);
+        ct->filter_building = false;
+    }
 }
 
 void ct_filter_free(struct calltree *ct)
 {
+    ct_filter_ready(ct);
     free(ct->gpu_pre);
     free(ct->pre_ev);
     free(ct->name_ids);

@@ -26,8 +26,12 @@ static inline bool ct_is_unlinked_gpu(const struct event *e)
     return evk_is_gpu(e->kind) && !(e->flags & EVF_LINKED);
 }
 
-/* Filters (calltree_filter.c). */
+/* Filters (calltree_filter.c). ct_filter_init starts building the
+ * by-name index, gpu_pre and pre_ev on a thread (here and now when none
+ * can be made); ct_filter_ready waits for it: call it before reading
+ * them. ct_filter_free waits too. */
 void ct_filter_init(struct calltree *ct);
+void ct_filter_ready(struct calltree *ct);
 void ct_filter_free(struct calltree *ct);
 /* While filtered: whether tree event ev is a match (its name matches the
  * filter's pattern, or it is one of the filter's events). */

@@ -564,6 +564,7 @@ static bool any_match(struct calltree *ct, struct pattern *p)
 size_t calltree_find(struct calltree *ct, size_t row, int dir, struct pattern *p, bool *wrapped)
 {
     *wrapped = false;
+    ct_filter_ready(ct);
     if (!ct->nroots || !pattern_active(p) || !any_match(ct, p))
         return CT_NOT_FOUND;
     /* The numbers of the pattern's matches, for skipping subtrees that
@@ -600,6 +601,7 @@ bool calltree_match_rank(struct calltree *ct, size_t row, struct pattern *p, siz
     const struct tnode *node = &ct->nodes.v[ct->rows.v[row]];
     if (node->kind != TN_EVENT && node->kind != TN_GROUP)
         return false;
+    ct_filter_ready(ct);
     uint32_t pos = ct_event_pos(ct, node->ref);
     if (pos == IDX_NONE)
         return false;

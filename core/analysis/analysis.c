@@ -23,10 +23,24 @@ const struct timeline_breakdown *analysis_breakdown(struct analysis *a, bool lin
     return &a->bd[linked_only];
 }
 
+const struct hta *analysis_hta(struct analysis *a)
+{
+    if (!a->hta)
+        a->hta = hta_new(a->t);
+    return a->hta;
+}
+
+void analysis_hta_drop(struct analysis *a)
+{
+    hta_free(a->hta);
+    a->hta = NULL;
+}
+
 void analysis_free(struct analysis *a)
 {
     if (!a)
         return;
+    analysis_hta_drop(a);
     opstats_free(a->ops);
     gputime_free(a->gt);
     free(a);

@@ -4,6 +4,7 @@
 #define TORCHTOP_CORE_ANALYSIS_H
 
 #include "core/analysis/gputime.h"
+#include "core/analysis/hta.h"
 #include "core/analysis/opstats.h"
 #include "core/analysis/timeline.h"
 #include "core/trace/trace.h"
@@ -14,6 +15,7 @@ struct analysis {
     struct opstats *ops;             /* launcher instances */
     struct timeline_breakdown bd[2]; /* all devices: [0] every GPU event, [1] linked only */
     bool have_bd[2];                 /* bd[i] computed */
+    struct hta *hta;                 /* HTA's view (analysis_hta), NULL: not built or dropped */
 };
 
 /* Build for an indexed trace. */
@@ -24,5 +26,13 @@ void analysis_free(struct analysis *a);
  * or, with linked_only, those a runtime call launched; computed on first
  * use and owned by a. Not thread-safe. */
 const struct timeline_breakdown *analysis_breakdown(struct analysis *a, bool linked_only);
+
+/* HTA's view of the trace (core/analysis/hta.h), built on first use and
+ * owned by a, so that every HTA table of one analysis reads one view.
+ * Read-only once returned; not thread-safe to build. */
+const struct hta *analysis_hta(struct analysis *a);
+/* Free HTA's view (its memory back once no more HTA table is to be
+ * built); the next analysis_hta builds it again. */
+void analysis_hta_drop(struct analysis *a);
 
 #endif

@@ -116,7 +116,8 @@ static bool build_roofline(struct analysis *a, const struct report_opts *o, stru
     return true;
 }
 
-/* HTA's analyses (docs/metrics.md §14), each from a fresh HTA view. */
+/* HTA's analyses (docs/metrics.md §14), all from the analysis's one HTA
+ * view (analysis_hta). */
 enum hta_which {
     HTA_T_TEMPORAL,
     HTA_T_IDLE,
@@ -130,7 +131,7 @@ enum hta_which {
 static void build_hta(struct analysis *a, const struct report_opts *o, struct table_list *out,
                       enum hta_which w)
 {
-    struct hta *h = hta_new(a->t);
+    const struct hta *h = analysis_hta(a);
     switch (w) {
     case HTA_T_TEMPORAL:
         table_list_add(out, hta_report_temporal(h));
@@ -154,7 +155,6 @@ static void build_hta(struct analysis *a, const struct report_opts *o, struct ta
         table_list_add(out, hta_report_memory_bw(h));
         break;
     }
-    hta_free(h);
 }
 
 #define HTA_BUILDER(fn, which)                                                                     \
@@ -212,6 +212,10 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
     err[0] = '\0';
     if (!names)
         names = "all";
+    /* An HTA view built here is for these tables only: its memory goes
+     * back before the tables are written. One the caller built first
+     * (analysis_hta) stays for its next call. */
+    bool had_hta = a->hta != NULL;
     char *copy = xstrdup(names), *save = NULL;
     bool ok = true;
     for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
@@ -228,6 +232,8 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
         }
     }
     free(copy);
+    if (!had_hta)
+        analysis_hta_drop(a);
     return ok;
 }
 

@@ -35,7 +35,9 @@ extern const struct report_table report_tables[];
 
 /* Build the tables named in `names` (comma-separated; "all" for the
  * default set) into out. Unknown names and failed builds are reported in
- * err_msg (size 256) and make it return false. */
+ * err_msg (size 256) and make it return false. HTA's tables share one
+ * view of the trace: freed before returning unless the caller built it
+ * first with analysis_hta (then kept for its next call). */
 bool report_build(struct analysis *a, const char *names, const struct report_opts *o,
                   struct table_list *out, char *err_msg);
 
