@@ -599,11 +599,17 @@ struct pane *timeline_pane_new(struct app *a)
     const struct trace *t = a->t;
     struct tl_pane *tl = xcalloc(1, sizeof(*tl));
 
-    /* Streams with GPU work. */
+    /* Streams with GPU work, and the CPU ops per thread: one pass over the
+     * events. */
     bool *has = xcalloc(t->rows.n + 1, sizeof(bool));
-    for (uint32_t i = 0; i < t->ev.n; i++)
-        if (evk_is_gpu(t->ev.v[i].kind))
-            has[t->ev.v[i].row] = true;
+    uint32_t *ops = xcalloc(t->rows.n + 1, sizeof(uint32_t));
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (evk_is_gpu(e->kind))
+            has[e->row] = true;
+        else if (e->kind == EVK_CPU_OP)
+            ops[e->row]++;
+    }
     struct stream_key *keys = xmalloc((t->rows.n + 1) * sizeof(*keys));
     int n = 0;
     for (uint32_t r = 0; r < t->rows.n; r++)
@@ -618,11 +624,7 @@ struct pane *timeline_pane_new(struct app *a)
     free(has);
 
     /* The CPU lane starts on the thread with the most cpu ops. */
-    uint32_t *ops = xcalloc(t->rows.n + 1, sizeof(uint32_t));
     uint32_t best = 0;
-    for (uint32_t i = 0; i < t->ev.n; i++)
-        if (t->ev.v[i].kind == EVK_CPU_OP)
-            ops[t->ev.v[i].row]++;
     for (uint32_t r = 0; r < t->rows.n; r++)
         if (ops[r] > ops[best])
             best = r;

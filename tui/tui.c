@@ -343,8 +343,9 @@ static void free_loader(struct loader *ld)
 }
 
 /* With TORCHTOP_TIMING set: each phase's seconds, when the first screen
- * showed, and each background view's seconds, on stderr after the
- * screen is closed. */
+ * was drawn (on a terminal or in a script run with TORCHTOP_HOLD_ANALYSIS;
+ * other scripts draw it once every view is in) and each background view's
+ * seconds, on stderr after the screen is closed. */
 static void print_timing(const struct loader *ld, const struct bgviews *bg, double shown)
 {
     const char *env = getenv("TORCHTOP_TIMING");
@@ -455,10 +456,15 @@ int tui_main(const struct tui_opts *o)
      * its first step (its screens must not depend on timing), unless a
      * test holds them back until its wait-analysis step. */
     const char *hold = getenv("TORCHTOP_HOLD_ANALYSIS");
+    bool wait = headless && (!hold || !*hold);
+    /* The first screen, drawn before the worker competes for the CPU (a
+     * script that waits for every view draws once they are in). */
+    if (!wait)
+        app_render(&a);
     double t_first = now_s();
     if (!headless || !hold || !*hold)
         bgviews_start(a.bg);
-    bgviews_install(a.bg, &a, headless && (!hold || !*hold));
+    bgviews_install(a.bg, &a, wait);
     int rc = 0;
     if (headless)
         rc = script_run(&a, o->script, o->script_timing);

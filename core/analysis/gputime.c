@@ -29,6 +29,8 @@ struct gputime {
     uint32_t n_by_pre;
     /* GPU work per launcher, start order (CSR). */
     uint32_t *launched_first, *launched;
+    uint32_t *launchers; /* the events with GPU work in launched, ascending */
+    uint32_t nlaunchers;
     /* Computed values: [0] without comm, [1] with comm. Sparse, since only
      * launchers and the rows someone looks at are ever asked for. */
     struct tcache direct[2], subtree[2];
@@ -131,17 +133,20 @@ struct gputime *gputime_new(const struct trace *t)
 
     VEC(struct pre_key) keys = {0};
     VEC(struct start_key) starts = {0};
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
-            continue;
-        const struct gpu_info *gi = &t->gpus.v[e->aux];
-        if (gi->launch == IDX_NONE)
-            continue;
-        if (g->pre[gi->launch] != IDX_NONE)
-            VEC_PUSH(&keys, ((struct pre_key){g->pre[gi->launch], i}));
-        if (gi->launcher != IDX_NONE)
-            VEC_PUSH(&starts, ((struct start_key){gi->launcher, e->ts, i}));
+    /* The GPU events with a launch are the launches' lists (trace.launch_gpu):
+     * far fewer than the events; both key orders are total, so the order
+     * they are visited in does not matter. */
+    for (size_t l = 0; l < t->launches.n; l++) {
+        const struct launch_info *li = &t->launches.v[l];
+        for (uint32_t k = 0; k < li->gpu_count; k++) {
+            uint32_t i = t->launch_gpu[li->gpu_first + k];
+            const struct event *e = &t->ev.v[i];
+            const struct gpu_info *gi = &t->gpus.v[e->aux];
+            if (g->pre[gi->launch] != IDX_NONE)
+                VEC_PUSH(&keys, ((struct pre_key){g->pre[gi->launch], i}));
+            if (gi->launcher != IDX_NONE)
+                VEC_PUSH(&starts, ((struct start_key){gi->launcher, e->ts, i}));
+        }
     }
     pre_sort(keys.v, keys.n);
     g->n_by_pre = (uint32_t)keys.n;
@@ -156,9 +161,11 @@ struct gputime *gputime_new(const struct trace *t)
     start_sort(starts.v, starts.n);
     g->launched_first = xcalloc(t->ev.n + 1, sizeof(uint32_t));
     g->launched = xmalloc((starts.n + 1) * sizeof(uint32_t));
+    g->launchers = xmalloc((starts.n + 1) * sizeof(uint32_t));
     for (size_t k = 0; k < starts.n; k++) {
         g->launched[k] = starts.v[k].ev;
-        g->launched_first[starts.v[k].launcher + 1]++;
+        if (!g->launched_first[starts.v[k].launcher + 1]++)
+            g->launchers[g->nlaunchers++] = starts.v[k].launcher;
     }
     for (uint32_t i = 0; i < t->ev.n; i++)
         g->launched_first[i + 1] += g->launched_first[i];
@@ -176,6 +183,7 @@ void gputime_free(struct gputime *g)
     free(g->by_pre_key);
     free(g->launched_first);
     free(g->launched);
+    free(g->launchers);
     for (int k = 0; k < 2; k++) {
         hmap_free(&g->direct[k].idx);
         VEC_FREE(&g->direct[k].val);
@@ -251,6 +259,12 @@ const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count
 {
     *count = g->launched_first[ev + 1] - g->launched_first[ev];
     return g->launched + g->launched_first[ev];
+}
+
+const uint32_t *gputime_launchers(const struct gputime *g, uint32_t *count)
+{
+    *count = g->nlaunchers;
+    return g->launchers;
 }
 
 const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t *count)

@@ -33,6 +33,9 @@ void gputime_dense(struct gputime *g);
 
 /* GPU events whose launcher is ev, in start order (with comm kernels). */
 const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count);
+/* The events gputime_launched gives GPU work for, ascending (*count of
+ * them); owned by g. */
+const uint32_t *gputime_launchers(const struct gputime *g, uint32_t *count);
 /* GPU events launched under ev's subtree, in tree (pre-order) order of
  * their launches. */
 const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t *count);

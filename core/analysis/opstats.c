@@ -19,7 +19,12 @@ struct opstats *opstats_new(const struct trace *t, struct gputime *gt)
     s->index = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
     memset(s->index, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
     VEC(struct launcher) v = {0};
-    for (uint32_t i = 0; i < t->ev.n; i++) {
+    /* Only the events with GPU work can be rows: gputime's list of them
+     * (event order) rather than every event. */
+    uint32_t nl;
+    const uint32_t *ls = gputime_launchers(gt, &nl);
+    for (uint32_t li = 0; li < nl; li++) {
+        uint32_t i = ls[li];
         if (!(t->ev.v[i].flags & EVF_LAUNCHER))
             continue;
         uint32_t n;
