@@ -74,6 +74,8 @@ struct hist {
     uint32_t sel; /* selected event before it */
 };
 
+struct lane;
+
 struct app {
     /* What is shown. */
     struct trace *t;                 /* owned */
@@ -90,6 +92,9 @@ struct app {
     struct export_ui *exp;           /* the export in progress (owned), made on first use */
     struct bgviews *bg;              /* views still being built behind the first screen
                                         (borrowed: tui.c frees it after app_done), or NULL */
+    struct lane *lanes;              /* timeline lanes built while loading (owned until the timeline
+                                        pane takes them), NULL: the pane builds them */
+    int nlanes;
 
     /* Options. */
     bool ascii; /* ASCII glyphs and text */

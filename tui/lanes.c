@@ -1,8 +1,10 @@
 /* Busy intervals per lane, binning into columns, and event lookup. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/base/sort.h"
 #include "core/trace/tree.h"
 #include "tui/lanes.h"
 
@@ -174,4 +176,54 @@ uint32_t lane_event_step(const struct lane *l, const struct trace *t, int64_t at
         if (lane_kind_ok(t, r->order[j], l->cpu) && t->ev.v[r->order[j]].ts < at)
             return r->order[j];
     return IDX_NONE;
+}
+
+struct stream_key {
+    int32_t device, stream;
+    uint32_t row;
+};
+
+static int stream_cmp(const void *pa, const void *pb)
+{
+    const struct stream_key *x = pa, *y = pb;
+    if (x->device != y->device)
+        return x->device < y->device ? -1 : 1;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+struct lane *lanes_build_all(const struct trace *t, int *nlanes)
+{
+    /* Streams with GPU work, and the CPU ops per thread: one pass over the
+     * events. */
+    bool *has = xcalloc(t->rows.n + 1, sizeof(bool));
+    uint32_t *ops = xcalloc(t->rows.n + 1, sizeof(uint32_t));
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (evk_is_gpu(e->kind))
+            has[e->row] = true;
+        else if (e->kind == EVK_CPU_OP)
+            ops[e->row]++;
+    }
+    struct stream_key *keys = xmalloc((t->rows.n + 1) * sizeof(*keys));
+    int n = 0;
+    for (uint32_t r = 0; r < t->rows.n; r++)
+        if (has[r])
+            keys[n++] = (struct stream_key){t->rows.v[r].device, t->rows.v[r].stream, r};
+    sort_items(keys, (size_t)n, sizeof(*keys), stream_cmp);
+    struct lane *lanes = xcalloc((size_t)n + 1, sizeof(struct lane));
+    for (int i = 0; i < n; i++)
+        lane_build(&lanes[i], t, keys[i].row, false);
+    free(keys);
+    free(has);
+    /* The CPU lane starts on the thread with the most cpu ops. */
+    uint32_t best = 0;
+    for (uint32_t r = 0; r < t->rows.n; r++)
+        if (ops[r] > ops[best])
+            best = r;
+    free(ops);
+    lane_build(&lanes[n], t, t->rows.n ? best : 0, true);
+    *nlanes = n + 1;
+    return lanes;
 }

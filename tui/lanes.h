@@ -22,6 +22,12 @@ struct lane {
 /* Build the lane of a row (cpu: the row's cpu ops; else its GPU work). */
 void lane_build(struct lane *l, const struct trace *t, uint32_t row, bool cpu);
 void lane_free(struct lane *l);
+/* The timeline's lanes of a trace: one per stream with GPU work (by
+ * device, then stream), then the CPU lane of the thread with the most CPU
+ * ops (last); *nlanes gets the count (at least 1). The caller frees each
+ * with lane_free, then the array. Reads only t: safe on any thread while
+ * nothing writes t. */
+struct lane *lanes_build_all(const struct trace *t, int *nlanes);
 
 /* Occupancy of ncols columns covering [t0, t1): occ[c * ncols + col] is
  * the busy fraction (0..1) of class c in column col. */

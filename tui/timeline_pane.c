@@ -579,57 +579,20 @@ const struct pane_ops timeline_pane_ops = {
     .free = timeline_free_priv,
 };
 
-struct stream_key {
-    int32_t device, stream;
-    uint32_t row;
-};
-
-static int stream_cmp(const void *pa, const void *pb)
-{
-    const struct stream_key *x = pa, *y = pb;
-    if (x->device != y->device)
-        return x->device < y->device ? -1 : 1;
-    if (x->stream != y->stream)
-        return x->stream < y->stream ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
-}
-
 struct pane *timeline_pane_new(struct app *a)
 {
     const struct trace *t = a->t;
     struct tl_pane *tl = xcalloc(1, sizeof(*tl));
-
-    /* Streams with GPU work, and the CPU ops per thread: one pass over the
-     * events. */
-    bool *has = xcalloc(t->rows.n + 1, sizeof(bool));
-    uint32_t *ops = xcalloc(t->rows.n + 1, sizeof(uint32_t));
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (evk_is_gpu(e->kind))
-            has[e->row] = true;
-        else if (e->kind == EVK_CPU_OP)
-            ops[e->row]++;
+    /* Lanes built while loading (tui.c, beside the analysis) are taken
+     * over; else built here. */
+    if (a->lanes) {
+        tl->lanes = a->lanes;
+        tl->nlanes = a->nlanes;
+        a->lanes = NULL;
+        a->nlanes = 0;
+    } else {
+        tl->lanes = lanes_build_all(t, &tl->nlanes);
     }
-    struct stream_key *keys = xmalloc((t->rows.n + 1) * sizeof(*keys));
-    int n = 0;
-    for (uint32_t r = 0; r < t->rows.n; r++)
-        if (has[r])
-            keys[n++] = (struct stream_key){t->rows.v[r].device, t->rows.v[r].stream, r};
-    sort_items(keys, (size_t)n, sizeof(*keys), stream_cmp);
-    tl->nlanes = n + 1;
-    tl->lanes = xcalloc((size_t)tl->nlanes, sizeof(struct lane));
-    for (int i = 0; i < n; i++)
-        lane_build(&tl->lanes[i], t, keys[i].row, false);
-    free(keys);
-    free(has);
-
-    /* The CPU lane starts on the thread with the most cpu ops. */
-    uint32_t best = 0;
-    for (uint32_t r = 0; r < t->rows.n; r++)
-        if (ops[r] > ops[best])
-            best = r;
-    free(ops);
-    lane_build(cpu_lane(tl), t, t->rows.n ? best : 0, true);
     tl->v0 = t->t_start;
     tl->v1 = MAX(t->t_end, t->t_start + 1);
     tl->cursor = t->t_start;

@@ -22,6 +22,7 @@
 #include "tui/bgviews.h"
 #include "tui/colors.h"
 #include "tui/draw.h"
+#include "tui/lanes.h"
 #include "tui/roofline_view.h"
 #include "tui/script.h"
 #include "tui/snapview.h"
@@ -57,6 +58,8 @@ struct loader {
     char *views_err[APP_NVIEWS];
     struct snapshot *snap; /* o->snapshot: the memory snapshot */
     struct bgviews *bg;    /* the other views, not started yet */
+    struct lane *lanes;    /* the timeline's lanes (lanes_build_all), for the app */
+    int nlanes;
 };
 
 static double now_s(void)
@@ -101,8 +104,18 @@ static void on_index_step(void *ud, unsigned done, unsigned total)
     on_progress(ud, LOAD_PHASE_INDEX, done, total, 0);
 }
 
-/* The analysis phase: the shared analysis and the first screen's views;
- * the rest is left to the worker, started once the app runs. */
+/* The timeline's lanes, on a thread beside the analysis: they read only
+ * the trace. */
+static void *lanes_thread(void *arg)
+{
+    struct loader *ld = arg;
+    ld->lanes = lanes_build_all(ld->t, &ld->nlanes);
+    return NULL;
+}
+
+/* The analysis phase: the shared analysis and the first screen's views,
+ * with the timeline's lanes on the other core; the rest is left to the
+ * worker, started once the app runs. */
 static void build_first_views(struct loader *ld)
 {
     bool want[APP_NVIEWS];
@@ -110,6 +123,8 @@ static void build_first_views(struct loader *ld)
     for (int i = 0; i < APP_NVIEWS; i++)
         n += first_screen_view(i);
     on_progress(ld, LOAD_PHASE_ANALYSE, 0, (uint64_t)n, 0);
+    pthread_t lth;
+    bool lanes_threaded = pthread_create(&lth, NULL, lanes_thread, ld) == 0;
     ld->an = analysis_new(ld->t);
     on_progress(ld, LOAD_PHASE_ANALYSE, (uint64_t)++k, (uint64_t)n, 0);
     for (int i = 0; i < APP_NVIEWS && !ld->cancel; i++) {
@@ -123,6 +138,10 @@ static void build_first_views(struct loader *ld)
     }
     /* The header's breakdown, which app_init would otherwise compute. */
     analysis_breakdown(ld->an, false);
+    if (lanes_threaded)
+        pthread_join(lth, NULL);
+    else
+        lanes_thread(ld);
     if (!ld->cancel)
         ld->bg = bgviews_new(ld->t, ld->o->arch, want);
 }
@@ -336,6 +355,9 @@ static void free_loader(struct loader *ld)
         free(ld->views_err[i]);
     }
     bgviews_free(ld->bg);
+    for (int i = 0; i < ld->nlanes; i++)
+        lane_free(&ld->lanes[i]);
+    free(ld->lanes);
     analysis_free(ld->an);
     trace_free(ld->t);
     snapshot_free(ld->snap);
@@ -451,6 +473,10 @@ int tui_main(const struct tui_opts *o)
     errinfo_clear(&ld.err);
     a.bg = ld.bg;
     ld.bg = NULL;
+    a.lanes = ld.lanes;
+    a.nlanes = ld.nlanes;
+    ld.lanes = NULL;
+    ld.nlanes = 0;
     app_init(&a, ascii, headless);
     /* The other views behind the first screen. A script sees them all from
      * its first step (its screens must not depend on timing), unless a
