@@ -294,14 +294,19 @@ const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t 
     return g->by_pre + first;
 }
 
+int64_t gputime_direct_once(struct gputime *g, uint32_t ev, bool with_comm)
+{
+    uint32_t n;
+    const uint32_t *evs = gputime_launched(g, ev, &n);
+    return union_of(g, evs, n, with_comm);
+}
+
 int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm)
 {
     int64_t v;
     if (tcache_get(&g->direct[with_comm], ev, &v))
         return v;
-    uint32_t n;
-    const uint32_t *evs = gputime_launched(g, ev, &n);
-    return tcache_put(&g->direct[with_comm], ev, union_of(g, evs, n, with_comm));
+    return tcache_put(&g->direct[with_comm], ev, gputime_direct_once(g, ev, with_comm));
 }
 
 bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi)
@@ -313,12 +318,17 @@ bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint
     return true;
 }
 
+int64_t gputime_subtree_once(struct gputime *g, uint32_t ev, bool with_comm)
+{
+    uint32_t n;
+    const uint32_t *evs = gputime_subtree_events(g, ev, &n);
+    return union_of(g, evs, n, with_comm);
+}
+
 int64_t gputime_subtree(struct gputime *g, uint32_t ev, bool with_comm)
 {
     int64_t v;
     if (tcache_get(&g->subtree[with_comm], ev, &v))
         return v;
-    uint32_t n;
-    const uint32_t *evs = gputime_subtree_events(g, ev, &n);
-    return tcache_put(&g->subtree[with_comm], ev, union_of(g, evs, n, with_comm));
+    return tcache_put(&g->subtree[with_comm], ev, gputime_subtree_once(g, ev, with_comm));
 }

@@ -26,6 +26,10 @@ void gputime_free(struct gputime *g);
 
 int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm);
 int64_t gputime_subtree(struct gputime *g, uint32_t ev, bool with_comm);
+/* The same values, computed without being kept: for a caller that asks
+ * once per event and keeps them itself. */
+int64_t gputime_direct_once(struct gputime *g, uint32_t ev, bool with_comm);
+int64_t gputime_subtree_once(struct gputime *g, uint32_t ev, bool with_comm);
 
 /* Cache every value in per-event arrays (32 bytes per event) instead of
  * a map, for a caller that asks for most events (a whole merged tree). */

@@ -37,8 +37,8 @@ struct opstats *opstats_new(const struct trace *t, struct gputime *gt)
             continue; /* communication only */
         struct launcher *l = VEC_ADD(&v);
         l->ev = i;
-        l->direct = gputime_direct(gt, i, false);
-        l->subtree = gputime_subtree(gt, i, false);
+        l->direct = gputime_direct_once(gt, i, false);
+        l->subtree = gputime_subtree_once(gt, i, false);
         l->first_kernel = first;
         l->cat = (uint8_t)opcat_classify(ev_name(t, i), ev_name(t, first));
         s->index[i] = (uint32_t)v.n - 1;
