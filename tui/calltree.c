@@ -580,7 +580,7 @@ void calltree_free(struct calltree *ct)
 {
     if (!ct)
         return;
-    ct_filter_ready(ct); /* its thread reads the trace and gputime */
+    ct_filter_stop(ct); /* its thread reads the trace and gputime */
     ct_end_pass(ct);
     VEC_FREE(&ct->nodes);
     VEC_FREE(&ct->members);

@@ -30,6 +30,7 @@
 #define TORCHTOP_TUI_CALLTREE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -133,7 +134,8 @@ struct calltree {
      * own (the first screen does not need them); ct_filter_ready waits for
      * it before their first use. */
     pthread_t filter_th;
-    bool filter_building; /* filter_th runs or is not joined yet */
+    bool filter_building;     /* filter_th runs or is not joined yet */
+    _Atomic bool filter_stop; /* calltree_free: filter_th stops at its next step */
     bool filtered;
     /* Filters test "is a match below this node" with the pre-order
      * ranges of gputime_span_range, rather than marking every ancestor of

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -349,8 +350,10 @@ static void *build_index(void *arg)
 {
     struct calltree *ct = arg;
     number_gpu(ct);
-    index_names(ct);
-    invert_numbers(ct);
+    if (!atomic_load(&ct->filter_stop))
+        index_names(ct);
+    if (!atomic_load(&ct->filter_stop))
+        invert_numbers(ct);
     return NULL;
 }
 
@@ -367,6 +370,12 @@ void ct_filter_ready(struct calltree *ct)
         pthread_join(ct->filter_th, NULL);
         ct->filter_building = false;
     }
+}
+
+void ct_filter_stop(struct calltree *ct)
+{
+    atomic_store(&ct->filter_stop, true);
+    ct_filter_ready(ct);
 }
 
 void ct_filter_free(struct calltree *ct)

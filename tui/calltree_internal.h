@@ -32,6 +32,9 @@ static inline bool ct_is_unlinked_gpu(const struct event *e)
  * them. ct_filter_free waits too. */
 void ct_filter_init(struct calltree *ct);
 void ct_filter_ready(struct calltree *ct);
+/* Stop the thread at its next step and wait for it (the index is then
+ * incomplete: only before freeing). */
+void ct_filter_stop(struct calltree *ct);
 void ct_filter_free(struct calltree *ct);
 /* While filtered: whether tree event ev is a match (its name matches the
  * filter's pattern, or it is one of the filter's events). */
