@@ -10,7 +10,9 @@
  * that count (bgviews_install, from app_tick) and takes the finished views
  * over; it makes every ncurses call. The roofline view is built last: once
  * it is published the worker no longer uses its analysis, which the
- * roofline borrows from then on. */
+ * roofline borrows from then on. HTA's views read that analysis's one HTA
+ * view (analysis_hta), built by the first of them and dropped after the
+ * last. */
 #ifndef TORCHTOP_TUI_BGVIEWS_H
 #define TORCHTOP_TUI_BGVIEWS_H
 

@@ -13,8 +13,10 @@
 
 #include <cmocka.h>
 
+#include "core/analysis/analysis.h"
 #include "core/analysis/hta.h"
 #include "core/analysis/hta_report.h"
+#include "core/report/report.h"
 #include "testutil.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
@@ -255,6 +257,36 @@ static void test_steps(void **state)
     trace_free(t);
 }
 
+/* HTA's tables of one analysis read one HTA view: report_build frees a
+ * view it built itself and keeps one the caller built first; the tables
+ * read the same either way. */
+static void test_shared_view(void **state)
+{
+    (void)state;
+    struct trace *t = load_text(steps);
+    struct analysis *a = analysis_new(t);
+    char err[256];
+    struct table_list l1 = {0}, l2 = {0};
+    assert_true(report_build(a, "queue-length,launch-stats", NULL, &l1, err));
+    assert_null(a->hta);
+    const struct hta *h = analysis_hta(a);
+    assert_non_null(h);
+    assert_ptr_equal(analysis_hta(a), h);
+    assert_true(report_build(a, "queue-length,launch-stats", NULL, &l2, err));
+    assert_ptr_equal(a->hta, h);
+    assert_int_equal(l1.items.n, l2.items.n);
+    NEAR(f(l1.items.v[0], 0, 2), 2);
+    NEAR(f(l2.items.v[0], 0, 2), 2);
+    NEAR(f(find(&l1, "hta_cuda_kernel_launch_stats_describe"), 0, 1),
+         f(find(&l2, "hta_cuda_kernel_launch_stats_describe"), 0, 1));
+    analysis_hta_drop(a);
+    assert_null(a->hta);
+    table_list_free(&l1);
+    table_list_free(&l2);
+    analysis_free(a);
+    trace_free(t);
+}
+
 /* A trace without GPU work gives empty tables, not a crash. */
 static void test_empty(void **state)
 {
@@ -283,7 +315,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_type), cmocka_unit_test(test_describe_merge),
         cmocka_unit_test(test_small),       cmocka_unit_test(test_steps),
-        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_empty),       cmocka_unit_test(test_shared_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
