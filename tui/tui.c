@@ -60,6 +60,7 @@ struct loader {
     struct bgviews *bg;    /* the other views, not started yet */
     struct lane *lanes;    /* the timeline's lanes (lanes_build_all), for the app */
     int nlanes;
+    struct timeline_breakdown bd; /* the header's breakdown, beside the lanes */
 };
 
 static double now_s(void)
@@ -104,11 +105,12 @@ static void on_index_step(void *ud, unsigned done, unsigned total)
     on_progress(ud, LOAD_PHASE_INDEX, done, total, 0);
 }
 
-/* The timeline's lanes, on a thread beside the analysis: they read only
- * the trace. */
+/* The timeline's lanes and the header's breakdown, on a thread beside the
+ * analysis: they read only the trace. */
 static void *lanes_thread(void *arg)
 {
     struct loader *ld = arg;
+    timeline_breakdown(ld->t, false, -1, &ld->bd);
     ld->lanes = lanes_build_all(ld->t, &ld->nlanes);
     return NULL;
 }
@@ -136,12 +138,12 @@ static void build_first_views(struct loader *ld)
         roofline_view_free(rlv); /* the roofline is never a first-screen view */
         on_progress(ld, LOAD_PHASE_ANALYSE, (uint64_t)++k, (uint64_t)n, 0);
     }
-    /* The header's breakdown, which app_init would otherwise compute. */
-    analysis_breakdown(ld->an, false);
     if (lanes_threaded)
         pthread_join(lth, NULL);
     else
         lanes_thread(ld);
+    /* The header's breakdown, which app_init would otherwise compute. */
+    analysis_put_breakdown(ld->an, false, &ld->bd);
     if (!ld->cancel)
         ld->bg = bgviews_new(ld->t, ld->o->arch, want);
 }

@@ -23,6 +23,13 @@ const struct timeline_breakdown *analysis_breakdown(struct analysis *a, bool lin
     return &a->bd[linked_only];
 }
 
+void analysis_put_breakdown(struct analysis *a, bool linked_only,
+                            const struct timeline_breakdown *bd)
+{
+    a->bd[linked_only] = *bd;
+    a->have_bd[linked_only] = true;
+}
+
 const struct hta *analysis_hta(struct analysis *a)
 {
     if (!a->hta)

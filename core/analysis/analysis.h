@@ -26,6 +26,11 @@ void analysis_free(struct analysis *a);
  * or, with linked_only, those a runtime call launched; computed on first
  * use and owned by a. Not thread-safe. */
 const struct timeline_breakdown *analysis_breakdown(struct analysis *a, bool linked_only);
+/* Keep bd as that breakdown: one computed by timeline_breakdown(a->t,
+ * linked_only, -1, bd) elsewhere, e.g. on another thread while a was
+ * built. */
+void analysis_put_breakdown(struct analysis *a, bool linked_only,
+                            const struct timeline_breakdown *bd);
 
 /* HTA's view of the trace (core/analysis/hta.h), built on first use and
  * owned by a, so that every HTA table of one analysis reads one view.
