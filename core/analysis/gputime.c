@@ -27,10 +27,12 @@ struct gputime {
     uint32_t *by_pre;     /* event indices */
     uint32_t *by_pre_key; /* pre of each one's launch */
     uint32_t n_by_pre;
-    /* GPU work per launcher, start order (CSR). */
-    uint32_t *launched_first, *launched;
+    /* GPU work per launcher, start order (CSR over the launchers only: a
+     * launcher is found by binary search, so no array spans every event). */
     uint32_t *launchers; /* the events with GPU work in launched, ascending */
     uint32_t nlaunchers;
+    uint32_t *launched_first; /* nlaunchers + 1 offsets into launched */
+    uint32_t *launched;
     /* Computed values: [0] without comm, [1] with comm. Sparse, since only
      * launchers and the rows someone looks at are ever asked for. */
     struct tcache direct[2], subtree[2];
@@ -159,16 +161,17 @@ struct gputime *gputime_new(const struct trace *t)
     VEC_FREE(&keys);
 
     start_sort(starts.v, starts.n);
-    g->launched_first = xcalloc(t->ev.n + 1, sizeof(uint32_t));
     g->launched = xmalloc((starts.n + 1) * sizeof(uint32_t));
     g->launchers = xmalloc((starts.n + 1) * sizeof(uint32_t));
+    g->launched_first = xmalloc((starts.n + 1) * sizeof(uint32_t));
     for (size_t k = 0; k < starts.n; k++) {
         g->launched[k] = starts.v[k].ev;
-        if (!g->launched_first[starts.v[k].launcher + 1]++)
+        if (!k || starts.v[k].launcher != starts.v[k - 1].launcher) {
+            g->launched_first[g->nlaunchers] = (uint32_t)k;
             g->launchers[g->nlaunchers++] = starts.v[k].launcher;
+        }
     }
-    for (uint32_t i = 0; i < t->ev.n; i++)
-        g->launched_first[i + 1] += g->launched_first[i];
+    g->launched_first[g->nlaunchers] = (uint32_t)starts.n;
     VEC_FREE(&starts);
     return g;
 }
@@ -257,8 +260,20 @@ void gputime_dense(struct gputime *g)
 
 const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count)
 {
-    *count = g->launched_first[ev + 1] - g->launched_first[ev];
-    return g->launched + g->launched_first[ev];
+    size_t lo = 0, hi = g->nlaunchers;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->launchers[mid] < ev)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == g->nlaunchers || g->launchers[lo] != ev) {
+        *count = 0;
+        return g->launched;
+    }
+    *count = g->launched_first[lo + 1] - g->launched_first[lo];
+    return g->launched + g->launched_first[lo];
 }
 
 const uint32_t *gputime_launchers(const struct gputime *g, uint32_t *count)
