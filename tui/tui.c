@@ -116,8 +116,8 @@ static void *lanes_thread(void *arg)
 }
 
 /* The analysis phase: the shared analysis and the first screen's views,
- * with the timeline's lanes on the other core; the rest is left to the
- * worker, started once the app runs. */
+ * with the timeline's lanes and the breakdown on the other core; the rest
+ * is left to the worker, started once the app runs. */
 static void build_first_views(struct loader *ld)
 {
     bool want[APP_NVIEWS];
