@@ -109,16 +109,18 @@ static void build_roofline(struct diffreport_ctx *c, struct table_list *out)
 
 const struct diffreport_table diffreport_tables[] = {
     {"ops", "per name: counts, total durations and their differences (HTA's compare_traces)",
-     build_ops},
+     build_ops, false},
     {"ops-diff", "names added, deleted, increased, decreased, unchanged (HTA's ops_diff)",
-     build_ops_diff},
+     build_ops_diff, false},
     {"tree", "the merged call trees: CPU and GPU time of each node on each side, and the change",
-     build_tree},
-    {"lca", "each side's GPU work under the lowest matched ancestor of the merged tree", build_lca},
-    {"unique-args", "GPU time by op and input shapes, joined on op and shapes", build_unique_args},
+     build_tree, true},
+    {"lca", "each side's GPU work under the lowest matched ancestor of the merged tree", build_lca,
+     true},
+    {"unique-args", "GPU time by op and input shapes, joined on op and shapes", build_unique_args,
+     true},
     {"roofline", "the roofline sheets joined on op and parameters: time and TFLOP/s of each side",
-     build_roofline},
-    {NULL, NULL, NULL},
+     build_roofline, true},
+    {NULL, NULL, NULL, false},
 };
 
 static const struct diffreport_table *find(const char *name, size_t n)
@@ -147,6 +149,21 @@ bool diffreport_check_names(const char *names, char *err, size_t errn)
         }
         if (!comma)
             return true;
+        p = comma + 1;
+    }
+}
+
+bool diffreport_needs_index(const char *names)
+{
+    const char *p = names;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        const struct diffreport_table *r = find(p, n);
+        if ((n == 3 && memcmp(p, "all", 3) == 0) || (r && r->indexed))
+            return true;
+        if (!comma)
+            return false;
         p = comma + 1;
     }
 }

@@ -29,6 +29,7 @@ struct diffreport_table {
     const char *name;    /* -t NAME */
     const char *summary; /* one line for --help */
     diffreport_build_fn build;
+    bool indexed; /* reads the call tree: both traces need trace_index() */
 };
 
 /* The registry, terminated by a NULL name. */
@@ -38,6 +39,10 @@ extern const struct diffreport_table diffreport_tables[];
  * "all"; false with a message in err (size errn) naming the first one
  * that is not. */
 bool diffreport_check_names(const char *names, char *err, size_t errn);
+
+/* Whether a table in the (checked) comma-separated list needs both traces
+ * indexed; the per-name tables alone do not, and skip trace_index(). */
+bool diffreport_needs_index(const char *names);
 
 /* Build the tables named (checked by diffreport_check_names) into out, in
  * the order named; "all" is every table of the registry. */
