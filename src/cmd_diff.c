@@ -75,7 +75,8 @@ static void diff_usage(FILE *f)
             "      --no-header        leave out the header naming the two traces\n"
             "  -o, --output FILE      write to FILE instead of standard output\n"
             "      --xlsx FILE        write the tables as an Excel workbook instead\n"
-            "      --threads N        parser threads (default: one per core, at most 4)\n"
+            "      --threads N        parser threads, shared by the two sides (default: one\n"
+            "                         per core, at most 4 a side)\n"
             "  -q, --quiet            no progress bar\n"
             "  -h, --help             this help\n\n"
             "Exit status: 0 on success, 1 when the output cannot be written, 2 when an input\n"
@@ -390,10 +391,9 @@ static void load_sides(const struct diff_cli *c, const char *const *paths, bool 
         *status = EXIT_BAD_INPUT;
     }
     if (opened[0] && opened[1]) {
-        unsigned total = c->threads ? c->threads : 0;
         size_t workers = stdin_used ? 1 : jobpar_workers(2, 2);
         for (int k = 0; k < 2; k++)
-            S.s[k].threads = workers < 2 ? total : total ? (total + 1) / 2 : 1;
+            S.s[k].threads = jobpar_parse_threads(workers, c->threads);
         jobpar_run(2, workers, load_one_side, NULL, &S);
         progress_done(&S.prog);
         for (int k = 0; k < 2; k++) {
