@@ -563,7 +563,8 @@ static int run(struct diff_cli *c, const char **paths)
     }
     struct table_list tables = {0};
     phase_timer_mark(&pt, "per-name diff");
-    diffreport_build(td, names, &tables);
+    /* A sort or a workbook reads every row; printing only the top. */
+    diffreport_build_top(td, names, c->sort || c->xlsx_path ? SIZE_MAX : c->fmt.top, &tables);
     phase_timer_mark(&pt, "tables");
     int rc = sort_tables(c, &tables);
     if (!rc && c->xlsx_path) {

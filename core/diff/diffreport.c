@@ -3,6 +3,7 @@
 
 #include "core/diff/diffreport.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ static struct difftree *tree_of(struct diffreport_ctx *c)
 
 static void build_tree(struct diffreport_ctx *c, struct table_list *out)
 {
-    table_list_add(out, difftree_table(tree_of(c)));
+    table_list_add(out, difftree_table_top(tree_of(c), c->top));
 }
 
 static void build_lca(struct diffreport_ctx *c, struct table_list *out)
@@ -170,7 +171,13 @@ bool diffreport_needs_index(const char *names)
 
 void diffreport_build(const struct tracediff *td, const char *names, struct table_list *out)
 {
-    struct diffreport_ctx c = {td, NULL, {NULL, NULL}};
+    diffreport_build_top(td, names, SIZE_MAX, out);
+}
+
+void diffreport_build_top(const struct tracediff *td, const char *names, size_t top,
+                          struct table_list *out)
+{
+    struct diffreport_ctx c = {td, NULL, {NULL, NULL}, top};
     const char *p = names;
     for (;;) {
         const char *comma = strchr(p, ',');
