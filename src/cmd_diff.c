@@ -75,7 +75,8 @@ static void diff_usage(FILE *f)
             "      --no-header        leave out the header naming the two traces\n"
             "  -o, --output FILE      write to FILE instead of standard output\n"
             "      --xlsx FILE        write the tables as an Excel workbook instead\n"
-            "      --threads N        parser threads (default: one per core, at most 4)\n"
+            "      --threads N        parser threads, shared by the two sides (default: one\n"
+            "                         per core, at most 4 a side)\n"
             "  -q, --quiet            no progress bar\n"
             "  -h, --help             this help\n\n"
             "Exit status: 0 on success, 1 when the output cannot be written, 2 when an input\n"
@@ -295,6 +296,7 @@ struct side {
     unsigned threads; /* parser threads for this side */
     int k;            /* 0 control, 1 test */
     struct sides *all;
+    struct tracediff_side prep; /* the side's share of the per-name diff */
 };
 
 /* Both sides, read at once: one progress line for the two. */
@@ -303,6 +305,8 @@ struct sides {
     struct progress prog;
     pthread_mutex_t mu;
     uint64_t done[2], total[2], events[2];
+    const struct tracediff_opts *dopts;
+    bool index; /* a table reads the call tree (diffreport_needs_index) */
 };
 
 static void side_progress(void *ud, enum load_phase phase, uint64_t done, uint64_t total,
@@ -327,8 +331,11 @@ static bool load_one_side(void *ud, size_t k)
     struct load_opts lo = {
         .threads = sd->threads, .progress = side_progress, .progress_ud = sd, .no_index = true};
     sd->st = trace_load_source(&sd->src, &lo, &sd->t, &sd->err);
-    if (sd->t)
+    /* What each side needs of itself is computed here, both sides at once. */
+    if (sd->t && S->index)
         trace_index(sd->t);
+    if (sd->t)
+        tracediff_side_prepare(sd->t, S->dopts, (int)k, &sd->prep);
     return true;
 }
 
@@ -354,14 +361,17 @@ static bool side_report(struct side *sd)
 }
 
 /* Read both sides, on two threads when there are cores for it (the
- * parser threads shared between them); faults reported in side order.
+ * parser threads shared between them), each indexed when index and
+ * prepared for the per-name diff (prep[k]); faults reported in side order.
  * Sets *status to 2 on a fault; t[k] NULL when nothing of side k was
  * kept. */
-static void load_sides(const struct diff_cli *c, const char *const *paths, struct trace **t,
-                       int *status)
+static void load_sides(const struct diff_cli *c, const char *const *paths, bool index,
+                       struct trace **t, struct tracediff_side *prep, int *status)
 {
     struct sides S;
     memset(&S, 0, sizeof(S));
+    S.dopts = &c->dopts;
+    S.index = index;
     pthread_mutex_init(&S.mu, NULL);
     progress_init(&S.prog, "control and test", c->quiet);
     bool opened[2] = {false, false}, stdin_used = false;
@@ -381,10 +391,9 @@ static void load_sides(const struct diff_cli *c, const char *const *paths, struc
         *status = EXIT_BAD_INPUT;
     }
     if (opened[0] && opened[1]) {
-        unsigned total = c->threads ? c->threads : 0;
         size_t workers = stdin_used ? 1 : jobpar_workers(2, 2);
         for (int k = 0; k < 2; k++)
-            S.s[k].threads = workers < 2 ? total : total ? (total + 1) / 2 : 1;
+            S.s[k].threads = jobpar_parse_threads(workers, c->threads);
         jobpar_run(2, workers, load_one_side, NULL, &S);
         progress_done(&S.prog);
         for (int k = 0; k < 2; k++) {
@@ -392,6 +401,7 @@ static void load_sides(const struct diff_cli *c, const char *const *paths, struc
                 *status = EXIT_BAD_INPUT;
             side_report(&S.s[k]);
             t[k] = S.s[k].t;
+            prep[k] = S.s[k].prep;
         }
     }
     for (int k = 0; k < 2; k++) {
@@ -524,19 +534,24 @@ static int run(struct diff_cli *c, const char **paths)
         return EXIT_USAGE;
     }
     int status = EXIT_OK;
+    const char *names = c->tables ? c->tables : "ops";
     struct trace *t[2] = {NULL, NULL};
+    struct tracediff_side prep[2];
+    memset(prep, 0, sizeof(prep));
     struct phase_timer pt;
     phase_timer_init(&pt);
-    load_sides(c, paths, t, &status);
+    load_sides(c, paths, diffreport_needs_index(names), t, prep, &status);
     for (int k = 0; k < 2; k++)
         check_picked_rank(c, k, t[k]);
     phase_timer_mark(&pt, "load both");
     if (!t[0] || !t[1]) {
+        tracediff_side_free(&prep[0]);
+        tracediff_side_free(&prep[1]);
         trace_free(t[0]);
         trace_free(t[1]);
         return status;
     }
-    struct tracediff *td = tracediff_new(t[0], t[1], &c->dopts, msg, sizeof(msg));
+    struct tracediff *td = tracediff_new_sides(t[0], t[1], &c->dopts, prep, msg, sizeof(msg));
     if (!td) {
         struct strbuf sb = STRBUF_INIT;
         display_sanitize(&sb, msg, strlen(msg));
@@ -548,7 +563,8 @@ static int run(struct diff_cli *c, const char **paths)
     }
     struct table_list tables = {0};
     phase_timer_mark(&pt, "per-name diff");
-    diffreport_build(td, c->tables ? c->tables : "ops", &tables);
+    /* A sort or a workbook reads every row; printing only the top. */
+    diffreport_build_top(td, names, c->sort || c->xlsx_path ? SIZE_MAX : c->fmt.top, &tables);
     phase_timer_mark(&pt, "tables");
     int rc = sort_tables(c, &tables);
     if (!rc && c->xlsx_path) {

@@ -79,6 +79,8 @@ struct table {
     bool whole;                    /* a breakdown, not a ranking: --top never cuts it */
     size_t top_default;            /* rows printed when no --top is given (0 = all): a long
                                       ranking, whole in the table so that a sort sees every row */
+    size_t rows_left_out;          /* rows of a ranking built without them (only its top was
+                                      asked for, never sorted again): counted as more rows */
     struct arena arena;            /* cell strings */
     /* Optional instances per row (e.g. the events behind an aggregated
      * row), as a CSR index filled by table_set_instances. */

@@ -3,6 +3,7 @@
 
 #include "core/diff/diffreport.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ static struct difftree *tree_of(struct diffreport_ctx *c)
 
 static void build_tree(struct diffreport_ctx *c, struct table_list *out)
 {
-    table_list_add(out, difftree_table(tree_of(c)));
+    table_list_add(out, difftree_table_top(tree_of(c), c->top));
 }
 
 static void build_lca(struct diffreport_ctx *c, struct table_list *out)
@@ -109,16 +110,18 @@ static void build_roofline(struct diffreport_ctx *c, struct table_list *out)
 
 const struct diffreport_table diffreport_tables[] = {
     {"ops", "per name: counts, total durations and their differences (HTA's compare_traces)",
-     build_ops},
+     build_ops, false},
     {"ops-diff", "names added, deleted, increased, decreased, unchanged (HTA's ops_diff)",
-     build_ops_diff},
+     build_ops_diff, false},
     {"tree", "the merged call trees: CPU and GPU time of each node on each side, and the change",
-     build_tree},
-    {"lca", "each side's GPU work under the lowest matched ancestor of the merged tree", build_lca},
-    {"unique-args", "GPU time by op and input shapes, joined on op and shapes", build_unique_args},
+     build_tree, true},
+    {"lca", "each side's GPU work under the lowest matched ancestor of the merged tree", build_lca,
+     true},
+    {"unique-args", "GPU time by op and input shapes, joined on op and shapes", build_unique_args,
+     true},
     {"roofline", "the roofline sheets joined on op and parameters: time and TFLOP/s of each side",
-     build_roofline},
-    {NULL, NULL, NULL},
+     build_roofline, true},
+    {NULL, NULL, NULL, false},
 };
 
 static const struct diffreport_table *find(const char *name, size_t n)
@@ -151,9 +154,30 @@ bool diffreport_check_names(const char *names, char *err, size_t errn)
     }
 }
 
+bool diffreport_needs_index(const char *names)
+{
+    const char *p = names;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        const struct diffreport_table *r = find(p, n);
+        if ((n == 3 && memcmp(p, "all", 3) == 0) || (r && r->indexed))
+            return true;
+        if (!comma)
+            return false;
+        p = comma + 1;
+    }
+}
+
 void diffreport_build(const struct tracediff *td, const char *names, struct table_list *out)
 {
-    struct diffreport_ctx c = {td, NULL, {NULL, NULL}};
+    diffreport_build_top(td, names, SIZE_MAX, out);
+}
+
+void diffreport_build_top(const struct tracediff *td, const char *names, size_t top,
+                          struct table_list *out)
+{
+    struct diffreport_ctx c = {td, NULL, {NULL, NULL}, top};
     const char *p = names;
     for (;;) {
         const char *comma = strchr(p, ',');

@@ -11,6 +11,7 @@
 #include "core/base/hmap.h"
 #include "core/base/strbuf.h"
 #include "core/base/xalloc.h"
+#include "core/job/jobpar.h"
 
 /* Above this many cells (children of one pair, after the common prefix and
  * suffix) the alignment is greedy instead of Wagner-Fischer, so that a
@@ -27,6 +28,8 @@ struct keys {
     uint32_t *of[2];
     const struct trace *t[2];
     struct gputime *g[2];
+    uint64_t *name_hash[2]; /* per trace string id: hash_bytes of the string */
+    VEC(uint64_t) sig;      /* align's GPU signatures, reused from node to node */
     struct strbuf tmp;
 };
 
@@ -193,11 +196,9 @@ static uint64_t gpu_signature(const struct keys *k, int side, uint32_t ev)
     uint32_t n = 0;
     const uint32_t *g = gputime_subtree_events(k->g[side], ev, &n);
     uint64_t h = 0x51ed270b27f3a1c5ULL;
-    for (uint32_t i = 0; i < n; i++) {
-        const struct trace *t = k->t[side];
-        uint32_t name = t->ev.v[g[i]].name;
-        h = hash_mix64(h ^ hash_bytes(trace_str(t, name), strtab_len(&t->strs, name)));
-    }
+    const struct trace *t = k->t[side];
+    for (uint32_t i = 0; i < n; i++)
+        h = hash_mix64(h ^ k->name_hash[side][t->ev.v[g[i]].name]);
     return h;
 }
 
@@ -213,7 +214,9 @@ static void align(struct keys *k, const idx_vec_t *a, const idx_vec_t *b, align_
     for (size_t j = 0; j < b->n; j++)
         VEC_PUSH(kb, key_of(k, 1, b->v[j]));
     size_t m = a->n, n = b->n, pre = 0, suf = 0;
-    uint64_t *sa = xmalloc((m + n + 1) * sizeof(*sa)), *sb = sa + m;
+    k->sig.n = 0;
+    VEC_RESERVE(&k->sig, m + n + 1);
+    uint64_t *sa = k->sig.v, *sb = sa + m;
     for (size_t x = 0; x < m; x++)
         sa[x] = gpu_signature(k, 0, a->v[x]);
     for (size_t x = 0; x < n; x++)
@@ -232,7 +235,6 @@ static void align(struct keys *k, const idx_vec_t *a, const idx_vec_t *b, align_
         align_dp(k, xa, sa + pre, mm, xb, sb + pre, nn, ops);
     else
         align_greedy(k, xa, mm, xb, nn, ops);
-    free(sa);
     for (size_t x = mid; x < ops->n; x++) {
         if (ops->v[x].a != IDX_NONE)
             ops->v[x].a += (uint32_t)pre;
@@ -318,6 +320,34 @@ static void add_nodes(struct difftree *dt, const align_ops_t *ops, uint32_t pare
     }
 }
 
+/* What the merge needs of one side alone (its GPU times, the event ->
+ * node map, its names' hashes), built for both sides at once. */
+struct side_setup {
+    struct difftree *dt;
+    struct keys *k;
+};
+
+static bool setup_side(void *ud, size_t s)
+{
+    struct side_setup *S = ud;
+    struct difftree *dt = S->dt;
+    struct keys *k = S->k;
+    const struct trace *t = dt->t[s];
+    dt->g[s] = gputime_new(t);
+    size_t nev = t->ev.n ? t->ev.n : 1;
+    dt->node_of[s] = xmalloc(nev * sizeof(uint32_t));
+    memset(dt->node_of[s], 0xff, nev * sizeof(uint32_t));
+    size_t ns = strtab_count(&t->strs);
+    k->of[s] = xmalloc((ns ? ns : 1) * sizeof(uint32_t));
+    memset(k->of[s], 0xff, (ns ? ns : 1) * sizeof(uint32_t));
+    k->name_hash[s] = xmalloc((ns ? ns : 1) * sizeof(uint64_t));
+    for (uint32_t i = 0; i < ns; i++)
+        k->name_hash[s][i] = hash_bytes(trace_str(t, i), strtab_len(&t->strs, i));
+    k->t[s] = t;
+    k->g[s] = dt->g[s];
+    return true;
+}
+
 struct difftree *difftree_new(const struct trace *control, const struct trace *test,
                               const char *const label[2])
 {
@@ -327,18 +357,10 @@ struct difftree *difftree_new(const struct trace *control, const struct trace *t
     dt->first_root = IDX_NONE;
     struct keys k = {0};
     strtab_init(&k.st);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 2; s++)
         dt->label[s] = xstrdup(label && label[s] ? label[s] : s ? "test" : "control");
-        dt->g[s] = gputime_new(dt->t[s]);
-        size_t nev = dt->t[s]->ev.n ? dt->t[s]->ev.n : 1;
-        dt->node_of[s] = xmalloc(nev * sizeof(uint32_t));
-        memset(dt->node_of[s], 0xff, nev * sizeof(uint32_t));
-        size_t ns = strtab_count(&dt->t[s]->strs);
-        k.of[s] = xmalloc((ns ? ns : 1) * sizeof(uint32_t));
-        memset(k.of[s], 0xff, (ns ? ns : 1) * sizeof(uint32_t));
-        k.t[s] = dt->t[s];
-        k.g[s] = dt->g[s];
-    }
+    struct side_setup S = {dt, &k};
+    jobpar_run(2, jobpar_workers(2, 2), setup_side, NULL, &S);
     idx_vec_t a = {0}, b = {0}, ka = {0}, kb = {0}, work = {0};
     align_ops_t ops = {0};
     collect_roots(control, &a);
@@ -363,8 +385,11 @@ struct difftree *difftree_new(const struct trace *control, const struct trace *t
     VEC_FREE(&ops);
     strtab_free(&k.st);
     sb_free(&k.tmp);
-    free(k.of[0]);
-    free(k.of[1]);
+    for (int s = 0; s < 2; s++) {
+        free(k.of[s]);
+        free(k.name_hash[s]);
+    }
+    VEC_FREE(&k.sig);
     return dt;
 }
 

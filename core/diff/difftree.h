@@ -58,6 +58,11 @@ const char *difftree_name(const struct difftree *dt, uint32_t node);
  * parent, CPU time, GPU time (direct and subtree) and GPU event counts of
  * each side, and the Δs (µs). Refs are node indices. */
 struct table *difftree_table(const struct difftree *dt);
+/* The same table with only the rows printed under --top `top` (0: the
+ * table's top_default, 50; SIZE_MAX: every row) built, the others counted
+ * in rows_left_out: every node's order keys are computed, the cells of the
+ * top rows only. Not to be sorted again or written whole (a workbook). */
+struct table *difftree_table_top(const struct difftree *dt, size_t top);
 
 /* Table "diff_lca": each side's GPU work grouped under the lowest matched
  * ancestor of its launch (TraceLens's LCA grouping): a launch whose path

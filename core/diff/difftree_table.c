@@ -81,7 +81,33 @@ struct node_vals {
     const char *name; /* in the table's arena */
 };
 
+/* A node's place in the table's order. */
+static void node_keys(const struct difftree *dt, uint32_t i, struct order_key *k)
+{
+    k->k1 = abs64(difftree_gpu_subtree(dt, i, 1) - difftree_gpu_subtree(dt, i, 0));
+    k->k2 = abs64(difftree_cpu(dt, i, 1) - difftree_cpu(dt, i, 0));
+    k->idx = i;
+}
+
+/* A node's numbers and name (copied into t once per name). */
+static void node_values(struct table *t, struct name_copies *nc, const struct difftree *dt,
+                        uint32_t i, struct node_vals *v)
+{
+    for (int s = 0; s < 2; s++) {
+        v->cpu[s] = difftree_cpu(dt, i, s);
+        v->gdirect[s] = difftree_gpu_direct(dt, i, s);
+        v->gsub[s] = difftree_gpu_subtree(dt, i, s);
+        v->gevents[s] = gpu_events(dt, i, s);
+    }
+    v->name = node_name(t, nc, dt, i);
+}
+
 struct table *difftree_table(const struct difftree *dt)
+{
+    return difftree_table_top(dt, SIZE_MAX);
+}
+
+struct table *difftree_table_top(const struct difftree *dt, size_t top)
 {
     const struct table_col cols[] = {
         {"name", NULL, COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_NAME},
@@ -108,45 +134,47 @@ struct table *difftree_table(const struct difftree *dt)
                                          "gpu_time", "gpu_time", "gpu_events", "gpu_events"};
     for (size_t i = 0; i < ARRAY_SIZE(labelled); i++)
         label_col(t, labelled[i], dt->label[i % 2], suffix[i]);
+    t->top_default = 50;
     size_t n = dt->nodes.n;
+    size_t rows = top == 0 ? t->top_default : top;
+    rows = rows < n ? rows : n;
     /* Every node is asked for: GPU times of both sides cached densely. */
     for (int s = 0; s < 2; s++)
         gputime_dense(dt->g[s]);
-    /* Every value of a node, gathered in node order (events in pre-order,
-     * so mostly sequential reads), then written out in table order. */
-    struct node_vals *v = xmalloc((n ? n : 1) * sizeof(*v));
+    /* Every node's order keys, gathered in node order (events in pre-order,
+     * so mostly sequential reads); the values of the rows built, then
+     * written out in table order. */
     struct order_key *ord = xmalloc((n ? n : 1) * sizeof(*ord));
     struct name_copies nc;
     for (int s = 0; s < 2; s++)
         nc.of[s] = xcalloc(strtab_count(&dt->t[s]->strs) + 1, sizeof(*nc.of[s]));
-    for (uint32_t i = 0; i < n; i++) {
-        for (int s = 0; s < 2; s++) {
-            v[i].cpu[s] = difftree_cpu(dt, i, s);
-            v[i].gdirect[s] = difftree_gpu_direct(dt, i, s);
-            v[i].gsub[s] = difftree_gpu_subtree(dt, i, s);
-            v[i].gevents[s] = gpu_events(dt, i, s);
-        }
-        v[i].name = node_name(t, &nc, dt, i);
-        ord[i].k1 = abs64(v[i].gsub[1] - v[i].gsub[0]);
-        ord[i].k2 = abs64(v[i].cpu[1] - v[i].cpu[0]);
-        ord[i].idx = i;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        node_keys(dt, i, &ord[i]);
     sort_items(ord, n, sizeof(*ord), cmp_keys);
+    /* Values by node (every node when all rows are built, so that a
+     * parent's name is at hand), else by row. */
+    bool all = rows == n;
+    struct node_vals *v = xmalloc((rows ? rows : 1) * sizeof(*v));
+    for (size_t x = 0; x < rows; x++)
+        node_values(t, &nc, dt, all ? (uint32_t)x : ord[x].idx, &v[x]);
     /* "in": both, or the one side's label. */
     const char *in[3] = {table_copy_text(t, dt->label[0], strlen(dt->label[0])),
                          table_copy_text(t, dt->label[1], strlen(dt->label[1])),
                          table_copy_text(t, "both", 4)};
-    table_reserve(t, n);
-    for (size_t x = 0; x < n; x++) {
+    table_reserve(t, rows);
+    for (size_t x = 0; x < rows; x++) {
         uint32_t id = ord[x].idx;
         const struct difftree_node *nd = &dt->nodes.v[id];
-        const struct node_vals *nv = &v[id];
+        const struct node_vals *nv = &v[all ? id : x];
         size_t r = table_add_row(t);
         table_set_ref(t, r, id);
         table_set_copied_text(t, r, 0, nv->name);
         table_set_copied_text(t, r, 1, in[node_in(dt, id)]);
         table_set_int(t, r, 2, nd->depth);
-        table_set_copied_text(t, r, 3, nd->parent == IDX_NONE ? NULL : v[nd->parent].name);
+        const char *parent = nd->parent == IDX_NONE ? NULL
+                             : all                  ? v[nd->parent].name
+                                                    : node_name(t, &nc, dt, nd->parent);
+        table_set_copied_text(t, r, 3, parent);
         table_set_float(t, r, 4, (double)nv->cpu[0] / 1e3);
         table_set_float(t, r, 5, (double)nv->cpu[1] / 1e3);
         table_set_float(t, r, 6, (double)(nv->cpu[1] - nv->cpu[0]) / 1e3);
@@ -158,11 +186,11 @@ struct table *difftree_table(const struct difftree *dt)
         table_set_int(t, r, 12, nv->gevents[0]);
         table_set_int(t, r, 13, nv->gevents[1]);
     }
+    t->rows_left_out = n - rows;
     free(v);
     free(nc.of[0]);
     free(nc.of[1]);
     free(ord);
-    t->top_default = 50;
     return t;
 }
 

@@ -45,13 +45,20 @@ static bool step_number(const char *s, int64_t *num)
     return true;
 }
 
-/* A numeric arg of event ev, or dflt when absent or not a number. */
-static int64_t arg_int(const struct trace *t, uint32_t ev, const char *key, int64_t dflt)
+/* A numeric arg of event ev under key id kid (IDX_NONE: a key no event
+ * has), or dflt when absent or not a number. The key is looked up once per
+ * trace, not once per event. */
+static int64_t arg_int(const struct trace *t, uint32_t ev, uint32_t kid, int64_t dflt)
 {
+    struct argiter it;
     struct argval a;
     int64_t v;
-    if (argpack_find(t, ev, key, &a) && argpack_val_int(t, &a, &v))
-        return v;
+    if (kid == IDX_NONE)
+        return dflt;
+    argpack_iter_init(&it, t, ev);
+    while (argpack_iter_next(&it, &a))
+        if (a.key == kid)
+            return argpack_val_int(t, &a, &v) ? v : dflt;
     return dflt;
 }
 
@@ -129,6 +136,8 @@ void iters_assign(const struct trace *t, struct iters *out)
     out->side = xcalloc(nev ? nev : 1, sizeof(*out->side));
     out->of_ev = xmalloc((nev ? nev : 1) * sizeof(*out->of_ev));
     uint32_t trace_cat = strtab_find(&t->strs, "Trace", 5);
+    uint32_t k_stream = strtab_find(&t->strs, "stream", 6);
+    uint32_t k_corr = strtab_find(&t->strs, "correlation", 11);
     VEC(struct step_span) spans = {0};
     for (uint32_t i = 0; i < nev; i++) {
         const struct event *e = trace_ev(t, i);
@@ -137,7 +146,7 @@ void iters_assign(const struct trace *t, struct iters *out)
          * difference, and an empty category is not written by Kineto. */
         if (e->ph != 'X' || e->cat == 0 || e->cat == trace_cat)
             continue;
-        out->side[i] = arg_int(t, i, "stream", -1) == -1 ? ITERS_CPU : ITERS_GPU;
+        out->side[i] = arg_int(t, i, k_stream, -1) == -1 ? ITERS_CPU : ITERS_GPU;
         int64_t num;
         if (step_number(ev_name(t, i), &num)) {
             struct step_span s = {e->ts, ev_end(e), num, (uint32_t)spans.n};
@@ -167,7 +176,7 @@ void iters_assign(const struct trace *t, struct iters *out)
         if (out->side[i] == ITERS_CPU || e->cat == cpu_op)
             out->of_ev[i] = segmap_at(&m, e->ts);
         if (out->side[i] == ITERS_CPU) {
-            int64_t c = arg_int(t, i, "correlation", -1);
+            int64_t c = arg_int(t, i, k_corr, -1);
             if (c != -1)
                 hmap_put(&corr, (uint64_t)c, i);
         }
@@ -175,7 +184,7 @@ void iters_assign(const struct trace *t, struct iters *out)
     for (uint32_t i = 0; i < nev; i++) {
         if (out->side[i] != ITERS_GPU || trace_ev(t, i)->cat == cpu_op)
             continue;
-        int64_t c = arg_int(t, i, "correlation", -1);
+        int64_t c = arg_int(t, i, k_corr, -1);
         uint32_t cpu = c == -1 ? IDX_NONE : hmap_get(&corr, (uint64_t)c);
         out->of_ev[i] = cpu == IDX_NONE ? -1 : out->of_ev[cpu];
     }

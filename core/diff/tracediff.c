@@ -16,56 +16,54 @@
 
 static const char *const side_word[2] = {"control", "test"};
 
-/* Resolve the step asked for on one side; false with a message when the
- * trace has no such step. */
-static bool pick_step(struct tracediff *td, int k, char *err, size_t errn)
+/* Resolve the step asked for on side k; false with a message in s->err
+ * when the trace has no such step. */
+static bool pick_step(const struct iters *it, int64_t want, int k, struct tracediff_side *s)
 {
-    const struct iters *it = &td->it[k];
-    int64_t want = td->o.step[k];
-    td->step[k] = -1;
+    s->step = -1;
     if (it->n == 0) {
-        td->nsteps[k] = 0;
+        s->nsteps = 0;
         if (want == TRACEDIFF_STEP_FIRST || want == TRACEDIFF_STEP_ALL)
             return true;
-        snprintf(err, errn, "the %s trace has no ProfilerStep, so no step %lld to take",
-                 side_word[k], (long long)want);
+        snprintf(s->err, sizeof(s->err),
+                 "the %s trace has no ProfilerStep, so no step %lld to take", side_word[k],
+                 (long long)want);
         return false;
     }
     if (want == TRACEDIFF_STEP_ALL) {
-        td->nsteps[k] = it->n;
+        s->nsteps = it->n;
         return true;
     }
-    td->step[k] = want == TRACEDIFF_STEP_FIRST ? 0 : iters_find(it, want);
-    td->nsteps[k] = 1;
-    if (td->step[k] >= 0)
+    s->step = want == TRACEDIFF_STEP_FIRST ? 0 : iters_find(it, want);
+    s->nsteps = 1;
+    if (s->step >= 0)
         return true;
     struct strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < it->n && i < 12; i++)
         sb_printf(&sb, "%s%lld", i ? ", " : "", (long long)it->nums[i]);
     if (it->n > 12)
         sb_printf(&sb, ", ... (%zu steps)", it->n);
-    snprintf(err, errn, "the %s trace has no ProfilerStep#%lld (its steps: %s)", side_word[k],
-             (long long)want, sb_str(&sb));
+    snprintf(s->err, sizeof(s->err), "the %s trace has no ProfilerStep#%lld (its steps: %s)",
+             side_word[k], (long long)want, sb_str(&sb));
     sb_free(&sb);
     return false;
 }
 
-/* Whether event i of side k is in the chosen steps and device. */
-static bool taken(const struct tracediff *td, int k, uint32_t i)
+/* Whether event i is in the chosen steps and device. */
+static bool taken(const struct iters *it, const struct tracediff_opts *o, int32_t step, uint32_t i)
 {
-    const struct iters *it = &td->it[k];
     uint8_t side = it->side[i];
     if (side == ITERS_NONE)
         return false;
-    if (td->o.device == TRACEDIFF_CPU && side != ITERS_CPU)
+    if (o->device == TRACEDIFF_CPU && side != ITERS_CPU)
         return false;
-    if (td->o.device == TRACEDIFF_GPU && side != ITERS_GPU)
+    if (o->device == TRACEDIFF_GPU && side != ITERS_GPU)
         return false;
     if (it->n == 0)
         return true; /* no steps: the whole trace */
-    if (td->step[k] < 0)
+    if (step < 0)
         return it->of_ev[i] >= 0;
-    return it->of_ev[i] == td->step[k];
+    return it->of_ev[i] == step;
 }
 
 static const struct tracediff *sort_td; /* qsort has no context argument */
@@ -79,30 +77,62 @@ static int cmp_rows(const void *a, const void *b)
     return c ? c : (lx > ly) - (lx < ly);
 }
 
-/* Count one side into per-name slots (by id in td->names). */
-static void count_side(struct tracediff *td, int k, struct tracediff_row **slots, size_t *nslots)
+void tracediff_side_prepare(const struct trace *t, const struct tracediff_opts *o, int k,
+                            struct tracediff_side *out)
+{
+    memset(out, 0, sizeof(*out));
+    struct iters it;
+    iters_assign(t, &it);
+    if (pick_step(&it, o->step[k], k, out)) {
+        size_t nstr = strtab_count(&t->strs);
+        out->count = xcalloc(nstr ? nstr : 1, sizeof(*out->count));
+        out->dur_ns = xcalloc(nstr ? nstr : 1, sizeof(*out->dur_ns));
+        VEC(uint32_t) ids = {0};
+        for (uint32_t i = 0; i < t->ev.n; i++) {
+            if (!taken(&it, o, out->step, i))
+                continue;
+            const struct event *e = trace_ev(t, i);
+            if (!out->count[e->name]++)
+                VEC_PUSH(&ids, e->name);
+            out->dur_ns[e->name] = wide_add_sat(out->dur_ns[e->name], e->dur);
+        }
+        out->ids = ids.v;
+        out->nids = ids.n;
+    }
+    /* Only the step numbers outlive the counting. */
+    out->nums = it.nums;
+    out->n = it.n;
+    it.nums = NULL;
+    iters_free(&it);
+}
+
+void tracediff_side_free(struct tracediff_side *s)
+{
+    free(s->nums);
+    free(s->ids);
+    free(s->count);
+    free(s->dur_ns);
+    memset(s, 0, sizeof(*s));
+}
+
+/* Add side k's counts to the per-name slots (by id in td->names): one
+ * intern, so one hash, per distinct name of the side. */
+static void merge_side(struct tracediff *td, int k, const struct tracediff_side *s,
+                       struct tracediff_row **slots, size_t *nslots)
 {
     const struct trace *t = td->t[k];
-    size_t nstr = strtab_count(&t->strs);
-    uint32_t *map = xmalloc((nstr ? nstr : 1) * sizeof(*map));
-    memset(map, 0xff, (nstr ? nstr : 1) * sizeof(*map));
     struct strbuf sb = STRBUF_INIT;
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!taken(td, k, i))
-            continue;
-        const struct event *e = trace_ev(t, i);
-        uint32_t id = map[e->name];
-        if (id == IDX_NONE) {
-            const char *s = trace_str(t, e->name);
-            size_t n = strtab_len(&t->strs, e->name);
-            if (td->o.short_names) {
-                sb_clear(&sb);
-                shortname_hta(&sb, s, n);
-                id = strtab_intern(&td->names, sb_str(&sb), sb.len);
-            } else {
-                id = strtab_intern(&td->names, s, n);
-            }
-            map[e->name] = id;
+    for (size_t j = 0; j < s->nids; j++) {
+        uint32_t name = s->ids[j];
+        const char *str = trace_str(t, name);
+        size_t n = strtab_len(&t->strs, name);
+        uint32_t id;
+        if (td->o.short_names) {
+            sb_clear(&sb);
+            shortname_hta(&sb, str, n);
+            id = strtab_intern(&td->names, sb_str(&sb), sb.len);
+        } else {
+            id = strtab_intern(&td->names, str, n);
         }
         if (id >= *nslots) {
             size_t want = *nslots ? *nslots : 256;
@@ -113,41 +143,47 @@ static void count_side(struct tracediff *td, int k, struct tracediff_row **slots
             *nslots = want;
         }
         struct tracediff_row *r = &(*slots)[id];
-        r->count[k]++;
-        r->dur_ns[k] = wide_add_sat(r->dur_ns[k], e->dur);
+        r->count[k] += s->count[name];
+        r->dur_ns[k] = wide_add_sat(r->dur_ns[k], s->dur_ns[name]);
     }
     sb_free(&sb);
-    free(map);
 }
 
-struct tracediff *tracediff_new(const struct trace *control, const struct trace *test,
-                                const struct tracediff_opts *o, char *err, size_t errn)
+struct tracediff *tracediff_new_sides(const struct trace *control, const struct trace *test,
+                                      const struct tracediff_opts *o, struct tracediff_side side[2],
+                                      char *err, size_t errn)
 {
     const char *lab[2] = {o->label[0] ? o->label[0] : "control",
                           o->label[1] ? o->label[1] : "test"};
+    struct tracediff *td = NULL;
     if (strcmp(lab[0], lab[1]) == 0) {
         snprintf(err, errn, "the two labels are the same ('%s'): the columns need two names",
                  lab[0]);
-        return NULL;
+        goto out;
     }
-    struct tracediff *td = xcalloc(1, sizeof(*td));
+    for (int k = 0; k < 2; k++) {
+        if (side[k].err[0]) {
+            snprintf(err, errn, "%s", side[k].err);
+            goto out;
+        }
+    }
+    td = xcalloc(1, sizeof(*td));
     td->t[0] = control;
     td->t[1] = test;
     td->o = *o;
+    strtab_init(&td->names);
+    struct tracediff_row *slots = NULL;
+    size_t nslots = 0;
     for (int k = 0; k < 2; k++) {
         td->label[k] = xstrdup(lab[k]);
         td->o.label[k] = td->label[k];
-        iters_assign(td->t[k], &td->it[k]);
+        td->it[k].nums = side[k].nums;
+        td->it[k].n = side[k].n;
+        side[k].nums = NULL;
+        td->step[k] = side[k].step;
+        td->nsteps[k] = side[k].nsteps;
+        merge_side(td, k, &side[k], &slots, &nslots);
     }
-    strtab_init(&td->names);
-    if (!pick_step(td, 0, err, errn) || !pick_step(td, 1, err, errn)) {
-        tracediff_free(td);
-        return NULL;
-    }
-    struct tracediff_row *slots = NULL;
-    size_t nslots = 0;
-    for (int k = 0; k < 2; k++)
-        count_side(td, k, &slots, &nslots);
     for (size_t id = 0; id < nslots; id++) {
         if (slots[id].count[0] || slots[id].count[1]) {
             slots[id].name = (uint32_t)id;
@@ -158,7 +194,19 @@ struct tracediff *tracediff_new(const struct trace *control, const struct trace 
     sort_td = td;
     sort_items(td->rows.v, td->rows.n, sizeof(*td->rows.v), cmp_rows);
     sort_td = NULL;
+out:
+    tracediff_side_free(&side[0]);
+    tracediff_side_free(&side[1]);
     return td;
+}
+
+struct tracediff *tracediff_new(const struct trace *control, const struct trace *test,
+                                const struct tracediff_opts *o, char *err, size_t errn)
+{
+    struct tracediff_side side[2];
+    tracediff_side_prepare(control, o, 0, &side[0]);
+    tracediff_side_prepare(test, o, 1, &side[1]);
+    return tracediff_new_sides(control, test, o, side, err, errn);
 }
 
 void tracediff_free(struct tracediff *td)

@@ -47,12 +47,42 @@ struct tracediff {
     const struct trace *t[2]; /* control, test (borrowed) */
     struct tracediff_opts o;
     char *label[2];                 /* column prefixes */
-    struct iters it[2];             /* iterations of each side */
+    struct iters it[2];             /* steps of each side (nums and n only) */
     int32_t step[2];                /* index into it[k].nums; -1 for all steps or none */
     size_t nsteps[2];               /* steps taken on each side (0 when the trace has none) */
     struct strtab names;            /* names (or short names) of both sides */
     VEC(struct tracediff_row) rows; /* by name, byte order */
 };
+
+/* One side's share of a diff, computed from its trace alone so that each
+ * side's can be computed on its own thread (as the trace is loaded): its
+ * iterations, the step taken and, per name id of its own string table,
+ * the counted events. Moved into a tracediff by tracediff_new_sides. */
+struct tracediff_side {
+    int64_t *nums;   /* step numbers present, ascending, each once (iters.nums) */
+    size_t n;        /* count of nums */
+    int32_t step;    /* index into nums; -1 for all steps or none */
+    size_t nsteps;   /* steps taken (0 when the trace has none) */
+    char err[320];   /* why the step asked for is not in the trace; "" when it is */
+    uint32_t *ids;   /* trace strtab ids of the names counted, first seen first */
+    size_t nids;     /* count of ids */
+    int64_t *count;  /* per trace strtab id: events counted (NULL when nids == 0) */
+    int64_t *dur_ns; /* per trace strtab id: their summed durations, ns */
+};
+
+/* Side k (0 control, 1 test) of a diff under o: classify t's events
+ * (indexed or not), pick the step and count. The result owns its arrays
+ * (tracediff_side_free); a step t lacks leaves a message in out->err. */
+void tracediff_side_prepare(const struct trace *t, const struct tracediff_opts *o, int k,
+                            struct tracediff_side *out);
+void tracediff_side_free(struct tracediff_side *s);
+
+/* tracediff_new from sides prepared with the same options (side[0] of
+ * control, side[1] of test); takes over their contents (each is left
+ * empty, to be freed or not) whether or not it succeeds. */
+struct tracediff *tracediff_new_sides(const struct trace *control, const struct trace *test,
+                                      const struct tracediff_opts *o, struct tracediff_side side[2],
+                                      char *err, size_t errn);
 
 /* Compare control and test (both loaded; indexed or not). Returns NULL
  * with a one-line message in err (size errn) when a step asked for is not

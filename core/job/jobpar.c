@@ -15,6 +15,17 @@ size_t jobpar_workers(size_t n, size_t max)
     return w ? w : 1;
 }
 
+unsigned jobpar_parse_threads(size_t workers, unsigned total)
+{
+    if (workers < 2)
+        return total;
+    if (total)
+        return (unsigned)((total + workers - 1) / workers);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t each = cores > 0 ? (size_t)cores / workers : 1;
+    return each > 4 ? 4 : each ? (unsigned)each : 1;
+}
+
 struct jobpar {
     size_t n, next, done;
     bool stop;

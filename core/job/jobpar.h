@@ -20,6 +20,12 @@ typedef void (*jobpar_begin_fn)(void *ud, size_t i, size_t n);
  * n, at least 1. */
 size_t jobpar_workers(size_t n, size_t max);
 
+/* Parser threads for each of `workers` traces read at once: total (the
+ * --threads given, 0 = none) shared out, rounded up; without it the cores
+ * shared out, at most 4 a trace (as one trace read alone gets), at least
+ * 1. With one worker, total as it is (0 leaves the loader's default). */
+unsigned jobpar_parse_threads(size_t workers, unsigned total);
+
 /* Run fn over [0, n) on `workers` threads (1: on the calling thread);
  * returns whether every call ran and returned true. A thread that cannot
  * be started leaves its share to the others (to the caller when none

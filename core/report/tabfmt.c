@@ -227,8 +227,9 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
             sb_putc(out, '\n');
         }
     }
-    if (nrows < t->nrows)
-        sb_printf(out, "(%zu more %s)\n", t->nrows - nrows, t->nrows - nrows == 1 ? "row" : "rows");
+    size_t more = t->nrows - nrows + t->rows_left_out;
+    if (more)
+        sb_printf(out, "(%zu more %s)\n", more, more == 1 ? "row" : "rows");
     for (size_t i = 0; i < t->notes.n; i++) {
         sb_clear(&fit);
         display_sanitize(&fit, t->notes.v[i], strlen(t->notes.v[i]));
@@ -365,7 +366,7 @@ static void put_json(struct strbuf *out, const struct table *t, const struct tab
         sb_printf(out, ", \"kind\": \"%s\"}", kind_name(t->cols[c].kind));
     }
     /* total_rows tells a reader of a --top cut how many rows were left out. */
-    sb_printf(out, "], \"total_rows\": %zu, \"rows\": [", t->nrows);
+    sb_printf(out, "], \"total_rows\": %zu, \"rows\": [", t->nrows + t->rows_left_out);
     size_t nrows = row_limit(t, o);
     for (size_t r = 0; r < nrows; r++) {
         sb_puts(out, r ? ",\n  {" : "\n  {");
@@ -448,9 +449,9 @@ static void put_md(struct strbuf *out, const struct table *t, const struct tabfm
             sb_putc(out, '\n');
         }
     }
-    if (nrows < t->nrows)
-        sb_printf(out, "\n(%zu more %s)\n", t->nrows - nrows,
-                  t->nrows - nrows == 1 ? "row" : "rows");
+    size_t more = t->nrows - nrows + t->rows_left_out;
+    if (more)
+        sb_printf(out, "\n(%zu more %s)\n", more, more == 1 ? "row" : "rows");
     for (size_t i = 0; i < t->notes.n; i++) {
         sb_puts(out, "\n> ");
         tabfmt_md_text(out, t->notes.v[i], strlen(t->notes.v[i]));

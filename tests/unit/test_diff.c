@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/diff/difftree.h"
 #include "core/diff/iters.h"
 #include "core/diff/shortname.h"
 #include "core/diff/tracediff.h"
+#include "core/job/jobpar.h"
 #include "core/trace/tree.h"
 #include "tests/unit/testutil.h"
 
@@ -219,11 +221,48 @@ static void test_merged_tree(void **state)
         assert_true(cell_f(tab, r, "diff_cpu_time") == (swap ? 10.0 : -10.0));
         r = row_named(tab, "C");
         assert_string_equal(table_cell(tab, r, 1).s, swap ? "test" : "control");
+        /* Only the top rows built: the same rows, cell for cell, and the
+         * rest counted as left out. */
+        for (size_t top = 1; top <= 7; top++) {
+            struct table *cut = difftree_table_top(dt, top);
+            size_t rows = top < tab->nrows ? top : tab->nrows;
+            assert_int_equal(cut->nrows, rows);
+            assert_int_equal(cut->rows_left_out, tab->nrows - rows);
+            for (size_t x = 0; x < rows; x++) {
+                assert_int_equal(cut->refs[x], tab->refs[x]);
+                for (size_t c = 0; c < tab->ncols; c++) {
+                    union cell u = table_cell(tab, x, c), v = table_cell(cut, x, c);
+                    if (tab->cols[c].kind == COL_TEXT)
+                        assert_string_equal(u.s ? u.s : "", v.s ? v.s : "");
+                    else
+                        assert_memory_equal(&u, &v, sizeof(u));
+                }
+            }
+            table_free(cut);
+        }
         table_free(tab);
         difftree_free(dt);
     }
     trace_free(a);
     trace_free(b);
+}
+
+/* The parser threads of the two sides: --threads shared out, rounded up;
+ * else the cores shared out, 1 to 4 a side; one side at a time keeps the
+ * loader's own default. */
+static void test_parse_threads(void **state)
+{
+    (void)state;
+    assert_int_equal(jobpar_parse_threads(1, 0), 0);
+    assert_int_equal(jobpar_parse_threads(1, 3), 3);
+    assert_int_equal(jobpar_parse_threads(2, 3), 2);
+    assert_int_equal(jobpar_parse_threads(2, 1), 1);
+    assert_int_equal(jobpar_parse_threads(2, 8), 4);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned each = jobpar_parse_threads(2, 0);
+    assert_true(each >= 1 && each <= 4);
+    if (cores >= 2 && cores <= 8)
+        assert_int_equal(each, cores / 2);
 }
 
 #define LAUNCH(ts, corr, kernel, kts)                                                              \
@@ -268,7 +307,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_short_names),         cmocka_unit_test(test_iterations),
         cmocka_unit_test(test_diff_steps),          cmocka_unit_test(test_merged_tree),
-        cmocka_unit_test(test_rematch_by_gpu_work),
+        cmocka_unit_test(test_rematch_by_gpu_work), cmocka_unit_test(test_parse_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
