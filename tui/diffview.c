@@ -258,8 +258,8 @@ static void rebuild_tree(struct diffview *dv)
     if (pattern_active(&dv->filter)) {
         for (size_t i = 0; i < nn; i++)
             dv->shown[i] = pattern_match(&dv->filter, difftree_name(dt, (uint32_t)i));
-        /* Pre-order: a node's descendants follow it, so a reverse pass
-         * reaches every child before its parent. */
+        /* A node is made after its parent, so a reverse pass reaches
+         * every child before its parent. */
         for (size_t i = nn; i-- > 0;)
             if (dv->shown[i] && dt->nodes.v[i].parent != IDX_NONE)
                 dv->shown[dt->nodes.v[i].parent] = 1;
@@ -470,13 +470,19 @@ static void tree_move(struct diffview *dv, enum action a)
                 break;
             }
         return;
-    case A_EXPAND_ALL:
-        for (uint32_t i = node; i < dt->nodes.n; i++) {
-            if (i > node && dt->nodes.v[i].depth <= nd->depth)
-                break;
-            dv->open[i] = 1;
+    case A_EXPAND_ALL: {
+        /* A node is made after its parent: one pass forward finds the
+         * subtree. */
+        uint8_t *in = xcalloc(dt->nodes.n, 1);
+        in[node] = dv->open[node] = 1;
+        for (uint32_t i = node + 1; i < dt->nodes.n; i++) {
+            uint32_t p = dt->nodes.v[i].parent;
+            if (p != IDX_NONE && in[p])
+                in[i] = dv->open[i] = 1;
         }
+        free(in);
         break;
+    }
     case A_COLLAPSE_ALL: {
         memset(dv->open, 0, dt->nodes.n ? dt->nodes.n : 1);
         uint32_t root = node;
