@@ -64,13 +64,17 @@ static void put_change(struct strbuf *out, int64_t a, int64_t b, bool ascii)
         sb_printf(out, " (%+.1f %%)", 100.0 * (double)d / (double)a);
 }
 
+/* "control: LABEL  GPU 1.23 ms  ProfilerStep#6  DEVICE  FILE": what is cut
+ * on a narrow screen comes last. */
 static void side_line(const struct diffview *dv, int k, struct strbuf *out)
 {
     const struct trace *t = dv->td->t[k];
     sb_printf(out, "%-8s ", k ? "test:" : "control:");
     display_sanitize(out, dv->td->label[k], strlen(dv->td->label[k]));
-    sb_puts(out, "  ");
-    display_sanitize(out, t->path ? t->path : "-", strlen(t->path ? t->path : "-"));
+    char buf[48];
+    text_duration(buf, sizeof(buf), dv->gpu_total[k], dv->ascii);
+    sb_printf(out, "  GPU %s  ", buf);
+    tracediff_describe_side(dv->td, k, out);
     const char *dev = t->devices.n ? trace_str(t, t->devices.v[0].name) : "";
     sb_puts(out, "  ");
     if (*dev)
@@ -78,10 +82,7 @@ static void side_line(const struct diffview *dv, int k, struct strbuf *out)
     else
         sb_puts(out, "(no device properties)");
     sb_puts(out, "  ");
-    tracediff_describe_side(dv->td, k, out);
-    char buf[48];
-    text_duration(buf, sizeof(buf), dv->gpu_total[k], dv->ascii);
-    sb_printf(out, "  GPU %s", buf);
+    display_sanitize(out, t->path ? t->path : "-", strlen(t->path ? t->path : "-"));
 }
 
 static void header(struct diffview *dv, int cols, struct strbuf *out)
@@ -271,7 +272,7 @@ static void put_us(struct strbuf *line, int64_t ns, bool present)
     sb_printf(line, "  %*s", TREE_W, buf);
 }
 
-static void tree_head(const struct diffview *dv, size_t namew, struct strbuf *line)
+static void tree_head(const struct diffview *dv, size_t namew, int shown, struct strbuf *line)
 {
     char t[TREE_COLS][TREE_W + 8];
     const char *lab[2] = {dv->td->label[0], dv->td->label[1]};
@@ -285,7 +286,7 @@ static void tree_head(const struct diffview *dv, size_t namew, struct strbuf *li
     snprintf(t[7], sizeof(t[7]), "%.*s kern", 7, lab[1]);
     const char *name = "name (us; +: test only, -: control only)";
     put_cell(line, name, strlen(name), namew, false, false, dv->ascii);
-    for (int i = 0; i < TREE_COLS; i++) {
+    for (int i = 0; i < shown; i++) {
         sb_puts(line, "  ");
         put_cell(line, t[i], strlen(t[i]), TREE_W, true, false, dv->ascii);
     }
@@ -299,7 +300,8 @@ static uint32_t kernels(const struct difftree *dt, uint32_t node, int side)
     return n;
 }
 
-static void tree_row(const struct diffview *dv, uint32_t node, size_t namew, struct strbuf *line)
+static void tree_row(const struct diffview *dv, uint32_t node, size_t namew, int shown,
+                     struct strbuf *line)
 {
     const struct difftree *dt = dv->ctx.dt;
     const struct difftree_node *nd = &dt->nodes.v[node];
@@ -312,13 +314,14 @@ static void tree_row(const struct diffview *dv, uint32_t node, size_t namew, str
     bool kids = nd->first_child != IDX_NONE;
     bool open = kids && (dv->open[node] || pattern_active(&dv->filter));
     if (dv->ascii)
-        sb_puts(&nm, !kids ? "  " : open ? "- " : "+ ");
+        sb_puts(&nm, !kids ? "  " : open ? "v " : "> ");
     else
         sb_puts(&nm, !kids ? "  " : open ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ");
     const char *name = difftree_name(dt, node);
     display_sanitize(&nm, name, strlen(name));
     put_cell(line, nm.s, nm.len, namew, false, false, dv->ascii);
     sb_free(&nm);
+    size_t numbers = line->len;
     int64_t g[2], c[2];
     for (int s = 0; s < 2; s++) {
         g[s] = difftree_gpu_subtree(dt, node, s);
@@ -338,6 +341,9 @@ static void tree_row(const struct diffview *dv, uint32_t node, size_t namew, str
             buf[0] = '\0';
         sb_printf(line, "  %*s", TREE_W, buf);
     }
+    /* The columns that fit (ASCII digits after the name). */
+    if (line->len > numbers + (size_t)shown * (TREE_W + 2))
+        line->len = numbers + (size_t)shown * (TREE_W + 2);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -419,10 +425,15 @@ void diffview_screen(struct diffview *dv, int lines, int cols, struct strbuf *ou
     struct strbuf ln = STRBUF_INIT;
     const struct table *t = dv->tab[tab];
     size_t *w = NULL, namew = 0;
+    int shown = TREE_COLS;
     if (tab == DV_TREE) {
-        size_t rest = (size_t)TREE_COLS * (TREE_W + 2);
+        /* The name keeps 24 columns; the numbers that do not fit go, the
+         * kernel counts first, then CPU time (GPU time always shows). */
+        shown = (cols - 24) / (TREE_W + 2);
+        shown = shown > TREE_COLS ? TREE_COLS : shown < 3 ? 3 : shown;
+        size_t rest = (size_t)shown * (TREE_W + 2);
         namew = (size_t)cols > rest + 20 ? (size_t)cols - rest : 20;
-        tree_head(dv, namew, &ln);
+        tree_head(dv, namew, shown, &ln);
     } else {
         w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
         flat_widths(dv, t, cols, w);
@@ -433,7 +444,7 @@ void diffview_screen(struct diffview *dv, int lines, int cols, struct strbuf *ou
     for (size_t i = top; i < dv->nrows[tab] && i < top + (size_t)rows; i++) {
         sb_clear(&ln);
         if (tab == DV_TREE)
-            tree_row(dv, dv->rows[tab][i], namew, &ln);
+            tree_row(dv, dv->rows[tab][i], namew, shown, &ln);
         else
             flat_row(dv, t, w, dv->rows[tab][i], &ln);
         if (i == cur)

@@ -61,7 +61,7 @@ def ms_of(text):
 def check_header(lines, gpu_rows):
     totals = []
     for k, label in ((1, "control"), (2, "test")):
-        m = re.search(r"  GPU ([0-9.]+ (?:ms|s|µs|us|ns))$", lines[k])
+        m = re.search(r"  GPU ([0-9.]+ (?:ms|s|µs|us|ns))  ", lines[k])
         if not m:
             fail("no GPU total on header line %d: %r" % (k, lines[k]))
         totals.append(ms_of(m.group(1)))
