@@ -22,8 +22,7 @@ static const char *const tab_names[DV__TABS] = {"ops", "tree", "lca", "unique-ar
 /* The diff report tables behind each flat tab (diffreport.h's registry). */
 static const char *const tab_tables[DV__TABS] = {"ops", NULL, "lca", "unique-args", "roofline"};
 
-/* Whether a column holds a change (test - control): sorted by magnitude. */
-static bool change_col(const struct table_col *c)
+bool diffview_change_col(const struct table_col *c)
 {
     return strncmp(c->name, "diff", 4) == 0 || strstr(c->name, "delta") != NULL;
 }
@@ -155,7 +154,7 @@ static int cmp_flat(const void *x, const void *y)
         double va = num_cell(t, a, col), vb = num_cell(t, b, col);
         if (isnan(va) || isnan(vb))
             return isnan(va) && isnan(vb) ? (a > b) - (a < b) : isnan(va) ? 1 : -1;
-        if (change_col(c)) {
+        if (diffview_change_col(c)) {
             va = fabs(va);
             vb = fabs(vb);
         }

@@ -92,6 +92,10 @@ void diffview_screen(struct diffview *dv, int lines, int cols, struct strbuf *ou
  * false when there is none. */
 bool diffview_selected(const struct diffview *dv, uint32_t *row);
 
+/* Whether a column of a diff table holds a change (test - control): it
+ * sorts by magnitude and shows right after the name. */
+bool diffview_change_col(const struct table_col *c);
+
 /* Table rows on a screen of `lines` lines. */
 int diffview_table_rows(const struct diffview *dv, int lines);
 

@@ -121,11 +121,6 @@ static void header(struct diffview *dv, int cols, struct strbuf *out)
 /* Flat tables                                                              */
 /* ------------------------------------------------------------------------ */
 
-static bool change_col(const struct table_col *c)
-{
-    return strncmp(c->name, "diff", 4) == 0 || strstr(c->name, "delta") != NULL;
-}
-
 static bool col_shown(const struct table *t, size_t c)
 {
     return !(t->cols[c].flags & COLF_DETAIL);
@@ -223,7 +218,7 @@ static size_t col_at(const struct table *t, size_t k)
         return namecol;
     for (int pass = 0; pass < 2; pass++)
         for (size_t c = 0; c < t->ncols; c++) {
-            if (c == namecol || change_col(&t->cols[c]) != (pass == 0))
+            if (c == namecol || diffview_change_col(&t->cols[c]) != (pass == 0))
                 continue;
             if (++seen == k)
                 return c;

@@ -17,8 +17,11 @@
 #include "tui/keymap.h"
 #include "tui/term.h"
 
-/* Header lines drawn in the title colour. */
+/* Header lines drawn in the title colour, and the line of the column
+ * titles (under the title and the lines of the two sides and the
+ * change). */
 #define TITLE_LINES 1
+#define COLUMN_TITLES 4
 
 static void draw(struct diffview *dv)
 {
@@ -32,10 +35,10 @@ static void draw(struct diffview *dv)
     for (int y = 0; y < lines && *p; y++) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        attr_t at = y < TITLE_LINES ? color_attr(C_TITLE_FOCUS)
-                    : y == cursor   ? A_REVERSE
-                    : y == 4        ? A_BOLD
-                                    : A_NORMAL;
+        attr_t at = y < TITLE_LINES      ? color_attr(C_TITLE_FOCUS)
+                    : y == cursor        ? A_REVERSE
+                    : y == COLUMN_TITLES ? A_BOLD
+                                         : A_NORMAL;
         attrset(at);
         mvaddnstr(y, 0, p, (int)n);
         if (y < TITLE_LINES || y == cursor)
