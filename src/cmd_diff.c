@@ -26,6 +26,7 @@
 #include "src/cliout.h"
 #include "src/commands.h"
 #include "src/progress.h"
+#include "tui/diffview.h"
 
 struct diff_cli {
     const char *tables;
@@ -38,7 +39,12 @@ struct diff_cli {
     bool no_header;
     bool quiet;
     unsigned threads;
-    int rank[2];   /* --control-rank, --test-rank; -1 = none */
+    int rank[2]; /* --control-rank, --test-rank; -1 = none */
+    bool report; /* an option that shapes a report was given (-t, -f, -o, ...) */
+    bool view;   /* -i: the diff view even without a terminal */
+    bool ascii, no_color;
+    const char *script;            /* --script: the diff view headless */
+    int script_lines, script_cols; /* --size */
     int picked[2]; /* the rank a side's file was picked as; -1 = a file named alone */
 };
 
@@ -77,6 +83,12 @@ static void diff_usage(FILE *f)
             "      --xlsx FILE        write the tables as an Excel workbook instead\n"
             "      --threads N        parser threads, shared by the two sides (default: one\n"
             "                         per core, at most 4 a side)\n"
+            "  -i, --interactive      open the diff view (the default when standard output\n"
+            "                         is a terminal and no report option is given)\n"
+            "      --script FILE      run the diff view's steps in FILE headless\n"
+            "      --size WxH         script mode: screen size (default 100x30)\n"
+            "      --ascii            the diff view in ASCII only\n"
+            "      --no-color         the diff view in monochrome\n"
             "  -q, --quiet            no progress bar\n"
             "  -h, --help             this help\n\n"
             "Exit status: 0 on success, 1 when the output cannot be written, 2 when an input\n"
@@ -100,6 +112,10 @@ enum {
     OPT_LABELS,
     OPT_CRANK,
     OPT_TRANK,
+    OPT_SCRIPT,
+    OPT_SIZE,
+    OPT_ASCII,
+    OPT_NOCOLOR,
 };
 
 static bool parse_step(const char *s, int64_t *out)
@@ -153,6 +169,11 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
         {"labels", required_argument, NULL, OPT_LABELS},
         {"control-rank", required_argument, NULL, OPT_CRANK},
         {"test-rank", required_argument, NULL, OPT_TRANK},
+        {"interactive", no_argument, NULL, 'i'},
+        {"script", required_argument, NULL, OPT_SCRIPT},
+        {"size", required_argument, NULL, OPT_SIZE},
+        {"ascii", no_argument, NULL, OPT_ASCII},
+        {"no-color", no_argument, NULL, OPT_NOCOLOR},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -161,8 +182,44 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
     int ch;
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":t:f:n:s:o:qh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":t:f:n:s:o:qhi", longopts, NULL)) != -1) {
         switch (ch) {
+        case 't':
+        case 'f':
+        case 'n':
+        case 's':
+        case 'o':
+        case OPT_NAMEW:
+        case OPT_ALLCOLS:
+        case OPT_CSVRAW:
+        case OPT_NOHEADER:
+        case OPT_XLSX:
+            c->report = true;
+            break;
+        default:
+            break;
+        }
+        switch (ch) {
+        case 'i':
+            c->view = true;
+            break;
+        case OPT_SCRIPT:
+            c->script = optarg;
+            break;
+        case OPT_SIZE:
+            if (sscanf(optarg, "%dx%d", &c->script_cols, &c->script_lines) != 2 ||
+                c->script_cols < 1 || c->script_lines < 1 || c->script_cols > 1000 ||
+                c->script_lines > 1000) {
+                usage_error("--size needs WIDTHxHEIGHT, not", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_ASCII:
+            c->ascii = true;
+            break;
+        case OPT_NOCOLOR:
+            c->no_color = true;
+            break;
         case 't':
             c->tables = optarg;
             break;
@@ -281,6 +338,14 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
                     NULL);
         return EXIT_USAGE;
     }
+    if ((c->view || c->script) && (c->out_path || c->xlsx_path)) {
+        usage_error("-i and --script show the diff view; -o and --xlsx write a report", NULL);
+        return EXIT_USAGE;
+    }
+    if (c->script)
+        c->view = true;
+    else if (!c->view && !c->report && isatty(STDOUT_FILENO))
+        c->view = true;
     paths[0] = argv[optind];
     paths[1] = argv[optind + 1];
     return -1;
@@ -560,6 +625,15 @@ static int run(struct diff_cli *c, const char **paths)
         trace_free(t[0]);
         trace_free(t[1]);
         return status ? status : EXIT_USAGE;
+    }
+    if (c->view) {
+        /* The view takes the traces and the diff over. */
+        struct diffview *dv = diffview_new(td, c->ascii);
+        bool mono = c->no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR"));
+        int vrc = c->script ? diffview_script(dv, c->script, c->script_lines, c->script_cols)
+                            : diffview_run(dv, mono);
+        diffview_free(dv);
+        return status ? status : vrc;
     }
     struct table_list tables = {0};
     phase_timer_mark(&pt, "per-name diff");

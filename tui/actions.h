@@ -14,7 +14,8 @@
     _(AG_TREE,     "Call tree")                                                \
     _(AG_TIMELINE, "Timeline")                                                 \
     _(AG_TRACEBACK, "Traceback and source")                                    \
-    _(AG_SNAPSHOT, "Memory snapshot")
+    _(AG_SNAPSHOT, "Memory snapshot")                                          \
+    _(AG_DIFF,     "Trace diff")
 
 enum action_group {
 #define AG_ENUM(id, title) id,
@@ -97,7 +98,13 @@ enum action_group {
     _(A_DEVICE_NEXT,    "device-next",    AG_SNAPSHOT, "Show the memory of the next device")   \
     _(A_PEAK,           "peak",           AG_SNAPSHOT, "Move the memory cursor to the peak of allocated memory") \
     _(A_OOM_NEXT,       "oom-next",       AG_SNAPSHOT, "Move the memory cursor to the next out-of-memory event") \
-    _(A_SITE_DEPTH,     "site-depth",     AG_SNAPSHOT, "Group allocation sites by their top 1, 2, 3, 5 frames or all")
+    _(A_SITE_DEPTH,     "site-depth",     AG_SNAPSHOT, "Group allocation sites by their top 1, 2, 3, 5 frames or all") \
+    _(A_DIFF_OPS,       "diff-ops",       AG_DIFF,     "Diff: the per-name table (HTA's compare_traces)") \
+    _(A_DIFF_TREE,      "diff-tree",      AG_DIFF,     "Diff: the merged call tree") \
+    _(A_DIFF_LCA,       "diff-lca",       AG_DIFF,     "Diff: GPU work under the lowest matched ancestor") \
+    _(A_DIFF_ARGS,      "diff-unique-args", AG_DIFF,   "Diff: GPU time by op and input shapes") \
+    _(A_DIFF_ROOFLINE,  "diff-roofline",  AG_DIFF,     "Diff: the roofline sheets joined") \
+    _(A_DIFF_DETAIL,    "diff-detail",    AG_DIFF,     "Diff: show or hide both sides' detail of the selection")
 
 enum action {
 #define A_ENUM(id, name, group, help) id,

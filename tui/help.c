@@ -22,6 +22,8 @@ static int group_pane(enum action_group g)
         return KEYS_TRACEBACK;
     case AG_SNAPSHOT:
         return KEYS_SNAP_TABLE;
+    case AG_DIFF:
+        return KEYS_DIFF;
     default:
         return PANE__COUNT;
     }
@@ -121,7 +123,8 @@ void help_text_mode(struct strbuf *out, int pane, enum help_mode mode)
         put_group(out, first, snapshot);
     for (int g = 0; g < AG__COUNT; g++)
         if ((enum action_group)g != first &&
-            (mode != HELP_TRACE || (enum action_group)g != AG_SNAPSHOT))
+            (mode != HELP_TRACE || (enum action_group)g != AG_SNAPSHOT) &&
+            (mode == HELP_ALL || (enum action_group)g != AG_DIFF))
             put_group(out, (enum action_group)g, snapshot);
     sb_puts(out, "\nMouse\n"
                  "  click            select and focus; click a column header to sort by it,\n"

@@ -183,6 +183,30 @@ static const struct keybind keys_snap_chart[] = {
     {'d', A_DEVICE_NEXT, "Device"},
     {0, A_NONE, NULL},
 };
+static const struct keybind keys_diff[] = {
+    {'\n', A_DIFF_DETAIL, "Detail"},
+    {'d', A_DIFF_DETAIL, NULL},
+    {'1', A_DIFF_OPS, "Ops"},
+    {'2', A_DIFF_TREE, "Tree"},
+    {'3', A_DIFF_LCA, "LCA"},
+    {'4', A_DIFF_ARGS, NULL},
+    {'5', A_DIFF_ROOFLINE, NULL},
+    {'\t', A_VIEW_NEXT, "Table"},
+    {KEYF(KEY_BTAB), A_VIEW_PREV, NULL},
+    {'s', A_SORT_NEXT, "Sort"},
+    {'>', A_SORT_NEXT, NULL},
+    {'<', A_SORT_PREV, NULL},
+    {'S', A_SORT_REVERSE, NULL},
+    {'/', A_FILTER, "Filter"},
+    {'f', A_FILTER, NULL},
+    {'F', A_FILTER_CLEAR, NULL},
+    {' ', A_TOGGLE, NULL},
+    {'o', A_TOGGLE, NULL},
+    {'e', A_EXPAND_ALL, NULL},
+    {'*', A_EXPAND_ALL, NULL},
+    {'c', A_COLLAPSE_ALL, NULL},
+    {0, A_NONE, NULL},
+};
 /* clang-format on */
 
 const struct keybind *keymap_table(int pane)
@@ -206,6 +230,8 @@ const struct keybind *keymap_table(int pane)
         return keys_snap_memory;
     case KEYS_SNAP_CHART:
         return keys_snap_chart;
+    case KEYS_DIFF:
+        return keys_diff;
     default:
         return keys_global;
     }

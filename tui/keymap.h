@@ -31,6 +31,7 @@ enum keytab {
     KEYS_SNAP_TABLE,
     KEYS_SNAP_MEMORY,
     KEYS_SNAP_CHART,
+    KEYS_DIFF, /* the trace diff view (tui/diffview.h) */
     KEYS__COUNT
 };
 

@@ -354,3 +354,18 @@ struct table *tracediff_ops_table(const struct tracediff *td)
     }
     return t;
 }
+
+bool tracediff_in_step(const struct tracediff *td, int side, uint32_t ev)
+{
+    const struct iters *it = &td->it[side];
+    if (it->side[ev] == ITERS_NONE)
+        return false;
+    if (it->n == 0)
+        return true;
+    return td->step[side] < 0 ? it->of_ev[ev] >= 0 : it->of_ev[ev] == td->step[side];
+}
+
+bool tracediff_counts(const struct tracediff *td, int side, uint32_t ev)
+{
+    return taken(td, side, ev);
+}

@@ -109,4 +109,11 @@ struct table *tracediff_table(const struct tracediff *td);
  * that order, then by name. */
 struct table *tracediff_ops_table(const struct tracediff *td);
 
+/* Whether event ev of side (0 control, 1 test) is in the steps compared,
+ * whatever the device filter; an event HTA does not count is in none. */
+bool tracediff_in_step(const struct tracediff *td, int side, uint32_t ev);
+/* Whether the per-name diff counts event ev of side: in the steps compared
+ * and on the device asked for. */
+bool tracediff_counts(const struct tracediff *td, int side, uint32_t ev);
+
 #endif

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""The diff view's numbers against `torchtop diff -f csv` of the same pair.
+
+usage: diffview_check.py OPS_SCREEN TREE_SCREEN OPS_CSV TREE_CSV GPU_CSV COLS
+
+OPS_SCREEN: a saved screen of the per-name table (default order); its rows
+must be the CSV's rows ordered by |diff_duration| (ties in the CSV's
+order), each number equal to the CSV's at the screen's precision, each
+name the CSV's (or cut with an ellipsis from it). TREE_SCREEN: a saved
+screen of the merged tree; every row must be a row of -t tree's CSV with
+the same name, sides, GPU and CPU times (us, one decimal) and kernel
+counts. GPU_CSV (-t ops --device gpu): the header's GPU total of each side
+is the sum of that side's total durations. COLS: the screens' width.
+Prints what it compared; exits
+1 on the first difference."""
+import csv
+import io
+import re
+import sys
+
+ELL = "\u2026"
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def read_csv(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def same_name(shown, full):
+    """shown is full, or full cut in the middle or at the end with '…'."""
+    if ELL not in shown:
+        return shown == full
+    head, _, tail = shown.partition(ELL)
+    return full.startswith(head) and full.endswith(tail) and len(full) >= len(head) + len(tail)
+
+
+def close(a, b, tol):
+    return abs(float(a) - float(b)) <= tol
+
+
+def screen_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read().split("\n")
+
+
+def ms_of(text):
+    """'18.77 ms', '566.76 ms', '1.234 s', '812.00 µs' -> milliseconds."""
+    m = re.match(r"([0-9.]+) (ms|s|µs|us|ns)$", text)
+    if not m:
+        fail("cannot read the duration " + repr(text))
+    v = float(m.group(1))
+    return v * {"ms": 1, "s": 1e3, "µs": 1e-3, "us": 1e-3, "ns": 1e-6}[m.group(2)]
+
+
+def check_header(lines, gpu_rows):
+    totals = []
+    for k, label in ((1, "control"), (2, "test")):
+        m = re.search(r"  GPU ([0-9.]+ (?:ms|s|µs|us|ns))  ", lines[k])
+        if not m:
+            fail("no GPU total on header line %d: %r" % (k, lines[k]))
+        totals.append(ms_of(m.group(1)))
+    cols = list(gpu_rows[0].keys()) if gpu_rows else []
+    durs = [c for c in cols if c.endswith("_total_duration")]
+    for k in range(2):
+        want = sum(float(r[durs[k]]) for r in gpu_rows) / 1e3
+        # The screen shows two decimals of ms (three of s).
+        if abs(totals[k] - want) > max(0.0051, want * 1e-5):
+            fail("side %d GPU total: screen %.3f ms, CSV sum %.3f ms" % (k, totals[k], want))
+    print("header: GPU totals %.2f ms and %.2f ms equal the CSV sums" % tuple(totals))
+
+
+def check_ops(lines, rows):
+    head = lines[4]
+    if not head.startswith("name"):
+        fail("the ops screen's column header is %r" % head)
+    dur = [c for c in rows[0].keys() if c.endswith("_total_duration")]
+    cnt = [c for c in rows[0].keys() if c.endswith("_counts") and c != "diff_counts"]
+    order = sorted(range(len(rows)), key=lambda i: -abs(float(rows[i]["diff_duration"])))
+    n = 0
+    worst = 0.0
+    for y in range(5, len(lines)):
+        line = lines[y]
+        if not line.strip():
+            break
+        parts = re.split(r" {2,}", line.strip())
+        if len(parts) < 8:
+            break
+        name = "  ".join(parts[:-7])
+        vals = parts[-7:]
+        r = rows[order[n]]
+        if not same_name(name, r["name"]):
+            fail("ops row %d: screen %r, CSV %r" % (n, name, r["name"]))
+        want = [r["diff_counts"], r["diff_duration"], r[cnt[0]], r[dur[0]], r[cnt[1]], r[dur[1]]]
+        for got, exp in zip(vals[:6], want):
+            worst = max(worst, abs(float(got) - float(exp)))
+            if not close(got, exp, 0.0005):
+                fail("ops row %d (%s): screen %s, CSV %s" % (n, r["name"], got, exp))
+        if vals[6] != r["counts_change_categories"].lstrip("'"):
+            fail("ops row %d: change %r, CSV %r" % (n, vals[6], r["counts_change_categories"]))
+        n += 1
+    if n < 5:
+        fail("only %d ops rows on the screen" % n)
+    print("ops: %d rows equal the CSV's, in its |diff_duration| order (worst difference %g)"
+          % (n, worst))
+
+
+def check_tree(lines, rows, cols):
+    head = lines[4]
+    if not head.startswith("name"):
+        fail("the tree screen's column header is %r" % head)
+    width = 14
+    namew = cols - 8 * width
+    labels = [c[: -len("_gpu_time")] for c in rows[0].keys()
+              if c.endswith("_gpu_time") and not c.startswith("diff")]
+    n = 0
+    worst = 0.0
+    for y in range(5, len(lines)):
+        line = lines[y]
+        if len(line) <= namew or not line.strip():
+            break
+        line = line.ljust(cols)
+        mark = line[0]
+        name = line[1:namew].rstrip().lstrip(" ")
+        if name[:2] in ("\u25be ", "\u25b8 "):
+            name = name[2:]
+        cells = [line[namew + i * width: namew + (i + 1) * width].strip() for i in range(8)]
+        in_want = {" ": "both", "+": labels[1], "-": labels[0]}[mark]
+        found = False
+        for r in rows:
+            if r["in"] != in_want or not same_name(name, r["name"]):
+                continue
+            want = [r[labels[0] + "_gpu_time"], r[labels[1] + "_gpu_time"], r["diff_gpu_time"],
+                    r[labels[0] + "_cpu_time"], r[labels[1] + "_cpu_time"], r["diff_cpu_time"]]
+            ok = True
+            for i, (got, exp) in enumerate(zip(cells[:6], want)):
+                absent = (i in (0, 3) and mark == "+") or (i in (1, 4) and mark == "-")
+                if absent:
+                    ok &= got == ""
+                else:
+                    ok &= got != "" and close(got, exp, 0.0501)
+            kern = [r[labels[0] + "_gpu_events"], r[labels[1] + "_gpu_events"]]
+            for i in range(2):
+                absent = (i == 0 and mark == "+") or (i == 1 and mark == "-")
+                ok &= cells[6 + i] == ("" if absent else kern[i])
+            if ok:
+                for got, exp in zip(cells[:6], want):
+                    if got:
+                        worst = max(worst, abs(float(got) - float(exp)))
+                found = True
+                break
+        if not found:
+            fail("tree row %r (%s): no row of -t tree has its numbers: %s" % (name, mark, cells))
+        n += 1
+    if n < 3:
+        fail("only %d tree rows on the screen" % n)
+    print("tree: %d rows found in -t tree with the same numbers (worst difference %g us)"
+          % (n, worst))
+
+
+def main():
+    if len(sys.argv) != 7:
+        print(__doc__)
+        sys.exit(2)
+    ops_screen, tree_screen, ops_csv, tree_csv, gpu_csv, cols = sys.argv[1:]
+    ops = screen_lines(ops_screen)
+    check_header(ops, read_csv(gpu_csv))
+    check_ops(ops, read_csv(ops_csv))
+    check_tree(screen_lines(tree_screen), read_csv(tree_csv), int(cols))
+
+
+if __name__ == "__main__":
+    main()

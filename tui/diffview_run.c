@@ -1,0 +1,260 @@
+/* The diff view on the terminal, and headless under a script
+ * (tui/diffview.h). */
+#include "config.h"
+
+#include <ctype.h>
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/base/display.h"
+#include "core/base/outfile.h"
+#include "core/base/xalloc.h"
+#include "tui/colors.h"
+#include "tui/diffview.h"
+#include "tui/keymap.h"
+#include "tui/term.h"
+
+/* Header lines drawn in the title colour, and the line of the column
+ * titles (under the title and the lines of the two sides and the
+ * change). */
+#define TITLE_LINES 1
+#define COLUMN_TITLES 4
+
+static void draw(struct diffview *dv)
+{
+    int lines, cols;
+    getmaxyx(stdscr, lines, cols);
+    struct strbuf sb = STRBUF_INIT;
+    int cursor;
+    diffview_screen(dv, lines, cols, &sb, &cursor);
+    erase();
+    const char *p = sb_str(&sb);
+    for (int y = 0; y < lines && *p; y++) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        attr_t at = y < TITLE_LINES      ? color_attr(C_TITLE_FOCUS)
+                    : y == cursor        ? A_REVERSE
+                    : y == COLUMN_TITLES ? A_BOLD
+                                         : A_NORMAL;
+        attrset(at);
+        mvaddnstr(y, 0, p, (int)n);
+        if (y < TITLE_LINES || y == cursor)
+            for (int x = (int)display_width(p, n); x < cols; x++)
+                addch(' ');
+        attrset(A_NORMAL);
+        p = nl ? nl + 1 : p + n;
+    }
+    refresh();
+    sb_free(&sb);
+}
+
+int diffview_run(struct diffview *dv, bool mono)
+{
+    if (!term_open(mono))
+        return 1;
+    for (;;) {
+        draw(dv);
+        wint_t wch;
+        int rc = get_wch(&wch);
+        if (term_stop_requested())
+            break;
+        if (rc == ERR)
+            continue;
+        if (rc == KEY_CODE_YES)
+            wch = (wint_t)term_key_code((int)wch);
+        if (rc == KEY_CODE_YES && wch == KEY_RESIZE)
+            continue;
+        int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
+        if (diffview_key(dv, key, LINES, COLS) == DIFFVIEW_QUIT)
+            break;
+    }
+    term_close();
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scripts                                                                  */
+/* ------------------------------------------------------------------------ */
+
+struct headless {
+    struct diffview *dv;
+    int lines, cols;
+    bool quit;
+};
+
+/* The screen as the terminal shows it, trailing blanks trimmed. */
+static void screen_text(struct headless *h, struct strbuf *out)
+{
+    struct strbuf sb = STRBUF_INIT;
+    int cursor;
+    diffview_screen(h->dv, h->lines, h->cols, &sb, &cursor);
+    const char *p = sb.s ? sb.s : "", *end = p + sb.len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        while (n > 0 && p[n - 1] == ' ')
+            n--;
+        sb_putn(out, p, n);
+        sb_putc(out, '\n');
+        p = nl ? nl + 1 : end;
+    }
+    sb_free(&sb);
+}
+
+static bool save_display(struct headless *h, const char *path)
+{
+    struct strbuf sb = STRBUF_INIT;
+    screen_text(h, &sb);
+    struct outfile of;
+    struct errinfo err = {0};
+    bool ok = false;
+    if (outfile_open(&of, path, &err) == ST_OK) {
+        if (write(of.fd, sb_str(&sb), sb.len) == (ssize_t)sb.len)
+            ok = outfile_commit(&of, &err) == ST_OK;
+        else
+            outfile_discard(&of);
+    }
+    errinfo_clear(&err);
+    sb_free(&sb);
+    return ok;
+}
+
+static void feed(struct headless *h, int key)
+{
+    if (!h->quit && diffview_key(h->dv, key, h->lines, h->cols) == DIFFVIEW_QUIT)
+        h->quit = true;
+}
+
+/* Feed each key of s (literal: every character as typed); false on text
+ * that is not keys. */
+static bool feed_keys(struct headless *h, const char *s, bool literal)
+{
+    while (*s && !h->quit) {
+        int key;
+        size_t used;
+        if (literal && *s == '<') {
+            key = '<';
+            used = 1;
+        } else {
+            if (!literal && *s == ' ') {
+                s++;
+                continue;
+            }
+            used = keymap_key_parse(s, &key);
+        }
+        if (!used)
+            return false;
+        feed(h, key);
+        s += used;
+    }
+    return true;
+}
+
+static int fail(const char *path, int lineno, const char *line, const char *why)
+{
+    struct strbuf sb = STRBUF_INIT;
+    display_sanitize(&sb, line, strlen(line));
+    fprintf(stderr, "torchtop: %s:%d: %s: %s\n", path, lineno, why, sb_str(&sb));
+    sb_free(&sb);
+    return 1;
+}
+
+static int step(struct headless *h, const char *path, int lineno, char *line)
+{
+    char *arg = line;
+    while (*arg && !isspace((unsigned char)*arg))
+        arg++;
+    size_t wlen = (size_t)(arg - line);
+    while (isspace((unsigned char)*arg))
+        arg++;
+    char word[48];
+    if (wlen >= sizeof(word))
+        wlen = sizeof(word) - 1;
+    memcpy(word, line, wlen);
+    word[wlen] = '\0';
+    struct diffview *dv = h->dv;
+    if (strcmp(word, "save-display") == 0) {
+        if (!*arg)
+            return fail(path, lineno, line, "save-display needs a file name");
+        return save_display(h, arg) ? 0 : fail(path, lineno, line, "cannot write the screen");
+    }
+    if (strcmp(word, "expect") == 0) {
+        struct strbuf sb = STRBUF_INIT;
+        screen_text(h, &sb);
+        bool ok = strstr(sb_str(&sb), arg) != NULL;
+        if (!ok)
+            fprintf(stderr, "%s", sb_str(&sb));
+        sb_free(&sb);
+        return ok ? 0 : fail(path, lineno, line, "the screen does not show it");
+    }
+    if (strcmp(word, "resize") == 0) {
+        int w, hh;
+        if (sscanf(arg, "%dx%d", &w, &hh) != 2 || w < 1 || hh < 1 || w > 1000 || hh > 1000)
+            return fail(path, lineno, line, "resize needs WIDTHxHEIGHT");
+        h->cols = w;
+        h->lines = hh;
+        return 0;
+    }
+    if (strcmp(word, "type") == 0)
+        return feed_keys(h, arg, true) ? 0 : fail(path, lineno, line, "bad text");
+    if (strcmp(word, "keys") == 0)
+        return feed_keys(h, arg, false) ? 0 : fail(path, lineno, line, "bad key");
+    if (strcmp(word, "filter") == 0)
+        return diffview_set_filter(dv, *arg ? arg : NULL) ? 0 : fail(path, lineno, line, dv->msg);
+    if (strcmp(word, "view") == 0) {
+        static const char *const views[DV__TABS] = {"ops", "tree", "lca", "unique-args",
+                                                    "roofline"};
+        for (int i = 0; i < DV__TABS; i++)
+            if (strcmp(arg, views[i]) == 0) {
+                diffview_show(dv, (enum diffview_tab)i);
+                return 0;
+            }
+        return fail(path, lineno, line, "no such view");
+    }
+    if (strcmp(word, "sort-by") == 0)
+        return diffview_sort_by(dv, arg) ? 0
+                                         : fail(path, lineno, line, "no such column in this view");
+    enum action act = action_find(word);
+    if (act != A_NONE && !*arg) {
+        if (diffview_action(dv, act, h->lines, h->cols) == DIFFVIEW_QUIT)
+            h->quit = true;
+        return 0;
+    }
+    return feed_keys(h, line, false) ? 0 : fail(path, lineno, line, "unknown step");
+}
+
+int diffview_script(struct diffview *dv, const char *path, int lines, int cols)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        struct strbuf sb = STRBUF_INIT;
+        display_sanitize(&sb, path, strlen(path));
+        fprintf(stderr, "torchtop: cannot read the script %s\n", sb_str(&sb));
+        sb_free(&sb);
+        return 1;
+    }
+    struct headless h = {dv, lines > 0 ? lines : 30, cols > 0 ? cols : 100, false};
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, rc = 0;
+    ssize_t len;
+    while (!h.quit && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && isspace((unsigned char)line[len - 1]))
+            line[--len] = '\0';
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        rc = step(&h, path, lineno, s);
+        if (rc)
+            break;
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
