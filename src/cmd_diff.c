@@ -605,7 +605,9 @@ static int run(struct diff_cli *c, const char **paths)
     memset(prep, 0, sizeof(prep));
     struct phase_timer pt;
     phase_timer_init(&pt);
-    load_sides(c, paths, diffreport_needs_index(names), t, prep, &status);
+    /* The view reads the merged tree and each event's step. */
+    c->dopts.keep_events = c->view;
+    load_sides(c, paths, c->view || diffreport_needs_index(names), t, prep, &status);
     for (int k = 0; k < 2; k++)
         check_picked_rank(c, k, t[k]);
     phase_timer_mark(&pt, "load both");

@@ -5,6 +5,7 @@
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,7 @@ static void rebuild(struct diffview *dv, int tab);
 
 struct diffview *diffview_new(struct tracediff *td, bool ascii)
 {
+    assert(td->it[0].side && td->it[1].side); /* opts.keep_events */
     struct diffview *dv = xcalloc(1, sizeof(*dv));
     dv->td = td;
     dv->t[0] = (struct trace *)td->t[0];

@@ -66,7 +66,8 @@ struct diffview {
 enum diffview_event { DIFFVIEW_NONE, DIFFVIEW_QUIT };
 
 /* A view of td (taken over, with the two traces it compares, which must
- * be indexed). Builds the merged tree; the per-name table shows first. */
+ * be indexed; td made with opts.keep_events). Builds the merged tree; the
+ * per-name table shows first. */
 struct diffview *diffview_new(struct tracediff *td, bool ascii);
 void diffview_free(struct diffview *dv);
 

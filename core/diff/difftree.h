@@ -30,12 +30,14 @@ struct difftree_node {
 };
 
 struct difftree {
-    const struct trace *t[2];        /* control, test (borrowed) */
-    struct gputime *g[2];            /* GPU time of host spans, per side */
-    VEC(struct difftree_node) nodes; /* pre-order */
-    uint32_t *node_of[2];            /* per event of each side: its node, IDX_NONE */
-    uint32_t first_root;             /* first merged root, IDX_NONE when empty */
-    char *label[2];                  /* column prefixes */
+    const struct trace *t[2]; /* control, test (borrowed) */
+    struct gputime *g[2];     /* GPU time of host spans, per side */
+    VEC(struct difftree_node)
+    nodes;                /* parents before children, siblings
+                             adjacent in order (not pre-order) */
+    uint32_t *node_of[2]; /* per event of each side: its node, IDX_NONE */
+    uint32_t first_root;  /* first merged root, IDX_NONE when empty */
+    char *label[2];       /* column prefixes */
 };
 
 /* Merge the call trees of control and test (both indexed). labels may be

@@ -99,10 +99,17 @@ void tracediff_side_prepare(const struct trace *t, const struct tracediff_opts *
         out->ids = ids.v;
         out->nids = ids.n;
     }
-    /* Only the step numbers outlive the counting. */
+    /* Only the step numbers outlive the counting, unless the caller asked
+     * for each event's membership. */
     out->nums = it.nums;
     out->n = it.n;
     it.nums = NULL;
+    if (o->keep_events) {
+        out->ev_side = it.side;
+        out->of_ev = it.of_ev;
+        it.side = NULL;
+        it.of_ev = NULL;
+    }
     iters_free(&it);
 }
 
@@ -112,6 +119,8 @@ void tracediff_side_free(struct tracediff_side *s)
     free(s->ids);
     free(s->count);
     free(s->dur_ns);
+    free(s->ev_side);
+    free(s->of_ev);
     memset(s, 0, sizeof(*s));
 }
 
@@ -179,7 +188,11 @@ struct tracediff *tracediff_new_sides(const struct trace *control, const struct 
         td->o.label[k] = td->label[k];
         td->it[k].nums = side[k].nums;
         td->it[k].n = side[k].n;
+        td->it[k].side = side[k].ev_side;
+        td->it[k].of_ev = side[k].of_ev;
         side[k].nums = NULL;
+        side[k].ev_side = NULL;
+        side[k].of_ev = NULL;
         td->step[k] = side[k].step;
         td->nsteps[k] = side[k].nsteps;
         merge_side(td, k, &side[k], &slots, &nslots);
@@ -367,5 +380,5 @@ bool tracediff_in_step(const struct tracediff *td, int side, uint32_t ev)
 
 bool tracediff_counts(const struct tracediff *td, int side, uint32_t ev)
 {
-    return taken(td, side, ev);
+    return taken(&td->it[side], &td->o, td->step[side], ev);
 }

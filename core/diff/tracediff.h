@@ -34,6 +34,8 @@ struct tracediff_opts {
     bool per_step;        /* divide counts and durations by the steps taken */
     int64_t step[2];      /* control, test: a step number or TRACEDIFF_STEP_* */
     const char *label[2]; /* column prefixes; NULL for "control" and "test" */
+    bool keep_events;     /* keep each event's side and step (tracediff_counts and
+                             tracediff_in_step need them; the report does not) */
 };
 
 /* One name's numbers, both sides. */
@@ -47,7 +49,8 @@ struct tracediff {
     const struct trace *t[2]; /* control, test (borrowed) */
     struct tracediff_opts o;
     char *label[2];                 /* column prefixes */
-    struct iters it[2];             /* steps of each side (nums and n only) */
+    struct iters it[2];             /* steps of each side (side and of_ev only
+                                       with opts.keep_events) */
     int32_t step[2];                /* index into it[k].nums; -1 for all steps or none */
     size_t nsteps[2];               /* steps taken on each side (0 when the trace has none) */
     struct strtab names;            /* names (or short names) of both sides */
@@ -59,15 +62,17 @@ struct tracediff {
  * iterations, the step taken and, per name id of its own string table,
  * the counted events. Moved into a tracediff by tracediff_new_sides. */
 struct tracediff_side {
-    int64_t *nums;   /* step numbers present, ascending, each once (iters.nums) */
-    size_t n;        /* count of nums */
-    int32_t step;    /* index into nums; -1 for all steps or none */
-    size_t nsteps;   /* steps taken (0 when the trace has none) */
-    char err[320];   /* why the step asked for is not in the trace; "" when it is */
-    uint32_t *ids;   /* trace strtab ids of the names counted, first seen first */
-    size_t nids;     /* count of ids */
-    int64_t *count;  /* per trace strtab id: events counted (NULL when nids == 0) */
-    int64_t *dur_ns; /* per trace strtab id: their summed durations, ns */
+    int64_t *nums;    /* step numbers present, ascending, each once (iters.nums) */
+    size_t n;         /* count of nums */
+    int32_t step;     /* index into nums; -1 for all steps or none */
+    size_t nsteps;    /* steps taken (0 when the trace has none) */
+    char err[320];    /* why the step asked for is not in the trace; "" when it is */
+    uint32_t *ids;    /* trace strtab ids of the names counted, first seen first */
+    size_t nids;      /* count of ids */
+    int64_t *count;   /* per trace strtab id: events counted (NULL when nids == 0) */
+    int64_t *dur_ns;  /* per trace strtab id: their summed durations, ns */
+    uint8_t *ev_side; /* per event: enum iters_side, when o->keep_events; else NULL */
+    int32_t *of_ev;   /* per event: index into nums or -1, when o->keep_events */
 };
 
 /* Side k (0 control, 1 test) of a diff under o: classify t's events
@@ -110,7 +115,8 @@ struct table *tracediff_table(const struct tracediff *td);
 struct table *tracediff_ops_table(const struct tracediff *td);
 
 /* Whether event ev of side (0 control, 1 test) is in the steps compared,
- * whatever the device filter; an event HTA does not count is in none. */
+ * whatever the device filter; an event HTA does not count is in none.
+ * These two need a diff made with opts.keep_events. */
 bool tracediff_in_step(const struct tracediff *td, int side, uint32_t ev);
 /* Whether the per-name diff counts event ev of side: in the steps compared
  * and on the device asked for. */

@@ -44,7 +44,8 @@ static struct trace *gen(uint64_t seed, unsigned layers, const char *name)
 static struct diffview *make_view(void)
 {
     struct trace *a = gen(1, 4, "a.json"), *b = gen(2, 5, "b.json");
-    struct tracediff_opts o = {.step = {TRACEDIFF_STEP_FIRST, TRACEDIFF_STEP_FIRST}};
+    struct tracediff_opts o = {.step = {TRACEDIFF_STEP_FIRST, TRACEDIFF_STEP_FIRST},
+                               .keep_events = true};
     char err[256];
     struct tracediff *td = tracediff_new(a, b, &o, err, sizeof(err));
     assert_non_null(td);
