@@ -106,6 +106,9 @@ struct loader {
     char soft_msg[256];
 
     struct hmap meta_seen; /* metadata dedup: content hash -> event */
+    /* Counted while merging, where each event passes anyway, so that
+     * load_finish need not read every event again. */
+    struct load_counts counts;
 };
 
 static bool cancelled(const struct loader *L)
@@ -256,6 +259,7 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
             t->argbuf.n += alen;
         }
         t->n_by_kind[e.kind]++;
+        load_count_event(&L->counts, &e, (uint32_t)t->ev.n);
         t->ev.v[t->ev.n++] = e;
     }
     t->n_unsupported += b->n_unsupported;
@@ -1021,7 +1025,8 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
     hmap_free(&L.sh.rows);
     pthread_mutex_destroy(&L.sh.lock);
 
-    load_finish(t);
+    load_finish(t, &L.counts);
+    load_counts_free(&L.counts);
     t->link_require_flow = opts->link_require_flow;
     report_progress(&L, t->ev.n);
     if (!opts->no_index)
