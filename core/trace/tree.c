@@ -505,6 +505,8 @@ void trace_index_steps(struct trace *t, trace_index_step_fn step, void *ud)
         compute_spans,
     };
     const unsigned n = 4 + (unsigned)ARRAY_SIZE(steps);
+    /* Announced as if in sequence: gpuclass_classify, build_row_orders,
+     * build_nesting, link_python, then the rest. */
     if (step)
         step(ud, 0, n);
     pthread_t side;
@@ -513,11 +515,13 @@ void trace_index_steps(struct trace *t, trace_index_step_fn step, void *ud)
     if (!threaded)
         index_side_steps(t);
     if (step)
-        step(ud, 2, n);
+        step(ud, 1, n);
     build_row_orders(t);
     if (step)
-        step(ud, 3, n);
+        step(ud, 2, n);
     build_nesting(t);
+    if (step)
+        step(ud, 3, n);
     if (threaded)
         pthread_join(side, NULL);
     for (unsigned i = 0; i < ARRAY_SIZE(steps); i++) {
