@@ -3,6 +3,7 @@
  * file order. */
 #include "config.h"
 
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <pthread.h>
@@ -42,11 +43,21 @@ struct load_cut {
     uint64_t lost_bytes;
 };
 
+/* A buffer the scanning window lives in. Batches are parsed where the
+ * window read them: a window some batch still points into is not moved or
+ * overwritten, and the window goes on in another one (struct loader.wins). */
+struct window {
+    char *buf;
+    size_t alloc;  /* bytes allocated; the window uses loader.cap of them */
+    unsigned refs; /* batches in it not yet merged (qlock) */
+};
+
 struct slot {
     enum slot_state state;
     uint64_t seq;
-    char *buf;
-    size_t len, cap;
+    const char *buf; /* in window `win` */
+    size_t len;
+    unsigned win;
     uint64_t offset;     /* JSON offset of buf[0] */
     struct load_cut cut; /* when buf was cut */
     struct batch_out out;
@@ -59,9 +70,11 @@ struct loader {
     struct errinfo *err;
     struct load_shared sh;
 
-    /* Scanning window over the decompressed JSON. */
+    /* Scanning window over the decompressed JSON: buf is wins[win].buf. */
     char *buf;
     size_t cap, len, pos;
+    struct window *wins;
+    unsigned nwins, win;
     uint64_t base; /* JSON offset of buf[0] */
     bool eof;
     bool read_failed;        /* source_read reported an error */
@@ -77,7 +90,12 @@ struct loader {
     pthread_cond_t work_cv, done_cv;
     bool quit;
     uint64_t next_seq, next_merge;
-    bool stopped;        /* a batch failed: merge no further */
+    bool merging;     /* a worker merges finished batches (qlock) */
+    size_t ev_merged; /* events merged so far (qlock), for progress */
+    /* A batch failed: merge no further. Set by the merging thread, read by
+     * the scanner as a hint to stop reading (atomically); the rest of the
+     * merge state is read after drain(). */
+    bool stopped;
     struct load_cut cut; /* when the batch that stopped it was cut */
     bool doc_done;       /* the document ended; only its tail is read */
 
@@ -88,6 +106,9 @@ struct loader {
     char soft_msg[256];
 
     struct hmap meta_seen; /* metadata dedup: content hash -> event */
+    /* Counted while merging, where each event passes anyway, so that
+     * load_finish need not read every event again. */
+    struct load_counts counts;
 };
 
 static bool cancelled(const struct loader *L)
@@ -159,8 +180,8 @@ static void merge_fail(struct loader *L, const struct load_cut *cut, enum status
                        const char *fmt, const char *detail)
 {
     errinfo_set(L->err, st, L->src->name, -1, fmt, detail);
-    L->stopped = true;
     L->cut = *cut;
+    __atomic_store_n(&L->stopped, true, __ATOMIC_RELEASE);
 }
 
 /* Merge batch b, cut at `cut`. */
@@ -238,6 +259,7 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
             t->argbuf.n += alen;
         }
         t->n_by_kind[e.kind]++;
+        load_count_event(&L->counts, &e, (uint32_t)t->ev.n);
         t->ev.v[t->ev.n++] = e;
     }
     t->n_unsupported += b->n_unsupported;
@@ -247,8 +269,8 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
     if (b->err_status != ST_OK) {
         errinfo_set_at(L->err, b->err_status, L->src->name, offset_what(L), b->err_offset, "%s",
                        b->err_msg);
-        L->stopped = true;
         L->cut = *cut;
+        __atomic_store_n(&L->stopped, true, __ATOMIC_RELEASE);
     }
 }
 
@@ -261,6 +283,41 @@ struct worker_arg {
     struct worker *w;
 };
 
+static bool stopped_hint(struct loader *L)
+{
+    return __atomic_load_n(&L->stopped, __ATOMIC_ACQUIRE);
+}
+
+/* Merge finished batches in file order, unless another thread is at it.
+ * Caller holds qlock; the merging thread releases it while it merges, and
+ * whoever marks a batch done calls this after, so no batch waits unmerged. */
+static void merge_ready_locked(struct loader *L)
+{
+    if (L->merging)
+        return;
+    L->merging = true;
+    for (;;) {
+        struct slot *s = NULL;
+        for (size_t i = 0; i < L->nslots; i++)
+            if (L->slots[i].state == SLOT_DONE && L->slots[i].seq == L->next_merge)
+                s = &L->slots[i];
+        if (!s)
+            break;
+        pthread_mutex_unlock(&L->qlock);
+        merge_batch(L, &s->out, &s->cut);
+        size_t n = L->t->ev.n;
+        pthread_mutex_lock(&L->qlock);
+        L->ev_merged = n;
+        s->state = SLOT_FREE;
+        L->wins[s->win].refs--;
+        L->next_merge++;
+        pthread_cond_broadcast(&L->done_cv);
+    }
+    L->merging = false;
+}
+
+/* A worker parses queued batches (the oldest first) and merges them: the
+ * scanning thread only finds event boundaries and hands them out. */
 static void *worker_main(void *arg)
 {
     struct loader *L = ((struct worker_arg *)arg)->L;
@@ -284,35 +341,18 @@ static void *worker_main(void *arg)
         load_worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
         pthread_mutex_lock(&L->qlock);
         job->state = SLOT_DONE;
+        merge_ready_locked(L);
         pthread_cond_broadcast(&L->done_cv);
     }
     pthread_mutex_unlock(&L->qlock);
     return NULL;
 }
 
-/* Merge finished batches in order. Caller holds qlock. */
-static void merge_ready_locked(struct loader *L)
-{
-    for (;;) {
-        struct slot *s = NULL;
-        for (size_t i = 0; i < L->nslots; i++)
-            if (L->slots[i].state == SLOT_DONE && L->slots[i].seq == L->next_merge)
-                s = &L->slots[i];
-        if (!s)
-            return;
-        pthread_mutex_unlock(&L->qlock);
-        merge_batch(L, &s->out, &s->cut);
-        pthread_mutex_lock(&L->qlock);
-        s->state = SLOT_FREE;
-        L->next_merge++;
-    }
-}
-
-static void report_progress(struct loader *L)
+static void report_progress(struct loader *L, size_t events)
 {
     if (L->opts->progress)
         L->opts->progress(L->opts->progress_ud, LOAD_PHASE_READ, L->src->in_done, L->src->in_total,
-                          L->t->ev.n);
+                          events);
 }
 
 /* trace_index's steps as the index phase's progress. */
@@ -328,10 +368,12 @@ const char *load_phase_name(enum load_phase phase)
     return (unsigned)phase < LOAD_PHASE__COUNT ? names[phase] : "loading";
 }
 
-/* Hand buf[from..to) to a worker (or parse it here when single-threaded). */
+/* Hand buf[from..to) to a worker (or parse it here when single-threaded).
+ * The worker reads it in place: the window it lies in stays put until the
+ * batch is merged (fill). */
 static void dispatch(struct loader *L, size_t from, size_t to)
 {
-    if (to <= from || L->stopped)
+    if (to <= from || stopped_hint(L))
         return;
     struct load_cut cut = {L->src->in_done, L->src->out_done, L->t->truncated, L->t->lost_bytes};
     if (L->nthreads == 0) {
@@ -339,13 +381,12 @@ static void dispatch(struct loader *L, size_t from, size_t to)
         load_batch_clear(out);
         load_worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
         merge_batch(L, out, &cut);
-        report_progress(L);
+        report_progress(L, L->t->ev.n);
         return;
     }
     pthread_mutex_lock(&L->qlock);
     struct slot *s;
     for (;;) {
-        merge_ready_locked(L);
         s = NULL;
         for (size_t i = 0; i < L->nslots && !s; i++)
             if (L->slots[i].state == SLOT_FREE)
@@ -354,34 +395,28 @@ static void dispatch(struct loader *L, size_t from, size_t to)
             break;
         pthread_cond_wait(&L->done_cv, &L->qlock);
     }
-    size_t n = to - from;
-    if (s->cap < n) {
-        free(s->buf);
-        s->cap = n;
-        s->buf = xmalloc(n);
-    }
-    memcpy(s->buf, L->buf + from, n);
-    s->len = n;
+    s->buf = L->buf + from;
+    s->len = to - from;
+    s->win = L->win;
+    L->wins[L->win].refs++;
     s->offset = L->base + from;
     s->cut = cut;
     s->seq = L->next_seq++;
     s->state = SLOT_QUEUED;
+    size_t events = L->ev_merged;
     pthread_cond_signal(&L->work_cv);
     pthread_mutex_unlock(&L->qlock);
-    report_progress(L);
+    report_progress(L, events);
 }
 
-/* Wait for every queued batch and merge it. */
+/* Wait until every queued batch is merged. */
 static void drain(struct loader *L)
 {
     if (L->nthreads == 0)
         return;
     pthread_mutex_lock(&L->qlock);
-    while (L->next_merge < L->next_seq) {
-        merge_ready_locked(L);
-        if (L->next_merge < L->next_seq)
-            pthread_cond_wait(&L->done_cv, &L->qlock);
-    }
+    while (L->next_merge < L->next_seq)
+        pthread_cond_wait(&L->done_cv, &L->qlock);
     pthread_mutex_unlock(&L->qlock);
 }
 
@@ -392,6 +427,32 @@ static void drain(struct loader *L)
 static enum status fail_at(struct loader *L, enum status st, size_t pos, const char *fmt, ...)
     ATTR_FORMAT(4, 5);
 
+/* Whether a batch not yet merged lies in the current window. */
+static bool window_in_use(struct loader *L)
+{
+    if (L->nthreads == 0)
+        return false;
+    pthread_mutex_lock(&L->qlock);
+    bool used = L->wins[L->win].refs > 0;
+    pthread_mutex_unlock(&L->qlock);
+    return used;
+}
+
+/* A window no batch lies in, other than the current one. There is always
+ * one: each unmerged batch holds a slot, so at most nslots windows are in
+ * use besides the current, and there are nslots + 2. */
+static struct window *free_window(struct loader *L)
+{
+    struct window *w = NULL;
+    pthread_mutex_lock(&L->qlock);
+    for (unsigned i = 0; i < L->nwins && !w; i++)
+        if (i != L->win && L->wins[i].refs == 0)
+            w = &L->wins[i];
+    pthread_mutex_unlock(&L->qlock);
+    assert(w);
+    return w;
+}
+
 /* Read more input, keeping buf[keep..len). Positions before `keep` are
  * discarded and everything shifts left by the returned amount. At the end
  * of input, or after a read error (L->read_failed, err filled), L->eof is
@@ -399,18 +460,37 @@ static enum status fail_at(struct loader *L, enum status st, size_t pos, const c
 static size_t fill(struct loader *L, size_t keep)
 {
     size_t shift = keep;
-    if (shift) {
-        memmove(L->buf, L->buf + shift, L->len - shift);
-        L->len -= shift;
-        L->pos -= shift;
-        L->base += shift;
+    size_t len = L->len - shift;
+    size_t cap = L->cap;
+    if (!L->eof && cap - len < cap / 4)
+        cap *= 2;
+    if (window_in_use(L)) {
+        /* Batches point into this window: go on in a free one. */
+        struct window *w = free_window(L);
+        if (w->alloc < cap) {
+            free(w->buf);
+            w->buf = xmalloc(cap);
+            w->alloc = cap;
+        }
+        memcpy(w->buf, L->buf + shift, len);
+        L->win = (unsigned)(w - L->wins);
+        L->buf = w->buf;
+    } else {
+        if (shift)
+            memmove(L->buf, L->buf + shift, len);
+        struct window *w = &L->wins[L->win];
+        if (w->alloc < cap) {
+            w->buf = xreallocarray(w->buf, cap, 1);
+            w->alloc = cap;
+            L->buf = w->buf;
+        }
     }
+    L->cap = cap;
+    L->len = len;
+    L->pos -= shift;
+    L->base += shift;
     if (L->eof)
         return shift;
-    if (L->cap - L->len < L->cap / 4) {
-        L->cap *= 2;
-        L->buf = xreallocarray(L->buf, L->cap, 1);
-    }
     struct errinfo rerr = {0};
     ssize_t n = source_read(L->src, L->buf + L->len, L->cap - L->len, &rerr);
     if (n < 0) {
@@ -544,11 +624,14 @@ static enum status parse_events(struct loader *L, bool bare_array)
     for (;;) {
         if (cancelled(L)) {
             dispatch(L, bstart, L->pos);
+            drain(L); /* the merging thread may record a fault meanwhile */
             errinfo_set(L->err, ST_CANCELLED, L->src->name, -1, "loading cancelled");
             return ST_CANCELLED;
         }
-        if (L->stopped)
+        if (stopped_hint(L)) {
+            drain(L); /* the merging thread's error, before it is read */
             return L->err->status;
+        }
         while (L->pos < L->len &&
                (json_is_ws((unsigned char)L->buf[L->pos]) || L->buf[L->pos] == ','))
             L->pos++;
@@ -865,10 +948,8 @@ static void stop_workers(struct loader *L)
     for (size_t i = 0; i < nw; i++)
         load_worker_done(&L->workers[i]);
     free(L->workers);
-    for (size_t i = 0; i < L->nslots; i++) {
-        free(L->slots[i].buf);
+    for (size_t i = 0; i < L->nslots; i++)
         load_batch_free(&L->slots[i].out);
-    }
     free(L->slots);
     pthread_mutex_destroy(&L->qlock);
     pthread_cond_destroy(&L->work_cv);
@@ -904,10 +985,13 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
     L.err = err;
     L.sh.t = t;
     pthread_mutex_init(&L.sh.lock, NULL);
-    L.cap = WINDOW_INITIAL;
-    L.buf = xmalloc(L.cap);
     hmap_init(&L.meta_seen, 64);
     start_workers(&L, thread_count(opts));
+    L.nwins = L.nthreads ? (unsigned)L.nslots + 2 : 1;
+    L.wins = xcalloc(L.nwins, sizeof(*L.wins));
+    L.cap = WINDOW_INITIAL;
+    L.buf = L.wins[0].buf = xmalloc(L.cap);
+    L.wins[0].alloc = L.cap;
 
     enum status st = parse_document(&L);
     drain(&L);
@@ -934,14 +1018,17 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
         t->truncated = L.cut.truncated;
         t->lost_bytes = L.cut.lost_bytes;
     }
-    free(L.buf);
+    for (unsigned i = 0; i < L.nwins; i++)
+        free(L.wins[i].buf);
+    free(L.wins);
     hmap_free(&L.meta_seen);
     hmap_free(&L.sh.rows);
     pthread_mutex_destroy(&L.sh.lock);
 
-    load_finish(t);
+    load_finish(t, &L.counts);
+    load_counts_free(&L.counts);
     t->link_require_flow = opts->link_require_flow;
-    report_progress(&L);
+    report_progress(&L, t->ev.n);
     if (!opts->no_index)
         trace_index_steps(t, opts->progress ? report_index_step : NULL, &L);
     return st;

@@ -151,8 +151,33 @@ static inline bool fits_i64(double d)
     return d >= -9223372036854775808.0 && d < 9223372036854775808.0;
 }
 
+/* What load_finish needs of every event, gathered as events are merged. */
+struct load_counts {
+    VEC(uint32_t) row_events; /* events (but metadata) per row; rows past n have none */
+    VEC(uint32_t) metas;      /* the metadata events, in file order */
+};
+
+/* Count event e, stored at index i of trace.ev. */
+static inline void load_count_event(struct load_counts *c, const struct event *e, uint32_t i)
+{
+    if (e->kind == EVK_META) {
+        VEC_PUSH(&c->metas, i);
+        return;
+    }
+    if (e->row >= c->row_events.n) {
+        VEC_RESERVE(&c->row_events, (size_t)e->row + 1);
+        memset(c->row_events.v + c->row_events.n, 0,
+               ((size_t)e->row + 1 - c->row_events.n) * sizeof(uint32_t));
+        c->row_events.n = (size_t)e->row + 1;
+    }
+    c->row_events.v[e->row]++;
+}
+
+void load_counts_free(struct load_counts *c);
+
 /* After the last event: devices, process/thread metadata applied to rows,
- * per-row event counts (core/trace/load_meta.c). */
-void load_finish(struct trace *t);
+ * per-row event counts, from the counts of the merged events
+ * (core/trace/load_meta.c). */
+void load_finish(struct trace *t, const struct load_counts *c);
 
 #endif

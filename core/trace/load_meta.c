@@ -130,16 +130,15 @@ static void meta_apply_key(struct row *row, const struct meta_set *sets, size_t 
  * of several records setting the same field, the last in file order wins.
  * The records are sorted by what they set and reduced to the last of each,
  * so that many records and many rows cost O((records + rows) log records). */
-static void apply_metadata(struct trace *t)
+static void apply_metadata(struct trace *t, const uint32_t *metas, size_t n_metas)
 {
     uint32_t k_name = strtab_find(&t->strs, "name", 4);
     uint32_t k_labels = strtab_find(&t->strs, "labels", 6);
     uint32_t k_sort = strtab_find(&t->strs, "sort_index", 10);
     VEC(struct meta_set) sets = {0};
-    for (uint32_t i = 0; i < t->ev.n; i++) {
+    for (size_t m = 0; m < n_metas; m++) {
+        uint32_t i = metas[m];
         const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_META)
-            continue;
         const char *what = trace_str(t, e->name);
         if (strncmp(what, "thread_", 7) != 0 && strncmp(what, "process_", 8) != 0)
             continue;
@@ -179,11 +178,16 @@ static void apply_metadata(struct trace *t)
     VEC_FREE(&sets);
 }
 
-void load_finish(struct trace *t)
+void load_counts_free(struct load_counts *c)
+{
+    VEC_FREE(&c->row_events);
+    VEC_FREE(&c->metas);
+}
+
+void load_finish(struct trace *t, const struct load_counts *c)
 {
     read_devices(t);
-    apply_metadata(t);
-    for (uint32_t i = 0; i < t->ev.n; i++)
-        if (t->ev.v[i].kind != EVK_META)
-            t->rows.v[t->ev.v[i].row].nevents++;
+    apply_metadata(t, c->metas.v, c->metas.n);
+    for (size_t r = 0; r < c->row_events.n && r < t->rows.n; r++)
+        t->rows.v[r].nevents += c->row_events.v[r];
 }

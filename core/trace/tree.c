@@ -2,12 +2,17 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/base/sort.h"
 #include "core/trace/tree.h"
 #include "core/base/hmap.h"
+
+/* Below this many events the index runs on one thread: a thread costs more
+ * than the steps it would take over. */
+#define TREE_PARALLEL_MIN_EVENTS 65536
 
 struct order_key {
     int64_t ts;
@@ -473,19 +478,55 @@ void trace_index(struct trace *t)
     trace_index_steps(t, NULL, NULL);
 }
 
+/* The steps that need no call tree, run beside the steps that build it:
+ * they write fields of other events (kernels' flags) or of side tables
+ * (py_info.py_parent) than those read or written by build_row_orders and
+ * build_nesting (host events' parent, flags and links, row orders). */
+static void *index_side_steps(void *arg)
+{
+    struct trace *t = arg;
+    gpuclass_classify(t);
+    link_python(t);
+    return NULL;
+}
+
 void trace_index_steps(struct trace *t, trace_index_step_fn step, void *ud)
 {
     if (t->indexed)
         return;
     t->indexed = true;
+    /* Each step after the parallel pair reads what the ones before it
+     * wrote: link_gpu the parents, link_fwd_bwd and note_device_rows the
+     * links, compute_spans the linked flags. */
     static void (*const steps[])(struct trace *) = {
-        gpuclass_classify, build_row_orders, build_nesting,    link_python,
-        link_gpu,          link_fwd_bwd,     note_device_rows, compute_spans,
+        link_gpu,
+        link_fwd_bwd,
+        note_device_rows,
+        compute_spans,
     };
-    const unsigned n = (unsigned)(sizeof(steps) / sizeof(steps[0]));
-    for (unsigned i = 0; i < n; i++) {
+    const unsigned n = 4 + (unsigned)ARRAY_SIZE(steps);
+    /* Announced as if in sequence: gpuclass_classify, build_row_orders,
+     * build_nesting, link_python, then the rest. */
+    if (step)
+        step(ud, 0, n);
+    pthread_t side;
+    bool threaded = t->ev.n >= TREE_PARALLEL_MIN_EVENTS &&
+                    pthread_create(&side, NULL, index_side_steps, t) == 0;
+    if (!threaded)
+        index_side_steps(t);
+    if (step)
+        step(ud, 1, n);
+    build_row_orders(t);
+    if (step)
+        step(ud, 2, n);
+    build_nesting(t);
+    if (step)
+        step(ud, 3, n);
+    if (threaded)
+        pthread_join(side, NULL);
+    for (unsigned i = 0; i < ARRAY_SIZE(steps); i++) {
         if (step)
-            step(ud, i, n);
+            step(ud, 4 + i, n);
         steps[i](t);
     }
     if (step)
