@@ -18,6 +18,7 @@
 #include "core/roofline/roofline.h"
 #include "tui/diffview.h"
 #include "tui/keymap.h"
+#include "tui/listview.h"
 
 static const char *const tab_names[DV__TABS] = {"ops", "tree", "lca", "unique-args", "roofline"};
 /* The diff report tables behind each flat tab (diffreport.h's registry). */
@@ -418,19 +419,10 @@ bool diffview_selected(const struct diffview *dv, uint32_t *row)
 static void clamp(struct diffview *dv, int rows)
 {
     int tab = dv->which;
-    size_t *cur = &dv->cur[tab], *top = &dv->top[tab], n = dv->nrows[tab];
-    if (rows < 1)
-        rows = 1;
-    if (n == 0) {
-        *cur = *top = 0;
-        return;
-    }
-    if (*cur >= n)
-        *cur = n - 1;
-    if (*cur < *top)
-        *top = *cur;
-    if (*cur >= *top + (size_t)rows)
-        *top = *cur - (size_t)rows + 1;
+    struct listview lv = {dv->nrows[tab], dv->cur[tab], dv->top[tab], rows};
+    listview_clamp(&lv);
+    dv->cur[tab] = lv.cur;
+    dv->top[tab] = lv.top;
 }
 
 /* Tree keys: open, close, go to the parent or the first child. */

@@ -2,19 +2,16 @@
  * (tui/diffview.h). */
 #include "config.h"
 
-#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/base/display.h"
-#include "core/base/outfile.h"
-#include "core/base/xalloc.h"
 #include "tui/colors.h"
 #include "tui/diffview.h"
 #include "tui/keymap.h"
+#include "tui/script_steps.h"
 #include "tui/term.h"
 
 /* Header lines drawn in the title colour, and the line of the column
@@ -108,78 +105,33 @@ static bool save_display(struct headless *h, const char *path)
 {
     struct strbuf sb = STRBUF_INIT;
     screen_text(h, &sb);
-    struct outfile of;
-    struct errinfo err = {0};
-    bool ok = false;
-    if (outfile_open(&of, path, &err) == ST_OK) {
-        if (write(of.fd, sb_str(&sb), sb.len) == (ssize_t)sb.len)
-            ok = outfile_commit(&of, &err) == ST_OK;
-        else
-            outfile_discard(&of);
-    }
-    errinfo_clear(&err);
+    bool ok = script_write_text(path, &sb);
     sb_free(&sb);
     return ok;
 }
 
-static void feed(struct headless *h, int key)
+static bool feed(void *ud, int key)
 {
-    if (!h->quit && diffview_key(h->dv, key, h->lines, h->cols) == DIFFVIEW_QUIT)
+    struct headless *h = ud;
+    if (diffview_key(h->dv, key, h->lines, h->cols) == DIFFVIEW_QUIT)
         h->quit = true;
+    return !h->quit;
 }
 
-/* Feed each key of s (literal: every character as typed); false on text
- * that is not keys. */
 static bool feed_keys(struct headless *h, const char *s, bool literal)
 {
-    while (*s && !h->quit) {
-        int key;
-        size_t used;
-        if (literal && *s == '<') {
-            key = '<';
-            used = 1;
-        } else {
-            if (!literal && *s == ' ') {
-                s++;
-                continue;
-            }
-            used = keymap_key_parse(s, &key);
-        }
-        if (!used)
-            return false;
-        feed(h, key);
-        s += used;
-    }
-    return true;
+    return script_feed_keys(s, literal, feed, h);
 }
 
-static int fail(const char *path, int lineno, const char *line, const char *why)
+static int step(struct headless *h, const struct script_reader *r, char *line)
 {
-    struct strbuf sb = STRBUF_INIT;
-    display_sanitize(&sb, line, strlen(line));
-    fprintf(stderr, "torchtop: %s:%d: %s: %s\n", path, lineno, why, sb_str(&sb));
-    sb_free(&sb);
-    return 1;
-}
-
-static int step(struct headless *h, const char *path, int lineno, char *line)
-{
-    char *arg = line;
-    while (*arg && !isspace((unsigned char)*arg))
-        arg++;
-    size_t wlen = (size_t)(arg - line);
-    while (isspace((unsigned char)*arg))
-        arg++;
     char word[48];
-    if (wlen >= sizeof(word))
-        wlen = sizeof(word) - 1;
-    memcpy(word, line, wlen);
-    word[wlen] = '\0';
+    const char *arg = script_step_word(line, word, sizeof(word));
     struct diffview *dv = h->dv;
     if (strcmp(word, "save-display") == 0) {
         if (!*arg)
-            return fail(path, lineno, line, "save-display needs a file name");
-        return save_display(h, arg) ? 0 : fail(path, lineno, line, "cannot write the screen");
+            return script_fail(r, line, "save-display needs a file name");
+        return save_display(h, arg) ? 0 : script_fail(r, line, "cannot write the screen");
     }
     if (strcmp(word, "expect") == 0) {
         struct strbuf sb = STRBUF_INIT;
@@ -188,22 +140,22 @@ static int step(struct headless *h, const char *path, int lineno, char *line)
         if (!ok)
             fprintf(stderr, "%s", sb_str(&sb));
         sb_free(&sb);
-        return ok ? 0 : fail(path, lineno, line, "the screen does not show it");
+        return ok ? 0 : script_fail(r, line, "the screen does not show it");
     }
     if (strcmp(word, "resize") == 0) {
         int w, hh;
         if (sscanf(arg, "%dx%d", &w, &hh) != 2 || w < 1 || hh < 1 || w > 1000 || hh > 1000)
-            return fail(path, lineno, line, "resize needs WIDTHxHEIGHT");
+            return script_fail(r, line, "resize needs WIDTHxHEIGHT");
         h->cols = w;
         h->lines = hh;
         return 0;
     }
     if (strcmp(word, "type") == 0)
-        return feed_keys(h, arg, true) ? 0 : fail(path, lineno, line, "bad text");
+        return feed_keys(h, arg, true) ? 0 : script_fail(r, line, "bad text");
     if (strcmp(word, "keys") == 0)
-        return feed_keys(h, arg, false) ? 0 : fail(path, lineno, line, "bad key");
+        return feed_keys(h, arg, false) ? 0 : script_fail(r, line, "bad key");
     if (strcmp(word, "filter") == 0)
-        return diffview_set_filter(dv, *arg ? arg : NULL) ? 0 : fail(path, lineno, line, dv->msg);
+        return diffview_set_filter(dv, *arg ? arg : NULL) ? 0 : script_fail(r, line, dv->msg);
     if (strcmp(word, "view") == 0) {
         static const char *const views[DV__TABS] = {"ops", "tree", "lca", "unique-args",
                                                     "roofline"};
@@ -212,49 +164,29 @@ static int step(struct headless *h, const char *path, int lineno, char *line)
                 diffview_show(dv, (enum diffview_tab)i);
                 return 0;
             }
-        return fail(path, lineno, line, "no such view");
+        return script_fail(r, line, "no such view");
     }
     if (strcmp(word, "sort-by") == 0)
-        return diffview_sort_by(dv, arg) ? 0
-                                         : fail(path, lineno, line, "no such column in this view");
+        return diffview_sort_by(dv, arg) ? 0 : script_fail(r, line, "no such column in this view");
     enum action act = action_find(word);
     if (act != A_NONE && !*arg) {
         if (diffview_action(dv, act, h->lines, h->cols) == DIFFVIEW_QUIT)
             h->quit = true;
         return 0;
     }
-    return feed_keys(h, line, false) ? 0 : fail(path, lineno, line, "unknown step");
+    return feed_keys(h, line, false) ? 0 : script_fail(r, line, "unknown step");
 }
 
 int diffview_script(struct diffview *dv, const char *path, int lines, int cols)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        struct strbuf sb = STRBUF_INIT;
-        display_sanitize(&sb, path, strlen(path));
-        fprintf(stderr, "torchtop: cannot read the script %s\n", sb_str(&sb));
-        sb_free(&sb);
+    struct script_reader r;
+    if (!script_reader_open(&r, path))
         return 1;
-    }
     struct headless h = {dv, lines > 0 ? lines : 30, cols > 0 ? cols : 100, false};
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0, rc = 0;
-    ssize_t len;
-    while (!h.quit && (len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        while (len > 0 && isspace((unsigned char)line[len - 1]))
-            line[--len] = '\0';
-        char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (!*s || *s == '#')
-            continue;
-        rc = step(&h, path, lineno, s);
-        if (rc)
-            break;
-    }
-    free(line);
-    fclose(f);
+    int rc = 0;
+    char *s;
+    while (!h.quit && (s = script_reader_next(&r)) && !(rc = step(&h, &r, s)))
+        ;
+    script_reader_close(&r);
     return rc;
 }

@@ -14,6 +14,7 @@
 #include "tui/joblanes.h"
 #include "tui/jobview.h"
 #include "tui/keymap.h"
+#include "tui/listview.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 
@@ -55,21 +56,11 @@ void jobview_free(struct jobview *jv)
 
 static void clamp(struct jobview *jv, int rows)
 {
-    const struct table *t = jv->tabs[jv->which];
-    size_t *cur = &jv->cur[jv->which], *top = &jv->top[jv->which];
-    size_t n = t->nrows;
-    if (rows < 1)
-        rows = 1;
-    if (n == 0) {
-        *cur = *top = 0;
-        return;
-    }
-    if (*cur >= n)
-        *cur = n - 1;
-    if (*cur < *top)
-        *top = *cur;
-    if (*cur >= *top + (size_t)rows)
-        *top = *cur - (size_t)rows + 1;
+    int tab = jv->which;
+    struct listview lv = {jv->tabs[tab]->nrows, jv->cur[tab], jv->top[tab], rows};
+    listview_clamp(&lv);
+    jv->cur[tab] = lv.cur;
+    jv->top[tab] = lv.top;
 }
 
 const char *jobview_open_path(const struct jobview *jv)

@@ -15,6 +15,7 @@
 #include "tui/bgviews.h"
 #include "tui/roofline_view.h"
 #include "tui/script.h"
+#include "tui/script_steps.h"
 #include "tui/term.h"
 
 /* The screen as UTF-8 text, one line per row, trailing blanks trimmed. */
@@ -47,16 +48,7 @@ int script_save_display(const char *path)
 {
     struct strbuf sb = STRBUF_INIT;
     screen_text(&sb);
-    struct outfile of;
-    struct errinfo err = {0};
-    int ok = 0;
-    if (outfile_open(&of, path, &err) == ST_OK) {
-        if (write(of.fd, sb_str(&sb), sb.len) == (ssize_t)sb.len)
-            ok = outfile_commit(&of, &err) == ST_OK;
-        else
-            outfile_discard(&of);
-    }
-    errinfo_clear(&err);
+    bool ok = script_write_text(path, &sb);
     sb_free(&sb);
     return ok;
 }
@@ -84,58 +76,29 @@ static bool parse_xy(const char *s, int *x, int *y)
     return true;
 }
 
-/* Feed each key of s; false on text that is not keys. */
-static bool feed_keys(struct app *a, const char *s, bool literal)
+static bool feed_app(void *ud, int key)
 {
-    while (*s && !a->quit) {
-        int key;
-        size_t used;
-        if (literal && *s == '<') {
-            key = '<';
-            used = 1;
-        } else if (literal) {
-            used = keymap_key_parse(s, &key);
-        } else {
-            if (*s == ' ') {
-                s++;
-                continue;
-            }
-            used = keymap_key_parse(s, &key);
-        }
-        if (!used)
-            return false;
-        app_key(a, key);
-        s += used;
-    }
-    return true;
+    struct app *a = ud;
+    app_key(a, key);
+    return !a->quit;
 }
 
-static int fail(const char *path, int lineno, const char *line, const char *why)
+static bool feed_keys(struct app *a, const char *s, bool literal)
 {
-    fprintf(stderr, "torchtop: %s:%d: %s: %s\n", path, lineno, why, line);
-    return 1;
+    return script_feed_keys(s, literal, feed_app, a);
 }
 
 /* One step. Returns 0, or 1 on an error (printed). */
-static int step(struct app *a, const char *path, int lineno, char *line)
+static int step(struct app *a, const struct script_reader *r, char *line)
 {
-    char *arg = line;
-    while (*arg && !isspace((unsigned char)*arg))
-        arg++;
-    size_t wlen = (size_t)(arg - line);
-    while (isspace((unsigned char)*arg))
-        arg++;
     char word[48];
-    if (wlen >= sizeof(word))
-        wlen = sizeof(word) - 1;
-    memcpy(word, line, wlen);
-    word[wlen] = '\0';
+    const char *arg = script_step_word(line, word, sizeof(word));
 
     if (strcmp(word, "save-display") == 0) {
         if (!*arg)
-            return fail(path, lineno, line, "save-display needs a file name");
+            return script_fail(r, line, "save-display needs a file name");
         if (!script_save_display(arg))
-            return fail(path, lineno, line, "cannot write the screen");
+            return script_fail(r, line, "cannot write the screen");
         return 0;
     }
     if (strcmp(word, "expect") == 0) {
@@ -145,12 +108,12 @@ static int step(struct app *a, const char *path, int lineno, char *line)
         if (!ok)
             fprintf(stderr, "%s", sb_str(&sb));
         sb_free(&sb);
-        return ok ? 0 : fail(path, lineno, line, "the screen does not show it");
+        return ok ? 0 : script_fail(r, line, "the screen does not show it");
     }
     if (strcmp(word, "resize") == 0) {
         int w, h;
         if (sscanf(arg, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 1000 || h > 1000)
-            return fail(path, lineno, line, "resize needs WIDTHxHEIGHT");
+            return script_fail(r, line, "resize needs WIDTHxHEIGHT");
         term_resize_headless(h, w);
         app_resize(a, h, w);
         return 0;
@@ -161,9 +124,9 @@ static int step(struct app *a, const char *path, int lineno, char *line)
         return 0;
     }
     if (strcmp(word, "type") == 0)
-        return feed_keys(a, arg, true) ? 0 : fail(path, lineno, line, "bad text");
+        return feed_keys(a, arg, true) ? 0 : script_fail(r, line, "bad text");
     if (strcmp(word, "keys") == 0)
-        return feed_keys(a, arg, false) ? 0 : fail(path, lineno, line, "bad key");
+        return feed_keys(a, arg, false) ? 0 : script_fail(r, line, "bad key");
     if (strcmp(word, "search") == 0) {
         app_search_set(a, arg);
         return 0;
@@ -176,13 +139,13 @@ static int step(struct app *a, const char *path, int lineno, char *line)
         bool ok = strncmp(arg, "roofline:", 9) == 0 ? roofline_view_show(a, arg + 9)
                                                     : app_table_set_view(a, arg);
         if (!ok)
-            return fail(path, lineno, line, "no such view");
+            return script_fail(r, line, "no such view");
         app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     if (strcmp(word, "sort-by") == 0) {
         if (!app_table_sort_by(a, arg))
-            return fail(path, lineno, line, "no such column in this view");
+            return script_fail(r, line, "no such column in this view");
         app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
@@ -199,7 +162,7 @@ static int step(struct app *a, const char *path, int lineno, char *line)
         if (strcmp(word, mouse[i].name) == 0) {
             int x, y;
             if (!parse_xy(arg, &x, &y))
-                return fail(path, lineno, line, "needs X Y");
+                return script_fail(r, line, "needs X Y");
             app_mouse(a, y, x, mouse[i].kind);
             return 0;
         }
@@ -208,16 +171,14 @@ static int step(struct app *a, const char *path, int lineno, char *line)
         app_action(a, act);
         return 0;
     }
-    return feed_keys(a, line, false) ? 0 : fail(path, lineno, line, "unknown step");
+    return feed_keys(a, line, false) ? 0 : script_fail(r, line, "unknown step");
 }
 
 int script_run(struct app *a, const char *path, const char *timing_path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "torchtop: cannot read the script %s\n", path);
+    struct script_reader r;
+    if (!script_reader_open(&r, path))
         return 1;
-    }
     /* The timing file appears whole when the script ends. */
     FILE *timing = NULL;
     struct outfile tof = {.fd = -1};
@@ -230,27 +191,17 @@ int script_run(struct app *a, const char *path, const char *timing_path)
                 close(fd);
             outfile_discard(&tof);
             errinfo_clear(&terr);
-            fclose(f);
+            script_reader_close(&r);
             fprintf(stderr, "torchtop: cannot write %s\n", timing_path);
             return 1;
         }
     }
     app_render(a);
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0, rc = 0;
-    ssize_t len;
-    while (!a->quit && (len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        while (len > 0 && isspace((unsigned char)line[len - 1]))
-            line[--len] = '\0';
-        char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (!*s || *s == '#')
-            continue;
+    int rc = 0;
+    char *s;
+    while (!a->quit && (s = script_reader_next(&r))) {
         double t0 = now_ms();
-        rc = step(a, path, lineno, s);
+        rc = step(a, &r, s);
         if (rc)
             break;
         app_render(a);
@@ -273,8 +224,7 @@ int script_run(struct app *a, const char *path, const char *timing_path)
                 fprintf(timing, "(idle)\t%.3f\n", now_ms() - t1);
         }
     }
-    free(line);
-    fclose(f);
+    script_reader_close(&r);
     if (timing) {
         if (fclose(timing) == 0 && outfile_commit(&tof, &terr) == ST_OK) {
             errinfo_clear(&terr);
