@@ -54,17 +54,11 @@ int diffview_run(struct diffview *dv, bool mono)
         return 1;
     for (;;) {
         draw(dv);
-        wint_t wch;
-        int rc = get_wch(&wch);
-        if (term_stop_requested())
+        int key;
+        if (!term_read_key(&key))
             break;
-        if (rc == ERR)
+        if (key == KEYF(KEY_RESIZE))
             continue;
-        if (rc == KEY_CODE_YES)
-            wch = (wint_t)term_key_code((int)wch);
-        if (rc == KEY_CODE_YES && wch == KEY_RESIZE)
-            continue;
-        int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
         if (diffview_key(dv, key, LINES, COLS) == DIFFVIEW_QUIT)
             break;
     }

@@ -265,15 +265,9 @@ int jobview_run(struct jobview *jv, const struct tui_opts *opts)
     int status = 0;
     for (;;) {
         draw(jv);
-        wint_t wch;
-        int rc = get_wch(&wch);
-        if (term_stop_requested())
+        int key;
+        if (!term_read_key(&key))
             break;
-        if (rc == ERR)
-            continue;
-        if (rc == KEY_CODE_YES)
-            wch = (wint_t)term_key_code((int)wch);
-        int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
         int lines = LINES;
         enum jobview_event ev = jobview_key(jv, key, jobview_table_rows(jv, lines));
         if (ev == JOBVIEW_QUIT)

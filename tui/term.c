@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tui/colors.h"
+#include "tui/keymap.h"
 #include "tui/term.h"
 
 static SCREEN *screen;
@@ -253,4 +254,20 @@ void term_close(void)
     if (null_in)
         fclose(null_in);
     tty_in = null_out = null_in = NULL;
+}
+
+bool term_read_key(int *key)
+{
+    for (;;) {
+        wint_t wch;
+        int rc = get_wch(&wch);
+        if (term_stop_requested())
+            return false;
+        if (rc == ERR)
+            continue;
+        if (rc == KEY_CODE_YES)
+            wch = (wint_t)term_key_code((int)wch);
+        *key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
+        return true;
+    }
 }

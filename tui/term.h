@@ -29,5 +29,11 @@ int term_key_code(int code);
 bool term_unknown_sequence(WINDOW *w, char *buf, size_t n);
 /* SIGINT, SIGTERM or SIGHUP arrived. */
 bool term_stop_requested(void);
+/* Wait for the next key on stdscr; true with it in *key as the key tables
+ * bind it (term_key_code, then keymap_normalize: a function key is
+ * KEYF(code), KEY_RESIZE included), false when the user asked to stop. For
+ * the single-screen views' loops; the explorer reads its own (it waits on
+ * background work too). */
+bool term_read_key(int *key);
 
 #endif

@@ -116,19 +116,28 @@ static bool load_one(void *ud, size_t i)
             L->sums[i]->name_rank = job_inputs_name_rank(L->sums[i]->source);
         return L->st[i] == ST_OK;
     }
-    struct load_opts lo = L->o ? L->o->load : (struct load_opts){0};
-    lo.no_index = false;
-    lo.progress = NULL;
-    lo.threads = L->parse_threads;
     struct trace *t = NULL;
-    L->st[i] = trace_load_file(path, &lo, &t, &L->errs[i]);
-    if (L->st[i] == ST_OK) {
-        L->sums[i] = ranksum_from_trace(t);
-        L->sums[i]->name_rank = L->in->v.v[i].name_rank;
-    }
+    L->st[i] = job_load_rank(&L->in->v.v[i], L->o ? &L->o->load : NULL, L->parse_threads, &t,
+                             &L->sums[i], &L->errs[i]);
     /* The trace goes as soon as its summary is made. */
     trace_free(t);
     return L->st[i] == ST_OK;
+}
+
+enum status job_load_rank(const struct job_input *in, const struct load_opts *base,
+                          unsigned parse_threads, struct trace **t, struct ranksum **sum,
+                          struct errinfo *err)
+{
+    struct load_opts lo = base ? *base : (struct load_opts){0};
+    lo.no_index = false;
+    lo.progress = NULL;
+    lo.threads = parse_threads;
+    enum status st = trace_load_file(in->path, &lo, t, err);
+    if (st == ST_OK) {
+        *sum = ranksum_from_trace(*t);
+        (*sum)->name_rank = in->name_rank;
+    }
+    return st;
 }
 
 static void load_begin(void *ud, size_t i, size_t n)

@@ -56,6 +56,14 @@ const char *job_rank_source_name(enum job_rank_source s);
  * jobpar_run; *parse_threads gets each trace's parser threads. */
 size_t job_load_workers(const struct job_inputs *in, unsigned threads, unsigned *parse_threads);
 
+/* Load input i's trace as the job loader does (indexed, no progress bar,
+ * parse_threads parser threads, the rest of base's options; base may be
+ * NULL) and summarise it into *sum, named by the input's file-name rank.
+ * On success *t is the trace, which the caller frees once done with it. */
+enum status job_load_rank(const struct job_input *in, const struct load_opts *base,
+                          unsigned parse_threads, struct trace **t, struct ranksum **sum,
+                          struct errinfo *err);
+
 /* The first fault of st[0..n) in input order, moved into *err; every
  * errs[i] is cleared. ST_OK when there is none. */
 enum status job_first_fault(size_t n, const enum status *st, struct errinfo *errs,

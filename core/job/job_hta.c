@@ -47,15 +47,10 @@ static bool hta_load_one(void *ud, size_t i)
 {
     struct hta_loading *L = ud;
     const char *path = L->in->v.v[i].path;
-    struct load_opts lo = L->lo ? L->lo->load : (struct load_opts){0};
-    lo.no_index = false;
-    lo.progress = NULL;
-    lo.threads = L->parse_threads;
     struct trace *t = NULL;
-    L->st[i] = trace_load_file(path, &lo, &t, &L->errs[i]);
+    L->st[i] = job_load_rank(&L->in->v.v[i], L->lo ? &L->lo->load : NULL, L->parse_threads, &t,
+                             &L->sums[i], &L->errs[i]);
     if (L->st[i] == ST_OK) {
-        L->sums[i] = ranksum_from_trace(t);
-        L->sums[i]->name_rank = L->in->v.v[i].name_rank;
         struct analysis *a = analysis_new(t);
         char msg[256];
         if (!report_build(a, L->o->names, L->o->report, &L->tables[i], msg)) {
