@@ -27,6 +27,7 @@
 #include "src/commands.h"
 #include "src/progress.h"
 #include "tui/diffview.h"
+#include "tui/script_steps.h"
 
 struct diff_cli {
     const char *tables;
@@ -207,9 +208,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
             c->script = optarg;
             break;
         case OPT_SIZE:
-            if (sscanf(optarg, "%dx%d", &c->script_cols, &c->script_lines) != 2 ||
-                c->script_cols < 1 || c->script_lines < 1 || c->script_cols > 1000 ||
-                c->script_lines > 1000) {
+            if (!script_parse_size(optarg, &c->script_cols, &c->script_lines)) {
                 usage_error("--size needs WIDTHxHEIGHT, not", optarg);
                 return EXIT_USAGE;
             }

@@ -18,6 +18,7 @@
 #include "src/commands.h"
 #include "tui/help.h"
 #include "tui/keymap.h"
+#include "tui/script_steps.h"
 #include "tui/tui.h"
 
 void explore_options(FILE *f)
@@ -168,9 +169,7 @@ static int explore(int argc, char **argv, struct srcpath *sp)
             break;
         }
         case OPT_SIZE:
-            if (sscanf(optarg, "%dx%d", &o.script_cols, &o.script_lines) != 2 ||
-                o.script_cols < 1 || o.script_lines < 1 || o.script_cols > 1000 ||
-                o.script_lines > 1000) {
+            if (!script_parse_size(optarg, &o.script_cols, &o.script_lines)) {
                 fprintf(stderr, "torchtop: --size needs WIDTHxHEIGHT\n");
                 return EXIT_USAGE;
             }

@@ -137,12 +137,9 @@ static int step(struct headless *h, const struct script_reader *r, char *line)
         return ok ? 0 : script_fail(r, line, "the screen does not show it");
     }
     if (strcmp(word, "resize") == 0) {
-        int w, hh;
-        if (sscanf(arg, "%dx%d", &w, &hh) != 2 || w < 1 || hh < 1 || w > 1000 || hh > 1000)
-            return script_fail(r, line, "resize needs WIDTHxHEIGHT");
-        h->cols = w;
-        h->lines = hh;
-        return 0;
+        return script_parse_size(arg, &h->cols, &h->lines)
+                   ? 0
+                   : script_fail(r, line, "resize needs WIDTHxHEIGHT");
     }
     if (strcmp(word, "type") == 0)
         return feed_keys(h, arg, true) ? 0 : script_fail(r, line, "bad text");

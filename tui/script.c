@@ -112,7 +112,7 @@ static int step(struct app *a, const struct script_reader *r, char *line)
     }
     if (strcmp(word, "resize") == 0) {
         int w, h;
-        if (sscanf(arg, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 1000 || h > 1000)
+        if (!script_parse_size(arg, &w, &h))
             return script_fail(r, line, "resize needs WIDTHxHEIGHT");
         term_resize_headless(h, w);
         app_resize(a, h, w);

@@ -102,6 +102,16 @@ bool script_feed_keys(const char *s, bool literal, bool (*feed)(void *ud, int ke
     return true;
 }
 
+bool script_parse_size(const char *s, int *cols, int *lines)
+{
+    int w, h;
+    if (sscanf(s, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 1000 || h > 1000)
+        return false;
+    *cols = w;
+    *lines = h;
+    return true;
+}
+
 bool script_write_text(const char *path, const struct strbuf *text)
 {
     struct outfile of;

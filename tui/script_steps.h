@@ -41,6 +41,10 @@ const char *script_step_word(const char *step, char *word, size_t n);
  * Returns false on text that is not keys. */
 bool script_feed_keys(const char *s, bool literal, bool (*feed)(void *ud, int key), void *ud);
 
+/* A script screen's size, "WIDTHxHEIGHT", each 1 to 1000 (--size, the
+ * resize step); false when s is not one. */
+bool script_parse_size(const char *s, int *cols, int *lines);
+
 /* Write text to path whole (a temporary file renamed into place); false
  * when it cannot be written. */
 bool script_write_text(const char *path, const struct strbuf *text);

@@ -78,6 +78,20 @@ static void test_step_word(void **state)
     assert_string_equal(word, "save-di");
 }
 
+static void test_parse_size(void **state)
+{
+    int w = 0, h = 0;
+    assert_true(script_parse_size("140x42", &w, &h));
+    assert_int_equal(w, 140);
+    assert_int_equal(h, 42);
+    assert_true(script_parse_size("1000x1", &w, &h));
+    assert_false(script_parse_size("0x42", &w, &h));
+    assert_false(script_parse_size("140x1001", &w, &h));
+    assert_false(script_parse_size("140", &w, &h));
+    assert_false(script_parse_size("wide", &w, &h));
+    assert_int_equal(w, 1000); /* untouched by a refusal */
+}
+
 static void test_reader(void **state)
 {
     char path[] = "/tmp/torchtop-steps-XXXXXX";
@@ -131,9 +145,8 @@ static void test_write_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_feed_keys),
-        cmocka_unit_test(test_step_word),
-        cmocka_unit_test(test_reader),
+        cmocka_unit_test(test_feed_keys),  cmocka_unit_test(test_step_word),
+        cmocka_unit_test(test_parse_size), cmocka_unit_test(test_reader),
         cmocka_unit_test(test_write_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
