@@ -80,8 +80,11 @@ struct loader {
     bool read_failed;        /* source_read reported an error */
     struct errinfo read_err; /* that error, until read_fault() records it */
 
-    /* Workers. */
+    /* Workers: nthreads threads besides this one, which scans and parses
+     * as workers[nthreads] (self); none when the load is single-threaded. */
     unsigned nthreads;
+    struct worker *self;
+    size_t nworkers; /* workers[] */
     pthread_t threads[LOAD_MAX_THREADS];
     struct worker *workers;
     struct slot *slots;
@@ -316,8 +319,40 @@ static void merge_ready_locked(struct loader *L)
     L->merging = false;
 }
 
-/* A worker parses queued batches (the oldest first) and merges them: the
- * scanning thread only finds event boundaries and hands them out. */
+/* The oldest queued batch, or NULL (caller holds qlock). */
+static struct slot *oldest_queued_locked(struct loader *L, size_t *nqueued)
+{
+    struct slot *job = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < L->nslots; i++)
+        if (L->slots[i].state == SLOT_QUEUED) {
+            n++;
+            if (!job || L->slots[i].seq < job->seq)
+                job = &L->slots[i];
+        }
+    if (nqueued)
+        *nqueued = n;
+    return job;
+}
+
+/* Parse a queued batch as worker w and merge what is ready. Caller holds
+ * qlock, which is released while parsing. */
+static void run_job_locked(struct loader *L, struct worker *w, struct slot *job)
+{
+    job->state = SLOT_PARSING;
+    pthread_mutex_unlock(&L->qlock);
+    load_batch_clear(&job->out);
+    load_worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
+    pthread_mutex_lock(&L->qlock);
+    job->state = SLOT_DONE;
+    merge_ready_locked(L);
+    pthread_cond_broadcast(&L->done_cv);
+}
+
+/* A worker parses queued batches (the oldest first) and merges them. The
+ * scanning thread finds event boundaries and hands them out, and parses
+ * batches too while enough are queued (dispatch, drain): n threads are
+ * the scanner and n - 1 workers, never more threads than cores asked. */
 static void *worker_main(void *arg)
 {
     struct loader *L = ((struct worker_arg *)arg)->L;
@@ -325,24 +360,14 @@ static void *worker_main(void *arg)
     free(arg);
     pthread_mutex_lock(&L->qlock);
     for (;;) {
-        struct slot *job = NULL;
-        for (size_t i = 0; i < L->nslots; i++)
-            if (L->slots[i].state == SLOT_QUEUED && (!job || L->slots[i].seq < job->seq))
-                job = &L->slots[i];
+        struct slot *job = oldest_queued_locked(L, NULL);
         if (!job) {
             if (L->quit)
                 break;
             pthread_cond_wait(&L->work_cv, &L->qlock);
             continue;
         }
-        job->state = SLOT_PARSING;
-        pthread_mutex_unlock(&L->qlock);
-        load_batch_clear(&job->out);
-        load_worker_parse_batch(w, job->buf, job->len, job->offset, &job->out);
-        pthread_mutex_lock(&L->qlock);
-        job->state = SLOT_DONE;
-        merge_ready_locked(L);
-        pthread_cond_broadcast(&L->done_cv);
+        run_job_locked(L, w, job);
     }
     pthread_mutex_unlock(&L->qlock);
     return NULL;
@@ -368,9 +393,9 @@ const char *load_phase_name(enum load_phase phase)
     return (unsigned)phase < LOAD_PHASE__COUNT ? names[phase] : "loading";
 }
 
-/* Hand buf[from..to) to a worker (or parse it here when single-threaded).
- * The worker reads it in place: the window it lies in stays put until the
- * batch is merged (fill). */
+/* Hand buf[from..to) to a worker (or parse it here when single-threaded,
+ * or when the workers have enough waiting). The worker reads it in place:
+ * the window it lies in stays put until the batch is merged (fill). */
 static void dispatch(struct loader *L, size_t from, size_t to)
 {
     if (to <= from || stopped_hint(L))
@@ -379,7 +404,7 @@ static void dispatch(struct loader *L, size_t from, size_t to)
     if (L->nthreads == 0) {
         struct batch_out *out = &L->slots[0].out;
         load_batch_clear(out);
-        load_worker_parse_batch(&L->workers[0], L->buf + from, to - from, L->base + from, out);
+        load_worker_parse_batch(L->self, L->buf + from, to - from, L->base + from, out);
         merge_batch(L, out, &cut);
         report_progress(L, L->t->ev.n);
         return;
@@ -393,7 +418,11 @@ static void dispatch(struct loader *L, size_t from, size_t to)
                 s = &L->slots[i];
         if (s)
             break;
-        pthread_cond_wait(&L->done_cv, &L->qlock);
+        struct slot *job = oldest_queued_locked(L, NULL);
+        if (job)
+            run_job_locked(L, L->self, job);
+        else
+            pthread_cond_wait(&L->done_cv, &L->qlock);
     }
     s->buf = L->buf + from;
     s->len = to - from;
@@ -403,20 +432,33 @@ static void dispatch(struct loader *L, size_t from, size_t to)
     s->cut = cut;
     s->seq = L->next_seq++;
     s->state = SLOT_QUEUED;
-    size_t events = L->ev_merged;
     pthread_cond_signal(&L->work_cv);
+    /* Scanning is the lighter part: parse one here while more than two
+     * batches per worker wait, so that a worker finishing one while this
+     * thread parses still finds the next. (With one waiting each, workers
+     * sat idle for a sixth of the load.) */
+    size_t nqueued;
+    struct slot *job = oldest_queued_locked(L, &nqueued);
+    if (nqueued > 2 * (size_t)L->nthreads)
+        run_job_locked(L, L->self, job);
+    size_t events = L->ev_merged;
     pthread_mutex_unlock(&L->qlock);
     report_progress(L, events);
 }
 
-/* Wait until every queued batch is merged. */
+/* Parse what is queued and wait until every batch is merged. */
 static void drain(struct loader *L)
 {
     if (L->nthreads == 0)
         return;
     pthread_mutex_lock(&L->qlock);
-    while (L->next_merge < L->next_seq)
-        pthread_cond_wait(&L->done_cv, &L->qlock);
+    while (L->next_merge < L->next_seq) {
+        struct slot *job = oldest_queued_locked(L, NULL);
+        if (job)
+            run_job_locked(L, L->self, job);
+        else
+            pthread_cond_wait(&L->done_cv, &L->qlock);
+    }
     pthread_mutex_unlock(&L->qlock);
 }
 
@@ -910,13 +952,14 @@ static unsigned thread_count(const struct load_opts *o)
 
 static void start_workers(struct loader *L, unsigned n)
 {
-    /* One thread parses inline; more use a pool with main as the scanner. */
-    L->nthreads = n > 1 ? n : 0;
-    size_t nw = L->nthreads ? L->nthreads : 1;
-    L->workers = xcalloc(nw, sizeof(*L->workers));
-    for (size_t i = 0; i < nw; i++)
+    /* One thread parses inline; more use a pool with main as the scanner,
+     * which parses too. */
+    L->nworkers = n;
+    L->workers = xcalloc(n, sizeof(*L->workers));
+    for (size_t i = 0; i < n; i++)
         load_worker_init(&L->workers[i], &L->sh);
-    L->nslots = L->nthreads ? 2 * L->nthreads + 2 : 1;
+    L->nthreads = n - 1;
+    L->nslots = L->nthreads ? 2 * (size_t)n + 2 : 1;
     L->slots = xcalloc(L->nslots, sizeof(*L->slots));
     pthread_mutex_init(&L->qlock, NULL);
     pthread_cond_init(&L->work_cv, NULL);
@@ -928,12 +971,12 @@ static void start_workers(struct loader *L, unsigned n)
         if (pthread_create(&L->threads[i], NULL, worker_main, a) != 0) {
             free(a);
             L->nthreads = i; /* run with what started */
-            if (i == 0) {
+            if (i == 0)
                 L->nslots = 1;
-            }
             break;
         }
     }
+    L->self = &L->workers[L->nthreads];
 }
 
 static void stop_workers(struct loader *L)
@@ -944,8 +987,7 @@ static void stop_workers(struct loader *L)
     pthread_mutex_unlock(&L->qlock);
     for (unsigned i = 0; i < L->nthreads; i++)
         pthread_join(L->threads[i], NULL);
-    size_t nw = L->nthreads ? L->nthreads : 1;
-    for (size_t i = 0; i < nw; i++)
+    for (size_t i = 0; i < L->nworkers; i++)
         load_worker_done(&L->workers[i]);
     free(L->workers);
     for (size_t i = 0; i < L->nslots; i++)
