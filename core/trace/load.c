@@ -1070,6 +1070,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
     load_finish(t, &L.counts);
     load_counts_free(&L.counts);
     t->link_require_flow = opts->link_require_flow;
+    t->index_one_thread = L.nworkers == 1;
     report_progress(&L, t->ev.n);
     if (!opts->no_index)
         trace_index_steps(t, opts->progress ? report_index_step : NULL, &L);

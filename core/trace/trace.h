@@ -297,6 +297,8 @@ struct trace {
     bool link_require_flow; /* set before indexing: link GPU work to a
                                launch only when the launch also starts
                                an ac2g flow (TraceLens's rule) */
+    bool index_one_thread;  /* set before indexing: no second thread (the
+                               load was asked for one) */
     bool indexed;
     uint32_t *launch_gpu;       /* CSR: GPU events per launch */
     uint64_t n_gpu;             /* GPU work events */

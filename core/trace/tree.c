@@ -510,7 +510,7 @@ void trace_index_steps(struct trace *t, trace_index_step_fn step, void *ud)
     if (step)
         step(ud, 0, n);
     pthread_t side;
-    bool threaded = t->ev.n >= TREE_PARALLEL_MIN_EVENTS &&
+    bool threaded = t->ev.n >= TREE_PARALLEL_MIN_EVENTS && !t->index_one_thread &&
                     pthread_create(&side, NULL, index_side_steps, t) == 0;
     if (!threaded)
         index_side_steps(t);

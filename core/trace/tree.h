@@ -17,7 +17,9 @@
  * - forward <-> backward op pairs through Sequence number (op_info.partner);
  * - event flags EVF_COMM / EVF_MEMCPY_LIKE / EVF_LINKED / EVF_LAUNCHER;
  * - counts and spans (n_gpu, n_unlinked, gpu_start/gpu_end, t_start/t_end).
- * Calling it again does nothing. */
+ * Calling it again does nothing. Traces of 65536 events or more are indexed
+ * on two threads (kernel classes and Python links beside the row orders and
+ * nesting) unless trace.index_one_thread is set. */
 #ifndef TORCHTOP_CORE_TREE_H
 #define TORCHTOP_CORE_TREE_H
 
