@@ -757,6 +757,7 @@ void app_init(struct app *a, bool ascii, bool headless)
     a->g = ascii ? &glyphs_ascii : &glyphs_utf8;
     a->headless = headless;
     a->sel = IDX_NONE;
+    a->roofline_asked = IDX_NONE;
     a->lcfg.maximized = -1;
     a->lcfg.table_pct = 45;
     if (a->snap) {

@@ -92,6 +92,8 @@ struct app {
     struct export_ui *exp;           /* the export in progress (owned), made on first use */
     struct bgviews *bg;              /* views still being built behind the first screen
                                         (borrowed: tui.c frees it after app_done), or NULL */
+    uint32_t roofline_asked;         /* r was pressed before the roofline was built: the event
+                                        whose category to show once it is (IDX_NONE: not asked) */
     struct lane *lanes;              /* timeline lanes built while loading (owned until the timeline
                                         pane takes them), NULL: the pane builds them */
     int nlanes;

@@ -152,6 +152,16 @@ int bgviews_percent(const struct bgviews *bg)
     return bg->n ? 100 * done / bg->n : 100;
 }
 
+bool bgviews_coming(const struct bgviews *bg, int i)
+{
+    if (!bg)
+        return false;
+    for (int k = bg->ninstalled; k < bg->n; k++)
+        if (bg->order[k] == i)
+            return true;
+    return false;
+}
+
 static void join(struct bgviews *bg)
 {
     if (bg->threaded) {

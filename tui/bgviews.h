@@ -43,6 +43,9 @@ struct bgviews *bgviews_new(const struct trace *t, const char *arch, const bool 
 void bgviews_start(struct bgviews *bg);
 /* Whether views are still to be taken over by bgviews_install. */
 bool bgviews_pending(const struct bgviews *bg);
+/* Whether view i is still to be handed over: wanted and not installed
+ * yet (the UI then says it is being computed). NULL: false. */
+bool bgviews_coming(const struct bgviews *bg, int i);
 /* Percent of the wanted views built. */
 int bgviews_percent(const struct bgviews *bg);
 /* UI thread: hand the finished views to the app (a->views, a->views_err,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/bgviews.h"
 #include "tui/detail.h"
 #include "tui/roofline_view.h"
 
@@ -63,10 +64,47 @@ static void show(struct app *a, int i)
     app_table_set_table(a, APP_VIEW_ROOFLINE, rv->tabs.items.v[i]);
 }
 
+/* The category (index into rv's tables) of the op behind event ev: the
+ * sheet of ev's own roofline instance, else of its nearest modelled
+ * ancestor (a kernel goes to its launcher first); the no-model table when
+ * none is modelled; -1 when there is no such table (a trace without
+ * shapes or kernels: its one table is a message). */
+static int category_of(const struct roofline_view *rv, const struct trace *t, uint32_t ev)
+{
+    const struct roofline *r = rv->r;
+    const char *want = "no_model";
+    if (t && ev < t->ev.n && evk_on_device(trace_ev(t, ev)->kind)) {
+        const struct gpu_info *g = ev_gpu(t, ev);
+        ev = g ? g->launcher : IDX_NONE;
+    }
+    for (uint32_t up = ev; t && up < t->ev.n; up = trace_ev(t, up)->parent) {
+        struct pm_result res;
+        if (roofline_instance(r, up, &res, NULL)) {
+            want = pm_sheet_name(res.sheet);
+            break;
+        }
+    }
+    for (size_t i = 0; i < rv->tabs.items.n; i++)
+        if (strcmp(rv->tabs.items.v[i]->name, want) == 0)
+            return (int)i;
+    return -1;
+}
+
 void roofline_view_attach(struct app *a)
 {
-    if (a->rlv && a->rlv->tabs.items.n && a->panes[PANE_TABLE])
-        show(a, 0);
+    if (!a->rlv || !a->rlv->tabs.items.n || !a->panes[PANE_TABLE])
+        return;
+    uint32_t asked = a->roofline_asked;
+    a->roofline_asked = IDX_NONE;
+    int c = asked != IDX_NONE ? category_of(a->rlv, a->t, asked) : -1;
+    show(a, c < 0 ? 0 : c);
+    /* r was pressed while the roofline was being built: the view it
+     * switched to (saying "computing") now shows the op's category, unless
+     * the user has moved on. */
+    const char *view = app_table_view(a);
+    if (asked != IDX_NONE && view && strcmp(view, app_view_names[APP_VIEW_ROOFLINE]) == 0)
+        app_message(a, "roofline: %s; r again picks the category",
+                    a->rlv->tabs.items.v[a->rlv->shown]->title);
 }
 
 /* Total kernel time of a category's table in µs, NaN when it has none. */
@@ -115,6 +153,17 @@ static void open_menu(struct app *a)
 
 unsigned roofline_view_action(struct app *a)
 {
+    uint32_t ev = a->sel;
+    if (!a->rlv && bgviews_coming(a->bg, APP_VIEW_ROOFLINE)) {
+        /* Still being built: show the view, which says how far the work
+         * is, and the selected op's category once it is in. */
+        a->roofline_asked = ev;
+        if (a->focus != PANE_TABLE)
+            app_focus(a, PANE_TABLE);
+        app_table_set_view(a, app_view_names[APP_VIEW_ROOFLINE]);
+        app_message(a, "roofline: computing; the selected op's category shows when it is in");
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    }
     if (!a->rlv || !a->rlv->tabs.items.n) {
         app_error(a, "no roofline for this trace");
         return R_HANDLED;
@@ -123,6 +172,10 @@ unsigned roofline_view_action(struct app *a)
         app_focus(a, PANE_TABLE);
     const char *view = app_table_view(a);
     if (!view || strcmp(view, app_view_names[APP_VIEW_ROOFLINE]) != 0) {
+        /* The category of the op selected where r was pressed. */
+        int c = category_of(a->rlv, a->t, ev);
+        if (c >= 0)
+            show(a, c);
         app_table_set_view(a, app_view_names[APP_VIEW_ROOFLINE]);
         app_message(a, "roofline: %s; r again picks the category",
                     a->rlv->tabs.items.v[a->rlv->shown]->title);

@@ -31,10 +31,13 @@ size_t roofline_view_count(const struct roofline_view *rv);
 struct table *roofline_view_table(const struct roofline_view *rv, size_t i);
 
 /* Put the first category in the op table's roofline view (after
- * app_init). */
+ * app_init), or the category r asked for while it was being built. */
 void roofline_view_attach(struct app *a);
-/* The roofline key: switch the op table to the roofline view, or when it
- * shows it, open the menu of categories. Reactions. */
+/* The roofline key: switch the op table to the roofline view on the
+ * category of the selected op (the no-model table when no model covers
+ * it), or when it shows it, open the menu of categories. While the
+ * roofline is still being built the view says so and turns to that
+ * category once it is in. Reactions. */
 unsigned roofline_view_action(struct app *a);
 /* Show category `name` (a table name: "GEMM", "no_model"...) in the
  * roofline view and switch to it; false when there is no such category. */

@@ -22,6 +22,7 @@
 #include "tui/bgviews.h"
 #include "tui/colors.h"
 #include "tui/draw.h"
+#include "tui/keymap.h"
 #include "tui/lanes.h"
 #include "tui/roofline_view.h"
 #include "tui/script.h"
@@ -43,8 +44,19 @@ static bool first_screen_view(int i)
     return i == 0; /* ops, the view the table opens on */
 }
 
+/* Keys typed while the trace loads, applied in order once the first
+ * screen shows: over SSH people type ahead. Bounded; the rest is dropped
+ * and counted. */
+#define TYPEAHEAD_MAX 256
+struct typeahead {
+    int keys[TYPEAHEAD_MAX]; /* as the key tables bind them (keymap_normalize) */
+    int n;
+    int dropped;
+};
+
 struct loader {
     const struct tui_opts *o;
+    struct typeahead ahead; /* the UI thread's */
     _Atomic uint64_t done, total, events;
     _Atomic int phase; /* enum load_phase, then PH_DONE */
     volatile int cancel;
@@ -292,10 +304,29 @@ static bool load_interactive(struct loader *ld, const char *name, bool ascii)
         /* Quiet for quick loads, as the batch progress line is. */
         if (now_s() - start > 0.15)
             draw_progress(ld, name, ascii);
-        int ch = getch();
-        if (ch == KEY_CTRL('c') || ch == 'q' || ch == KEY_ESC || term_stop_requested()) {
+        wint_t wch;
+        int rc = get_wch(&wch);
+        if (term_stop_requested()) {
             ld->cancel = 1;
             cancelled = true;
+            continue;
+        }
+        if (rc == ERR || cancelled)
+            continue;
+        if (rc == KEY_CODE_YES)
+            wch = (wint_t)term_key_code((int)wch);
+        int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
+        if (key == KEY_CTRL('c') || key == 'q' || key == KEY_ESC) {
+            ld->cancel = 1;
+            cancelled = true;
+        } else if (key != KEYF(KEY_RESIZE) && key != KEYF(KEY_MOUSE)) {
+            /* A resize is read again from the screen; a click on the
+             * progress screen means nothing to the explorer. */
+            struct typeahead *ta = &ld->ahead;
+            if (ta->n < TYPEAHEAD_MAX)
+                ta->keys[ta->n++] = key;
+            else
+                ta->dropped++;
         }
     }
     pthread_join(th, NULL);
@@ -348,6 +379,16 @@ static void loop(struct app *a)
         app_render(a);
         progressed = true;
     }
+}
+
+/* The keys typed during the load, as if typed now. */
+static void apply_typeahead(struct app *a, const struct typeahead *ta)
+{
+    for (int i = 0; i < ta->n && !a->quit; i++)
+        app_key(a, ta->keys[i]);
+    if (ta->dropped)
+        app_error(a, "%d keys typed during the load were dropped (at most %d are kept)",
+                  ta->dropped, TYPEAHEAD_MAX);
 }
 
 static void free_loader(struct loader *ld)
@@ -494,10 +535,12 @@ int tui_main(const struct tui_opts *o)
         bgviews_start(a.bg);
     bgviews_install(a.bg, &a, wait);
     int rc = 0;
-    if (headless)
+    if (headless) {
         rc = script_run(&a, o->script, o->script_timing);
-    else
+    } else {
+        apply_typeahead(&a, &ld.ahead);
         loop(&a);
+    }
     /* Quit is not held up by the analysis: the screen is closed at once,
      * then the worker stops after the view it is building; the trace it
      * reads is freed only after that. */
