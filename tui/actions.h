@@ -55,7 +55,7 @@ enum action_group {
     _(A_SEARCH_PREV,    "search-prev",    AG_SEARCH,   "Previous match")                       \
     _(A_FILTER,         "filter",         AG_SEARCH,   "Filter the table and tree by name")    \
     _(A_FILTER_CLEAR,   "filter-clear",   AG_SEARCH,   "Clear the filter")                     \
-    _(A_VIEW_NEXT,      "view-next",      AG_TABLE,    "Next table view (ops, categories, unique args, kernels, key averages, roofline)") \
+    _(A_VIEW_NEXT,      "view-next",      AG_TABLE,    "Next table view (all of them under Table views)") \
     _(A_VIEW_PREV,      "view-prev",      AG_TABLE,    "Previous table view")                  \
     _(A_SORT_MENU,      "sort-menu",      AG_TABLE,    "Choose the sort column from a menu")   \
     _(A_SORT_REVERSE,   "sort-reverse",   AG_TABLE,    "Reverse the sort order")               \

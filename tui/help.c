@@ -106,6 +106,21 @@ static void put_group(struct strbuf *out, enum action_group g, bool snapshot)
         out->len = title; /* nothing bound here: no title either */
 }
 
+void help_views(struct strbuf *out, const char *const *names, int n)
+{
+    sb_puts(out, "\nTable views (v next, V previous, in this order)\n");
+    size_t line = out->len;
+    sb_puts(out, " ");
+    for (int i = 0; i < n; i++) {
+        if (out->len - line + strlen(names[i]) + 4 > 76) {
+            sb_puts(out, "\n ");
+            line = out->len - 2;
+        }
+        sb_printf(out, " %s%s", names[i], i + 1 < n ? "," : "");
+    }
+    sb_putc(out, '\n');
+}
+
 void help_text(struct strbuf *out, int pane)
 {
     help_text_mode(out, pane, HELP_ALL);

@@ -16,5 +16,8 @@ void help_text(struct strbuf *out, int pane);
  * roofline, kernel names, export). help_text shows every mode's. */
 enum help_mode { HELP_ALL, HELP_TRACE, HELP_SNAPSHOT };
 void help_text_mode(struct strbuf *out, int pane, enum help_mode mode);
+/* Append the table views that v and V cycle through, in that order, as
+ * one group: names[0..n). */
+void help_views(struct strbuf *out, const char *const *names, int n);
 
 #endif

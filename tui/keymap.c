@@ -352,7 +352,8 @@ void keymap_key_name(int key, char *buf, size_t n)
     for (size_t i = 0; i < ARRAY_SIZE(named); i++)
         if (named[i].key == key && strcmp(named[i].name, "CR") != 0 &&
             strcmp(named[i].name, "PageUp") != 0 && strcmp(named[i].name, "PageDown") != 0 &&
-            strcmp(named[i].name, "Backspace") != 0 && strcmp(named[i].name, "gt") != 0) {
+            strcmp(named[i].name, "Backspace") != 0 && strcmp(named[i].name, "gt") != 0 &&
+            strcmp(named[i].name, "lt") != 0) {
             snprintf(buf, n, "<%s>", named[i].name);
             return;
         }

@@ -10,6 +10,7 @@
 #include "tui/draw.h"
 #include "tui/help.h"
 #include "tui/overlay.h"
+#include "tui/snapview.h"
 
 void overlay_close(struct app *a)
 {
@@ -40,6 +41,10 @@ static int help_lines(struct strbuf *sb, int pane, bool snapshot, int width)
 {
     struct strbuf raw = STRBUF_INIT;
     help_text_mode(&raw, pane, snapshot ? HELP_SNAPSHOT : HELP_TRACE);
+    if (snapshot)
+        help_views(&raw, snapview_table_names, SV__COUNT);
+    else
+        help_views(&raw, app_view_names, APP_NVIEWS);
     enum { DESC_COL = 2 + 20 + 1 + 15 + 1 };
     int n = 0;
     const char *line = sb_str(&raw), *end = line + raw.len;

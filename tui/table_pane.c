@@ -48,6 +48,7 @@ struct table_pane {
     int shown_x[64];
     int shown_w[64];
     int nshown;
+    bool more_left, more_right; /* columns continue past the pane's edges */
 };
 
 static struct table_pane *tp_of(struct pane *p)
@@ -138,11 +139,49 @@ static void view_rows(struct app *a, struct tview *v)
     listview_clamp(&v->lv);
 }
 
+/* A Python list of plain quoted words as TraceLens spells a category
+ * ("['GEMM']", "['GEMM', 'other']") read as words ("GEMM", "GEMM, other");
+ * false, writing nothing, when s is not such a list. */
+static bool list_as_words(struct strbuf *out, const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 4 || s[0] != '[' || s[n - 1] != ']')
+        return false;
+    for (const char *p = s + 1; p < s + n - 1;) {
+        if (*p != '\'')
+            return false;
+        const char *q = strchr(p + 1, '\'');
+        if (!q || q >= s + n - 1 || memchr(p + 1, '\\', (size_t)(q - p - 1)))
+            return false;
+        p = q + 1;
+        if (*p == ',' && p[1] == ' ')
+            p += 2;
+        else if (p != s + n - 1)
+            return false;
+    }
+    for (const char *p = s + 1; p < s + n - 1;) {
+        const char *q = strchr(p + 1, '\'');
+        sb_putn(out, p + 1, (size_t)(q - p - 1));
+        p = q + 1;
+        if (*p == ',') {
+            sb_puts(out, ", ");
+            p += 2;
+        }
+    }
+    return true;
+}
+
 /* A cell as the pane shows it: byte counts in kB/MB/GB (the detail pane
- * adds the exact number), everything else as text reports print it. */
+ * adds the exact number), categories as words (the CSV keeps TraceLens's
+ * list spelling), everything else as text reports print it. */
 static void pane_cell(struct strbuf *out, const struct table *tab, size_t r, size_t c)
 {
     const struct table_col *col = &tab->cols[c];
+    if (col->kind == COL_TEXT && strcasestr(col->name, "categor")) {
+        const char *t = table_cell(tab, r, c).s;
+        if (t && list_as_words(out, t))
+            return;
+    }
     if (col->kind == COL_INT && (col->flags & COLF_BYTES)) {
         int64_t v = table_cell(tab, r, c).i;
         if (v != TABLE_NO_INT && v >= 0) {
@@ -183,14 +222,16 @@ static void pane_cell(struct strbuf *out, const struct table *tab, size_t r, siz
     tabfmt_cell_text(out, tab, r, c);
 }
 
-static void view_widths(struct table_pane *tp, struct tview *v, bool ascii)
+static void view_widths(struct table_pane *tp, struct tview *v)
 {
     struct table *tab = v->tab;
     v->natural = xcalloc(tab->ncols, sizeof(int));
     for (size_t c = 0; c < tab->ncols; c++) {
         const char *title = col_title(&tab->cols[c]);
-        /* Room for the sort marker (" v" in ASCII). */
-        int w = (int)text_width(title, strlen(title)) + (ascii ? 2 : 1);
+        /* Room for a one-column sort marker, in both glyph sets, so that
+         * ASCII shows the same columns at the same widths as UTF-8 (the
+         * sort column alone gets one more in ASCII: plan_columns). */
+        int w = (int)text_width(title, strlen(title)) + 1;
         int cap = (tab->cols[c].flags & COLF_WIDE) ? 100 : 60;
         for (size_t r = 0; r < tab->nrows && w < cap; r++) {
             sb_clear(&tp->cell);
@@ -287,7 +328,7 @@ static bool natural_desc(const struct table *tab, int col)
  * shown column, the wide text columns and the sort column always, and the
  * others from hscroll on, in order, as long as there is room. What is
  * left widens the first column, then the row's name, then the wide ones. */
-static void plan_columns(struct table_pane *tp, struct tview *v, int w, bool full_names)
+static void plan_columns(struct table_pane *tp, struct tview *v, int w, bool ascii)
 {
     struct table *tab = v->tab;
     tp->nshown = 0;
@@ -300,11 +341,12 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w, bool ful
     if (name < 0)
         return;
     int row_name = (int)table_name_col(tab);
-    int cand[63], cw[63], nc = 0, skip = v->hscroll, nwide = 0, wide_goal = 0;
+    int cand[63], cw[63], nc = 0, skip = v->hscroll, nwide = 0, wide_goal = 0, nvis = 0;
     bool wide[63], keep[63], shapes = false;
     for (size_t c = (size_t)name + 1; c < tab->ncols && nc < 63; c++) {
         if (!col_visible(tp, tab, c))
             continue;
+        nvis++;
         if (skip > 0 && (int)c != v->sort_col) {
             skip--;
             continue;
@@ -374,6 +416,17 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w, bool ful
             tp->nshown++;
         }
     int left = w - used;
+    /* Columns scrolled off to the left, or not shown to the right; the
+     * last screen column is left for the mark that says so. */
+    tp->more_left = v->hscroll > 0;
+    tp->more_right = 1 + nvis - v->hscroll > tp->nshown;
+    /* ASCII's marker is a letter, set apart (" v") where a column is left
+     * for the space. */
+    for (int i = 1; ascii && left > 0 && i < tp->nshown; i++)
+        if (tp->shown[i] == v->sort_col) {
+            tp->shown_w[i]++;
+            left--;
+        }
     /* Shapes first, in turns, so that dims and dtypes widen together. */
     for (bool more = shapes; more && left > 0;) {
         more = false;
@@ -397,27 +450,24 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w, bool ful
                 left -= g;
             }
         }
-    /* Full kernel names (K) are what the user asked to read: the row's
-     * name takes what the other wide columns can give and all that is left. */
-    int named = -1;
-    for (int i = 1; i < tp->nshown; i++)
-        if (tp->shown[i] == row_name && (tab->cols[row_name].flags & COLF_NAME))
-            named = i;
-    if (full_names && named > 0) {
-        /* Only the first column, the name and the sort column stay. */
-        int k = 1;
+    if (tp->more_right && left <= 0) {
+        /* An exact fit: a column wider than its title and cells need
+         * gives the mark its room, else the widest (already cut) one; the
+         * name, which the row is read by, only when alone. */
+        int give = 0, most = 0;
         for (int i = 1; i < tp->nshown; i++) {
-            if (i != named && tp->shown[i] != v->sort_col) {
-                left += tp->shown_w[i] + 1;
-                continue;
+            int c = tp->shown[i];
+            const char *title = col_title(&tab->cols[c]);
+            int tw = (int)text_width(title, strlen(title)) + (c == v->sort_col);
+            int need = v->natural[c] > tw + 1 ? v->natural[c] : tw;
+            int spare = tp->shown_w[i] - need;
+            if (spare > most || (most <= 0 && (give == 0 || tp->shown_w[i] > tp->shown_w[give]))) {
+                give = i;
+                most = MAX(most, spare);
             }
-            if (i == named)
-                named = k;
-            tp->shown[k] = tp->shown[i];
-            tp->shown_w[k++] = tp->shown_w[i];
         }
-        tp->nshown = k;
-        tp->shown_w[named] += left;
+        if (tp->shown_w[give] > 4)
+            tp->shown_w[give]--;
     }
     int x = 0;
     for (int i = 0; i < tp->nshown; i++) {
@@ -459,13 +509,23 @@ static void draw_header(struct pane *p, struct app *a, struct tview *v)
         sb_puts(&sb, col_title(col));
         /* An ASCII marker is a letter: apart, so that it is not read as
          * part of the title ("direct msv"). */
-        if (sorted)
-            sb_printf(&sb, "%s%s", a->ascii ? " " : "", v->desc ? a->g->sort_desc : a->g->sort_asc);
+        if (sorted) {
+            int tw = (int)text_width(sb_str(&sb), sb.len);
+            bool apart = a->ascii && tw + 2 <= tp->shown_w[i];
+            sb_printf(&sb, "%s%s", apart ? " " : "", v->desc ? a->g->sort_desc : a->g->sort_asc);
+        }
         bool right = col->kind != COL_TEXT;
         draw_fit(p->win, 1, tp->shown_x[i], tp->shown_w[i], sb_str(&sb), sb.len, false, right,
                  color_attr(sorted ? C_COLHEAD_SORT : C_COLHEAD), a->ascii);
         sb_free(&sb);
     }
+    /* More columns than fit: a mark at each edge they continue past
+     * (] and [ scroll, w shows the detail columns). */
+    attr_t mark = color_attr(C_COLHEAD_SORT) | A_BOLD;
+    if (tp->more_right && p->r.w > 1)
+        draw_str(p->win, 1, p->r.w - 1, 1, a->g->more_right, mark, a->ascii);
+    if (tp->more_left && p->r.w > 1)
+        draw_str(p->win, 1, tp->shown_w[0], 1, a->g->more_left, mark, a->ascii);
 }
 
 static void table_draw(struct pane *p, struct app *a)
@@ -479,7 +539,7 @@ static void table_draw(struct pane *p, struct app *a)
         draw_str(p->win, 2, 1, p->r.w - 2, why, color_attr(C_DIM), a->ascii);
         return;
     }
-    plan_columns(tp, v, p->r.w, a->kn && knames_full(a->kn));
+    plan_columns(tp, v, p->r.w, a->ascii);
     draw_header(p, a, v);
     v->lv.height = p->r.h - 2;
     listview_clamp(&v->lv);
@@ -920,7 +980,7 @@ static void view_set(struct app *a, struct table_pane *tp, struct tview *v, stru
     v->rows.n = 0;
     if (!v->tab)
         return;
-    view_widths(tp, v, a->ascii);
+    view_widths(tp, v);
     detect_sort(v);
     view_rows(a, v);
 }

@@ -33,6 +33,8 @@ const struct glyphs glyphs_utf8 = {
     .tick = "\xe2\x94\xbc",
     .axis = "\xe2\x94\x80",
     .mu = "\xc2\xb5",
+    .more_left = "\xe2\x80\xb9",
+    .more_right = "\xe2\x80\xba",
 };
 
 const struct glyphs glyphs_ascii = {
@@ -56,6 +58,8 @@ const struct glyphs glyphs_ascii = {
     .tick = "+",
     .axis = "-",
     .mu = "u",
+    .more_left = "<",
+    .more_right = ">",
 };
 
 /* ASCII look-alikes for the few non-ASCII characters the explorer's own

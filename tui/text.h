@@ -38,6 +38,8 @@ struct glyphs {
     const char *tick;         /* axis tick */
     const char *axis;         /* axis line */
     const char *mu;           /* micro sign in units */
+    const char *more_left;    /* columns continue to the left (scrolled off) */
+    const char *more_right;   /* columns continue to the right */
 };
 
 extern const struct glyphs glyphs_utf8;
