@@ -18,8 +18,8 @@
 #include "src/cmd_job.h"
 #include "src/cliout.h"
 #include "src/commands.h"
-#include "tui/jobview.h"
-#include "tui/tui.h"
+#include "tui/job/jobview.h"
+#include "tui/trace/tui.h"
 
 bool job_report_wanted(char *const *args, size_t n)
 {

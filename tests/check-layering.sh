@@ -5,7 +5,7 @@
 # The explorer's panes (tui/*_pane.c) know the pane interface, the app's
 # state and core, never each other: a pane file includes no other pane's
 # header, names no other pane's functions, and does not re-enter the
-# dispatcher (it returns a request that tui/app.c routes).
+# dispatcher (it returns a request that tui/frame/app.c routes).
 set -u
 src="${top_srcdir:-.}"
 bad=0
@@ -69,11 +69,11 @@ for c in "$src"/tui/*.c "$src"/tui/*.h; do
     [ "$base" = app ] && continue
     for h in $(grep -aoE '#include[[:space:]]*"tui/[a-z_]+_pane\.h"' "$c" | sed 's|.*"tui/||; s|\.h"||'); do
         [ "$h" = "$base" ] && continue
-        echo "FAIL: $(basename "$c") includes tui/$h.h (only tui/app.c calls a pane's own API)"
+        echo "FAIL: $(basename "$c") includes tui/$h.h (only tui/frame/app.c calls a pane's own API)"
         bad=1
     done
 done
-echo "tui/ pane files (each knows tui/pane.h and the app's state, no other pane):"
+echo "tui/ pane files (each knows tui/frame/pane.h and the app's state, no other pane):"
 echo "$panes" | tr '\n' ' ' | sed 's/^/  /; s/ $//'
 echo
 

@@ -15,8 +15,8 @@
 #include "core/analysis/gputime.h"
 #include "core/trace/load.h"
 #include "tests/unit/testutil.h"
-#include "tui/calltree.h"
-#include "tui/lanes.h"
+#include "tui/trace/calltree.h"
+#include "tui/trace/lanes.h"
 
 #define X(cat, name, tid, ts, dur, args)                                                           \
     "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid              \

@@ -1,4 +1,4 @@
-/* Unit tests: the explorer's job view (tui/jobview.h) on a synthetic
+/* Unit tests: the explorer's job view (tui/job/jobview.h) on a synthetic
  * 4-rank job: the screen, moving, Tab between the tables, the sort cycle,
  * Enter opening the selected rank. */
 #include "config.h"
@@ -15,10 +15,10 @@
 
 #include "core/synth/synth_job.h"
 #include "core/trace/load.h"
-#include "tui/joblanes.h"
-#include "tui/jobview.h"
-#include "tui/keymap.h"
-#include "tui/text.h"
+#include "tui/job/joblanes.h"
+#include "tui/job/jobview.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/text.h"
 
 static struct jobview *make_view(void)
 {
