@@ -9,20 +9,10 @@
 
 #include "core/report/report.h"
 #include "tui/frame/app.h"
-#include "tui/trace/bgviews.h"
 #include "tui/frame/chrome.h"
 #include "tui/frame/detail_pane.h"
-#include "tui/trace/export_ui.h"
-#include "tui/trace/knames.h"
 #include "tui/frame/overlay.h"
-#include "tui/trace/roofline_view.h"
-#include "tui/snapshot/snap_chart_pane.h"
-#include "tui/snapshot/snap_memory_pane.h"
-#include "tui/snapshot/snapview.h"
 #include "tui/frame/table_pane.h"
-#include "tui/trace/timeline_pane.h"
-#include "tui/trace/traceback_pane.h"
-#include "tui/trace/tree_pane.h"
 
 const char *const app_view_names[APP_NVIEWS] = {
     "ops",          "categories", "unique-args",  "kernels", "key-averages",
@@ -91,8 +81,7 @@ void app_resize(struct app *a, int lines, int cols)
 {
     a->lines = lines;
     a->cols = cols;
-    a->lcfg.timeline_lanes =
-        a->snap ? snapview_chart_lines(a) : timeline_pane_lanes(a->panes[PANE_TIMELINE]);
+    a->lcfg.timeline_lanes = a->doc->timeline_lines ? a->doc->timeline_lines(a) : 0;
     a->lcfg.focus = pane_slot[a->focus];
     layout_compute(lines, cols, &a->lcfg, &a->lay);
     struct rect none = {0, 0, 0, 0};
@@ -153,23 +142,6 @@ void app_render(struct app *a)
 /* Selection, focus, drill-in                                               */
 /* ------------------------------------------------------------------------ */
 
-/* What the traceback view shows for the selection of pane src. */
-static void tb_subject_of(struct app *a, struct pane *src, struct tb_subject *s)
-{
-    memset(s, 0, sizeof(*s));
-    snprintf(s->source, sizeof(s->source), "%s", src->ops->name);
-    s->ev = IDX_NONE;
-    if (a->snap)
-        s->picked = src->ops->pick && src->ops->pick(src, a, &s->pick);
-    else
-        s->ev = pane_current_event(src, a);
-}
-
-static bool traceback_shown(struct app *a)
-{
-    return a->tb && detail_pane_inset(a->panes[PANE_DETAIL]) == a->tb;
-}
-
 /* Selected event changed in pane `from`: move the other views. */
 static void selection_changed(struct app *a, struct pane *from)
 {
@@ -183,11 +155,8 @@ static void selection_changed(struct app *a, struct pane *from)
             p->ops->follow(p, a, a->sel);
     }
     detail_pane_refresh(a->panes[PANE_DETAIL], a, src);
-    if (traceback_shown(a)) {
-        struct tb_subject s;
-        tb_subject_of(a, src, &s);
-        traceback_pane_load(a->tb, a, &s);
-    }
+    if (a->doc->selected)
+        a->doc->selected(a, src);
 }
 
 void app_focus(struct app *a, int pane)
@@ -208,121 +177,22 @@ void app_focus(struct app *a, int pane)
         selection_changed(a, a->panes[pane]);
 }
 
-/* Remember the focus, the selection and the tree's instance filter for
- * `back`. */
-static struct hist *hist_push(struct app *a)
+unsigned app_back(struct app *a)
 {
-    struct pane *tree = a->panes[PANE_TREE];
-    struct hist *h = VEC_ADD(&a->hist);
-    size_t pn;
-    const char *plabel;
-    const uint32_t *prev = tree_pane_instances(tree, &pn, &plabel);
-    h->focus = a->focus;
-    h->source = a->source;
-    h->sel = a->sel;
-    if (prev) {
-        h->inst = xmalloc((pn + 1) * sizeof(uint32_t));
-        memcpy(h->inst, prev, pn * sizeof(uint32_t));
-        h->ninst = pn;
-        h->label = xstrdup(plabel ? plabel : "");
-    }
-    return h;
-}
-
-/* Show only the paths of ev[0..n) in the call tree, focused, as a step
- * `back` undoes. */
-static void drill(struct app *a, const uint32_t *ev, size_t n, const char *label)
-{
-    struct pane *tree = a->panes[PANE_TREE];
-    hist_push(a);
-    tree_pane_set_instances(tree, a, ev, n, label);
-    a->focus = PANE_TREE;
-    bool shown = false;
-    for (size_t i = 0; i < n && !shown; i++)
-        shown = tree_pane_select(tree, a, ev[i]);
-    all_dirty(a);
-    selection_changed(a, tree);
-    app_message(a, "%zu instance%s of %s; Backspace goes back", n, n == 1 ? "" : "s", label);
-}
-
-/* Select event ev in the call tree and focus it (the other panes follow),
- * undone by `back` like a drill; the tree's instance filter is dropped
- * when ev is not among its paths. False, with a message, when ev is not in
- * the tree (filtered out). */
-static bool jump(struct app *a, uint32_t ev)
-{
-    struct pane *tree = a->panes[PANE_TREE];
-    struct hist *h = hist_push(a);
-    bool ok = tree_pane_select(tree, a, ev);
-    if (!ok && h->inst) {
-        tree_pane_set_instances(tree, a, NULL, 0, NULL);
-        ok = tree_pane_select(tree, a, ev);
-        if (!ok)
-            tree_pane_set_instances(tree, a, h->inst, h->ninst, h->label);
-    }
-    if (!ok) {
-        free(h->inst);
-        free(h->label);
-        a->hist.n--;
-        app_error(a, "the event is not in the call tree (filtered out?)");
-        return false;
-    }
-    a->focus = PANE_TREE;
-    all_dirty(a);
-    selection_changed(a, tree);
-    app_message(a, "selected in the call tree; Backspace goes back");
-    return true;
-}
-
-static unsigned go_back(struct app *a)
-{
-    if (!a->hist.n && a->back_quits) {
-        a->quit = true; /* back to the job view this rank was opened from */
+    unsigned r = a->doc->back ? a->doc->back(a) : R_NONE;
+    if (r != R_NONE)
+        return r;
+    if (a->back_quits) {
+        a->quit = true; /* back to the view this one was opened from */
         return R_HANDLED;
     }
-    if (!a->hist.n) {
-        app_message(a, "nothing to go back to");
-        return R_HANDLED;
-    }
-    struct hist *h = &a->hist.v[--a->hist.n];
-    struct pane *tree = a->panes[PANE_TREE];
-    tree_pane_set_instances(tree, a, h->inst, h->ninst, h->label);
-    if (h->sel != IDX_NONE)
-        tree_pane_select(tree, a, h->sel);
-    free(h->inst);
-    free(h->label);
-    int focus = h->focus;
-    a->focus = focus;
-    a->source = h->source;
-    all_dirty(a);
-    selection_changed(a, a->panes[focus]);
-    app_message(a, "back");
-    return R_HANDLED | R_DIRTY_ALL;
+    app_message(a, "nothing to go back to");
+    return R_HANDLED;
 }
 
-/* The traceback of the selection in the detail pane, focused; when it is
- * shown and focused, the details again. Reactions. */
-static unsigned toggle_traceback(struct app *a)
+void app_selection_changed(struct app *a, struct pane *from)
 {
-    struct pane *d = a->panes[PANE_DETAIL];
-    bool shown = traceback_shown(a);
-    if (shown && a->focus == PANE_DETAIL) {
-        detail_pane_set_inset(d, NULL);
-        app_message(a, "details of the selection; t shows its traceback");
-        return R_HANDLED | R_DIRTY;
-    }
-    if (!a->tb)
-        a->tb = traceback_pane_new(a);
-    if (!shown) {
-        struct tb_subject s;
-        detail_pane_set_inset(d, a->tb);
-        tb_subject_of(a, a->panes[a->source], &s);
-        traceback_pane_load(a->tb, a, &s);
-    }
-    app_focus(a, PANE_DETAIL);
-    d->dirty = true;
-    app_message(a, "Enter shows a frame's source; t the details");
-    return R_HANDLED | R_DIRTY;
+    selection_changed(a, from);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -333,52 +203,31 @@ static unsigned toggle_traceback(struct app *a)
  * Returns the reactions that adds. */
 static unsigned route(struct app *a, struct pane_request *req)
 {
-    struct pane *tree = a->panes[PANE_TREE];
     unsigned r = R_NONE;
     switch (req->kind) {
     case REQ_NONE:
         break;
     case REQ_BACK:
-        r = go_back(a);
+        r = app_back(a);
         break;
-    case REQ_SELECT:
-        if (!tree_pane_select(tree, a, req->ev))
-            app_error(a, "the event is not in the call tree (filtered out?)");
-        else
-            app_message(a, "selected in the call tree");
-        break;
-    case REQ_SHOW:
-        app_focus(a, PANE_TREE);
-        if (!tree_pane_select(tree, a, req->ev))
-            app_error(a, "the event is not in the call tree (filtered out?)");
-        break;
-    case REQ_JUMP:
-        jump(a, req->ev);
-        break;
-    case REQ_INSTANCES:
-        drill(a, req->evs, req->n, req->label);
-        break;
-    case REQ_TRACEBACK:
-        r = toggle_traceback(a);
-        break;
-    case REQ_SEARCH_TREE: {
-        struct pane_request sub = {0};
-        unsigned tr = tree->ops->search ? tree->ops->search(tree, a, req->dir, &sub) : R_NONE;
-        tree->dirty = true;
-        if (tr & R_SYNC)
-            selection_changed(a, tree);
-        r = route(a, &sub);
-        break;
-    }
     case REQ_MENU:
         app_open_menu(a, req->menu.title, req->menu.items, req->menu.n, req->menu.cur,
                       req->menu.pick, req->menu.ctx);
         req->menu.items = NULL;
         req->menu.n = 0;
         break;
+    default:
+        if (a->doc->route)
+            r = a->doc->route(a, req);
+        break;
     }
     pane_request_done(req);
     return r;
+}
+
+unsigned app_route(struct app *a, struct pane_request *req)
+{
+    return route(a, req);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -537,7 +386,7 @@ static unsigned global_action(struct app *a, enum action act)
     }
     case A_BACK:
     case A_MOVE_LEFT:
-        return go_back(a);
+        return app_back(a);
     case A_SEARCH:
         overlay_prompt(a, "/", NULL, search_done, NULL);
         return R_HANDLED;
@@ -551,20 +400,6 @@ static unsigned global_action(struct app *a, enum action act)
     case A_FILTER_CLEAR:
         app_filter_set(a, NULL);
         return R_HANDLED;
-    case A_TRACEBACK:
-        return toggle_traceback(a);
-    case A_KERNEL_NAMES:
-        if (!a->kn)
-            return R_HANDLED;
-        knames_set_full(a->kn, !knames_full(a->kn));
-        app_message(a, knames_full(a->kn) ? "full kernel names" : "simplified kernel names");
-        return R_HANDLED | R_DIRTY_ALL | R_SYNC;
-    case A_EXPORT:
-    case A_EXPORT_SUBTREE:
-    case A_EXPORT_WINDOW:
-        return export_ui_action(a, act);
-    case A_ROOFLINE:
-        return roofline_view_action(a);
     case A_NONE:
         return R_HANDLED;
     default:
@@ -586,8 +421,8 @@ unsigned app_action(struct app *a, enum action act)
     struct pane_request req = {0};
     unsigned r = pane_action(a->panes[a->focus], a, act, &req);
     r |= route(a, &req);
-    if (!(r & R_HANDLED) && a->snap)
-        r = snapview_action(a, act);
+    if (!(r & R_HANDLED) && a->doc->action)
+        r = a->doc->action(a, act);
     if (!(r & R_HANDLED))
         r = global_action(a, act);
     app_react(a, r);
@@ -694,17 +529,8 @@ unsigned app_tick(struct app *a, bool wait)
     unsigned r = R_NONE;
     for (int i = 0; i < PANE__COUNT; i++)
         r |= pane_tick(a->panes[i], a, wait);
-    /* The traceback view takes in symbolizer answers shown or not. */
-    if (a->tb) {
-        unsigned t = pane_tick(a->tb, a, wait);
-        if (t && traceback_shown(a))
-            a->panes[PANE_DETAIL]->dirty = true;
-        r |= t;
-    }
-    /* Views built behind the first screen: the one shown may have changed
-     * under the table's cursor. */
-    if (bgviews_install(a->bg, a, wait && bgviews_pending(a->bg)))
-        r |= a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY;
+    if (a->doc->tick)
+        r |= a->doc->tick(a, wait);
     if (r)
         app_react(a, r);
     return r;
@@ -715,7 +541,7 @@ bool app_busy(struct app *a)
     for (int i = 0; i < PANE__COUNT; i++)
         if (pane_busy(a->panes[i]))
             return true;
-    return (a->tb && pane_busy(a->tb)) || bgviews_pending(a->bg);
+    return a->doc->busy && a->doc->busy(a);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -742,17 +568,13 @@ bool app_table_sort_by(struct app *a, const char *col)
     return table_pane_sort_by(a->panes[PANE_TABLE], a, col);
 }
 
-bool app_timeline_window(struct app *a, int64_t *from, int64_t *to)
-{
-    return timeline_pane_window(a->panes[PANE_TIMELINE], from, to);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Lifetime                                                                 */
 /* ------------------------------------------------------------------------ */
 
-void app_init(struct app *a, bool ascii, bool headless)
+void app_init(struct app *a, const struct doc_ops *doc, bool ascii, bool headless)
 {
+    a->doc = doc;
     a->ascii = ascii;
     a->g = ascii ? &glyphs_ascii : &glyphs_utf8;
     a->headless = headless;
@@ -760,36 +582,10 @@ void app_init(struct app *a, bool ascii, bool headless)
     a->roofline_asked = IDX_NONE;
     a->lcfg.maximized = -1;
     a->lcfg.table_pct = 45;
-    if (a->snap) {
-        const struct table_pane_views views = {
-            .n = SV__COUNT,
-            .names = snapview_table_names,
-            .tabs = a->snap->tabs,
-            .errs = a->snap->errs,
-            .keytab = KEYS_SNAP_TABLE,
-            .enter = REQ_TRACEBACK,
-            .pick = snapview_pick_row,
-        };
-        a->panes[PANE_TABLE] = table_pane_new(a, &views);
-        a->panes[PANE_TREE] = snap_memory_pane_new(a);
-        a->panes[PANE_TIMELINE] = snap_chart_pane_new(a);
-    } else {
-        const struct table_pane_views views = {
-            .n = APP_NVIEWS,
-            .names = app_view_names,
-            .tabs = a->views,
-            .errs = a->views_err,
-            .keytab = PANE_TABLE,
-            .enter = REQ_NONE,
-        };
-        a->kn = knames_new(a->t);
-        a->bd = *analysis_breakdown(a->an, false);
-        a->panes[PANE_TABLE] = table_pane_new(a, &views);
-        a->panes[PANE_TREE] = tree_pane_new(a);
-        a->panes[PANE_TIMELINE] = timeline_pane_new(a);
-    }
+    doc->open(a);
     a->panes[PANE_DETAIL] = detail_pane_new(a);
-    roofline_view_attach(a);
+    if (doc->opened)
+        doc->opened(a);
     a->focus = PANE_TABLE;
     a->source = PANE_TABLE;
     int lines, cols;
@@ -808,30 +604,16 @@ void app_done(struct app *a)
         overlay_close(a);
     for (int i = 0; i < PANE__COUNT; i++)
         pane_free(a->panes[i]);
-    pane_free(a->tb);
-    export_ui_free(a->exp);
+    if (a->doc->close)
+        a->doc->close(a);
     if (a->w_header)
         delwin(a->w_header);
     if (a->w_message)
         delwin(a->w_message);
     if (a->w_keybar)
         delwin(a->w_keybar);
-    for (size_t i = 0; i < a->hist.n; i++) {
-        free(a->hist.v[i].inst);
-        free(a->hist.v[i].label);
-    }
-    VEC_FREE(&a->hist);
     pattern_clear(&a->search);
     pattern_clear(&a->filter);
-    for (int i = 0; i < APP_NVIEWS; i++) {
-        table_free(a->views[i]);
-        free(a->views_err[i]);
-    }
-    roofline_view_free(a->rlv);
-    knames_free(a->kn);
-    analysis_free(a->an);
-    trace_free(a->t);
-    snapview_free(a->snap);
     free(a->name);
     free(a->load_warning);
 }

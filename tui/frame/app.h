@@ -1,16 +1,15 @@
 /* The explorer's state and loop: keys and mouse -> actions -> the focused
- * pane, then the global handler -> reaction bits -> one relayout, one
- * rebuild, one redraw and a single doupdate() per turn.
+ * pane, then the document, then the global handler -> reaction bits -> one
+ * relayout, one rebuild, one redraw and a single doupdate() per turn.
  *
  * The app is the hub of the panes: a pane's handler returns reaction bits
- * and at most one request (tui/frame/pane.h), and the app routes the request
- * (moves the focus, drives the pane it concerns). Only app.c calls a
- * concrete pane's API; the feature modules around it (roofline view,
- * export, snapshot mode, script) reach the panes through the app_*
- * functions below.
+ * and at most one request (tui/frame/pane.h), and the app routes the
+ * request: back and menus itself, the rest through its document (struct
+ * doc_ops), which alone calls its concrete panes' API. The framework
+ * (tui/frame) includes no document's headers; documents include it.
  *
- * The same entry points serve the terminal loop (tui.c) and script mode
- * (script.c), so scripted sessions run the code a person runs. */
+ * The same entry points serve the terminal loop (tui/trace/tui.c) and
+ * script mode (script.c), so scripted sessions run the code a person runs. */
 #ifndef TORCHTOP_TUI_APP_H
 #define TORCHTOP_TUI_APP_H
 
@@ -76,7 +75,53 @@ struct hist {
 
 struct lane;
 
+/* A document the app shows (a trace or a memory snapshot): its panes and
+ * what only it knows. The app (tui/frame) reaches the document through
+ * these hooks and includes none of its headers; tui/trace/explore.h fills
+ * them for traces and snapshots. Hooks left NULL do nothing. */
+struct doc_ops {
+    /* Make the table, tree and timeline panes (a->panes; the app makes
+     * the detail pane) from what the caller put in the app. */
+    void (*open)(struct app *a);
+    /* Every pane is made (before the first layout). */
+    void (*opened)(struct app *a);
+    /* Free the document's state (the app frees the panes, then this). */
+    void (*close)(struct app *a);
+    /* A pane's request the app does not route itself (everything but
+     * back and menus); returns the reactions it adds. */
+    unsigned (*route)(struct app *a, struct pane_request *req);
+    /* An action the focused pane did not handle, before the app's own:
+     * R_NONE when it is not the document's. */
+    unsigned (*action)(struct app *a, enum action act);
+    /* The selection moved to pane src's (the other panes and the detail
+     * pane have followed it). */
+    void (*selected)(struct app *a, struct pane *src);
+    /* Undo the last drill-in or jump: reactions, R_NONE when there is
+     * nothing to undo. */
+    unsigned (*back)(struct app *a);
+    /* Lines the timeline slot asks for. */
+    int (*timeline_lines)(struct app *a);
+    /* Take in the document's background work (wait: all of it). */
+    unsigned (*tick)(struct app *a, bool wait);
+    bool (*busy)(struct app *a);
+    /* Draw the header's first line instead of the trace's; false: not
+     * drawn. */
+    bool (*header)(struct app *a, WINDOW *w, int cols);
+    /* The help's mode (enum help_mode) and the table views v cycles. */
+    int help_mode;
+    const char *const *view_names;
+    int nviews;
+    /* A view a script names that the table pane does not know
+     * ("roofline:GEMM"); false when the document has none such. */
+    bool (*show_view)(struct app *a, const char *name);
+    /* Take in every view still being built behind the first screen,
+     * waiting for them (a script's wait-analysis); whether anything
+     * shown changed. */
+    bool (*settle)(struct app *a);
+};
+
 struct app {
+    const struct doc_ops *doc; /* what the app shows (static) */
     /* What is shown. */
     struct trace *t;                 /* owned */
     struct analysis *an;             /* owned */
@@ -132,9 +177,10 @@ struct app {
     bool back_quits; /* Backspace with nothing to go back to quits (to the job view) */
 };
 
-/* Set up the app for a loaded trace: panes, windows and the first layout
- * (curses must be initialised). Takes ownership of t, an and the views. */
-void app_init(struct app *a, bool ascii, bool headless);
+/* Set up the app for a document: its panes, the windows and the first
+ * layout (curses must be initialised). The document's close hook frees
+ * what the caller put in the app (trace, analysis, views, snapshot). */
+void app_init(struct app *a, const struct doc_ops *doc, bool ascii, bool headless);
 void app_done(struct app *a);
 
 /* Handle one key / one named action / one mouse event; returns reactions
@@ -144,6 +190,14 @@ unsigned app_action(struct app *a, enum action act);
 unsigned app_mouse(struct app *a, int y, int x, int kind);
 /* Mouse kinds for app_mouse. */
 enum { MOUSE_CLICK, MOUSE_DOUBLE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+
+/* For the documents: route a pane's request (and release it), returning
+ * the reactions it adds; the selection moved to pane `from` (the others
+ * follow); go back one drill-in step, or quit to the view this one was
+ * opened from, or say there is nothing to go back to. */
+unsigned app_route(struct app *a, struct pane_request *req);
+void app_selection_changed(struct app *a, struct pane *from);
+unsigned app_back(struct app *a);
 
 /* Apply reaction bits (relayout, rebuild, sync, dirty). */
 void app_react(struct app *a, unsigned r);
@@ -175,9 +229,6 @@ void app_table_set_table(struct app *a, int view, struct table *tab);
 const char *app_table_view(struct app *a);
 bool app_table_set_view(struct app *a, const char *name);
 bool app_table_sort_by(struct app *a, const char *col);
-/* The timeline's time window, [*from, *to) in ns; false when the timeline
- * slot holds no timeline (snapshot mode). */
-bool app_timeline_window(struct app *a, int64_t *from, int64_t *to);
 
 /* Take in background work that finished (symbolizer answers) and apply the
  * reactions; with wait, first wait until none is pending (script mode, so

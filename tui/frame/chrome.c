@@ -7,7 +7,6 @@
 #include "tui/frame/app.h"
 #include "tui/frame/chrome.h"
 #include "tui/frame/draw.h"
-#include "tui/snapshot/snapview.h"
 
 /* ------------------------------------------------------------------------ */
 /* Header                                                                   */
@@ -96,9 +95,7 @@ void chrome_header(struct app *a)
     if (!w)
         return;
     werase(w);
-    if (a->snap) {
-        snapview_header(a, w, a->cols);
-    } else {
+    if (!a->doc->header || !a->doc->header(a, w, a->cols)) {
         header_line1(a, w, a->cols);
         header_line2(a, w, a->cols);
     }

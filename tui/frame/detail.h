@@ -1,8 +1,8 @@
 /* Detail text: what the detail pane shows for the selection, as a list of
  * logical lines (headings, key/value pairs, free text) that the pane wraps
- * to its width. Panes fill it through their describe() op; events are
- * described by a registry of sections (detail_sections in detail.c), so
- * new sections (tracebacks, source) slot in without touching the panes. */
+ * to its width. Panes fill it through their describe() op; a trace's
+ * events are described by a registry of sections (tui/trace/event_detail.h),
+ * so new sections (tracebacks, source) slot in without touching the panes. */
 #ifndef TORCHTOP_TUI_DETAIL_H
 #define TORCHTOP_TUI_DETAIL_H
 
@@ -45,16 +45,5 @@ void detail_textf(struct detail_out *d, enum color_elem e, const char *fmt, ...)
 /* The last line added names event ev: Enter or a click on it selects ev
  * in the call tree. */
 void detail_link(struct detail_out *d, uint32_t ev);
-
-/* Every section of an event (the registry), into d. */
-void detail_event(struct detail_out *d, struct app *a, uint32_t ev);
-
-/* A section of the event description. */
-typedef void (*detail_section_fn)(struct detail_out *d, struct app *a, uint32_t ev);
-struct detail_section {
-    const char *title; /* heading; NULL = none */
-    detail_section_fn fn;
-};
-extern const struct detail_section detail_sections[];
 
 #endif

@@ -10,7 +10,6 @@
 #include "tui/frame/draw.h"
 #include "tui/frame/help.h"
 #include "tui/frame/overlay.h"
-#include "tui/snapshot/snapview.h"
 
 void overlay_close(struct app *a)
 {
@@ -37,14 +36,12 @@ void overlay_close(struct app *a)
 
 /* The help for the focused pane and mode, lines longer than width wrapped
  * at a blank, continued under the description column. Returns the count. */
-static int help_lines(struct strbuf *sb, int pane, bool snapshot, int width)
+static int help_lines(struct strbuf *sb, struct app *a, int pane, int width)
 {
     struct strbuf raw = STRBUF_INIT;
-    help_text_mode(&raw, pane, snapshot ? HELP_SNAPSHOT : HELP_TRACE);
-    if (snapshot)
-        help_views(&raw, snapview_table_names, SV__COUNT);
-    else
-        help_views(&raw, app_view_names, APP_NVIEWS);
+    help_text_mode(&raw, pane, (enum help_mode)a->doc->help_mode);
+    if (a->doc->nviews)
+        help_views(&raw, a->doc->view_names, a->doc->nviews);
     enum { DESC_COL = 2 + 20 + 1 + 15 + 1 };
     int n = 0;
     const char *line = sb_str(&raw), *end = line + raw.len;
@@ -118,7 +115,7 @@ static void help_draw(struct app *a)
     WINDOW *win = a->w_overlay;
     draw_box(win, a, " Help ");
     struct strbuf sb = STRBUF_INIT;
-    int n = help_lines(&sb, pane_keytab(a->panes[a->focus], a), a->snap != NULL, w - 4);
+    int n = help_lines(&sb, a, pane_keytab(a->panes[a->focus], a), w - 4);
     int rows = h - 2;
     a->help_top = CLAMP(a->help_top, 0, MAX(0, n - rows));
     const char *line = sb_str(&sb);

@@ -12,8 +12,6 @@
 
 #include "core/base/outfile.h"
 #include "tui/frame/app.h"
-#include "tui/trace/bgviews.h"
-#include "tui/trace/roofline_view.h"
 #include "tui/frame/script.h"
 #include "tui/frame/script_steps.h"
 #include "tui/frame/term.h"
@@ -119,7 +117,7 @@ static int step(struct app *a, const struct script_reader *r, char *line)
         return 0;
     }
     if (strcmp(word, "wait-analysis") == 0) {
-        if (bgviews_install(a->bg, a, true))
+        if (a->doc->settle && a->doc->settle(a))
             app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
@@ -136,8 +134,7 @@ static int step(struct app *a, const struct script_reader *r, char *line)
         return 0;
     }
     if (strcmp(word, "view") == 0) {
-        bool ok = strncmp(arg, "roofline:", 9) == 0 ? roofline_view_show(a, arg + 9)
-                                                    : app_table_set_view(a, arg);
+        bool ok = app_table_set_view(a, arg) || (a->doc->show_view && a->doc->show_view(a, arg));
         if (!ok)
             return script_fail(r, line, "no such view");
         app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);

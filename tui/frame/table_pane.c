@@ -11,7 +11,6 @@
 #include "tui/frame/app.h"
 #include "tui/frame/detail.h"
 #include "tui/frame/draw.h"
-#include "tui/trace/knames.h"
 #include "tui/frame/shapefit.h"
 #include "tui/frame/table_pane.h"
 #include "tui/frame/text.h"
@@ -40,7 +39,9 @@ struct table_pane {
     int keytab;               /* key table (enum pane_id or enum keytab) */
     enum request_kind enter;  /* Enter on a row without instances, REQ_NONE: REQ_SHOW */
     table_pick_fn pick;       /* the pick op's answer, NULL: none */
-    int cols_mode;            /* COLS_*: which COLF_DETAIL columns are shown */
+    table_text_fn text;       /* text cells as shown, NULL: as they are */
+    void (*describe_event)(struct detail_out *d, struct app *a, uint32_t ev); /* NULL: none */
+    int cols_mode; /* COLS_*: which COLF_DETAIL columns are shown */
     struct tview v[APP_NVIEWS];
     struct strbuf cell;
     struct strbuf fit; /* a shape cell fitted to its column */
@@ -294,15 +295,6 @@ static void sort_view(struct app *a, struct tview *v, int col, bool desc, bool s
     v->lv.cur = 0;
     v->lv.top = 0;
     listview_clamp(&v->lv);
-}
-
-/* The event a row stands for, to tell kernel names in its cells: its
- * first instance, else its reference. */
-static uint32_t row_event(const struct table *tab, size_t r)
-{
-    if (tab->inst_first && tab->inst_first[r + 1] > tab->inst_first[r])
-        return tab->inst[tab->inst_first[r]];
-    return tab->refs[r];
 }
 
 static bool natural_desc(const struct table *tab, int col)
@@ -565,8 +557,8 @@ static void table_draw(struct pane *p, struct app *a)
             pane_cell(&tp->cell, v->tab, r, (size_t)c);
             const char *text = sb_str(&tp->cell);
             size_t tlen = tp->cell.len;
-            if (col->kind == COL_TEXT && a->kn)
-                text = knames_cell(a->kn, row_event(v->tab, r), text, tlen, &tlen);
+            if (col->kind == COL_TEXT && tp->text)
+                text = tp->text(a, v->tab, r, text, tlen, &tlen, false);
             if ((col->flags & COLF_SHAPES) &&
                 text_width(text, tlen) > (size_t)MAX(tp->shown_w[k], 0)) {
                 /* Too wide even short: the tuple cut between its items. */
@@ -669,8 +661,8 @@ static unsigned drill(struct pane *p, struct app *a, struct pane_request *req)
             tabfmt_cell_text(&cell, v->tab, r, table_name_col(v->tab));
             size_t n = cell.len;
             const char *text = sb_str(&cell);
-            if (a->kn)
-                text = knames_cell(a->kn, row_event(v->tab, r), text, n, &n);
+            if (tp_of(p)->text)
+                text = tp_of(p)->text(a, v->tab, r, text, n, &n, false);
             req->kind = REQ_INSTANCES;
             req->evs = v->tab->inst + lo;
             req->n = hi - lo;
@@ -804,7 +796,7 @@ static uint32_t table_current(struct pane *p, struct app *a)
     if (v->tab->inst_first && v->tab->inst_first[r + 1] > v->tab->inst_first[r])
         return v->tab->inst[v->tab->inst_first[r]];
     /* Tables without instances reference an example event. */
-    if (strcmp(v->tab->name, "ops_unique_args") == 0 && v->tab->refs[r] < a->t->ev.n)
+    if (strcmp(v->tab->name, "ops_unique_args") == 0 && a->t && v->tab->refs[r] < a->t->ev.n)
         return v->tab->refs[r];
     return IDX_NONE;
 }
@@ -825,8 +817,8 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
         if (v->tab->cols[c].kind == COL_TEXT) {
             size_t n = sb.len;
             const char *text = sb_str(&sb);
-            if (a->kn)
-                text = knames_cell_full(a->kn, row_event(v->tab, r), text, n, &n);
+            if (tp_of(p)->text)
+                text = tp_of(p)->text(a, v->tab, r, text, n, &n, true);
             detail_wrap(d, col_title(&v->tab->cols[c]), text, n, C_DEFAULT);
         } else if (v->tab->cols[c].flags & COLF_BYTES) {
             struct strbuf both = STRBUF_INIT;
@@ -844,9 +836,9 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
                      n == 1 ? "" : "s", n == 1 ? "it" : "them");
     }
     uint32_t ev = table_current(p, a);
-    if (ev != IDX_NONE) {
+    if (ev != IDX_NONE && tp_of(p)->describe_event) {
         detail_heading(d, "First instance");
-        detail_event(d, a, ev);
+        tp_of(p)->describe_event(d, a, ev);
     }
 }
 
@@ -994,6 +986,8 @@ struct pane *table_pane_new(struct app *a, const struct table_pane_views *v)
     tp->keytab = v->keytab;
     tp->enter = v->enter;
     tp->pick = v->pick;
+    tp->text = v->text;
+    tp->describe_event = v->describe_event;
     for (int i = 0; i < tp->nviews; i++)
         view_set(a, tp, &tp->v[i], v->tabs[i]);
     return pane_new(&table_pane_ops, PANE_TABLE, tp);

@@ -6,10 +6,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tui/frame/pane.h"
 
 struct app;
+struct detail_out;
 struct table;
 
 extern const struct pane_ops table_pane_ops;
@@ -18,6 +20,12 @@ extern const struct pane_ops table_pane_ops;
  * zeroed); false when it has none. */
 typedef bool (*table_pick_fn)(struct app *a, const struct table *tab, size_t row,
                               struct snap_pick *out);
+
+/* A text cell of row `row` as the document shows it (a trace's kernel
+ * names, simplified unless full); returns s itself or text that stays
+ * valid until the next call, its length in *len. */
+typedef const char *(*table_text_fn)(struct app *a, const struct table *tab, size_t row,
+                                     const char *s, size_t n, size_t *len, bool full);
 
 /* What a table pane shows. */
 struct table_pane_views {
@@ -29,6 +37,10 @@ struct table_pane_views {
     enum request_kind enter;   /* Enter on a row without instances; REQ_NONE: show
                                   its event in the call tree */
     table_pick_fn pick;        /* the pick op's answer; NULL: none */
+    table_text_fn text;        /* text cells as shown; NULL: as the table has them */
+    /* The event a row stands for (its first instance), described below the
+     * row's cells; NULL: none. */
+    void (*describe_event)(struct detail_out *d, struct app *a, uint32_t ev);
 };
 
 /* A table pane in the table slot over v's tables. */

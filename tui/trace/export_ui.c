@@ -10,6 +10,7 @@
 
 #include "core/trace/export.h"
 #include "tui/frame/app.h"
+#include "tui/trace/explore.h"
 #include "tui/trace/export_ui.h"
 #include "tui/frame/overlay.h"
 
@@ -224,7 +225,7 @@ static unsigned start_subtree(struct app *a, struct export_ui *x)
 static unsigned start_window(struct app *a, struct export_ui *x)
 {
     int64_t from, to;
-    if (!app_timeline_window(a, &from, &to)) {
+    if (!explore_timeline_window(a, &from, &to)) {
         app_error(a, "export: there is no timeline to take the window of");
         return R_HANDLED;
     }
@@ -275,7 +276,7 @@ unsigned export_ui_action(struct app *a, enum action act)
                              root != IDX_NONE ? sb_str(&sb) : "(nothing selected)");
         sb_free(&sb);
         int64_t from = 0, to = 0;
-        app_timeline_window(a, &from, &to);
+        explore_timeline_window(a, &from, &to);
         items[1] =
             xasprintf("the timeline window: %.3f - %.3f ms", (double)(from - a->t->t_start) / 1e6,
                       (double)(to - a->t->t_start) / 1e6);

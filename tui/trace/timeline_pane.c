@@ -9,6 +9,7 @@
 
 #include "tui/frame/app.h"
 #include "tui/frame/detail.h"
+#include "tui/trace/event_detail.h"
 #include "tui/frame/draw.h"
 #include "tui/trace/knames.h"
 #include "tui/trace/lanes.h"
@@ -516,7 +517,7 @@ static void timeline_describe(struct pane *p, struct app *a, struct detail_out *
         detail_textf(d, C_DIM, "(no event under the cursor)");
         return;
     }
-    detail_event(d, a, tl->under);
+    event_detail(d, a, tl->under);
 }
 
 static void timeline_follow(struct pane *p, struct app *a, uint32_t ev)

@@ -9,6 +9,7 @@
 #include "tui/frame/app.h"
 #include "tui/trace/calltree.h"
 #include "tui/frame/detail.h"
+#include "tui/trace/event_detail.h"
 #include "tui/frame/draw.h"
 #include "tui/trace/knames.h"
 #include "tui/trace/tree_pane.h"
@@ -419,7 +420,7 @@ static void tree_describe(struct pane *p, struct app *a, struct detail_out *d)
         detail_kv(d, "GPU induced", gpu, strlen(gpu));
         detail_heading(d, "First instance");
     }
-    detail_event(d, a, node->ref);
+    event_detail(d, a, node->ref);
 }
 
 static unsigned tree_search(struct pane *p, struct app *a, int dir, struct pane_request *req)

@@ -20,6 +20,7 @@
 #include "core/snapshot/snapshot.h"
 #include "tui/frame/app.h"
 #include "tui/trace/bgviews.h"
+#include "tui/trace/explore.h"
 #include "tui/frame/colors.h"
 #include "tui/frame/draw.h"
 #include "tui/frame/keymap.h"
@@ -520,7 +521,7 @@ int tui_main(const struct tui_opts *o)
     a.nlanes = ld.nlanes;
     ld.lanes = NULL;
     ld.nlanes = 0;
-    app_init(&a, ascii, headless);
+    app_init(&a, a.snap ? &explore_snapshot_doc : &explore_trace_doc, ascii, headless);
     /* The other views behind the first screen. A script sees them all from
      * its first step (its screens must not depend on timing), unless a
      * test holds them back until its wait-analysis step. */
