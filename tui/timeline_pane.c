@@ -154,15 +154,16 @@ static void draw_lane(struct pane *p, struct app *a, int y, int li)
             total = 1;
         const char *glyph;
         int level = total > 0 ? MAX(1, (int)(total * 8 + 0.5f)) : 0;
-        /* A bar right after another starts with a gap: two events that
-         * meet show as two bars. */
+        /* A bar right after another starts with a gap where the column is
+         * (nearly) full: two events that meet show as two bars. A column
+         * less full shows its level, which tells them apart already. */
         while (bar < tl->bars.n && tl->bars.v[bar].c1 < col)
             bar++;
         bool meets = bar > 0 && bar < tl->bars.n && tl->bars.v[bar].c0 == col &&
                      tl->bars.v[bar - 1].c1 == col - 1;
         if (level == 0)
             glyph = " ";
-        else if (meets && level >= 4)
+        else if (meets && level >= 7)
             glyph = a->g->bar_start;
         else if ((mono || a->ascii) && cls == LC_COMM)
             glyph = a->g->shade_comm;
