@@ -85,6 +85,23 @@ if grep -q "lanes (M)" "$tmp/lanes-bars-maximized-140x42.txt"; then
     fail "a maximized timeline that shows every lane still counts hidden ones"
 fi
 
+# On a CPU lane the selected op is named though its parent, named, would
+# hide it.
+cat > "$tmp/nested.json" <<'EOF'
+{"traceEvents": [
+{"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+{"ph": "X", "cat": "cpu_op", "name": "aten::matmul", "pid": 1, "tid": 1, "ts": 20, "dur": 500}
+]}
+EOF
+run_script lanes-nested nested.json --size 80x24 <<'STEPS'
+focus-tree
+keys <Right> <Down> <Right> <Down>
+focus-timeline
+expect █aten::matmul█
+save-display lanes-cpu-selected.txt
+STEPS
+check_screen lanes-cpu-selected.txt
+
 if [ -d "$TRACES" ]; then
     traces=$(cd "$TRACES" && pwd)
     run_script lanes-owl "$traces/tracelens-h100-owlv2-infer-large.json.gz" --size 140x42 <<'STEPS'
