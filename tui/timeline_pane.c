@@ -214,8 +214,8 @@ static void draw_label(struct pane *p, struct app *a, int y, int col, int cols,
 }
 
 /* Label a GPU lane's bars inside their columns, a blank (bar) on each
- * side: the selected event's name on the bar holding it, else the event's
- * name, or on a merged bar how many it holds. */
+ * side: the selected event's name on the bar holding it (where it has
+ * room), else the event's name, or on a merged bar how many it holds. */
 static void draw_bar_labels(struct pane *p, struct app *a, int y, const struct lane *l)
 {
     struct tl_pane *tl = tl_of(p);
@@ -225,13 +225,19 @@ static void draw_bar_labels(struct pane *p, struct app *a, int y, const struct l
         if (room < 6)
             continue;
         struct strbuf sb = STRBUF_INIT;
-        if (b->marked)
+        int cols = 0;
+        if (b->marked) {
             shown_name(a, a->sel, &sb);
-        else if (b->n == 1 && b->ev != IDX_NONE)
-            shown_name(a, b->ev, &sb);
-        else
-            sb_printf(&sb, "%u %s", b->n, l->only_kernels ? "kernels" : "events");
-        int cols = label_cols(&sb, room);
+            cols = label_cols(&sb, room);
+        }
+        if (!cols) {
+            sb_clear(&sb);
+            if (b->n == 1 && b->ev != IDX_NONE)
+                shown_name(a, b->ev, &sb);
+            else
+                sb_printf(&sb, "%u %s", b->n, l->only_kernels ? "kernels" : "events");
+            cols = label_cols(&sb, room);
+        }
         if (cols)
             draw_label(p, a, y, b->c0 + 1, cols, &sb);
         sb_free(&sb);
@@ -459,7 +465,7 @@ static void timeline_draw(struct pane *p, struct app *a)
     int hidden = rows >= 1 ? lanes_shown_max(tl, a) - drawn : 0;
     if (hidden > 0) {
         size_t title_w = text_width(sb_str(&sb), sb.len);
-        sb.len = 0;
+        sb_clear(&sb);
         sb_printf(&sb, "+%d lane%s%s ", hidden, hidden == 1 ? "" : "s",
                   a->lcfg.maximized < 0 ? " (M)" : "");
         int x = MAX(p->r.w - (int)sb.len, (int)title_w + 2);
