@@ -231,6 +231,8 @@ void lane_bars(const struct lane *l, const struct trace *t, int64_t t0, int64_t 
                 b->ev = prev;
             }
         }
+        if (n == 0) /* only reached into by events counted elsewhere */
+            b->ev = bc[b->c0].last;
         b->n = (uint32_t)MAX(n, (size_t)1);
     }
     free(bc);
