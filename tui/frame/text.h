@@ -30,6 +30,7 @@ struct glyphs {
     const char *vline;        /* pane separator */
     const char *times;        /* "×" of grouped siblings */
     const char *levels[9];    /* occupancy 0/8 .. 8/8 (timeline) */
+    const char *bar_start;    /* timeline: first column of a bar right after another */
     const char *shade_comm;   /* timeline/bar glyph of exposed communication */
     const char *shade_memcpy; /* timeline/bar glyph of exposed memcpy */
     const char *shade_idle;   /* header bar glyph of idle time */

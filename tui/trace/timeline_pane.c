@@ -32,6 +32,8 @@ struct tl_pane {
                           pane has rows to spare, e.g. maximized); built on first use */
     int nmore;
     bool more_built;
+    int nthreads;     /* threads with CPU ops (lanes_cpu_threads), -1: not counted */
+    lane_bars_t bars; /* scratch of draw_lane */
 };
 
 static struct tl_pane *tl_of(struct pane *p)
@@ -114,6 +116,7 @@ static void lane_label(struct app *a, const struct lane *l, char *buf, size_t n)
 }
 
 static void draw_names(struct pane *p, struct app *a, int y, const struct lane *l);
+static void draw_bar_labels(struct pane *p, struct app *a, int y, const struct lane *l);
 
 static void draw_lane(struct pane *p, struct app *a, int y, int li)
 {
@@ -131,10 +134,12 @@ static void draw_lane(struct pane *p, struct app *a, int y, int li)
         tl->occ_cols = w;
     }
     lane_bins(l, tl->v0, tl->v1, w, tl->occ);
+    lane_bars(l, a->t, tl->v0, tl->v1, w, a->sel, &tl->bars);
     int64_t cns = col_ns(p);
     int cursor_col = (int)((tl->cursor - tl->v0) / cns);
     static const enum color_elem elems[LC__COUNT] = {C_COMP, C_COMM, C_MEMCPY, C_CPU};
     bool mono = color_pair(C_COMP) == 0;
+    size_t bar = 0;
     for (int col = 0; col < w; col++) {
         float total = 0, best = 0;
         int cls = LC_COMP;
@@ -150,8 +155,17 @@ static void draw_lane(struct pane *p, struct app *a, int y, int li)
             total = 1;
         const char *glyph;
         int level = total > 0 ? MAX(1, (int)(total * 8 + 0.5f)) : 0;
+        /* A bar right after another starts with a gap where the column is
+         * (nearly) full: two events that meet show as two bars. A column
+         * less full shows its level, which tells them apart already. */
+        while (bar < tl->bars.n && tl->bars.v[bar].c1 < col)
+            bar++;
+        bool meets = bar > 0 && bar < tl->bars.n && tl->bars.v[bar].c0 == col &&
+                     tl->bars.v[bar - 1].c1 == col - 1;
         if (level == 0)
             glyph = " ";
+        else if (meets && level >= 7)
+            glyph = a->g->bar_start;
         else if ((mono || a->ascii) && cls == LC_COMM)
             glyph = a->g->shade_comm;
         else if ((mono || a->ascii) && cls == LC_MEMCPY)
@@ -166,18 +180,99 @@ static void draw_lane(struct pane *p, struct app *a, int y, int li)
         }
         draw_raw(p->win, y, LABEL_W + col, glyph, at);
     }
-    draw_names(p, a, y, l);
+    if (l->cpu)
+        draw_names(p, a, y, l);
+    else
+        draw_bar_labels(p, a, y, l);
 }
 
-/* Name the lane's events whose span has room for the name and a blank on
- * each side (cut in the middle in spans of 14 columns or more), left to right, never over a name
- * already drawn (on a CPU lane a parent named hides its children's names). At most 3 steps per
- * column. */
+/* The name event ev is shown by (the kernel names of K mode), cleaned. */
+static void shown_name(struct app *a, uint32_t ev, struct strbuf *sb)
+{
+    size_t n;
+    const char *name = a->kn ? knames_row_name(a->kn, ev, &n) : ev_name(a->t, ev);
+    if (!a->kn)
+        n = strlen(name);
+    text_clean(sb, name, n, a->ascii);
+}
+
+/* The columns a label of clean text takes in `room` columns: whole when it
+ * fits, cut in the middle when at least 12 columns show enough of it to
+ * recognise; 0 (not drawn) in fewer than 6. */
+static int label_cols(const struct strbuf *sb, int room)
+{
+    int nw = (int)text_width(sb_str(sb), sb->len);
+    if (room < 6 || (nw > room && room < 12))
+        return 0;
+    return MIN(nw, room);
+}
+
+static void draw_label(struct pane *p, struct app *a, int y, int col, int cols,
+                       const struct strbuf *sb)
+{
+    draw_fit(p->win, y, LABEL_W + col, cols, sb_str(sb), sb->len, true, false, color_attr(C_TITLE),
+             a->ascii);
+}
+
+/* Label a GPU lane's bars inside their columns, a blank (bar) on each
+ * side: the selected event's name on the bar holding it (where it has
+ * room), else the event's name, or on a merged bar how many it holds. */
+static void draw_bar_labels(struct pane *p, struct app *a, int y, const struct lane *l)
+{
+    struct tl_pane *tl = tl_of(p);
+    for (size_t k = 0; k < tl->bars.n; k++) {
+        const struct lane_bar *b = &tl->bars.v[k];
+        int room = b->c1 - b->c0 - 1;
+        if (room < 6)
+            continue;
+        struct strbuf sb = STRBUF_INIT;
+        int cols = 0;
+        if (b->marked) {
+            shown_name(a, a->sel, &sb);
+            cols = label_cols(&sb, room);
+        }
+        if (!cols) {
+            sb_clear(&sb);
+            if (b->n == 1 && b->ev != IDX_NONE)
+                shown_name(a, b->ev, &sb);
+            else
+                sb_printf(&sb, "%u %s", b->n, l->only_kernels ? "kernels" : "events");
+            cols = label_cols(&sb, room);
+        }
+        if (cols)
+            draw_label(p, a, y, b->c0 + 1, cols, &sb);
+        sb_free(&sb);
+    }
+}
+
+/* Name the CPU lane's ops whose span has room for the name and a blank on
+ * each side (cut in the middle in spans of 14 columns or more), left to
+ * right, never over a name already drawn (a parent named hides its
+ * children's names) nor over the selected op's, which is drawn first. At
+ * most 3 steps per column. */
 static void draw_names(struct pane *p, struct app *a, int y, const struct lane *l)
 {
     struct tl_pane *tl = tl_of(p);
     int w = plot_w(p);
     int64_t cns = col_ns(p);
+    /* The selected op's label: columns [s0, s1), with a blank either side. */
+    int s0 = -2, s1 = -2;
+    if (lane_has_event(l, a->t, a->sel)) {
+        const struct event *e = trace_ev(a->t, a->sel);
+        if (e->ts < tl->v1 && ev_end(e) > tl->v0) {
+            int c0 = e->ts <= tl->v0 ? 0 : (int)((e->ts - tl->v0) / cns);
+            int c1 = MIN((int)((MIN(ev_end(e), tl->v1) - tl->v0) / cns), w - 1);
+            struct strbuf sb = STRBUF_INIT;
+            shown_name(a, a->sel, &sb);
+            int cols = label_cols(&sb, c1 - c0 - 2);
+            if (cols) {
+                draw_label(p, a, y, c0 + 1, cols, &sb);
+                s0 = c0 + 1;
+                s1 = c0 + 1 + cols;
+            }
+            sb_free(&sb);
+        }
+    }
     int free_col = 0, last_col = -1, in_col = 0;
     uint32_t ev = lane_event_at(l, a->t, tl->v0, 0);
     int64_t at = tl->v0 - 1;
@@ -192,21 +287,13 @@ static void draw_names(struct pane *p, struct app *a, int y, const struct lane *
         int c0 = e->ts <= tl->v0 ? 0 : (int)((e->ts - tl->v0) / cns);
         int c1 = (int)((MIN(ev_end(e), tl->v1) - tl->v0) / cns);
         c1 = MIN(c1, w - 1);
-        size_t n;
-        const char *name = a->kn ? knames_row_name(a->kn, ev, &n) : ev_name(a->t, ev);
-        if (!a->kn)
-            n = strlen(name);
-        int room = c1 - c0 - 2; /* columns c0 + 1 .. c1 - 1 */
-        if (c0 >= free_col && room >= 6) {
+        if (c0 >= free_col && ev != a->sel) {
             struct strbuf sb = STRBUF_INIT;
-            text_clean(&sb, name, n, a->ascii);
-            int nw = (int)text_width(sb_str(&sb), sb.len);
-            /* Whole when it fits; cut in the middle when at least 12
-             * columns show enough of it to recognise. */
-            if (nw <= room || room >= 12) {
-                draw_fit(p->win, y, LABEL_W + c0 + 1, MIN(nw, room), sb_str(&sb), sb.len, true,
-                         false, color_attr(C_TITLE), a->ascii);
-                free_col = c0 + 1 + MIN(nw, room) + 1;
+            shown_name(a, ev, &sb);
+            int cols = label_cols(&sb, c1 - c0 - 2);
+            if (cols && (c0 + 1 + cols < s0 || c0 >= s1)) {
+                draw_label(p, a, y, c0 + 1, cols, &sb);
+                free_col = c0 + 1 + cols + 1;
             }
             sb_free(&sb);
         }
@@ -328,11 +415,44 @@ static void view_time(char *buf, size_t n, int64_t ns, int64_t span, bool ascii)
     snprintf(buf, n, "%.*f %s", dec, (double)ns / unit, name);
 }
 
+/* Lanes the pane could show: its own, then (as rows allow) the CPU lanes
+ * of the other threads, at most 64 (build_more). Counting the threads
+ * reads each thread's events up to its first cpu op, once. */
+static int lanes_shown_max(struct tl_pane *tl, struct app *a)
+{
+    if (tl->more_built) {
+        int extra = 0;
+        for (int k = 0; k < tl->nmore; k++)
+            extra += tl->more[k].row != cpu_lane(tl)->row;
+        return tl->nlanes + extra;
+    }
+    if (tl->nthreads < 0)
+        tl->nthreads = lanes_cpu_threads(a->t);
+    return tl->nlanes + MAX(MIN(tl->nthreads, 64) - 1, 0);
+}
+
 static void timeline_draw(struct pane *p, struct app *a)
 {
     struct tl_pane *tl = tl_of(p);
     werase(p->win);
     clamp_view(p, a);
+    int rows = p->r.h - 2;
+    int drawn = 0;
+    if (rows >= 1) {
+        if (tl->lane < tl->lane_top)
+            tl->lane_top = tl->lane;
+        if (tl->lane >= tl->lane_top + rows)
+            tl->lane_top = tl->lane - rows + 1;
+        for (; drawn < rows && tl->lane_top + drawn < tl->nlanes; drawn++)
+            draw_lane(p, a, 1 + drawn, tl->lane_top + drawn);
+        if (drawn < rows && tl->lane_top + drawn >= tl->nlanes) {
+            build_more(tl, a);
+            for (int k = 0; k < tl->nmore && drawn < rows; k++)
+                if (tl->more[k].row != cpu_lane(tl)->row)
+                    draw_more(p, a, 1 + drawn++, &tl->more[k]);
+        }
+        draw_axis(p, a, p->r.h - 1);
+    }
     char d0[32], d1[32], dc[32];
     view_time(d0, sizeof(d0), tl->v0 - a->t->t_start, tl->v1 - tl->v0, a->ascii);
     view_time(d1, sizeof(d1), tl->v1 - a->t->t_start, tl->v1 - tl->v0, a->ascii);
@@ -341,24 +461,19 @@ static void timeline_draw(struct pane *p, struct app *a)
     sb_printf(&sb, " Timeline  %s .. %s  (%s/col)", d0, d1, dc);
     attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     draw_fit(p->win, 0, 0, p->r.w, sb_str(&sb), sb.len, false, false, tattr, a->ascii);
-    sb_free(&sb);
-    int rows = p->r.h - 2;
-    if (rows < 1)
-        return;
-    if (tl->lane < tl->lane_top)
-        tl->lane_top = tl->lane;
-    if (tl->lane >= tl->lane_top + rows)
-        tl->lane_top = tl->lane - rows + 1;
-    int drawn = 0;
-    for (; drawn < rows && tl->lane_top + drawn < tl->nlanes; drawn++)
-        draw_lane(p, a, 1 + drawn, tl->lane_top + drawn);
-    if (drawn < rows && tl->lane_top + drawn >= tl->nlanes) {
-        build_more(tl, a);
-        for (int k = 0; k < tl->nmore && drawn < rows; k++)
-            if (tl->more[k].row != cpu_lane(tl)->row)
-                draw_more(p, a, 1 + drawn++, &tl->more[k]);
+    /* Lanes left out (above the first shown, below the last), right
+     * aligned; M (maximize) shows more of them. */
+    int hidden = rows >= 1 ? lanes_shown_max(tl, a) - drawn : 0;
+    if (hidden > 0) {
+        size_t title_w = text_width(sb_str(&sb), sb.len);
+        sb_clear(&sb);
+        sb_printf(&sb, "+%d lane%s%s ", hidden, hidden == 1 ? "" : "s",
+                  a->lcfg.maximized < 0 ? " (M)" : "");
+        int x = MAX(p->r.w - (int)sb.len, (int)title_w + 2);
+        if (x + (int)sb.len <= p->r.w)
+            draw_fit(p->win, 0, x, p->r.w - x, sb_str(&sb), sb.len, false, false, tattr, a->ascii);
     }
-    draw_axis(p, a, p->r.h - 1);
+    sb_free(&sb);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -564,6 +679,7 @@ static void timeline_free_priv(struct pane *p)
         lane_free(&tl->lanes[i]);
     free(tl->lanes);
     free(tl->occ);
+    VEC_FREE(&tl->bars);
     free(tl);
 }
 
@@ -598,6 +714,7 @@ struct pane *timeline_pane_new(struct app *a)
     tl->v1 = MAX(t->t_end, t->t_start + 1);
     tl->cursor = t->t_start;
     tl->under = IDX_NONE;
+    tl->nthreads = -1;
     return pane_new(&timeline_pane_ops, PANE_TIMELINE, tl);
 }
 
