@@ -1,4 +1,4 @@
-/* Which accelerator ran a trace's device work (docs/metrics.md §1.1). */
+/* Which accelerator ran a trace's device work (docs/metrics.md §1.7). */
 #include "config.h"
 
 #include <string.h>

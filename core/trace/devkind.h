@@ -1,4 +1,4 @@
-/* Which accelerator ran a trace's device work (docs/metrics.md §1.1):
+/* Which accelerator ran a trace's device work (docs/metrics.md §1.7):
  * GPUs (CUDA, ROCm) or Meta's MTIA. Everything torchtop calls GPU work
  * (evk_is_gpu) is the work of that device; the kind only changes what
  * reports and the explorer call it.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The shared MTIA trace (hta-mtia-rank0-stress) against HTA's output on it
 in ../shared/oracle/hta-mtia-rank0-stress/ (HTA f4d0062, rounding off) and
-against the trace itself (docs/metrics.md §1.1, §2, §14).
+against the trace itself (docs/metrics.md §1.7, §2, §14).
 
 - The header names the device: MTIA, the device "MTIA 9", its events.
 - The GPU timeline counts the device work HTA counts: busy time is the

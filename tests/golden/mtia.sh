@@ -1,6 +1,6 @@
 #!/bin/sh
 # Golden test: the shared MTIA trace against HTA's output on it and
-# against the trace itself (docs/metrics.md §1.1, §14). See mtia.py.
+# against the trace itself (docs/metrics.md §1.7, §14). See mtia.py.
 set -u
 . "${top_srcdir:-.}/tests/lib/shared.sh"
 [ -n "${PYTHON3:-}" ] || PYTHON3=python3

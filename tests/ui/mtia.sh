@@ -1,5 +1,5 @@
 #!/bin/sh
-# An MTIA trace in the explorer (docs/metrics.md §1.1): the header, its
+# An MTIA trace in the explorer (docs/metrics.md §1.7): the header, its
 # breakdown bar, the timeline's lanes and the call tree's unlinked work
 # name the device MTIA, and its kernels show under the ops that launched
 # them. A small trace written here, then the shared MTIA trace.

@@ -5,7 +5,7 @@
  * stream is not device work; the timeline, the kernel table and HTA's
  * analyses count the same work; the header names the device; HTA's
  * idle-time parts stay >= 0 where the stream's rows overlap
- * (docs/metrics.md §1.1, §2, §14.2). Needs no shared data. */
+ * (docs/metrics.md §1.7, §2, §14.2). Needs no shared data. */
 #include "config.h"
 
 #include <math.h>
@@ -22,6 +22,7 @@
 #include "core/analysis/hta.h"
 #include "core/analysis/hta_report.h"
 #include "core/analysis/kernstats.h"
+#include "core/analysis/keyavg.h"
 #include "core/analysis/timeline.h"
 #include "core/base/strbuf.h"
 #include "core/report/report.h"
@@ -207,6 +208,24 @@ static void test_header(void **state)
     trace_free(t);
 }
 
+/* PyTorch's key_averages() names the device columns after the device. */
+static void test_key_averages(void **state)
+{
+    (void)state;
+    struct trace *t = load_text(mtia_trace);
+    trace_index(t);
+    struct keyavg_opts o = {0};
+    struct table *tab = keyavg_table(t, &o);
+    int self = table_col_index(tab, "Self MTIA");
+    assert_true(self >= 0);
+    assert_true(table_col_index(tab, "MTIA total") >= 0);
+    assert_true(table_col_index(tab, "Self CUDA") < 0);
+    assert_int_equal(keyavg_sort_column(tab, "self_cuda_time_total"), self);
+    assert_int_equal(keyavg_sort_column(tab, "self_mtia_time_total"), self);
+    table_free(tab);
+    trace_free(t);
+}
+
 /* A CUDA trace keeps its words. */
 static void test_gpu_trace_unchanged(void **state)
 {
@@ -232,9 +251,9 @@ static void test_gpu_trace_unchanged(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kinds_and_links),     cmocka_unit_test(test_timeline_kernels_hta),
-        cmocka_unit_test(test_idle_parts),          cmocka_unit_test(test_header),
-        cmocka_unit_test(test_gpu_trace_unchanged),
+        cmocka_unit_test(test_kinds_and_links), cmocka_unit_test(test_timeline_kernels_hta),
+        cmocka_unit_test(test_idle_parts),      cmocka_unit_test(test_header),
+        cmocka_unit_test(test_key_averages),    cmocka_unit_test(test_gpu_trace_unchanged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
