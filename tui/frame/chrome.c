@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/trace/devkind.h"
 #include "tui/frame/app.h"
 #include "tui/frame/chrome.h"
 #include "tui/frame/draw.h"
@@ -45,7 +46,7 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
     struct strbuf rest = STRBUF_INIT, dev = STRBUF_INIT;
     sb_printf(&rest, "  span %s", span);
     if (t->n_gpu)
-        sb_printf(&rest, "  GPU active %s", gpu);
+        sb_printf(&rest, "  %s active %s", devkind_name(t->device_kind), gpu);
     sb_printf(&rest, "  %s events%s", evs, t->truncated ? "  TRUNCATED" : "");
     devices_text(t, &dev);
     attr_t at = color_attr(C_HEADER) | A_BOLD;
@@ -76,7 +77,9 @@ static void header_line2(struct app *a, WINDOW *w, int cols)
     const struct timeline_breakdown *bd = &a->bd;
     draw_blank(w, 1, 0, cols, 0);
     if (!bd->total) {
-        draw_str(w, 1, 1, cols - 1, "no GPU work in this trace", color_attr(C_DIM), a->ascii);
+        char none[48];
+        snprintf(none, sizeof(none), "no %s work in this trace", devkind_name(a->t->device_kind));
+        draw_str(w, 1, 1, cols - 1, none, color_attr(C_DIM), a->ascii);
         return;
     }
     double tot = (double)bd->total;
@@ -86,7 +89,7 @@ static void header_line2(struct app *a, WINDOW *w, int cols)
         {(double)bd->exposed_memcpy / tot, "memcpy", a->g->shade_memcpy, C_MEMCPY},
         {(double)bd->idle / tot, "idle", a->g->shade_idle, C_IDLE},
     };
-    draw_stacked_bar(w, 1, cols, "GPU", parts, 4);
+    draw_stacked_bar(w, 1, cols, devkind_name(a->t->device_kind), parts, 4);
 }
 
 void chrome_header(struct app *a)

@@ -72,16 +72,18 @@ void draw_stacked_bar(WINDOW *w, int y, int cols, const char *label, const struc
         snprintf(item[k], sizeof(item[k]), "%s %.1f%%", parts[k].name, 100 * parts[k].share);
         lw += 3 + (int)strlen(item[k]);
     }
-    int bw = cols - 7 - lw;
+    /* " GPU [" or " MTIA [": the bar starts after the label. */
+    char head[16];
+    snprintf(head, sizeof(head), " %.6s [", label);
+    int hw = (int)strlen(head);
+    int bw = cols - hw - 1 - lw;
     if (bw < 10) {
-        bw = cols - 7;
+        bw = cols - hw - 1;
         lw = 0;
     }
-    char head[16];
-    snprintf(head, sizeof(head), " %.3s [", label);
     draw_raw(w, y, 0, head, color_attr(C_HEADER));
     /* Cells per part, rounding so that they add up to bw. */
-    int x = 6, used = 0;
+    int x = hw, used = 0;
     double acc = 0;
     for (int k = 0; k < nparts; k++) {
         acc += parts[k].share;
@@ -93,7 +95,7 @@ void draw_stacked_bar(WINDOW *w, int y, int cols, const char *label, const struc
     draw_raw(w, y, x + bw, "]", color_attr(C_HEADER));
     if (!lw)
         return;
-    x = 6 + bw + 1;
+    x = hw + bw + 1;
     for (int k = 0; k < nparts; k++) {
         draw_raw(w, y, x + 1, parts[k].glyph, color_attr(parts[k].elem));
         draw_raw(w, y, x + 2, item[k], color_attr(C_HEADER));

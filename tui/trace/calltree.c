@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/trace/devkind.h"
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
 #include "core/trace/capture.h"
@@ -419,7 +420,7 @@ void calltree_name(const struct calltree *ct, uint32_t n, struct strbuf *out)
         sb_puts(out, trace_row_label(ct->t, node->ref, buf, sizeof(buf)));
         break;
     case TN_UNLINKED:
-        sb_puts(out, "unlinked GPU work on ");
+        sb_printf(out, "unlinked %s work on ", devkind_name(ct->t->device_kind));
         sb_puts(out, trace_row_label(ct->t, node->ref, buf, sizeof(buf)));
         break;
     default: {

@@ -15,6 +15,7 @@
 #include "tui/trace/lanes.h"
 #include "tui/trace/timeline_pane.h"
 #include "core/base/sort.h"
+#include "core/trace/devkind.h"
 
 #define LABEL_W 12
 
@@ -112,7 +113,7 @@ static void lane_label(struct app *a, const struct lane *l, char *buf, size_t n)
     if (l->cpu)
         snprintf(buf, n, "CPU %s", trace_str(a->t, r->tid_str));
     else
-        snprintf(buf, n, "GPU%d s%d", r->device, r->stream);
+        snprintf(buf, n, "%s%d s%d", devkind_name(a->t->device_kind), r->device, r->stream);
 }
 
 static void draw_names(struct pane *p, struct app *a, int y, const struct lane *l);
