@@ -79,9 +79,16 @@ static void all_dirty(struct app *a)
 
 void app_resize(struct app *a, int lines, int cols)
 {
+    if (a->child) {
+        app_resize(a->child, lines, cols);
+        a->lines = lines; /* laid out again when the child is popped */
+        a->cols = cols;
+        return;
+    }
     a->lines = lines;
     a->cols = cols;
     a->lcfg.timeline_lanes = a->doc->timeline_lines ? a->doc->timeline_lines(a) : 0;
+    a->lcfg.timeline_pct = a->doc->timeline_pct;
     a->lcfg.focus = pane_slot[a->focus];
     layout_compute(lines, cols, &a->lcfg, &a->lay);
     struct rect none = {0, 0, 0, 0};
@@ -114,6 +121,10 @@ void app_resize(struct app *a, int lines, int cols)
 
 void app_render(struct app *a)
 {
+    if (a->child) {
+        app_render(a->child);
+        return;
+    }
     if (a->lay.too_small) {
         chrome_too_small(a);
         doupdate();
@@ -409,8 +420,44 @@ static unsigned global_action(struct app *a, enum action act)
     }
 }
 
+/* The view on top of a quit: close it and show a again, with a message
+ * saying where the user is back from. Returns r. */
+static unsigned pop_if_done(struct app *a, unsigned r)
+{
+    struct app *c = a->child;
+    if (!c->quit)
+        return r;
+    char back[160];
+    snprintf(back, sizeof(back), "back from %s", c->name ? c->name : "the view");
+    app_done(c);
+    free(c);
+    a->child = NULL;
+    int lines, cols;
+    getmaxyx(stdscr, lines, cols);
+    app_resize(a, lines, cols);
+    app_message(a, "%s", back);
+    return R_HANDLED | R_DIRTY_ALL;
+}
+
+struct app *app_top(struct app *a)
+{
+    while (a->child)
+        a = a->child;
+    return a;
+}
+
+void app_push(struct app *a, struct app *child)
+{
+    while (a->child)
+        a = a->child;
+    a->child = child;
+    child->back_quits = true;
+}
+
 unsigned app_action(struct app *a, enum action act)
 {
+    if (a->child)
+        return pop_if_done(a, app_action(a->child, act));
     if (a->lay.too_small && act != A_QUIT && act != A_REDRAW)
         return R_HANDLED;
     /* A message speaks of the view it was given in. */
@@ -431,6 +478,8 @@ unsigned app_action(struct app *a, enum action act)
 
 unsigned app_key(struct app *a, int key)
 {
+    if (a->child)
+        return pop_if_done(a, app_key(a->child, key));
     if (key == KEYF(KEY_RESIZE)) {
         int lines, cols;
         getmaxyx(stdscr, lines, cols);
@@ -489,6 +538,8 @@ unsigned app_key(struct app *a, int key)
 
 unsigned app_mouse(struct app *a, int y, int x, int kind)
 {
+    if (a->child)
+        return pop_if_done(a, app_mouse(a->child, y, x, kind));
     if (a->lay.too_small)
         return R_NONE;
     if (a->ov == OV_HELP || a->ov == OV_MENU) {
@@ -526,6 +577,8 @@ unsigned app_mouse(struct app *a, int y, int x, int kind)
 
 unsigned app_tick(struct app *a, bool wait)
 {
+    if (a->child)
+        return app_tick(a->child, wait);
     unsigned r = R_NONE;
     for (int i = 0; i < PANE__COUNT; i++)
         r |= pane_tick(a->panes[i], a, wait);
@@ -538,6 +591,8 @@ unsigned app_tick(struct app *a, bool wait)
 
 bool app_busy(struct app *a)
 {
+    if (a->child)
+        return app_busy(a->child);
     for (int i = 0; i < PANE__COUNT; i++)
         if (pane_busy(a->panes[i]))
             return true;
@@ -600,6 +655,11 @@ void app_init(struct app *a, const struct doc_ops *doc, bool ascii, bool headles
 
 void app_done(struct app *a)
 {
+    if (a->child) {
+        app_done(a->child);
+        free(a->child);
+        a->child = NULL;
+    }
     if (a->ov != OV_NONE)
         overlay_close(a);
     for (int i = 0; i < PANE__COUNT; i++)

@@ -99,8 +99,10 @@ struct doc_ops {
     /* Undo the last drill-in or jump: reactions, R_NONE when there is
      * nothing to undo. */
     unsigned (*back)(struct app *a);
-    /* Lines the timeline slot asks for. */
+    /* Lines the timeline slot asks for, and the most of the body it may
+     * take in percent (0: a quarter). */
     int (*timeline_lines)(struct app *a);
+    int timeline_pct;
     /* Take in the document's background work (wait: all of it). */
     unsigned (*tick)(struct app *a, bool wait);
     bool (*busy)(struct app *a);
@@ -122,6 +124,9 @@ struct doc_ops {
 
 struct app {
     const struct doc_ops *doc; /* what the app shows (static) */
+    void *doc_state;           /* the document's own state, of the type it knows */
+    struct app *child;         /* a view opened from this one (owned), shown instead of it
+                                  and given its keys until it quits; NULL: none */
     /* What is shown. */
     struct trace *t;                 /* owned */
     struct analysis *an;             /* owned */
@@ -135,8 +140,11 @@ struct app {
     struct roofline_view *rlv;       /* roofline and its tables (owned), NULL: none */
     struct knames *kn;               /* kernel names as rows show them (owned) */
     struct export_ui *exp;           /* the export in progress (owned), made on first use */
-    struct bgviews *bg;              /* views still being built behind the first screen
-                                        (borrowed: tui.c frees it after app_done), or NULL */
+    struct bgviews *bg;              /* views still being built behind the first screen, or
+                                        NULL: borrowed (tui.c frees it after app_done) unless
+                                        owns_bg */
+    bool owns_bg;                    /* the document stops and frees bg when it closes (a view
+                                        opened on top of another) */
     uint32_t roofline_asked;         /* r was pressed before the roofline was built: the event
                                         whose category to show once it is (IDX_NONE: not asked) */
     struct lane *lanes;              /* timeline lanes built while loading (owned until the timeline
@@ -174,7 +182,7 @@ struct app {
     int help_top; /* help overlay scroll */
     VEC(struct hist) hist;
     bool quit;
-    bool back_quits; /* Backspace with nothing to go back to quits (to the job view) */
+    bool back_quits; /* Backspace with nothing to go back to quits (to the view below) */
 };
 
 /* Set up the app for a document: its panes, the windows and the first
@@ -198,6 +206,14 @@ enum { MOUSE_CLICK, MOUSE_DOUBLE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
 unsigned app_route(struct app *a, struct pane_request *req);
 void app_selection_changed(struct app *a, struct pane *from);
 unsigned app_back(struct app *a);
+
+/* Open view `child` (set up with app_init, owned from now on) on top of
+ * the top view of a: it gets the keys, the screen and the script's steps
+ * until it quits (q, or Backspace with nothing to go back to), when it is
+ * closed and the view below shows again. */
+void app_push(struct app *a, struct app *child);
+/* The view shown: a itself or the top of the views opened from it. */
+struct app *app_top(struct app *a);
 
 /* Apply reaction bits (relayout, rebuild, sync, dirty). */
 void app_react(struct app *a, unsigned r);

@@ -128,7 +128,7 @@ void help_text(struct strbuf *out, int pane)
 
 void help_text_mode(struct strbuf *out, int pane, enum help_mode mode)
 {
-    bool snapshot = mode == HELP_SNAPSHOT;
+    bool snapshot = mode == HELP_SNAPSHOT || mode == HELP_TABLES;
     if (pane < PANE__COUNT)
         sb_puts(out, "torchtop keys (this pane's first; q or Esc closes, j/k scroll)\n");
     else
@@ -138,6 +138,7 @@ void help_text_mode(struct strbuf *out, int pane, enum help_mode mode)
         put_group(out, first, snapshot);
     for (int g = 0; g < AG__COUNT; g++)
         if ((enum action_group)g != first &&
+            (mode != HELP_TABLES || g == AG_GLOBAL || g == AG_MOVE || g == AG_SEARCH) &&
             (mode != HELP_TRACE || (enum action_group)g != AG_SNAPSHOT) &&
             (mode == HELP_ALL || (enum action_group)g != AG_DIFF))
             put_group(out, (enum action_group)g, snapshot);

@@ -14,7 +14,9 @@ void help_text(struct strbuf *out, int pane);
 /* The keys of one mode: a trace's explorer leaves out the snapshot group,
  * a snapshot's the keys that act on traces only (call tree, timeline,
  * roofline, kernel names, export). help_text shows every mode's. */
-enum help_mode { HELP_ALL, HELP_TRACE, HELP_SNAPSHOT };
+/* HELP_TABLES: a document of tables only (a job): the table, moving,
+ * search and global keys. */
+enum help_mode { HELP_ALL, HELP_TRACE, HELP_SNAPSHOT, HELP_TABLES };
 void help_text_mode(struct strbuf *out, int pane, enum help_mode mode);
 /* Append the table views that v and V cycle through, in that order, as
  * one group: names[0..n). */

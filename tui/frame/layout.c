@@ -34,12 +34,15 @@ bool layout_compute(int lines, int cols, const struct layout_cfg *cfg, struct la
         return true;
     }
 
-    /* Timeline: a title, the lanes and an axis; at most a quarter of the body. */
+    /* Timeline: a title, the lanes and an axis; at most a quarter of the
+     * body unless the configuration says otherwise. */
     int lanes = MAX(cfg->timeline_lanes, 1);
-    int th = CLAMP(lanes + 2, 3, MAX(3, body / 4));
+    int pct =
+        cfg->timeline_pct > 0 && lines >= LAYOUT_TALL_LINES ? CLAMP(cfg->timeline_pct, 10, 75) : 25;
+    int th = CLAMP(lanes + 2, 3, MAX(3, body * pct / 100));
     out->r[L_TIMELINE] = mk(top + body - th, 0, th, cols);
     int mh = body - th;
-    int pct = cfg->table_pct ? CLAMP(cfg->table_pct, 10, 90) : 40;
+    pct = cfg->table_pct ? CLAMP(cfg->table_pct, 10, 90) : 40;
 
     bool short_screen = lines < LAYOUT_FOCUS_LINES;
     int f = cfg->focus;

@@ -22,6 +22,8 @@
 /* Below this many lines the focused pane of table, tree and detail gets
  * the height, the others a title and a row or two. */
 #define LAYOUT_FOCUS_LINES 30
+/* Lines from which a timeline may take more than a quarter of the body. */
+#define LAYOUT_TALL_LINES 40
 /* Width from which the detail pane sits beside the table and tree. */
 #define LAYOUT_SIDE_COLS 110
 
@@ -33,6 +35,9 @@ enum layout_slot { L_HEADER, L_TABLE, L_TREE, L_TIMELINE, L_DETAIL, L_MESSAGE, L
 
 struct layout_cfg {
     int timeline_lanes; /* lanes the timeline wants (>= 1) */
+    int timeline_pct;   /* most of the body the timeline may take, in percent (0: 25);
+                           from LAYOUT_TALL_LINES lines only: a shorter screen keeps the
+                           tables readable */
     int maximized;      /* slot shown alone in the body, or -1 */
     int table_pct;      /* share of the left column for the table (10..90) */
     int focus;          /* slot of the focused pane (0: none), for short terminals */

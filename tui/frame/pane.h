@@ -53,6 +53,7 @@ enum request_kind {
     REQ_TRACEBACK,   /* show the selection's traceback (again: its details) */
     REQ_SEARCH_TREE, /* go to the next match of the search in the call tree */
     REQ_MENU,        /* open the menu described by menu */
+    REQ_OPEN,        /* open what row ev of the table shown stands for (a job's rank) */
 };
 
 struct pane_request {

@@ -92,6 +92,8 @@ static int step(struct app *a, const struct script_reader *r, char *line)
     char word[48];
     const char *arg = script_step_word(line, word, sizeof(word));
 
+    /* Steps that name a view act on the one shown: the top of the stack. */
+    struct app *v = app_top(a);
     if (strcmp(word, "save-display") == 0) {
         if (!*arg)
             return script_fail(r, line, "save-display needs a file name");
@@ -117,8 +119,8 @@ static int step(struct app *a, const struct script_reader *r, char *line)
         return 0;
     }
     if (strcmp(word, "wait-analysis") == 0) {
-        if (a->doc->settle && a->doc->settle(a))
-            app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
+        if (v->doc->settle && v->doc->settle(v))
+            app_react(v, v->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     if (strcmp(word, "type") == 0)
@@ -126,24 +128,24 @@ static int step(struct app *a, const struct script_reader *r, char *line)
     if (strcmp(word, "keys") == 0)
         return feed_keys(a, arg, false) ? 0 : script_fail(r, line, "bad key");
     if (strcmp(word, "search") == 0) {
-        app_search_set(a, arg);
+        app_search_set(v, arg);
         return 0;
     }
     if (strcmp(word, "filter") == 0) {
-        app_filter_set(a, *arg ? arg : NULL);
+        app_filter_set(v, *arg ? arg : NULL);
         return 0;
     }
     if (strcmp(word, "view") == 0) {
-        bool ok = app_table_set_view(a, arg) || (a->doc->show_view && a->doc->show_view(a, arg));
+        bool ok = app_table_set_view(v, arg) || (v->doc->show_view && v->doc->show_view(v, arg));
         if (!ok)
             return script_fail(r, line, "no such view");
-        app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
+        app_react(v, v->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     if (strcmp(word, "sort-by") == 0) {
-        if (!app_table_sort_by(a, arg))
+        if (!app_table_sort_by(v, arg))
             return script_fail(r, line, "no such column in this view");
-        app_react(a, a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
+        app_react(v, v->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     static const struct {

@@ -40,6 +40,7 @@ struct table_pane {
     enum request_kind enter;  /* Enter on a row without instances, REQ_NONE: REQ_SHOW */
     table_pick_fn pick;       /* the pick op's answer, NULL: none */
     table_text_fn text;       /* text cells as shown, NULL: as they are */
+    bool text_widths;         /* columns as wide as text shows them, not as the table has them */
     void (*describe_event)(struct detail_out *d, struct app *a, uint32_t ev); /* NULL: none */
     int cols_mode; /* COLS_*: which COLF_DETAIL columns are shown */
     struct tview v[APP_NVIEWS];
@@ -51,6 +52,8 @@ struct table_pane {
     int nshown;
     bool more_left, more_right; /* columns continue past the pane's edges */
 };
+
+static bool current_row(struct pane *p, const struct table **tab, size_t *row);
 
 static struct table_pane *tp_of(struct pane *p)
 {
@@ -223,7 +226,7 @@ static void pane_cell(struct strbuf *out, const struct table *tab, size_t r, siz
     tabfmt_cell_text(out, tab, r, c);
 }
 
-static void view_widths(struct table_pane *tp, struct tview *v)
+static void view_widths(struct app *a, struct table_pane *tp, struct tview *v)
 {
     struct table *tab = v->tab;
     v->natural = xcalloc(tab->ncols, sizeof(int));
@@ -237,7 +240,12 @@ static void view_widths(struct table_pane *tp, struct tview *v)
         for (size_t r = 0; r < tab->nrows && w < cap; r++) {
             sb_clear(&tp->cell);
             pane_cell(&tp->cell, tab, r, c);
-            int cw = (int)text_width(sb_str(&tp->cell), tp->cell.len);
+            const char *text = sb_str(&tp->cell);
+            size_t n = tp->cell.len;
+            /* As the rows show it: a job's paths are base names. */
+            if (tab->cols[c].kind == COL_TEXT && tp->text && tp->text_widths)
+                text = tp->text(a, tab, r, c, text, n, &n, false);
+            int cw = (int)text_width(text, n);
             if (cw > w)
                 w = cw;
         }
@@ -558,7 +566,7 @@ static void table_draw(struct pane *p, struct app *a)
             const char *text = sb_str(&tp->cell);
             size_t tlen = tp->cell.len;
             if (col->kind == COL_TEXT && tp->text)
-                text = tp->text(a, v->tab, r, text, tlen, &tlen, false);
+                text = tp->text(a, v->tab, r, (size_t)c, text, tlen, &tlen, false);
             if ((col->flags & COLF_SHAPES) &&
                 text_width(text, tlen) > (size_t)MAX(tp->shown_w[k], 0)) {
                 /* Too wide even short: the tuple cut between its items. */
@@ -576,6 +584,14 @@ static void table_draw(struct pane *p, struct app *a)
             draw_fit(p->win, 2 + y, tp->shown_x[k], tp->shown_w[k], text, tlen, true,
                      col->kind != COL_TEXT, at, a->ascii);
         }
+    }
+    /* The table's notes (what the report prints below it) where the rows
+     * leave room, after a blank line. */
+    int y = 2 + (int)MIN(v->rows.n - v->lv.top, (size_t)v->lv.height) + 1;
+    for (size_t i = 0; i < v->tab->notes.n && y < p->r.h; i++, y++) {
+        const char *note = v->tab->notes.v[i];
+        draw_fit(p->win, y, 1, p->r.w - 1, note, strlen(note), false, false, color_attr(C_DIM),
+                 a->ascii);
     }
 }
 
@@ -662,7 +678,7 @@ static unsigned drill(struct pane *p, struct app *a, struct pane_request *req)
             size_t n = cell.len;
             const char *text = sb_str(&cell);
             if (tp_of(p)->text)
-                text = tp_of(p)->text(a, v->tab, r, text, n, &n, false);
+                text = tp_of(p)->text(a, v->tab, r, table_name_col(v->tab), text, n, &n, false);
             req->kind = REQ_INSTANCES;
             req->evs = v->tab->inst + lo;
             req->n = hi - lo;
@@ -673,6 +689,7 @@ static unsigned drill(struct pane *p, struct app *a, struct pane_request *req)
     }
     if (tp_of(p)->enter != REQ_NONE) {
         req->kind = tp_of(p)->enter;
+        req->ev = r;
         return R_HANDLED;
     }
     uint32_t ev = pane_current_event(p, a);
@@ -752,7 +769,10 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act,
             v->hscroll--;
         return R_HANDLED | R_DIRTY;
     case A_SCROLL_RIGHT:
-        if (v->tab && v->hscroll + 2 < visible_cols(tp, v->tab, cols))
+        /* Until the last column shows at this width. */
+        if (v->tab)
+            plan_columns(tp, v, p->r.w, a->ascii);
+        if (v->tab && tp->more_right && v->hscroll + 2 < visible_cols(tp, v->tab, cols))
             v->hscroll++;
         return R_HANDLED | R_DIRTY;
     case A_ACTIVATE:
@@ -818,7 +838,7 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
             size_t n = sb.len;
             const char *text = sb_str(&sb);
             if (tp_of(p)->text)
-                text = tp_of(p)->text(a, v->tab, r, text, n, &n, true);
+                text = tp_of(p)->text(a, v->tab, r, c, text, n, &n, true);
             detail_wrap(d, col_title(&v->tab->cols[c]), text, n, C_DEFAULT);
         } else if (v->tab->cols[c].flags & COLF_BYTES) {
             struct strbuf both = STRBUF_INIT;
@@ -913,6 +933,11 @@ static int table_keytab(struct pane *p, struct app *a)
     return tp_of(p)->keytab;
 }
 
+bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row)
+{
+    return pane_is(p, &table_pane_ops) && current_row(p, tab, row);
+}
+
 /* The table and row under the cursor; false when none. */
 static bool current_row(struct pane *p, const struct table **tab, size_t *row)
 {
@@ -972,7 +997,7 @@ static void view_set(struct app *a, struct table_pane *tp, struct tview *v, stru
     v->rows.n = 0;
     if (!v->tab)
         return;
-    view_widths(tp, v);
+    view_widths(a, tp, v);
     detect_sort(v);
     view_rows(a, v);
 }
@@ -987,6 +1012,7 @@ struct pane *table_pane_new(struct app *a, const struct table_pane_views *v)
     tp->enter = v->enter;
     tp->pick = v->pick;
     tp->text = v->text;
+    tp->text_widths = v->text_widths;
     tp->describe_event = v->describe_event;
     for (int i = 0; i < tp->nviews; i++)
         view_set(a, tp, &tp->v[i], v->tabs[i]);

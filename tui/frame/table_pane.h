@@ -21,10 +21,11 @@ extern const struct pane_ops table_pane_ops;
 typedef bool (*table_pick_fn)(struct app *a, const struct table *tab, size_t row,
                               struct snap_pick *out);
 
-/* A text cell of row `row` as the document shows it (a trace's kernel
- * names, simplified unless full); returns s itself or text that stays
- * valid until the next call, its length in *len. */
-typedef const char *(*table_text_fn)(struct app *a, const struct table *tab, size_t row,
+/* Text cell (row, col) as the document shows it (a trace's kernel names,
+ * simplified unless full; a job's trace paths as base names unless full);
+ * returns s itself or text that stays valid until the next call, its
+ * length in *len. */
+typedef const char *(*table_text_fn)(struct app *a, const struct table *tab, size_t row, size_t col,
                                      const char *s, size_t n, size_t *len, bool full);
 
 /* What a table pane shows. */
@@ -38,6 +39,9 @@ struct table_pane_views {
                                   its event in the call tree */
     table_pick_fn pick;        /* the pick op's answer; NULL: none */
     table_text_fn text;        /* text cells as shown; NULL: as the table has them */
+    bool text_widths;          /* columns sized to text's cells (shorter: a job's base names)
+                                  rather than the table's (a trace's kernel names, which K
+                                  shows whole in the same columns) */
     /* The event a row stands for (its first instance), described below the
      * row's cells; NULL: none. */
     void (*describe_event)(struct detail_out *d, struct app *a, uint32_t ev);
@@ -56,5 +60,8 @@ const char *table_pane_view(struct pane *p);
  * there is no such view / column (or p is not a table pane). */
 bool table_pane_set_view(struct pane *p, struct app *a, const char *name);
 bool table_pane_sort_by(struct pane *p, struct app *a, const char *col);
+/* The table shown and the table row under the cursor; false when there is
+ * none (or p is not a table pane). */
+bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row);
 
 #endif

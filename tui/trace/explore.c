@@ -299,8 +299,8 @@ static uint32_t row_event(const struct table *tab, size_t r)
     return tab->refs[r];
 }
 
-static const char *table_text(struct app *a, const struct table *tab, size_t row, const char *s,
-                              size_t n, size_t *len, bool full)
+static const char *table_text(struct app *a, const struct table *tab, size_t row, size_t col,
+                              const char *s, size_t n, size_t *len, bool full)
 {
     *len = n;
     if (!a->kn)
@@ -351,6 +351,10 @@ static void trace_opened(struct app *a)
 
 static void close_doc(struct app *a)
 {
+    /* The worker reads the trace and lends the roofline its analysis:
+     * stopped before either is freed, freed after the roofline. */
+    if (a->owns_bg)
+        bgviews_stop(a->bg);
     pane_free(a->tb);
     a->tb = NULL;
     export_ui_free(a->exp);
@@ -364,6 +368,8 @@ static void close_doc(struct app *a)
         free(a->views_err[i]);
     }
     roofline_view_free(a->rlv);
+    if (a->owns_bg)
+        bgviews_free(a->bg);
     knames_free(a->kn);
     analysis_free(a->an);
     trace_free(a->t);

@@ -345,7 +345,7 @@ static const char *base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
-static void loop(struct app *a)
+void tui_loop(struct app *a)
 {
     app_render(a);
     bool progressed = false;
@@ -353,7 +353,8 @@ static void loop(struct app *a)
         /* Keys are read through the message line's window: reading
          * through stdscr would repaint stdscr (blank after a resize) over
          * the panes, and the prompt's cursor lives in that window. */
-        WINDOW *in = a->w_message ? a->w_message : stdscr;
+        struct app *top = app_top(a);
+        WINDOW *in = top->w_message ? top->w_message : stdscr;
         /* Background work pending: come back at once while it makes
          * progress (rows being made), soon while it waits (answers due). */
         wtimeout(in, !app_busy(a) ? -1 : progressed ? 0 : 50);
@@ -372,7 +373,7 @@ static void loop(struct app *a)
         int key = keymap_normalize((int)wch, rc == KEY_CODE_YES);
         char seq[24];
         if (key == KEY_ESC && term_unknown_sequence(in, seq, sizeof(seq)))
-            app_message(a, "Esc %s: a key this terminal type (TERM) does not describe", seq);
+            app_message(top, "Esc %s: a key this terminal type (TERM) does not describe", seq);
         else
             app_key(a, key);
         /* The key's screen first; background work goes on at the next
@@ -427,6 +428,58 @@ static void print_timing(const struct loader *ld, const struct bgviews *bg, doub
         if (bgviews_seconds(bg, i) >= 0)
             fprintf(stderr, "torchtop: timing background %-12s %.3f s\n", app_view_names[i],
                     bgviews_seconds(bg, i));
+}
+
+struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, char **why)
+{
+    const char *shown = o->name ? o->name : base_name(o->path);
+    struct loader ld = {.o = o};
+    *why = NULL;
+    if (headless) {
+        load_thread(&ld);
+    } else if (!load_interactive(&ld, shown, ascii)) {
+        *why = xasprintf("loading %s cancelled", shown);
+        free_loader(&ld);
+        return NULL;
+    }
+    char *warning = NULL;
+    if (ld.st != ST_OK || !ld.t || !ld.t->ev.n) {
+        char *m = errinfo_format(&ld.err);
+        char *kept = ld.t && ld.t->ev.n ? trace_load_kept(ld.t) : NULL;
+        if (!kept) {
+            *why = ld.st != ST_OK ? m : xasprintf("%s holds no events", shown);
+            if (ld.st == ST_OK)
+                free(m);
+            free_loader(&ld);
+            return NULL;
+        }
+        warning = xasprintf("%s (showing %s)", m, kept);
+        free(kept);
+        free(m);
+    }
+    struct app *a = xcalloc(1, sizeof(*a));
+    a->t = ld.t;
+    a->an = ld.an;
+    for (int i = 0; i < APP_NVIEWS; i++) {
+        a->views[i] = ld.views[i];
+        a->views_err[i] = ld.views_err[i];
+    }
+    a->name = xstrdup(shown);
+    a->load_warning = warning;
+    a->srcpath = o->srcpath;
+    a->bg = ld.bg;
+    a->owns_bg = true;
+    a->lanes = ld.lanes;
+    a->nlanes = ld.nlanes;
+    errinfo_clear(&ld.err);
+    app_init(a, &explore_trace_doc, ascii, headless);
+    /* A script sees every view from its first step, as in tui_main. */
+    const char *hold = getenv("TORCHTOP_HOLD_ANALYSIS");
+    bool wait = headless && (!hold || !*hold);
+    if (!headless || !hold || !*hold)
+        bgviews_start(a->bg);
+    bgviews_install(a->bg, a, wait);
+    return a;
 }
 
 int tui_main(const struct tui_opts *o)
@@ -540,7 +593,7 @@ int tui_main(const struct tui_opts *o)
         rc = script_run(&a, o->script, o->script_timing);
     } else {
         apply_typeahead(&a, &ld.ahead);
-        loop(&a);
+        tui_loop(&a);
     }
     /* Quit is not held up by the analysis: the screen is closed at once,
      * then the worker stops after the view it is building; the trace it

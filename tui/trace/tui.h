@@ -27,7 +27,7 @@ struct tui_opts {
     int script_lines, script_cols; /* script mode screen size (0: 30x100) */
     unsigned threads;              /* parser threads; 0 = default */
     const char *arch;              /* roofline device peaks (--arch); NULL: from the trace */
-    bool back_quits;               /* opened from the job view (tui/job/jobview.h): Backspace with
+    bool back_quits;               /* opened from another view: Backspace with
                                       nothing to go back to returns there */
     const char *const *captures;   /* --capture paths (capture.h), ncaptures of them */
     size_t ncaptures;
@@ -38,5 +38,16 @@ struct tui_opts {
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,
  * 2 bad input). Errors go to stderr after the terminal is restored. */
 int tui_main(const struct tui_opts *o);
+
+struct app;
+/* Load o's trace as a view to open on top of another (app_push): with the
+ * progress screen on the terminal (already open), or without one when
+ * headless (a script). NULL with *why (owned) when it cannot be shown:
+ * cancelled, unreadable, no events. A fault after some events shows what
+ * was read, with the fault on the message line. */
+struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, char **why);
+/* The terminal's key loop over a (and the views opened from it) until a
+ * quits. */
+void tui_loop(struct app *a);
 
 #endif
