@@ -37,7 +37,9 @@ struct job_doc {
     struct table *tabs[JT__COUNT]; /* owned */
     char *errs[JT__COUNT];         /* none: both tables always build */
     struct tui_opts rank_opts;     /* how a rank's trace is opened (its path set then) */
-    struct strbuf cell;            /* a path cell cut to its base name */
+    struct strbuf cell;            /* a path cell as shown */
+    size_t common;                 /* bytes of prefix every rank's base name shares, cut
+                                      where a word ends ("param-dlrm-v100-8rank-"), 0: none */
 };
 
 static struct job_doc *jd_of(struct app *a)
@@ -53,23 +55,59 @@ static bool path_col(const struct table *tab, size_t col)
     return strcmp(n, "trace") == 0 || strcmp(n, "source") == 0 || strcmp(n, "path") == 0;
 }
 
+static const char *base_name(const char *s, size_t n)
+{
+    const char *base = s;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == '/')
+            base = s + i + 1;
+    return base;
+}
+
+/* What every rank's base name starts with, up to the end of its last word
+ * (a '-', '_' or '.'), when that is long enough to be worth leaving out. */
+static size_t common_prefix(const struct job *j)
+{
+    if (j->ranks.n < 2)
+        return 0;
+    const char *first = base_name(j->ranks.v[0]->source, strlen(j->ranks.v[0]->source));
+    size_t n = strlen(first);
+    for (size_t i = 1; i < j->ranks.n && n; i++) {
+        const char *b = base_name(j->ranks.v[i]->source, strlen(j->ranks.v[i]->source));
+        size_t k = 0;
+        while (k < n && b[k] == first[k])
+            k++;
+        n = k;
+    }
+    while (n && !strchr("-_.", first[n - 1]))
+        n--;
+    return n >= 6 ? n : 0;
+}
+
+/* Paths as base names, less the prefix all ranks share ("…rank3.json");
+ * the detail pane (full) has the whole path. */
 static const char *cell_text(struct app *a, const struct table *tab, size_t row, size_t col,
                              const char *s, size_t n, size_t *len, bool full)
 {
     *len = n;
     if (full || col >= tab->ncols || !path_col(tab, col))
         return s;
-    const char *base = s;
-    for (size_t i = 0; i + 1 < n; i++)
-        if (s[i] == '/')
-            base = s + i + 1;
+    struct job_doc *jd = jd_of(a);
+    const char *base = base_name(s, n);
     *len = n - (size_t)(base - s);
-    return base;
+    if (!jd->common || *len <= jd->common)
+        return base;
+    sb_clear(&jd->cell);
+    sb_puts(&jd->cell, a->ascii ? "~" : "\xe2\x80\xa6");
+    sb_putn(&jd->cell, base + jd->common, *len - jd->common);
+    *len = jd->cell.len;
+    return sb_str(&jd->cell);
 }
 
 static void job_open(struct app *a)
 {
     struct job_doc *jd = jd_of(a);
+    jd->common = common_prefix(jd->job);
     jd->tabs[JT_RANKS] = job_tables_ranks(&jd->v);
     jd->tabs[JT_COLLS] = job_tables_collectives(&jd->v);
     /* Collectives open sorted by the wait they cost, the largest first. */
