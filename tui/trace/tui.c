@@ -479,6 +479,8 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
     if (!headless || !hold || !*hold)
         bgviews_start(a->bg);
     bgviews_install(a->bg, a, wait);
+    /* Keys typed while it loaded, as on the first screen. */
+    apply_typeahead(a, &ld.ahead);
     return a;
 }
 
