@@ -18,55 +18,42 @@ if grep -rlE '#include[[:space:]]*"src/' "$src/tui" 2>/dev/null; then
     echo "FAIL: tui/ includes src/ (files above)"
     bad=1
 fi
-if ls "$src"/core/*.[ch] >/dev/null 2>&1; then
-    echo "FAIL: files directly in core/ (each belongs to a feature folder):"
-    ls "$src"/core/*.[ch]
-    bad=1
-fi
-
-# "A B" for each include of core/B/ from a file in core/A/ (A != B).
-edges=$(for f in "$src"/core/*/*.[ch]; do
-    from=$(basename "$(dirname "$f")")
-    sed -n 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*"core/\([a-z_]*\)/.*|\1|p' "$f" |
-        while read -r to; do
-            [ "$to" != "$from" ] && echo "$from $to"
-        done
-done | sort -u)
-echo "core/ folder includes (from -> to):"
-echo "$edges" | sed 's/^/  /; s/ \([a-z_]*\)$/ -> \1/'
-loop=$(echo "$edges" | tsort 2>&1 >/dev/null)
-if [ -n "$loop" ]; then
-    echo "FAIL: the folders of core/ include each other in a cycle:"
-    echo "$loop"
-    bad=1
-fi
-# tui/ is in folders: the framework (frame/) and one folder per kind of
-# document (trace/, snapshot/, diff/, job/). The framework includes no
-# other folder; the folders include each other one way (no cycle).
-tedges=$(for f in "$src"/tui/*/*.[ch]; do
-    from=$(basename "$(dirname "$f")")
-    sed -n 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*"tui/\([a-z_]*\)/.*|\1|p' "$f" |
-        while read -r to; do
-            [ "$to" != "$from" ] && echo "$from $to"
-        done
-done | sort -u)
-echo "tui/ folder includes (from -> to):"
-echo "$tedges" | sed 's/^/  /; s/ \([a-z_]*\)$/ -> \1/'
-if ls "$src"/tui/*.[ch] >/dev/null 2>&1; then
-    echo "FAIL: files directly in tui/ (each belongs to a folder):"
-    ls "$src"/tui/*.[ch]
-    bad=1
-fi
-up=$(echo "$tedges" | grep '^frame ' || true)
+# folders TOP: the folders of TOP/ (core, tui) and their includes of each
+# other, "A B" for each include of TOP/B/ from a file in TOP/A/ (A != B),
+# printed; fails on a file directly in TOP/ and on a cycle. The edges are
+# left in $edges.
+folders() {
+    top=$1
+    if ls "$src/$top"/*.[ch] >/dev/null 2>&1; then
+        echo "FAIL: files directly in $top/ (each belongs to a folder):"
+        ls "$src/$top"/*.[ch]
+        bad=1
+    fi
+    edges=$(for f in "$src/$top"/*/*.[ch]; do
+        from=$(basename "$(dirname "$f")")
+        sed -n "s|^[[:space:]]*#[[:space:]]*include[[:space:]]*\"$top/\([a-z_]*\)/.*|\1|p" "$f" |
+            while read -r to; do
+                [ "$to" != "$from" ] && echo "$from $to"
+            done
+    done | sort -u)
+    echo "$top/ folder includes (from -> to):"
+    echo "$edges" | sed 's/^/  /; s/ \([a-z_]*\)$/ -> \1/'
+    loop=$(echo "$edges" | tsort 2>&1 >/dev/null)
+    if [ -n "$loop" ]; then
+        echo "FAIL: the folders of $top/ include each other in a cycle:"
+        echo "$loop"
+        bad=1
+    fi
+}
+folders core
+# tui/ likewise: the framework (frame/) and one folder per kind of
+# document (trace/, snapshot/, diff/, job/); the framework includes none
+# of the others.
+folders tui
+up=$(echo "$edges" | grep '^frame ' || true)
 if [ -n "$up" ]; then
     echo "FAIL: the framework (tui/frame) includes a document's folder:"
     echo "$up" | sed 's/^/  /'
-    bad=1
-fi
-loop=$(echo "$tedges" | tsort 2>&1 >/dev/null)
-if [ -n "$loop" ]; then
-    echo "FAIL: the folders of tui/ include each other in a cycle:"
-    echo "$loop"
     bad=1
 fi
 # Pane files: X_pane.c owns the prefix X_pane_ (functions, its ops) and
