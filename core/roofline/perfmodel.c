@@ -85,8 +85,20 @@ static const struct pm_param_def reduce_params[] = {
     P("reduce_type"),
 };
 static const struct pm_param_def norm_params[] = {
-    P("op_shape"), P("dtype_in_out"), P("stride_input"), P("stride_output"), PI("num_channels"),
-    P("has_bias"), P("is_affine"),    P("is_training"),  P("output_mask"),
+    P("op_shape"),
+    P("dtype_in_out"),
+    P("stride_input"),
+    P("stride_output"),
+    PI("num_channels"),
+    P("has_bias"),
+    P("is_affine"),
+    P("is_training"),
+    P("output_mask"),
+    /* torchtop's own flags, from the arguments (perf_norm.c) */
+    P("has_bias_args"),
+    P("is_affine_args"),
+    P("is_training_args"),
+    P("output_mask_args"),
 };
 
 static const struct pm_param_def rmsnorm_params[] = {
