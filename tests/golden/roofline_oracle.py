@@ -11,8 +11,16 @@ Rules (docs/metrics.md §6 to §8):
   beside the aten::div(Tensor, Scalar) that calls it, with the same
   kernels); such an
   oracle row must repeat the count and kernel time of a matched row of the
-  same sheet. Rows of op names TraceLens 171dd74 does not model
+  same sheet, or else (an implementation op for part of the instances,
+  aten::miopen_batch_norm under aten::batch_norm; an inner op with part
+  of the kernels, the aten::batch_norm of aten::instance_norm; an op
+  under a torchtop-only op, aten::_fused_rms_norm under aten::rms_norm)
+  every op of the trace with its name and shape must lie inside an op of
+  a torchtop row of the sheet, with no more kernel time than those rows.
+  Rows of op names TraceLens 171dd74 does not model
   (aten::rms_norm, SDPA backward ops, ...) are listed as torchtop-only;
+- torchtop rows with one TraceLens key (the Normalization sheet's *_args
+  flags split a TraceLens row) are added up before the comparison;
 - FLOPs and bytes: exact where the models agree; where torchtop differs on
   purpose (conv bias and output_mask, SDPA dtype, reduction output size,
   norm flags) torchtop's "TraceLens ..." columns must equal the oracle
@@ -31,7 +39,9 @@ Rules (docs/metrics.md §6 to §8):
   rows equals unique-args' subtree kernel time summed over its rows when
   the counts are equal (both linkings);
 - traces recorded without shapes: torchtop prints its one message (the
-  oracle's sheets there hold only zero FLOPs and bytes).
+  oracle's sheets there hold only zero FLOPs and bytes);
+- oracle folders without a roofline sheet (hta-critical-path: HTA's
+  critical paths of several traces) are not roofline oracles: skipped.
 
 Standard library only.
 """
