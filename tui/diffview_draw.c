@@ -11,6 +11,7 @@
 #include "core/report/tabfmt.h"
 #include "tui/diffdetail.h"
 #include "tui/diffview.h"
+#include "tui/help.h"
 #include "tui/keymap.h"
 #include "tui/text.h"
 
@@ -347,42 +348,43 @@ static void tree_row(const struct diffview *dv, uint32_t node, size_t namew, int
 
 static void help_lines(struct strbuf *out)
 {
-    sb_puts(out, "Trace diff keys (q, Esc or ? closes; j/k scroll)\n\n");
-    static const enum action acts[] = {
-        A_DIFF_OPS,     A_DIFF_TREE,   A_DIFF_LCA,   A_DIFF_ARGS, A_DIFF_ROOFLINE, A_VIEW_NEXT,
-        A_VIEW_PREV,    A_DIFF_DETAIL, A_SORT_NEXT,  A_SORT_PREV, A_SORT_REVERSE,  A_FILTER,
-        A_FILTER_CLEAR, A_TOGGLE,      A_MOVE_RIGHT, A_MOVE_LEFT, A_EXPAND_ALL,    A_COLLAPSE_ALL,
-        A_MOVE_DOWN,    A_MOVE_UP,     A_PAGE_DOWN,  A_PAGE_UP,   A_MOVE_FIRST,    A_MOVE_LAST,
-        A_CANCEL,       A_HELP,        A_QUIT,
+    /* The explorer's words where they fit; the tree's and the tables'
+     * where the keys act on one of the diff's. */
+    static const struct help_item items[] = {
+        {A_DIFF_OPS, NULL},
+        {A_DIFF_TREE, NULL},
+        {A_DIFF_LCA, NULL},
+        {A_DIFF_ARGS, NULL},
+        {A_DIFF_ROOFLINE, NULL},
+        {A_VIEW_NEXT, "Next diff table (ops, tree, lca, unique-args, roofline)"},
+        {A_VIEW_PREV, "Previous diff table"},
+        {A_DIFF_DETAIL, NULL},
+        {A_SORT_MENU, "Choose the sort column (the tree: its order) from a menu"},
+        {A_SORT_NEXT, NULL},
+        {A_SORT_PREV, NULL},
+        {A_SORT_REVERSE, NULL},
+        {A_SCROLL_LEFT, "Scroll the columns of a table left"},
+        {A_SCROLL_RIGHT, "Scroll the columns of a table right"},
+        {A_FILTER,
+         "Filter the tables and the tree by name (substring; regex with regex characters)"},
+        {A_FILTER_CLEAR, NULL},
+        {A_TOGGLE, "Tree: open or close the node"},
+        {A_MOVE_RIGHT, "Tree: open the node or go to its first child"},
+        {A_MOVE_LEFT, "Tree: close the node or go to its parent"},
+        {A_EXPAND_ALL, "Tree: open everything below the node"},
+        {A_COLLAPSE_ALL, "Tree: close every node"},
+        {A_MOVE_DOWN, NULL},
+        {A_MOVE_UP, NULL},
+        {A_PAGE_DOWN, NULL},
+        {A_PAGE_UP, NULL},
+        {A_MOVE_FIRST, NULL},
+        {A_MOVE_LAST, NULL},
+        {A_CANCEL, "Close the detail, else clear the filter"},
+        {A_HELP, NULL},
+        {A_QUIT, NULL},
     };
-    for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
-        char keys[96];
-        if (!keymap_keys_for(KEYS_DIFF, acts[i], keys, sizeof(keys)))
-            continue;
-        const char *help = action_help(acts[i]);
-        /* The explorer's words for what these keys do in the tree and the
-         * tables; here a table is one of the diff's. */
-        if (acts[i] == A_VIEW_NEXT)
-            help = "Next diff table (ops, tree, lca, unique-args, roofline)";
-        else if (acts[i] == A_VIEW_PREV)
-            help = "Previous diff table";
-        else if (acts[i] == A_MOVE_LEFT)
-            help = "Tree: close the node or go to its parent";
-        else if (acts[i] == A_MOVE_RIGHT)
-            help = "Tree: open the node or go to its first child";
-        else if (acts[i] == A_EXPAND_ALL)
-            help = "Tree: open everything below the node";
-        else if (acts[i] == A_COLLAPSE_ALL)
-            help = "Tree: close every node";
-        else if (acts[i] == A_TOGGLE)
-            help = "Tree: open or close the node";
-        else if (acts[i] == A_FILTER)
-            help =
-                "Filter the tables and the tree by name (substring; regex with regex characters)";
-        else if (acts[i] == A_CANCEL)
-            help = "Close the detail, else clear the filter";
-        sb_printf(out, "  %-20s %-17s %s\n", keys, action_name(acts[i]), help);
-    }
+    help_text_items(out, "Trace diff keys (q, Esc or ? closes; j/k scroll)", KEYS_DIFF, items,
+                    sizeof(items) / sizeof(items[0]));
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1,10 +1,15 @@
 /* The explorer's job view (`torchtop DIR`, `torchtop TRACE TRACE...`): the
  * ranks table and the collectives table of a multi-rank job (core/job),
- * Tab between them, `s` to cycle the sort (collectives: wait, skew,
- * latency, bus bandwidth) with the timeline of the selected collective
- * below (tui/joblanes.h), Enter on a rank to open that rank's trace in
- * the full explorer, from which Backspace (with nothing else to go back
- * to) or q returns here.
+ * Tab between them, with the timeline of the selected collective below
+ * (tui/joblanes.h), Enter on a rank to open that rank's trace in the full
+ * explorer, from which Backspace (with nothing else to go back to) or q
+ * returns here. The keys are the explorer's table keys from the key
+ * table KEYS_JOB (tui/keymap.h): `s` the sort menu, `<`/`>`/1-9/S sort,
+ * `[`/`]`/arrows scroll the columns (a "›" says more follow), `w` shows
+ * the detail columns, `?` the help generated from the table. Traces show
+ * by their base name, the selected rank's full path on the last line.
+ * Only the rows on screen are formatted; column widths are measured once
+ * per column.
  *
  * The state and its keys are pure (jobview_key, jobview_screen) so that
  * tests drive them without a terminal; jobview_run is the terminal loop. */
@@ -17,6 +22,7 @@
 #include "core/base/strbuf.h"
 #include "core/job/job.h"
 #include "core/job/job_tables.h"
+#include "tui/textview.h"
 
 enum jobview_table { JOBVIEW_RANKS, JOBVIEW_COLLECTIVES, JOBVIEW__COUNT };
 
@@ -27,7 +33,14 @@ struct jobview {
     int which;                          /* enum jobview_table shown */
     size_t cur[JOBVIEW__COUNT];         /* selected row */
     size_t top[JOBVIEW__COUNT];         /* first row shown */
-    int sort[JOBVIEW__COUNT];           /* position in the table's sort cycle */
+    int sort_col[JOBVIEW__COUNT];       /* column sorted by, -1: the builder's order */
+    bool sort_desc[JOBVIEW__COUNT];
+    size_t hscroll[JOBVIEW__COUNT]; /* columns scrolled off after the first */
+    size_t *width[JOBVIEW__COUNT];  /* per column: measured width, 0 until measured */
+    bool all_columns;               /* `w`: the detail columns too */
+    bool help;                      /* the key list instead of the table */
+    size_t help_top;                /* first help line shown */
+    struct textview_menu menu;      /* the sort menu, while open */
     bool ascii;
     char msg[256]; /* the message line */
 };
@@ -51,12 +64,12 @@ const char *jobview_open_path(const struct jobview *jv);
 
 /* The screen as text, `lines` lines of at most `cols` columns each ending
  * in '\n'; *cursor_line receives the line of the selected row (-1 when
- * none). */
-void jobview_screen(const struct jobview *jv, int lines, int cols, struct strbuf *out,
-                    int *cursor_line);
+ * none). Measures the widths of columns shown for the first time. */
+void jobview_screen(struct jobview *jv, int lines, int cols, struct strbuf *out, int *cursor_line);
 
 /* Table rows on a screen of `lines` lines (the collectives table shares
- * it with the timeline of its selected collective, tui/joblanes.h). */
+ * it with the timeline of its selected collective, tui/joblanes.h; the
+ * ranks table with the selected rank's path). */
 int jobview_table_rows(const struct jobview *jv, int lines);
 
 struct tui_opts;

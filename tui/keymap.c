@@ -207,6 +207,34 @@ static const struct keybind keys_diff[] = {
     {'c', A_COLLAPSE_ALL, NULL},
     {0, A_NONE, NULL},
 };
+/* The job view: its two tables scroll sideways with the arrows too (they
+ * have no tree to open). */
+static const struct keybind keys_job[] = {
+    {'\n', A_ACTIVATE, "Open rank"},
+    {'\t', A_VIEW_NEXT, "Table"},
+    {KEYF(KEY_BTAB), A_VIEW_PREV, NULL},
+    {'s', A_SORT_MENU, "Sort"},
+    {'S', A_SORT_REVERSE, NULL},
+    {'>', A_SORT_NEXT, NULL},
+    {'<', A_SORT_PREV, NULL},
+    {'1', A_SORT_1, NULL},
+    {'2', A_SORT_2, NULL},
+    {'3', A_SORT_3, NULL},
+    {'4', A_SORT_4, NULL},
+    {'5', A_SORT_5, NULL},
+    {'6', A_SORT_6, NULL},
+    {'7', A_SORT_7, NULL},
+    {'8', A_SORT_8, NULL},
+    {'9', A_SORT_9, NULL},
+    {'w', A_ALL_COLUMNS, "Columns"},
+    {'[', A_SCROLL_LEFT, NULL},
+    {']', A_SCROLL_RIGHT, NULL},
+    {KEYF(KEY_LEFT), A_SCROLL_LEFT, NULL},
+    {KEYF(KEY_RIGHT), A_SCROLL_RIGHT, NULL},
+    {'h', A_SCROLL_LEFT, NULL},
+    {'l', A_SCROLL_RIGHT, NULL},
+    {0, A_NONE, NULL},
+};
 /* clang-format on */
 
 const struct keybind *keymap_table(int pane)
@@ -232,6 +260,8 @@ const struct keybind *keymap_table(int pane)
         return keys_snap_chart;
     case KEYS_DIFF:
         return keys_diff;
+    case KEYS_JOB:
+        return keys_job;
     default:
         return keys_global;
     }

@@ -32,6 +32,7 @@ enum keytab {
     KEYS_SNAP_MEMORY,
     KEYS_SNAP_CHART,
     KEYS_DIFF, /* the trace diff view (tui/diffview.h) */
+    KEYS_JOB,  /* the job view (tui/jobview.h) */
     KEYS__COUNT
 };
 

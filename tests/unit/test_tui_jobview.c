@@ -1,6 +1,7 @@
 /* Unit tests: the explorer's job view (tui/jobview.h) on a synthetic
- * 4-rank job: the screen, moving, Tab between the tables, the sort cycle,
- * Enter opening the selected rank. */
+ * 4-rank job: the screen, moving, Tab between the tables, the sort menu
+ * and keys, Enter opening the selected rank, base names, horizontal
+ * scroll, the help from the key table. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -70,15 +71,20 @@ static void test_ranks_and_open(void **state)
     char *s = screen(jv, &cur);
     assert_non_null(strstr(s, "[ranks]"));
     assert_non_null(strstr(s, "4 ranks (numbered by distributedInfo)"));
+    /* The row shows the base name, the last line the whole path. */
     char *l = line_of(s, cur);
-    assert_non_null(strstr(l, "job/rank-0.json"));
+    assert_non_null(strstr(l, "rank-0.json"));
+    assert_null(strstr(l, "job/"));
+    free(l);
+    l = line_of(s, 19);
+    assert_string_equal(l, "rank 0: job/rank-0.json");
     free(l);
     free(s);
     assert_int_equal(jobview_key(jv, KEYF(KEY_DOWN), 10), JOBVIEW_NONE);
     assert_int_equal(jobview_key(jv, 'j', 10), JOBVIEW_NONE);
     s = screen(jv, &cur);
     l = line_of(s, cur);
-    assert_non_null(strstr(l, "job/rank-2.json"));
+    assert_non_null(strstr(l, "rank-2.json"));
     free(l);
     free(s);
     assert_int_equal(jobview_key(jv, '\n', 10), JOBVIEW_OPEN);
@@ -109,14 +115,41 @@ static void test_collectives_and_sort(void **state)
     int c = table_col_index(t, "avg_wait_time");
     for (size_t r = 1; r < t->nrows; r++)
         assert_true(table_cell(t, r - 1, (size_t)c).f >= table_cell(t, r, (size_t)c).f);
+    /* s opens the sort menu on the sort column; the next item down is the
+     * end skew, Enter sorts by it, largest first. */
     jobview_key(jv, 's', 10);
-    assert_non_null(strstr(jv->msg, "skew in start time"));
-    c = table_col_index(t, "skew in start time");
+    assert_true(jv->menu.open);
+    s = screen(jv, &cur);
+    char *l = line_of(s, cur);
+    assert_non_null(strstr(l, "avg wait us (descending)"));
+    free(l);
+    free(s);
+    jobview_key(jv, 'j', 10);
+    jobview_key(jv, '\n', 10);
+    assert_false(jv->menu.open);
+    assert_non_null(strstr(jv->msg, "sorted by end skew us"));
+    c = table_col_index(t, "skew in end time");
     for (size_t r = 1; r < t->nrows; r++)
         assert_true(table_cell(t, r - 1, (size_t)c).f >= table_cell(t, r, (size_t)c).f);
+    /* A digit picks the column in the menu; Esc closes it unchanged. */
     jobview_key(jv, 's', 10);
+    jobview_key(jv, KEY_ESC, 10);
+    assert_false(jv->menu.open);
+    assert_non_null(strstr(jv->msg, "end skew"));
     jobview_key(jv, 's', 10);
-    assert_non_null(strstr(jv->msg, "bus bw"));
+    jobview_key(jv, '1', 10);
+    assert_non_null(strstr(jv->msg, "sorted by id"));
+    /* S reverses, > the next column. */
+    jobview_key(jv, 'S', 10);
+    assert_non_null(strstr(jv->msg, "sorted by id v"));
+    jobview_key(jv, '>', 10);
+    assert_non_null(strstr(jv->msg, "sorted by pg"));
+    /* The table's title shows once (the message line says rows). */
+    s = screen(jv, &cur);
+    const char *title = strstr(s, t->title);
+    assert_non_null(title);
+    assert_null(strstr(title + 1, t->title));
+    free(s);
     jobview_key(jv, '\t', 10);
     s = screen(jv, &cur);
     assert_non_null(strstr(s, "[ranks]"));
@@ -196,12 +229,84 @@ static void test_timeline(void **state)
     jobview_free(jv);
 }
 
+/* Columns scroll sideways to the last one, a "›" (">" in ASCII) at the
+ * right edge of the header while more follow; `w` adds the per-rank
+ * detail columns. */
+static void test_scroll(void **state)
+{
+    (void)state;
+    struct jobview *jv = make_view();
+    struct strbuf sb = STRBUF_INIT;
+    int cur;
+    jobview_screen(jv, 24, 80, &sb, &cur);
+    char *head = line_of(sb_str(&sb), 3);
+    assert_int_equal(strlen(head), 80);
+    assert_int_equal(head[79], '>');
+    assert_null(strstr(sb_str(&sb), "mark"));
+    free(head);
+    for (int i = 0; i < 20; i++)
+        jobview_key(jv, ']', 10);
+    sb_clear(&sb);
+    jobview_screen(jv, 24, 80, &sb, &cur);
+    head = line_of(sb_str(&sb), 3);
+    /* The first column stays, the last one shows, nothing follows. */
+    assert_true(strncmp(head, "rank <", 6) == 0);
+    assert_non_null(strstr(head, "mark"));
+    assert_null(strstr(head, "  >"));
+    free(head);
+    /* Left (the arrow) scrolls back one column. */
+    jobview_key(jv, KEYF(KEY_LEFT), 10);
+    sb_clear(&sb);
+    jobview_screen(jv, 24, 80, &sb, &cur);
+    head = line_of(sb_str(&sb), 3);
+    assert_non_null(strstr(head, "wait %"));
+    free(head);
+    /* The collectives table with its detail columns: the last is rank 3's. */
+    jobview_key(jv, '\t', 10);
+    jobview_key(jv, 'w', 10);
+    const struct table *t = jv->tabs[JOBVIEW_COLLECTIVES];
+    for (size_t i = 0; i < t->ncols; i++)
+        jobview_key(jv, ']', 10);
+    sb_clear(&sb);
+    jobview_screen(jv, 24, 80, &sb, &cur);
+    head = line_of(sb_str(&sb), 3);
+    const char *last =
+        t->cols[t->ncols - 1].title ? t->cols[t->ncols - 1].title : t->cols[t->ncols - 1].name;
+    assert_non_null(strstr(head, last));
+    free(head);
+    sb_free(&sb);
+    jobview_free(jv);
+}
+
+/* `?` shows the keys of the view's key table; q, Esc or ? closes it. */
+static void test_help(void **state)
+{
+    (void)state;
+    struct jobview *jv = make_view();
+    assert_int_equal(jobview_key(jv, '?', 10), JOBVIEW_NONE);
+    int cur;
+    char *s = screen(jv, &cur);
+    assert_non_null(strstr(s, "Job view keys"));
+    assert_non_null(strstr(s, "sort-menu"));
+    assert_non_null(strstr(s, "scroll-right"));
+    assert_non_null(strstr(s, "] <Right> l"));
+    free(s);
+    /* q closes the help, not the view. */
+    assert_int_equal(jobview_key(jv, 'q', 10), JOBVIEW_NONE);
+    assert_false(jv->help);
+    s = screen(jv, &cur);
+    assert_non_null(strstr(s, "Ranks side by side"));
+    free(s);
+    assert_int_equal(jobview_key(jv, 'q', 10), JOBVIEW_QUIT);
+    jobview_free(jv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ranks_and_open),
-        cmocka_unit_test(test_collectives_and_sort),
-        cmocka_unit_test(test_timeline),
+        cmocka_unit_test(test_ranks_and_open), cmocka_unit_test(test_collectives_and_sort),
+        cmocka_unit_test(test_timeline),       cmocka_unit_test(test_scroll),
+        cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
