@@ -48,10 +48,15 @@ size_t textview_deep_indent(size_t levels, size_t depth, size_t room, size_t uni
     if (levels <= room)
         return levels;
     const char *dot = ascii ? "." : "\xc2\xb7";
+    unit = unit ? unit : 1;
     snprintf(buf, n, "%s%zu%s", dot, depth, dot);
+    /* Padded to whole levels, so that the guides after it stay aligned
+     * from one row to the next. */
     size_t mw = display_width(buf, strlen(buf));
-    size_t cols = room * (unit ? unit : 1);
-    return mw < cols ? MIN(levels, (cols - mw) / (unit ? unit : 1)) : 0;
+    for (size_t len = strlen(buf); mw % unit && len + 1 < n; len++, mw++)
+        buf[len] = ' ', buf[len + 1] = '\0';
+    size_t cols = room * unit;
+    return mw < cols ? MIN(levels, (cols - mw) / unit) : 0;
 }
 
 void textview_menu_open(struct textview_menu *m, const char *title, char **items, int n, int cur)

@@ -30,10 +30,9 @@ size_t textview_plan_cols(const size_t *w, size_t n, size_t fixed, size_t *scrol
  * columns at any depth: a row `levels` levels deep (of `unit` columns
  * each) drawn in `room` levels at most keeps its last levels and replaces
  * the others by a marker "·DEPTH·" (".DEPTH." in ASCII; `depth` is the
- * number shown). Writes the marker into buf ("" when every level fits)
- * and returns the levels to draw after it. The marker and the levels kept
- * take no more than room * unit columns (the marker alone may, when room
- * is smaller than it). */
+ * number shown), padded with spaces to whole levels. Writes the marker into buf ("" when every
+ * level fits) and returns the levels to draw after it. The marker and the levels kept take no more
+ * than room * unit columns (the marker alone may, when room is smaller than it). */
 size_t textview_deep_indent(size_t levels, size_t depth, size_t room, size_t unit, bool ascii,
                             char *buf, size_t n);
 
