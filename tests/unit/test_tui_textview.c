@@ -1,4 +1,4 @@
-/* Unit tests: the pieces of the text-drawn views (tui/textview.h): the
+/* Unit tests: the pieces of the text-drawn views (tui/frame/textview.h): the
  * columns a horizontal scroll shows, the indent of deep tree rows, the
  * menu's keys and lines, base names. */
 #include "config.h"
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/base/xalloc.h"
-#include "tui/keymap.h"
-#include "tui/textview.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/textview.h"
 
 static void test_plan_cols(void **state)
 {
