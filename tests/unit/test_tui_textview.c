@@ -1,6 +1,6 @@
 /* Unit tests: the pieces of the text-drawn views (tui/frame/textview.h): the
  * columns a horizontal scroll shows, the indent of deep tree rows, the
- * menu's keys and lines, base names. */
+ * menu's keys and lines. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -111,21 +111,12 @@ static void test_menu(void **state)
     textview_menu_close(&m);
 }
 
-static void test_base_name(void **state)
-{
-    (void)state;
-    assert_string_equal(textview_base_name("/a/b/rank-0.json"), "rank-0.json");
-    assert_string_equal(textview_base_name("rank-0.json"), "rank-0.json");
-    assert_string_equal(textview_base_name("dir/"), "dir/");
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_cols),
         cmocka_unit_test(test_deep_indent),
         cmocka_unit_test(test_menu),
-        cmocka_unit_test(test_base_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,9 +152,3 @@ int textview_menu_lines(struct textview_menu *m, struct strbuf *out, int lines, 
     }
     return 1 + MIN(rows, m->n - m->top);
 }
-
-const char *textview_base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash && slash[1] ? slash + 1 : path;
-}

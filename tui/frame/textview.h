@@ -69,8 +69,4 @@ int textview_menu_key(struct textview_menu *m, int key);
 int textview_menu_lines(struct textview_menu *m, struct strbuf *out, int lines, int cols,
                         bool ascii, int *cursor_line);
 
-/* The last component of a path ("a/b/c.json" -> "c.json"); the path
- * itself when it has no '/' or ends in one. */
-const char *textview_base_name(const char *path);
-
 #endif
