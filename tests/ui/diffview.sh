@@ -1,8 +1,9 @@
 #!/bin/sh
 # The diff view (`torchtop diff --script`) on a generated pair (two seeds,
 # 4 and 5 layers): every table at 140x42, the detail of a name and of a
-# merged node, the filter, the key list, and the ops table and tree at
-# 80x24, against tests/ui/expected; the numbers of the ops and tree
+# merged node, the filter, the key list, the ops table and tree at 80x24,
+# horizontal scroll and the sort menu at both sizes, against
+# tests/ui/expected; the numbers of the ops and tree
 # screens against `torchtop diff -f csv` (tests/ui/diffview_check.py).
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 PY=${PYTHON3:-python3}
@@ -60,6 +61,29 @@ save-display diffgen-80x24-tree.txt
 STEPS
 check_screen diffgen-80x24-ops.txt
 check_screen diffgen-80x24-tree.txt
+
+# The flat tables scroll sideways to their last column (] and Right), a
+# "›" at the header's right edge while columns follow; s opens the sort
+# menu, a digit picks a column. At 80x24 and 140x42.
+for size in 80x24 140x42; do
+    run_diff "diffscroll$size" --size $size a.json b.json <<STEPS
+keys ]]]]]]]]]]]]]]]]
+save-display diffgen-$size-ops-last.txt
+keys <Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left>
+save-display diffgen-$size-ops-back.txt
+keys 4<Right><Right><Right><Right><Right><Right><Right><Right><Right><Right>
+save-display diffgen-$size-args-last.txt
+keys s
+save-display diffgen-$size-sort-menu.txt
+keys 3
+save-display diffgen-$size-args-sorted.txt
+STEPS
+    for s in ops-last ops-back args-last sort-menu args-sorted; do
+        check_screen "diffgen-$size-$s.txt"
+    done
+done
+grep -q "›" "$tmp/diffgen-80x24-ops-back.txt" || fail "no › on the ops table scrolled back"
+grep -q "›" "$tmp/diffgen-80x24-ops-last.txt" && fail "› on the ops table at its last column"
 
 # The screens' numbers are -f csv's.
 if command -v "$PY" >/dev/null 2>&1; then

@@ -36,6 +36,19 @@ for s in ops tree tree-detail mm-detail 80x24-ops 80x24-tree; do
     check_screen "diffowl-$s.txt"
 done
 
+# Deep rows of the merged tree (2 g e opens all; three pages down the
+# Python stacks are 40 deep) keep their names readable: past a quarter of
+# the name column the indent is the depth ("·41·"), at 100 and 80 columns.
+for size in 100x30 80x24; do
+    printf 'keys 2ge<PgDn><PgDn><PgDn>\nsave-display diffowl-%s-deep.txt\n' $size \
+        > "$tmp/deep$size.steps"
+    (cd "$tmp" && timeout 300 "$TORCHTOP" diff --script "deep$size.steps" --size $size "$@") \
+        > "$tmp/deep$size.out" 2>&1 || { fail "deep$size: exit status $?"; cat "$tmp/deep$size.out"; }
+    check_screen "diffowl-$size-deep.txt"
+    grep -q "·4[0-9]·  *[▾▸ ] aten::" "$tmp/diffowl-$size-deep.txt" ||
+        fail "deep$size: no aten:: op readable 40 levels deep"
+done
+
 if command -v "$PY" >/dev/null 2>&1; then
     all="-n 1000000000"
     (cd "$tmp" && "$TORCHTOP" diff $all -f csv "$@" > ops.csv &&

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Call tree: hot path, Python frames hidden, identical siblings grouped,
 # open all and page through, search with n/N, filter, drill in from the
-# table and back, mouse; from the detail pane to the events it names.
+# table and back, mouse; from the detail pane to the events it names;
+# deep stacks at 80x24 and 140x42 with their names readable.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 need_shared
 run_script tree "$TRACES/tracelens-h100-bert-small-infer.json.gz" <<'STEPS'
@@ -77,6 +78,27 @@ expect selected in the call tree; Backspace goes back
 expect aten::_flash_attention_forward
 expect tree 78/106
 STEPS
+# Deep Python stacks (the OWL-ViT inference, 20-26 levels here) at 80x24
+# and 140x42: rows deeper than the guides' room show their depth
+# ("·22·") and their last levels' guides, so their names keep the column.
+for size in 80x24 140x42; do
+    run_script "tree-deep-$size" "$TRACES/tracelens-h100-owlv2-infer-large.json.gz" \
+        --size $size <<STEPS
+focus-tree
+expand-all
+maximize
+page-down
+page-down
+page-down
+page-down
+page-down
+page-down
+save-display tree-deep-$size.txt
+STEPS
+    check_screen "tree-deep-$size.txt"
+done
+grep -q "·2[0-9]· *[│ ]*[├└]─. <frozen os>(808): getenv" "$tmp/tree-deep-80x24.txt" ||
+    fail "tree-deep-80x24: getenv's row (depth 21) is not readable after its depth"
 check_screen tree-roots.txt
 check_screen tree-hot-path.txt
 check_screen tree-grouped-hot-path.txt

@@ -103,8 +103,19 @@ static void test_ops_order(void **state)
     assert_false(diffview_sort_by(dv, "no such column"));
     /* The next column after diff_duration is the change category. */
     assert_true(diffview_sort_by(dv, "diff_duration"));
-    key(dv, 's');
+    key(dv, '>');
     assert_non_null(strstr(dv->msg, "counts_change_categories"));
+    /* s opens the sort menu on the sort column; 1 picks the first column
+     * on screen (the name), Esc closes the menu unchanged. */
+    key(dv, 's');
+    assert_true(dv->menu.open);
+    assert_string_equal(dv->menu.items[dv->menu.cur], "change");
+    key(dv, KEY_ESC);
+    assert_false(dv->menu.open);
+    key(dv, 's');
+    key(dv, '1');
+    assert_false(dv->menu.open);
+    assert_non_null(strstr(dv->msg, "sorted by name"));
     diffview_free(dv);
 }
 
@@ -155,9 +166,14 @@ static void test_tree(void **state)
     for (uint32_t i = 0; i < dt->nodes.n; i++)
         sub += below(dt, i, node);
     assert_int_equal(dv->nrows[DV_TREE], roots + sub);
-    /* The tree's sort steps through its orders. */
-    key(dv, 's');
+    /* The tree's sort steps through its orders; the menu lists them. */
+    key(dv, '>');
     assert_non_null(strstr(dv->msg, "CPU"));
+    key(dv, 's');
+    assert_int_equal(dv->menu.n, DVT__COUNT);
+    key(dv, 'j');
+    key(dv, '\n');
+    assert_non_null(strstr(dv->msg, "test GPU time"));
     diffview_free(dv);
 }
 

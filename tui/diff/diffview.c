@@ -109,6 +109,7 @@ void diffview_free(struct diffview *dv)
         free(dv->rows[i]);
     }
     pattern_clear(&dv->filter);
+    textview_menu_close(&dv->menu);
     sb_free(&dv->detail_text);
     for (int s = 0; s < 2; s++)
         roofline_free(dv->rl[s]);
@@ -225,32 +226,54 @@ static int cmp_keyed(const void *x, const void *y)
     return (a->node > b->node) - (a->node < b->node);
 }
 
-/* Append the children of first (siblings, sorted) and, below each open
- * one, its own; under a filter, only nodes shown and every shown node's
- * children. */
-static void add_level(struct diffview *dv, uint32_t first, size_t *n)
+/* One level of the walk in add_levels: the sorted siblings kids[lo, hi)
+ * of the shared stack and the next to emit. */
+struct level {
+    size_t lo, hi, next;
+};
+typedef VEC(struct keyed) keyed_vec;
+typedef VEC(struct level) level_vec;
+
+/* Push the siblings from `first` (under a filter, only those shown),
+ * sorted, as a new level. */
+static void push_level(struct diffview *dv, uint32_t first, keyed_vec *kids, level_vec *levels)
 {
     const struct difftree *dt = dv->ctx.dt;
     bool filtered = pattern_active(&dv->filter);
-    size_t cnt = 0;
-    for (uint32_t c = first; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
-        cnt++;
-    if (!cnt)
-        return;
-    struct keyed *kids = xmalloc(cnt * sizeof(*kids));
-    size_t m = 0;
+    size_t lo = kids->n;
     for (uint32_t c = first; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
         if (!filtered || dv->shown[c])
-            kids[m++] = (struct keyed){tree_key(dv, c), c};
+            VEC_PUSH(kids, ((struct keyed){tree_key(dv, c), c}));
     sort_reversed = dv->sort_asc[DV_TREE];
-    sort_items(kids, m, sizeof(*kids), cmp_keyed);
-    for (size_t i = 0; i < m; i++) {
-        uint32_t c = kids[i].node;
+    sort_items(kids->v + lo, kids->n - lo, sizeof(struct keyed), cmp_keyed);
+    VEC_PUSH(levels, ((struct level){lo, kids->n, lo}));
+}
+
+/* Append the nodes from first and its siblings (sorted), each followed by
+ * the nodes below it when it is open (under a filter: every shown node's
+ * children), in pre-order. A walk with its own stack, not recursion: a
+ * tree nested a million deep must not overflow the C stack. */
+static void add_levels(struct diffview *dv, uint32_t first, size_t *n)
+{
+    const struct difftree *dt = dv->ctx.dt;
+    bool filtered = pattern_active(&dv->filter);
+    keyed_vec kids = {0};
+    level_vec levels = {0};
+    push_level(dv, first, &kids, &levels);
+    while (levels.n) {
+        struct level *l = &levels.v[levels.n - 1];
+        if (l->next == l->hi) {
+            kids.n = l->lo;
+            levels.n--;
+            continue;
+        }
+        uint32_t c = kids.v[l->next++].node;
         dv->rows[DV_TREE][(*n)++] = c;
         if (dt->nodes.v[c].first_child != IDX_NONE && (filtered || dv->open[c]))
-            add_level(dv, dt->nodes.v[c].first_child, n);
+            push_level(dv, dt->nodes.v[c].first_child, &kids, &levels);
     }
-    free(kids);
+    VEC_FREE(&kids);
+    VEC_FREE(&levels);
 }
 
 static void rebuild_tree(struct diffview *dv)
@@ -269,7 +292,7 @@ static void rebuild_tree(struct diffview *dv)
     free(dv->rows[DV_TREE]);
     dv->rows[DV_TREE] = xmalloc((nn ? nn : 1) * sizeof(uint32_t));
     size_t n = 0;
-    add_level(dv, dt->first_root, &n);
+    add_levels(dv, dt->first_root, &n);
     dv->nrows[DV_TREE] = n;
 }
 
@@ -401,6 +424,91 @@ static void sort_step(struct diffview *dv, int dir)
     rebuild(dv, tab);
     dv->cur[tab] = dv->top[tab] = 0;
     say_sort(dv);
+}
+
+/* The columns of the shown flat table the menu and the digits number:
+ * those on screen, in screen order (diffview_col_at). */
+static size_t menu_cols(const struct table *t, size_t *out)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < t->ncols; k++) {
+        size_t c = diffview_col_at(t, k);
+        if (c < t->ncols && !(t->cols[c].flags & COLF_DETAIL))
+            out[n++] = c;
+    }
+    return n;
+}
+
+/* The sort menu: the tree's orders, or the shown table's columns, the
+ * current one selected. */
+static void open_sort_menu(struct diffview *dv)
+{
+    int tab = dv->which;
+    const char *rev = dv->sort_asc[tab] ? " (reversed)" : "";
+    char **items;
+    int n, cur = 0;
+    if (tab == DV_TREE) {
+        n = DVT__COUNT;
+        items = xcalloc((size_t)n, sizeof(char *));
+        for (int i = 0; i < n; i++)
+            items[i] = xasprintf("%s%s", tree_sort_names[i], i == dv->sort_col[tab] ? rev : "");
+        cur = dv->sort_col[tab];
+    } else {
+        const struct table *t = dv->tab[tab];
+        size_t *cols = xmalloc((t->ncols ? t->ncols : 1) * sizeof(size_t));
+        n = (int)menu_cols(t, cols);
+        items = xcalloc((size_t)(n ? n : 1), sizeof(char *));
+        for (int i = 0; i < n; i++) {
+            const struct table_col *c = &t->cols[cols[i]];
+            const char *title = c->title ? c->title : c->name;
+            struct strbuf lab = STRBUF_INIT;
+            display_sanitize(&lab, title, strlen(title));
+            bool sorted = (int)cols[i] == dv->sort_col[tab];
+            items[i] = xasprintf("%s%s", sb_str(&lab), sorted ? rev : "");
+            sb_free(&lab);
+            if (sorted)
+                cur = i;
+        }
+        free(cols);
+    }
+    textview_menu_open(&dv->menu, "Sort by", items, n, cur);
+}
+
+/* Item k of the sort menu picked: that order (again: reversed). */
+static void sort_pick(struct diffview *dv, int item)
+{
+    int tab = dv->which;
+    int col = item;
+    if (tab != DV_TREE) {
+        const struct table *t = dv->tab[tab];
+        size_t *cols = xmalloc((t->ncols ? t->ncols : 1) * sizeof(size_t));
+        size_t n = menu_cols(t, cols);
+        col = (size_t)item < n ? (int)cols[item] : -1;
+        free(cols);
+    }
+    if (col < 0)
+        return;
+    dv->sort_asc[tab] = col == dv->sort_col[tab] ? !dv->sort_asc[tab] : false;
+    dv->sort_col[tab] = col;
+    rebuild(dv, tab);
+    dv->cur[tab] = dv->top[tab] = 0;
+    say_sort(dv);
+}
+
+/* Scroll a flat table's columns by one (dir -1 or 1), as far as its last
+ * column alone after the name. */
+static void scroll_cols(struct diffview *dv, int dir)
+{
+    int tab = dv->which;
+    if (tab == DV_TREE || !dv->tab[tab])
+        return;
+    size_t *cols = xmalloc((dv->tab[tab]->ncols ? dv->tab[tab]->ncols : 1) * sizeof(size_t));
+    size_t n = menu_cols(dv->tab[tab], cols);
+    free(cols);
+    if (dir < 0 && dv->hscroll[tab] > 0)
+        dv->hscroll[tab]--;
+    else if (dir > 0 && dv->hscroll[tab] + 2 < n)
+        dv->hscroll[tab]++;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -543,6 +651,13 @@ enum diffview_event diffview_action(struct diffview *dv, enum action a, int line
     case A_SORT_PREV:
         sort_step(dv, a == A_SORT_NEXT ? 1 : -1);
         break;
+    case A_SORT_MENU:
+        open_sort_menu(dv);
+        break;
+    case A_SCROLL_LEFT:
+    case A_SCROLL_RIGHT:
+        scroll_cols(dv, a == A_SCROLL_RIGHT ? 1 : -1);
+        break;
     case A_SORT_REVERSE:
         if (tab != DV_TREE && dv->sort_col[tab] < 0)
             sort_step(dv, 1);
@@ -578,9 +693,16 @@ enum diffview_event diffview_action(struct diffview *dv, enum action a, int line
     case A_MOVE_LAST:
         *cur = n ? n - 1 : 0;
         break;
-    case A_TOGGLE:
     case A_MOVE_LEFT:
     case A_MOVE_RIGHT:
+        /* A flat table has no tree: the arrows scroll its columns. */
+        if (tab != DV_TREE) {
+            scroll_cols(dv, a == A_MOVE_RIGHT ? 1 : -1);
+            break;
+        }
+        tree_move(dv, a);
+        break;
+    case A_TOGGLE:
     case A_EXPAND_ALL:
     case A_COLLAPSE_ALL:
         tree_move(dv, a);
@@ -650,6 +772,13 @@ static void prompt_key(struct diffview *dv, int key)
 
 enum diffview_event diffview_key(struct diffview *dv, int key, int lines, int cols)
 {
+    if (dv->menu.open) {
+        int item = textview_menu_key(&dv->menu, key);
+        if (item >= 0)
+            sort_pick(dv, item);
+        clamp(dv, diffview_table_rows(dv, lines));
+        return DIFFVIEW_NONE;
+    }
     if (dv->prompt) {
         prompt_key(dv, key);
         clamp(dv, diffview_table_rows(dv, lines));

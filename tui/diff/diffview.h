@@ -5,8 +5,11 @@
  * sides' GPU and CPU time, kernel counts and the Δs, children by |Δ GPU
  * time|, one-side nodes marked), the LCA table, and the unique-args and
  * roofline tables joined on op and shapes (built when first shown). Tab
- * and 1-5 switch tables, s/</>/S sort, / filters by name, Enter shows
- * both sides' detail of the selection (tui/diff/diffdetail.h).
+ * and 1-5 switch tables, s opens the sort menu (the tree: its orders),
+ * </>/S sort, [/]/arrows scroll a flat table's columns (a "›" says more
+ * follow), / filters by name, Enter shows both sides' detail of the
+ * selection (tui/diff/diffdetail.h). Tree rows past a quarter of the name
+ * column show their depth ("·23·") instead of more indent.
  *
  * The state and its keys are pure (diffview_key, diffview_action,
  * diffview_screen), so that tests drive them without a terminal;
@@ -26,6 +29,7 @@
 #include "core/diff/tracediff.h"
 #include "tui/frame/actions.h"
 #include "tui/frame/pattern.h"
+#include "tui/frame/textview.h"
 
 struct roofline;
 
@@ -53,6 +57,8 @@ struct diffview {
     char input[160];             /* the prompt's text */
     bool detail;                 /* the detail of the selection below the table */
     bool help;                   /* the key list instead of the table */
+    size_t hscroll[DV__TABS];    /* flat tables: columns scrolled off after the name */
+    struct textview_menu menu;   /* the sort menu, while open */
     size_t help_top;             /* first help line shown */
     int64_t gpu_total[2];        /* ns of GPU events in the steps compared (§12.3) */
     struct roofline *rl[2];      /* each side's roofline for the detail, NULL until needed */
@@ -96,6 +102,10 @@ bool diffview_selected(const struct diffview *dv, uint32_t *row);
 /* Whether a column of a diff table holds a change (test - control): it
  * sorts by magnitude and shows right after the name. */
 bool diffview_change_col(const struct table_col *c);
+/* The k-th column of flat table t on screen: the name column, then the
+ * changes, then the others in table order (t->ncols when k is past them);
+ * COLF_DETAIL columns count too (the caller skips them). */
+size_t diffview_col_at(const struct table *t, size_t k);
 
 /* Table rows on a screen of `lines` lines. */
 int diffview_table_rows(const struct diffview *dv, int lines);

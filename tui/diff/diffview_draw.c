@@ -11,8 +11,10 @@
 #include "core/report/tabfmt.h"
 #include "tui/diff/diffdetail.h"
 #include "tui/diff/diffview.h"
+#include "tui/frame/help.h"
 #include "tui/frame/keymap.h"
 #include "tui/frame/text.h"
+#include "tui/frame/textview.h"
 
 /* Lines above the table: title, the two sides, the change and message,
  * and the column header. */
@@ -21,6 +23,9 @@
 /* Columns of the merged tree besides the name, and their width. */
 #define TREE_COLS 8
 #define TREE_W 12
+/* Columns the merged tree's names keep before numbers: deep Python stacks
+ * need them (with the indent past a quarter of them compressed). */
+#define TREE_NAME_MIN 36
 
 static const char *const tab_titles[DV__TABS] = {"ops", "tree", "lca", "unique-args", "roofline"};
 
@@ -208,10 +213,7 @@ static void put_cell(struct strbuf *line, const char *s, size_t n, size_t w, boo
     sb_free(&cell);
 }
 
-/* The k-th column on screen: the name column, then the changes (test -
- * control), then the others in table order, so that a narrow screen
- * shows what changed before each side's numbers. */
-static size_t col_at(const struct table *t, size_t k)
+size_t diffview_col_at(const struct table *t, size_t k)
 {
     size_t namecol = table_name_col(t), seen = 0;
     if (k == 0)
@@ -223,22 +225,50 @@ static size_t col_at(const struct table *t, size_t k)
             if (++seen == k)
                 return c;
         }
-    return namecol;
+    return t->ncols;
 }
 
-static void flat_row(const struct diffview *dv, const struct table *t, const size_t *w, size_t row,
-                     struct strbuf *line)
+/* The columns of a flat table on screen at its horizontal scroll, in
+ * display order (diffview_col_at, detail columns left out). */
+struct flat_plan {
+    size_t n;
+    size_t *col;
+    bool more;
+};
+
+static void flat_plan(const struct diffview *dv, const struct table *t, const size_t *w, int cols,
+                      struct flat_plan *p)
+{
+    size_t *order = xmalloc((t->ncols ? t->ncols : 1) * sizeof(size_t));
+    size_t *ow = xmalloc((t->ncols ? t->ncols : 1) * sizeof(size_t));
+    size_t *idx = xmalloc((t->ncols ? t->ncols : 1) * sizeof(size_t));
+    size_t n = 0;
+    for (size_t k = 0; k < t->ncols; k++) {
+        size_t c = diffview_col_at(t, k);
+        if (c < t->ncols && col_shown(t, c)) {
+            order[n] = c;
+            ow[n++] = w[c];
+        }
+    }
+    size_t scroll = dv->hscroll[dv->which];
+    p->col = xmalloc((n ? n : 1) * sizeof(size_t));
+    p->n = textview_plan_cols(ow, n, 1, &scroll, (size_t)MAX(cols, 1), COL_GAP, idx, &p->more);
+    for (size_t i = 0; i < p->n; i++)
+        p->col[i] = order[idx[i]];
+    free(order);
+    free(ow);
+    free(idx);
+}
+
+static void flat_row(const struct diffview *dv, const struct table *t, const size_t *w,
+                     const struct flat_plan *p, size_t row, struct strbuf *line)
 {
     struct strbuf sb = STRBUF_INIT;
     size_t namecol = table_name_col(t);
-    bool first = true;
-    for (size_t k = 0; k < t->ncols; k++) {
-        size_t c = col_at(t, k);
-        if (!col_shown(t, c))
-            continue;
-        if (!first)
+    for (size_t k = 0; k < p->n; k++) {
+        size_t c = p->col[k];
+        if (k)
             sb_puts(line, "  ");
-        first = false;
         sb_clear(&sb);
         if (row == SIZE_MAX)
             sb_puts(&sb, col_title(t, c));
@@ -249,6 +279,28 @@ static void flat_row(const struct diffview *dv, const struct table *t, const siz
                  dv->ascii);
     }
     sb_free(&sb);
+}
+
+/* The column header of a flat table, "›" at the right edge while columns
+ * follow those shown. */
+static void flat_head(const struct diffview *dv, const struct table *t, const size_t *w,
+                      const struct flat_plan *p, int cols, struct strbuf *line)
+{
+    flat_row(dv, t, w, p, SIZE_MAX, line);
+    if (!p->more || cols < 2)
+        return;
+    size_t at = (size_t)cols - 1, used = display_width(line->s ? line->s : "", line->len);
+    if (used > at) {
+        struct strbuf cut = STRBUF_INIT;
+        display_fit(&cut, line->s, line->len, at, false, dv->ascii);
+        sb_clear(line);
+        sb_putn(line, cut.s ? cut.s : "", cut.len);
+        sb_free(&cut);
+        used = display_width(line->s ? line->s : "", line->len);
+    }
+    for (; used < at; used++)
+        sb_putc(line, ' ');
+    sb_puts(line, dv->ascii ? ">" : TEXTVIEW_MORE_UTF8);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -303,7 +355,12 @@ static void tree_row(const struct diffview *dv, uint32_t node, size_t namew, int
     bool in[2] = {nd->ev[0] != IDX_NONE, nd->ev[1] != IDX_NONE};
     struct strbuf nm = STRBUF_INIT;
     sb_putc(&nm, in[0] && in[1] ? ' ' : in[1] ? '+' : '-');
-    size_t indent = nd->depth < 24 ? nd->depth : 24;
+    /* A quarter of the name column indents; deeper rows say their depth
+     * ("·23·") and keep the rest for the name. */
+    char deep[32];
+    size_t indent =
+        textview_deep_indent(nd->depth, nd->depth, namew / 4, 1, dv->ascii, deep, sizeof(deep));
+    sb_puts(&nm, deep);
     for (size_t i = 0; i < indent; i++)
         sb_putc(&nm, ' ');
     bool kids = nd->first_child != IDX_NONE;
@@ -347,42 +404,43 @@ static void tree_row(const struct diffview *dv, uint32_t node, size_t namew, int
 
 static void help_lines(struct strbuf *out)
 {
-    sb_puts(out, "Trace diff keys (q, Esc or ? closes; j/k scroll)\n\n");
-    static const enum action acts[] = {
-        A_DIFF_OPS,     A_DIFF_TREE,   A_DIFF_LCA,   A_DIFF_ARGS, A_DIFF_ROOFLINE, A_VIEW_NEXT,
-        A_VIEW_PREV,    A_DIFF_DETAIL, A_SORT_NEXT,  A_SORT_PREV, A_SORT_REVERSE,  A_FILTER,
-        A_FILTER_CLEAR, A_TOGGLE,      A_MOVE_RIGHT, A_MOVE_LEFT, A_EXPAND_ALL,    A_COLLAPSE_ALL,
-        A_MOVE_DOWN,    A_MOVE_UP,     A_PAGE_DOWN,  A_PAGE_UP,   A_MOVE_FIRST,    A_MOVE_LAST,
-        A_CANCEL,       A_HELP,        A_QUIT,
+    /* The explorer's words where they fit; the tree's and the tables'
+     * where the keys act on one of the diff's. */
+    static const struct help_item items[] = {
+        {A_DIFF_OPS, NULL},
+        {A_DIFF_TREE, NULL},
+        {A_DIFF_LCA, NULL},
+        {A_DIFF_ARGS, NULL},
+        {A_DIFF_ROOFLINE, NULL},
+        {A_VIEW_NEXT, "Next diff table (ops, tree, lca, unique-args, roofline)"},
+        {A_VIEW_PREV, "Previous diff table"},
+        {A_DIFF_DETAIL, NULL},
+        {A_SORT_MENU, "Choose the sort column (the tree: its order) from a menu"},
+        {A_SORT_NEXT, NULL},
+        {A_SORT_PREV, NULL},
+        {A_SORT_REVERSE, NULL},
+        {A_SCROLL_LEFT, "Scroll the columns of a table left (Left too)"},
+        {A_SCROLL_RIGHT, "Scroll the columns of a table right (Right too)"},
+        {A_FILTER,
+         "Filter the tables and the tree by name (substring; regex with regex characters)"},
+        {A_FILTER_CLEAR, NULL},
+        {A_TOGGLE, "Tree: open or close the node"},
+        {A_MOVE_RIGHT, "Tree: open the node or go to its first child"},
+        {A_MOVE_LEFT, "Tree: close the node or go to its parent"},
+        {A_EXPAND_ALL, "Tree: open everything below the node"},
+        {A_COLLAPSE_ALL, "Tree: close every node"},
+        {A_MOVE_DOWN, NULL},
+        {A_MOVE_UP, NULL},
+        {A_PAGE_DOWN, NULL},
+        {A_PAGE_UP, NULL},
+        {A_MOVE_FIRST, NULL},
+        {A_MOVE_LAST, NULL},
+        {A_CANCEL, "Close the detail, else clear the filter"},
+        {A_HELP, NULL},
+        {A_QUIT, NULL},
     };
-    for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
-        char keys[96];
-        if (!keymap_keys_for(KEYS_DIFF, acts[i], keys, sizeof(keys)))
-            continue;
-        const char *help = action_help(acts[i]);
-        /* The explorer's words for what these keys do in the tree and the
-         * tables; here a table is one of the diff's. */
-        if (acts[i] == A_VIEW_NEXT)
-            help = "Next diff table (ops, tree, lca, unique-args, roofline)";
-        else if (acts[i] == A_VIEW_PREV)
-            help = "Previous diff table";
-        else if (acts[i] == A_MOVE_LEFT)
-            help = "Tree: close the node or go to its parent";
-        else if (acts[i] == A_MOVE_RIGHT)
-            help = "Tree: open the node or go to its first child";
-        else if (acts[i] == A_EXPAND_ALL)
-            help = "Tree: open everything below the node";
-        else if (acts[i] == A_COLLAPSE_ALL)
-            help = "Tree: close every node";
-        else if (acts[i] == A_TOGGLE)
-            help = "Tree: open or close the node";
-        else if (acts[i] == A_FILTER)
-            help =
-                "Filter the tables and the tree by name (substring; regex with regex characters)";
-        else if (acts[i] == A_CANCEL)
-            help = "Close the detail, else clear the filter";
-        sb_printf(out, "  %-20s %-17s %s\n", keys, action_name(acts[i]), help);
-    }
+    help_text_items(out, "Trace diff keys (q, Esc or ? closes; j/k scroll)", KEYS_DIFF, items,
+                    sizeof(items) / sizeof(items[0]));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -412,6 +470,14 @@ void diffview_screen(struct diffview *dv, int lines, int cols, struct strbuf *ou
             sb_putc(out, '\n');
         return;
     }
+    if (dv->menu.open) {
+        int at;
+        line += textview_menu_lines(&dv->menu, out, lines - line, cols, dv->ascii, &at);
+        *cursor_line = at >= 0 ? HEAD_LINES + at : -1;
+        for (; line < lines; line++)
+            sb_putc(out, '\n');
+        return;
+    }
     int tab = dv->which;
     int rows = diffview_table_rows(dv, lines);
     size_t top = dv->top[tab], cur = dv->cur[tab];
@@ -420,11 +486,13 @@ void diffview_screen(struct diffview *dv, int lines, int cols, struct strbuf *ou
     struct strbuf ln = STRBUF_INIT;
     const struct table *t = dv->tab[tab];
     size_t *w = NULL, namew = 0;
+    struct flat_plan fp = {0};
     int shown = TREE_COLS;
     if (tab == DV_TREE) {
-        /* The name keeps 24 columns; the numbers that do not fit go, the
-         * kernel counts first, then CPU time (GPU time always shows). */
-        shown = (cols - 24) / (TREE_W + 2);
+        /* The name keeps TREE_NAME_MIN columns; the numbers that do not
+         * fit go, the kernel counts first, then CPU time (GPU time always
+         * shows). */
+        shown = (cols - TREE_NAME_MIN) / (TREE_W + 2);
         shown = shown > TREE_COLS ? TREE_COLS : shown < 3 ? 3 : shown;
         size_t rest = (size_t)shown * (TREE_W + 2);
         namew = (size_t)cols > rest + 20 ? (size_t)cols - rest : 20;
@@ -432,7 +500,8 @@ void diffview_screen(struct diffview *dv, int lines, int cols, struct strbuf *ou
     } else {
         w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
         flat_widths(dv, t, cols, w);
-        flat_row(dv, t, w, SIZE_MAX, &ln);
+        flat_plan(dv, t, w, cols, &fp);
+        flat_head(dv, t, w, &fp, cols, &ln);
     }
     put_line(out, ln.s ? ln.s : "", ln.len, cols, dv->ascii);
     line++;
@@ -441,7 +510,7 @@ void diffview_screen(struct diffview *dv, int lines, int cols, struct strbuf *ou
         if (tab == DV_TREE)
             tree_row(dv, dv->rows[tab][i], namew, shown, &ln);
         else
-            flat_row(dv, t, w, dv->rows[tab][i], &ln);
+            flat_row(dv, t, w, &fp, dv->rows[tab][i], &ln);
         if (i == cur)
             *cursor_line = line;
         put_line(out, ln.s, ln.len, cols, dv->ascii);
@@ -463,6 +532,7 @@ void diffview_screen(struct diffview *dv, int lines, int cols, struct strbuf *ou
         sb_putc(out, '\n');
     sb_free(&ln);
     free(w);
+    free(fp.col);
     if (!dl)
         return;
     struct strbuf d = STRBUF_INIT;

@@ -11,6 +11,7 @@
 #include "tui/frame/detail.h"
 #include "tui/trace/event_detail.h"
 #include "tui/frame/draw.h"
+#include "tui/frame/textview.h"
 #include "tui/trace/knames.h"
 #include "tui/trace/tree_pane.h"
 
@@ -30,6 +31,7 @@ struct tree_pane {
     size_t nmatch;    /* matches of the active filter */
     bool announce;    /* say how many rows there are once all are made */
     uint32_t base;    /* tree levels scrolled off to the left */
+    uint32_t room;    /* levels below base drawn as guides; deeper: "·DEPTH·" */
     struct strbuf line, name;
 };
 
@@ -98,7 +100,10 @@ static enum color_elem node_elem(const struct calltree *ct, uint32_t n)
 
 /* Guides of node n: "│ " or "  " per ancestor level, then "├─" or "└─".
  * Levels up to tr->base are scrolled off to the left (deep Python stacks
- * would leave no room for names); rows that deep start with a marker. */
+ * would leave no room for names); rows that deep start with a marker.
+ * Rows more than tr->room levels below base (deeper than the cursor's
+ * row) show their depth ("·57·") and their last few levels' guides, so
+ * that their names keep the column's room at any depth. */
 static void put_guides(struct pane *p, struct app *a, uint32_t n)
 {
     struct tree_pane *tr = tr_of(p);
@@ -111,6 +116,11 @@ static void put_guides(struct pane *p, struct app *a, uint32_t n)
     if (!depth)
         return;
     uint32_t levels = depth - tr->base;
+    char deep[32];
+    uint32_t keep =
+        (uint32_t)textview_deep_indent(levels, depth, tr->room, 2, a->ascii, deep, sizeof(deep));
+    /* The node's own "├─" always shows. */
+    levels = MAX(keep, 1);
     uint8_t last[256];
     if (levels > sizeof(last))
         levels = sizeof(last);
@@ -119,6 +129,7 @@ static void put_guides(struct pane *p, struct app *a, uint32_t n)
         last[d - 1] = (calltree_node(ct, x)->flags & TNF_LAST) != 0;
     if (tr->base)
         sb_puts(&tr->line, a->ascii ? "<" : "\xc2\xab");
+    sb_puts(&tr->line, deep);
     for (uint32_t lv = 1; lv < levels; lv++)
         sb_puts(&tr->line, last[lv - 1] ? "  " : a->g->tree_vert);
     sb_puts(&tr->line, last[levels - 1] ? a->g->tree_end : a->g->tree_tee);
@@ -240,6 +251,7 @@ static void tree_draw(struct pane *p, struct app *a)
     int levels_fit = MAX(2, (p->r.w - RIGHT_W - 1) / 3 / 2);
     uint32_t cdepth = calltree_node(tr->ct, cur_node(tr))->depth;
     tr->base = cdepth > (uint32_t)levels_fit ? cdepth - (uint32_t)levels_fit : 0;
+    tr->room = (uint32_t)levels_fit;
     for (int y = 0; y < tr->lv.height; y++) {
         size_t row = tr->lv.top + (size_t)y;
         if (row >= tr->lv.n)
