@@ -64,6 +64,8 @@ static enum action_group pane_group(int pane)
     case KEYS_SNAP_MEMORY:
     case KEYS_SNAP_CHART:
         return AG_SNAPSHOT;
+    case KEYS_JOB_TABLE:
+        return AG_TABLE;
     default:
         return AG__COUNT;
     }
@@ -88,7 +90,10 @@ static bool trace_only(enum action act)
     }
 }
 
-static void put_group(struct strbuf *out, enum action_group g, bool snapshot)
+/* Group g's actions with their keys; own: the key table they come from
+ * instead of the group's (the focused pane's, when it is a variant of the
+ * group's table), -1: the group's. */
+static void put_group(struct strbuf *out, enum action_group g, bool snapshot, int own)
 {
     size_t title = out->len;
     sb_printf(out, "\n%s\n", action_group_title(g));
@@ -97,7 +102,8 @@ static void put_group(struct strbuf *out, enum action_group g, bool snapshot)
         if (action_group((enum action)act) != g || (snapshot && trace_only((enum action)act)))
             continue;
         char keys[96];
-        if (!group_keys(g, (enum action)act, keys, sizeof(keys)))
+        if (own >= 0 ? !keymap_keys_for(own, (enum action)act, keys, sizeof(keys))
+                     : !group_keys(g, (enum action)act, keys, sizeof(keys)))
             continue;
         sb_printf(out, "  %-20s %-15s %s\n", keys, action_name((enum action)act),
                   action_help((enum action)act));
@@ -135,13 +141,13 @@ void help_text_mode(struct strbuf *out, int pane, enum help_mode mode)
         sb_puts(out, "torchtop keys\n");
     enum action_group first = pane_group(pane);
     if (first != AG__COUNT)
-        put_group(out, first, snapshot);
+        put_group(out, first, snapshot, pane == KEYS_JOB_TABLE ? pane : -1);
     for (int g = 0; g < AG__COUNT; g++)
         if ((enum action_group)g != first &&
             (mode != HELP_TABLES || g == AG_GLOBAL || g == AG_MOVE || g == AG_SEARCH) &&
             (mode != HELP_TRACE || (enum action_group)g != AG_SNAPSHOT) &&
             (mode == HELP_ALL || (enum action_group)g != AG_DIFF))
-            put_group(out, (enum action_group)g, snapshot);
+            put_group(out, (enum action_group)g, snapshot, -1);
     sb_puts(out, "\nMouse\n"
                  "  click            select and focus; click a column header to sort by it,\n"
                  "                   a detail line naming an event to select that event\n"

@@ -80,6 +80,29 @@ static const struct keybind keys_table[] = {
     {0, A_NONE, NULL},
 };
 
+/* A job's ranks and collectives: one view each, no roofline; Enter opens
+ * the rank's trace. */
+static const struct keybind keys_job_table[] = {
+    {'\n', A_ACTIVATE, "Open rank"},
+    {'s', A_SORT_MENU, "Sort"},
+    {'S', A_SORT_REVERSE, "Reverse"},
+    {'>', A_SORT_NEXT, NULL},
+    {'<', A_SORT_PREV, NULL},
+    {'1', A_SORT_1, NULL},
+    {'2', A_SORT_2, NULL},
+    {'3', A_SORT_3, NULL},
+    {'4', A_SORT_4, NULL},
+    {'5', A_SORT_5, NULL},
+    {'6', A_SORT_6, NULL},
+    {'7', A_SORT_7, NULL},
+    {'8', A_SORT_8, NULL},
+    {'9', A_SORT_9, NULL},
+    {'w', A_ALL_COLUMNS, "Columns"},
+    {'[', A_SCROLL_LEFT, NULL},
+    {']', A_SCROLL_RIGHT, NULL},
+    {0, A_NONE, NULL},
+};
+
 static const struct keybind keys_tree[] = {
     {'\n', A_ACTIVATE, "Open"},
     {' ', A_TOGGLE, NULL},
@@ -234,6 +257,8 @@ const struct keybind *keymap_table(int pane)
         return keys_snap_chart;
     case KEYS_DIFF:
         return keys_diff;
+    case KEYS_JOB_TABLE:
+        return keys_job_table;
     default:
         return keys_global;
     }

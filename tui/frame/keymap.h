@@ -31,7 +31,8 @@ enum keytab {
     KEYS_SNAP_TABLE,
     KEYS_SNAP_MEMORY,
     KEYS_SNAP_CHART,
-    KEYS_DIFF, /* the trace diff view (tui/diff/diffview.h) */
+    KEYS_DIFF,      /* the trace diff view (tui/diff/diffview.h) */
+    KEYS_JOB_TABLE, /* a job's tables (tui/job/job_doc.h): Enter opens a rank */
     KEYS__COUNT
 };
 

@@ -19,6 +19,7 @@
 #include "tui/frame/colors.h"
 #include "tui/frame/draw.h"
 #include "tui/frame/help.h"
+#include "tui/frame/keymap.h"
 #include "tui/frame/script.h"
 #include "tui/frame/table_pane.h"
 #include "tui/frame/term.h"
@@ -117,7 +118,7 @@ static void job_open(struct app *a)
         .names = ranks_name,
         .tabs = &jd->tabs[JT_RANKS],
         .errs = &jd->errs[JT_RANKS],
-        .keytab = PANE_TABLE,
+        .keytab = KEYS_JOB_TABLE,
         .enter = REQ_OPEN,
         .text = cell_text,
         .text_widths = true,
@@ -127,7 +128,7 @@ static void job_open(struct app *a)
         .names = colls_name,
         .tabs = &jd->tabs[JT_COLLS],
         .errs = &jd->errs[JT_COLLS],
-        .keytab = PANE_TABLE,
+        .keytab = KEYS_JOB_TABLE,
         .enter = REQ_OPEN,
         .text = cell_text,
         .text_widths = true,
