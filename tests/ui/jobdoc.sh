@@ -77,6 +77,25 @@ STEPS
         [ -f "$tmp/$f.txt" ] && mv "$tmp/$f.txt" "$tmp/$f-$size.txt"
     done
 done
+# A rank read from a summary whose "source" names a FIFO: Enter says why
+# it is not opened, and the view goes on (the FIFO is never opened).
+mkdir -p "$tmp/sums"
+for r in 0 1; do
+    "$TORCHTOP" summarize "$tmp/job/rank-$r.json" -o "$tmp/sums/rank-$r.summary" 2>/dev/null ||
+        fail "summarize rank $r"
+done
+mkfifo "$tmp/fifo.json"
+gzip -dc "$tmp/sums/rank-0.summary" | sed "s|\"source\": \"[^\"]*\"|\"source\": \"$tmp/fifo.json\"|" |
+    gzip >"$tmp/sums/rank-0.s" && mv "$tmp/sums/rank-0.s" "$tmp/sums/rank-0.summary"
+run_script jobdoc-fifo "$tmp/sums" --size 140x42 <<'STEPS'
+expect torchtop job  2 ranks
+sort-by rank
+g
+<Enter>
+expect not a regular file
+j
+expect ranks: Ranks side by side
+STEPS
 check_screen jobdoc-open-140x42.txt
 check_screen jobdoc-open-80x24.txt
 check_screen jobdoc-scrolled-80x24.txt

@@ -5,10 +5,12 @@
  * comes back. */
 #include "config.h"
 
+#include <errno.h>
 #include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/base/xalloc.h"
 #include "core/job/job.h"
@@ -173,6 +175,17 @@ static unsigned open_rank(struct app *a, uint32_t row)
     const char *path = ix < jd->job->ranks.n ? jd->job->ranks.v[ix]->source : NULL;
     if (!path) {
         app_error(a, "this row names no trace");
+        return R_HANDLED;
+    }
+    /* A summary's "source" is data: only a regular file is opened (a FIFO
+     * or a device there would hold the view in open()). */
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        app_error(a, "%s: %s", path, strerror(errno));
+        return R_HANDLED;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        app_error(a, "%s: not a regular file: only a regular trace file is opened", path);
         return R_HANDLED;
     }
     if (ranksum_is_summary(path)) {
