@@ -15,6 +15,7 @@
 #include "core/trace/load.h"
 #include "core/synth/synth.h"
 #include "src/cmd_job.h"
+#include "src/cliout.h"
 #include "src/commands.h"
 #include "tui/help.h"
 #include "tui/keymap.h"
@@ -209,13 +210,9 @@ static int explore(int argc, char **argv, struct srcpath *sp)
     }
     o.path = argv[optind];
     struct errinfo err = {0};
-    if (o.script_timing && outfile_check_distinct(o.script_timing, o.path, &err) != ST_OK) {
-        char *m = errinfo_format(&err);
-        fprintf(stderr, "torchtop: %s\n", m);
-        free(m);
-        errinfo_clear(&err);
+    const char *outs[] = {o.script_timing};
+    if (cliout_check_outputs(NULL, outs, 1, o.path, o.captures, o.ncaptures))
         return EXIT_FAILURE_RUN;
-    }
     /* Traces and memory snapshots are told apart by content, not by name. */
     struct source src;
     if (source_open(&src, o.path, &err) != ST_OK) {

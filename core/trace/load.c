@@ -1084,7 +1084,8 @@ enum status trace_load_file(const char *path, const struct load_opts *opts, stru
                             struct errinfo *err)
 {
     struct source src;
-    enum status st = source_open(&src, path, err);
+    enum status st = opts && opts->regular_only ? source_open_regular(&src, path, err)
+                                                : source_open(&src, path, err);
     if (st != ST_OK) {
         source_close(&src);
         struct trace *t = xcalloc(1, sizeof(*t));
