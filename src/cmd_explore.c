@@ -190,6 +190,13 @@ static int explore(int argc, char **argv, struct srcpath *sp)
             return EXIT_USAGE;
         }
     }
+    size_t dashes = 0;
+    for (int i = optind; i < argc; i++)
+        dashes += strcmp(argv[i], "-") == 0;
+    if (dashes > 1) {
+        fprintf(stderr, "torchtop: standard input is read once: give at most one trace as '-'\n");
+        return EXIT_USAGE;
+    }
     /* Several traces, a directory, a glob or summaries: the job view. */
     if (job_report_wanted(argv + optind, (size_t)(argc - optind)))
         return job_explore(argv + optind, (size_t)(argc - optind), &o);

@@ -312,6 +312,13 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         usage_error(NULL, 0, "a TRACE argument expected");
         return EXIT_USAGE;
     }
+    size_t dashes = 0;
+    for (int i = optind; i < argc; i++)
+        dashes += strcmp(argv[i], "-") == 0;
+    if (dashes > 1) {
+        usage_error(NULL, 0, "standard input is read once: give at most one trace as '-'");
+        return EXIT_USAGE;
+    }
     *path = argv[optind];
     return -1;
 }

@@ -124,23 +124,24 @@ enum status ranksum_write(const struct ranksum *s, const char *path, struct erri
     return outfile_commit(&of, err);
 }
 
+bool ranksum_source_is_summary(struct source *src, struct errinfo *err)
+{
+    const uint8_t *p;
+    size_t n;
+    return source_peek(src, sizeof(MAGIC) - 1, &p, &n, err) && n == sizeof(MAGIC) - 1 &&
+           memcmp(p, MAGIC, n) == 0;
+}
+
 bool ranksum_is_summary(const char *path)
 {
-    /* Peeking would consume standard input, which the trace loader reads. */
+    /* Peeking would consume standard input or a pipe, which the trace
+     * loader reads; a FIFO is never opened here. */
     if (strcmp(path, "-") == 0)
         return false;
     struct source src;
     struct errinfo err = {0};
-    bool yes = false;
-    if (source_open(&src, path, &err) == ST_OK) {
-        char buf[sizeof(MAGIC)];
-        size_t got = 0;
-        ssize_t n;
-        while (got < sizeof(MAGIC) - 1 &&
-               (n = source_read(&src, buf + got, sizeof(MAGIC) - 1 - got, &err)) > 0)
-            got += (size_t)n;
-        yes = got == sizeof(MAGIC) - 1 && memcmp(buf, MAGIC, got) == 0;
-    }
+    bool yes =
+        source_open_regular(&src, path, &err) == ST_OK && ranksum_source_is_summary(&src, &err);
     source_close(&src);
     errinfo_clear(&err);
     return yes;
@@ -320,10 +321,19 @@ enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo 
         source_close(&src);
         return err->status;
     }
+    enum status st = ranksum_read_source(&src, out, err);
+    source_close(&src);
+    return st;
+}
+
+enum status ranksum_read_source(struct source *src, struct ranksum **out, struct errinfo *err)
+{
+    *out = NULL;
+    const char *path = src->name;
     struct strbuf text = STRBUF_INIT;
     char buf[65536];
     ssize_t n;
-    while ((n = source_read(&src, buf, sizeof(buf), err)) > 0) {
+    while ((n = source_read(src, buf, sizeof(buf), err)) > 0) {
         if (text.len + (size_t)n > MAX_SUMMARY_BYTES) {
             errinfo_set(err, ST_LIMIT, path, (int64_t)text.len, "a rank summary of at most %u MiB",
                         MAX_SUMMARY_BYTES >> 20);
@@ -332,7 +342,6 @@ enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo 
         }
         sb_putn(&text, buf, (size_t)n);
     }
-    source_close(&src);
     if (n < 0) {
         sb_free(&text);
         return err->status;
@@ -348,6 +357,7 @@ enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo 
     }
     sb_free(&text);
     struct ranksum *s = ranksum_new(path);
+    s->file = xstrdup(path);
     const char *want = cJSON_IsObject(doc) ? read_doc(s, doc) : "a JSON object";
     cJSON_Delete(doc);
     if (want) {
