@@ -276,19 +276,31 @@ static uint32_t common_ancestor(const struct trace *c, const uint32_t *at, size_
     return r;
 }
 
-/* Copy ev and its ancestors up to (and including) stop, top first. */
+/* Copy ev and its ancestors up to (and including) stop, top first. A loop
+ * over the chain, not a recursion: a capture may nest ops as deep as its
+ * input allows. */
 static uint32_t copy_chain(struct merger *m, const struct trace *c, uint32_t ev, uint32_t stop,
                            uint32_t row, int64_t shift)
 {
     if (m->stamp[ev] == m->gen)
         return m->copy_of[ev];
-    uint32_t p = c->ev.v[ev].parent;
-    if (ev != stop && p != IDX_NONE)
-        copy_chain(m, c, p, stop, row, shift);
-    uint32_t id = copy_event(m, c, ev, row, shift);
-    m->stamp[ev] = m->gen;
-    m->copy_of[ev] = id;
-    return id;
+    /* The events still to copy, ev first: up to stop, the root, or the
+     * lowest ancestor already copied. */
+    VEC(uint32_t) todo = {0};
+    for (uint32_t e = ev;;) {
+        *VEC_ADD(&todo) = e;
+        uint32_t p = c->ev.v[e].parent;
+        if (e == stop || p == IDX_NONE || m->stamp[p] == m->gen)
+            break;
+        e = p;
+    }
+    for (size_t k = todo.n; k-- > 0;) {
+        uint32_t e = todo.v[k];
+        m->copy_of[e] = copy_event(m, c, e, row, shift);
+        m->stamp[e] = m->gen;
+    }
+    VEC_FREE(&todo);
+    return m->copy_of[ev];
 }
 
 static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, uint32_t launch,
