@@ -800,6 +800,14 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
             L->t->base_ns = ns;
         else if (cJSON_IsNumber(v) && fits_i64(v->valuedouble))
             L->t->base_ns = (int64_t)v->valuedouble;
+        /* Absolute times are base_ns + ts, ts within +-2^62: a base within
+         * +-2^62 keeps every sum in int64. Past it the base is dropped. */
+        if (L->t->base_ns > LOAD_MAX_TIME_NS || L->t->base_ns < -LOAD_MAX_TIME_NS) {
+            L->t->base_ns = 0;
+            soft_fail(L, L->base + vstart,
+                      "expected \"baseTimeNanoseconds\" within +-2^62 ns (146 years around "
+                      "1970); it is taken as 0");
+        }
     }
     if (strcmp(key, "deviceProperties") == 0 || strcmp(key, "computeProperties") == 0) {
         /* Kept as it is; read_devices takes the objects it finds. */

@@ -82,6 +82,14 @@ done
 ! grep -q -- ',-' "$tmp/out"
 ok $? "big: no negative wait or nccl time: $(tr '\n' ' ' <"$tmp/out")"
 
+# A base time past +-2^62 ns would overflow the absolute times: refused.
+printf '{"baseTimeNanoseconds": 9223372036854775000, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1000000, "dur": 5, "args": {"stream": 7, "device": 0}}]}' \
+    >"$tmp/base.json"
+"$tt" summarize -o "$tmp/base.summary" "$tmp/base.json" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q 'expected "baseTimeNanoseconds" within' "$tmp/err"
+ok $? "a base time past 2^62: exit $rc, $(cat "$tmp/err")"
+
 # --- One document, each key once --------------------------------------------
 gzip -dc "$tmp/neg/r0.summary" >"$tmp/s.json"
 size=$(wc -c <"$tmp/s.json")
