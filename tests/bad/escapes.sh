@@ -29,7 +29,9 @@ json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))' "$tmp/t.json"
 
 # --- report's progress line ----------------------------------------------------
 # The progress line is drawn on a terminal (script(1) gives one) for a load
-# past half a second: a small gzip trace padded with 400 MB of white space.
+# past half a second: a small gzip trace padded with 1 GiB of white space
+# (where even that loads faster, the line is not drawn and only the second
+# check means anything).
 evil="$tmp/$(printf 'x\033]52;c;aGk=\007\033[2J\033]0;pwn\007.json.gz')"
 if command -v script >/dev/null 2>&1; then
     "$PYTHON3" - "$tmp/t.json" "$evil" <<'PY'
@@ -38,14 +40,18 @@ text = open(sys.argv[1]).read().rstrip()
 with gzip.open(sys.argv[2], "wb", compresslevel=1) as f:
     f.write(text[:-1].encode())
     pad = b" " * (1 << 20)
-    for _ in range(400):
+    for _ in range(1024):
         f.write(pad)
     f.write(b"}")
 PY
     TT="$tt" F="$evil" timeout 60 script -qc '"$TT" report --threads 1 -t key-averages -n 1 "$F"' \
         /dev/null >"$tmp/tty.out" 2>&1
-    grep -q 'reading .*x1b\]52' "$tmp/tty.out"
-    ok $? "the progress line shows the file name (sanitized): $(od -c "$tmp/tty.out" | head -3)"
+    if grep -q 'reading ' "$tmp/tty.out"; then
+        grep -q 'reading .*x1b\]52' "$tmp/tty.out"
+        ok $? "the progress line shows the file name (sanitized): $(od -c "$tmp/tty.out" | head -3)"
+    else
+        echo "note: the load was too quick for a progress line"
+    fi
     ! raw "$tmp/tty.out"
     ok $? "no raw escape of the file name reaches the terminal"
     rm -f "$evil"
