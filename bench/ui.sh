@@ -7,7 +7,10 @@
 # steps (rows of the call tree still being made): the longest a key can
 # wait behind it.
 #
-#   bench/ui.sh [BUILD_DIR] [TRACE | SIZE ...]
+#   bench/ui.sh [BUILD_DIR] [TRACE | SIZE | JOB_DIR ...]
+#
+# A JOB_DIR (the traces of a multi-rank job) runs bench/ui-job-steps.txt in
+# the job view instead; dlrm-job is the shared 8-rank param-dlrm job.
 #
 # A SIZE (e.g. 1G, 256M) generates a synthetic trace of that many bytes of
 # JSON with torchtop gen, in a temporary directory removed at the end.
@@ -37,6 +40,14 @@ for a in "$@"; do
         "$tt" gen --events 1000000 --gzip -o "$tmp/synth-1M.json.gz"
         traces="$traces $tmp/synth-1M.json.gz"
         ;;
+    dlrm-job)
+        # The shared 8-rank job, as a directory.
+        mkdir -p "$tmp/param-dlrm-8rank"
+        for r in "$shared"/traces/param-dlrm-v100-8rank-rank*.pt.trace.json; do
+            ln -s "$r" "$tmp/param-dlrm-8rank/"
+        done
+        traces="$traces $tmp/param-dlrm-8rank"
+        ;;
     [0-9]*[kKmMgG])
         echo "generating a synthetic trace of $a ..."
         "$tt" gen --size "$a" -o "$tmp/synth-$a.json"
@@ -48,12 +59,43 @@ done
 # shellcheck disable=SC2086
 set -- $traces
 
+# p50 / p99 / max per action of the session's timings.
+report_timing() {
+    printf '%-14s %6s %9s %9s %9s  %s\n' action steps "p50 ms" "p99 ms" "max ms" "p99 <= 16 ms"
+    sort -t "$(printf '\t')" -k1,1 -k2,2g "$tmp/timing" | awk -F '\t' '
+        function flush() {
+            if (!n) return
+            i50 = int((n - 1) * 0.50) + 1; i99 = int((n - 1) * 0.99 + 0.999999) + 1
+            if (i99 > n) i99 = n
+            printf "%-14s %6d %9.3f %9.3f %9.3f  %s\n", name, n, v[i50], v[i99], v[n], v[i99] <= 16 ? "yes" : "NO"
+        }
+        $1 != name { flush(); name = $1; n = 0 }
+        { v[++n] = $2 }
+        END { flush() }'
+}
+
 # Expand "REPEAT N" lines.
 awk '/^REPEAT / { n = $2; next } { if (n) { for (i = 0; i < n; i++) print; n = 0 } else print }' \
     "$here/ui-steps.txt" > "$tmp/steps"
 
+awk '/^REPEAT / { n = $2; next } { if (n) { for (i = 0; i < n; i++) print; n = 0 } else print }' \
+    "$here/ui-job-steps.txt" > "$tmp/job-steps"
+
 echo quit > "$tmp/load-only"
 for f in "$@"; do
+    if [ -d "$f" ]; then
+        # A job directory: the job view's steps; no report load to set the
+        # first screen against.
+        start=$(date +%s.%N)
+        (echo "search allreduce"; cat "$tmp/job-steps") > "$tmp/job-steps-s"
+        LC_ALL=C.UTF-8 "$tt" --script "$tmp/job-steps-s" --script-timing "$tmp/timing" \
+            --size 120x40 "$f"
+        end=$(date +%s.%N)
+        printf '\n%s  (a job of %s traces; session %.1f s including the load)\n' "$(basename "$f")" \
+            "$(ls "$f" | wc -l)" "$(echo "$end - $start" | bc)"
+        report_timing
+        continue
+    fi
     # The load alone: wall time and peak memory of a session with no steps.
     if [ -x /usr/bin/time ]; then
         load=$(LC_ALL=C.UTF-8 /usr/bin/time -f '%e s, peak RSS %M KB' "$tt" --script "$tmp/load-only" \
@@ -77,15 +119,5 @@ for f in "$@"; do
     echo "$first $rload" | awk '{ d = $1 - $2
         printf "first screen %.3f s, report load %.3f s: ratio %.3f, %+.3f s (target <= +0.3 s: %s)\n",
             $1, $2, ($2 > 0 ? $1 / $2 : 0), d, (d <= 0.3005 ? "met" : "NOT met") }'
-    printf '%-14s %6s %9s %9s %9s  %s\n' action steps "p50 ms" "p99 ms" "max ms" "p99 <= 16 ms"
-    sort -t "$(printf '\t')" -k1,1 -k2,2g "$tmp/timing" | awk -F '\t' '
-        function flush() {
-            if (!n) return
-            i50 = int((n - 1) * 0.50) + 1; i99 = int((n - 1) * 0.99 + 0.999999) + 1
-            if (i99 > n) i99 = n
-            printf "%-14s %6d %9.3f %9.3f %9.3f  %s\n", name, n, v[i50], v[i99], v[n], v[i99] <= 16 ? "yes" : "NO"
-        }
-        $1 != name { flush(); name = $1; n = 0 }
-        { v[++n] = $2 }
-        END { flush() }'
+    report_timing
 done

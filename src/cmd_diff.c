@@ -26,8 +26,8 @@
 #include "src/cliout.h"
 #include "src/commands.h"
 #include "src/progress.h"
-#include "tui/diffview.h"
-#include "tui/script_steps.h"
+#include "tui/diff/diffview.h"
+#include "tui/frame/script_steps.h"
 
 struct diff_cli {
     const char *tables;

@@ -17,10 +17,10 @@
 #include "src/cmd_job.h"
 #include "src/cliout.h"
 #include "src/commands.h"
-#include "tui/help.h"
-#include "tui/keymap.h"
-#include "tui/script_steps.h"
-#include "tui/tui.h"
+#include "tui/frame/help.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/script_steps.h"
+#include "tui/trace/tui.h"
 
 void explore_options(FILE *f)
 {

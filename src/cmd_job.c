@@ -18,8 +18,8 @@
 #include "src/cmd_job.h"
 #include "src/cliout.h"
 #include "src/commands.h"
-#include "tui/jobview.h"
-#include "tui/tui.h"
+#include "tui/job/job_doc.h"
+#include "tui/trace/tui.h"
 
 bool job_report_wanted(char *const *args, size_t n)
 {
@@ -204,14 +204,11 @@ out:
 
 int job_explore(char *const *args, size_t n, const struct tui_opts *o)
 {
-    if (o->script) {
-        fprintf(stderr, "torchtop: --script drives the explorer of one trace, not a job view\n");
-        return EXIT_USAGE;
-    }
     struct job_inputs in;
     struct errinfo err = {0};
     struct job *j = NULL;
-    struct job_progress_line pl = {0};
+    /* A script's screens are its output: no progress line then. */
+    struct job_progress_line pl = {.quiet = o->script != NULL};
     struct job_load_opts lo = {
         .load = {.threads = o->threads},
         .progress = job_progress,
@@ -223,9 +220,7 @@ int job_explore(char *const *args, size_t n, const struct tui_opts *o)
         job_progress_end(&pl);
         rc = print_error(&err);
     } else {
-        struct jobview *jv = jobview_new(j, o->ascii);
-        rc = jobview_run(jv, o);
-        jobview_free(jv);
+        rc = job_doc_run(j, o);
     }
     job_inputs_free(&in);
     errinfo_clear(&err);

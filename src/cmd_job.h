@@ -31,7 +31,7 @@ bool job_report_wanted(char *const *args, size_t n);
 int job_report(char *const *args, size_t n, const struct job_report_opts *o);
 
 struct tui_opts;
-/* The explorer's job view of the job the arguments name (tui/jobview.h);
+/* The explorer's job view of the job the arguments name (tui/job/job_doc.h);
  * returns the exit status. */
 int job_explore(char *const *args, size_t n, const struct tui_opts *o);
 

@@ -18,7 +18,7 @@ if [ "$ver" != "$want" ]; then
     exit 77
 fi
 bad=0
-for f in $(cd "$src" && ls core/*/*.[ch] tui/*.[ch] src/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch] tests/lib/*.[ch]); do
+for f in $(cd "$src" && ls core/*/*.[ch] tui/*/*.[ch] src/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch] tests/lib/*.[ch]); do
     if ! "$CLANG_FORMAT" --style=file "$src/$f" | cmp -s - "$src/$f"; then
         echo "not formatted: $f"
         bad=$((bad + 1))

@@ -163,16 +163,25 @@ void hta_report_idle(const struct hta *h, bool intervals, struct table_list *out
         /* The first event has no previous end: HTA leaves it in "other"
          * with no interval (NaN, which sums to 0 and counts for nothing). */
         gaps[IDLE_OTHER][cnt[IDLE_OTHER]++] = NAN;
+        /* The gap is measured from the latest end of the rows before it,
+         * not from the end of the one that started just before it as in
+         * HTA: a row that starts while earlier work still runs has no gap
+         * (0), where HTA counts a negative one. So every part is >= 0 and
+         * the parts add up to the stream's idle time, its span less the
+         * union of its rows (docs/metrics.md §14.2). Streams whose rows do
+         * not overlap get HTA's numbers. */
+        double busy_until = m ? h->gpu.v[g[0].k].end : 0;
         for (size_t k = 1; k < m; k++) {
             const struct hta_ev *e = &h->gpu.v[g[k].k];
-            double prev_end = h->gpu.v[g[k - 1].k].end;
-            double gap = e->ts - prev_end;
+            double gap = e->ts > busy_until ? e->ts - busy_until : 0;
             const struct hta_ev *l = hta_launch_of(h, e);
-            int c = l && l->ts > prev_end      ? IDLE_HOST
+            int c = l && l->ts > busy_until    ? IDLE_HOST
                     : gap < HTA_KERNEL_WAIT_US ? IDLE_KERNEL
                                                : IDLE_OTHER;
             gaps[c][cnt[c]++] = gap;
             sum[c] += gap;
+            if (e->end > busy_until)
+                busy_until = e->end;
         }
         double total = sum[0] + sum[1] + sum[2];
         for (int c = 0; c < IDLE__N; c++) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/trace/argpack.h"
+#include "core/trace/devkind.h"
 #include "core/base/hash.h"
 #include "core/analysis/keyavg.h"
 #include "core/analysis/kernstats.h"
@@ -452,6 +453,18 @@ static double flops_unit(const struct kbuild *b, const char **prefix)
     return 1;
 }
 
+/* A column name with PyTorch's device name in it: "Self CUDA" reads
+ * "Self MTIA" for an MTIA trace, as PyTorch names the columns after the
+ * profiler's device (devkind.h); written into buf (size n). */
+static const char *device_col_name(const char *name, enum device_kind k, char *buf, size_t n)
+{
+    const char *at = strstr(name, "CUDA");
+    if (!at || k != DEVKIND_MTIA)
+        return name;
+    snprintf(buf, n, "%.*sMTIA%s", (int)(at - name), name, at + 4);
+    return buf;
+}
+
 /* The table with the columns something fills; fills b->colmap. */
 static struct table *make_table(struct kbuild *b, const char *flops_prefix)
 {
@@ -467,32 +480,37 @@ static struct table *make_table(struct kbuild *b, const char *flops_prefix)
     on[KA_START] = b->per_event;
     if (b->per_event)
         on[KA_CPU_AVG] = on[KA_DEV_AVG] = on[KA_CALLS] = false;
-    char titles[KA__N][40];
+    char titles[KA__N][40], names[KA__N][40];
     struct table_col cols[KA__N];
     size_t nc = 0;
     for (int c = 0; c < KA__N; c++) {
         b->colmap[c] = -1;
         if (!on[c])
             continue;
+        const char *name = device_col_name(ka_cols[c].name, (enum device_kind)b->t->device_kind,
+                                           names[c], sizeof(names[c]));
         if (c == KA_FLOPS)
             snprintf(titles[c], sizeof(titles[c]), "Total %sFLOPs", flops_prefix);
         else
-            snprintf(titles[c], sizeof(titles[c]), ka_cols[c].timed ? "%s (%s)" : "%s",
-                     ka_cols[c].name, b->unit);
+            snprintf(titles[c], sizeof(titles[c]), ka_cols[c].timed ? "%s (%s)" : "%s", name,
+                     b->unit);
         /* The FLOPs column's name carries its unit ("Total GFLOPs"), as
          * PyTorch prints it, so CSV and JSON readers know the scale. */
-        cols[nc] = (struct table_col){c == KA_FLOPS ? titles[c] : ka_cols[c].name, titles[c],
-                                      ka_cols[c].kind, ka_cols[c].decimals, ka_cols[c].flags};
+        cols[nc] = (struct table_col){c == KA_FLOPS ? titles[c] : name, titles[c], ka_cols[c].kind,
+                                      ka_cols[c].decimals, ka_cols[c].flags};
         b->colmap[c] = (int)nc++;
     }
     struct table *tab =
         b->per_event ? table_new("events", "Events (PyTorch profiler event list)", cols, nc)
                      : table_new("key_averages", "Key averages (PyTorch profiler table)", cols, nc);
-    /* The titles are on this stack frame: the table keeps copies. */
+    /* The titles and device names are on this stack frame: the table
+     * keeps copies. */
     for (size_t c = 0; c < nc; c++) {
         tab->cols[c].title = arena_strndup(&tab->arena, cols[c].title, strlen(cols[c].title));
         if (cols[c].name == cols[c].title)
             tab->cols[c].name = tab->cols[c].title;
+        else
+            tab->cols[c].name = arena_strndup(&tab->arena, cols[c].name, strlen(cols[c].name));
     }
     return tab;
 }
@@ -701,10 +719,11 @@ int keyavg_sort_column(const struct table *tab, const char *sort_by)
     };
     if (strcmp(tab->name, "key_averages") != 0 && strcmp(tab->name, "events") != 0)
         return -1;
-    /* PyTorch reads "cuda", "xpu" and "privateuse1" in a key as "device". */
+    /* PyTorch reads "cuda", "xpu" and "privateuse1" in a key as "device";
+     * so does torchtop "mtia". */
     struct strbuf key = STRBUF_INIT;
     for (const char *p = sort_by; *p;) {
-        static const char *const dev[] = {"cuda", "xpu", "privateuse1"};
+        static const char *const dev[] = {"cuda", "xpu", "privateuse1", "mtia"};
         size_t k = 0;
         while (k < ARRAY_SIZE(dev) && strncmp(p, dev[k], strlen(dev[k])) != 0)
             k++;
@@ -726,8 +745,13 @@ int keyavg_sort_column(const struct table *tab, const char *sort_by)
         }
     }
     for (size_t i = 0; i < ARRAY_SIZE(attrs) && col < 0; i++)
-        if (strcmp(sb_str(&key), attrs[i].attr) == 0)
+        if (strcmp(sb_str(&key), attrs[i].attr) == 0) {
+            char mtia[40];
             col = table_col_index(tab, attrs[i].col);
+            if (col < 0) /* the device columns of an MTIA trace */
+                col = table_col_index(
+                    tab, device_col_name(attrs[i].col, DEVKIND_MTIA, mtia, sizeof(mtia)));
+        }
     sb_free(&key);
     return col;
 }

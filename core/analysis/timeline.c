@@ -8,6 +8,7 @@
 #include "core/base/interval.h"
 #include "core/analysis/analysis.h"
 #include "core/analysis/timeline.h"
+#include "core/trace/devkind.h"
 #include "core/trace/tree.h"
 
 void timeline_breakdown(const struct trace *t, bool linked_only, int device,
@@ -83,10 +84,15 @@ struct table *timeline_table(struct analysis *a, bool linked_only)
         {"time ms", "time ms", COL_FLOAT, 3, 0},
         {"percent", "%", COL_PERCENT, 2, 0},
     };
-    struct table *tab = table_new("gpu_timeline",
-                                  linked_only ? "GPU timeline (GPU events linked to a launch)"
-                                              : "GPU timeline (all GPU events)",
-                                  cols, ARRAY_SIZE(cols));
+    /* Titled by the device that ran the work: "MTIA timeline (all MTIA
+     * events)" on an MTIA trace. */
+    const char *dev = devkind_name(t->device_kind);
+    char title[96];
+    snprintf(title, sizeof(title),
+             linked_only ? "%s timeline (%s events linked to a launch)"
+                         : "%s timeline (all %s events)",
+             dev, dev);
+    struct table *tab = table_new("gpu_timeline", title, cols, ARRAY_SIZE(cols));
     tab->whole = true;
     const struct timeline_breakdown *b = analysis_breakdown(a, linked_only);
     for (size_t k = 0; k < ARRAY_SIZE(row_names); k++) {
@@ -100,10 +106,10 @@ struct table *timeline_table(struct analysis *a, bool linked_only)
         table_add_note(tab, "the trace has no GPU kernels, copies or memsets");
     else if (!linked_only && t->n_unlinked)
         table_add_note(tab,
-                       "%llu of %llu GPU event%s %s not linked to a launch; "
+                       "%llu of %llu %s event%s %s not linked to a launch; "
                        "--linked-only leaves %s out (--linked-only --flow-links counts as "
                        "TraceLens does)",
-                       (unsigned long long)t->n_unlinked, (unsigned long long)t->n_gpu,
+                       (unsigned long long)t->n_unlinked, (unsigned long long)t->n_gpu, dev,
                        t->n_gpu == 1 ? "" : "s", t->n_unlinked == 1 ? "is" : "are",
                        t->n_unlinked == 1 ? "it" : "them");
     return tab;

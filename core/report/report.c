@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "core/report/report.h"
 #include "core/roofline/roofline.h"
 #include "core/report/tabfmt.h"
+#include "core/trace/devkind.h"
 #include "core/analysis/timeline.h"
 
 static bool build_timeline(struct analysis *a, const struct report_opts *o, struct table_list *out,
@@ -277,8 +279,31 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
               (double)t->json_bytes / 1e6, t->truncated ? ", TRUNCATED" : "");
     header_line(out, md, "trace", &v);
     sb_clear(&v);
-    if (!t->devices.n)
-        sb_puts(&v, "(no deviceProperties)");
+    if (!t->devices.n) {
+        /* The devices the work ran on, named by kind ("MTIA 9"). */
+        const char *dev = devkind_name(t->device_kind);
+        int ids[8];
+        size_t nid = 0;
+        bool more = false;
+        for (uint32_t k = 0; k < t->ev.n && !more; k++) {
+            const struct event *e = &t->ev.v[k];
+            if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
+                continue;
+            int d = t->gpus.v[e->aux].device;
+            size_t j = 0;
+            while (j < nid && ids[j] != d)
+                j++;
+            if (j < nid)
+                continue;
+            if (nid == ARRAY_SIZE(ids))
+                more = true;
+            else
+                ids[nid++] = d;
+        }
+        for (size_t j = 0; j < nid; j++)
+            sb_printf(&v, "%s%s %d", j ? ", " : "", dev, ids[j]);
+        sb_printf(&v, "%s%s(no deviceProperties)", more ? ", ..." : "", nid ? " " : "");
+    }
     for (size_t d = 0; d < t->devices.n; d++) {
         const struct device *dev = &t->devices.v[d];
         sb_printf(&v, "%s%d: %s", d ? ", " : "", dev->id,
@@ -314,14 +339,21 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
     sb_printf(&v, "; flows %zu", t->flows.n);
     header_line(out, md, "events", &v);
     sb_clear(&v);
-    sb_printf(&v, "%llu GPU event%s, %llu linked to a launch, %llu unlinked",
-              (unsigned long long)t->n_gpu, t->n_gpu == 1 ? "" : "s",
+    /* The device named by kind: "mtia: 25677 MTIA events" (devkind.h). */
+    const char *dev = devkind_name(t->device_kind);
+    char key[16];
+    size_t kn = 0;
+    for (; dev[kn] && kn + 1 < sizeof(key); kn++)
+        key[kn] = (char)tolower((unsigned char)dev[kn]);
+    key[kn] = '\0';
+    sb_printf(&v, "%llu %s event%s, %llu linked to a launch, %llu unlinked",
+              (unsigned long long)t->n_gpu, dev, t->n_gpu == 1 ? "" : "s",
               (unsigned long long)(t->n_gpu - t->n_unlinked), (unsigned long long)t->n_unlinked);
-    header_line(out, md, "gpu", &v);
+    header_line(out, md, key, &v);
     sb_clear(&v);
     sb_printf(&v, "%.3f ms of trace", (double)(t->t_end - t->t_start) / 1e6);
     if (t->n_gpu)
-        sb_printf(&v, ", %.3f ms of GPU activity", (double)(t->gpu_end - t->gpu_start) / 1e6);
+        sb_printf(&v, ", %.3f ms of %s activity", (double)(t->gpu_end - t->gpu_start) / 1e6, dev);
     header_line(out, md, "span", &v);
     if (t->n_captures) {
         sb_clear(&v);
@@ -378,8 +410,11 @@ void report_header_json(struct strbuf *out, const struct trace *t)
                       (unsigned long long)t->n_by_kind[k]);
             first = false;
         }
-    sb_printf(out, "}, \"flows\": %zu, \"gpu_events\": %llu, \"unlinked_gpu_events\": %llu",
-              t->flows.n, (unsigned long long)t->n_gpu, (unsigned long long)t->n_unlinked);
+    sb_printf(out,
+              "}, \"flows\": %zu, \"device_kind\": \"%s\", \"gpu_events\": %llu, "
+              "\"unlinked_gpu_events\": %llu",
+              t->flows.n, devkind_name(t->device_kind), (unsigned long long)t->n_gpu,
+              (unsigned long long)t->n_unlinked);
     sb_printf(out, ", \"span_ms\": %.6f, \"gpu_span_ms\": %.6f}",
               (double)(t->t_end - t->t_start) / 1e6, (double)(t->gpu_end - t->gpu_start) / 1e6);
 }

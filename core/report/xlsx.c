@@ -14,6 +14,7 @@
 #include "core/report/xlsx.h"
 #include "core/report/xlsx_charts.h"
 #include "core/roofline/devices.h"
+#include "core/trace/devkind.h"
 
 #ifndef HAVE_XLSXWRITER
 
@@ -201,17 +202,25 @@ static void write_summary(lxw_workbook *wb, struct analysis *a, const struct for
         snprintf(key, sizeof(key), "device %d", t->devices.v[d].id);
         KV_TEXT(key, trace_str(t, t->devices.v[d].name));
     }
+    /* The device named by kind, as the report header names it: "MTIA
+     * events" on an MTIA trace (devkind.h). */
+    const char *dev = devkind_name(t->device_kind);
+    char lab[4][64];
+    snprintf(lab[0], sizeof(lab[0]), "%s events", dev);
+    snprintf(lab[1], sizeof(lab[1]), "%s events not linked to a launch", dev);
+    snprintf(lab[2], sizeof(lab[2]), "%s span ms", dev);
+    snprintf(lab[3], sizeof(lab[3]), "%s timeline (all %s events)", dev, dev);
     KV_NUM("events", t->ev.n, f->integer);
-    KV_NUM("GPU events", t->n_gpu, f->integer);
-    KV_NUM("GPU events not linked to a launch", t->n_unlinked, f->integer);
+    KV_NUM(lab[0], t->n_gpu, f->integer);
+    KV_NUM(lab[1], t->n_unlinked, f->integer);
     KV_NUM("trace span ms", (double)(t->t_end - t->t_start) / 1e6, f->real);
-    KV_NUM("GPU span ms", (double)(t->gpu_end - t->gpu_start) / 1e6, f->real);
+    KV_NUM(lab[2], (double)(t->gpu_end - t->gpu_start) / 1e6, f->real);
     r++;
     const struct timeline_breakdown *b = analysis_breakdown(a, false);
     ref->sheet = "summary";
     ref->header_row = r;
     ref->first_row = r + 1;
-    worksheet_write_string(ws, r, 0, "GPU timeline (all GPU events)", f->header);
+    worksheet_write_string(ws, r, 0, lab[3], f->header);
     worksheet_write_string(ws, r, 1, "time ms", f->header);
     worksheet_write_string(ws, r++, 2, "percent", f->header);
     const struct {

@@ -45,6 +45,38 @@ static bool model_unary(const struct pm_ctx *c, struct pm_result *r)
     return true;
 }
 
+/* Gated SiLU, silu_and_mul(out, input): out[..., :d] = silu(input[..., :d])
+ * * input[..., d:], out of d = input's last dim / 2 columns. TraceLens's
+ * sgl_kernel_silu_and_mul: 5 FLOPs per output element, the input read
+ * (2n elements) and the output written (n); the row keyed by the output's
+ * shape, (input, output) dtypes and the input's then the output's
+ * strides. */
+static bool model_silu_and_mul(const struct pm_ctx *c, struct pm_result *r)
+{
+    const struct op_args *a = c->a;
+    if (!shapes_args_shape(a, 0) || !shapes_args_shape(a, 1))
+        return false;
+    const char *tout = shapes_args_type(a, 0), *tin = shapes_args_type(a, 1);
+    pm_set_tuple(r, U_SHAPE, &a->dims[0]);
+    const char *dt[2] = {tin, tout};
+    pm_set_dtypes(r, U_DT, dt, 2);
+    pm_set_tuple(r, U_SIN, &a->strides[1]);
+    pm_set_tuple(r, U_SOUT, &a->strides[0]);
+    pm_set_spec(r, "vector", tin);
+    r->model = "silu_and_mul v1";
+    double n = (double)shapes_numel(&a->dims[0]);
+    r->flops = r->tl_flops = 5 * n;
+    int bin = shapes_dtype_bytes(tin), bout = shapes_dtype_bytes(tout);
+    if (bin && bout)
+        r->bytes = 2 * n * bin + n * bout;
+    int tbin = pm_tl_dtype_bytes(tin), tbout = pm_tl_dtype_bytes(tout);
+    if (tbin && tbout)
+        r->tl_bytes = 2 * n * tbin + n * tbout;
+    else if (!isnan(r->bytes))
+        r->differs = PM_DIFFERS_BOOL;
+    return true;
+}
+
 /* Broadcast two shapes (right-aligned); false when incompatible. */
 static bool broadcast(const struct shape *x, const struct shape *y, struct shape *out)
 {
@@ -122,6 +154,8 @@ const struct pm_model pm_eltwise_models[] = {
     {"aten::upsample_nearest2d", PM_UNARY, PM_NONE, model_unary},
     {"aten::upsample_nearest3d", PM_UNARY, PM_NONE, model_unary},
     {"aten::upsample_bilinear2d", PM_UNARY, PM_NONE, model_unary},
+    /* sglang's gated SiLU (TraceLens's pseudo-op extensions). */
+    {"sgl_kernel::silu_and_mul", PM_UNARY, PM_NONE, model_silu_and_mul},
     {"aten::div", PM_BINARY, PM_NONE, model_binary},
     {"aten::div_", PM_BINARY, PM_NONE, model_binary},
     {"aten::mul", PM_BINARY, PM_NONE, model_binary},

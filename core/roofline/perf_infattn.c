@@ -1,6 +1,7 @@
 /* Inference attention models (TraceLens's InferenceAttention): paged or
  * varlen attention over a whole serving step, vllm::unified_attention_with_output,
- * aiter::mha_varlen_fwd, aiter::fmha_v3_varlen_fwd, aiter::mha_batch_prefill.
+ * aiter::mha_varlen_fwd, aiter::fmha_v3_varlen_fwd, aiter::mha_batch_prefill;
+ * and sglang's KV-cache store, on the same sheet as in TraceLens.
  * Token counts come from the iteration annotation the op runs under
  * (iterann.h): the arguments only hold the packed token tensors. FLOPs and
  * bytes are TraceLens's (docs/metrics.md §7.9). */
@@ -12,6 +13,9 @@
 #include "core/roofline/perfmodel.h"
 
 enum {
+    I_SHAPE,
+    I_NELEMS,
+    I_DTYPE,
     I_B,
     I_NQ,
     I_HQ,
@@ -130,10 +134,34 @@ static bool model_infattn_v2(const struct pm_ctx *c, struct pm_result *r)
     return infattn_model(c, r, true);
 }
 
+/* sglang::store_cache(k, v, k_cache, v_cache, indices, ...): the step's K
+ * and V rows scattered into the paged cache, no arithmetic. TraceLens's
+ * sglang_store_cache: the row keyed by k's shape, its element count n and
+ * dtype; k and v read and n elements of each cache written, 4·n·bpe (bpe
+ * 2 where the dtype has no size). */
+static bool model_store_cache(const struct pm_ctx *c, struct pm_result *r)
+{
+    const struct op_args *a = c->a;
+    if (!shapes_args_shape(a, 0))
+        return false;
+    const char *dt = shapes_args_type(a, 0);
+    double n = (double)shapes_numel(&a->dims[0]);
+    pm_set_tuple(r, I_SHAPE, &a->dims[0]);
+    pm_set_int(r, I_NELEMS, shapes_numel(&a->dims[0]));
+    pm_set_text(r, I_DTYPE, *dt ? dt : "None");
+    pm_set_spec(r, "vector", dt);
+    r->model = "store_cache v1";
+    int bpe = shapes_dtype_bytes(dt);
+    r->flops = r->tl_flops = 0;
+    r->bytes = r->tl_bytes = 4 * n * (bpe ? bpe : 2);
+    return true;
+}
+
 const struct pm_model pm_infattn_models[] = {
     {"vllm::unified_attention_with_output", PM_INFER_ATTN, PM_NONE, model_infattn},
     {"aiter::mha_varlen_fwd", PM_INFER_ATTN, PM_NONE, model_infattn},
     {"aiter::fmha_v3_varlen_fwd", PM_INFER_ATTN, PM_NONE, model_infattn_v2},
     {"aiter::mha_batch_prefill", PM_INFER_ATTN, PM_NONE, model_infattn_v2},
+    {"sglang::store_cache", PM_INFER_ATTN, PM_NONE, model_store_cache},
 };
 const size_t pm_infattn_count = sizeof(pm_infattn_models) / sizeof(pm_infattn_models[0]);

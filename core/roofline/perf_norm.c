@@ -2,7 +2,12 @@
  * and backward ops (one Normalization sheet, as TraceLens has). FLOPs and
  * bytes follow TraceLens's formulas; the flags they depend on (affine,
  * bias, training) are read from the arguments, where TraceLens takes
- * affine and bias as always present and a batch norm as always training. */
+ * affine and bias as always present and a batch norm as always training.
+ *
+ * TraceLens's parameter columns (has_bias, is_affine, is_training,
+ * output_mask) hold TraceLens's flags, so that the rows group as its rows
+ * do; the flags torchtop's FLOPs and bytes use follow in columns of their
+ * own (*_args), which split a TraceLens row where its instances differ. */
 #include "config.h"
 
 #include <math.h>
@@ -11,7 +16,21 @@
 
 #include "core/roofline/perfmodel.h"
 
-enum { N_SHAPE, N_DT, N_SIN, N_SOUT, N_C, N_BIAS, N_AFF, N_TRAIN, N_MASK };
+enum {
+    N_SHAPE,
+    N_DT,
+    N_SIN,
+    N_SOUT,
+    N_C,
+    N_BIAS,
+    N_AFF,
+    N_TRAIN,
+    N_MASK,
+    N_BIAS_A,
+    N_AFF_A,
+    N_TRAIN_A,
+    N_MASK_A
+};
 
 struct norm {
     double n, c; /* elements, channels (normalized size) */
@@ -82,6 +101,14 @@ static int parse_mask(const char *s, bool *m)
             p += *p == 'T' ? 3 : 4;
         }
     return k;
+}
+
+/* "[True, False]": the first n flags of m. */
+static void put_mask(char *out, size_t size, const bool *m, int n)
+{
+    snprintf(out, size, "[%s%s%s%s%s]", m[0] ? "True" : "False", n > 1 ? ", " : "",
+             n > 1 ? (m[1] ? "True" : "False") : "", n > 2 ? ", " : "",
+             n > 2 ? (m[2] ? "True" : "False") : "");
 }
 
 static double prod_list(const char *s, bool *ok)
@@ -176,17 +203,26 @@ static bool norm_model(const struct pm_ctx *c, struct pm_result *r, const struct
     pm_set_tuple(r, N_SIN, &a->strides[sg->in]);
     pm_set_text(r, N_SOUT, "None");
     pm_set_int(r, N_C, (int64_t)tt.c);
-    pm_set_bool(r, N_BIAS, tt.bias);
-    pm_set_bool(r, N_AFF, tt.affine);
-    pm_set_bool(r, N_TRAIN, tt.training);
+    pm_set_bool(r, N_BIAS, tl.bias);
+    pm_set_bool(r, N_AFF, tl.affine);
+    pm_set_bool(r, N_TRAIN, tl.training);
+    pm_set_bool(r, N_BIAS_A, tt.bias);
+    pm_set_bool(r, N_AFF_A, tt.affine);
+    pm_set_bool(r, N_TRAIN_A, tt.training);
     if (sg->bwd_op) {
         char m[40];
+        /* TraceLens shows a batch norm's mask as [input gradient], always
+         * set, and otherwise the recorded entries. */
         if (sg->bn_mask || nmask == 0)
-            snprintf(m, sizeof(m), "[%s]", tt.mask[0] ? "True" : "False");
+            snprintf(m, sizeof(m), "[%s]", tl.mask[0] ? "True" : "False");
         else
-            snprintf(m, sizeof(m), "[%s, %s, %s]", tt.mask[0] ? "True" : "False",
-                     tt.mask[1] ? "True" : "False", tt.mask[2] ? "True" : "False");
+            put_mask(m, sizeof(m), tt.mask, nmask);
         pm_set_text(r, N_MASK, m);
+        if (nmask == 0)
+            snprintf(m, sizeof(m), "None");
+        else
+            put_mask(m, sizeof(m), tt.mask, nmask);
+        pm_set_text(r, N_MASK_A, m);
     }
     pm_set_spec(r, "vector", tin);
     r->model = "norm v1";

@@ -22,11 +22,19 @@ const char *pm_sheet_name(enum pm_sheet s)
 
 #define P(key)                                                                                     \
     {                                                                                              \
-        "param: " key, key, false                                                                  \
+        "param: " key, key, false, false                                                           \
     }
 #define PI(key)                                                                                    \
     {                                                                                              \
-        "param: " key, key, true                                                                   \
+        "param: " key, key, true, false                                                            \
+    }
+#define PO(key)                                                                                    \
+    {                                                                                              \
+        "param: " key, key, false, true                                                            \
+    }
+#define POI(key)                                                                                   \
+    {                                                                                              \
+        "param: " key, key, true, true                                                             \
     }
 
 static const struct pm_param_def gemm_params[] = {
@@ -85,8 +93,20 @@ static const struct pm_param_def reduce_params[] = {
     P("reduce_type"),
 };
 static const struct pm_param_def norm_params[] = {
-    P("op_shape"), P("dtype_in_out"), P("stride_input"), P("stride_output"), PI("num_channels"),
-    P("has_bias"), P("is_affine"),    P("is_training"),  P("output_mask"),
+    P("op_shape"),
+    P("dtype_in_out"),
+    P("stride_input"),
+    P("stride_output"),
+    PI("num_channels"),
+    P("has_bias"),
+    P("is_affine"),
+    P("is_training"),
+    P("output_mask"),
+    /* torchtop's own flags, from the arguments (perf_norm.c) */
+    P("has_bias_args"),
+    P("is_affine_args"),
+    P("is_training_args"),
+    P("output_mask_args"),
 };
 
 static const struct pm_param_def rmsnorm_params[] = {
@@ -94,10 +114,12 @@ static const struct pm_param_def rmsnorm_params[] = {
     PI("num_channels"), P("has_bias"),     P("is_affine"),    P("is_training"),
 };
 static const struct pm_param_def infattn_params[] = {
-    PI("B"),      PI("N_Q"),    PI("H_Q"),    PI("H_V"),     PI("H_K"),   PI("N_KV"),
-    PI("H_KV"),   PI("d_h_qk"), PI("d_h_v"),  P("dropout"),  P("causal"), P("flash_impl"),
-    PI("c_sq"),   PI("c_sk"),   PI("c_sqsq"), PI("c_sqsk"),  PI("g_sq"),  PI("g_sk"),
-    PI("g_sqsq"), PI("g_sqsk"), P("dtype_Q"), P("dtype_KV"),
+    /* sglang::store_cache's (perf_infattn.c), first as in TraceLens's sheet */
+    PO("op_shape"), POI("nelems"), PO("dtype"),  PI("B"),      PI("N_Q"),
+    PI("H_Q"),      PI("H_V"),     PI("H_K"),    PI("N_KV"),   PI("H_KV"),
+    PI("d_h_qk"),   PI("d_h_v"),   P("dropout"), P("causal"),  P("flash_impl"),
+    PI("c_sq"),     PI("c_sk"),    PI("c_sqsq"), PI("c_sqsk"), PI("g_sq"),
+    PI("g_sk"),     PI("g_sqsq"),  PI("g_sqsk"), P("dtype_Q"), P("dtype_KV"),
 };
 
 const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n)

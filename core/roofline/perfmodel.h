@@ -55,12 +55,16 @@ struct pm_param_def {
     const char *col; /* column name, "param: M" */
     const char *key; /* short name, "M" */
     bool is_int;     /* an integer column (else Python-repr text) */
+    bool optional;   /* a column of one model of a sheet shared by several:
+                        tables leave it out where no row sets it, as
+                        TraceLens's sheets have the columns of the models
+                        they hold */
 };
 
 /* The parameter columns of a sheet, in TraceLens's order; *n gets the count. */
 const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n);
 
-#define PM_MAX_PARAMS 24
+#define PM_MAX_PARAMS 28
 #define PM_TEXT_MAX 2048
 
 /* What a model says about one instance. */

@@ -141,8 +141,21 @@ static double mean_of(const double *v, size_t n, double *mn, double *mx)
 static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, const uint32_t *gs,
                                  size_t ng)
 {
-    size_t np;
-    const struct pm_param_def *defs = pm_sheet_params(s, &np);
+    size_t nall;
+    const struct pm_param_def *all = pm_sheet_params(s, &nall);
+    /* The sheet's columns less the optional ones no group sets; pi maps a
+     * kept column to its parameter. */
+    size_t pi[PM_MAX_PARAMS], np = 0;
+    for (size_t i = 0; i < nall && i < PM_MAX_PARAMS; i++) {
+        bool set = !all[i].optional;
+        for (size_t k = 0; k < ng && !set; k++)
+            set = r->groups.v[gs[k]].params[i] != NULL;
+        if (set)
+            pi[np++] = i;
+    }
+    struct pm_param_def defs[PM_MAX_PARAMS];
+    for (size_t i = 0; i < np; i++)
+        defs[i] = all[pi[i]];
     size_t ncols = 1 + np + M__N;
     struct table_col *cols = xcalloc(ncols, sizeof(*cols));
     cols[0] = (struct table_col){"name", "op", COL_TEXT, 0, COLF_WIDE | COLF_ASC};
@@ -175,7 +188,7 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
         size_t row = table_add_row(tab);
         table_set_text(tab, row, 0, trace_str(r->t, g->name));
         for (size_t i = 0; i < np; i++) {
-            const char *p = g->params[i];
+            const char *p = g->params[pi[i]];
             if (!p)
                 continue;
             int64_t v;

@@ -551,6 +551,48 @@ static void simplify_signature(struct strbuf *out, const char *s, size_t n)
     simplify_qualified(out, s + start, n - start);
 }
 
+/* The qualified name at the start of a mangled name that no demangler
+ * here reads (C++20 template parameter declarations such as "Tn" are newer
+ * than Debian's libiberty): "_ZN7sgl_hip10activation18act_and_mul_kernelI..."
+ * -> "sgl_hip::activation::act_and_mul_kernel". Reads "_Z", an optional
+ * "L" (internal linkage), "N" with its cv / ref qualifiers, "St" (std::)
+ * and source names (<length><identifier>), and stops at the first thing
+ * that is none of them; "_GLOBAL__N" (an anonymous namespace) is left out
+ * as "(anonymous namespace)" is. False when no name was read (out
+ * untouched). */
+static bool mangled_prefix_put(struct strbuf *out, const char *s, size_t n)
+{
+    size_t i = 2;
+    bool any = false;
+    if (i < n && s[i] == 'L')
+        i++;
+    if (i < n && s[i] == 'N') {
+        i++;
+        while (i < n && (s[i] == 'r' || s[i] == 'V' || s[i] == 'K' || s[i] == 'R' || s[i] == 'O'))
+            i++;
+    }
+    if (i + 1 < n && s[i] == 'S' && s[i + 1] == 't') {
+        sb_puts(out, "std");
+        any = true;
+        i += 2;
+    }
+    while (i < n && isdigit((unsigned char)s[i])) {
+        size_t len = 0;
+        while (i < n && isdigit((unsigned char)s[i]) && len <= n)
+            len = len * 10 + (size_t)(s[i++] - '0');
+        if (len == 0 || len > n - i)
+            break;
+        if (!(len >= 10 && memcmp(s + i, "_GLOBAL__N", 10) == 0)) {
+            if (any)
+                sb_puts(out, "::");
+            sb_putn(out, s + i, len);
+            any = true;
+        }
+        i += len;
+    }
+    return any; /* nothing was written when none was read */
+}
+
 void kname_simplify_put(struct strbuf *out, const char *name, size_t n)
 {
     trim(&name, &n);
@@ -560,6 +602,8 @@ void kname_simplify_put(struct strbuf *out, const char *name, size_t n)
         char *copy = xstrndup(name, n);
         dem = demangle(copy);
         free(copy);
+        if (!dem && mangled_prefix_put(out, name, n))
+            return;
     }
     const char *s = dem ? dem : name;
     size_t sn = dem ? strlen(dem) : n;

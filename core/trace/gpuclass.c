@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/hmap.h"
+#include "core/trace/devkind.h"
 #include "core/trace/gpuclass.h"
 
 static bool contains_ci(const char *hay, const char *needle)
@@ -41,8 +42,14 @@ enum gpu_bucket gpuclass_bucket(const struct trace *t, uint32_t i)
     return BUCKET_COMP;
 }
 
+bool gpuclass_name_is_mtia_copy(const char *name)
+{
+    return strncmp(name, "dma", 3) == 0;
+}
+
 void gpuclass_classify(struct trace *t)
 {
+    uint32_t mtia = strtab_find(&t->strs, DEVKIND_MTIA_CATEGORY, strlen(DEVKIND_MTIA_CATEGORY));
     /* Names repeat: classify each distinct kernel name once. */
     struct hmap seen;
     hmap_init(&seen, 1024);
@@ -50,6 +57,11 @@ void gpuclass_classify(struct trace *t)
         struct event *e = &t->ev.v[i];
         if (e->kind != EVK_KERNEL)
             continue;
+        if (mtia != IDX_NONE && e->cat == mtia) {
+            if (gpuclass_name_is_mtia_copy(trace_str(t, e->name)))
+                e->flags |= EVF_MEMCPY_LIKE;
+            continue;
+        }
         uint32_t cls = hmap_get(&seen, e->name);
         if (cls == IDX_NONE) {
             const char *name = trace_str(t, e->name);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/trace/devkind.h"
 #include "core/trace/jsonfast.h"
 #include "core/trace/jsonfault.h"
 #include "core/trace/jsonscan.h"
@@ -1057,6 +1058,10 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     }
     VEC_PUSH(&out->arglen, (uint32_t)(out->args.n - args_at));
     const char *name = f.name && cJSON_IsString(f.name) ? f.name->valuestring : "";
+    /* MTIA's work on a stream is its kernels (devkind.h); the row is a
+     * device row either way. */
+    if (kind == EVK_DEVICE_OTHER && devkind_is_mtia_work(f.cat->valuestring, h.has_stream))
+        e->kind = (uint8_t)(kind = EVK_KERNEL);
     uint16_t flags = 0;
     e->aux = add_aux(kind, &h, name, out, &flags);
     if (exact && rebuildable(obj, &f, ph, &key, ts, dur, &quoted))

@@ -81,6 +81,15 @@ const char *trace_row_label(const struct trace *t, uint32_t r, char *buf, size_t
         const char *label = row->process_label ? trace_str(t, row->process_label) : NULL;
         /* Older Kineto writes the tid of a stream as text: "stream 7". */
         const char *st = strncmp(tid, "stream ", 7) == 0 ? "" : "stream ";
+        /* The stream its events name when that is not the tid: MTIA's
+         * tid 4 holds stream 1 ("Stream 1 FW"). */
+        char num[24];
+        char *end;
+        long long v = strtoll(tid, &end, 10);
+        if (row->stream >= 0 && *tid && !*end && v != row->stream) {
+            snprintf(num, sizeof(num), "%d", (int)row->stream);
+            tid = num;
+        }
         if (label && *label)
             snprintf(buf, n, "%s %s%s", label, st, tid);
         else

@@ -49,11 +49,11 @@ struct cJSON;
     _(EVK_RUNTIME,        "runtime")        /* cuda_runtime, Runtime, *_runtime */ \
     _(EVK_DRIVER,         "driver")         /* cuda_driver */                   \
     _(EVK_SPAN,           "span")           /* Trace: the profiler's own span */\
-    _(EVK_KERNEL,         "kernel")         /* kernel, Kernel */                \
+    _(EVK_KERNEL,         "kernel")         /* kernel, Kernel, mtia_ccp_events on a stream */ \
     _(EVK_MEMCPY,         "memcpy")         /* gpu_memcpy, Memcpy */            \
     _(EVK_MEMSET,         "memset")         /* gpu_memset, Memset */            \
     _(EVK_GPU_ANNOTATION, "gpu_annotation") /* gpu_user_annotation */           \
-    _(EVK_DEVICE_OTHER,   "device_other")   /* cuda_sync, cuda_profiler_range, mtia_ccp_events */ \
+    _(EVK_DEVICE_OTHER,   "device_other")   /* cuda_sync, cuda_profiler_range, mtia_ccp_events off a stream */ \
     _(EVK_INSTANT,        "instant")        /* ph i / I */                      \
     _(EVK_COUNTER,        "counter")        /* ph C */                          \
     _(EVK_META,           "metadata")       /* ph M */
@@ -247,6 +247,9 @@ struct device {
 /* The trace                                                                */
 /* ------------------------------------------------------------------------ */
 
+/* Which accelerator ran the device work (devkind.h). */
+enum device_kind { DEVKIND_GPU, DEVKIND_MTIA, DEVKIND_MIXED };
+
 struct trace {
     char *path;          /* as given; "-" for stdin */
     bool gzip;           /* input was gzip-compressed */
@@ -303,6 +306,7 @@ struct trace {
     uint32_t *launch_gpu;       /* CSR: GPU events per launch */
     uint64_t n_gpu;             /* GPU work events */
     uint64_t n_unlinked;        /* GPU work events no launch claimed */
+    uint8_t device_kind;        /* enum device_kind of the GPU work */
     int64_t gpu_start, gpu_end; /* span of GPU work, ns; 0/0 when none */
     int64_t t_start, t_end;     /* span of all timed events */
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base/sort.h"
+#include "core/trace/devkind.h"
 #include "core/trace/tree.h"
 #include "core/base/hmap.h"
 
@@ -457,6 +458,7 @@ static void compute_spans(struct trace *t)
             t->gpu_end = end;
         any_gpu = true;
     }
+    devkind_detect(t);
 }
 
 static void note_device_rows(struct trace *t)

@@ -20,12 +20,22 @@ KIND_OF = {"cpu_op": "cpu_op", "Operator": "cpu_op", "user_annotation": "annotat
 
 
 
+def is_launch(cat):
+    # cuda_runtime, Runtime, cuda_driver and any other *_runtime (mtia_runtime)
+    return cat in LAUNCH_CATS or (isinstance(cat, str) and len(cat) > 8 and cat.endswith("_runtime"))
+
+
+def is_mtia_kernel(e):
+    # MTIA's device work: mtia_ccp_events on a stream (docs/metrics.md 1.1)
+    return e.get("cat") == "mtia_ccp_events" and "stream" in (e.get("args") or {})
+
+
 def expected(events):
     n = {"flows": 0, "timed": 0, "gpu": 0, "linked": 0, "cpu_op": 0, "kernel": 0, "python": 0,
          "annotation": 0, "kernel_linked": 0}
     corr = set()
     for e in events:
-        if e.get("ph") == "X" and e.get("cat") in LAUNCH_CATS:
+        if e.get("ph") == "X" and is_launch(e.get("cat")):
             c = e.get("args", {}).get("correlation")
             if c is not None:
                 corr.add(c)
@@ -37,10 +47,10 @@ def expected(events):
             n["timed"] += 1
         if ph != "X":
             continue
-        kind = KIND_OF.get(e.get("cat"))
+        kind = "kernel" if is_mtia_kernel(e) else KIND_OF.get(e.get("cat"))
         if kind:
             n[kind] += 1
-        if e.get("cat") in GPU_CATS:
+        if e.get("cat") in GPU_CATS or is_mtia_kernel(e):
             n["gpu"] += 1
             linked = e.get("args", {}).get("correlation") in corr
             n["linked"] += linked

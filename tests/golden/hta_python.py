@@ -160,14 +160,18 @@ def expected(path):
         ks = sorted((r for r in g if r["stream"] == st), key=lambda r: r["ts"])
         cats = collections.defaultdict(list)
         cats["other"].append(float("nan"))
-        for a, b in zip(ks, ks[1:]):
-            gap = b["ts"] - a["end"]
+        # gaps from the latest end so far: a row overlapping earlier ones
+        # has a gap of 0 (HTA: a negative one), docs/metrics.md 14.2
+        busy_until = ks[0]["end"] if ks else 0
+        for b in ks[1:]:
+            gap = max(0, b["ts"] - busy_until)
             l = launch.get(b["corr"]) if b["corr"] >= 0 else None
             if l is not None and l["stream"] != -1 and l["corr"] >= 0:
                 l = None
-            cat = "host_wait" if l is not None and l["ts"] > a["end"] else \
+            cat = "host_wait" if l is not None and l["ts"] > busy_until else \
                 "kernel_wait" if gap < 30 else "other"
             cats[cat].append(gap)
+            busy_until = max(busy_until, b["end"])
         tot = sum(x for v in cats.values() for x in v if x == x)
         for cat, xs in cats.items():
             s = sum(x for x in xs if x == x)

@@ -11,8 +11,16 @@ Rules (docs/metrics.md §6 to §8):
   beside the aten::div(Tensor, Scalar) that calls it, with the same
   kernels); such an
   oracle row must repeat the count and kernel time of a matched row of the
-  same sheet. Rows of op names TraceLens 171dd74 does not model
+  same sheet, or else (an implementation op for part of the instances,
+  aten::miopen_batch_norm under aten::batch_norm; an inner op with part
+  of the kernels, the aten::batch_norm of aten::instance_norm; an op
+  under a torchtop-only op, aten::_fused_rms_norm under aten::rms_norm)
+  every op of the trace with its name and shape must lie inside an op of
+  a torchtop row of the sheet, with no more kernel time than those rows.
+  Rows of op names TraceLens 171dd74 does not model
   (aten::rms_norm, SDPA backward ops, ...) are listed as torchtop-only;
+- torchtop rows with one TraceLens key (the Normalization sheet's *_args
+  flags split a TraceLens row) are added up before the comparison;
 - FLOPs and bytes: exact where the models agree; where torchtop differs on
   purpose (conv bias and output_mask, SDPA dtype, reduction output size,
   norm flags) torchtop's "TraceLens ..." columns must equal the oracle
@@ -31,7 +39,9 @@ Rules (docs/metrics.md §6 to §8):
   rows equals unique-args' subtree kernel time summed over its rows when
   the counts are equal (both linkings);
 - traces recorded without shapes: torchtop prints its one message (the
-  oracle's sheets there hold only zero FLOPs and bytes).
+  oracle's sheets there hold only zero FLOPs and bytes);
+- oracle folders without a roofline sheet (hta-critical-path: HTA's
+  critical paths of several traces) are not roofline oracles: skipped.
 
 Standard library only.
 """
@@ -177,7 +187,45 @@ def merge_split_groups(rep, where, rows, keys):
     return out
 
 
-def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof, flow_rows=None):
+def merge_tt_rows(rep, where, rows):
+    """Rows of torchtop with the same TraceLens key: the Normalization
+    sheet splits a TraceLens row by the flags read from the arguments (its
+    *_args columns, docs/metrics.md §7.7). Counts and kernel time add up;
+    TraceLens's FLOPs and bytes must be the same in each; the rates are
+    brought to TraceLens's FLOPs and bytes per row, averaged by count, and
+    expressed at the scale of the row whose values are kept (one that
+    differs from TraceLens where there is one), so that the comparison
+    below scales them back as for a single row."""
+    if len(rows) == 1:
+        return rows[0]
+    def factors(r):
+        return [fnum(r[c]) / fnum(r["TraceLens " + c]) if fnum(r["TraceLens " + c]) else 1.0
+                for c in ("GFLOPS_first", "Data Moved (MB)_first")]
+    for r in rows[1:]:
+        for c in ("TraceLens GFLOPS_first", "TraceLens Data Moved (MB)_first"):
+            if rel(fnum(r[c]), fnum(rows[0][c])) > 1e-9:
+                rep.fail(f"{where}: rows of one TraceLens group differ in {c}")
+    keep = next((r for r in rows if factors(r) != [1.0, 1.0]), rows[0])
+    fk = factors(keep)
+    m = dict(keep)
+    n = [fnum(r["name_count"]) for r in rows]
+    total = sum(n)
+    m["name_count"] = str(int(total))
+    m["Kernel Time (µs)_sum"] = repr(sum(fnum(r["Kernel Time (µs)_sum"]) for r in rows))
+    for col, i in (("TFLOPS/s_mean", 0), ("TB/s_mean", 1)):
+        m[col] = repr(fk[i] * sum(c * fnum(r[col]) / factors(r)[i]
+                                  for c, r in zip(n, rows)) / total)
+    m["Pct Roofline_mean"] = repr(sum(c * fnum(r["Pct Roofline_mean"])
+                                      for c, r in zip(n, rows)) / total)
+    if fk == [1.0, 1.0] and any(factors(r) != [1.0, 1.0] for r in rows):
+        rep.fail(f"{where}: merged rows lost a documented difference")
+    rep.note(f"{where}: {len(rows)} torchtop rows of {rows[0]['name']} (flags from the "
+             "arguments) make one TraceLens group")
+    return m
+
+
+def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof, flow_rows=None,
+                  trace_path=None):
     """flow_rows: torchtop's --flow-links rows of the same sheet when
     tt_rows come from the default linking (memsets may then add time)."""
     where = f"{trace}/{sheet}"
@@ -228,7 +276,8 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof, flow_rows=N
         if not cands:
             unmatched.append((o, k))
             continue
-        t = cands.pop(0)
+        t = merge_tt_rows(rep, where, cands)
+        del tt_by_key[k]
         matched += 1
         matched_rows.append(o)
         label = f"{where} {o['name']} {k[1:4]}"
@@ -238,7 +287,8 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof, flow_rows=N
         kt_scale = 1.0
         if rel(kt, okt) > RATE_TOL and flow_rows is not None and kt > okt:
             fr = [r for r in flow_rows if row_key(r, keys) == k]
-            if fr and rel(fnum(fr[0]["Kernel Time (µs)_sum"]), okt) <= RATE_TOL:
+            fkt = sum(fnum(r["Kernel Time (µs)_sum"]) for r in fr)
+            if fr and rel(fkt, okt) <= RATE_TOL:
                 rep.memset_excess += kt - okt
                 rep.note(f"{label}: kernel time {kt:.3f} µs with correlation links vs "
                          f"TraceLens {okt:.3f} µs (flowless memsets; equal with --flow-links)")
@@ -310,6 +360,10 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof, flow_rows=N
             nested += 1
             rep.note(f"{where}: oracle row {k[:2]} repeats the kernels of {outer[0]['name']} "
                      "around it; torchtop counts the outermost op only")
+        elif trace_path and nested_in_trace(trace_path, o, tt_rows):
+            nested += 1
+            rep.note(f"{where}: oracle row {k[:2]}: every such op of the trace lies inside an op "
+                     "of a torchtop row of this sheet; torchtop counts the outermost op only")
         else:
             rep.fail(f"{where}: no torchtop row for oracle group {k}")
     left = sum(len(v) for v in tt_by_key.values())
@@ -320,6 +374,54 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof, flow_rows=N
              f"duplicates, {diffs} documented differences")
 
 
+_TRACE_OPS = {}
+
+
+def trace_ops(path):
+    """The trace's cpu_op events: (name, pid, tid, ts, end, Input Dims)."""
+    if path not in _TRACE_OPS:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rb") as f:
+            doc = json.loads(f.read().decode("utf-8", "replace"))
+        evs = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+        _TRACE_OPS[path] = [(e.get("name"), e.get("pid"), e.get("tid"), float(e["ts"]),
+                             float(e["ts"]) + float(e.get("dur", 0)),
+                             (e.get("args") or {}).get("Input Dims"))
+                            for e in evs if e.get("ph") == "X" and e.get("cat") == "cpu_op"
+                            and "ts" in e]
+    return _TRACE_OPS[path]
+
+
+def nested_in_trace(path, o, tt_rows):
+    """Whether the oracle row o lists ops that torchtop folds into an
+    enclosing op (docs/metrics.md §6.1) where its counts do not repeat one
+    matched row (an implementation op for part of the instances, such as
+    aten::miopen_batch_norm under aten::batch_norm; or an inner op with
+    less kernel time than its outer one, such as the aten::batch_norm of
+    aten::instance_norm): every op of the trace with o's name and a tensor
+    of o's shape lies inside an op named as a torchtop row of the sheet,
+    there are at least o's count of them, and o's kernel time is no more
+    than those rows'."""
+    shape = norm_value(o.get("param: op_shape") or "")
+    if not isinstance(shape, tuple):
+        return False
+    outer_names = {r["name"] for r in tt_rows}
+    ops = trace_ops(path)
+    inner = [e for e in ops if e[0] == o["name"] and isinstance(e[5], list)
+             and any(isinstance(d, list) and tuple(d) == shape for d in e[5])]
+    if len(inner) < int(fnum(o["name_count"])):
+        return False
+    enclosing = set()
+    for e in inner:
+        outs = [x for x in ops if x[0] in outer_names and x is not e and x[1] == e[1]
+                and x[2] == e[2] and x[3] <= e[3] and e[4] <= x[4]]
+        if not outs:
+            return False
+        enclosing.update(x[0] for x in outs)
+    outer_kt = sum(fnum(r["Kernel Time (µs)_sum"]) for r in tt_rows if r["name"] in enclosing)
+    return fnum(o["Kernel Time (µs)_sum"]) <= outer_kt * (1 + RATE_TOL)
+
+
 def run_trace(rep, args, name, oracle_dir):
     trace = None
     for ext in (".json.gz", ".json", ".pt.trace.json.gz", ".pt.trace.json"):
@@ -327,6 +429,13 @@ def run_trace(rep, args, name, oracle_dir):
         if os.path.exists(p):
             trace = p
             break
+    sheets = {s: list(csv.DictReader(open(os.path.join(oracle_dir, s + ".csv"),
+                                          encoding="utf-8")))
+              for s in SHEETS if os.path.exists(os.path.join(oracle_dir, s + ".csv"))}
+    if not sheets:
+        # No roofline sheet: an oracle of other tables (hta-critical-path
+        # holds HTA's critical paths of several traces).
+        return
     if not trace:
         rep.fail(f"{name}: trace not found")
         return
@@ -340,11 +449,6 @@ def run_trace(rep, args, name, oracle_dir):
             if os.path.exists(p):
                 capture = ["--capture", p]
                 break
-    sheets = {s: list(csv.DictReader(open(os.path.join(oracle_dir, s + ".csv"),
-                                          encoding="utf-8")))
-              for s in SHEETS if os.path.exists(os.path.join(oracle_dir, s + ".csv"))}
-    if not sheets:
-        return
     arch = arch_for(oracle_dir, args.shared)
     # TraceLens links GPU work to a launch only through an ac2g flow start
     # (--flow-links); torchtop by default links by correlation id. Both
@@ -369,9 +473,9 @@ def run_trace(rep, args, name, oracle_dir):
     rep.memset_excess = 0.0
     for sheet, rows in sheets.items():
         compare_sheet(rep, name, sheet, rows, tables.get(sheet, []), arch is not None,
-                      by_flow.get(sheet, []))
+                      by_flow.get(sheet, []), trace)
         compare_sheet(rep, name + " --flow-links", sheet, rows, by_flow.get(sheet, []),
-                      arch is not None)
+                      arch is not None, None, trace)
     if rep.memset_excess > 0:
         flowless = flowless_memset_us(trace)
         if rep.memset_excess > flowless + 1.0:
@@ -390,7 +494,7 @@ def flowless_memset_us(trace):
     with opener(trace, "rb") as f:
         doc = json.loads(f.read().decode("utf-8", "replace"))
     evs = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
-    flows = {e.get("id") for e in evs if e.get("ph") == "s"}
+    flows = {e.get("id") for e in evs if e.get("ph") == "s" and e.get("cat") == "ac2g"}
     return sum(float(e.get("dur", 0)) for e in evs
                if e.get("cat") in ("gpu_memset", "Memset") and
                (e.get("args") or {}).get("correlation") not in flows)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The views built behind the first screen (tui/bgviews.h): held back with
+# The views built behind the first screen (tui/trace/bgviews.h): held back with
 # TORCHTOP_HOLD_ANALYSIS, the op table works and every other view says it
 # is being computed; after wait-analysis they show their tables.
 . "${top_srcdir:-.}/tests/ui/lib.sh"

@@ -94,7 +94,7 @@ PY
 
 "$TORCHTOP" gen --ranks 4 --straggler 3 -o "$tmp/job" || exit 1
 start "'$TORCHTOP' '$tmp/job'"
-wait_for "torchtop job [ranks]"
+wait_for "torchtop job "
 T send-keys -t jl Tab
 wait_for "absolute time"
 for step in 1 2 3; do
@@ -115,7 +115,7 @@ set -- "$TRACES"/param-dlrm-v100-8rank-rank[0-7].pt.trace.json
 "$TORCHTOP" report -q -t collectives --format csv "$@" > "$tmp/colls.csv" 2>/dev/null ||
     fail "report -t collectives"
 start "'$TORCHTOP' $*"
-wait_for "torchtop job [ranks]"
+wait_for "torchtop job "
 T send-keys -t jl Tab
 # Opened sorted by average wait: collective 0 first.
 wait_for "Collective 0, absolute time"

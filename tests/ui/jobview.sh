@@ -1,7 +1,8 @@
 #!/bin/sh
 # The job view in a real terminal (tmux): `torchtop DIR` on a generated
-# 4-rank job shows the ranks table, Tab the collectives, s sorts them;
-# Enter opens a rank's explorer, Backspace comes back, q quits with 0.
+# 4-rank job shows the ranks and collectives tables, Tab moves between the
+# panes, s opens the sort menu; Enter on a rank opens its trace on top,
+# Backspace comes back, q quits with 0.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 TMUX_BIN=${TMUX_BIN:-$(command -v tmux 2>/dev/null)}
 if [ -z "$TMUX_BIN" ]; then
@@ -30,18 +31,18 @@ wait_for() {
 
 T new-session -d -s jv -x 120 -y 30 -e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 \
     "'$TORCHTOP' '$tmp/job'; echo EXIT=\$?; sleep 60"
-wait_for "torchtop job [ranks]"
-wait_for "$tmp/job/rank-3.json"
-wait_for "note: slowest rank"
-T send-keys -t jv Tab
-wait_for "torchtop job [collectives]"
-wait_for "0_0"
-T send-keys -t jv s
-wait_for "sorted by skew in start time"
-T send-keys -t jv Tab j j Enter
-wait_for "rank-2.json  NVIDIA H100"
+wait_for "torchtop job  4 ranks"
+wait_for "rank-3.json"
+wait_for "slowest rank"
+wait_for "collectives: Collectives across ranks"
+# Tab to the collectives table, s opens the sort menu, Enter picks.
+T send-keys -t jv Tab s
+wait_for "Sort by"
+T send-keys -t jv Escape
+T send-keys -t jv Tab Tab Tab j j Enter
+wait_for "rank-2.json  NVIDIA H1"
 T send-keys -t jv BSpace
-wait_for "back from $tmp/job/rank-2.json"
+wait_for "back from rank-2.json"
 T send-keys -t jv q
 wait_for "EXIT=0"
 finish

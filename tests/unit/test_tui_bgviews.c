@@ -1,5 +1,5 @@
 /* The phases a load reports (core/trace/load.h) and the explorer's views
- * built behind the first screen (tui/bgviews.h). */
+ * built behind the first screen (tui/trace/bgviews.h). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -14,9 +14,9 @@
 #include "core/report/tabfmt.h"
 #include "core/synth/synth.h"
 #include "core/trace/load.h"
-#include "tui/app.h"
-#include "tui/bgviews.h"
-#include "tui/roofline_view.h"
+#include "tui/frame/app.h"
+#include "tui/trace/bgviews.h"
+#include "tui/trace/roofline_view.h"
 #include "testutil.h"
 
 /* A generated trace with every kind of event the views use. */

@@ -15,8 +15,8 @@
 #include "core/analysis/gputime.h"
 #include "core/trace/load.h"
 #include "tests/unit/testutil.h"
-#include "tui/calltree.h"
-#include "tui/lanes.h"
+#include "tui/trace/calltree.h"
+#include "tui/trace/lanes.h"
 
 #define X(cat, name, tid, ts, dur, args)                                                           \
     "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid              \
@@ -568,6 +568,77 @@ static void test_lanes_epoch(void **state)
     lane_free(&l);
 }
 
+/* Bars of a GPU lane: kernels that meet are bars of their own, kernels
+ * too small for a column share one bar that counts them, and the bar
+ * holding the marked event is marked. */
+static void test_lane_bars(void **state)
+{
+    (void)state;
+    struct strbuf js = STRBUF_INIT;
+    sb_puts(&js, "{\"traceEvents\":[");
+    /* k_a 0-100 us, k_b 100-200, k_c 200-250, 20 tiny from 300 (1 us apart,
+     * 0.2 us long), k_d 400-500. */
+    static const struct {
+        const char *name;
+        double ts, dur;
+    } big[] = {{"k_a", 0, 100}, {"k_b", 100, 100}, {"k_c", 200, 50}, {"k_d", 400, 100}};
+    for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+        sb_printf(&js,
+                  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%s\",\"pid\":0,\"tid\":7,"
+                  "\"ts\":%.1f,\"dur\":%.1f,\"args\":{\"device\":0,\"stream\":7}},",
+                  big[i].name, big[i].ts, big[i].dur);
+    for (int i = 0; i < 20; i++)
+        sb_printf(&js,
+                  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny\",\"pid\":0,\"tid\":7,"
+                  "\"ts\":%d,\"dur\":0.2,\"args\":{\"device\":0,\"stream\":7}}%s",
+                  300 + i, i < 19 ? "," : "");
+    sb_puts(&js, "]}");
+    struct trace *t = load_text(sb_str(&js));
+    sb_free(&js);
+    uint32_t kb = find_event(t, "k_b"), kd = find_event(t, "k_d");
+    struct lane l = {0};
+    lane_build(&l, t, trace_ev(t, kb)->row, false);
+    assert_int_equal(l.evs.n, 24);
+    assert_true(l.only_kernels);
+    lane_bars_t bars = {0};
+    /* 10 us per column. */
+    lane_bars(&l, t, 0, 500 * 1000, 50, kb, &bars);
+    assert_int_equal(bars.n, 5);
+    static const int want[][3] = {{0, 9, 1}, {10, 19, 1}, {20, 24, 1}, {30, 31, 20}, {40, 49, 1}};
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(bars.v[i].c0, want[i][0]);
+        assert_int_equal(bars.v[i].c1, want[i][1]);
+        assert_int_equal(bars.v[i].n, (uint32_t)want[i][2]);
+        assert_int_equal(bars.v[i].marked, i == 1);
+    }
+    assert_int_equal(bars.v[1].ev, kb);
+    assert_int_equal(bars.v[4].ev, kd);
+    /* A tiny kernel marks the bar it shares (the lane's events by start:
+     * k_a, k_b, k_c, the tiny ones, k_d). */
+    uint32_t tiny = l.evs.v[3 + 5];
+    assert_string_equal(ev_name(t, tiny), "tiny");
+    lane_bars(&l, t, 0, 500 * 1000, 50, tiny, &bars);
+    assert_true(bars.v[3].marked);
+    /* Where k_a and k_b meet: two bars, side by side. */
+    lane_bars(&l, t, 50 * 1000, 150 * 1000, 10, IDX_NONE, &bars);
+    assert_int_equal(bars.n, 2);
+    assert_int_equal(bars.v[0].c1, 4);
+    assert_int_equal(bars.v[1].c0, 5);
+    assert_int_equal(bars.v[1].ev, kb);
+    /* A column half k_a, half k_b is k_a's tail: k_b has a bar of its own. */
+    lane_bars(&l, t, 95 * 1000, 205 * 1000, 11, IDX_NONE, &bars);
+    assert_int_equal(bars.n, 3);
+    assert_int_equal(bars.v[0].c1, 0);
+    assert_int_equal(bars.v[0].n, 1);
+    assert_int_equal(bars.v[1].ev, kb);
+    assert_int_equal(bars.v[1].c0, 1);
+    assert_int_equal(bars.v[1].c1, 9);
+    assert_int_equal(bars.v[2].n, 1);
+    VEC_FREE(&bars);
+    lane_free(&l);
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +653,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_random_ops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lanes, setup, teardown),
         cmocka_unit_test(test_lanes_epoch),
+        cmocka_unit_test(test_lane_bars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

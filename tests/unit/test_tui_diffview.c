@@ -1,4 +1,4 @@
-/* Unit tests: the explorer's diff view (tui/diffview.h) on two generated
+/* Unit tests: the explorer's diff view (tui/diff/diffview.h) on two generated
  * traces of different models: the per-name table's default order and the
  * sort keys, the merged tree's order, expand and collapse, one-side nodes,
  * the name filter on tables and tree, the detail of both sides, and the
@@ -19,9 +19,9 @@
 #include "core/synth/synth.h"
 #include "core/trace/load.h"
 #include "core/trace/tree.h"
-#include "tui/diffdetail.h"
-#include "tui/diffview.h"
-#include "tui/keymap.h"
+#include "tui/diff/diffdetail.h"
+#include "tui/diff/diffview.h"
+#include "tui/frame/keymap.h"
 
 #define LINES_ 42
 #define COLS_ 140

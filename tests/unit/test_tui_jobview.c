@@ -1,6 +1,6 @@
-/* Unit tests: the explorer's job view (tui/jobview.h) on a synthetic
- * 4-rank job: the screen, moving, Tab between the tables, the sort cycle,
- * Enter opening the selected rank. */
+/* Unit tests: the job view's lanes of a collective across the ranks
+ * (tui/job/joblanes.h) on a synthetic 4-rank job. The job view's keys,
+ * tables and ranks opened on top are scripted sessions (tests/ui/jobdoc.sh). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -15,12 +15,13 @@
 
 #include "core/synth/synth_job.h"
 #include "core/trace/load.h"
-#include "tui/joblanes.h"
-#include "tui/jobview.h"
-#include "tui/keymap.h"
-#include "tui/text.h"
+#include "tui/job/joblanes.h"
+#include "core/job/job_tables.h"
+#include "core/report/report.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/text.h"
 
-static struct jobview *make_view(void)
+static struct job *make_job(void)
 {
     struct synth_job_opts o = {.ranks = 4, .straggler = 1, .metadata = true};
     struct ranksum *sums[4];
@@ -40,14 +41,7 @@ static struct jobview *make_view(void)
     struct job *j;
     struct errinfo err = {0};
     assert_int_equal(job_from_summaries(sums, 4, &j, &err), ST_OK);
-    return jobview_new(j, true);
-}
-
-static char *screen(struct jobview *jv, int *cursor)
-{
-    struct strbuf sb = STRBUF_INIT;
-    jobview_screen(jv, 20, 120, &sb, cursor);
-    return sb_steal(&sb);
+    return j;
 }
 
 /* The text of screen line y (malloc'd). */
@@ -62,66 +56,12 @@ static char *line_of(const char *s, int y)
     return strndup(s, nl ? (size_t)(nl - s) : strlen(s));
 }
 
-static void test_ranks_and_open(void **state)
+/* The lanes of instance inst in lines lines of 120 columns (malloc'd). */
+static char *lanes(const struct job_view *v, uint32_t inst, int lines)
 {
-    (void)state;
-    struct jobview *jv = make_view();
-    int cur;
-    char *s = screen(jv, &cur);
-    assert_non_null(strstr(s, "[ranks]"));
-    assert_non_null(strstr(s, "4 ranks (numbered by distributedInfo)"));
-    char *l = line_of(s, cur);
-    assert_non_null(strstr(l, "job/rank-0.json"));
-    free(l);
-    free(s);
-    assert_int_equal(jobview_key(jv, KEYF(KEY_DOWN), 10), JOBVIEW_NONE);
-    assert_int_equal(jobview_key(jv, 'j', 10), JOBVIEW_NONE);
-    s = screen(jv, &cur);
-    l = line_of(s, cur);
-    assert_non_null(strstr(l, "job/rank-2.json"));
-    free(l);
-    free(s);
-    assert_int_equal(jobview_key(jv, '\n', 10), JOBVIEW_OPEN);
-    assert_string_equal(jobview_open_path(jv), "job/rank-2.json");
-    /* Past the end stays on the last row. */
-    jobview_key(jv, 'G', 10);
-    jobview_key(jv, KEYF(KEY_DOWN), 10);
-    assert_string_equal(jobview_open_path(jv), "job/rank-3.json");
-    assert_int_equal(jobview_key(jv, 'q', 10), JOBVIEW_QUIT);
-    jobview_free(jv);
-}
-
-static void test_collectives_and_sort(void **state)
-{
-    (void)state;
-    struct jobview *jv = make_view();
-    jobview_key(jv, '\t', 10);
-    int cur;
-    char *s = screen(jv, &cur);
-    assert_non_null(strstr(s, "[collectives]"));
-    assert_non_null(strstr(s, "0_0"));
-    free(s);
-    /* Enter does not open a collective; the ranks table is one Tab away. */
-    assert_int_equal(jobview_key(jv, '\n', 10), JOBVIEW_NONE);
-    assert_null(jobview_open_path(jv));
-    /* Opened sorted by average wait, then skew, latency, bus bandwidth. */
-    const struct table *t = jv->tabs[JOBVIEW_COLLECTIVES];
-    int c = table_col_index(t, "avg_wait_time");
-    for (size_t r = 1; r < t->nrows; r++)
-        assert_true(table_cell(t, r - 1, (size_t)c).f >= table_cell(t, r, (size_t)c).f);
-    jobview_key(jv, 's', 10);
-    assert_non_null(strstr(jv->msg, "skew in start time"));
-    c = table_col_index(t, "skew in start time");
-    for (size_t r = 1; r < t->nrows; r++)
-        assert_true(table_cell(t, r - 1, (size_t)c).f >= table_cell(t, r, (size_t)c).f);
-    jobview_key(jv, 's', 10);
-    jobview_key(jv, 's', 10);
-    assert_non_null(strstr(jv->msg, "bus bw"));
-    jobview_key(jv, '\t', 10);
-    s = screen(jv, &cur);
-    assert_non_null(strstr(s, "[ranks]"));
-    free(s);
-    jobview_free(jv);
+    struct strbuf sb = STRBUF_INIT;
+    joblanes_render(v, inst, 120, lines, true, &sb, NULL);
+    return sb_steal(&sb);
 }
 
 /* Cells of glyph ch in the lane part of a line (after the label). */
@@ -133,19 +73,19 @@ static int count_cells(const char *line, char ch)
     return n;
 }
 
-/* The collectives screen ends in the selected collective's timeline: a
- * compute and a collectives lane per rank, each rank's wait shaded over
- * as many columns as its wait takes, the straggler arriving last. */
+/* The selected collective's lanes: a compute and a collectives lane per
+ * rank, each rank's wait shaded over as many columns as its wait takes,
+ * the straggler arriving last. */
 static void test_timeline(void **state)
 {
     (void)state;
-    struct jobview *jv = make_view();
-    jobview_key(jv, '\t', 10);
-    jobview_key(jv, 'j', 10);
-    int cur;
-    char *s = screen(jv, &cur);
-    const struct table *t = jv->tabs[JOBVIEW_COLLECTIVES];
-    const struct coll_inst *x = &jv->v.colls.insts.v[table_ref(t, 1)];
+    struct job *j = make_job();
+    struct job_view v;
+    job_view_init(&v, j);
+    struct table *t = job_tables_collectives(&v);
+    report_sort_table(t, "avg_wait_time");
+    char *s = lanes(&v, table_ref(t, 1), 30);
+    const struct coll_inst *x = &v.colls.insts.v[table_ref(t, 1)];
     char want[64];
     snprintf(want, sizeof(want), "Collective %s, absolute time", x->id);
     assert_non_null(strstr(s, want));
@@ -157,10 +97,10 @@ static void test_timeline(void **state)
     int prev_cells = -1;
     int64_t prev_wait = -1;
     for (uint32_t k = 0; k < x->count; k++) {
-        const struct coll_part *p = &jv->v.colls.parts.v[x->first + k];
+        const struct coll_part *p = &v.colls.parts.v[x->first + k];
         if (p->rank_ix == 1)
             continue;
-        const struct rank_coll *c = &jv->job->ranks.v[p->rank_ix]->colls.v[p->coll];
+        const struct rank_coll *c = &j->ranks.v[p->rank_ix]->colls.v[p->coll];
         char key[32], dur[24];
         snprintf(key, sizeof(key), "\nr%u coll", p->rank_ix);
         char *l = line_of(strstr(s, key) + 1, 0);
@@ -184,23 +124,23 @@ static void test_timeline(void **state)
     free(s);
     /* Few lines: one lane per rank and a count of those left out. */
     struct strbuf sb = STRBUF_INIT;
-    assert_int_equal(joblanes_render(&jv->v, 0, 120, 5, true, &sb, NULL), 5);
+    assert_int_equal(joblanes_render(&v, 0, 120, 5, true, &sb, NULL), 5);
     assert_non_null(strstr(sb_str(&sb), "... 2 more ranks"));
     assert_null(strstr(sb_str(&sb), " comp "));
     sb_free(&sb);
     /* A version 1 summary has no compute to draw, and says so. */
-    jv->job->ranks.v[2]->busy_gap_ns = -1;
-    s = screen(jv, &cur);
+    j->ranks.v[2]->busy_gap_ns = -1;
+    s = lanes(&v, table_ref(t, 1), 30);
     assert_non_null(strstr(s, "version 1 summary"));
     free(s);
-    jobview_free(jv);
+    table_free(t);
+    job_view_done(&v);
+    job_free(j);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ranks_and_open),
-        cmocka_unit_test(test_collectives_and_sort),
         cmocka_unit_test(test_timeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,9 +9,9 @@
 #include <curses.h>
 #include <string.h>
 
-#include "tui/actions.h"
-#include "tui/help.h"
-#include "tui/keymap.h"
+#include "tui/frame/actions.h"
+#include "tui/frame/help.h"
+#include "tui/frame/keymap.h"
 
 static void test_action_names(void **state)
 {

@@ -13,8 +13,8 @@
 
 #include "core/symbols/demangle.h"
 #include "tests/unit/testutil.h"
-#include "tui/export_ui.h"
-#include "tui/knames.h"
+#include "tui/trace/export_ui.h"
+#include "tui/trace/knames.h"
 
 #define FILL                                                                                       \
     "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "           \

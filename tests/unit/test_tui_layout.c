@@ -8,8 +8,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "tui/layout.h"
-#include "tui/pane.h"
+#include "tui/frame/layout.h"
+#include "tui/frame/pane.h"
 
 /* Every visible slot inside the screen, no two overlapping, and every
  * cell of the screen covered by exactly one slot. */

@@ -1,4 +1,4 @@
-/* Unit tests: reading script steps (tui/script_steps.h), shared by the
+/* Unit tests: reading script steps (tui/frame/script_steps.h), shared by the
  * explorer's script mode and the diff view's. */
 #include "config.h"
 
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tui/keymap.h"
-#include "tui/script_steps.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/script_steps.h"
 
 struct keys {
     int v[16];

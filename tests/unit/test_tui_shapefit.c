@@ -1,4 +1,4 @@
-/* Unit tests: shape tuples fitted to a column (tui/shapefit.h): items
+/* Unit tests: shape tuples fitted to a column (tui/frame/shapefit.h): items
  * split outside brackets and quotes, blanks and dtype names shortened
  * first, items cut least telling first, the spread of items per op. */
 #include "config.h"
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/base/table.h"
-#include "tui/shapefit.h"
-#include "tui/text.h"
+#include "tui/frame/shapefit.h"
+#include "tui/frame/text.h"
 
 static const char *fit(struct strbuf *sb, const char *s, size_t width, const uint8_t *spread)
 {

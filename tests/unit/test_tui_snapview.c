@@ -18,11 +18,11 @@
 
 #include "core/snapshot/snapshot.h"
 #include "core/symbols/traceback.h"
-#include "tui/help.h"
-#include "tui/keymap.h"
-#include "tui/memchart.h"
-#include "tui/srcview.h"
-#include "tui/tbframe.h"
+#include "tui/frame/help.h"
+#include "tui/frame/keymap.h"
+#include "tui/snapshot/memchart.h"
+#include "tui/frame/srcview.h"
+#include "tui/trace/tbframe.h"
 
 /* ------------------------------------------------------------------------ */
 /* Chart columns and bars                                                   */

@@ -13,8 +13,8 @@
 
 #include "core/base/display.h"
 #include "core/base/utf8.h"
-#include "tui/pattern.h"
-#include "tui/text.h"
+#include "tui/frame/pattern.h"
+#include "tui/frame/text.h"
 
 static size_t fit(struct strbuf *sb, const char *s, size_t width, bool middle, bool ascii)
 {
