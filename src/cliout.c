@@ -9,6 +9,7 @@
 #include "core/base/display.h"
 #include "core/base/errinfo.h"
 #include "core/base/outfile.h"
+#include "core/trace/capture.h"
 #include "src/commands.h"
 
 bool cliout_parse_count(const char *s, long lo, long hi, long *out)
@@ -65,10 +66,52 @@ int cliout_write(const char *cmd, const char *path, const struct strbuf *sb)
         ok = ok && outfile_commit(&of, &err) == ST_OK;
     }
     int e = errno ? errno : EIO; /* outfile leaves the reason there */
-    errinfo_clear(&err);
-    if (!ok) {
+    if (!ok && e == EEXIST && err.status != ST_OK) {
+        /* An output that is an input: outfile's message names both. */
+        char *m = errinfo_format(&err);
+        fprintf(stderr, "torchtop %s: %s\n", cmd, m);
+        free(m);
+    } else if (!ok) {
         write_error(cmd, path, e);
-        return EXIT_FAILURE_RUN;
+    }
+    errinfo_clear(&err);
+    return ok ? EXIT_OK : EXIT_FAILURE_RUN;
+}
+
+/* outs against one input: EXIT_OK, or the message and EXIT_FAILURE_RUN. */
+static int check_against(const char *cmd, const char *const *outs, size_t nouts, const char *in)
+{
+    for (size_t i = 0; i < nouts; i++) {
+        struct errinfo err = {0};
+        if (outs[i] && outfile_check_distinct(outs[i], in, &err) != ST_OK) {
+            char *m = errinfo_format(&err);
+            fprintf(stderr, "torchtop%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", m);
+            free(m);
+            errinfo_clear(&err);
+            return EXIT_FAILURE_RUN;
+        }
     }
     return EXIT_OK;
+}
+
+int cliout_check_outputs(const char *cmd, const char *const *outs, size_t nouts, const char *in,
+                         const char *const *captures, size_t ncaptures)
+{
+    int rc = in ? check_against(cmd, outs, nouts, in) : EXIT_OK;
+    for (size_t k = 0; k < ncaptures && !rc; k++) {
+        char **files;
+        size_t n;
+        struct errinfo err = {0};
+        if (capture_list(captures[k], &files, &n, &err) != ST_OK) {
+            errinfo_clear(&err);
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (!rc)
+                rc = check_against(cmd, outs, nouts, files[i]);
+            free(files[i]);
+        }
+        free(files);
+    }
+    return rc;
 }

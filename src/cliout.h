@@ -4,6 +4,7 @@
 #define TORCHTOP_SRC_CLIOUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/base/strbuf.h"
 
@@ -16,5 +17,14 @@ bool cliout_parse_count(const char *s, long lo, long hi, long *out);
  * failure one line "torchtop CMD: cannot write PATH: reason" (PATH
  * sanitized) goes to stderr. Returns EXIT_OK or EXIT_FAILURE_RUN. */
 int cliout_write(const char *cmd, const char *path, const struct strbuf *sb);
+
+/* Before anything is read: refuse an output outs[i] (NULL entries are
+ * skipped) that is the input `in` or a file of a --capture argument
+ * (a capture file, or each trace of a capture directory). One line
+ * "torchtop CMD: OUT: the output is the same file as the input IN; ..."
+ * ("torchtop: ..." when cmd is NULL) on stderr and EXIT_FAILURE_RUN, else EXIT_OK. A capture
+ * directory that cannot be listed is left to the load to report. */
+int cliout_check_outputs(const char *cmd, const char *const *outs, size_t nouts, const char *in,
+                         const char *const *captures, size_t ncaptures);
 
 #endif

@@ -337,6 +337,10 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
                     NULL);
         return EXIT_USAGE;
     }
+    if (strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0) {
+        usage_error("standard input is read once: give at most one trace as '-'", NULL);
+        return EXIT_USAGE;
+    }
     if ((c->view || c->script) && (c->out_path || c->xlsx_path)) {
         usage_error("-i and --script show the diff view; -o and --xlsx write a report", NULL);
         return EXIT_USAGE;

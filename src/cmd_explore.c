@@ -15,6 +15,7 @@
 #include "core/trace/load.h"
 #include "core/synth/synth.h"
 #include "src/cmd_job.h"
+#include "src/cliout.h"
 #include "src/commands.h"
 #include "tui/frame/help.h"
 #include "tui/frame/keymap.h"
@@ -189,6 +190,13 @@ static int explore(int argc, char **argv, struct srcpath *sp)
             return EXIT_USAGE;
         }
     }
+    size_t dashes = 0;
+    for (int i = optind; i < argc; i++)
+        dashes += strcmp(argv[i], "-") == 0;
+    if (dashes > 1) {
+        fprintf(stderr, "torchtop: standard input is read once: give at most one trace as '-'\n");
+        return EXIT_USAGE;
+    }
     /* Several traces, a directory, a glob or summaries: the job view. */
     if (job_report_wanted(argv + optind, (size_t)(argc - optind)))
         return job_explore(argv + optind, (size_t)(argc - optind), &o);
@@ -209,13 +217,9 @@ static int explore(int argc, char **argv, struct srcpath *sp)
     }
     o.path = argv[optind];
     struct errinfo err = {0};
-    if (o.script_timing && outfile_check_distinct(o.script_timing, o.path, &err) != ST_OK) {
-        char *m = errinfo_format(&err);
-        fprintf(stderr, "torchtop: %s\n", m);
-        free(m);
-        errinfo_clear(&err);
+    const char *outs[] = {o.script_timing};
+    if (cliout_check_outputs(NULL, outs, 1, o.path, o.captures, o.ncaptures))
         return EXIT_FAILURE_RUN;
-    }
     /* Traces and memory snapshots are told apart by content, not by name. */
     struct source src;
     if (source_open(&src, o.path, &err) != ST_OK) {

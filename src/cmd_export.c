@@ -12,6 +12,7 @@
 #include "core/trace/export.h"
 #include "core/trace/load.h"
 #include "core/trace/tree.h"
+#include "src/cliout.h"
 #include "src/commands.h"
 
 static void export_usage(FILE *f)
@@ -124,13 +125,9 @@ int cmd_export(int argc, char **argv)
         }
     }
     struct errinfo err = {0};
-    if (outfile_check_distinct(out, argv[optind], &err) != ST_OK) {
-        char *m = errinfo_format(&err);
-        fprintf(stderr, "torchtop export: %s\n", m);
-        free(m);
-        errinfo_clear(&err);
+    const char *outs[] = {out};
+    if (cliout_check_outputs("export", outs, 1, argv[optind], captures, ncaptures))
         return EXIT_FAILURE_RUN;
-    }
     struct trace *t = NULL;
     /* With captures, the merge comes before the index (capture.h). */
     struct load_opts lo = {.no_index = ncaptures > 0};
@@ -139,17 +136,6 @@ int cmd_export(int argc, char **argv)
         struct trace **caps = NULL;
         size_t ncaps = 0;
         for (size_t k = 0; k < ncaptures && st == ST_OK; k++) {
-            if (outfile_check_distinct(out, captures[k], &err) != ST_OK) {
-                char *m = errinfo_format(&err);
-                fprintf(stderr, "torchtop export: %s\n", m);
-                free(m);
-                for (size_t j = 0; j < ncaps; j++)
-                    trace_free(caps[j]);
-                free(caps);
-                trace_free(t);
-                errinfo_clear(&err);
-                return EXIT_FAILURE_RUN;
-            }
             st = capture_load(captures[k], &lo, &caps, &ncaps, &err);
         }
         if (st == ST_OK)

@@ -33,16 +33,34 @@ bool job_report_wanted(char *const *args, size_t n)
     return S_ISDIR(st.st_mode) || ranksum_is_summary(args[0]);
 }
 
+/* The progress line of a job's load: whether to draw it, and whether it
+ * is drawn and not yet ended by a newline (a message then starts a line
+ * of its own). */
+struct job_progress_line {
+    bool quiet;
+    bool open;
+};
+
 static void job_progress(void *ud, size_t i, size_t n, const char *path)
 {
-    if (*(bool *)ud)
+    struct job_progress_line *pl = ud;
+    if (pl->quiet)
         return;
     struct strbuf sb = STRBUF_INIT;
     display_sanitize(&sb, path, strlen(path));
     fprintf(stderr, "\rtorchtop: rank file %zu of %zu: %s\033[K", i + 1, n, sb_str(&sb));
-    if (i + 1 == n)
+    pl->open = i + 1 < n;
+    if (!pl->open)
         fputc('\n', stderr);
     sb_free(&sb);
+}
+
+/* End a progress line left open by a load that stopped part-way. */
+static void job_progress_end(struct job_progress_line *pl)
+{
+    if (pl->open)
+        fputc('\n', stderr);
+    pl->open = false;
 }
 
 /* Split a -t list into the job's own tables and HTA's per-rank tables
@@ -100,10 +118,11 @@ int job_report(char *const *args, size_t n, const struct job_report_opts *o)
             goto out;
         }
     }
+    struct job_progress_line pl = {.quiet = o->quiet};
     struct job_load_opts lo = {
         .load = {.threads = o->threads, .link_require_flow = o->flow_links},
         .progress = job_progress,
-        .progress_ud = (void *)&o->quiet,
+        .progress_ud = &pl,
     };
     struct strbuf job_names = STRBUF_INIT, hta_names = STRBUF_INIT;
     split_tables(o->tables, &job_names, &hta_names);
@@ -114,6 +133,7 @@ int job_report(char *const *args, size_t n, const struct job_report_opts *o)
                               o->xlsx_path ? SIZE_MAX : o->fmt->top};
     if (hta_names.len ? job_hta_load(&in, &lo, &ho, &j, &hta_tables, &hta_sorted, &err) != ST_OK
                       : job_load(&in, &lo, &j, &err) != ST_OK) {
+        job_progress_end(&pl);
         rc = print_error(&err);
         sb_free(&job_names);
         sb_free(&hta_names);
@@ -187,15 +207,17 @@ int job_explore(char *const *args, size_t n, const struct tui_opts *o)
     struct job_inputs in;
     struct errinfo err = {0};
     struct job *j = NULL;
-    bool quiet = o->script != NULL; /* a script's screens are its output */
+    /* A script's screens are its output: no progress line then. */
+    struct job_progress_line pl = {.quiet = o->script != NULL};
     struct job_load_opts lo = {
         .load = {.threads = o->threads},
         .progress = job_progress,
-        .progress_ud = &quiet,
+        .progress_ud = &pl,
     };
     int rc;
     if (job_inputs_resolve((const char *const *)args, n, &in, &err) != ST_OK ||
         job_load(&in, &lo, &j, &err) != ST_OK) {
+        job_progress_end(&pl);
         rc = print_error(&err);
     } else {
         rc = job_doc_run(j, o);

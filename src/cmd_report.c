@@ -312,26 +312,23 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         usage_error(NULL, 0, "a TRACE argument expected");
         return EXIT_USAGE;
     }
+    size_t dashes = 0;
+    for (int i = optind; i < argc; i++)
+        dashes += strcmp(argv[i], "-") == 0;
+    if (dashes > 1) {
+        usage_error(NULL, 0, "standard input is read once: give at most one trace as '-'");
+        return EXIT_USAGE;
+    }
     *path = argv[optind];
     return -1;
 }
 
-/* An output (-o, --xlsx, --svg) that is the input file is refused before the
- * input is read: one line naming both, exit 1. */
+/* An output (-o, --xlsx, --svg) that is the input file or a capture file is
+ * refused before the input is read: one line naming both, exit 1. */
 static int check_outputs(const struct report_cli *c, const char *in)
 {
     const char *outs[] = {c->out_path, c->xlsx_path, c->svg_path};
-    for (size_t i = 0; i < ARRAY_SIZE(outs); i++) {
-        struct errinfo err = {0};
-        if (outs[i] && outfile_check_distinct(outs[i], in, &err) != ST_OK) {
-            char *m = errinfo_format(&err);
-            fprintf(stderr, "torchtop report: %s\n", m);
-            free(m);
-            errinfo_clear(&err);
-            return EXIT_FAILURE_RUN;
-        }
-    }
-    return EXIT_OK;
+    return cliout_check_outputs("report", outs, ARRAY_SIZE(outs), in, c->captures, c->ncaptures);
 }
 
 /* Sort every table that has the --sort column. A column that none of

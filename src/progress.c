@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/display.h"
 #include "src/progress.h"
 
 static double now(void)
@@ -19,7 +20,10 @@ static double now(void)
 void progress_init(struct progress *p, const char *name, bool quiet)
 {
     memset(p, 0, sizeof(*p));
-    p->name = name;
+    struct strbuf sb = STRBUF_INIT;
+    display_fit(&sb, name, strlen(name), 40, true, false);
+    snprintf(p->name, sizeof(p->name), "%s", sb_str(&sb));
+    sb_free(&sb);
     p->enabled = !quiet && isatty(STDERR_FILENO);
     p->start = now();
     p->phase_start = p->start;
@@ -47,17 +51,17 @@ void progress_update(void *ud, enum load_phase phase, uint64_t done, uint64_t to
     double el = t - p->phase_start;
     if (phase != LOAD_PHASE_READ) {
         double frac = total ? (double)done / (double)total : 0;
-        fprintf(stderr, "\r\033[K%s %.40s  %3.0f%%", load_phase_name(phase), p->name, 100 * frac);
+        fprintf(stderr, "\r\033[K%s %s  %3.0f%%", load_phase_name(phase), p->name, 100 * frac);
         if (events)
             fprintf(stderr, "  %.2fM events", (double)events / 1e6);
     } else if (total) {
         double frac = (double)done / (double)total;
         double eta = frac > 0 ? el * (1 - frac) / frac : 0;
-        fprintf(stderr, "\rreading %.40s  %3.0f%%  %.0f/%.0f MB  %.2fM events/s  ETA %.0fs   ",
+        fprintf(stderr, "\rreading %s  %3.0f%%  %.0f/%.0f MB  %.2fM events/s  ETA %.0fs   ",
                 p->name, 100 * frac, (double)done / 1e6, (double)total / 1e6,
                 el > 0 ? (double)events / el / 1e6 : 0, eta);
     } else {
-        fprintf(stderr, "\rreading %.40s  %.0f MB  %.2fM events/s   ", p->name, (double)done / 1e6,
+        fprintf(stderr, "\rreading %s  %.0f MB  %.2fM events/s   ", p->name, (double)done / 1e6,
                 el > 0 ? (double)events / el / 1e6 : 0);
     }
     fflush(stderr);

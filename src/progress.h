@@ -9,7 +9,9 @@
 #include "core/trace/load.h"
 
 struct progress {
-    const char *name;   /* borrowed */
+    char name[256];     /* the input's name, sanitized (display_sanitize: a
+                           file name may hold terminal escapes) and cut to 40
+                           columns */
     bool enabled;       /* stderr is a terminal and not quiet */
     bool shown;         /* something was drawn (erase it when done) */
     double start, last; /* monotonic seconds */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base/input_registry.h"
 #include "core/base/outfile.h"
 #include "core/base/xalloc.h"
 
@@ -147,6 +148,17 @@ static enum status open_common(struct outfile *o, const char *path, struct errin
             return ST_IO;
         }
         return ST_OK;
+    }
+    /* The backstop behind outfile_check_distinct: an input this process
+     * has read, however it was reached. */
+    char *input = exists && S_ISREG(st.st_mode) ? input_registry_find(&st) : NULL;
+    if (input) {
+        errinfo_set(err, ST_IO, path, -1,
+                    "the output is the same file as the input %s; refusing to overwrite it", input);
+        free(input);
+        outfile_reset(o);
+        errno = EEXIST;
+        return ST_IO;
     }
     /* A file its owner made read-only stays as it is, as it would for an
      * open in place (the rename needs only the directory's permission). */

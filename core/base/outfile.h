@@ -9,7 +9,8 @@
  *
  * Before anything is read, outfile_check_distinct() refuses an output that
  * is the same file as an input, so that a command never overwrites what it
- * reads.
+ * reads; and outfile_open refuses a target that is a file this process has
+ * read (input_registry.h), whatever reached it.
  *
  * Every failing call leaves errno at the reason (for callers with their own
  * message format). */
@@ -39,7 +40,9 @@ struct outfile {
 enum status outfile_check_distinct(const char *out, const char *in, struct errinfo *err);
 
 /* Open `path` for writing: "-" is standard output; a target that exists
- * and is not a regular file is opened in place; anything else gets a
+ * and is not a regular file is opened in place; a regular file that is
+ * an input read so far is refused (ST_IO, errno EEXIST, err naming both
+ * as outfile_check_distinct does); anything else gets a
  * temporary file in the target's directory (mode 0666 less the umask, or
  * the existing file's mode). o->fd is where to write. Returns ST_OK, or
  * ST_IO with err filled (nothing is left behind). */

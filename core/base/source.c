@@ -8,19 +8,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base/input_registry.h"
 #include "core/base/source.h"
 #include "core/base/xalloc.h"
 
 #define INBUF_SIZE (256 * 1024)
 
-enum status source_open(struct source *src, const char *path, struct errinfo *err)
+/* What a file type is called in messages. */
+static const char *file_type_name(mode_t m)
+{
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISDIR(m))
+        return "a directory";
+    return "not a regular file";
+}
+
+static enum status open_common(struct source *src, const char *path, bool regular_only,
+                               struct errinfo *err)
 {
     memset(src, 0, sizeof(*src));
     src->name = xstrdup(path);
-    if (strcmp(path, "-") == 0) {
+    if (strcmp(path, "-") == 0 && !regular_only) {
         src->fd = STDIN_FILENO;
     } else {
-        src->fd = open(path, O_RDONLY | O_CLOEXEC);
+        /* O_NONBLOCK: opening a FIFO waits for a writer, which may never
+         * come; the type check below runs first. */
+        int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (regular_only ? O_NONBLOCK : 0);
+        src->fd = open(path, flags);
         if (src->fd < 0) {
             errinfo_set(err, ST_IO, path, -1, "cannot open: %s", strerror(errno));
             return ST_IO;
@@ -33,11 +54,35 @@ enum status source_open(struct source *src, const char *path, struct errinfo *er
             errinfo_set(err, ST_IO, path, -1, "is a directory, expected a trace file");
             return ST_IO;
         }
-        if (S_ISREG(st.st_mode))
+        if (regular_only && !S_ISREG(st.st_mode)) {
+            errinfo_set(err, ST_IO, path, -1,
+                        "is %s: only regular files are read from a directory or pattern (name "
+                        "it on the command line to read it once)",
+                        file_type_name(st.st_mode));
+            return ST_IO;
+        }
+        if (S_ISREG(st.st_mode)) {
             src->in_total = (uint64_t)st.st_size;
+            input_registry_add(&st, path);
+        }
+    }
+    if (regular_only) {
+        int fl = fcntl(src->fd, F_GETFL);
+        if (fl >= 0)
+            (void)fcntl(src->fd, F_SETFL, fl & ~O_NONBLOCK);
     }
     src->inbuf = xmalloc(INBUF_SIZE);
     return ST_OK;
+}
+
+enum status source_open(struct source *src, const char *path, struct errinfo *err)
+{
+    return open_common(src, path, false, err);
+}
+
+enum status source_open_regular(struct source *src, const char *path, struct errinfo *err)
+{
+    return open_common(src, path, true, err);
 }
 
 void source_open_mem(struct source *src, const char *name, const void *buf, size_t len)
@@ -239,24 +284,33 @@ ssize_t source_read(struct source *src, void *buf, size_t cap, struct errinfo *e
     return read_decoded(src, buf, cap, err);
 }
 
+bool source_peek(struct source *src, size_t want, const uint8_t **p, size_t *n, struct errinfo *err)
+{
+    bool ok = true;
+    if (src->peek_len < want) {
+        src->peek = xreallocarray(src->peek, want, 1);
+        ssize_t r = 0;
+        while (src->peek_len < want &&
+               (r = read_decoded(src, src->peek + src->peek_len, want - src->peek_len, err)) > 0)
+            src->peek_len += (size_t)r;
+        ok = r >= 0;
+    }
+    *p = src->peek ? src->peek : (const uint8_t *)"";
+    *n = src->peek_len < want ? src->peek_len : want;
+    return ok;
+}
+
 enum input_kind source_sniff(struct source *src, struct errinfo *err)
 {
-    if (!src->peek) {
-        src->peek = xmalloc(64);
-        size_t n = 0;
-        ssize_t r;
-        while (n < 64 && (r = read_decoded(src, src->peek + n, 64 - n, err)) > 0)
-            n += (size_t)r;
-        src->peek_len = n;
-        src->peek_pos = 0;
-    }
+    const uint8_t *b;
+    size_t n;
+    source_peek(src, 64, &b, &n, err);
     size_t i = 0;
-    const uint8_t *b = src->peek;
-    while (i < src->peek_len && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t'))
+    while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t'))
         i++;
-    if (i == 0 && src->peek_len && b[0] == 0x80)
+    if (i == 0 && n && b[0] == 0x80)
         return INPUT_PICKLE;
-    if (i < src->peek_len && (b[i] == '{' || b[i] == '['))
+    if (i < n && (b[i] == '{' || b[i] == '['))
         return INPUT_JSON;
     return INPUT_UNKNOWN;
 }

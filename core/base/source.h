@@ -36,8 +36,16 @@ struct source {
     size_t peek_len, peek_pos; /* out again by the next reads          */
 };
 
-/* Open path ("-" for stdin). On failure fills err (ST_IO) and returns it. */
+/* Open path ("-" for stdin). On failure fills err (ST_IO) and returns it.
+ * A regular file opened is recorded as an input (input_registry.h). A
+ * FIFO or device is opened as it is, waiting for a writer: for a path the
+ * user named. */
 enum status source_open(struct source *src, const char *path, struct errinfo *err);
+/* As source_open, for a file the user did not name (a directory's or a
+ * pattern's, a path written inside a file): only a regular file is read.
+ * The open does not wait (O_NONBLOCK) and the type is checked before any
+ * read; anything else is ST_IO naming its type. "-" is a file name here. */
+enum status source_open_regular(struct source *src, const char *path, struct errinfo *err);
 /* Read from buf[0..len); the buffer must outlive the source. */
 void source_open_mem(struct source *src, const char *name, const void *buf, size_t len);
 /* Read up to cap decompressed bytes into buf. Returns the count, 0 at the
@@ -49,5 +57,11 @@ void source_close(struct source *src);
 enum input_kind { INPUT_UNKNOWN, INPUT_JSON, INPUT_PICKLE };
 /* Peek at a source that has not been read yet. */
 enum input_kind source_sniff(struct source *src, struct errinfo *err);
+/* The first `want` decoded bytes of a source not yet read (fewer at its
+ * end) in *p[0..*n), without consuming them: the next reads hand them out
+ * again, so a pipe is read once. False on a read fault (err filled), with
+ * what was read before it. */
+bool source_peek(struct source *src, size_t want, const uint8_t **p, size_t *n,
+                 struct errinfo *err);
 
 #endif

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -198,11 +199,47 @@ void srcpath_candidates(struct srcpath *sp, const char *file, struct srcpath_lis
     free(mapped);
 }
 
+/* Whether real (a resolved path) is root or under it (root resolved too,
+ * NULL when it does not exist). */
+static bool under(const char *real, const char *root)
+{
+    char *r = root ? realpath(root, NULL) : NULL;
+    if (!r)
+        return false;
+    size_t n = strlen(r);
+    bool yes =
+        strncmp(real, r, n) == 0 && (real[n] == '/' || real[n] == '\0' || (n == 1 && r[0] == '/'));
+    free(r);
+    return yes;
+}
+
+bool srcpath_allowed(const struct srcpath *sp, const char *path, char *why, size_t whyn)
+{
+    char *real = realpath(path, NULL);
+    if (!real) {
+        snprintf(why, whyn, "%s", strerror(errno));
+        return false;
+    }
+    bool ok = false;
+    for (size_t i = 0; i < sp->dirs.n && !ok; i++)
+        ok = under(real, sp->dirs.v[i]);
+    for (size_t i = 0; i < sp->maps.n && !ok; i++)
+        ok = under(real, sp->maps.v[i].to);
+    if (!ok)
+        snprintf(why, whyn,
+                 "outside every source directory and --source-map target (it resolves to "
+                 "%s); add its directory with --source-path to preview it",
+                 real);
+    free(real);
+    return ok;
+}
+
 char *srcpath_find(struct srcpath *sp, const char *file, struct strbuf *looked)
 {
     struct srcpath_list c = {0};
     srcpath_candidates(sp, file, &c);
     char *found = NULL;
+    char confined[PATH_MAX + 160];
     for (size_t i = 0; i < c.n && !found; i++) {
         struct stat st;
         const char *why = NULL;
@@ -212,6 +249,8 @@ char *srcpath_find(struct srcpath *sp, const char *file, struct strbuf *looked)
             why = "not a regular file";
         else if (access(c.v[i], R_OK) != 0)
             why = strerror(errno);
+        else if (!srcpath_allowed(sp, c.v[i], confined, sizeof(confined)))
+            why = confined;
         if (!why) {
             found = c.v[i];
             c.v[i] = NULL;

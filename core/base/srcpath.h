@@ -60,9 +60,17 @@ char *srcpath_apply_map(const struct srcpath *sp, const char *path);
  * along the search directories. */
 void srcpath_candidates(struct srcpath *sp, const char *file, struct srcpath_list *out);
 
-/* The first candidate that is a regular file (owned), or NULL. When looked
- * is not NULL it gets one line per candidate tried: the path and why it
- * was not taken ("PATH: No such file or directory"). */
+/* Whether a file may be shown: a trace is untrusted, so only a file that,
+ * after resolving "..", "." and symlinks (realpath), lies under one of
+ * the search directories (resolved too) or under the target of a
+ * --source-map rule. False with why filled otherwise (the resolved path
+ * and what to do), or when path cannot be resolved (strerror). */
+bool srcpath_allowed(const struct srcpath *sp, const char *path, char *why, size_t whyn);
+
+/* The first candidate that is a regular file, readable and allowed
+ * (srcpath_allowed) (owned), or NULL. When looked is not NULL it gets one
+ * line per candidate tried: the path and why it was not taken ("PATH: No
+ * such file or directory", "PATH: outside every source directory ..."). */
 char *srcpath_find(struct srcpath *sp, const char *file, struct strbuf *looked);
 
 /* The site-packages directories of the python3 on PATH, one per line, in

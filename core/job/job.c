@@ -58,10 +58,10 @@ enum status job_from_summaries(struct ranksum **sums, size_t n, struct job **out
             ws = sums[i]->world_size;
             ws_at = i;
         } else if (sums[i]->world_size != ws) {
-            errinfo_set(err, ST_FORMAT, sums[i]->source, -1,
+            errinfo_set(err, ST_FORMAT, ranksum_file(sums[i]), -1,
                         "distributedInfo.world_size %d, but %s has %d: the ranks of one job "
                         "expected",
-                        sums[i]->world_size, sums[ws_at]->source, ws);
+                        sums[i]->world_size, ranksum_file(sums[ws_at]), ws);
             st = ST_FORMAT;
         }
     }
@@ -78,9 +78,10 @@ enum status job_from_summaries(struct ranksum **sums, size_t n, struct job **out
     num_sort(num, n);
     for (size_t i = 1; i < n && st == ST_OK; i++)
         if (num[i].rank == num[i - 1].rank) {
-            errinfo_set(err, ST_FORMAT, num[i].s->source, -1,
+            errinfo_set(err, ST_FORMAT, ranksum_file(num[i].s), -1,
                         "rank %d (from its %s), which %s claims too: one file per rank expected",
-                        num[i].rank, job_rank_source_name(j->rank_source), num[i - 1].s->source);
+                        num[i].rank, job_rank_source_name(j->rank_source),
+                        ranksum_file(num[i - 1].s));
             st = ST_FORMAT;
         }
     for (size_t i = 0; i < n; i++) {
@@ -106,37 +107,66 @@ struct loading {
     struct errinfo *errs;   /* per input */
 };
 
+/* Open input i once, tell a summary from a trace by bytes peeked from
+ * that one source, and read it with the loader this picks: a FIFO named
+ * on the command line is read once; a file from a directory or pattern
+ * is opened only if it is a regular file. */
 static bool load_one(void *ud, size_t i)
 {
     struct loading *L = ud;
-    const char *path = L->in->v.v[i].path;
-    if (ranksum_is_summary(path)) {
-        L->st[i] = ranksum_read(path, &L->sums[i], &L->errs[i]);
-        if (L->st[i] == ST_OK)
+    const struct job_input *in = &L->in->v.v[i];
+    struct source src;
+    struct errinfo *err = &L->errs[i];
+    enum status st =
+        in->named ? source_open(&src, in->path, err) : source_open_regular(&src, in->path, err);
+    if (st == ST_OK && ranksum_source_is_summary(&src, err)) {
+        st = ranksum_read_source(&src, &L->sums[i], err);
+        if (st == ST_OK)
             L->sums[i]->name_rank = job_inputs_name_rank(L->sums[i]->source);
-        return L->st[i] == ST_OK;
+    } else if (st == ST_OK && err->status == ST_OK) {
+        struct trace *t = NULL;
+        st = job_load_rank_source(in, &src, L->o ? &L->o->load : NULL, L->parse_threads, &t,
+                                  &L->sums[i], err);
+        /* The trace goes as soon as its summary is made. */
+        trace_free(t);
+    } else if (st == ST_OK) {
+        st = err->status; /* the peek's read fault */
     }
-    struct trace *t = NULL;
-    L->st[i] = job_load_rank(&L->in->v.v[i], L->o ? &L->o->load : NULL, L->parse_threads, &t,
-                             &L->sums[i], &L->errs[i]);
-    /* The trace goes as soon as its summary is made. */
-    trace_free(t);
-    return L->st[i] == ST_OK;
+    source_close(&src);
+    L->st[i] = st;
+    return st == ST_OK;
+}
+
+enum status job_load_rank_source(const struct job_input *in, struct source *src,
+                                 const struct load_opts *base, unsigned parse_threads,
+                                 struct trace **t, struct ranksum **sum, struct errinfo *err)
+{
+    struct load_opts lo = base ? *base : (struct load_opts){0};
+    lo.no_index = false;
+    lo.progress = NULL;
+    lo.threads = parse_threads;
+    enum status st = trace_load_source(src, &lo, t, err);
+    if (st == ST_OK) {
+        *sum = ranksum_from_trace(*t);
+        (*sum)->name_rank = in->name_rank;
+    }
+    return st;
 }
 
 enum status job_load_rank(const struct job_input *in, const struct load_opts *base,
                           unsigned parse_threads, struct trace **t, struct ranksum **sum,
                           struct errinfo *err)
 {
-    struct load_opts lo = base ? *base : (struct load_opts){0};
-    lo.no_index = false;
-    lo.progress = NULL;
-    lo.threads = parse_threads;
-    enum status st = trace_load_file(in->path, &lo, t, err);
-    if (st == ST_OK) {
-        *sum = ranksum_from_trace(*t);
-        (*sum)->name_rank = in->name_rank;
+    struct source src;
+    enum status st =
+        in->named ? source_open(&src, in->path, err) : source_open_regular(&src, in->path, err);
+    if (st != ST_OK) {
+        source_close(&src);
+        *t = NULL;
+        return st;
     }
+    st = job_load_rank_source(in, &src, base, parse_threads, t, sum, err);
+    source_close(&src);
     return st;
 }
 

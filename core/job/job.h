@@ -59,10 +59,17 @@ size_t job_load_workers(const struct job_inputs *in, unsigned threads, unsigned 
 /* Load input i's trace as the job loader does (indexed, no progress bar,
  * parse_threads parser threads, the rest of base's options; base may be
  * NULL) and summarise it into *sum, named by the input's file-name rank.
- * On success *t is the trace, which the caller frees once done with it. */
+ * On success *t is the trace, which the caller frees once done with it.
+ * An input the user did not name (in->named false) is read only if it is
+ * a regular file (source_open_regular). */
 enum status job_load_rank(const struct job_input *in, const struct load_opts *base,
                           unsigned parse_threads, struct trace **t, struct ranksum **sum,
                           struct errinfo *err);
+
+/* Same from a source opened on the input (the caller closes it). */
+enum status job_load_rank_source(const struct job_input *in, struct source *src,
+                                 const struct load_opts *base, unsigned parse_threads,
+                                 struct trace **t, struct ranksum **sum, struct errinfo *err);
 
 /* The first fault of st[0..n) in input order, moved into *err; every
  * errs[i] is cleared. ST_OK when there is none. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base/hmap.h"
+#include "core/base/wide.h"
 #include "core/base/sort.h"
 #include "core/base/xalloc.h"
 #include "core/job/job_colls.h"
@@ -124,7 +125,7 @@ static void measure(const struct job *j, struct job_colls *c, struct coll_inst *
         const struct rank_coll *rc = &j->ranks.v[p->rank_ix]->colls.v[p->coll];
         int64_t w = ls - rc->ts;
         sum += (double)w;
-        c->wait_total.v[p->rank_ix] += w;
+        c->wait_total.v[p->rank_ix] = wide_add_sat(c->wait_total.v[p->rank_ix], w);
         /* TraceLens: max over (wait, rank) pairs, so the highest rank wins
          * a tie; the last arrival is the first rank with the least wait. */
         if (w >= max_wait) {
@@ -155,7 +156,7 @@ void job_colls_build(const struct job *j, struct job_colls *c)
         VEC_PUSH(&c->n_first, 0);
         int64_t d = 0;
         for (size_t i = 0; i < j->ranks.v[r]->colls.n; i++)
-            d += j->ranks.v[r]->colls.v[i].dur;
+            d = wide_add_sat(d, j->ranks.v[r]->colls.v[i].dur);
         VEC_PUSH(&c->coll_dur, d);
     }
     c->simplified = detect_simplified(j);

@@ -39,7 +39,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void add_path(struct job_inputs *in, const char *path)
+static void add_path(struct job_inputs *in, const char *path, bool named)
 {
     struct stat st;
     uint64_t dev = 0, ino = 0, key = 0;
@@ -61,6 +61,7 @@ static void add_path(struct job_inputs *in, const char *path)
     x->name_rank = job_inputs_name_rank(path);
     x->dev = dev;
     x->ino = ino;
+    x->named = named;
     if (dev || ino)
         hmap_put(&in->seen, key, (uint32_t)(in->v.n - 1));
 }
@@ -96,7 +97,7 @@ static enum status add_dir(struct job_inputs *in, const char *dir, struct errinf
         sort_items(names.v, names.n, sizeof(char *), cmp_str);
     for (size_t i = 0; i < names.n; i++) {
         if (st == ST_OK)
-            add_path(in, names.v[i]);
+            add_path(in, names.v[i], false);
         free(names.v[i]);
     }
     VEC_FREE(&names);
@@ -112,7 +113,7 @@ enum status job_inputs_resolve(const char *const *args, size_t n, struct job_inp
         const char *a = args[i];
         struct stat st;
         if (strcmp(a, "-") == 0) {
-            VEC_PUSH(&out->v, ((struct job_input){xstrdup(a), -1, 0, 0}));
+            VEC_PUSH(&out->v, ((struct job_input){xstrdup(a), -1, 0, 0, true}));
             continue;
         }
         if (stat(a, &st) == 0) {
@@ -121,7 +122,7 @@ enum status job_inputs_resolve(const char *const *args, size_t n, struct job_inp
                 if (add_dir(out, a, err) != ST_OK)
                     return err->status;
             } else {
-                add_path(out, a);
+                add_path(out, a, true);
             }
             continue;
         }
@@ -132,7 +133,7 @@ enum status job_inputs_resolve(const char *const *args, size_t n, struct job_inp
                 /* glob(3) sorts its matches. */
                 for (size_t k = 0; k < g.gl_pathc; k++)
                     if (!job_inputs_is_dir(g.gl_pathv[k]))
-                        add_path(out, g.gl_pathv[k]);
+                        add_path(out, g.gl_pathv[k], false);
                 globfree(&g);
                 continue;
             }

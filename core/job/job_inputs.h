@@ -22,6 +22,8 @@ struct job_input {
     char *path;        /* as found (argument, directory/name or glob match) */
     int name_rank;     /* rank the file name gives (job_inputs_name_rank), -1 = none */
     uint64_t dev, ino; /* the file's identity (stat), 0/0 when unknown */
+    bool named;        /* an argument itself, not a directory's file or a glob's match:
+                          then a FIFO or device is read (once); else only a regular file */
 };
 
 struct job_inputs {

@@ -22,11 +22,17 @@ struct ranksum *ranksum_new(const char *source)
     return s;
 }
 
+const char *ranksum_file(const struct ranksum *s)
+{
+    return s->file ? s->file : s->source;
+}
+
 void ranksum_free(struct ranksum *s)
 {
     if (!s)
         return;
     free(s->source);
+    free(s->file);
     strtab_free(&s->strs);
     VEC_FREE(&s->colls);
     VEC_FREE(&s->ops);

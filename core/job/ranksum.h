@@ -15,6 +15,7 @@
 #include "core/analysis/timeline.h"
 #include "core/base/errinfo.h"
 #include "core/base/interval.h"
+#include "core/base/source.h"
 #include "core/base/strtab.h"
 #include "core/base/vec.h"
 #include "core/trace/trace.h"
@@ -50,6 +51,8 @@ struct rank_op {
 
 struct ranksum {
     char *source;                 /* the trace's path as given (kept through summarize) */
+    char *file;                   /* the summary file it was read from; NULL when built
+                                     from a trace (then source is the file read) */
     int dist_rank;                /* distributedInfo.rank, -1 = none */
     int world_size;               /* distributedInfo.world_size, -1 = none */
     int name_rank;                /* rank from the source's file name, -1 = none */
@@ -69,6 +72,9 @@ struct ranksum {
 
 /* A new, empty summary (ranks -1); free with ranksum_free. */
 struct ranksum *ranksum_new(const char *source);
+/* The file this rank was read from, for messages: the summary file, or
+ * the trace's path when the summary was built from the trace. */
+const char *ranksum_file(const struct ranksum *s);
 void ranksum_free(struct ranksum *s);
 
 /* Close the gaps of the set s->busy as the field's comment says (sets
@@ -84,10 +90,17 @@ struct ranksum *ranksum_from_trace(const struct trace *t);
 enum status ranksum_write(const struct ranksum *s, const char *path, struct errinfo *err);
 /* Whether the file at path is a summary (its decompressed text begins
  * with the format's key); false for anything else, unreadable included,
- * and for "-" (standard input is left unread). */
+ * for "-" and for anything not a regular file (a FIFO or pipe is left
+ * unread and unopened: peeking would take bytes its reader needs). */
 bool ranksum_is_summary(const char *path);
+/* Whether an unread source holds a summary, judged from bytes it peeks
+ * (source_peek): the next reads still see every byte, so a pipe is read
+ * once, by whichever loader this picks. */
+bool ranksum_source_is_summary(struct source *src, struct errinfo *err);
 /* Read a summary file; *out receives it (caller frees) or NULL with err
  * filled (ST_FORMAT naming the file and what was expected; ST_IO). */
 enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo *err);
+/* Same from an open source (the caller closes it), named src->name. */
+enum status ranksum_read_source(struct source *src, struct ranksum **out, struct errinfo *err);
 
 #endif

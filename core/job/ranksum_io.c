@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "core/base/outfile.h"
+#include "core/base/sort.h"
 #include "core/base/source.h"
 #include "core/base/strbuf.h"
 #include "core/base/xalloc.h"
@@ -22,6 +23,11 @@
 /* A summary is small (a few hundred KB); anything this large is refused. */
 #define MAX_SUMMARY_BYTES (512u << 20)
 
+/* The timeline object's fields, in the order of the file. */
+static const char *const TL_KEYS[] = {"computation", "exposed_comm", "exposed_memcpy",
+                                      "busy",        "idle",         "total",
+                                      "total_comm",  "total_memcpy", "events"};
+
 static void put_str_or_null(struct strbuf *sb, const struct ranksum *s, uint32_t id)
 {
     if (!id)
@@ -30,12 +36,25 @@ static void put_str_or_null(struct strbuf *sb, const struct ranksum *s, uint32_t
         sb_put_json_string(sb, strtab_str(&s->strs, id), strtab_len(&s->strs, id));
 }
 
+/* JSON readers hold numbers as doubles, exact up to 2^53: an integer
+ * beyond that is written as a decimal string, which get_i64 reads back
+ * exactly. Whatever is written here is read. */
+#define EXACT_MAX (INT64_C(1) << 53)
+
+static void put_i64(struct strbuf *sb, int64_t v)
+{
+    if (v >= -EXACT_MAX && v <= EXACT_MAX)
+        sb_printf(sb, "%lld", (long long)v);
+    else
+        sb_printf(sb, "\"%lld\"", (long long)v);
+}
+
 static void put_int_or_null(struct strbuf *sb, int64_t v)
 {
     if (v < 0)
         sb_puts(sb, "null");
     else
-        sb_printf(sb, "%lld", (long long)v);
+        put_i64(sb, v);
 }
 
 static void render(const struct ranksum *s, struct strbuf *sb)
@@ -47,23 +66,30 @@ static void render(const struct ranksum *s, struct strbuf *sb)
     sb_puts(sb, ", \"world_size\": ");
     put_int_or_null(sb, s->world_size);
     const struct timeline_breakdown *b = &s->tl;
-    sb_printf(sb,
-              ",\n\"timeline_ns\": {\"computation\": %lld, \"exposed_comm\": %lld, "
-              "\"exposed_memcpy\": %lld, \"busy\": %lld, \"idle\": %lld, \"total\": %lld, "
-              "\"total_comm\": %lld, \"total_memcpy\": %lld, \"events\": %llu},\n",
-              (long long)b->computation, (long long)b->exposed_comm, (long long)b->exposed_memcpy,
-              (long long)b->busy, (long long)b->idle, (long long)b->total, (long long)b->total_comm,
-              (long long)b->total_memcpy, (unsigned long long)b->n_events);
-    sb_printf(sb, "\"steps\": {\"count\": %u, \"total_ns\": %lld},\n", s->nsteps,
-              (long long)s->steps_ns);
-    /* JSON readers hold numbers as doubles, exact below 2^53: absolute ns
-     * times (~2^60) are written as a base (a decimal string) and offsets. */
+    const int64_t tl[] = {b->computation, b->exposed_comm, b->exposed_memcpy,
+                          b->busy,        b->idle,         b->total,
+                          b->total_comm,  b->total_memcpy, (int64_t)b->n_events};
+    sb_puts(sb, ",\n\"timeline_ns\": {");
+    for (size_t i = 0; i < ARRAY_SIZE(tl); i++) {
+        sb_printf(sb, "%s\"%s\": ", i ? ", " : "", TL_KEYS[i]);
+        put_i64(sb, tl[i]);
+    }
+    sb_printf(sb, "},\n\"steps\": {\"count\": %u, \"total_ns\": ", s->nsteps);
+    put_i64(sb, s->steps_ns);
+    sb_puts(sb, "},\n");
+    /* Absolute ns times (~2^60) are written as a base (a decimal string)
+     * and offsets from it. */
     int64_t base = s->colls.n ? s->colls.v[0].ts : 0;
     sb_printf(sb, "\"collectives_base_ns\": \"%lld\",\n\"collectives\": [", (long long)base);
     for (size_t i = 0; i < s->colls.n; i++) {
         const struct rank_coll *c = &s->colls.v[i];
-        sb_printf(sb, "%s\n[%lld, %lld, %lld, ", i ? "," : "", (long long)(c->ts - base),
-                  (long long)c->dur, (long long)c->stream);
+        sb_puts(sb, i ? ",\n[" : "\n[");
+        put_i64(sb, c->ts - base);
+        sb_puts(sb, ", ");
+        put_i64(sb, c->dur);
+        sb_puts(sb, ", ");
+        put_i64(sb, c->stream);
+        sb_puts(sb, ", ");
         put_str_or_null(sb, s, c->name);
         sb_puts(sb, ", ");
         put_str_or_null(sb, s, c->dtype);
@@ -84,15 +110,20 @@ static void render(const struct ranksum *s, struct strbuf *sb)
         const struct rank_op *o = &s->ops.v[i];
         sb_puts(sb, i ? ",\n[" : "\n[");
         put_str_or_null(sb, s, o->name);
-        sb_printf(sb, ", %u, %lld]", o->count, (long long)o->gpu_ns);
+        sb_printf(sb, ", %u, ", o->count);
+        put_i64(sb, o->gpu_ns);
+        sb_putc(sb, ']');
     }
     int64_t cbase = s->busy.n ? s->busy.v[0].start : 0;
-    sb_printf(sb, "],\n\"compute_gap_ns\": %lld, \"compute_base_ns\": \"%lld\",\n\"compute\": [",
-              (long long)s->busy_gap_ns, (long long)cbase);
-    for (size_t i = 0; i < s->busy.n; i++)
-        sb_printf(sb, "%s%lld,%lld", i ? (i % 8 ? ", " : ",\n") : "",
-                  (long long)(s->busy.v[i].start - cbase),
-                  (long long)(s->busy.v[i].end - s->busy.v[i].start));
+    sb_puts(sb, "],\n\"compute_gap_ns\": ");
+    put_i64(sb, s->busy_gap_ns);
+    sb_printf(sb, ", \"compute_base_ns\": \"%lld\",\n\"compute\": [", (long long)cbase);
+    for (size_t i = 0; i < s->busy.n; i++) {
+        sb_puts(sb, i ? (i % 8 ? ", " : ",\n") : "");
+        put_i64(sb, s->busy.v[i].start - cbase);
+        sb_putc(sb, ',');
+        put_i64(sb, s->busy.v[i].end - s->busy.v[i].start);
+    }
     sb_puts(sb, "]}\n");
 }
 
@@ -107,14 +138,23 @@ enum status ranksum_write(const struct ranksum *s, const char *path, struct erri
     }
     /* The gzip stream owns a copy of the descriptor; the outfile closes
      * its own and renames the finished file into place. */
+    /* The reason is errno of the write that failed: gzwrite's, or
+     * gzclose's when the buffered bytes meet a full disk there. */
+    errno = 0;
     int fd = dup(of.fd);
     gzFile gz = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
     bool ok = gz && gzwrite(gz, sb.s, (unsigned)sb.len) == (int)sb.len;
-    int e = errno ? errno : EIO;
-    if (gz)
-        ok = gzclose(gz) == Z_OK && ok;
-    else if (fd >= 0)
+    int e = ok ? 0 : errno;
+    if (gz) {
+        errno = 0;
+        if (gzclose(gz) != Z_OK) {
+            e = e ? e : errno;
+            ok = false;
+        }
+    } else if (fd >= 0) {
         close(fd);
+    }
+    e = e ? e : EIO;
     sb_free(&sb);
     if (!ok) {
         errinfo_set(err, ST_IO, path, -1, "cannot write: %s", strerror(e));
@@ -124,26 +164,42 @@ enum status ranksum_write(const struct ranksum *s, const char *path, struct erri
     return outfile_commit(&of, err);
 }
 
+bool ranksum_source_is_summary(struct source *src, struct errinfo *err)
+{
+    const uint8_t *p;
+    size_t n;
+    return source_peek(src, sizeof(MAGIC) - 1, &p, &n, err) && n == sizeof(MAGIC) - 1 &&
+           memcmp(p, MAGIC, n) == 0;
+}
+
 bool ranksum_is_summary(const char *path)
 {
-    /* Peeking would consume standard input, which the trace loader reads. */
+    /* Peeking would consume standard input or a pipe, which the trace
+     * loader reads; a FIFO is never opened here. */
     if (strcmp(path, "-") == 0)
         return false;
     struct source src;
     struct errinfo err = {0};
-    bool yes = false;
-    if (source_open(&src, path, &err) == ST_OK) {
-        char buf[sizeof(MAGIC)];
-        size_t got = 0;
-        ssize_t n;
-        while (got < sizeof(MAGIC) - 1 &&
-               (n = source_read(&src, buf + got, sizeof(MAGIC) - 1 - got, &err)) > 0)
-            got += (size_t)n;
-        yes = got == sizeof(MAGIC) - 1 && memcmp(buf, MAGIC, got) == 0;
-    }
+    bool yes =
+        source_open_regular(&src, path, &err) == ST_OK && ranksum_source_is_summary(&src, &err);
     source_close(&src);
     errinfo_clear(&err);
     return yes;
+}
+
+/* A decimal integer: an optional '-', digits, nothing else, in int64. */
+static bool parse_decimal(const char *p, int64_t *out)
+{
+    const char *d = p + (*p == '-');
+    if (!*d || strspn(d, "0123456789") != strlen(d))
+        return false;
+    char *end;
+    errno = 0;
+    long long x = strtoll(p, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = x;
+    return true;
 }
 
 /* Field readers: false when the value is not of the expected type. */
@@ -153,6 +209,9 @@ static bool get_i64(const cJSON *v, bool nullable, int64_t *out)
         *out = -1;
         return true;
     }
+    /* Integers past 2^53, as put_i64 writes them. */
+    if (cJSON_IsString(v))
+        return parse_decimal(v->valuestring, out);
     /* cJSON reads numbers as doubles: only integers it holds exactly. */
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || fabs(v->valuedouble) > 0x1p53 ||
         v->valuedouble != floor(v->valuedouble))
@@ -185,9 +244,10 @@ static bool read_coll(struct ranksum *s, const cJSON *a, int64_t base)
               get_str(s, x = x->next, &c.dtype) && get_str(s, x = x->next, &c.pg_name) &&
               get_str(s, x = x->next, &c.pg_ranks) && get_i64(x = x->next, true, &gs) &&
               get_i64(x = x->next, true, &c.in_nelems) && get_i64(x = x->next, true, &c.out_nelems);
-    if (!ok || gs > INT32_MAX || c.ts < 0 || c.ts > INT64_MAX - base)
+    /* Offsets from the first collective: 0 or more, the sum in int64
+     * whatever the sign of the base. */
+    if (!ok || gs > INT32_MAX || c.ts < 0 || __builtin_add_overflow(c.ts, base, &c.ts))
         return false;
-    c.ts += base;
     c.group_size = (int32_t)gs;
     VEC_PUSH(&s->colls, c);
     return true;
@@ -207,23 +267,10 @@ static bool read_op(struct ranksum *s, const cJSON *a)
     return true;
 }
 
-/* The timeline object's fields, in the order of the file. */
-static const char *const TL_KEYS[] = {"computation", "exposed_comm", "exposed_memcpy",
-                                      "busy",        "idle",         "total",
-                                      "total_comm",  "total_memcpy", "events"};
-
 /* A decimal integer in a JSON string (absolute ns times). */
 static bool get_base(const cJSON *v, int64_t *out)
 {
-    if (!cJSON_IsString(v) || !*v->valuestring)
-        return false;
-    char *end;
-    errno = 0;
-    long long x = strtoll(v->valuestring, &end, 10);
-    if (*end || errno)
-        return false;
-    *out = x;
-    return true;
+    return cJSON_IsString(v) && parse_decimal(v->valuestring, out);
 }
 
 /* Version 2's compute intervals: [start_ns, dur_ns] pairs flattened, starts
@@ -312,6 +359,69 @@ static const char *read_doc(struct ranksum *s, const cJSON *doc)
     return read_busy(s, doc);
 }
 
+/* A key of the object being scanned: where it starts (its opening quote)
+ * and its bytes as written. */
+struct key_at {
+    size_t off, len;
+    const char *s;
+};
+
+static bool key_less(const struct key_at *a, const struct key_at *b)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->s, b->s, n);
+    if (c || a->len != b->len)
+        return c ? c < 0 : a->len < b->len;
+    return a->off < b->off;
+}
+SORT_DEFINE(key_sort, struct key_at, key_less)
+
+/* The offset of the first key that repeats an earlier key of its object
+ * in the JSON text p[0..n) (valid JSON: cJSON parsed it), or -1. Keys are
+ * compared as written. A loop with a stack of open containers, so any
+ * nesting is fine. */
+static int64_t duplicate_key_at(const char *p, size_t n)
+{
+    struct frame {
+        bool object, expect_key;
+        size_t keys_from;
+    };
+    VEC(struct frame) st = {0};
+    VEC(struct key_at) keys = {0};
+    int64_t found = -1;
+    for (size_t i = 0; i < n && found < 0; i++) {
+        char ch = p[i];
+        if (ch == '{' || ch == '[') {
+            *VEC_ADD(&st) = (struct frame){ch == '{', ch == '{', keys.n};
+        } else if (ch == ',' && st.n) {
+            st.v[st.n - 1].expect_key = st.v[st.n - 1].object;
+        } else if ((ch == '}' || ch == ']') && st.n) {
+            struct frame f = st.v[--st.n];
+            size_t k = keys.n - f.keys_from;
+            struct key_at *v = keys.v + f.keys_from;
+            if (f.object && k > 1) {
+                key_sort(v, k);
+                for (size_t a = 1; a < k; a++)
+                    if (v[a].len == v[a - 1].len && memcmp(v[a].s, v[a - 1].s, v[a].len) == 0 &&
+                        (found < 0 || (int64_t)v[a].off < found))
+                        found = (int64_t)v[a].off;
+            }
+            keys.n = f.keys_from;
+        } else if (ch == '"') {
+            size_t start = i++;
+            while (i < n && p[i] != '"')
+                i += p[i] == '\\' ? 2 : 1;
+            if (st.n && st.v[st.n - 1].expect_key) {
+                *VEC_ADD(&keys) = (struct key_at){start, i - start - 1, p + start + 1};
+                st.v[st.n - 1].expect_key = false;
+            }
+        }
+    }
+    VEC_FREE(&st);
+    VEC_FREE(&keys);
+    return found;
+}
+
 enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo *err)
 {
     *out = NULL;
@@ -320,10 +430,19 @@ enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo 
         source_close(&src);
         return err->status;
     }
+    enum status st = ranksum_read_source(&src, out, err);
+    source_close(&src);
+    return st;
+}
+
+enum status ranksum_read_source(struct source *src, struct ranksum **out, struct errinfo *err)
+{
+    *out = NULL;
+    const char *path = src->name;
     struct strbuf text = STRBUF_INIT;
     char buf[65536];
     ssize_t n;
-    while ((n = source_read(&src, buf, sizeof(buf), err)) > 0) {
+    while ((n = source_read(src, buf, sizeof(buf), err)) > 0) {
         if (text.len + (size_t)n > MAX_SUMMARY_BYTES) {
             errinfo_set(err, ST_LIMIT, path, (int64_t)text.len, "a rank summary of at most %u MiB",
                         MAX_SUMMARY_BYTES >> 20);
@@ -332,12 +451,12 @@ enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo 
         }
         sb_putn(&text, buf, (size_t)n);
     }
-    source_close(&src);
     if (n < 0) {
         sb_free(&text);
         return err->status;
     }
-    cJSON *doc = cJSON_ParseWithLength(sb_str(&text), text.len);
+    const char *doc_end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(sb_str(&text), text.len, &doc_end, false);
     if (!doc) {
         const char *at = cJSON_GetErrorPtr();
         int64_t off =
@@ -346,8 +465,25 @@ enum status ranksum_read(const char *path, struct ranksum **out, struct errinfo 
         sb_free(&text);
         return ST_FORMAT;
     }
+    /* One document, each key once: what summarize writes; anything else
+     * is not a summary, whatever a lenient reading would take of it. */
+    size_t end = (size_t)(doc_end - sb_str(&text));
+    while (end < text.len && strchr(" \t\r\n", text.s[end]))
+        end++;
+    int64_t dup = end < text.len ? -1 : duplicate_key_at(sb_str(&text), text.len);
+    if (end < text.len || dup >= 0) {
+        errinfo_set(err, ST_FORMAT, path, end < text.len ? (int64_t)end : dup,
+                    end < text.len ? "rank summary: expected one JSON document, then nothing "
+                                     "but white space, found more"
+                                   : "rank summary: expected each key once in an object, found "
+                                     "it again");
+        cJSON_Delete(doc);
+        sb_free(&text);
+        return ST_FORMAT;
+    }
     sb_free(&text);
     struct ranksum *s = ranksum_new(path);
+    s->file = xstrdup(path);
     const char *want = cJSON_IsObject(doc) ? read_doc(s, doc) : "a JSON object";
     cJSON_Delete(doc);
     if (want) {

@@ -154,7 +154,10 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
     for (size_t c = 0; c < t->ncols; c++) {
         if (!shown(t, c, o))
             continue;
-        width[c] = display_width(col_title(&t->cols[c]), strlen(col_title(&t->cols[c])));
+        sb_clear(&fit);
+        /* A title may carry what the user typed (diff --labels): sanitized. */
+        display_sanitize(&fit, col_title(&t->cols[c]), strlen(col_title(&t->cols[c])));
+        width[c] = display_width(sb_str(&fit), fit.len);
         for (size_t r = 0; r < nrows; r++) {
             size_t lines = t->cols[c].flags & COLF_LINES ? row_lines(t, r, o) : 1;
             for (size_t l = 0; l < lines; l++) {
@@ -176,8 +179,10 @@ static void put_text(struct strbuf *out, const struct table *t, const struct tab
         for (size_t c = 0; c < t->ncols; c++) {
             if (!shown(t, c, o))
                 continue;
-            const char *title = col_title(&t->cols[c]);
-            size_t w = display_width(title, strlen(title));
+            sb_clear(&fit);
+            display_sanitize(&fit, col_title(&t->cols[c]), strlen(col_title(&t->cols[c])));
+            const char *title = sb_str(&fit);
+            size_t w = display_width(title, fit.len);
             if (!first)
                 sb_puts(out, "  ");
             first = false;

@@ -276,19 +276,31 @@ static uint32_t common_ancestor(const struct trace *c, const uint32_t *at, size_
     return r;
 }
 
-/* Copy ev and its ancestors up to (and including) stop, top first. */
+/* Copy ev and its ancestors up to (and including) stop, top first. A loop
+ * over the chain, not a recursion: a capture may nest ops as deep as its
+ * input allows. */
 static uint32_t copy_chain(struct merger *m, const struct trace *c, uint32_t ev, uint32_t stop,
                            uint32_t row, int64_t shift)
 {
     if (m->stamp[ev] == m->gen)
         return m->copy_of[ev];
-    uint32_t p = c->ev.v[ev].parent;
-    if (ev != stop && p != IDX_NONE)
-        copy_chain(m, c, p, stop, row, shift);
-    uint32_t id = copy_event(m, c, ev, row, shift);
-    m->stamp[ev] = m->gen;
-    m->copy_of[ev] = id;
-    return id;
+    /* The events still to copy, ev first: up to stop, the root, or the
+     * lowest ancestor already copied. */
+    VEC(uint32_t) todo = {0};
+    for (uint32_t e = ev;;) {
+        *VEC_ADD(&todo) = e;
+        uint32_t p = c->ev.v[e].parent;
+        if (e == stop || p == IDX_NONE || m->stamp[p] == m->gen)
+            break;
+        e = p;
+    }
+    for (size_t k = todo.n; k-- > 0;) {
+        uint32_t e = todo.v[k];
+        m->copy_of[e] = copy_event(m, c, e, row, shift);
+        m->stamp[e] = m->gen;
+    }
+    VEC_FREE(&todo);
+    return m->copy_of[ev];
 }
 
 static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, uint32_t launch,
@@ -486,11 +498,12 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-enum status capture_load(const char *path, const struct load_opts *opts, struct trace ***caps,
-                         size_t *n, struct errinfo *err)
+enum status capture_list(const char *path, char ***files, size_t *n, struct errinfo *err)
 {
     struct stat st;
-    VEC(char *) files = {0};
+    VEC(char *) v = {0};
+    *files = NULL;
+    *n = 0;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         DIR *d = opendir(path);
         if (!d) {
@@ -502,27 +515,42 @@ enum status capture_load(const char *path, const struct load_opts *opts, struct 
                 continue;
             struct strbuf sb = STRBUF_INIT;
             sb_printf(&sb, "%s/%s", path, de->d_name);
-            *VEC_ADD(&files) = xstrdup(sb_str(&sb));
+            *VEC_ADD(&v) = xstrdup(sb_str(&sb));
             sb_free(&sb);
         }
         closedir(d);
-        if (!files.n) {
+        if (!v.n) {
             errinfo_set(err, ST_FORMAT, path, -1,
                         "expected capture traces (*.json, *.json.gz) in the directory, found none");
             return ST_FORMAT;
         }
-        sort_items(files.v, files.n, sizeof(char *), cmp_str);
+        sort_items(v.v, v.n, sizeof(char *), cmp_str);
     } else {
-        *VEC_ADD(&files) = xstrdup(path);
+        *VEC_ADD(&v) = xstrdup(path);
     }
-    enum status rc = ST_OK;
-    for (size_t k = 0; k < files.n; k++) {
+    *files = v.v;
+    *n = v.n;
+    return ST_OK;
+}
+
+enum status capture_load(const char *path, const struct load_opts *opts, struct trace ***caps,
+                         size_t *n, struct errinfo *err)
+{
+    char **files;
+    size_t nfiles;
+    enum status rc = capture_list(path, &files, &nfiles, err);
+    if (rc != ST_OK)
+        return rc;
+    /* A file of a directory the user did not name: a regular file only. */
+    bool listed = nfiles > 1 || strcmp(files[0], path) != 0;
+    for (size_t k = 0; k < nfiles; k++) {
         if (rc == ST_OK) {
             struct trace *c = NULL;
             struct load_opts lo = opts ? *opts : (struct load_opts){0};
             lo.no_index = false;
             lo.progress = NULL;
-            rc = trace_load_file(files.v[k], &lo, &c, err);
+            lo.regular_only = listed;
+            rc = trace_load_file(files[k], &lo, &c, err);
             if (rc == ST_OK) {
                 *caps = xreallocarray(*caps, *n + 1, sizeof(**caps));
                 (*caps)[(*n)++] = c;
@@ -530,8 +558,8 @@ enum status capture_load(const char *path, const struct load_opts *opts, struct 
                 trace_free(c);
             }
         }
-        free(files.v[k]);
+        free(files[k]);
     }
-    VEC_FREE(&files);
+    free(files);
     return rc;
 }

@@ -56,4 +56,12 @@ const struct capture_graft *capture_grafts(const struct trace *t, uint32_t ev, u
 enum status capture_load(const char *path, const struct load_opts *opts, struct trace ***caps,
                          size_t *n, struct errinfo *err);
 
+/* The files capture_load reads for path (the file itself, or a
+ * directory's *.json and *.json.gz sorted by name): *files[0..*n), which
+ * the caller frees each and the array. ST_OK, or a directory that cannot
+ * be read or holds none (err filled, *files NULL). For the commands'
+ * check that no output is one of them, before anything is read. A file
+ * of a directory is read only if it is a regular file. */
+enum status capture_list(const char *path, char ***files, size_t *n, struct errinfo *err);
+
 #endif

@@ -800,6 +800,14 @@ static enum status top_value(struct loader *L, const char *key, size_t vstart, s
             L->t->base_ns = ns;
         else if (cJSON_IsNumber(v) && fits_i64(v->valuedouble))
             L->t->base_ns = (int64_t)v->valuedouble;
+        /* Absolute times are base_ns + ts, ts within +-2^62: a base within
+         * +-2^62 keeps every sum in int64. Past it the base is dropped. */
+        if (L->t->base_ns > LOAD_MAX_TIME_NS || L->t->base_ns < -LOAD_MAX_TIME_NS) {
+            L->t->base_ns = 0;
+            soft_fail(L, L->base + vstart,
+                      "expected \"baseTimeNanoseconds\" within +-2^62 ns (146 years around "
+                      "1970); it is taken as 0");
+        }
     }
     if (strcmp(key, "deviceProperties") == 0 || strcmp(key, "computeProperties") == 0) {
         /* Kept as it is; read_devices takes the objects it finds. */
@@ -1084,7 +1092,8 @@ enum status trace_load_file(const char *path, const struct load_opts *opts, stru
                             struct errinfo *err)
 {
     struct source src;
-    enum status st = source_open(&src, path, err);
+    enum status st = opts && opts->regular_only ? source_open_regular(&src, path, err)
+                                                : source_open(&src, path, err);
     if (st != ST_OK) {
         source_close(&src);
         struct trace *t = xcalloc(1, sizeof(*t));

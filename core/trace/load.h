@@ -60,6 +60,8 @@ struct load_opts {
     const volatile int *cancel; /* optional: loading stops when *cancel != 0 */
     bool no_index;              /* skip trace_index() (for tests of the loader) */
     bool link_require_flow;     /* TraceLens's linking: see trace.link_require_flow */
+    bool regular_only;          /* trace_load_file: a regular file only, for a file the
+                                   user did not name (source_open_regular) */
 };
 
 /* Load path ("-" = stdin). *out always receives a trace, possibly empty,

@@ -75,6 +75,58 @@ mode=$(ls -l "$d/new.json" | cut -c1-10)
 [ "$mode" = "-rw-r--r--" ]
 ok $? "a new output has mode 0666 less the umask (got $mode)"
 
+# --- The output is a capture, a file of a capture or job directory ----------
+# Every input (captures and the files of capture and job directories too)
+# is compared with every output, by name, symlink or hardlink.
+mkdir "$d/caps" "$d/job"
+cp "$d/in.json" "$d/cap.json"
+cp "$d/in.json" "$d/caps/c.json"
+ln -s c.json "$d/caps/link.json.lnk"
+cp "$d/in.json" "$d/job/rank-0.json"
+cp "$d/in.json" "$d/job/rank-1.json"
+capsame() {
+    label=$1 named=$2 victim=$3
+    shift 3
+    cp "$victim" "$tmp/victim.orig"
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        grep -qF "$named: the output is the same file as the input" "$tmp/err" &&
+        cmp -s "$victim" "$tmp/victim.orig"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $label: exit $rc (want 1), input intact: $(cmp -s "$victim" "$tmp/victim.orig" && echo yes || echo no)"
+        sed 's/^/  /' "$tmp/err"
+        fail=$((fail + 1))
+        cp "$tmp/victim.orig" "$victim"
+    fi
+}
+capsame "report --capture CAP -o CAP" "$d/cap.json" "$d/cap.json" \
+    "$tt" report -q --capture "$d/cap.json" -o "$d/cap.json" "$d/in.json"
+capsame "report --capture CAP --xlsx CAP" "$d/cap.json" "$d/cap.json" \
+    "$tt" report -q --capture "$d/cap.json" --xlsx "$d/cap.json" "$d/in.json"
+capsame "report --capture CAP -t folded --svg CAP" "$d/cap.json" "$d/cap.json" \
+    "$tt" report -q --capture "$d/cap.json" -t folded --svg "$d/cap.json" "$d/in.json"
+capsame "report --capture DIR -o DIR/c.json" "$d/caps/c.json" "$d/caps/c.json" \
+    "$tt" report -q --capture "$d/caps" -o "$d/caps/c.json" "$d/in.json"
+capsame "report --capture DIR -o a symlink to DIR/c.json" "$d/caps/link.json.lnk" "$d/caps/c.json" \
+    "$tt" report -q --capture "$d/caps" -o "$d/caps/link.json.lnk" "$d/in.json"
+capsame "export --capture DIR --chrome DIR/c.json" "$d/caps/c.json" "$d/caps/c.json" \
+    "$tt" export -q --capture "$d/caps" --chrome "$d/caps/c.json" "$d/in.json"
+capsame "explorer --capture CAP --script-timing CAP" "$d/cap.json" "$d/cap.json" \
+    "$tt" --capture "$d/cap.json" --script "$tmp/steps" --script-timing "$d/cap.json" "$d/in.json"
+capsame "report DIR -o DIR/rank-1.json" "$d/job/rank-1.json" "$d/job/rank-1.json" \
+    "$tt" report -q -o "$d/job/rank-1.json" "$d/job"
+capsame "report 'GLOB' --xlsx a match" "$d/job/rank-0.json" "$d/job/rank-0.json" \
+    "$tt" report -q --xlsx "$d/job/rank-0.json" "$d/job/rank-*.json"
+"$tt" summarize -o "$d/job/r0.summary" "$d/job/rank-0.json" 2>"$tmp/err"
+ok $? "summarize: $(cat "$tmp/err")"
+capsame "report SUMMARY... -o the summary" "$d/job/r0.summary" "$d/job/r0.summary" \
+    "$tt" report -q -o "$d/job/r0.summary" "$d/job/r0.summary" "$d/job/rank-1.json"
+capsame "summarize -o its trace" "$d/job/rank-0.json" "$d/job/rank-0.json" \
+    "$tt" summarize -o "$d/job/rank-0.json" "$d/job/rank-0.json"
+rm -rf "$d/caps" "$d/job" "$d/cap.json"
+
 # --- A write that fails leaves the old file ---------------------------------
 # No temporary file is left: the folder holds what it held before.
 listing() {

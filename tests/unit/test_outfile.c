@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base/input_registry.h"
 #include "core/base/outfile.h"
+#include "core/base/source.h"
 #include "core/base/xalloc.h"
 
 struct dir {
@@ -123,6 +126,43 @@ static void test_same_file(void **state)
     free(sym);
     free(hard);
     free(missing);
+}
+
+/* An input this process has opened (a source) is never an output's
+ * target, whatever name reaches it: the backstop behind the commands'
+ * early checks. */
+static void test_opened_input_refused(void **state)
+{
+    struct dir *d = *state;
+    char *in = in_dir(d, "cap.json"), *sym = in_dir(d, "cap-link.json");
+    char *other = in_dir(d, "free.json");
+    put_file(in, "{\"traceEvents\": []}");
+    put_file(other, "x");
+    assert_int_equal(symlink(in, sym), 0);
+    struct errinfo err = {0};
+    struct source src;
+    assert_int_equal(source_open(&src, in, &err), ST_OK);
+    source_close(&src);
+    const char *targets[] = {in, sym};
+    for (size_t i = 0; i < ARRAY_SIZE(targets); i++) {
+        struct outfile o;
+        assert_int_equal(outfile_open(&o, targets[i], &err), ST_IO);
+        assert_int_equal(errno, EEXIST);
+        assert_non_null(strstr(err.msg, "the output is the same file as the input"));
+        assert_non_null(strstr(err.msg, in));
+        errinfo_clear(&err);
+    }
+    /* The input is whole, no temporary file is left, others are written. */
+    assert_int_equal(dir_entries(d), 3);
+    struct outfile o;
+    assert_int_equal(outfile_open(&o, other, &err), ST_OK);
+    assert_int_equal(outfile_commit(&o, &err), ST_OK);
+    input_registry_clear();
+    assert_int_equal(outfile_open(&o, in, &err), ST_OK);
+    outfile_discard(&o);
+    free(in);
+    free(sym);
+    free(other);
 }
 
 static void test_commit_replaces_whole(void **state)
@@ -293,6 +333,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_same_file, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_opened_input_refused, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_commit_replaces_whole, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_discard_keeps_old, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_signal_cleanup, dir_setup, dir_teardown),

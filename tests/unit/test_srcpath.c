@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,64 @@ static void test_find(void **state)
     srcpath_done(&sp);
 }
 
+/* A trace is untrusted: only files under a search directory or a
+ * --source-map target, after resolving "..", "." and symlinks, are found;
+ * the others are listed with why. */
+static void test_confined(void **state)
+{
+    (void)state;
+    char src[320], out[320], mapped[320], p[400], q[400];
+    snprintf(src, sizeof(src), "%s/src", tmpdir);
+    snprintf(out, sizeof(out), "%s/secret", tmpdir);
+    snprintf(mapped, sizeof(mapped), "%s/mapped", tmpdir);
+    mkdir(src, 0755);
+    mkdir(out, 0755);
+    mkdir(mapped, 0755);
+    snprintf(p, sizeof(p), "%s/ok.py", src);
+    write_file(p, "x = 1\n", 0644);
+    snprintf(p, sizeof(p), "%s/key.txt", out);
+    write_file(p, "secret\n", 0644);
+    snprintf(p, sizeof(p), "%s/m.py", mapped);
+    write_file(p, "y = 2\n", 0644);
+    /* A symlink inside the source directory to a file outside it. */
+    snprintf(p, sizeof(p), "%s/key.txt", out);
+    snprintf(q, sizeof(q), "%s/link.py", src);
+    assert_int_equal(symlink(p, q), 0);
+
+    struct srcpath sp;
+    srcpath_init(&sp);
+    srcpath_set_dirs(&sp, src);
+    char map[400], why[64];
+    snprintf(map, sizeof(map), "/remote=%s", mapped);
+    assert_true(srcpath_add_map(&sp, map, why, sizeof(why)));
+
+    char *f = srcpath_find(&sp, "ok.py", NULL);
+    assert_non_null(f);
+    free(f);
+    f = srcpath_find(&sp, "/remote/m.py", NULL);
+    assert_non_null(f);
+    free(f);
+    struct strbuf looked = STRBUF_INIT;
+    const char *const refused[] = {"../secret/key.txt", "link.py", "/remote/../secret/key.txt"};
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        sb_clear(&looked);
+        assert_null(srcpath_find(&sp, refused[i], &looked));
+        assert_non_null(strstr(sb_str(&looked), "outside every source directory"));
+    }
+    /* An absolute path from the trace, outside them all. */
+    snprintf(p, sizeof(p), "%s/key.txt", out);
+    sb_clear(&looked);
+    assert_null(srcpath_find(&sp, p, &looked));
+    assert_non_null(strstr(sb_str(&looked), "outside every source directory"));
+    char why2[PATH_MAX + 200];
+    assert_false(srcpath_allowed(&sp, p, why2, sizeof(why2)));
+    assert_non_null(strstr(why2, "secret/key.txt"));
+    snprintf(p, sizeof(p), "%s/ok.py", src);
+    assert_true(srcpath_allowed(&sp, p, why2, sizeof(why2)));
+    sb_free(&looked);
+    srcpath_done(&sp);
+}
+
 /* The default path asks the python3 on PATH once: a stand-in prints two
  * directories (one missing) and logs each run; its arguments are fixed. */
 static void test_python_site(void **state)
@@ -238,9 +297,8 @@ static void test_python_site(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_map_rules),
-        cmocka_unit_test(test_candidates),
-        cmocka_unit_test(test_find),
+        cmocka_unit_test(test_map_rules),   cmocka_unit_test(test_candidates),
+        cmocka_unit_test(test_find),        cmocka_unit_test(test_confined),
         cmocka_unit_test(test_python_site),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
