@@ -78,10 +78,12 @@ STEPS
     done
 done
 # A rank read from a summary whose "source" names a FIFO: Enter says why
-# it is not opened, and the view goes on (the FIFO is never opened).
-mkdir -p "$tmp/sums"
+# it is not opened, and the view goes on (the FIFO is never opened). The
+# other rank's source, relative, is found beside its summary.
+mkdir -p "$tmp/sums/traces"
+cp "$tmp/job/rank-0.json" "$tmp/job/rank-1.json" "$tmp/sums/traces/"
 for r in 0 1; do
-    "$TORCHTOP" summarize "$tmp/job/rank-$r.json" -o "$tmp/sums/rank-$r.summary" 2>/dev/null ||
+    (cd "$tmp/sums" && "$TORCHTOP" summarize "traces/rank-$r.json" -o "rank-$r.summary") 2>/dev/null ||
         fail "summarize rank $r"
 done
 mkfifo "$tmp/fifo.json"
@@ -92,9 +94,13 @@ expect torchtop job  2 ranks
 sort-by rank
 g
 <Enter>
-expect not a regular file
+expect is a FIFO: only a regular file is op
 j
 expect ranks: Ranks side by side
+<Enter>
+expect rank-1.json  NVIDIA H1
+q
+expect back from rank-1.json
 STEPS
 check_screen jobdoc-open-140x42.txt
 check_screen jobdoc-open-80x24.txt

@@ -5,17 +5,16 @@
  * comes back. */
 #include "config.h"
 
-#include <errno.h>
 #include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/base/xalloc.h"
 #include "core/job/job.h"
 #include "core/job/job_tables.h"
 #include "core/job/ranksum.h"
+#include "core/job/ranksum_trace.h"
 #include "core/report/report.h"
 #include "tui/frame/app.h"
 #include "tui/frame/colors.h"
@@ -166,36 +165,38 @@ static void job_selected(struct app *a, struct pane *src)
         follow_collective(a);
 }
 
-/* Enter on a rank: its trace as a view on top. */
+/* Enter on a rank: its trace as a view on top. A rank read from a
+ * summary names its trace in the summary's "source", which is data: it is
+ * resolved beside the summary and opened only when it is a regular file
+ * (ranksum_trace_path), so that a FIFO there cannot hold the view. */
 static unsigned open_rank(struct app *a, uint32_t row)
 {
     struct job_doc *jd = jd_of(a);
     const struct table *t = jd->tabs[JT_RANKS];
     uint32_t ix = row < t->nrows ? table_ref(t, row) : IDX_NONE;
-    const char *path = ix < jd->job->ranks.n ? jd->job->ranks.v[ix]->source : NULL;
-    if (!path) {
+    if (ix >= jd->job->ranks.n) {
         app_error(a, "this row names no trace");
         return R_HANDLED;
     }
-    /* A summary's "source" is data: only a regular file is opened (a FIFO
-     * or a device there would hold the view in open()). */
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        app_error(a, "%s: %s", path, strerror(errno));
-        return R_HANDLED;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        app_error(a, "%s: not a regular file: only a regular trace file is opened", path);
+    struct errinfo err = {0};
+    char *path = ranksum_trace_path(jd->job->ranks.v[ix], &err);
+    if (!path) {
+        char *m = errinfo_format(&err);
+        app_error(a, "%s", m);
+        free(m);
+        errinfo_clear(&err);
         return R_HANDLED;
     }
     if (ranksum_is_summary(path)) {
-        app_error(a, "this rank was read from a summary: open its trace itself");
+        app_error(a, "%s is a rank summary: open its trace itself", path);
+        free(path);
         return R_HANDLED;
     }
     struct tui_opts o = jd->rank_opts;
     o.path = path;
     char *why = NULL;
     struct app *child = tui_open_view(&o, a->headless, a->ascii, &why);
+    free(path);
     if (!child) {
         app_error(a, "%s", why ? why : "the trace cannot be shown");
         free(why);
