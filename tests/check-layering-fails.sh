@@ -39,6 +39,8 @@ expect_fail "cycle between document folders" tui/snapshot/snapview.h '#include "
     "the folders of tui/ include each other in a cycle"
 expect_fail "pane calls another pane" tui/trace/tree_pane.c \
     'static void f(void) { timeline_pane_lanes(0); }' "uses another pane's API: timeline_pane_lanes"
+expect_fail "pane includes the app" tui/trace/timeline_pane.c '#include "tui/frame/app.h"' \
+    "includes tui/frame/app.h (a pane sees its view"
 expect_fail "file directly in tui/" tui/stray.h '/* stray */' "files directly in tui/"
 expect_fail "cycle between core folders" core/base/xalloc.h '#include "core/trace/trace.h"' \
     "the folders of core/ include each other in a cycle"

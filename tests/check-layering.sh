@@ -74,6 +74,10 @@ for f in $panes; do
             bad=1
         fi
     done
+    if echo "$code" | grep -aqE '#include[[:space:]]*"tui/frame/app\.h"'; then
+        echo "FAIL: tui/$f.c includes tui/frame/app.h (a pane sees its view, tui/frame/view.h, not the app)"
+        bad=1
+    fi
     reenter=$(echo "$code" | grep -aoE "\bapp_(action|key|mouse|focus|open_menu|react|tick|render|resize|route|back|selection_changed)[[:space:]]*\(|->panes\[" |
         sort -u | tr '\n' ' ')
     if [ -n "$reenter" ]; then
@@ -94,7 +98,7 @@ for c in "$src"/tui/*/*.c "$src"/tui/*/*.h; do
         bad=1
     done
 done
-echo "tui/ pane files (each knows tui/frame/pane.h and the app's state, no other pane):"
+echo "tui/ pane files (each knows tui/frame/pane.h and its view, tui/frame/view.h, no other pane):"
 echo "$panes" | tr '\n' ' ' | sed 's/^/  /; s/ $//'
 echo
 

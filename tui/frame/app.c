@@ -14,6 +14,8 @@
 #include "tui/frame/overlay.h"
 #include "tui/frame/table_pane.h"
 
+_Static_assert(APP_NVIEWS <= TABLE_PANE_MAX_VIEWS, "the table pane holds every report view");
+
 const char *const app_view_names[APP_NVIEWS] = {
     "ops",          "categories", "unique-args",  "kernels", "key-averages",
     "temporal",     "idle-time",  "kernel-types", "overlap", "launch-stats",
@@ -34,9 +36,9 @@ static const enum layout_slot pane_slot[PANE__COUNT] = {
 
 static void vmessage(struct app *a, bool error, const char *fmt, va_list ap)
 {
-    vsnprintf(a->msg, sizeof(a->msg), fmt, ap);
-    a->msg_error = error;
-    a->dirty_chrome = true;
+    vsnprintf(a->v.msg, sizeof(a->v.msg), fmt, ap);
+    a->v.msg_error = error;
+    a->v.dirty_chrome = true;
 }
 
 void app_message(struct app *a, const char *fmt, ...)
@@ -53,7 +55,7 @@ void app_error(struct app *a, const char *fmt, ...)
     va_start(ap, fmt);
     vmessage(a, true, fmt, ap);
     va_end(ap);
-    if (!a->headless)
+    if (!a->v.headless)
         beep();
 }
 
@@ -74,7 +76,7 @@ static void all_dirty(struct app *a)
 {
     for (int i = 0; i < PANE__COUNT; i++)
         a->panes[i]->dirty = true;
-    a->dirty_chrome = true;
+    a->v.dirty_chrome = true;
 }
 
 void app_resize(struct app *a, int lines, int cols)
@@ -89,7 +91,8 @@ void app_resize(struct app *a, int lines, int cols)
     a->cols = cols;
     a->lcfg.timeline_lanes = a->doc->timeline_lines ? a->doc->timeline_lines(a) : 0;
     a->lcfg.timeline_pct = a->doc->timeline_pct;
-    a->lcfg.focus = pane_slot[a->focus];
+    a->v.maximized = a->lcfg.maximized >= 0;
+    a->lcfg.focus = pane_slot[a->v.focus];
     layout_compute(lines, cols, &a->lcfg, &a->lay);
     struct rect none = {0, 0, 0, 0};
     bool ok = !a->lay.too_small;
@@ -108,7 +111,7 @@ void app_resize(struct app *a, int lines, int cols)
         a->w_overlay = NULL;
     }
     /* A maximized pane other than the focused one makes no sense. */
-    if (ok && !a->panes[a->focus]->win) {
+    if (ok && !a->panes[a->v.focus]->win) {
         for (int i = 0; i < PANE__COUNT; i++)
             if (a->panes[i]->win) {
                 app_focus(a, i);
@@ -134,7 +137,7 @@ void app_render(struct app *a)
         struct pane *p = a->panes[i];
         if (!p->win || !p->dirty)
             continue;
-        pane_draw(p, a);
+        pane_draw(p, &a->v);
         wnoutrefresh(p->win);
         p->dirty = false;
     }
@@ -143,8 +146,8 @@ void app_render(struct app *a)
     overlay_draw(a);
     /* The message line last: it holds the cursor while prompting. */
     chrome_message(a);
-    a->dirty_chrome = false;
-    if (!a->headless)
+    a->v.dirty_chrome = false;
+    if (!a->v.headless)
         curs_set(a->ov == OV_PROMPT ? 1 : 0);
     doupdate();
 }
@@ -159,13 +162,13 @@ static void selection_changed(struct app *a, struct pane *from)
     if (from->id != PANE_DETAIL)
         a->source = from->id;
     struct pane *src = a->panes[a->source];
-    a->sel = pane_current_event(src, a);
+    a->v.sel = pane_current_event(src, &a->v);
     for (int i = 0; i < PANE__COUNT; i++) {
         struct pane *p = a->panes[i];
         if (p != src && p->ops->follow)
-            p->ops->follow(p, a, a->sel);
+            p->ops->follow(p, &a->v, a->v.sel);
     }
-    detail_pane_refresh(a->panes[PANE_DETAIL], a, src);
+    detail_pane_refresh(a->panes[PANE_DETAIL], &a->v, src);
     if (a->doc->selected)
         a->doc->selected(a, src);
 }
@@ -177,13 +180,13 @@ void app_focus(struct app *a, int pane)
     if (a->lay.r[pane_slot[pane]].h == 0 && !a->lay.too_small) {
         /* Hidden by a maximized pane: restore the layout first. */
         a->lcfg.maximized = -1;
-        a->focus = pane;
+        a->v.focus = pane;
         app_resize(a, a->lines, a->cols);
     }
-    a->panes[a->focus]->dirty = true;
-    a->focus = pane;
+    a->panes[a->v.focus]->dirty = true;
+    a->v.focus = pane;
     a->panes[pane]->dirty = true;
-    a->dirty_chrome = true;
+    a->v.dirty_chrome = true;
     if (pane != PANE_DETAIL)
         selection_changed(a, a->panes[pane]);
 }
@@ -247,40 +250,40 @@ unsigned app_route(struct app *a, struct pane_request *req)
 
 static unsigned run_search(struct app *a, int dir)
 {
-    if (!pattern_active(&a->search)) {
+    if (!pattern_active(&a->v.search)) {
         app_error(a, "no search yet: / starts one");
         return R_HANDLED;
     }
-    struct pane *p = a->panes[a->focus];
+    struct pane *p = a->panes[a->v.focus];
     if (!p->ops->search)
         return R_HANDLED;
     struct pane_request req = {0};
-    unsigned r = p->ops->search(p, a, dir, &req);
+    unsigned r = p->ops->search(p, &a->v, dir, &req);
     return r | route(a, &req);
 }
 
 void app_search_set(struct app *a, const char *text)
 {
     char err[160];
-    if (!pattern_set(&a->search, text, err, sizeof(err))) {
+    if (!pattern_set(&a->v.search, text, err, sizeof(err))) {
         app_error(a, "%s", err);
         return;
     }
     all_dirty(a);
-    if (pattern_active(&a->search))
+    if (pattern_active(&a->v.search))
         app_react(a, run_search(a, 1));
 }
 
 void app_filter_set(struct app *a, const char *text)
 {
     char err[160];
-    if (!pattern_set(&a->filter, text, err, sizeof(err))) {
+    if (!pattern_set(&a->v.filter, text, err, sizeof(err))) {
         app_error(a, "%s", err);
         return;
     }
     app_react(a, R_REBUILD | R_DIRTY_ALL | R_SYNC);
-    if (pattern_active(&a->filter))
-        app_message(a, "filter \"%s\"; F clears it", a->filter.text);
+    if (pattern_active(&a->v.filter))
+        app_message(a, "filter \"%s\"; F clears it", a->v.filter.text);
     else
         app_message(a, "filter cleared");
 }
@@ -288,7 +291,7 @@ void app_filter_set(struct app *a, const char *text)
 static void search_done(struct app *a, void *ctx, const char *text)
 {
     if (!*text) {
-        pattern_clear(&a->search);
+        pattern_clear(&a->v.search);
         all_dirty(a);
         return;
     }
@@ -324,26 +327,26 @@ void app_react(struct app *a, unsigned r)
     /* Focus moved off a maximized pane (a search, a jump, going back):
      * the layout comes back so that the focused pane, whose keys the bar
      * shows, is on screen. */
-    if (a->lcfg.maximized >= 0 && !a->lay.too_small && a->lay.r[pane_slot[a->focus]].h == 0) {
+    if (a->lcfg.maximized >= 0 && !a->lay.too_small && a->lay.r[pane_slot[a->v.focus]].h == 0) {
         a->lcfg.maximized = -1;
         r |= R_RELAYOUT;
     }
     /* Short terminals give the focused pane the height. */
-    if (a->lines < LAYOUT_FOCUS_LINES && a->lcfg.focus != (int)pane_slot[a->focus])
+    if (a->lines < LAYOUT_FOCUS_LINES && a->lcfg.focus != (int)pane_slot[a->v.focus])
         r |= R_RELAYOUT;
     if (r & R_RELAYOUT)
         app_resize(a, a->lines, a->cols);
     if (r & R_REBUILD)
         for (int i = 0; i < PANE__COUNT; i++)
             if (a->panes[i]->ops->rebuild)
-                a->panes[i]->ops->rebuild(a->panes[i], a);
+                a->panes[i]->ops->rebuild(a->panes[i], &a->v);
     if (r & R_SYNC)
-        selection_changed(a, a->panes[a->focus]);
+        selection_changed(a, a->panes[a->v.focus]);
     if (r & R_DIRTY)
-        a->panes[a->focus]->dirty = true;
+        a->panes[a->v.focus]->dirty = true;
     if (r & (R_DIRTY_ALL | R_REBUILD | R_RELAYOUT))
         all_dirty(a);
-    a->dirty_chrome = true;
+    a->v.dirty_chrome = true;
 }
 
 static unsigned global_action(struct app *a, enum action act)
@@ -357,11 +360,11 @@ static unsigned global_action(struct app *a, enum action act)
         a->help_top = 0;
         return R_HANDLED;
     case A_CANCEL:
-        if (pattern_active(&a->search)) {
-            pattern_clear(&a->search);
+        if (pattern_active(&a->v.search)) {
+            pattern_clear(&a->v.search);
             app_message(a, "search cleared");
         } else {
-            a->msg[0] = '\0';
+            a->v.msg[0] = '\0';
         }
         return R_HANDLED | R_DIRTY_ALL;
     case A_REDRAW:
@@ -369,7 +372,7 @@ static unsigned global_action(struct app *a, enum action act)
         return R_HANDLED | R_DIRTY_ALL;
     case A_FOCUS_NEXT:
     case A_FOCUS_PREV: {
-        int f = a->focus;
+        int f = a->v.focus;
         for (int k = 0; k < PANE__COUNT; k++) {
             f = (f + (act == A_FOCUS_NEXT ? 1 : PANE__COUNT - 1)) % PANE__COUNT;
             if (a->panes[f]->win)
@@ -391,7 +394,7 @@ static unsigned global_action(struct app *a, enum action act)
         app_focus(a, PANE_DETAIL);
         return R_HANDLED;
     case A_MAXIMIZE: {
-        int slot = pane_slot[a->focus];
+        int slot = pane_slot[a->v.focus];
         a->lcfg.maximized = a->lcfg.maximized == slot ? -1 : slot;
         return R_HANDLED | R_RELAYOUT;
     }
@@ -406,7 +409,7 @@ static unsigned global_action(struct app *a, enum action act)
     case A_SEARCH_PREV:
         return run_search(a, -1);
     case A_FILTER:
-        overlay_prompt(a, "filter: ", a->filter.text, filter_done, NULL);
+        overlay_prompt(a, "filter: ", a->v.filter.text, filter_done, NULL);
         return R_HANDLED;
     case A_FILTER_CLEAR:
         app_filter_set(a, NULL);
@@ -415,7 +418,7 @@ static unsigned global_action(struct app *a, enum action act)
         return R_HANDLED;
     default:
         app_message(a, "%s does nothing in the %s pane", action_name(act),
-                    a->panes[a->focus]->ops->name);
+                    a->panes[a->v.focus]->ops->name);
         return R_HANDLED;
     }
 }
@@ -462,11 +465,11 @@ unsigned app_action(struct app *a, enum action act)
         return R_HANDLED;
     /* A message speaks of the view it was given in. */
     if (act == A_VIEW_NEXT || act == A_VIEW_PREV) {
-        a->msg[0] = '\0';
-        a->dirty_chrome = true;
+        a->v.msg[0] = '\0';
+        a->v.dirty_chrome = true;
     }
     struct pane_request req = {0};
-    unsigned r = pane_action(a->panes[a->focus], a, act, &req);
+    unsigned r = pane_action(a->panes[a->v.focus], &a->v, act, &req);
     r |= route(a, &req);
     if (!(r & R_HANDLED) && a->doc->action)
         r = a->doc->action(a, act);
@@ -505,10 +508,10 @@ unsigned app_key(struct app *a, int key)
     }
     if (a->ov != OV_NONE) {
         unsigned r = overlay_key(a, key);
-        a->dirty_chrome = true;
+        a->v.dirty_chrome = true;
         return r;
     }
-    enum action act = keymap_lookup(pane_keytab(a->panes[a->focus], a), key);
+    enum action act = keymap_lookup(pane_keytab(a->panes[a->v.focus], &a->v), key);
     if (act == A_NONE) {
         char name[32];
         keymap_key_name(key, name, sizeof(name));
@@ -521,9 +524,9 @@ unsigned app_key(struct app *a, int key)
         };
         for (int i = 0; i < PANE__COUNT; i++) {
             struct pane *p = a->panes[i];
-            enum action other = keymap_lookup(pane_keytab(p, a), key);
+            enum action other = keymap_lookup(pane_keytab(p, &a->v), key);
             char keys[48];
-            if (i == a->focus || other == A_NONE ||
+            if (i == a->v.focus || other == A_NONE ||
                 !keymap_keys_for(PANE__COUNT, focus[i], keys, sizeof(keys)))
                 continue;
             app_message(a, "%s: %s works in the %s pane (%s)", name, action_name(other),
@@ -556,17 +559,17 @@ unsigned app_mouse(struct app *a, int y, int x, int kind)
         struct pane *p = a->panes[i];
         if (!p->win || !rect_contains(&p->r, y, x))
             continue;
-        if (a->focus != i)
+        if (a->v.focus != i)
             app_focus(a, i);
         unsigned r = R_HANDLED;
         struct pane_request req = {0};
         if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN) {
             for (int k = 0; k < 3; k++) {
-                r |= pane_action(p, a, kind == MOUSE_WHEEL_UP ? A_MOVE_UP : A_MOVE_DOWN, &req);
+                r |= pane_action(p, &a->v, kind == MOUSE_WHEEL_UP ? A_MOVE_UP : A_MOVE_DOWN, &req);
                 r |= route(a, &req);
             }
         } else if (p->ops->on_click) {
-            r |= p->ops->on_click(p, a, y - p->r.y, x - p->r.x, kind == MOUSE_DOUBLE, &req);
+            r |= p->ops->on_click(p, &a->v, y - p->r.y, x - p->r.x, kind == MOUSE_DOUBLE, &req);
             r |= route(a, &req);
         }
         app_react(a, r | R_DIRTY);
@@ -581,7 +584,7 @@ unsigned app_tick(struct app *a, bool wait)
         return app_tick(a->child, wait);
     unsigned r = R_NONE;
     for (int i = 0; i < PANE__COUNT; i++)
-        r |= pane_tick(a->panes[i], a, wait);
+        r |= pane_tick(a->panes[i], &a->v, wait);
     if (a->doc->tick)
         r |= a->doc->tick(a, wait);
     if (r)
@@ -605,7 +608,7 @@ bool app_busy(struct app *a)
 
 void app_table_set_table(struct app *a, int view, struct table *tab)
 {
-    table_pane_set_table(a->panes[PANE_TABLE], a, view, tab);
+    table_pane_set_table(a->panes[PANE_TABLE], &a->v, view, tab);
 }
 
 const char *app_table_view(struct app *a)
@@ -615,12 +618,12 @@ const char *app_table_view(struct app *a)
 
 bool app_table_set_view(struct app *a, const char *name)
 {
-    return table_pane_set_view(a->panes[PANE_TABLE], a, name);
+    return table_pane_set_view(a->panes[PANE_TABLE], &a->v, name);
 }
 
 bool app_table_sort_by(struct app *a, const char *col)
 {
-    return table_pane_sort_by(a->panes[PANE_TABLE], a, col);
+    return table_pane_sort_by(a->panes[PANE_TABLE], &a->v, col);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -630,18 +633,18 @@ bool app_table_sort_by(struct app *a, const char *col)
 void app_init(struct app *a, const struct doc_ops *doc, bool ascii, bool headless)
 {
     a->doc = doc;
-    a->ascii = ascii;
-    a->g = ascii ? &glyphs_ascii : &glyphs_utf8;
-    a->headless = headless;
-    a->sel = IDX_NONE;
+    a->v.ascii = ascii;
+    a->v.g = ascii ? &glyphs_ascii : &glyphs_utf8;
+    a->v.headless = headless;
+    a->v.sel = IDX_NONE;
     a->roofline_asked = IDX_NONE;
     a->lcfg.maximized = -1;
     a->lcfg.table_pct = 45;
     doc->open(a);
-    a->panes[PANE_DETAIL] = detail_pane_new(a);
+    a->panes[PANE_DETAIL] = detail_pane_new(&a->v);
     if (doc->opened)
         doc->opened(a);
-    a->focus = PANE_TABLE;
+    a->v.focus = PANE_TABLE;
     a->source = PANE_TABLE;
     int lines, cols;
     getmaxyx(stdscr, lines, cols);
@@ -672,8 +675,8 @@ void app_done(struct app *a)
         delwin(a->w_message);
     if (a->w_keybar)
         delwin(a->w_keybar);
-    pattern_clear(&a->search);
-    pattern_clear(&a->filter);
+    pattern_clear(&a->v.search);
+    pattern_clear(&a->v.filter);
     free(a->name);
     free(a->load_warning);
 }

@@ -27,6 +27,7 @@
 #include "tui/frame/pane.h"
 #include "tui/frame/pattern.h"
 #include "tui/frame/text.h"
+#include "tui/frame/view.h"
 
 /* The table views: report tables, in the order `v` cycles through them:
  * torchtop's, HTA's analyses (the first table of each, docs/metrics.md
@@ -123,22 +124,17 @@ struct doc_ops {
 };
 
 struct app {
+    struct view v;             /* what the panes see: options, search, filter, selection,
+                                  focus, message line, the document's data */
     const struct doc_ops *doc; /* what the app shows (static) */
-    void *doc_state;           /* the document's own state, of the type it knows */
     struct app *child;         /* a view opened from this one (owned), shown instead of it
                                   and given its keys until it quits; NULL: none */
     /* What is shown. */
-    struct trace *t;                 /* owned */
-    struct analysis *an;             /* owned */
     struct table *views[APP_NVIEWS]; /* report tables, owned (NULL when not built) */
     char *views_err[APP_NVIEWS];     /* why a view could not be built (owned) */
     char *name;                      /* trace name for the header (owned) */
     struct timeline_breakdown bd;    /* the header's bar */
     char *load_warning;              /* load fault shown at start (owned) */
-    struct snapview *snap;           /* a memory snapshot instead of a trace (owned); t, an
-                                        and views are then NULL (tui/snapshot/snapview.h) */
-    struct roofline_view *rlv;       /* roofline and its tables (owned), NULL: none */
-    struct knames *kn;               /* kernel names as rows show them (owned) */
     struct export_ui *exp;           /* the export in progress (owned), made on first use */
     struct bgviews *bg;              /* views still being built behind the first screen, or
                                         NULL: borrowed (tui.c frees it after app_done) unless
@@ -147,15 +143,6 @@ struct app {
                                         opened on top of another) */
     uint32_t roofline_asked;         /* r was pressed before the roofline was built: the event
                                         whose category to show once it is (IDX_NONE: not asked) */
-    struct lane *lanes;              /* timeline lanes built while loading (owned until the timeline
-                                        pane takes them), NULL: the pane builds them */
-    int nlanes;
-
-    /* Options. */
-    bool ascii; /* ASCII glyphs and text */
-    const struct glyphs *g;
-    bool headless;           /* script mode */
-    struct srcpath *srcpath; /* source search path (borrowed), NULL: paths as named */
 
     /* Screen. */
     int lines, cols;
@@ -165,17 +152,10 @@ struct app {
     struct pane *panes[PANE__COUNT];
     struct pane *tb;      /* the traceback view (owned), made on first use; lent to the
                              detail pane while shown */
-    int focus;            /* enum pane_id */
     int source;           /* pane whose selection the detail pane shows */
-    bool dirty_chrome;    /* header, message line, key bar */
     struct chrome chrome; /* where the key bar's entries were drawn */
 
     /* Interaction. */
-    struct pattern search; /* last search */
-    struct pattern filter; /* narrows table and tree */
-    uint32_t sel;          /* selected event, IDX_NONE */
-    char msg[512];
-    bool msg_error;
     enum overlay ov;
     struct menu menu;
     struct prompt prompt;

@@ -38,10 +38,10 @@ static void devices_text(const struct trace *t, struct strbuf *sb)
 
 static void header_line1(struct app *a, WINDOW *w, int cols)
 {
-    const struct trace *t = a->t;
+    const struct trace *t = a->v.t;
     char span[32], gpu[32], evs[32];
-    text_duration(span, sizeof(span), t->t_end - t->t_start, a->ascii);
-    text_duration(gpu, sizeof(gpu), t->gpu_end - t->gpu_start, a->ascii);
+    text_duration(span, sizeof(span), t->t_end - t->t_start, a->v.ascii);
+    text_duration(gpu, sizeof(gpu), t->gpu_end - t->gpu_start, a->v.ascii);
     text_count(evs, sizeof(evs), t->ev.n);
     struct strbuf rest = STRBUF_INIT, dev = STRBUF_INIT;
     sb_printf(&rest, "  span %s", span);
@@ -51,21 +51,21 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
     devices_text(t, &dev);
     attr_t at = color_attr(C_HEADER) | A_BOLD;
     draw_blank(w, 0, 0, cols, at);
-    int x = draw_str(w, 0, 0, cols, " ", at, a->ascii);
+    int x = draw_str(w, 0, 0, cols, " ", at, a->v.ascii);
     /* The name gets up to 40% of the line, cut in the middle; then the
      * numbers; the device name takes what is left. */
     int rest_w = (int)text_width(sb_str(&rest), rest.len);
     int name_w = MIN((int)text_width(a->name, strlen(a->name)), MAX(12, cols * 2 / 5));
     x += draw_fit(w, 0, x, MIN(name_w, cols - x), a->name, strlen(a->name), true, false, at,
-                  a->ascii);
+                  a->v.ascii);
     int dev_room = cols - x - rest_w - 2;
     if (dev_room >= 8) {
-        x += draw_str(w, 0, x, 2, "  ", at, a->ascii);
+        x += draw_str(w, 0, x, 2, "  ", at, a->v.ascii);
         x += draw_fit(w, 0, x, MIN(dev_room, (int)text_width(sb_str(&dev), dev.len)), sb_str(&dev),
-                      dev.len, true, false, at, a->ascii);
+                      dev.len, true, false, at, a->v.ascii);
     }
     if (x < cols)
-        draw_str(w, 0, x, cols - x, sb_str(&rest), at, a->ascii);
+        draw_str(w, 0, x, cols - x, sb_str(&rest), at, a->v.ascii);
     sb_free(&rest);
     sb_free(&dev);
 }
@@ -78,18 +78,18 @@ static void header_line2(struct app *a, WINDOW *w, int cols)
     draw_blank(w, 1, 0, cols, 0);
     if (!bd->total) {
         char none[48];
-        snprintf(none, sizeof(none), "no %s work in this trace", devkind_name(a->t->device_kind));
-        draw_str(w, 1, 1, cols - 1, none, color_attr(C_DIM), a->ascii);
+        snprintf(none, sizeof(none), "no %s work in this trace", devkind_name(a->v.t->device_kind));
+        draw_str(w, 1, 1, cols - 1, none, color_attr(C_DIM), a->v.ascii);
         return;
     }
     double tot = (double)bd->total;
     const struct bar_part parts[4] = {
-        {(double)bd->computation / tot, "comp", a->g->full, C_COMP},
-        {(double)bd->exposed_comm / tot, "comm", a->g->shade_comm, C_COMM},
-        {(double)bd->exposed_memcpy / tot, "memcpy", a->g->shade_memcpy, C_MEMCPY},
-        {(double)bd->idle / tot, "idle", a->g->shade_idle, C_IDLE},
+        {(double)bd->computation / tot, "comp", a->v.g->full, C_COMP},
+        {(double)bd->exposed_comm / tot, "comm", a->v.g->shade_comm, C_COMM},
+        {(double)bd->exposed_memcpy / tot, "memcpy", a->v.g->shade_memcpy, C_MEMCPY},
+        {(double)bd->idle / tot, "idle", a->v.g->shade_idle, C_IDLE},
     };
-    draw_stacked_bar(w, 1, cols, devkind_name(a->t->device_kind), parts, 4);
+    draw_stacked_bar(w, 1, cols, devkind_name(a->v.t->device_kind), parts, 4);
 }
 
 void chrome_header(struct app *a)
@@ -116,19 +116,19 @@ void chrome_message(struct app *a)
         return;
     werase(w);
     char pos[64] = "";
-    struct pane *p = a->panes[a->focus];
+    struct pane *p = a->panes[a->v.focus];
     if (p->ops->position)
-        p->ops->position(p, a, pos, sizeof(pos));
+        p->ops->position(p, &a->v, pos, sizeof(pos));
     char right[96];
     snprintf(right, sizeof(right), " %s %s ", p->ops->name, pos);
     int rw = (int)strlen(right);
     if (a->ov == OV_PROMPT) {
-        int lw = draw_str(w, 0, 0, a->cols, a->prompt.label, color_attr(C_KEY), a->ascii);
+        int lw = draw_str(w, 0, 0, a->cols, a->prompt.label, color_attr(C_KEY), a->v.ascii);
         /* Show the end of the text when it is longer than the line. */
         const char *s = sb_str(&a->prompt.text);
         size_t n = a->prompt.text.len;
         struct strbuf clean = STRBUF_INIT;
-        text_clean(&clean, s, n, a->ascii);
+        text_clean(&clean, s, n, a->v.ascii);
         size_t cw = text_width(sb_str(&clean), clean.len);
         int room = a->cols - lw - 1;
         const char *from = sb_str(&clean);
@@ -145,8 +145,9 @@ void chrome_message(struct app *a)
         return;
     }
     int mw = a->cols - rw;
-    if (a->msg[0] && mw > 0)
-        draw_str(w, 0, 0, mw, a->msg, color_attr(a->msg_error ? C_ERROR : C_MESSAGE), a->ascii);
+    if (a->v.msg[0] && mw > 0)
+        draw_str(w, 0, 0, mw, a->v.msg, color_attr(a->v.msg_error ? C_ERROR : C_MESSAGE),
+                 a->v.ascii);
     if (a->cols - rw > 0)
         draw_raw(w, 0, a->cols - rw, right, color_attr(C_DIM));
     wnoutrefresh(w);
@@ -241,7 +242,7 @@ void chrome_keybar(struct app *a)
     werase(w);
     a->chrome.nzones = 0;
     int x = 0, reserve = 0;
-    const struct keybind *own = keymap_table(pane_keytab(a->panes[a->focus], a));
+    const struct keybind *own = keymap_table(pane_keytab(a->panes[a->v.focus], &a->v));
     for (const struct keybind *kb = keymap_table(PANE__COUNT); kb->key; kb++) {
         char name[32];
         if (kb->bar && keybar_kept(kb))

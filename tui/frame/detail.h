@@ -13,7 +13,7 @@
 #include "core/base/vec.h"
 #include "tui/frame/colors.h"
 
-struct app;
+struct view;
 
 struct dline {
     uint8_t elem; /* enum color_elem of the value */
@@ -27,6 +27,7 @@ struct dline {
 
 struct detail_out {
     VEC(struct dline) lines;
+    int width; /* the detail pane's text width when it asked (0: unknown) */
 };
 
 void detail_clear(struct detail_out *d);

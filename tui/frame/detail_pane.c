@@ -7,7 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/frame/detail.h"
 #include "tui/frame/detail_pane.h"
 #include "tui/frame/draw.h"
@@ -59,7 +64,7 @@ static void clear_layout(struct detail_pane *dp)
     dp->laid_w = -1;
 }
 
-static void lay_out(struct pane *p, struct app *a, int w)
+static void lay_out(struct pane *p, struct view *a, int w)
 {
     struct detail_pane *dp = dp_of(p);
     clear_layout(dp);
@@ -93,7 +98,7 @@ static void lay_out(struct pane *p, struct app *a, int w)
     }
 }
 
-static void detail_draw(struct pane *p, struct app *a)
+static void detail_draw(struct pane *p, struct view *a)
 {
     struct detail_pane *dp = dp_of(p);
     struct pane *in = shown_inset(p);
@@ -115,6 +120,7 @@ static void detail_draw(struct pane *p, struct app *a)
         detail_clear(&dp->d);
         clear_layout(dp);
         dp->desc_w = w;
+        dp->d.width = w;
         dp->src->ops->describe(dp->src, a, &dp->d);
         dp->top = top;
         dp->cur = cur;
@@ -163,12 +169,12 @@ static void detail_draw(struct pane *p, struct app *a)
 }
 
 /* Enter or a click on the cursor line: ask for the event it names. */
-static unsigned follow_link(struct pane *p, struct app *a, struct pane_request *req)
+static unsigned follow_link(struct pane *p, struct view *a, struct pane_request *req)
 {
     struct detail_pane *dp = dp_of(p);
     uint32_t ev = dp->cur < dp->lines.n ? dp->d.lines.v[dp->lines.v[dp->cur].dl].ev : IDX_NONE;
     if (ev == IDX_NONE || !a->t || ev >= a->t->ev.n) {
-        app_message(a, "Enter selects the event a line names (parents, GPU work, partner op)");
+        view_message(a, "Enter selects the event a line names (parents, GPU work, partner op)");
         return R_HANDLED | R_DIRTY;
     }
     req->kind = REQ_JUMP;
@@ -176,7 +182,7 @@ static unsigned follow_link(struct pane *p, struct app *a, struct pane_request *
     return R_HANDLED | R_DIRTY_ALL;
 }
 
-static unsigned detail_action(struct pane *p, struct app *a, enum action act,
+static unsigned detail_action(struct pane *p, struct view *a, enum action act,
                               struct pane_request *req)
 {
     struct detail_pane *dp = dp_of(p);
@@ -230,7 +236,7 @@ static unsigned detail_action(struct pane *p, struct app *a, enum action act,
     return R_HANDLED | R_DIRTY;
 }
 
-static unsigned detail_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+static unsigned detail_click(struct pane *p, struct view *a, int y, int x, bool dbl,
                              struct pane_request *req)
 {
     struct detail_pane *dp = dp_of(p);
@@ -246,7 +252,7 @@ static unsigned detail_click(struct pane *p, struct app *a, int y, int x, bool d
     return follow_link(p, a, req);
 }
 
-static unsigned detail_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
+static unsigned detail_search(struct pane *p, struct view *a, int dir, struct pane_request *req)
 {
     struct detail_pane *dp = dp_of(p);
     struct pane *in = shown_inset(p);
@@ -263,16 +269,16 @@ static unsigned detail_search(struct pane *p, struct app *a, int dir, struct pan
     size_t i = pattern_next_hit(hit, n, dp->top, dir, &rank, &total, &wrapped);
     free(hit);
     if (i == SIZE_MAX) {
-        app_error(a, "/%s: not in the detail pane", a->search.text);
+        view_error(a, "/%s: not in the detail pane", a->search.text);
         return R_HANDLED;
     }
     dp->top = dp->cur = i;
-    app_message(a, "/%s: match %zu of %zu (line %zu of %zu)%s", a->search.text, rank, total, i + 1,
-                n, wrapped ? " (wrapped)" : "");
+    view_message(a, "/%s: match %zu of %zu (line %zu of %zu)%s", a->search.text, rank, total, i + 1,
+                 n, wrapped ? " (wrapped)" : "");
     return R_HANDLED | R_DIRTY;
 }
 
-static void detail_position(struct pane *p, struct app *a, char *buf, size_t n)
+static void detail_position(struct pane *p, struct view *a, char *buf, size_t n)
 {
     struct detail_pane *dp = dp_of(p);
     struct pane *in = shown_inset(p);
@@ -284,7 +290,7 @@ static void detail_position(struct pane *p, struct app *a, char *buf, size_t n)
     snprintf(buf, n, "line %zu/%zu", dp->lines.n ? dp->cur + 1 : 0, dp->lines.n);
 }
 
-static int detail_keytab(struct pane *p, struct app *a)
+static int detail_keytab(struct pane *p, struct view *a)
 {
     struct pane *in = shown_inset(p);
     return in ? pane_keytab(in, a) : PANE_DETAIL;
@@ -312,14 +318,14 @@ const struct pane_ops detail_pane_ops = {
     .keytab = detail_keytab,
 };
 
-struct pane *detail_pane_new(struct app *a)
+struct pane *detail_pane_new(struct view *a)
 {
     struct detail_pane *dp = xcalloc(1, sizeof(*dp));
     dp->laid_w = -1;
     return pane_new(&detail_pane_ops, PANE_DETAIL, dp);
 }
 
-void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source)
+void detail_pane_refresh(struct pane *p, struct view *a, struct pane *source)
 {
     if (!pane_is(p, &detail_pane_ops))
         return;
@@ -330,6 +336,7 @@ void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source)
     snprintf(dp->source, sizeof(dp->source), "%s", source ? source->ops->name : "-");
     dp->src = source;
     dp->desc_w = p->r.w - (p->r.x > 0 ? 2 : 0);
+    dp->d.width = dp->desc_w;
     if (source && source->ops->describe)
         source->ops->describe(source, a, &dp->d);
     p->dirty = true;

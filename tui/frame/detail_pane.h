@@ -7,13 +7,13 @@
 
 #include "tui/frame/pane.h"
 
-struct app;
+struct view;
 
 extern const struct pane_ops detail_pane_ops;
 
-struct pane *detail_pane_new(struct app *a);
+struct pane *detail_pane_new(struct view *a);
 /* Describe the selection of pane `source` (NULL: nothing), from the top. */
-void detail_pane_refresh(struct pane *p, struct app *a, struct pane *source);
+void detail_pane_refresh(struct pane *p, struct view *a, struct pane *source);
 /* Show pane `inset` (borrowed: it must outlive its showing) in place of
  * the text, drawn in this pane's window and given its keys, clicks and
  * searches; NULL: the text again. Back (or Left) on an inset that does

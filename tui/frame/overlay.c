@@ -83,9 +83,9 @@ static void draw_box(WINDOW *w, struct app *a, const char *title)
         draw_blank(w, y, 0, wd, color_attr(C_POPUP));
     /* Drawn from strings rather than ACS so that every terminal and the
      * screen dumps of script mode show the same characters. */
-    const char *hz = a->ascii ? "-" : "\xe2\x94\x80", *vt = a->ascii ? "|" : "\xe2\x94\x82";
+    const char *hz = a->v.ascii ? "-" : "\xe2\x94\x80", *vt = a->v.ascii ? "|" : "\xe2\x94\x82";
     const char *c[4] = {"+", "+", "+", "+"};
-    if (!a->ascii) {
+    if (!a->v.ascii) {
         c[0] = "\xe2\x94\x8c";
         c[1] = "\xe2\x94\x90";
         c[2] = "\xe2\x94\x94";
@@ -104,7 +104,7 @@ static void draw_box(WINDOW *w, struct app *a, const char *title)
     draw_raw(w, 0, wd - 1, c[1], at);
     draw_raw(w, h - 1, 0, c[2], at);
     draw_raw(w, h - 1, wd - 1, c[3], at);
-    draw_str(w, 0, 2, wd - 4, title, color_attr(C_POPUP) | A_BOLD, a->ascii);
+    draw_str(w, 0, 2, wd - 4, title, color_attr(C_POPUP) | A_BOLD, a->v.ascii);
 }
 
 static void help_draw(struct app *a)
@@ -115,7 +115,7 @@ static void help_draw(struct app *a)
     WINDOW *win = a->w_overlay;
     draw_box(win, a, " Help ");
     struct strbuf sb = STRBUF_INIT;
-    int n = help_lines(&sb, a, pane_keytab(a->panes[a->focus], a), w - 4);
+    int n = help_lines(&sb, a, pane_keytab(a->panes[a->v.focus], &a->v), w - 4);
     int rows = h - 2;
     a->help_top = CLAMP(a->help_top, 0, MAX(0, n - rows));
     const char *line = sb_str(&sb);
@@ -125,7 +125,7 @@ static void help_draw(struct app *a)
         if (y >= 0 && y < rows) {
             bool title = line[0] != ' ' && nl != line;
             draw_fit(win, 1 + y, 2, w - 4, line, (size_t)(nl - line), false, false,
-                     color_attr(C_POPUP) | (title ? A_BOLD : 0), a->ascii);
+                     color_attr(C_POPUP) | (title ? A_BOLD : 0), a->v.ascii);
         }
         line = nl + 1;
     }
@@ -201,7 +201,7 @@ static void menu_draw(struct app *a)
         attr_t at = i == m->cur ? color_attr(C_SELECT_FOCUS) : color_attr(C_POPUP);
         draw_blank(win, 1 + y, 1, w - 2, at);
         draw_raw(win, 1 + y, 1, num, at);
-        draw_str(win, 1 + y, 4, w - 6, m->items[i], at, a->ascii);
+        draw_str(win, 1 + y, 4, w - 6, m->items[i], at, a->v.ascii);
     }
 }
 
@@ -316,7 +316,7 @@ static unsigned prompt_key(struct app *a, int key)
     } else if (!KEY_IS_FN(key) && key >= 0x20 && key != 0x7f) {
         put_utf8(&pr->text, key);
     }
-    a->dirty_chrome = true;
+    a->v.dirty_chrome = true;
     return R_HANDLED;
 }
 
@@ -332,7 +332,7 @@ void overlay_prompt(struct app *a, const char *label, const char *initial, promp
         sb_puts(&a->prompt.text, initial);
     a->prompt.done = done;
     a->prompt.ctx = ctx;
-    a->dirty_chrome = true;
+    a->v.dirty_chrome = true;
 }
 
 /* ------------------------------------------------------------------------ */

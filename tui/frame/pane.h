@@ -2,11 +2,13 @@
  * of rows and draws only the visible slice; the app loop redraws a pane
  * when it is dirty.
  *
- * A pane knows this interface, the app's state and core, never another
- * pane: its handlers return reaction bits (what to redraw) and at most one
- * request (struct pane_request) for what lies outside the pane, which the
- * app routes (tui/frame/app.c). Each concrete pane's own API is in its own
- * header (tui/frame/table_pane.h, ...), included by the app alone. */
+ * A pane knows this interface, its view (tui/frame/view.h: options,
+ * search, filter, selection, message line, the document's data) and core,
+ * never the app or another pane: its handlers return reaction bits (what
+ * to redraw) and at most one request (struct pane_request) for what lies
+ * outside the pane, which the app routes (tui/frame/app.c) through its
+ * document. Each concrete pane's own API is in its own header
+ * (tui/frame/table_pane.h, ...), included by its document alone. */
 #ifndef TORCHTOP_TUI_PANE_H
 #define TORCHTOP_TUI_PANE_H
 
@@ -22,6 +24,7 @@
 #include "tui/frame/pattern.h"
 
 struct app;
+struct view;
 struct pane;
 struct detail_out;
 struct snap_pick;
@@ -73,28 +76,29 @@ struct pane_request {
 };
 
 struct pane_ops {
-    const char *name;                            /* "table", "tree", ... */
-    void (*draw)(struct pane *p, struct app *a); /* whole pane into p->win */
+    const char *name;                             /* "table", "tree", ... */
+    void (*draw)(struct pane *p, struct view *a); /* whole pane into p->win */
     /* An action; 0 = not handled. *req is REQ_NONE on entry. */
-    unsigned (*on_action)(struct pane *p, struct app *a, enum action act, struct pane_request *req);
+    unsigned (*on_action)(struct pane *p, struct view *a, enum action act,
+                          struct pane_request *req);
     /* A click, pane-relative; *req as for on_action. */
-    unsigned (*on_click)(struct pane *p, struct app *a, int y, int x, bool dbl,
+    unsigned (*on_click)(struct pane *p, struct view *a, int y, int x, bool dbl,
                          struct pane_request *req);
-    uint32_t (*current_event)(struct pane *p, struct app *a); /* event under the cursor */
-    void (*describe)(struct pane *p, struct app *a, struct detail_out *d); /* detail pane text */
+    uint32_t (*current_event)(struct pane *p, struct view *a); /* event under the cursor */
+    void (*describe)(struct pane *p, struct view *a, struct detail_out *d); /* detail pane text */
     /* Go to the next match of a->search (dir 1 or -1); *req as for on_action. */
-    unsigned (*search)(struct pane *p, struct app *a, int dir, struct pane_request *req);
-    void (*rebuild)(struct pane *p, struct app *a);             /* the filter changed */
-    void (*follow)(struct pane *p, struct app *a, uint32_t ev); /* selection changed elsewhere */
-    void (*position)(struct pane *p, struct app *a, char *buf, size_t n); /* "12/345" */
+    unsigned (*search)(struct pane *p, struct view *a, int dir, struct pane_request *req);
+    void (*rebuild)(struct pane *p, struct view *a);             /* the filter changed */
+    void (*follow)(struct pane *p, struct view *a, uint32_t ev); /* selection changed elsewhere */
+    void (*position)(struct pane *p, struct view *a, char *buf, size_t n); /* "12/345" */
     void (*free)(struct pane *p);
-    int (*keytab)(struct pane *p, struct app *a); /* key table in force; NULL: p->id's */
-    unsigned (*tick)(struct pane *p, struct app *a,
+    int (*keytab)(struct pane *p, struct view *a); /* key table in force; NULL: p->id's */
+    unsigned (*tick)(struct pane *p, struct view *a,
                      bool wait);  /* take in finished background work (wait: all of it) */
     bool (*busy)(struct pane *p); /* background work is pending */
     /* Snapshot mode: the allocation stack behind the selection (*out is
      * zeroed by the caller); false when it has none. */
-    bool (*pick)(struct pane *p, struct app *a, struct snap_pick *out);
+    bool (*pick)(struct pane *p, struct view *a, struct snap_pick *out);
 };
 
 struct pane {
@@ -123,25 +127,25 @@ static inline void *pane_priv(struct pane *p, const struct pane_ops *ops)
     return p->priv;
 }
 
-static inline void pane_draw(struct pane *p, struct app *a)
+static inline void pane_draw(struct pane *p, struct view *a)
 {
     p->ops->draw(p, a);
 }
-static inline unsigned pane_action(struct pane *p, struct app *a, enum action act,
+static inline unsigned pane_action(struct pane *p, struct view *a, enum action act,
                                    struct pane_request *req)
 {
     return p->ops->on_action ? p->ops->on_action(p, a, act, req) : R_NONE;
 }
-static inline uint32_t pane_current_event(struct pane *p, struct app *a)
+static inline uint32_t pane_current_event(struct pane *p, struct view *a)
 {
     return p->ops->current_event ? p->ops->current_event(p, a) : UINT32_MAX;
 }
 /* Key table in force in p (keymap_table): enum pane_id or enum keytab. */
-static inline int pane_keytab(struct pane *p, struct app *a)
+static inline int pane_keytab(struct pane *p, struct view *a)
 {
     return p->ops->keytab ? p->ops->keytab(p, a) : p->id;
 }
-static inline unsigned pane_tick(struct pane *p, struct app *a, bool wait)
+static inline unsigned pane_tick(struct pane *p, struct view *a, bool wait)
 {
     return p->ops->tick ? p->ops->tick(p, a, wait) : R_NONE;
 }

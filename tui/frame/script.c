@@ -120,7 +120,7 @@ static int step(struct app *a, const struct script_reader *r, char *line)
     }
     if (strcmp(word, "wait-analysis") == 0) {
         if (v->doc->settle && v->doc->settle(v))
-            app_react(v, v->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
+            app_react(v, v->v.focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     if (strcmp(word, "type") == 0)
@@ -139,13 +139,13 @@ static int step(struct app *a, const struct script_reader *r, char *line)
         bool ok = app_table_set_view(v, arg) || (v->doc->show_view && v->doc->show_view(v, arg));
         if (!ok)
             return script_fail(r, line, "no such view");
-        app_react(v, v->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
+        app_react(v, v->v.focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     if (strcmp(word, "sort-by") == 0) {
         if (!app_table_sort_by(v, arg))
             return script_fail(r, line, "no such column in this view");
-        app_react(v, v->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
+        app_react(v, v->v.focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
     static const struct {

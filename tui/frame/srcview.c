@@ -10,7 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/frame/draw.h"
 #include "tui/frame/srcview.h"
 
@@ -145,7 +150,7 @@ size_t srcview_top_for(size_t nlines, int64_t line, int height)
     return MIN(top, max_top);
 }
 
-void srcview_draw(struct srcview *sv, struct app *a, WINDOW *w, int y, int x, int h, int width,
+void srcview_draw(struct srcview *sv, struct view *a, WINDOW *w, int y, int x, int h, int width,
                   bool focused)
 {
     size_t n = srcview_lines(sv);

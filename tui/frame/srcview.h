@@ -15,7 +15,7 @@
 #include "core/base/vec.h"
 #include "tui/frame/actions.h"
 
-struct app;
+struct view;
 
 /* What is read of a file; the rest is left out (and said so). */
 #define SRCVIEW_MAX_BYTES (4u << 20)
@@ -60,7 +60,7 @@ size_t srcview_top_for(size_t nlines, int64_t line, int height);
 
 /* Draw the lines from sv->top into rows [y, y + h) of w, `width` columns
  * from x: a gutter of line numbers, the marked line flagged. */
-void srcview_draw(struct srcview *sv, struct app *a, WINDOW *w, int y, int x, int h, int width,
+void srcview_draw(struct srcview *sv, struct view *a, WINDOW *w, int y, int x, int h, int width,
                   bool focused);
 /* Scroll for a movement action in a window of `height` lines; false when
  * act is not one. */

@@ -8,7 +8,11 @@
 #include <strings.h>
 
 #include "core/report/tabfmt.h"
-#include "tui/frame/app.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "core/analysis/analysis.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/view.h"
 #include "tui/frame/detail.h"
 #include "tui/frame/draw.h"
 #include "tui/frame/shapefit.h"
@@ -41,9 +45,9 @@ struct table_pane {
     table_pick_fn pick;       /* the pick op's answer, NULL: none */
     table_text_fn text;       /* text cells as shown, NULL: as they are */
     bool text_widths;         /* columns as wide as text shows them, not as the table has them */
-    void (*describe_event)(struct detail_out *d, struct app *a, uint32_t ev); /* NULL: none */
+    void (*describe_event)(struct detail_out *d, struct view *a, uint32_t ev); /* NULL: none */
     int cols_mode; /* COLS_*: which COLF_DETAIL columns are shown */
-    struct tview v[APP_NVIEWS];
+    struct tview v[TABLE_PANE_MAX_VIEWS];
     struct strbuf cell;
     struct strbuf fit; /* a shape cell fitted to its column */
     int shown[64];     /* columns drawn last time, for clicks and digits */
@@ -51,6 +55,7 @@ struct table_pane {
     int shown_w[64];
     int nshown;
     bool more_left, more_right; /* columns continue past the pane's edges */
+    struct view *ctx;           /* the view the pane was made with (outlives it) */
 };
 
 static bool current_row(struct pane *p, const struct table **tab, size_t *row);
@@ -117,7 +122,7 @@ static const char *col_title(const struct table_col *c)
 /* Rows, widths, sorting                                                    */
 /* ------------------------------------------------------------------------ */
 
-static bool row_matches(struct app *a, const struct table *tab, size_t r)
+static bool row_matches(struct view *a, const struct table *tab, size_t r)
 {
     if (!pattern_active(&a->filter))
         return true;
@@ -131,7 +136,7 @@ static bool row_matches(struct app *a, const struct table *tab, size_t r)
     return false;
 }
 
-static void view_rows(struct app *a, struct tview *v)
+static void view_rows(struct view *a, struct tview *v)
 {
     v->rows.n = 0;
     if (!v->tab)
@@ -226,7 +231,7 @@ static void pane_cell(struct strbuf *out, const struct table *tab, size_t r, siz
     tabfmt_cell_text(out, tab, r, c);
 }
 
-static void view_widths(struct app *a, struct table_pane *tp, struct tview *v)
+static void view_widths(struct view *a, struct table_pane *tp, struct tview *v)
 {
     struct table *tab = v->tab;
     v->natural = xcalloc(tab->ncols, sizeof(int));
@@ -286,7 +291,7 @@ static void detect_sort(struct tview *v)
 /* Sort by col and show the new top rows, cursor on the first (as htop
  * does: a cursor kept on its row would leave the answer off screen); `say`
  * puts it on the message line. */
-static void sort_view(struct app *a, struct tview *v, int col, bool desc, bool say)
+static void sort_view(struct view *a, struct tview *v, int col, bool desc, bool say)
 {
     struct table *tab = v->tab;
     if (!tab || col < 0 || (size_t)col >= tab->ncols)
@@ -297,8 +302,8 @@ static void sort_view(struct app *a, struct tview *v, int col, bool desc, bool s
     v->desc = desc;
     v->user_sort = true;
     if (say)
-        app_message(a, "sorted by %s %s", col_title(&tab->cols[col]),
-                    desc ? a->g->sort_desc : a->g->sort_asc);
+        view_message(a, "sorted by %s %s", col_title(&tab->cols[col]),
+                     desc ? a->g->sort_desc : a->g->sort_asc);
     view_rows(a, v);
     v->lv.cur = 0;
     v->lv.top = 0;
@@ -476,7 +481,7 @@ static void plan_columns(struct table_pane *tp, struct tview *v, int w, bool asc
     }
 }
 
-static void draw_title(struct pane *p, struct app *a, struct tview *v)
+static void draw_title(struct pane *p, struct view *a, struct tview *v)
 {
     struct table_pane *tp = tp_of(p);
     attr_t attr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
@@ -497,7 +502,7 @@ static void draw_title(struct pane *p, struct app *a, struct tview *v)
     sb_free(&sb);
 }
 
-static void draw_header(struct pane *p, struct app *a, struct tview *v)
+static void draw_header(struct pane *p, struct view *a, struct tview *v)
 {
     struct table_pane *tp = tp_of(p);
     draw_blank(p->win, 1, 0, p->r.w, color_attr(C_COLHEAD));
@@ -528,7 +533,7 @@ static void draw_header(struct pane *p, struct app *a, struct tview *v)
         draw_str(p->win, 1, tp->shown_w[0], 1, a->g->more_left, mark, a->ascii);
 }
 
-static void table_draw(struct pane *p, struct app *a)
+static void table_draw(struct pane *p, struct view *a)
 {
     struct table_pane *tp = tp_of(p);
     struct tview *v = cur_view(p);
@@ -612,7 +617,7 @@ static int visible_cols(struct table_pane *tp, const struct table *tab, int *out
 }
 
 /* Sort by column `item` (again: the other way round). Reactions. */
-static unsigned sort_pick(struct pane *p, struct app *a, int item)
+static unsigned sort_pick(struct pane *p, struct view *a, int item)
 {
     struct tview *v = cur_view(p);
     if (!v->tab || item < 0 || (size_t)item >= v->tab->ncols)
@@ -626,10 +631,12 @@ static unsigned sort_pick(struct pane *p, struct app *a, int item)
 }
 
 /* Item k of the sort menu (opened with the pane as ctx): the k-th visible
- * column. */
-static unsigned sort_menu_item(struct app *a, void *ctx, int item)
+ * column. The app that calls it is opaque here: the pane acts on the view
+ * it was made with. */
+static unsigned sort_menu_item(struct app *app, void *ctx, int item)
 {
     struct pane *p = ctx;
+    struct view *a = tp_of(p)->ctx;
     struct tview *v = cur_view(p);
     int cols[64];
     if (v->tab && item >= 0 && item < visible_cols(tp_of(p), v->tab, cols))
@@ -637,7 +644,7 @@ static unsigned sort_menu_item(struct app *a, void *ctx, int item)
     return R_NONE;
 }
 
-static void open_sort_menu(struct pane *p, struct app *a, struct pane_request *req)
+static void open_sort_menu(struct pane *p, struct view *a, struct pane_request *req)
 {
     struct tview *v = cur_view(p);
     if (!v->tab)
@@ -663,7 +670,7 @@ static void open_sort_menu(struct pane *p, struct app *a, struct pane_request *r
 
 /* Enter on a row: its instances in the call tree, else what the pane was
  * made to ask for. */
-static unsigned drill(struct pane *p, struct app *a, struct pane_request *req)
+static unsigned drill(struct pane *p, struct view *a, struct pane_request *req)
 {
     struct tview *v = cur_view(p);
     if (!v->tab || v->lv.cur >= v->rows.n)
@@ -694,7 +701,7 @@ static unsigned drill(struct pane *p, struct app *a, struct pane_request *req)
     }
     uint32_t ev = pane_current_event(p, a);
     if (ev == IDX_NONE) {
-        app_error(a, "this row has no events to show");
+        view_error(a, "this row has no events to show");
         return R_HANDLED;
     }
     /* No instance list: the first one. */
@@ -703,7 +710,7 @@ static unsigned drill(struct pane *p, struct app *a, struct pane_request *req)
     return R_HANDLED | R_DIRTY_ALL | R_SYNC;
 }
 
-static unsigned table_action(struct pane *p, struct app *a, enum action act,
+static unsigned table_action(struct pane *p, struct view *a, enum action act,
                              struct pane_request *req)
 {
     struct table_pane *tp = tp_of(p);
@@ -723,7 +730,7 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act,
         if (v->tab && v->sort_col >= 0)
             sort_view(a, v, v->sort_col, !v->desc, true);
         else if (v->tab)
-            app_message(a, "pick a sort column first (s)");
+            view_message(a, "pick a sort column first (s)");
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_SORT_NEXT:
     case A_SORT_PREV: {
@@ -750,7 +757,7 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act,
             return R_HANDLED;
         int n = visible_cols(tp, v->tab, cols), k = (int)(act - A_SORT_1);
         if (k >= n) {
-            app_error(a, "no column %d", k + 1);
+            view_error(a, "no column %d", k + 1);
             return R_HANDLED;
         }
         return sort_pick(p, a, cols[k]) | R_HANDLED | R_DIRTY;
@@ -760,9 +767,9 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act,
                         : tp->cols_mode == COLS_BRIEF && has_detail_shapes(v->tab) ? COLS_SHAPES
                                                                                    : COLS_ALL;
         v->hscroll = 0;
-        app_message(a, tp->cols_mode == COLS_ALL      ? "showing all columns"
-                       : tp->cols_mode == COLS_SHAPES ? "showing strides and concrete inputs"
-                                                      : "hiding detail columns");
+        view_message(a, tp->cols_mode == COLS_ALL      ? "showing all columns"
+                        : tp->cols_mode == COLS_SHAPES ? "showing strides and concrete inputs"
+                                                       : "hiding detail columns");
         return R_HANDLED | R_DIRTY;
     case A_SCROLL_LEFT:
         if (v->hscroll > 0)
@@ -785,7 +792,7 @@ static unsigned table_action(struct pane *p, struct app *a, enum action act,
     }
 }
 
-static unsigned table_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+static unsigned table_click(struct pane *p, struct view *a, int y, int x, bool dbl,
                             struct pane_request *req)
 {
     struct table_pane *tp = tp_of(p);
@@ -807,7 +814,7 @@ static unsigned table_click(struct pane *p, struct app *a, int y, int x, bool db
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static uint32_t table_current(struct pane *p, struct app *a)
+static uint32_t table_current(struct pane *p, struct view *a)
 {
     struct tview *v = cur_view(p);
     if (!v->tab || v->lv.cur >= v->rows.n)
@@ -821,7 +828,7 @@ static uint32_t table_current(struct pane *p, struct app *a)
     return IDX_NONE;
 }
 
-static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
+static void table_describe(struct pane *p, struct view *a, struct detail_out *d)
 {
     struct tview *v = cur_view(p);
     if (!v->tab || v->lv.cur >= v->rows.n)
@@ -862,7 +869,7 @@ static void table_describe(struct pane *p, struct app *a, struct detail_out *d)
     }
 }
 
-static bool row_has_match(struct app *a, const struct table *tab, uint32_t r)
+static bool row_has_match(struct view *a, const struct table *tab, uint32_t r)
 {
     for (size_t c = 0; c < tab->ncols; c++) {
         if (tab->cols[c].kind != COL_TEXT)
@@ -876,7 +883,7 @@ static bool row_has_match(struct app *a, const struct table *tab, uint32_t r)
 
 /* The rank of shown row i among the rows the search matches (from 1), and
  * their number. */
-static void count_matches(struct app *a, struct tview *v, size_t i, size_t *k, size_t *total)
+static void count_matches(struct view *a, struct tview *v, size_t i, size_t *k, size_t *total)
 {
     *k = *total = 0;
     for (size_t j = 0; j < v->rows.n; j++)
@@ -887,7 +894,7 @@ static void count_matches(struct app *a, struct tview *v, size_t i, size_t *k, s
         }
 }
 
-static unsigned table_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
+static unsigned table_search(struct pane *p, struct view *a, int dir, struct pane_request *req)
 {
     struct tview *v = cur_view(p);
     if (!v->tab || !v->rows.n)
@@ -905,30 +912,30 @@ static unsigned table_search(struct pane *p, struct app *a, int dir, struct pane
                 listview_jump(&v->lv, i);
                 size_t rank, total;
                 count_matches(a, v, i, &rank, &total);
-                app_message(a, "/%s: match %zu of %zu (row %zu of %zu)%s", a->search.text, rank,
-                            total, i + 1, n, wrapped ? " (wrapped)" : "");
+                view_message(a, "/%s: match %zu of %zu (row %zu of %zu)%s", a->search.text, rank,
+                             total, i + 1, n, wrapped ? " (wrapped)" : "");
                 return R_HANDLED | R_DIRTY | R_SYNC;
             }
         }
     }
-    app_error(a, "/%s: no match in this table", a->search.text);
+    view_error(a, "/%s: no match in this table", a->search.text);
     return R_HANDLED;
 }
 
-static void table_rebuild(struct pane *p, struct app *a)
+static void table_rebuild(struct pane *p, struct view *a)
 {
     struct table_pane *tp = tp_of(p);
     for (int i = 0; i < tp->nviews; i++)
         view_rows(a, &tp->v[i]);
 }
 
-static void table_position(struct pane *p, struct app *a, char *buf, size_t n)
+static void table_position(struct pane *p, struct view *a, char *buf, size_t n)
 {
     struct tview *v = cur_view(p);
     snprintf(buf, n, "%zu/%zu", v->rows.n ? v->lv.cur + 1 : 0, v->rows.n);
 }
 
-static int table_keytab(struct pane *p, struct app *a)
+static int table_keytab(struct pane *p, struct view *a)
 {
     return tp_of(p)->keytab;
 }
@@ -949,7 +956,7 @@ static bool current_row(struct pane *p, const struct table **tab, size_t *row)
     return true;
 }
 
-static bool table_pick(struct pane *p, struct app *a, struct snap_pick *out)
+static bool table_pick(struct pane *p, struct view *a, struct snap_pick *out)
 {
     const struct table *tab;
     size_t row;
@@ -959,7 +966,7 @@ static bool table_pick(struct pane *p, struct app *a, struct snap_pick *out)
 static void table_free_priv(struct pane *p)
 {
     struct table_pane *tp = tp_of(p);
-    for (int i = 0; i < APP_NVIEWS; i++) {
+    for (int i = 0; i < TABLE_PANE_MAX_VIEWS; i++) {
         VEC_FREE(&tp->v[i].rows);
         free(tp->v[i].natural);
         drop_same(&tp->v[i]);
@@ -984,7 +991,7 @@ const struct pane_ops table_pane_ops = {
     .pick = table_pick,
 };
 
-static void view_set(struct app *a, struct table_pane *tp, struct tview *v, struct table *tab)
+static void view_set(struct view *a, struct table_pane *tp, struct tview *v, struct table *tab)
 {
     free(v->natural);
     v->natural = NULL;
@@ -1002,16 +1009,17 @@ static void view_set(struct app *a, struct table_pane *tp, struct tview *v, stru
     view_rows(a, v);
 }
 
-struct pane *table_pane_new(struct app *a, const struct table_pane_views *v)
+struct pane *table_pane_new(struct view *a, const struct table_pane_views *v)
 {
     struct table_pane *tp = xcalloc(1, sizeof(*tp));
-    tp->nviews = CLAMP(v->n, 1, APP_NVIEWS);
+    tp->nviews = CLAMP(v->n, 1, TABLE_PANE_MAX_VIEWS);
     tp->names = v->names;
     tp->errs = v->errs;
     tp->keytab = v->keytab;
     tp->enter = v->enter;
     tp->pick = v->pick;
     tp->text = v->text;
+    tp->ctx = a;
     tp->text_widths = v->text_widths;
     tp->describe_event = v->describe_event;
     for (int i = 0; i < tp->nviews; i++)
@@ -1019,7 +1027,7 @@ struct pane *table_pane_new(struct app *a, const struct table_pane_views *v)
     return pane_new(&table_pane_ops, PANE_TABLE, tp);
 }
 
-void table_pane_set_table(struct pane *p, struct app *a, int view, struct table *tab)
+void table_pane_set_table(struct pane *p, struct view *a, int view, struct table *tab)
 {
     if (!pane_is(p, &table_pane_ops))
         return;
@@ -1050,7 +1058,7 @@ const char *table_pane_view(struct pane *p)
     return tp->names[tp->view];
 }
 
-bool table_pane_set_view(struct pane *p, struct app *a, const char *name)
+bool table_pane_set_view(struct pane *p, struct view *a, const char *name)
 {
     if (!pane_is(p, &table_pane_ops))
         return false;
@@ -1064,7 +1072,7 @@ bool table_pane_set_view(struct pane *p, struct app *a, const char *name)
     return false;
 }
 
-bool table_pane_sort_by(struct pane *p, struct app *a, const char *col)
+bool table_pane_sort_by(struct pane *p, struct view *a, const char *col)
 {
     if (!pane_is(p, &table_pane_ops))
         return false;

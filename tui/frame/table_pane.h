@@ -10,23 +10,26 @@
 
 #include "tui/frame/pane.h"
 
-struct app;
+struct view;
 struct detail_out;
 struct table;
 
 extern const struct pane_ops table_pane_ops;
 
+/* The most views one table pane holds. */
+#define TABLE_PANE_MAX_VIEWS 16
+
 /* Snapshot mode: the allocation stack behind row `row` of tab (*out
  * zeroed); false when it has none. */
-typedef bool (*table_pick_fn)(struct app *a, const struct table *tab, size_t row,
+typedef bool (*table_pick_fn)(struct view *a, const struct table *tab, size_t row,
                               struct snap_pick *out);
 
 /* Text cell (row, col) as the document shows it (a trace's kernel names,
  * simplified unless full; a job's trace paths as base names unless full);
  * returns s itself or text that stays valid until the next call, its
  * length in *len. */
-typedef const char *(*table_text_fn)(struct app *a, const struct table *tab, size_t row, size_t col,
-                                     const char *s, size_t n, size_t *len, bool full);
+typedef const char *(*table_text_fn)(struct view *a, const struct table *tab, size_t row,
+                                     size_t col, const char *s, size_t n, size_t *len, bool full);
 
 /* What a table pane shows. */
 struct table_pane_views {
@@ -44,22 +47,22 @@ struct table_pane_views {
                                   shows whole in the same columns) */
     /* The event a row stands for (its first instance), described below the
      * row's cells; NULL: none. */
-    void (*describe_event)(struct detail_out *d, struct app *a, uint32_t ev);
+    void (*describe_event)(struct detail_out *d, struct view *a, uint32_t ev);
 };
 
 /* A table pane in the table slot over v's tables. */
-struct pane *table_pane_new(struct app *a, const struct table_pane_views *v);
+struct pane *table_pane_new(struct view *a, const struct table_pane_views *v);
 /* Show tab (borrowed) in view i instead of what it showed; a table of the
  * same name keeps the column the user sorted by, cursor on top. Nothing
  * when p is not a table pane. */
-void table_pane_set_table(struct pane *p, struct app *a, int view, struct table *tab);
+void table_pane_set_table(struct pane *p, struct view *a, int view, struct table *tab);
 /* The name of the view shown ("ops", "roofline"...); NULL when p is not a
  * table pane. */
 const char *table_pane_view(struct pane *p);
 /* Switch to a view by name; sort by column name or title. False when
  * there is no such view / column (or p is not a table pane). */
-bool table_pane_set_view(struct pane *p, struct app *a, const char *name);
-bool table_pane_sort_by(struct pane *p, struct app *a, const char *col);
+bool table_pane_set_view(struct pane *p, struct view *a, const char *name);
+bool table_pane_sort_by(struct pane *p, struct view *a, const char *col);
 /* The table shown and the table row under the cursor; false when there is
  * none (or p is not a table pane). */
 bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row);

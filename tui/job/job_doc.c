@@ -46,7 +46,7 @@ struct job_doc {
 
 static struct job_doc *jd_of(struct app *a)
 {
-    return a->doc_state;
+    return a->v.doc_state;
 }
 
 /* Whether column col of tab holds file paths: shown by their base names,
@@ -88,13 +88,13 @@ static size_t common_prefix(const struct job *j)
 
 /* Paths as base names, less the prefix all ranks share ("…rank3.json");
  * the detail pane (full) has the whole path. */
-static const char *cell_text(struct app *a, const struct table *tab, size_t row, size_t col,
+static const char *cell_text(struct view *a, const struct table *tab, size_t row, size_t col,
                              const char *s, size_t n, size_t *len, bool full)
 {
     *len = n;
     if (full || col >= tab->ncols || !path_col(tab, col))
         return s;
-    struct job_doc *jd = jd_of(a);
+    struct job_doc *jd = a->doc_state;
     const char *base = base_name(s, n);
     *len = n - (size_t)(base - s);
     if (!jd->common || *len <= jd->common)
@@ -134,9 +134,9 @@ static void job_open(struct app *a)
         .text = cell_text,
         .text_widths = true,
     };
-    a->panes[PANE_TABLE] = table_pane_new(a, &ranks);
+    a->panes[PANE_TABLE] = table_pane_new(&a->v, &ranks);
     /* The collectives sit in the tree's slot: a table pane there. */
-    a->panes[PANE_TREE] = table_pane_new(a, &colls);
+    a->panes[PANE_TREE] = table_pane_new(&a->v, &colls);
     a->panes[PANE_TREE]->id = PANE_TREE;
     a->panes[PANE_TIMELINE] = joblanes_pane_new(&jd->v);
     app_message(a, "%zu ranks (numbered by %s), %zu collectives matched", jd->job->ranks.n,
@@ -195,7 +195,7 @@ static unsigned open_rank(struct app *a, uint32_t row)
     struct tui_opts o = jd->rank_opts;
     o.path = path;
     char *why = NULL;
-    struct app *child = tui_open_view(&o, a->headless, a->ascii, &why);
+    struct app *child = tui_open_view(&o, a->v.headless, a->v.ascii, &why);
     free(path);
     if (!child) {
         app_error(a, "%s", why ? why : "the trace cannot be shown");
@@ -216,7 +216,7 @@ static unsigned job_route(struct app *a, struct pane_request *req)
 {
     if (req->kind != REQ_OPEN)
         return R_NONE;
-    if (a->focus == PANE_TREE) {
+    if (a->v.focus == PANE_TREE) {
         app_message(a, "the lanes below show this collective on every rank; Tab to the ranks "
                        "and Enter opens one");
         return R_HANDLED;
@@ -251,14 +251,15 @@ static bool job_header(struct app *a, WINDOW *w, int cols)
     struct strbuf sb = STRBUF_INIT;
     sb_printf(&sb, " torchtop job  %zu ranks  %zu collectives matched", jd->job->ranks.n,
               jd->v.colls.insts.n);
-    draw_fit(w, 0, 0, cols, sb_str(&sb), sb.len, false, false, color_attr(C_TITLE_FOCUS), a->ascii);
+    draw_fit(w, 0, 0, cols, sb_str(&sb), sb.len, false, false, color_attr(C_TITLE_FOCUS),
+             a->v.ascii);
     sb_clear(&sb);
     job_tables_header_text(&sb, &jd->v);
     /* The first line of the job's own header: its span and ranks. */
     const char *s = sb_str(&sb);
     const char *nl = strchr(s, '\n');
     size_t n = nl ? (size_t)(nl - s) : sb.len;
-    draw_fit(w, 1, 1, cols - 1, s, n, false, false, A_NORMAL, a->ascii);
+    draw_fit(w, 1, 1, cols - 1, s, n, false, false, A_NORMAL, a->v.ascii);
     sb_free(&sb);
     return true;
 }
@@ -276,7 +277,7 @@ static void job_close(struct app *a)
     job_free(jd->job);
     sb_free(&jd->cell);
     free(jd);
-    a->doc_state = NULL;
+    a->v.doc_state = NULL;
 }
 
 static const char *const job_views[] = {"ranks", "collectives"};
@@ -322,7 +323,7 @@ int job_doc_run(struct job *j, const struct tui_opts *o)
     jd->rank_opts.mem = NULL;
     jd->rank_opts.script = NULL;
     struct app a = {0};
-    a.doc_state = jd;
+    a.v.doc_state = jd;
     a.name = xstrdup("job");
     app_init(&a, &job_doc_ops, ascii, headless);
     int rc = 0;

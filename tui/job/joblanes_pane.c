@@ -5,9 +5,14 @@
 #include <string.h>
 
 #include "core/base/xalloc.h"
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/frame/colors.h"
 #include "tui/frame/draw.h"
+#include "tui/frame/keymap.h"
 #include "tui/job/joblanes.h"
 #include "tui/job/joblanes_pane.h"
 
@@ -22,7 +27,7 @@ static struct jl_pane *jl_of(struct pane *p)
     return pane_priv(p, &joblanes_pane_ops);
 }
 
-static void jl_draw(struct pane *p, struct app *a)
+static void jl_draw(struct pane *p, struct view *a)
 {
     struct jl_pane *jl = jl_of(p);
     werase(p->win);

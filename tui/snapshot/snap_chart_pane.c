@@ -8,7 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/frame/detail.h"
 #include "tui/frame/draw.h"
 #include "tui/snapshot/memchart.h"
@@ -30,7 +35,7 @@ static struct chart_pane *cp_of(struct pane *p)
     return pane_priv(p, &snap_chart_pane_ops);
 }
 
-static uint32_t nentries(struct app *a)
+static uint32_t nentries(struct view *a)
 {
     const struct snapview *sv = a->snap;
     return sv->dev < sv->s->devices.n ? sv->s->devices.v[sv->dev].nentries : 0;
@@ -41,7 +46,7 @@ static int plot_w(struct pane *p)
     return MAX(1, p->r.w - LABEL_W);
 }
 
-static void clamp_view(struct pane *p, struct app *a)
+static void clamp_view(struct pane *p, struct view *a)
 {
     struct chart_pane *cp = cp_of(p);
     uint32_t n = nentries(a);
@@ -62,7 +67,7 @@ static void clamp_view(struct pane *p, struct app *a)
 }
 
 /* The entry with the most bytes allocated among column col's entries. */
-static uint32_t column_entry(struct pane *p, struct app *a, int col)
+static uint32_t column_entry(struct pane *p, struct view *a, int col)
 {
     struct chart_pane *cp = cp_of(p);
     const struct snapview *sv = a->snap;
@@ -83,7 +88,7 @@ static uint32_t column_entry(struct pane *p, struct app *a, int col)
 /* Drawing                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void draw_title(struct pane *p, struct app *a)
+static void draw_title(struct pane *p, struct view *a)
 {
     struct chart_pane *cp = cp_of(p);
     const struct snapview *sv = a->snap;
@@ -108,7 +113,7 @@ static void draw_title(struct pane *p, struct app *a)
     sb_free(&sb);
 }
 
-static void draw_axis(struct pane *p, struct app *a, int y, int cursor_col)
+static void draw_axis(struct pane *p, struct view *a, int y, int cursor_col)
 {
     struct chart_pane *cp = cp_of(p);
     const struct snapview *sv = a->snap;
@@ -138,7 +143,7 @@ static void draw_axis(struct pane *p, struct app *a, int y, int cursor_col)
                  color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_CURSOR));
 }
 
-static void chart_draw(struct pane *p, struct app *a)
+static void chart_draw(struct pane *p, struct view *a)
 {
     struct chart_pane *cp = cp_of(p);
     const struct snapview *sv = a->snap;
@@ -202,13 +207,14 @@ static void chart_draw(struct pane *p, struct app *a)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static unsigned move_to(struct app *a, uint32_t idx)
+static unsigned move_to(struct view *a, uint32_t idx)
 {
-    snapview_set_cursor(a, idx);
-    return R_HANDLED | R_DIRTY | R_SYNC;
+    snapview_set_cursor(a->snap, idx);
+    /* The allocations live at the cursor and the segment map follow. */
+    return R_HANDLED | R_DIRTY_ALL | R_SYNC;
 }
 
-static unsigned move_cols(struct pane *p, struct app *a, int delta)
+static unsigned move_cols(struct pane *p, struct view *a, int delta)
 {
     struct chart_pane *cp = cp_of(p);
     uint32_t n = nentries(a), cur = a->snap->cursor;
@@ -230,7 +236,7 @@ static unsigned move_cols(struct pane *p, struct app *a, int delta)
     return move_to(a, to);
 }
 
-static void zoom(struct pane *p, struct app *a, double factor)
+static void zoom(struct pane *p, struct view *a, double factor)
 {
     struct chart_pane *cp = cp_of(p);
     uint32_t n = nentries(a), cur = a->snap->cursor == IDX_NONE ? 0 : a->snap->cursor;
@@ -243,7 +249,7 @@ static void zoom(struct pane *p, struct app *a, double factor)
     clamp_view(p, a);
 }
 
-static unsigned chart_action(struct pane *p, struct app *a, enum action act,
+static unsigned chart_action(struct pane *p, struct view *a, enum action act,
                              struct pane_request *req)
 {
     struct chart_pane *cp = cp_of(p);
@@ -308,7 +314,7 @@ static unsigned chart_action(struct pane *p, struct app *a, enum action act,
     }
 }
 
-static unsigned chart_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+static unsigned chart_click(struct pane *p, struct view *a, int y, int x, bool dbl,
                             struct pane_request *req)
 {
     if (!nentries(a) || x < LABEL_W)
@@ -324,7 +330,7 @@ static unsigned chart_click(struct pane *p, struct app *a, int y, int x, bool db
 /* Description                                                              */
 /* ------------------------------------------------------------------------ */
 
-static void chart_describe(struct pane *p, struct app *a, struct detail_out *d)
+static void chart_describe(struct pane *p, struct view *a, struct detail_out *d)
 {
     const struct snapview *sv = a->snap;
     const struct snapshot *s = sv->s;
@@ -378,7 +384,7 @@ static void chart_describe(struct pane *p, struct app *a, struct detail_out *d)
     }
 }
 
-static bool chart_pick(struct pane *p, struct app *a, struct snap_pick *out)
+static bool chart_pick(struct pane *p, struct view *a, struct snap_pick *out)
 {
     const struct snapview *sv = a->snap;
     if (sv->cursor == IDX_NONE || !nentries(a))
@@ -393,7 +399,7 @@ static bool chart_pick(struct pane *p, struct app *a, struct snap_pick *out)
     return true;
 }
 
-static void chart_position(struct pane *p, struct app *a, char *buf, size_t n)
+static void chart_position(struct pane *p, struct view *a, char *buf, size_t n)
 {
     uint32_t cur = a->snap->cursor;
     if (cur == IDX_NONE)
@@ -402,7 +408,7 @@ static void chart_position(struct pane *p, struct app *a, char *buf, size_t n)
         snprintf(buf, n, "%u/%u", cur + 1, nentries(a));
 }
 
-static int chart_keytab(struct pane *p, struct app *a)
+static int chart_keytab(struct pane *p, struct view *a)
 {
     return KEYS_SNAP_CHART;
 }
@@ -426,7 +432,7 @@ const struct pane_ops snap_chart_pane_ops = {
     .pick = chart_pick,
 };
 
-struct pane *snap_chart_pane_new(struct app *a)
+struct pane *snap_chart_pane_new(struct view *a)
 {
     return pane_new(&snap_chart_pane_ops, PANE_TIMELINE, xcalloc(1, sizeof(struct chart_pane)));
 }

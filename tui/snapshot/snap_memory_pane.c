@@ -8,7 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/frame/detail.h"
 #include "tui/frame/draw.h"
 #include "tui/snapshot/memchart.h"
@@ -51,7 +56,7 @@ static void site_text(const struct snapshot *s, uint32_t stack, struct strbuf *o
         snapshot_frame_format(s, f, out);
 }
 
-static void build(struct pane *p, struct app *a)
+static void build(struct pane *p, struct view *a)
 {
     struct mem_pane *mp = mp_of(p);
     const struct snapview *sv = a->snap;
@@ -82,14 +87,14 @@ static void build(struct pane *p, struct app *a)
     mp->built = true;
 }
 
-static void ensure_built(struct pane *p, struct app *a)
+static void ensure_built(struct pane *p, struct view *a)
 {
     struct mem_pane *mp = mp_of(p);
     if (!mp->built || mp->gen != a->snap->gen)
         build(p, a);
 }
 
-static const struct snap_alloc *cur_alloc(struct pane *p, struct app *a)
+static const struct snap_alloc *cur_alloc(struct pane *p, struct view *a)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -99,7 +104,7 @@ static const struct snap_alloc *cur_alloc(struct pane *p, struct app *a)
     return &a->snap->s->allocs.v[a->snap->live[mp->live.v[lv->cur]]];
 }
 
-static const struct snap_seg_at *cur_segment(struct pane *p, struct app *a)
+static const struct snap_seg_at *cur_segment(struct pane *p, struct view *a)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -137,7 +142,7 @@ static void seg_tiles(struct mem_pane *mp, const struct snap_seg_at *g)
 /* Drawing                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void draw_title(struct pane *p, struct app *a, const char *text, size_t n)
+static void draw_title(struct pane *p, struct view *a, const char *text, size_t n)
 {
     attr_t attr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     draw_fit(p->win, 0, 0, p->r.w, text, n, false, false, attr, a->ascii);
@@ -151,7 +156,7 @@ static void fmt_since(const struct snap_alloc *al, char *buf, size_t n)
         snprintf(buf, n, "%u", al->alloc_idx);
 }
 
-static void draw_live(struct pane *p, struct app *a)
+static void draw_live(struct pane *p, struct view *a)
 {
     struct mem_pane *mp = mp_of(p);
     const struct snapview *sv = a->snap;
@@ -218,7 +223,7 @@ static void draw_live(struct pane *p, struct app *a)
     }
 }
 
-static const char *state_glyph(struct app *a, uint8_t st)
+static const char *state_glyph(struct view *a, uint8_t st)
 {
     switch (st) {
     case BS_ACTIVE_ALLOCATED:
@@ -244,7 +249,7 @@ static enum color_elem state_elem(uint8_t st)
     }
 }
 
-static void draw_map(struct pane *p, struct app *a)
+static void draw_map(struct pane *p, struct view *a)
 {
     struct mem_pane *mp = mp_of(p);
     const struct snapview *sv = a->snap;
@@ -317,7 +322,7 @@ static void draw_map(struct pane *p, struct app *a)
     }
 }
 
-static void mem_draw(struct pane *p, struct app *a)
+static void mem_draw(struct pane *p, struct view *a)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -332,7 +337,7 @@ static void mem_draw(struct pane *p, struct app *a)
 /* Description                                                              */
 /* ------------------------------------------------------------------------ */
 
-static void put_entry(struct detail_out *d, struct app *a, const char *key, uint32_t idx,
+static void put_entry(struct detail_out *d, struct view *a, const char *key, uint32_t idx,
                       const char *none)
 {
     const struct snapview *sv = a->snap;
@@ -374,7 +379,7 @@ static void put_frames(struct detail_out *d, const struct snapshot *s, uint32_t 
     detail_textf(d, C_DIM, "%zu frame%s; t shows the traceback", n, n == 1 ? "" : "s");
 }
 
-static void describe_alloc(struct detail_out *d, struct app *a, const struct snap_alloc *al)
+static void describe_alloc(struct detail_out *d, struct view *a, const struct snap_alloc *al)
 {
     const struct snapshot *s = a->snap->s;
     char b[32];
@@ -414,7 +419,7 @@ static uint32_t seg_stack(const struct snapview *sv, const struct snap_seg_at *g
     return snapshot_entry(sv->s, sv->dev, g->freed)->frames;
 }
 
-static void describe_segment(struct detail_out *d, struct app *a, struct pane *p,
+static void describe_segment(struct detail_out *d, struct view *a, struct pane *p,
                              const struct snap_seg_at *g)
 {
     const struct snapshot *s = a->snap->s;
@@ -465,7 +470,7 @@ static void describe_segment(struct detail_out *d, struct app *a, struct pane *p
     put_frames(d, s, seg_stack(a->snap, g));
 }
 
-static void mem_describe(struct pane *p, struct app *a, struct detail_out *d)
+static void mem_describe(struct pane *p, struct view *a, struct detail_out *d)
 {
     const struct snap_alloc *al = cur_alloc(p, a);
     if (al) {
@@ -477,7 +482,7 @@ static void mem_describe(struct pane *p, struct app *a, struct detail_out *d)
         describe_segment(d, a, p, g);
 }
 
-static bool mem_pick(struct pane *p, struct app *a, struct snap_pick *out)
+static bool mem_pick(struct pane *p, struct view *a, struct snap_pick *out)
 {
     const struct snapshot *s = a->snap->s;
     const struct snap_alloc *al = cur_alloc(p, a);
@@ -506,7 +511,8 @@ static bool mem_pick(struct pane *p, struct app *a, struct snap_pick *out)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static unsigned mem_action(struct pane *p, struct app *a, enum action act, struct pane_request *req)
+static unsigned mem_action(struct pane *p, struct view *a, enum action act,
+                           struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -528,7 +534,7 @@ static unsigned mem_action(struct pane *p, struct app *a, enum action act, struc
     }
 }
 
-static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+static unsigned mem_click(struct pane *p, struct view *a, int y, int x, bool dbl,
                           struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
@@ -547,12 +553,12 @@ static unsigned mem_click(struct pane *p, struct app *a, int y, int x, bool dbl,
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static unsigned mem_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
+static unsigned mem_search(struct pane *p, struct view *a, int dir, struct pane_request *req)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
     if (mp->view != MV_LIVE || !mp->live.n) {
-        app_error(a, "search looks through the live allocations' sites (v: live)");
+        view_error(a, "search looks through the live allocations' sites (v: live)");
         return R_HANDLED;
     }
     const struct snapshot *s = a->snap->s;
@@ -569,21 +575,21 @@ static unsigned mem_search(struct pane *p, struct app *a, int dir, struct pane_r
     size_t i = pattern_next_hit(hit, n, lv->cur, dir, &rank, &total, &wrapped);
     free(hit);
     if (i == SIZE_MAX) {
-        app_error(a, "/%s: no live allocation from there", a->search.text);
+        view_error(a, "/%s: no live allocation from there", a->search.text);
         return R_HANDLED;
     }
     listview_jump(lv, i);
-    app_message(a, "/%s: match %zu of %zu (allocation %zu of %zu)%s", a->search.text, rank, total,
-                i + 1, n, wrapped ? " (wrapped)" : "");
+    view_message(a, "/%s: match %zu of %zu (allocation %zu of %zu)%s", a->search.text, rank, total,
+                 i + 1, n, wrapped ? " (wrapped)" : "");
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static void mem_rebuild(struct pane *p, struct app *a)
+static void mem_rebuild(struct pane *p, struct view *a)
 {
     build(p, a);
 }
 
-static void mem_position(struct pane *p, struct app *a, char *buf, size_t n)
+static void mem_position(struct pane *p, struct view *a, char *buf, size_t n)
 {
     struct mem_pane *mp = mp_of(p);
     ensure_built(p, a);
@@ -591,7 +597,7 @@ static void mem_position(struct pane *p, struct app *a, char *buf, size_t n)
     snprintf(buf, n, "%zu/%zu", lv->n ? lv->cur + 1 : 0, lv->n);
 }
 
-static int mem_keytab(struct pane *p, struct app *a)
+static int mem_keytab(struct pane *p, struct view *a)
 {
     return KEYS_SNAP_MEMORY;
 }
@@ -622,7 +628,7 @@ const struct pane_ops snap_memory_pane_ops = {
     .pick = mem_pick,
 };
 
-struct pane *snap_memory_pane_new(struct app *a)
+struct pane *snap_memory_pane_new(struct view *a)
 {
     return pane_new(&snap_memory_pane_ops, PANE_TREE, xcalloc(1, sizeof(struct mem_pane)));
 }

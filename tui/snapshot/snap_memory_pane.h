@@ -6,10 +6,10 @@
 
 #include "tui/frame/pane.h"
 
-struct app;
+struct view;
 
 extern const struct pane_ops snap_memory_pane_ops;
 
-struct pane *snap_memory_pane_new(struct app *a);
+struct pane *snap_memory_pane_new(struct view *a);
 
 #endif

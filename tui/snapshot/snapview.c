@@ -125,14 +125,11 @@ int snapview_chart_lines(struct app *a)
     return 12;
 }
 
-void snapview_set_cursor(struct app *a, uint32_t idx)
+void snapview_set_cursor(struct snapview *sv, uint32_t idx)
 {
-    struct snapview *sv = a->snap;
     sv->cursor = idx;
     compute_live(sv);
     sv->gen++;
-    a->panes[PANE_TREE]->dirty = true;
-    a->panes[PANE_TIMELINE]->dirty = true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -141,7 +138,7 @@ void snapview_set_cursor(struct app *a, uint32_t idx)
 
 static void header_line1(struct app *a, WINDOW *w, int cols)
 {
-    const struct snapview *sv = a->snap;
+    const struct snapview *sv = a->v.snap;
     const struct snapshot *s = sv->s;
     struct strbuf rest = STRBUF_INIT;
     char dev[32], b1[32], b2[32], b3[32], cnt[32];
@@ -165,33 +162,33 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
     }
     attr_t at = color_attr(C_HEADER) | A_BOLD;
     draw_blank(w, 0, 0, cols, at);
-    int x = draw_str(w, 0, 0, cols, " ", at, a->ascii);
+    int x = draw_str(w, 0, 0, cols, " ", at, a->v.ascii);
     int rest_w = (int)text_width(sb_str(&rest), rest.len);
     int name_w = MIN((int)text_width(a->name, strlen(a->name)), MAX(12, cols - 1 - rest_w));
     x += draw_fit(w, 0, x, MIN(name_w, cols - x), a->name, strlen(a->name), true, false, at,
-                  a->ascii);
+                  a->v.ascii);
     if (x < cols)
-        draw_str(w, 0, x, cols - x, sb_str(&rest), at, a->ascii);
+        draw_str(w, 0, x, cols - x, sb_str(&rest), at, a->v.ascii);
     sb_free(&rest);
 }
 
 /* Allocated and free bytes of the device's segments as one bar. */
 static void header_line2(struct app *a, WINDOW *w, int cols)
 {
-    const struct snapview *sv = a->snap;
+    const struct snapview *sv = a->v.snap;
     draw_blank(w, 1, 0, cols, 0);
     const struct snap_device *d = has_device(sv) ? &sv->s->devices.v[sv->dev] : NULL;
     if (!d || !d->reserved) {
         draw_str(w, 1, 1, cols - 1, "no memory reserved on this device at snapshot time",
-                 color_attr(C_DIM), a->ascii);
+                 color_attr(C_DIM), a->v.ascii);
         return;
     }
     double allocated = (double)d->block_bytes[BS_ACTIVE_ALLOCATED] / (double)d->reserved;
     double pending = (double)d->block_bytes[BS_ACTIVE_PENDING_FREE] / (double)d->reserved;
     const struct bar_part parts[3] = {
-        {allocated, "allocated", a->g->full, C_COMP},
-        {pending, "pending free", a->g->shade_memcpy, C_MEMCPY},
-        {MAX(0.0, 1 - allocated - pending), "free", a->g->shade_idle, C_IDLE},
+        {allocated, "allocated", a->v.g->full, C_COMP},
+        {pending, "pending free", a->v.g->shade_memcpy, C_MEMCPY},
+        {MAX(0.0, 1 - allocated - pending), "free", a->v.g->shade_idle, C_IDLE},
     };
     draw_stacked_bar(w, 1, cols, "MEM", parts, 3);
 }
@@ -208,11 +205,11 @@ void snapview_header(struct app *a, WINDOW *w, int cols)
 
 static void say_cursor(struct app *a, const char *what)
 {
-    struct snapview *sv = a->snap;
+    struct snapview *sv = a->v.snap;
     char b[32];
     text_bytes(b, sizeof(b), sv->live_bytes > 0 ? (uint64_t)sv->live_bytes : 0);
     char when[40];
-    snapview_entry_time(sv->s, sv->dev, sv->cursor, a->ascii, when, sizeof(when));
+    snapview_entry_time(sv->s, sv->dev, sv->cursor, a->v.ascii, when, sizeof(when));
     if (sv->cursor == IDX_NONE)
         app_message(a, "%s: %s allocated before the first entry", what, b);
     else if (when[0])
@@ -223,7 +220,7 @@ static void say_cursor(struct app *a, const char *what)
 
 static void replace_sites(struct app *a)
 {
-    struct snapview *sv = a->snap;
+    struct snapview *sv = a->v.snap;
     struct table *old = sv->tabs[SV_SITES];
     sv->tabs[SV_SITES] = sites_table(sv);
     app_table_set_table(a, SV_SITES, sv->tabs[SV_SITES]);
@@ -232,14 +229,14 @@ static void replace_sites(struct app *a)
 
 static unsigned device_next(struct app *a)
 {
-    struct snapview *sv = a->snap;
+    struct snapview *sv = a->v.snap;
     if (sv->s->devices.n < 2) {
         app_message(a, "this snapshot has one device");
         return R_HANDLED;
     }
     sv->dev = (sv->dev + 1) % (uint32_t)sv->s->devices.n;
     replace_sites(a);
-    snapview_set_cursor(a, last_entry(sv));
+    snapview_set_cursor(a->v.snap, last_entry(sv));
     char dev[32];
     snapview_device_label(sv->s, sv->dev, dev, sizeof(dev));
     app_message(a, "device %s", dev);
@@ -248,7 +245,7 @@ static unsigned device_next(struct app *a)
 
 static bool need_entries(struct app *a)
 {
-    struct snapview *sv = a->snap;
+    struct snapview *sv = a->v.snap;
     if (last_entry(sv) != IDX_NONE)
         return true;
     app_error(a, "no trace entries on this device: memory history was not recorded");
@@ -257,17 +254,17 @@ static bool need_entries(struct app *a)
 
 static unsigned go_peak(struct app *a)
 {
-    struct snapview *sv = a->snap;
+    struct snapview *sv = a->v.snap;
     if (!need_entries(a))
         return R_HANDLED;
-    snapview_set_cursor(a, sv->s->devices.v[sv->dev].peak_idx);
+    snapview_set_cursor(a->v.snap, sv->s->devices.v[sv->dev].peak_idx);
     say_cursor(a, "peak");
     return R_HANDLED | R_DIRTY_ALL | R_SYNC;
 }
 
 static unsigned go_oom(struct app *a)
 {
-    struct snapview *sv = a->snap;
+    struct snapview *sv = a->v.snap;
     if (!need_entries(a))
         return R_HANDLED;
     uint32_t from = sv->cursor == IDX_NONE ? 0 : sv->cursor + 1;
@@ -278,7 +275,7 @@ static unsigned go_oom(struct app *a)
         app_message(a, "no out-of-memory events on this device");
         return R_HANDLED;
     }
-    snapview_set_cursor(a, idx);
+    snapview_set_cursor(a->v.snap, idx);
     const struct snap_entry *e = snapshot_entry(sv->s, sv->dev, idx);
     char req[32], fr[32];
     text_bytes(req, sizeof(req), e->size);
@@ -289,7 +286,7 @@ static unsigned go_oom(struct app *a)
 
 static unsigned site_depth(struct app *a)
 {
-    struct snapview *sv = a->snap;
+    struct snapview *sv = a->v.snap;
     size_t i = 0;
     while (i < ARRAY_SIZE(depths) && depths[i] != sv->depth)
         i++;
@@ -323,7 +320,7 @@ unsigned snapview_action(struct app *a, enum action act)
 /* Tracebacks of the selection                                              */
 /* ------------------------------------------------------------------------ */
 
-bool snapview_pick_row(struct app *a, const struct table *tab, size_t row, struct snap_pick *out)
+bool snapview_pick_row(struct view *a, const struct table *tab, size_t row, struct snap_pick *out)
 {
     const struct snapshot *s = a->snap->s;
     uint32_t ref = tab->refs[row];

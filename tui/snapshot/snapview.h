@@ -28,6 +28,7 @@
 #include "tui/frame/actions.h"
 
 struct app;
+struct view;
 
 /* The table pane's views. */
 enum { SV_SUMMARY, SV_SITES, SV_SEGMENTS, SV_SETTINGS, SV__COUNT };
@@ -61,7 +62,7 @@ unsigned snapview_action(struct app *a, enum action act);
 
 /* Move the memory cursor to device entry idx (IDX_NONE: before the first)
  * and recompute the live allocations. */
-void snapview_set_cursor(struct app *a, uint32_t idx);
+void snapview_set_cursor(struct snapview *sv, uint32_t idx);
 
 /* The code behind the selection of a pane, for the traceback view (the
  * panes' pick op, tui/frame/pane.h). */
@@ -72,7 +73,7 @@ struct snap_pick {
 };
 /* The pick of row `row` of the table pane's table tab (an allocation site
  * or a segment); false for rows of other tables. */
-bool snapview_pick_row(struct app *a, const struct table *tab, size_t row, struct snap_pick *out);
+bool snapview_pick_row(struct view *a, const struct table *tab, size_t row, struct snap_pick *out);
 
 /* "cuda:0", "host" (pinned memory) or "-" when there is no device. */
 void snapview_device_label(const struct snapshot *s, uint32_t dev, char *buf, size_t n);

@@ -187,7 +187,7 @@ bool bgviews_install(struct bgviews *bg, struct app *a, bool wait)
         a->views_err[i] = bg->errs[i];
         bg->errs[i] = NULL;
         if (i == APP_VIEW_ROOFLINE) {
-            a->rlv = bg->rlv;
+            a->v.rlv = bg->rlv;
             bg->rlv = NULL;
             if (tp)
                 roofline_view_attach(a);
@@ -209,7 +209,7 @@ bool bgviews_install(struct bgviews *bg, struct app *a, bool wait)
             int i = bg->order[k];
             free(a->views_err[i]);
             a->views_err[i] =
-                xasprintf("computing %s (%d %%)", a->ascii ? "..." : "\xe2\x80\xa6", pct);
+                xasprintf("computing %s (%d %%)", a->v.ascii ? "..." : "\xe2\x80\xa6", pct);
         }
         changed = true;
     }

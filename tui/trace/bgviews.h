@@ -49,7 +49,7 @@ bool bgviews_coming(const struct bgviews *bg, int i);
 /* Percent of the wanted views built. */
 int bgviews_percent(const struct bgviews *bg);
 /* UI thread: hand the finished views to the app (a->views, a->views_err,
- * a->rlv and the table pane) and refresh the "computing" notes of the
+ * a->v.rlv and the table pane) and refresh the "computing" notes of the
  * others. Returns whether anything shown changed. With wait, first wait
  * for the worker to finish (script mode: keys then see every view). */
 bool bgviews_install(struct bgviews *bg, struct app *a, bool wait);

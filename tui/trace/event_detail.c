@@ -12,7 +12,12 @@
 #include "core/trace/argpack.h"
 #include "core/analysis/opstats.h"
 #include "core/trace/tree.h"
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/frame/detail.h"
 #include "tui/trace/event_detail.h"
 #include "tui/trace/knames.h"
@@ -27,14 +32,14 @@ static double ms_since_start(const struct trace *t, int64_t ts)
     return (double)(ts - t->t_start) / 1e6;
 }
 
-static void put_dur(struct detail_out *d, struct app *a, const char *key, int64_t ns)
+static void put_dur(struct detail_out *d, struct view *a, const char *key, int64_t ns)
 {
     char buf[32];
     text_duration(buf, sizeof(buf), ns, a->ascii);
     detail_kv(d, key, buf, strlen(buf));
 }
 
-static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
+static void sec_event(struct detail_out *d, struct view *a, uint32_t ev)
 {
     const struct trace *t = a->t;
     const struct event *e = trace_ev(t, ev);
@@ -90,7 +95,7 @@ static void sec_event(struct detail_out *d, struct app *a, uint32_t ev)
     }
 }
 
-static void sec_shapes(struct detail_out *d, struct app *a, uint32_t ev)
+static void sec_shapes(struct detail_out *d, struct view *a, uint32_t ev)
 {
     const struct trace *t = a->t;
     const struct op_info *o = ev_op(t, ev);
@@ -127,7 +132,7 @@ static void sec_shapes(struct detail_out *d, struct app *a, uint32_t ev)
     sb_free(&sb);
 }
 
-static void sec_kernels(struct detail_out *d, struct app *a, uint32_t ev)
+static void sec_kernels(struct detail_out *d, struct view *a, uint32_t ev)
 {
     const struct trace *t = a->t;
     uint32_t n = 0;
@@ -164,7 +169,7 @@ static void sec_kernels(struct detail_out *d, struct app *a, uint32_t ev)
         detail_textf(d, C_DIM, "... and %u more", n - SHOW);
 }
 
-static void sec_partner(struct detail_out *d, struct app *a, uint32_t ev)
+static void sec_partner(struct detail_out *d, struct view *a, uint32_t ev)
 {
     const struct trace *t = a->t;
     const struct op_info *o = ev_op(t, ev);
@@ -185,7 +190,7 @@ static void sec_partner(struct detail_out *d, struct app *a, uint32_t ev)
         detail_kvf(d, "sequence", "%lld", (long long)o->seq);
 }
 
-static void sec_parents(struct detail_out *d, struct app *a, uint32_t ev)
+static void sec_parents(struct detail_out *d, struct view *a, uint32_t ev)
 {
     const struct trace *t = a->t;
     const struct event *e = trace_ev(t, ev);
@@ -213,7 +218,7 @@ static void sec_parents(struct detail_out *d, struct app *a, uint32_t ev)
         detail_textf(d, C_DIM, "...");
 }
 
-static void sec_args(struct detail_out *d, struct app *a, uint32_t ev)
+static void sec_args(struct detail_out *d, struct view *a, uint32_t ev)
 {
     const struct trace *t = a->t;
     struct argiter it;
@@ -248,7 +253,7 @@ const struct event_detail_section event_detail_sections[] = {
     {NULL, NULL},
 };
 
-void event_detail(struct detail_out *d, struct app *a, uint32_t ev)
+void event_detail(struct detail_out *d, struct view *a, uint32_t ev)
 {
     if (ev == IDX_NONE || !a->t || ev >= a->t->ev.n)
         return;

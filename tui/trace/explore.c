@@ -37,10 +37,10 @@ static void tb_subject_of(struct app *a, struct pane *src, struct tb_subject *s)
     memset(s, 0, sizeof(*s));
     snprintf(s->source, sizeof(s->source), "%s", src->ops->name);
     s->ev = IDX_NONE;
-    if (a->snap)
-        s->picked = src->ops->pick && src->ops->pick(src, a, &s->pick);
+    if (a->v.snap)
+        s->picked = src->ops->pick && src->ops->pick(src, &a->v, &s->pick);
     else
-        s->ev = pane_current_event(src, a);
+        s->ev = pane_current_event(src, &a->v);
 }
 
 static bool traceback_shown(struct app *a)
@@ -54,18 +54,18 @@ static unsigned toggle_traceback(struct app *a)
 {
     struct pane *d = a->panes[PANE_DETAIL];
     bool shown = traceback_shown(a);
-    if (shown && a->focus == PANE_DETAIL) {
+    if (shown && a->v.focus == PANE_DETAIL) {
         detail_pane_set_inset(d, NULL);
         app_message(a, "details of the selection; t shows its traceback");
         return R_HANDLED | R_DIRTY;
     }
     if (!a->tb)
-        a->tb = traceback_pane_new(a);
+        a->tb = traceback_pane_new(&a->v);
     if (!shown) {
         struct tb_subject s;
         detail_pane_set_inset(d, a->tb);
         tb_subject_of(a, a->panes[a->source], &s);
-        traceback_pane_load(a->tb, a, &s);
+        traceback_pane_load(a->tb, &a->v, &s);
     }
     app_focus(a, PANE_DETAIL);
     d->dirty = true;
@@ -78,7 +78,7 @@ static void selected(struct app *a, struct pane *src)
     if (traceback_shown(a)) {
         struct tb_subject s;
         tb_subject_of(a, src, &s);
-        traceback_pane_load(a->tb, a, &s);
+        traceback_pane_load(a->tb, &a->v, &s);
     }
 }
 
@@ -90,7 +90,7 @@ static void all_dirty(struct app *a)
 {
     for (int i = 0; i < PANE__COUNT; i++)
         a->panes[i]->dirty = true;
-    a->dirty_chrome = true;
+    a->v.dirty_chrome = true;
 }
 
 /* Remember the focus, the selection and the tree's instance filter for
@@ -102,9 +102,9 @@ static struct hist *hist_push(struct app *a)
     size_t pn;
     const char *plabel;
     const uint32_t *prev = tree_pane_instances(tree, &pn, &plabel);
-    h->focus = a->focus;
+    h->focus = a->v.focus;
     h->source = a->source;
-    h->sel = a->sel;
+    h->sel = a->v.sel;
     if (prev) {
         h->inst = xmalloc((pn + 1) * sizeof(uint32_t));
         memcpy(h->inst, prev, pn * sizeof(uint32_t));
@@ -120,11 +120,11 @@ static void drill(struct app *a, const uint32_t *ev, size_t n, const char *label
 {
     struct pane *tree = a->panes[PANE_TREE];
     hist_push(a);
-    tree_pane_set_instances(tree, a, ev, n, label);
-    a->focus = PANE_TREE;
+    tree_pane_set_instances(tree, &a->v, ev, n, label);
+    a->v.focus = PANE_TREE;
     bool shown = false;
     for (size_t i = 0; i < n && !shown; i++)
-        shown = tree_pane_select(tree, a, ev[i]);
+        shown = tree_pane_select(tree, &a->v, ev[i]);
     all_dirty(a);
     app_selection_changed(a, tree);
     app_message(a, "%zu instance%s of %s; Backspace goes back", n, n == 1 ? "" : "s", label);
@@ -138,12 +138,12 @@ static bool jump(struct app *a, uint32_t ev)
 {
     struct pane *tree = a->panes[PANE_TREE];
     struct hist *h = hist_push(a);
-    bool ok = tree_pane_select(tree, a, ev);
+    bool ok = tree_pane_select(tree, &a->v, ev);
     if (!ok && h->inst) {
-        tree_pane_set_instances(tree, a, NULL, 0, NULL);
-        ok = tree_pane_select(tree, a, ev);
+        tree_pane_set_instances(tree, &a->v, NULL, 0, NULL);
+        ok = tree_pane_select(tree, &a->v, ev);
         if (!ok)
-            tree_pane_set_instances(tree, a, h->inst, h->ninst, h->label);
+            tree_pane_set_instances(tree, &a->v, h->inst, h->ninst, h->label);
     }
     if (!ok) {
         free(h->inst);
@@ -152,7 +152,7 @@ static bool jump(struct app *a, uint32_t ev)
         app_error(a, "the event is not in the call tree (filtered out?)");
         return false;
     }
-    a->focus = PANE_TREE;
+    a->v.focus = PANE_TREE;
     all_dirty(a);
     app_selection_changed(a, tree);
     app_message(a, "selected in the call tree; Backspace goes back");
@@ -165,13 +165,13 @@ static unsigned back(struct app *a)
         return R_NONE;
     struct hist *h = &a->hist.v[--a->hist.n];
     struct pane *tree = a->panes[PANE_TREE];
-    tree_pane_set_instances(tree, a, h->inst, h->ninst, h->label);
+    tree_pane_set_instances(tree, &a->v, h->inst, h->ninst, h->label);
     if (h->sel != IDX_NONE)
-        tree_pane_select(tree, a, h->sel);
+        tree_pane_select(tree, &a->v, h->sel);
     free(h->inst);
     free(h->label);
     int focus = h->focus;
-    a->focus = focus;
+    a->v.focus = focus;
     a->source = h->source;
     all_dirty(a);
     app_selection_changed(a, a->panes[focus]);
@@ -189,7 +189,7 @@ static unsigned route(struct app *a, struct pane_request *req)
     bool has_tree = pane_is(tree, &tree_pane_ops);
     switch (req->kind) {
     case REQ_SELECT:
-        if (!has_tree || !tree_pane_select(tree, a, req->ev))
+        if (!has_tree || !tree_pane_select(tree, &a->v, req->ev))
             app_error(a, "the event is not in the call tree (filtered out?)");
         else
             app_message(a, "selected in the call tree");
@@ -198,7 +198,7 @@ static unsigned route(struct app *a, struct pane_request *req)
         if (!has_tree)
             return R_NONE;
         app_focus(a, PANE_TREE);
-        if (!tree_pane_select(tree, a, req->ev))
+        if (!tree_pane_select(tree, &a->v, req->ev))
             app_error(a, "the event is not in the call tree (filtered out?)");
         return R_NONE;
     case REQ_JUMP:
@@ -215,7 +215,7 @@ static unsigned route(struct app *a, struct pane_request *req)
         if (!has_tree || !tree->ops->search)
             return R_NONE;
         struct pane_request sub = {0};
-        unsigned tr = tree->ops->search(tree, a, req->dir, &sub);
+        unsigned tr = tree->ops->search(tree, &a->v, req->dir, &sub);
         tree->dirty = true;
         if (tr & R_SYNC)
             app_selection_changed(a, tree);
@@ -232,10 +232,10 @@ static unsigned trace_action(struct app *a, enum action act)
     case A_TRACEBACK:
         return toggle_traceback(a);
     case A_KERNEL_NAMES:
-        if (!a->kn)
+        if (!a->v.kn)
             return R_HANDLED;
-        knames_set_full(a->kn, !knames_full(a->kn));
-        app_message(a, knames_full(a->kn) ? "full kernel names" : "simplified kernel names");
+        knames_set_full(a->v.kn, !knames_full(a->v.kn));
+        app_message(a, knames_full(a->v.kn) ? "full kernel names" : "simplified kernel names");
         return R_HANDLED | R_DIRTY_ALL | R_SYNC;
     case A_EXPORT:
     case A_EXPORT_SUBTREE:
@@ -264,7 +264,7 @@ static unsigned tick(struct app *a, bool wait)
     unsigned r = R_NONE;
     /* The traceback view takes in symbolizer answers shown or not. */
     if (a->tb) {
-        unsigned t = pane_tick(a->tb, a, wait);
+        unsigned t = pane_tick(a->tb, &a->v, wait);
         if (t && traceback_shown(a))
             a->panes[PANE_DETAIL]->dirty = true;
         r |= t;
@@ -272,7 +272,7 @@ static unsigned tick(struct app *a, bool wait)
     /* Views built behind the first screen: the one shown may have changed
      * under the table's cursor. */
     if (bgviews_install(a->bg, a, wait && bgviews_pending(a->bg)))
-        r |= a->focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY;
+        r |= a->v.focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY;
     return r;
 }
 
@@ -299,7 +299,7 @@ static uint32_t row_event(const struct table *tab, size_t r)
     return tab->refs[r];
 }
 
-static const char *table_text(struct app *a, const struct table *tab, size_t row, size_t col,
+static const char *table_text(struct view *a, const struct table *tab, size_t row, size_t col,
                               const char *s, size_t n, size_t *len, bool full)
 {
     *len = n;
@@ -321,11 +321,11 @@ static void trace_open(struct app *a)
         .text = table_text,
         .describe_event = event_detail,
     };
-    a->kn = knames_new(a->t);
-    a->bd = *analysis_breakdown(a->an, false);
-    a->panes[PANE_TABLE] = table_pane_new(a, &views);
-    a->panes[PANE_TREE] = tree_pane_new(a);
-    a->panes[PANE_TIMELINE] = timeline_pane_new(a);
+    a->v.kn = knames_new(a->v.t);
+    a->bd = *analysis_breakdown(a->v.an, false);
+    a->panes[PANE_TABLE] = table_pane_new(&a->v, &views);
+    a->panes[PANE_TREE] = tree_pane_new(&a->v);
+    a->panes[PANE_TIMELINE] = timeline_pane_new(&a->v);
 }
 
 static void snapshot_open(struct app *a)
@@ -333,15 +333,15 @@ static void snapshot_open(struct app *a)
     const struct table_pane_views views = {
         .n = SV__COUNT,
         .names = snapview_table_names,
-        .tabs = a->snap->tabs,
-        .errs = a->snap->errs,
+        .tabs = a->v.snap->tabs,
+        .errs = a->v.snap->errs,
         .keytab = KEYS_SNAP_TABLE,
         .enter = REQ_TRACEBACK,
         .pick = snapview_pick_row,
     };
-    a->panes[PANE_TABLE] = table_pane_new(a, &views);
-    a->panes[PANE_TREE] = snap_memory_pane_new(a);
-    a->panes[PANE_TIMELINE] = snap_chart_pane_new(a);
+    a->panes[PANE_TABLE] = table_pane_new(&a->v, &views);
+    a->panes[PANE_TREE] = snap_memory_pane_new(&a->v);
+    a->panes[PANE_TIMELINE] = snap_chart_pane_new(&a->v);
 }
 
 static void trace_opened(struct app *a)
@@ -367,13 +367,13 @@ static void close_doc(struct app *a)
         table_free(a->views[i]);
         free(a->views_err[i]);
     }
-    roofline_view_free(a->rlv);
+    roofline_view_free(a->v.rlv);
     if (a->owns_bg)
         bgviews_free(a->bg);
-    knames_free(a->kn);
-    analysis_free(a->an);
-    trace_free(a->t);
-    snapview_free(a->snap);
+    knames_free(a->v.kn);
+    analysis_free(a->v.an);
+    trace_free(a->v.t);
+    snapview_free(a->v.snap);
 }
 
 static int trace_timeline_lines(struct app *a)

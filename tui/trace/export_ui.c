@@ -102,7 +102,7 @@ bool export_ui_path(const char *typed, const char *home, struct strbuf *out, boo
 
 static void write_now(struct app *a, struct export_ui *x, const char *path, bool gzip)
 {
-    const struct trace *t = a->t;
+    const struct trace *t = a->v.t;
     uint8_t *keep = xcalloc(t->ev.n + 1, 1);
     char err[256];
     if (!export_select(t, &x->sel, keep, err)) {
@@ -203,7 +203,7 @@ static unsigned ask_name(struct app *a, struct export_ui *x, const char *what)
 
 static unsigned start_subtree(struct app *a, struct export_ui *x)
 {
-    uint32_t root = subtree_root(a->t, a->sel);
+    uint32_t root = subtree_root(a->v.t, a->v.sel);
     if (root == IDX_NONE) {
         app_error(a, "export: select an op, a Python frame or a kernel first");
         return R_HANDLED;
@@ -212,10 +212,10 @@ static unsigned start_subtree(struct app *a, struct export_ui *x)
     x->sel.kind = EXPORT_SUBTREE;
     x->sel.root = root;
     struct strbuf sb = STRBUF_INIT;
-    text_clean(&sb, ev_name(a->t, root), strtab_len(&a->t->strs, trace_ev(a->t, root)->name),
-               a->ascii);
+    text_clean(&sb, ev_name(a->v.t, root), strtab_len(&a->v.t->strs, trace_ev(a->v.t, root)->name),
+               a->v.ascii);
     snprintf(x->what, sizeof(x->what), "subtree of %.120s%s", sb_str(&sb),
-             root != a->sel ? ", the launcher" : "");
+             root != a->v.sel ? ", the launcher" : "");
     sb_free(&sb);
     char what[32];
     snprintf(what, sizeof(what), "subtree-%u", root);
@@ -233,8 +233,8 @@ static unsigned start_window(struct app *a, struct export_ui *x)
     x->sel.kind = EXPORT_WINDOW;
     x->sel.from = from;
     x->sel.to = to;
-    snprintf(x->what, sizeof(x->what), "window %.6f-%.6f ms", (double)(from - a->t->t_start) / 1e6,
-             (double)(to - a->t->t_start) / 1e6);
+    snprintf(x->what, sizeof(x->what), "window %.6f-%.6f ms",
+             (double)(from - a->v.t->t_start) / 1e6, (double)(to - a->v.t->t_start) / 1e6);
     return ask_name(a, x, "window");
 }
 
@@ -253,7 +253,7 @@ void export_ui_free(struct export_ui *x)
 
 unsigned export_ui_action(struct app *a, enum action act)
 {
-    if (!a->t) {
+    if (!a->v.t) {
         app_error(a, "export: there is no trace to export from");
         return R_HANDLED;
     }
@@ -267,19 +267,19 @@ unsigned export_ui_action(struct app *a, enum action act)
         return start_window(a, x);
     default: {
         char **items = xcalloc(2, sizeof(char *));
-        uint32_t root = subtree_root(a->t, a->sel);
+        uint32_t root = subtree_root(a->v.t, a->v.sel);
         struct strbuf sb = STRBUF_INIT;
         if (root != IDX_NONE)
-            text_clean(&sb, ev_name(a->t, root),
-                       strtab_len(&a->t->strs, trace_ev(a->t, root)->name), a->ascii);
+            text_clean(&sb, ev_name(a->v.t, root),
+                       strtab_len(&a->v.t->strs, trace_ev(a->v.t, root)->name), a->v.ascii);
         items[0] = xasprintf("the selected subtree: %.80s",
                              root != IDX_NONE ? sb_str(&sb) : "(nothing selected)");
         sb_free(&sb);
         int64_t from = 0, to = 0;
         explore_timeline_window(a, &from, &to);
         items[1] =
-            xasprintf("the timeline window: %.3f - %.3f ms", (double)(from - a->t->t_start) / 1e6,
-                      (double)(to - a->t->t_start) / 1e6);
+            xasprintf("the timeline window: %.3f - %.3f ms", (double)(from - a->v.t->t_start) / 1e6,
+                      (double)(to - a->v.t->t_start) / 1e6);
         app_open_menu(a, "Export as a Kineto JSON trace", items, 2, 0, menu_picked, x);
         return R_HANDLED;
     }

@@ -59,7 +59,7 @@ struct table *roofline_view_table(const struct roofline_view *rv, size_t i)
 
 static void show(struct app *a, int i)
 {
-    struct roofline_view *rv = a->rlv;
+    struct roofline_view *rv = a->v.rlv;
     rv->shown = i;
     app_table_set_table(a, APP_VIEW_ROOFLINE, rv->tabs.items.v[i]);
 }
@@ -92,11 +92,11 @@ static int category_of(const struct roofline_view *rv, const struct trace *t, ui
 
 void roofline_view_attach(struct app *a)
 {
-    if (!a->rlv || !a->rlv->tabs.items.n || !a->panes[PANE_TABLE])
+    if (!a->v.rlv || !a->v.rlv->tabs.items.n || !a->panes[PANE_TABLE])
         return;
     uint32_t asked = a->roofline_asked;
     a->roofline_asked = IDX_NONE;
-    int c = asked != IDX_NONE ? category_of(a->rlv, a->t, asked) : -1;
+    int c = asked != IDX_NONE ? category_of(a->v.rlv, a->v.t, asked) : -1;
     show(a, c < 0 ? 0 : c);
     /* r was pressed while the roofline was being built: the view it
      * switched to (saying "computing") now shows the op's category, unless
@@ -104,7 +104,7 @@ void roofline_view_attach(struct app *a)
     const char *view = app_table_view(a);
     if (asked != IDX_NONE && view && strcmp(view, app_view_names[APP_VIEW_ROOFLINE]) == 0)
         app_message(a, "roofline: %s; r again picks the category",
-                    a->rlv->tabs.items.v[a->rlv->shown]->title);
+                    a->v.rlv->tabs.items.v[a->v.rlv->shown]->title);
 }
 
 /* Total kernel time of a category's table in µs, NaN when it has none. */
@@ -124,16 +124,16 @@ static double total_us(const struct table *tab)
 
 static unsigned category_picked(struct app *a, void *ctx, int item)
 {
-    if (!a->rlv || item < 0 || (size_t)item >= a->rlv->tabs.items.n)
+    if (!a->v.rlv || item < 0 || (size_t)item >= a->v.rlv->tabs.items.n)
         return R_NONE;
     show(a, item);
-    app_message(a, "roofline: %s", a->rlv->tabs.items.v[item]->title);
+    app_message(a, "roofline: %s", a->v.rlv->tabs.items.v[item]->title);
     return R_DIRTY | R_SYNC;
 }
 
 static void open_menu(struct app *a)
 {
-    struct roofline_view *rv = a->rlv;
+    struct roofline_view *rv = a->v.rlv;
     int n = (int)rv->tabs.items.n;
     char **items = xcalloc((size_t)n, sizeof(char *));
     for (int i = 0; i < n; i++) {
@@ -142,7 +142,7 @@ static void open_menu(struct app *a)
         char kt[48] = "";
         if (isfinite(us)) {
             char d[32];
-            text_duration(d, sizeof(d), (int64_t)(us * 1e3), a->ascii);
+            text_duration(d, sizeof(d), (int64_t)(us * 1e3), a->v.ascii);
             snprintf(kt, sizeof(kt), ", %s", d);
         }
         items[i] =
@@ -153,32 +153,32 @@ static void open_menu(struct app *a)
 
 unsigned roofline_view_action(struct app *a)
 {
-    uint32_t ev = a->sel;
-    if (!a->rlv && bgviews_coming(a->bg, APP_VIEW_ROOFLINE)) {
+    uint32_t ev = a->v.sel;
+    if (!a->v.rlv && bgviews_coming(a->bg, APP_VIEW_ROOFLINE)) {
         /* Still being built: show the view, which says how far the work
          * is, and the selected op's category once it is in. */
         a->roofline_asked = ev;
-        if (a->focus != PANE_TABLE)
+        if (a->v.focus != PANE_TABLE)
             app_focus(a, PANE_TABLE);
         app_table_set_view(a, app_view_names[APP_VIEW_ROOFLINE]);
         app_message(a, "roofline: computing; the selected op's category shows when it is in");
         return R_HANDLED | R_DIRTY | R_SYNC;
     }
-    if (!a->rlv || !a->rlv->tabs.items.n) {
+    if (!a->v.rlv || !a->v.rlv->tabs.items.n) {
         app_error(a, "no roofline for this trace");
         return R_HANDLED;
     }
-    if (a->focus != PANE_TABLE)
+    if (a->v.focus != PANE_TABLE)
         app_focus(a, PANE_TABLE);
     const char *view = app_table_view(a);
     if (!view || strcmp(view, app_view_names[APP_VIEW_ROOFLINE]) != 0) {
         /* The category of the op selected where r was pressed. */
-        int c = category_of(a->rlv, a->t, ev);
+        int c = category_of(a->v.rlv, a->v.t, ev);
         if (c >= 0)
             show(a, c);
         app_table_set_view(a, app_view_names[APP_VIEW_ROOFLINE]);
         app_message(a, "roofline: %s; r again picks the category",
-                    a->rlv->tabs.items.v[a->rlv->shown]->title);
+                    a->v.rlv->tabs.items.v[a->v.rlv->shown]->title);
         return R_HANDLED | R_DIRTY | R_SYNC;
     }
     open_menu(a);
@@ -187,10 +187,10 @@ unsigned roofline_view_action(struct app *a)
 
 bool roofline_view_show(struct app *a, const char *name)
 {
-    if (!a->rlv)
+    if (!a->v.rlv)
         return false;
-    for (size_t i = 0; i < a->rlv->tabs.items.n; i++)
-        if (strcmp(a->rlv->tabs.items.v[i]->name, name) == 0) {
+    for (size_t i = 0; i < a->v.rlv->tabs.items.n; i++)
+        if (strcmp(a->v.rlv->tabs.items.v[i]->name, name) == 0) {
             show(a, (int)i);
             app_table_set_view(a, app_view_names[APP_VIEW_ROOFLINE]);
             return true;
@@ -203,16 +203,14 @@ bool roofline_view_show(struct app *a, const char *name)
 /* ------------------------------------------------------------------------ */
 
 /* Columns the plot may take: the detail pane's text width. */
-static int plot_width(struct app *a)
+static int plot_width(const struct detail_out *d)
 {
-    const struct pane *d = a->panes[PANE_DETAIL];
-    int w = d ? d->r.w - (d->r.x > 0 ? 2 : 0) : 0;
-    return MIN(w, 72);
+    return MIN(d->width, 72);
 }
 
-static void put_plot(struct detail_out *d, struct app *a, const struct roofline *r, uint32_t ev)
+static void put_plot(struct detail_out *d, struct view *a, const struct roofline *r, uint32_t ev)
 {
-    int w = plot_width(a);
+    int w = plot_width(d);
     int h = CLAMP(w / 3, 8, 14);
     struct strbuf sb = STRBUF_INIT;
     if (!roofline_plot(&sb, r, ev, w, h, a->ascii)) {
@@ -230,7 +228,7 @@ static void put_plot(struct detail_out *d, struct app *a, const struct roofline 
     sb_free(&sb);
 }
 
-void roofline_view_detail(struct detail_out *d, struct app *a, uint32_t ev)
+void roofline_view_detail(struct detail_out *d, struct view *a, uint32_t ev)
 {
     const struct trace *t = a->t;
     if (!a->rlv || !t || ev >= t->ev.n)

@@ -15,6 +15,7 @@
 #include "core/base/table.h"
 
 struct app;
+struct view;
 struct detail_out;
 struct roofline_view;
 
@@ -45,6 +46,6 @@ bool roofline_view_show(struct app *a, const char *name);
 
 /* The detail pane's roofline section of event ev (nothing when ev is not
  * an op). */
-void roofline_view_detail(struct detail_out *d, struct app *a, uint32_t ev);
+void roofline_view_detail(struct detail_out *d, struct view *a, uint32_t ev);
 
 #endif

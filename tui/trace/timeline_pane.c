@@ -7,7 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/frame/detail.h"
 #include "tui/trace/event_detail.h"
 #include "tui/frame/draw.h"
@@ -59,7 +64,7 @@ static struct lane *cpu_lane(struct tl_pane *tl)
 }
 
 /* Keep the view inside the trace and at least one ns per column. */
-static void clamp_view(struct pane *p, struct app *a)
+static void clamp_view(struct pane *p, struct view *a)
 {
     struct tl_pane *tl = tl_of(p);
     int64_t lo = a->t->t_start, hi = MAX(a->t->t_end, a->t->t_start + 1);
@@ -80,7 +85,7 @@ static void clamp_view(struct pane *p, struct app *a)
 }
 
 /* Pan so that time x is in view, keeping the zoom. */
-static void show_time(struct pane *p, struct app *a, int64_t x)
+static void show_time(struct pane *p, struct view *a, int64_t x)
 {
     struct tl_pane *tl = tl_of(p);
     int64_t span = tl->v1 - tl->v0;
@@ -91,13 +96,13 @@ static void show_time(struct pane *p, struct app *a, int64_t x)
     clamp_view(p, a);
 }
 
-static void update_under(struct pane *p, struct app *a)
+static void update_under(struct pane *p, struct view *a)
 {
     struct tl_pane *tl = tl_of(p);
     tl->under = lane_event_at(&tl->lanes[tl->lane], a->t, tl->cursor, col_ns(p));
 }
 
-static void set_cpu_row(struct tl_pane *tl, struct app *a, uint32_t row)
+static void set_cpu_row(struct tl_pane *tl, struct view *a, uint32_t row)
 {
     if (cpu_lane(tl)->row != row)
         lane_build(cpu_lane(tl), a->t, row, true);
@@ -107,7 +112,7 @@ static void set_cpu_row(struct tl_pane *tl, struct app *a, uint32_t row)
 /* Drawing                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void lane_label(struct app *a, const struct lane *l, char *buf, size_t n)
+static void lane_label(struct view *a, const struct lane *l, char *buf, size_t n)
 {
     const struct row *r = &a->t->rows.v[l->row];
     if (l->cpu)
@@ -116,10 +121,10 @@ static void lane_label(struct app *a, const struct lane *l, char *buf, size_t n)
         snprintf(buf, n, "%s%d s%d", devkind_name(a->t->device_kind), r->device, r->stream);
 }
 
-static void draw_names(struct pane *p, struct app *a, int y, const struct lane *l);
-static void draw_bar_labels(struct pane *p, struct app *a, int y, const struct lane *l);
+static void draw_names(struct pane *p, struct view *a, int y, const struct lane *l);
+static void draw_bar_labels(struct pane *p, struct view *a, int y, const struct lane *l);
 
-static void draw_lane(struct pane *p, struct app *a, int y, int li)
+static void draw_lane(struct pane *p, struct view *a, int y, int li)
 {
     struct tl_pane *tl = tl_of(p);
     const struct lane *l = &tl->lanes[li];
@@ -188,7 +193,7 @@ static void draw_lane(struct pane *p, struct app *a, int y, int li)
 }
 
 /* The name event ev is shown by (the kernel names of K mode), cleaned. */
-static void shown_name(struct app *a, uint32_t ev, struct strbuf *sb)
+static void shown_name(struct view *a, uint32_t ev, struct strbuf *sb)
 {
     size_t n;
     const char *name = a->kn ? knames_row_name(a->kn, ev, &n) : ev_name(a->t, ev);
@@ -208,7 +213,7 @@ static int label_cols(const struct strbuf *sb, int room)
     return MIN(nw, room);
 }
 
-static void draw_label(struct pane *p, struct app *a, int y, int col, int cols,
+static void draw_label(struct pane *p, struct view *a, int y, int col, int cols,
                        const struct strbuf *sb)
 {
     draw_fit(p->win, y, LABEL_W + col, cols, sb_str(sb), sb->len, true, false, color_attr(C_TITLE),
@@ -218,7 +223,7 @@ static void draw_label(struct pane *p, struct app *a, int y, int col, int cols,
 /* Label a GPU lane's bars inside their columns, a blank (bar) on each
  * side: the selected event's name on the bar holding it (where it has
  * room), else the event's name, or on a merged bar how many it holds. */
-static void draw_bar_labels(struct pane *p, struct app *a, int y, const struct lane *l)
+static void draw_bar_labels(struct pane *p, struct view *a, int y, const struct lane *l)
 {
     struct tl_pane *tl = tl_of(p);
     for (size_t k = 0; k < tl->bars.n; k++) {
@@ -251,7 +256,7 @@ static void draw_bar_labels(struct pane *p, struct app *a, int y, const struct l
  * right, never over a name already drawn (a parent named hides its
  * children's names) nor over the selected op's, which is drawn first. At
  * most 3 steps per column. */
-static void draw_names(struct pane *p, struct app *a, int y, const struct lane *l)
+static void draw_names(struct pane *p, struct view *a, int y, const struct lane *l)
 {
     struct tl_pane *tl = tl_of(p);
     int w = plot_w(p);
@@ -325,7 +330,7 @@ static int busier_first(const void *pa, const void *pb)
 }
 
 /* The CPU lane of every thread with cpu ops (at most 64), busiest first. */
-static void build_more(struct tl_pane *tl, struct app *a)
+static void build_more(struct tl_pane *tl, struct view *a)
 {
     if (tl->more_built)
         return;
@@ -346,7 +351,7 @@ static void build_more(struct tl_pane *tl, struct app *a)
 }
 
 /* A lane of another thread: drawn like the CPU lane, never current. */
-static void draw_more(struct pane *p, struct app *a, int y, struct lane *l)
+static void draw_more(struct pane *p, struct view *a, int y, struct lane *l)
 {
     struct tl_pane *tl = tl_of(p);
     /* draw_lane draws lanes by index: the last one is swapped for l. */
@@ -359,7 +364,7 @@ static void draw_more(struct pane *p, struct app *a, int y, struct lane *l)
     tl->lane = cur;
 }
 
-static void draw_axis(struct pane *p, struct app *a, int y)
+static void draw_axis(struct pane *p, struct view *a, int y)
 {
     struct tl_pane *tl = tl_of(p);
     int w = plot_w(p);
@@ -419,7 +424,7 @@ static void view_time(char *buf, size_t n, int64_t ns, int64_t span, bool ascii)
 /* Lanes the pane could show: its own, then (as rows allow) the CPU lanes
  * of the other threads, at most 64 (build_more). Counting the threads
  * reads each thread's events up to its first cpu op, once. */
-static int lanes_shown_max(struct tl_pane *tl, struct app *a)
+static int lanes_shown_max(struct tl_pane *tl, struct view *a)
 {
     if (tl->more_built) {
         int extra = 0;
@@ -432,7 +437,7 @@ static int lanes_shown_max(struct tl_pane *tl, struct app *a)
     return tl->nlanes + MAX(MIN(tl->nthreads, 64) - 1, 0);
 }
 
-static void timeline_draw(struct pane *p, struct app *a)
+static void timeline_draw(struct pane *p, struct view *a)
 {
     struct tl_pane *tl = tl_of(p);
     werase(p->win);
@@ -469,7 +474,7 @@ static void timeline_draw(struct pane *p, struct app *a)
         size_t title_w = text_width(sb_str(&sb), sb.len);
         sb_clear(&sb);
         sb_printf(&sb, "+%d lane%s%s ", hidden, hidden == 1 ? "" : "s",
-                  a->lcfg.maximized < 0 ? " (M)" : "");
+                  !a->maximized ? " (M)" : "");
         int x = MAX(p->r.w - (int)sb.len, (int)title_w + 2);
         if (x + (int)sb.len <= p->r.w)
             draw_fit(p->win, 0, x, p->r.w - x, sb_str(&sb), sb.len, false, false, tattr, a->ascii);
@@ -481,7 +486,7 @@ static void timeline_draw(struct pane *p, struct app *a)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void zoom(struct pane *p, struct app *a, double factor)
+static void zoom(struct pane *p, struct view *a, double factor)
 {
     struct tl_pane *tl = tl_of(p);
     /* Times span up to 2^63 ns (the loader's range): the wider span and
@@ -496,7 +501,7 @@ static void zoom(struct pane *p, struct app *a, double factor)
     clamp_view(p, a);
 }
 
-static void fit_event(struct pane *p, struct app *a, uint32_t ev)
+static void fit_event(struct pane *p, struct view *a, uint32_t ev)
 {
     struct tl_pane *tl = tl_of(p);
     const struct event *e = trace_ev(a->t, ev);
@@ -507,7 +512,7 @@ static void fit_event(struct pane *p, struct app *a, uint32_t ev)
     clamp_view(p, a);
 }
 
-static unsigned move_cursor(struct pane *p, struct app *a, int64_t to)
+static unsigned move_cursor(struct pane *p, struct view *a, int64_t to)
 {
     struct tl_pane *tl = tl_of(p);
     tl->cursor = to;
@@ -516,11 +521,11 @@ static unsigned move_cursor(struct pane *p, struct app *a, int64_t to)
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static unsigned select_in_tree(struct pane *p, struct app *a, struct pane_request *req)
+static unsigned select_in_tree(struct pane *p, struct view *a, struct pane_request *req)
 {
     struct tl_pane *tl = tl_of(p);
     if (tl->under == IDX_NONE) {
-        app_error(a, "no event under the cursor");
+        view_error(a, "no event under the cursor");
         return R_HANDLED;
     }
     req->kind = REQ_SELECT;
@@ -528,7 +533,7 @@ static unsigned select_in_tree(struct pane *p, struct app *a, struct pane_reques
     return R_HANDLED | R_DIRTY_ALL | R_SYNC;
 }
 
-static unsigned timeline_action(struct pane *p, struct app *a, enum action act,
+static unsigned timeline_action(struct pane *p, struct view *a, enum action act,
                                 struct pane_request *req)
 {
     struct tl_pane *tl = tl_of(p);
@@ -564,7 +569,7 @@ static unsigned timeline_action(struct pane *p, struct app *a, enum action act,
         zoom(p, a, 0.5);
         update_under(p, a);
         if (tl->v1 - tl->v0 == span)
-            app_message(a, "zoomed in to 1 ns per column, the finest");
+            view_message(a, "zoomed in to 1 ns per column, the finest");
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_ZOOM_OUT:
         zoom(p, a, 2.0);
@@ -577,7 +582,7 @@ static unsigned timeline_action(struct pane *p, struct app *a, enum action act,
         return R_HANDLED | R_DIRTY;
     case A_ZOOM_SELECTION:
         if (a->sel == IDX_NONE) {
-            app_error(a, "nothing selected");
+            view_error(a, "nothing selected");
             return R_HANDLED;
         }
         fit_event(p, a, a->sel);
@@ -587,7 +592,7 @@ static unsigned timeline_action(struct pane *p, struct app *a, enum action act,
         uint32_t ev =
             lane_event_step(&tl->lanes[tl->lane], a->t, tl->cursor, act == A_EVENT_NEXT ? 1 : -1);
         if (ev == IDX_NONE) {
-            app_message(a, "no more events on this lane");
+            view_message(a, "no more events on this lane");
             return R_HANDLED;
         }
         unsigned r = move_cursor(p, a, trace_ev(a->t, ev)->ts);
@@ -602,7 +607,7 @@ static unsigned timeline_action(struct pane *p, struct app *a, enum action act,
     }
 }
 
-static unsigned timeline_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+static unsigned timeline_click(struct pane *p, struct view *a, int y, int x, bool dbl,
                                struct pane_request *req)
 {
     struct tl_pane *tl = tl_of(p);
@@ -617,12 +622,12 @@ static unsigned timeline_click(struct pane *p, struct app *a, int y, int x, bool
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static uint32_t timeline_current(struct pane *p, struct app *a)
+static uint32_t timeline_current(struct pane *p, struct view *a)
 {
     return tl_of(p)->under;
 }
 
-static void timeline_describe(struct pane *p, struct app *a, struct detail_out *d)
+static void timeline_describe(struct pane *p, struct view *a, struct detail_out *d)
 {
     struct tl_pane *tl = tl_of(p);
     char label[64];
@@ -636,7 +641,7 @@ static void timeline_describe(struct pane *p, struct app *a, struct detail_out *
     event_detail(d, a, tl->under);
 }
 
-static void timeline_follow(struct pane *p, struct app *a, uint32_t ev)
+static void timeline_follow(struct pane *p, struct view *a, uint32_t ev)
 {
     struct tl_pane *tl = tl_of(p);
     if (ev == IDX_NONE || ev >= a->t->ev.n)
@@ -656,7 +661,7 @@ static void timeline_follow(struct pane *p, struct app *a, uint32_t ev)
     p->dirty = true;
 }
 
-static unsigned timeline_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
+static unsigned timeline_search(struct pane *p, struct view *a, int dir, struct pane_request *req)
 {
     /* Names live in the tree: search there; the cursor follows. */
     req->kind = REQ_SEARCH_TREE;
@@ -664,7 +669,7 @@ static unsigned timeline_search(struct pane *p, struct app *a, int dir, struct p
     return R_HANDLED | R_DIRTY;
 }
 
-static void timeline_position(struct pane *p, struct app *a, char *buf, size_t n)
+static void timeline_position(struct pane *p, struct view *a, char *buf, size_t n)
 {
     struct tl_pane *tl = tl_of(p);
     snprintf(buf, n, "lane %d/%d", tl->lane + 1, tl->nlanes);
@@ -697,7 +702,7 @@ const struct pane_ops timeline_pane_ops = {
     .free = timeline_free_priv,
 };
 
-struct pane *timeline_pane_new(struct app *a)
+struct pane *timeline_pane_new(struct view *a)
 {
     const struct trace *t = a->t;
     struct tl_pane *tl = xcalloc(1, sizeof(*tl));

@@ -8,12 +8,12 @@
 
 #include "tui/frame/pane.h"
 
-struct app;
+struct view;
 
 extern const struct pane_ops timeline_pane_ops;
 
 /* A timeline pane over a->t in the timeline slot. */
-struct pane *timeline_pane_new(struct app *a);
+struct pane *timeline_pane_new(struct view *a);
 /* The wanted lane count (for the layout); 0 when p is not a timeline. */
 int timeline_pane_lanes(struct pane *p);
 /* The time window shown, [*from, *to) in ns (trace time); false when p is

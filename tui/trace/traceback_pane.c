@@ -11,7 +11,12 @@
 #include "core/symbols/symbolize.h"
 #include "core/base/hmap.h"
 #include "core/base/srcpath.h"
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/frame/draw.h"
 #include "tui/snapshot/snapview.h"
 #include "tui/frame/srcview.h"
@@ -62,14 +67,14 @@ static struct tbview *tv_of(struct pane *p)
 /* Frames                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static const struct snap_frame *sframe_of(struct app *a, struct tbview *tv, uint32_t i)
+static const struct snap_frame *sframe_of(struct view *a, struct tbview *tv, uint32_t i)
 {
     if (!a->snap || i >= tv->sframes.n || tv->sframes.v[i] == IDX_NONE)
         return NULL;
     return snapshot_frame(a->snap->s, tv->sframes.v[i]);
 }
 
-static bool frame_raw(struct app *a, struct tbview *tv, uint32_t i)
+static bool frame_raw(struct view *a, struct tbview *tv, uint32_t i)
 {
     const struct snap_frame *sf = sframe_of(a, tv, i);
     return sf && (sf->flags & SFF_RAW);
@@ -83,7 +88,7 @@ static struct tbres *res_of(struct tbview *tv, uint32_t i)
     return k == IDX_NONE ? NULL : &tv->res.v[k];
 }
 
-static void build_rows(struct app *a, struct tbview *tv)
+static void build_rows(struct view *a, struct tbview *tv)
 {
     tv->rows.n = 0;
     for (uint32_t i = 0; i < tv->tb.frames.n; i++) {
@@ -105,7 +110,7 @@ static void build_rows(struct app *a, struct tbview *tv)
 
 /* Queue the raw frames of the traceback that have no answer yet, newest
  * first (the rows at the top are answered first). */
-static void request_raw(struct app *a, struct tbview *tv)
+static void request_raw(struct view *a, struct tbview *tv)
 {
     for (uint32_t i = 0; i < tv->tb.frames.n; i++) {
         const struct snap_frame *sf = sframe_of(a, tv, i);
@@ -174,7 +179,7 @@ static size_t take_answers(struct tbview *tv)
     return taken;
 }
 
-static unsigned tv_tick(struct pane *p, struct app *a, bool wait)
+static unsigned tv_tick(struct pane *p, struct view *a, bool wait)
 {
     struct tbview *tv = tv_of(p);
     if (!tv->sym)
@@ -207,7 +212,7 @@ static unsigned tv_tick(struct pane *p, struct app *a, bool wait)
 /* Loading                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void load_stack(struct app *a, struct tbview *tv, uint32_t stack)
+static void load_stack(struct view *a, struct tbview *tv, uint32_t stack)
 {
     const struct snapshot *s = a->snap->s;
     const uint32_t *f;
@@ -227,7 +232,7 @@ static void load_stack(struct app *a, struct tbview *tv, uint32_t stack)
     }
 }
 
-void traceback_pane_load(struct pane *p, struct app *a, const struct tb_subject *s)
+void traceback_pane_load(struct pane *p, struct view *a, const struct tb_subject *s)
 {
     if (!pane_is(p, &traceback_pane_ops))
         return;
@@ -322,7 +327,7 @@ static void put_name(struct strbuf *out, const char *name, bool cxx, bool full)
 
 /* The tag, name and location of a row (C++ names simplified unless full);
  * `dim` is text for after the location (why a frame is unresolved). */
-static void row_text(struct app *a, struct tbview *tv, const struct tbrow *row, bool full,
+static void row_text(struct view *a, struct tbview *tv, const struct tbrow *row, bool full,
                      const char **tag, struct strbuf *name, struct strbuf *loc, const char **dim)
 {
     const struct tb_frame *f = &tv->tb.frames.v[row->frame];
@@ -374,7 +379,7 @@ static void row_text(struct app *a, struct tbview *tv, const struct tbrow *row, 
         *dim = "(replayed the capture)";
 }
 
-static void draw_title(struct pane *p, struct app *a, int x0, const char *text, size_t n)
+static void draw_title(struct pane *p, struct view *a, int x0, const char *text, size_t n)
 {
     attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     draw_fit(p->win, 0, x0 ? 1 : 0, p->r.w - (x0 ? 1 : 0), text, n, true, false, tattr, a->ascii);
@@ -386,7 +391,7 @@ static int footer_h(struct pane *p)
     return p->r.h >= 10 ? 2 : 0;
 }
 
-static void draw_footer(struct pane *p, struct app *a, int x0, int y, int h)
+static void draw_footer(struct pane *p, struct view *a, int x0, int y, int h)
 {
     struct tbview *tv = tv_of(p);
     if (!h || tv->lv.cur >= tv->rows.n)
@@ -413,7 +418,7 @@ static void draw_footer(struct pane *p, struct app *a, int x0, int y, int h)
     sb_free(&clean);
 }
 
-static void draw_frames(struct pane *p, struct app *a, int x0)
+static void draw_frames(struct pane *p, struct view *a, int x0)
 {
     struct tbview *tv = tv_of(p);
     int w = p->r.w - x0;
@@ -497,7 +502,7 @@ static void draw_frames(struct pane *p, struct app *a, int x0)
     draw_footer(p, a, x0, p->r.h - fh, fh);
 }
 
-static void draw_source(struct pane *p, struct app *a, int x0)
+static void draw_source(struct pane *p, struct view *a, int x0)
 {
     struct tbview *tv = tv_of(p);
     int w = p->r.w - x0;
@@ -530,7 +535,7 @@ static int body_h(struct pane *p)
     return MAX(1, h);
 }
 
-static void tv_draw(struct pane *p, struct app *a)
+static void tv_draw(struct pane *p, struct view *a)
 {
     werase(p->win);
     int x0 = p->r.x > 0 ? 2 : 0;
@@ -549,7 +554,7 @@ static void tv_draw(struct pane *p, struct app *a)
 
 /* File and line of a row for the preview; false with a message when the
  * row has none. */
-static bool row_location(struct app *a, struct tbview *tv, const struct tbrow *row,
+static bool row_location(struct view *a, struct tbview *tv, const struct tbrow *row,
                          const char **file, int64_t *line)
 {
     const struct tb_frame *f = &tv->tb.frames.v[row->frame];
@@ -557,7 +562,8 @@ static bool row_location(struct app *a, struct tbview *tv, const struct tbrow *r
     if (row->sub >= 0 && r) {
         const struct sym_frame *sf = &r->r.frames[row->sub];
         if (!sf->file) {
-            app_error(a, "no source file known for %s", sf->function ? sf->function : "this frame");
+            view_error(a, "no source file known for %s",
+                       sf->function ? sf->function : "this frame");
             return false;
         }
         *file = sf->file;
@@ -571,33 +577,33 @@ static bool row_location(struct app *a, struct tbview *tv, const struct tbrow *r
         return true;
     case TBC_RESOLVE:
         if (r && r->state == RES_DONE)
-            app_error(a, "this native frame could not be resolved: %s",
-                      r->r.reason ? r->r.reason : sym_status_name(r->r.status));
+            view_error(a, "this native frame could not be resolved: %s",
+                       r->r.reason ? r->r.reason : sym_status_name(r->r.status));
         else
-            app_message(a, "this native frame is being resolved");
+            view_message(a, "this native frame is being resolved");
         return false;
     default:
         if (f->kind == TB_NATIVE)
-            app_error(a, "no source location recorded for this native frame");
+            view_error(a, "no source location recorded for this native frame");
         else if (f->file && f->file[0] == '<')
-            app_error(a, "%s is not a file: this code was not read from one", f->file);
+            view_error(a, "%s is not a file: this code was not read from one", f->file);
         else {
             long j = tbframe_source_below(&tv->tb, row->frame);
             const char *kind = tb_kind_name((enum tb_kind)f->kind);
             if (j < 0)
-                app_message(a, "%s frames have no source file, nor do the frames below", kind);
+                view_message(a, "%s frames have no source file, nor do the frames below", kind);
             else if (tv->tb.frames.v[j].kind == TB_PYTHON)
-                app_message(a, "%s frames have no source file; the Python frames below do", kind);
+                view_message(a, "%s frames have no source file; the Python frames below do", kind);
             else
-                app_message(a, "%s frames have no source file; the %s frame below has one", kind,
-                            tb_kind_name((enum tb_kind)tv->tb.frames.v[j].kind));
+                view_message(a, "%s frames have no source file; the %s frame below has one", kind,
+                             tb_kind_name((enum tb_kind)tv->tb.frames.v[j].kind));
         }
         return false;
     }
 }
 
 /* No file found for a frame's path: the pane lists the places tried. */
-static void show_looked(struct pane *p, struct app *a, const char *file,
+static void show_looked(struct pane *p, struct view *a, const char *file,
                         const struct strbuf *looked)
 {
     struct tbview *tv = tv_of(p);
@@ -609,10 +615,10 @@ static void show_looked(struct pane *p, struct app *a, const char *file,
     tv->src.note =
         xstrdup("Not found on this machine; looked in (see --source-path, --source-map):");
     tv->mode = TBV_SOURCE;
-    app_error(a, "cannot show %s: not found (Backspace: back)", file);
+    view_error(a, "cannot show %s: not found (Backspace: back)", file);
 }
 
-static unsigned open_source(struct pane *p, struct app *a)
+static unsigned open_source(struct pane *p, struct view *a)
 {
     struct tbview *tv = tv_of(p);
     if (tv->lv.cur >= tv->rows.n)
@@ -633,7 +639,7 @@ static unsigned open_source(struct pane *p, struct app *a)
     sb_free(&looked);
     bool opened = srcview_open(&tv->src, found, line, a->ascii, why, sizeof(why));
     if (!opened)
-        app_error(a, "cannot show %s: %s", found, why);
+        view_error(a, "cannot show %s: %s", found, why);
     free(found);
     if (!opened)
         return R_HANDLED;
@@ -660,11 +666,11 @@ static unsigned open_source(struct pane *p, struct app *a)
     tv->mode = TBV_SOURCE;
     tv->src.top = srcview_top_for(srcview_lines(&tv->src), tv->src.line, body_h(p));
     if (line > 0 && (size_t)line > srcview_lines(&tv->src))
-        app_error(a, "%s has %zu line%s, not %lld%s", file, srcview_lines(&tv->src),
-                  srcview_lines(&tv->src) == 1 ? "" : "s", (long long)line,
-                  tv->src.cut ? " in what was read" : "");
+        view_error(a, "%s has %zu line%s, not %lld%s", file, srcview_lines(&tv->src),
+                   srcview_lines(&tv->src) == 1 ? "" : "s", (long long)line,
+                   tv->src.cut ? " in what was read" : "");
     else
-        app_message(a, "Backspace goes back to the frames");
+        view_message(a, "Backspace goes back to the frames");
     return R_HANDLED | R_DIRTY;
 }
 
@@ -672,7 +678,7 @@ static unsigned open_source(struct pane *p, struct app *a)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static unsigned tv_action(struct pane *p, struct app *a, enum action act, struct pane_request *req)
+static unsigned tv_action(struct pane *p, struct view *a, enum action act, struct pane_request *req)
 {
     struct tbview *tv = tv_of(p);
     if (tv->mode == TBV_SOURCE) {
@@ -704,19 +710,19 @@ static unsigned tv_action(struct pane *p, struct app *a, enum action act, struct
         return open_source(p, a);
     case A_ALL_FRAMES:
         if (!a->snap) {
-            app_message(a, "trace tracebacks hide no frames");
+            view_message(a, "trace tracebacks hide no frames");
             return R_HANDLED;
         }
         tv->all = !tv->all;
         traceback_pane_load(p, a, &tv->subject);
-        app_message(a, tv->all ? "showing every frame" : "hiding unwinder and interpreter frames");
+        view_message(a, tv->all ? "showing every frame" : "hiding unwinder and interpreter frames");
         return R_HANDLED | R_DIRTY;
     default:
         return R_NONE;
     }
 }
 
-static unsigned tv_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+static unsigned tv_click(struct pane *p, struct view *a, int y, int x, bool dbl,
                          struct pane_request *req)
 {
     struct tbview *tv = tv_of(p);
@@ -731,7 +737,7 @@ static unsigned tv_click(struct pane *p, struct app *a, int y, int x, bool dbl,
     return R_HANDLED | R_DIRTY;
 }
 
-static unsigned tv_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
+static unsigned tv_search(struct pane *p, struct view *a, int dir, struct pane_request *req)
 {
     struct tbview *tv = tv_of(p);
     if (tv->mode != TBV_FRAMES || !tv->rows.n)
@@ -754,16 +760,16 @@ static unsigned tv_search(struct pane *p, struct app *a, int dir, struct pane_re
     size_t i = pattern_next_hit(hit, n, tv->lv.cur, dir, &rank, &total, &wrapped);
     free(hit);
     if (i == SIZE_MAX) {
-        app_error(a, "/%s: not in this traceback", a->search.text);
+        view_error(a, "/%s: not in this traceback", a->search.text);
         return R_HANDLED;
     }
     listview_jump(&tv->lv, i);
-    app_message(a, "/%s: match %zu of %zu (frame %zu of %zu)%s", a->search.text, rank, total, i + 1,
-                n, wrapped ? " (wrapped)" : "");
+    view_message(a, "/%s: match %zu of %zu (frame %zu of %zu)%s", a->search.text, rank, total,
+                 i + 1, n, wrapped ? " (wrapped)" : "");
     return R_HANDLED | R_DIRTY;
 }
 
-static void tv_position(struct pane *p, struct app *a, char *buf, size_t n)
+static void tv_position(struct pane *p, struct view *a, char *buf, size_t n)
 {
     struct tbview *tv = tv_of(p);
     if (tv->mode == TBV_SOURCE)
@@ -773,7 +779,7 @@ static void tv_position(struct pane *p, struct app *a, char *buf, size_t n)
         snprintf(buf, n, "frame %zu/%zu", tv->rows.n ? tv->lv.cur + 1 : 0, tv->rows.n);
 }
 
-static int tv_keytab(struct pane *p, struct app *a)
+static int tv_keytab(struct pane *p, struct view *a)
 {
     return tv_of(p)->mode == TBV_SOURCE ? KEYS_SOURCE : KEYS_TRACEBACK;
 }
@@ -810,7 +816,7 @@ const struct pane_ops traceback_pane_ops = {
     .busy = tv_busy,
 };
 
-struct pane *traceback_pane_new(struct app *a)
+struct pane *traceback_pane_new(struct view *a)
 {
     struct tbview *tv = xcalloc(1, sizeof(*tv));
     traceback_init(&tv->tb);

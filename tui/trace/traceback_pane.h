@@ -24,7 +24,7 @@
 #include "tui/frame/pane.h"
 #include "tui/snapshot/snapview.h"
 
-struct app;
+struct view;
 
 extern const struct pane_ops traceback_pane_ops;
 
@@ -36,10 +36,10 @@ struct tb_subject {
     struct snap_pick pick; /* snapshot mode: its stack (pane_ops.pick) */
 };
 
-struct pane *traceback_pane_new(struct app *a);
+struct pane *traceback_pane_new(struct view *a);
 /* Show the traceback of subject s (copied; `all-frames` shows it again).
  * Keeps the cursor when it is the selection already shown. Nothing when
  * p is not a traceback pane. */
-void traceback_pane_load(struct pane *p, struct app *a, const struct tb_subject *s);
+void traceback_pane_load(struct pane *p, struct view *a, const struct tb_subject *s);
 
 #endif

@@ -6,7 +6,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/frame/app.h"
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+#include "tui/frame/keymap.h"
+#include "tui/frame/pane.h"
+#include "tui/frame/text.h"
+#include "tui/frame/view.h"
 #include "tui/trace/calltree.h"
 #include "tui/frame/detail.h"
 #include "tui/trace/event_detail.h"
@@ -104,7 +109,7 @@ static enum color_elem node_elem(const struct calltree *ct, uint32_t n)
  * Rows more than tr->room levels below base (deeper than the cursor's
  * row) show their depth ("·57·") and their last few levels' guides, so
  * that their names keep the column's room at any depth. */
-static void put_guides(struct pane *p, struct app *a, uint32_t n)
+static void put_guides(struct pane *p, struct view *a, uint32_t n)
 {
     struct tree_pane *tr = tr_of(p);
     const struct calltree *ct = tr->ct;
@@ -135,7 +140,7 @@ static void put_guides(struct pane *p, struct app *a, uint32_t n)
     sb_puts(&tr->line, last[levels - 1] ? a->g->tree_end : a->g->tree_tee);
 }
 
-static void draw_row(struct pane *p, struct app *a, int y, size_t row)
+static void draw_row(struct pane *p, struct view *a, int y, size_t row)
 {
     struct tree_pane *tr = tr_of(p);
     struct calltree *ct = tr->ct;
@@ -211,7 +216,7 @@ static void draw_row(struct pane *p, struct app *a, int y, size_t row)
     draw_fit(p->win, y, rx + 2 * NUM_W + 2, PCT_W, pct, strlen(pct), false, true, num, a->ascii);
 }
 
-static void tree_draw(struct pane *p, struct app *a)
+static void tree_draw(struct pane *p, struct view *a)
 {
     struct tree_pane *tr = tr_of(p);
     werase(p->win);
@@ -264,7 +269,7 @@ static void tree_draw(struct pane *p, struct app *a)
 /* Actions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static unsigned set_options(struct pane *p, struct app *a, bool hide, bool group)
+static unsigned set_options(struct pane *p, struct view *a, bool hide, bool group)
 {
     struct tree_pane *tr = tr_of(p);
     uint32_t n = cur_node(tr);
@@ -274,7 +279,7 @@ static unsigned set_options(struct pane *p, struct app *a, bool hide, bool group
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static unsigned tree_action(struct pane *p, struct app *a, enum action act,
+static unsigned tree_action(struct pane *p, struct view *a, enum action act,
                             struct pane_request *req)
 {
     struct tree_pane *tr = tr_of(p);
@@ -292,7 +297,7 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act,
     case A_ACTIVATE:
     case A_TOGGLE:
         if (n != IDX_NONE && !calltree_toggle(ct, row) && act == A_ACTIVATE)
-            app_message(a, "no children");
+            view_message(a, "no children");
         sync_rows(tr);
         return R_HANDLED | R_DIRTY;
     case A_MOVE_RIGHT:
@@ -326,9 +331,9 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act,
         sync_rows(tr);
         tr->announce = calltree_pending(ct);
         if (tr->announce)
-            app_message(a, "opening everything below...");
+            view_message(a, "opening everything below...");
         else
-            app_message(a, "%zu row%s", tr->lv.n, tr->lv.n == 1 ? "" : "s");
+            view_message(a, "%zu row%s", tr->lv.n, tr->lv.n == 1 ? "" : "s");
         return R_HANDLED | R_DIRTY;
     case A_COLLAPSE_ALL:
         row = calltree_collapse_all(ct, row);
@@ -350,17 +355,17 @@ static unsigned tree_action(struct pane *p, struct app *a, enum action act,
         return R_HANDLED | R_DIRTY | R_SYNC;
     }
     case A_HIDE_PYTHON:
-        app_message(a, ct->hide_python ? "showing Python frames" : "hiding Python frames");
+        view_message(a, ct->hide_python ? "showing Python frames" : "hiding Python frames");
         return set_options(p, a, !ct->hide_python, ct->group);
     case A_GROUP:
-        app_message(a, ct->group ? "siblings not grouped" : "identical siblings grouped");
+        view_message(a, ct->group ? "siblings not grouped" : "identical siblings grouped");
         return set_options(p, a, ct->hide_python, !ct->group);
     default:
         return R_NONE;
     }
 }
 
-static unsigned tree_click(struct pane *p, struct app *a, int y, int x, bool dbl,
+static unsigned tree_click(struct pane *p, struct view *a, int y, int x, bool dbl,
                            struct pane_request *req)
 {
     struct tree_pane *tr = tr_of(p);
@@ -377,14 +382,14 @@ static unsigned tree_click(struct pane *p, struct app *a, int y, int x, bool dbl
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static uint32_t tree_current(struct pane *p, struct app *a)
+static uint32_t tree_current(struct pane *p, struct view *a)
 {
     struct tree_pane *tr = tr_of(p);
     uint32_t n = cur_node(tr);
     return n != IDX_NONE ? calltree_event(tr->ct, n) : IDX_NONE;
 }
 
-static void describe_root(struct app *a, struct calltree *ct, uint32_t n, struct detail_out *d)
+static void describe_root(struct view *a, struct calltree *ct, uint32_t n, struct detail_out *d)
 {
     const struct tnode *node = calltree_node(ct, n);
     const struct trace *t = a->t;
@@ -406,7 +411,7 @@ static void describe_root(struct app *a, struct calltree *ct, uint32_t n, struct
     detail_kv(d, "GPU induced", buf, strlen(buf));
 }
 
-static void tree_describe(struct pane *p, struct app *a, struct detail_out *d)
+static void tree_describe(struct pane *p, struct view *a, struct detail_out *d)
 {
     struct tree_pane *tr = tr_of(p);
     uint32_t n = cur_node(tr);
@@ -435,28 +440,28 @@ static void tree_describe(struct pane *p, struct app *a, struct detail_out *d)
     event_detail(d, a, node->ref);
 }
 
-static unsigned tree_search(struct pane *p, struct app *a, int dir, struct pane_request *req)
+static unsigned tree_search(struct pane *p, struct view *a, int dir, struct pane_request *req)
 {
     struct tree_pane *tr = tr_of(p);
     bool wrapped = false;
     size_t row = calltree_find(tr->ct, tr->lv.cur, dir, &a->search, &wrapped);
     sync_rows(tr);
     if (row == CT_NOT_FOUND) {
-        app_error(a, "/%s: not found in the call tree", a->search.text);
+        view_error(a, "/%s: not found in the call tree", a->search.text);
         return R_HANDLED | R_DIRTY;
     }
     rows_upto(tr, row);
     listview_jump(&tr->lv, row);
     size_t rank, total;
     if (calltree_match_rank(tr->ct, row, &a->search, &rank, &total))
-        app_message(a, "/%s: match %zu of %zu%s", a->search.text, rank, total,
-                    wrapped ? " (wrapped)" : "");
+        view_message(a, "/%s: match %zu of %zu%s", a->search.text, rank, total,
+                     wrapped ? " (wrapped)" : "");
     else
-        app_message(a, "/%s: found%s", a->search.text, wrapped ? " (wrapped)" : "");
+        view_message(a, "/%s: found%s", a->search.text, wrapped ? " (wrapped)" : "");
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
-static void tree_rebuild(struct pane *p, struct app *a)
+static void tree_rebuild(struct pane *p, struct view *a)
 {
     struct tree_pane *tr = tr_of(p);
     uint32_t n = cur_node(tr);
@@ -473,7 +478,7 @@ static void tree_rebuild(struct pane *p, struct app *a)
     p->dirty = true;
 }
 
-static void tree_position(struct pane *p, struct app *a, char *buf, size_t n)
+static void tree_position(struct pane *p, struct view *a, char *buf, size_t n)
 {
     struct tree_pane *tr = tr_of(p);
     /* "+": more rows are still being made. */
@@ -489,7 +494,7 @@ static double now_ms(void)
 }
 
 /* Make more rows: a few milliseconds' worth, or (wait) all of them. */
-static unsigned tree_tick(struct pane *p, struct app *a, bool wait)
+static unsigned tree_tick(struct pane *p, struct view *a, bool wait)
 {
     struct tree_pane *tr = tr_of(p);
     struct calltree *ct = tr->ct;
@@ -508,7 +513,7 @@ static unsigned tree_tick(struct pane *p, struct app *a, bool wait)
         p->dirty = true;
     if (tr->announce && !calltree_pending(ct)) {
         tr->announce = false;
-        app_message(a, "%zu row%s", tr->lv.n, tr->lv.n == 1 ? "" : "s");
+        view_message(a, "%zu row%s", tr->lv.n, tr->lv.n == 1 ? "" : "s");
     }
     return R_HANDLED;
 }
@@ -544,7 +549,7 @@ const struct pane_ops tree_pane_ops = {
     .busy = tree_busy,
 };
 
-struct pane *tree_pane_new(struct app *a)
+struct pane *tree_pane_new(struct view *a)
 {
     struct tree_pane *tr = xcalloc(1, sizeof(*tr));
     tr->ct = calltree_new(a->t, a->an->gt);
@@ -552,7 +557,7 @@ struct pane *tree_pane_new(struct app *a)
     return pane_new(&tree_pane_ops, PANE_TREE, tr);
 }
 
-bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev)
+bool tree_pane_select(struct pane *p, struct view *a, uint32_t ev)
 {
     if (!pane_is(p, &tree_pane_ops))
         return false;
@@ -567,7 +572,7 @@ bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev)
     return true;
 }
 
-void tree_pane_set_instances(struct pane *p, struct app *a, const uint32_t *ev, size_t n,
+void tree_pane_set_instances(struct pane *p, struct view *a, const uint32_t *ev, size_t n,
                              const char *label)
 {
     if (!pane_is(p, &tree_pane_ops))

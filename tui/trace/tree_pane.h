@@ -11,17 +11,17 @@
 
 #include "tui/frame/pane.h"
 
-struct app;
+struct view;
 
 extern const struct pane_ops tree_pane_ops;
 
 /* A tree pane over a->t in the tree slot. */
-struct pane *tree_pane_new(struct app *a);
+struct pane *tree_pane_new(struct view *a);
 /* Select event ev (revealing it); false when not in the tree. */
-bool tree_pane_select(struct pane *p, struct app *a, uint32_t ev);
+bool tree_pane_select(struct pane *p, struct view *a, uint32_t ev);
 /* Show only these events' paths (ev copied; NULL: no such filter); label
  * names the set in the title. */
-void tree_pane_set_instances(struct pane *p, struct app *a, const uint32_t *ev, size_t n,
+void tree_pane_set_instances(struct pane *p, struct view *a, const uint32_t *ev, size_t n,
                              const char *label);
 /* The instance filter in force (count in *n, its label in *label), NULL
  * when none; borrowed until the next change. */

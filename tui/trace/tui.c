@@ -458,19 +458,19 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
         free(m);
     }
     struct app *a = xcalloc(1, sizeof(*a));
-    a->t = ld.t;
-    a->an = ld.an;
+    a->v.t = ld.t;
+    a->v.an = ld.an;
     for (int i = 0; i < APP_NVIEWS; i++) {
         a->views[i] = ld.views[i];
         a->views_err[i] = ld.views_err[i];
     }
     a->name = xstrdup(shown);
     a->load_warning = warning;
-    a->srcpath = o->srcpath;
+    a->v.srcpath = o->srcpath;
     a->bg = ld.bg;
     a->owns_bg = true;
-    a->lanes = ld.lanes;
-    a->nlanes = ld.nlanes;
+    a->v.lanes = ld.lanes;
+    a->v.nlanes = ld.nlanes;
     errinfo_clear(&ld.err);
     app_init(a, &explore_trace_doc, ascii, headless);
     /* A script sees every view from its first step, as in tui_main. */
@@ -555,10 +555,10 @@ int tui_main(const struct tui_opts *o)
     }
 
     struct app a = {0};
-    a.t = ld.t;
-    a.an = ld.an;
+    a.v.t = ld.t;
+    a.v.an = ld.an;
     if (ld.snap) {
-        a.snap = snapview_new(ld.snap);
+        a.v.snap = snapview_new(ld.snap);
         ld.snap = NULL;
     }
     for (int i = 0; i < APP_NVIEWS; i++) {
@@ -568,15 +568,15 @@ int tui_main(const struct tui_opts *o)
     a.name = xstrdup(shown);
     a.load_warning = warning;
     a.back_quits = o->back_quits;
-    a.srcpath = o->srcpath;
+    a.v.srcpath = o->srcpath;
     errinfo_clear(&ld.err);
     a.bg = ld.bg;
     ld.bg = NULL;
-    a.lanes = ld.lanes;
-    a.nlanes = ld.nlanes;
+    a.v.lanes = ld.lanes;
+    a.v.nlanes = ld.nlanes;
     ld.lanes = NULL;
     ld.nlanes = 0;
-    app_init(&a, a.snap ? &explore_snapshot_doc : &explore_trace_doc, ascii, headless);
+    app_init(&a, a.v.snap ? &explore_snapshot_doc : &explore_trace_doc, ascii, headless);
     /* The other views behind the first screen. A script sees them all from
      * its first step (its screens must not depend on timing), unless a
      * test holds them back until its wait-analysis step. */
@@ -602,8 +602,8 @@ int tui_main(const struct tui_opts *o)
      * reads is freed only after that. */
     struct bgviews *bg = a.bg;
     bgviews_cancel(bg);
-    struct trace *t = a.t;
-    a.t = NULL;
+    struct trace *t = a.v.t;
+    a.v.t = NULL;
     app_done(&a);
     term_close();
     bgviews_stop(bg);
