@@ -25,6 +25,13 @@
 /* The most compute intervals a summary keeps (16 bytes each in memory):
  * enough for the job view's lanes, small for a job of 1,000 ranks. */
 #define RANKSUM_MAX_BUSY 8192
+/* The most JSON a summary file may inflate to: a summary holds some 80
+ * bytes per collective, so this is some 200,000 collectives per rank. The
+ * JSON reader holds the whole document, up to some 40 bytes of heap per
+ * byte, so the bound keeps a summary (or a gzip bomb named like one) from
+ * costing more than some 700 MB while it is read. summarize refuses to
+ * write a larger one. */
+#define RANKSUM_MAX_TEXT (16u << 20)
 
 /* One collective kernel of the rank (TraceLens's filter: a kernel whose
  * name is a collective's, with a correlation or External id). */

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Inputs that grow one way while a table, a copy or a computation would
+# grow faster (make-scale.py writes them at test time): each runs within a
+# memory cap (corpus.sh's capped) and a CPU-time cap far above what the
+# bounded code needs, so that a quadratic regression fails by running out
+# of either (status 134, 137 or 152) rather than by a clock.
+set -u
+src="${top_srcdir:-.}/tests/bad"
+. "${top_srcdir:-.}/tests/lib/corpus.sh"
+[ -n "${PYTHON3:-}" ] || PYTHON3=python3
+if ! command -v "$PYTHON3" >/dev/null 2>&1; then
+    echo "SKIP: python3 not found"
+    exit 77
+fi
+
+# within MB SECONDS ARGS...: run torchtop under a memory cap of MB MiB and a
+# CPU-time cap of SECONDS.
+within() {
+    mb=$1 cpu=$2
+    shift 2
+    (ulimit -t "$cpu" && capped "$mb" "$@")
+}
+
+gen() { # gen KIND [N]: the inputs in $tmp/KIND
+    "$PYTHON3" "$src/make-scale.py" "$1" "$tmp/$1" ${2:-} || {
+        echo "FAIL: make-scale.py $1 did not write its inputs"
+        fail=$((fail + 1))
+        return 1
+    }
+}
+
+# A rank summary that inflates to 100 MB of JSON (105 KB of gzip) is
+# refused at the limit, by name, before the JSON reader holds it.
+if gen summary-bomb 100; then
+    capped 384 report -q "$tmp/summary-bomb/bomb.json.gz" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    sed "s|^torchtop: $tmp/summary-bomb/|FILE: |" "$tmp/err" >"$tmp/err2"
+    check "summary gzip bomb" 2 \
+        "FILE: bomb.json.gz: byte 16777216: a rank summary of at most 16 MiB of JSON once decompressed (RANKSUM_MAX_TEXT)" \
+        "$rc" "$tmp/err2" "$tmp/out"
+fi
+
+# 1,000 ranks, each in process groups of its own: 40,000 instances of one
+# part. Dense per-rank columns would be 40,000 x 3,000 cells (1 GB).
+if gen coll-groups; then
+    within 384 60 report -q -t collectives,stragglers "$tmp/coll-groups" >"$tmp/out" 2>"$tmp/err"
+    check "collectives of 1,000 ranks in groups of their own" 0 - $? "$tmp/err" "$tmp/out"
+    if ! grep -q "the per-rank columns (rank_N_ts, rank_N_dur, rank_N_wait_time) are left out" \
+        "$tmp/out"; then
+        echo "FAIL: collectives of 1,000 ranks: no note on the per-rank columns left out"
+        fail=$((fail + 1))
+    fi
+fi
+
+# 500 ranks of 1,000 op names each, no name on two ranks: a dense names x
+# ranks matrix would be 500,000 x 500 values (2 GB).
+if gen ops-names; then
+    within 384 60 report -q -t ops -n 3 "$tmp/ops-names" >"$tmp/out" 2>"$tmp/err"
+    check "ops across 500 ranks of rank-specific names" 0 - $? "$tmp/err" "$tmp/out"
+fi
+
+# Two ranks of 100,000 collectives of distinct sizes: 100,000 groups in
+# the collectives-summary (a pass over every instance per group took
+# more than half a minute of CPU; now some 2 s).
+if gen coll-sizes; then
+    within 512 15 report -q -t collectives-summary -n 3 "$tmp/coll-sizes" >"$tmp/out" 2>"$tmp/err"
+    check "collectives-summary of 100,000 groups" 0 - $? "$tmp/err" "$tmp/out"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
