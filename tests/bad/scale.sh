@@ -67,5 +67,19 @@ if gen coll-sizes; then
     check "collectives-summary of 100,000 groups" 0 - $? "$tmp/err" "$tmp/out"
 fi
 
+# One chain of 60,000 nested ops with a kernel at each level: every
+# subtree's GPU time, key_averages' totals up the chain and the diff's GPU
+# signatures each went through the levels below every level (quadratic:
+# more than half a minute of CPU each; now a few seconds).
+if gen nest 60000; then
+    within 1024 20 report -q "$tmp/nest/nest.json" >"$tmp/out" 2>"$tmp/err"
+    check "report on a 60,000-level chain" 0 - $? "$tmp/err" "$tmp/out"
+    within 1024 20 diff -q -t tree "$tmp/nest/nest.json" "$tmp/nest/nest.json" >"$tmp/out" 2>"$tmp/err"
+    check "diff -t tree on a 60,000-level chain" 0 - $? "$tmp/err" "$tmp/out"
+    printf 'wait-analysis\nfocus-tree\nexpand-all\nG\n' >"$tmp/steps"
+    within 1024 20 --script "$tmp/steps" "$tmp/nest/nest.json" >"$tmp/out" 2>"$tmp/err"
+    check "the explorer's tree on a 60,000-level chain" 0 - $? "$tmp/err" "$tmp/out"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
