@@ -81,5 +81,19 @@ if gen nest 60000; then
     check "the explorer's tree on a 60,000-level chain" 0 - $? "$tmp/err" "$tmp/out"
 fi
 
+# A capture of a launch call under 1,000 nested ops, replayed by 10,000
+# one-kernel graph launches: a copy of the captured chain per launch
+# would be 10^7 events (1.2 GB); past the copy budget the launches share
+# one copy, and every kernel is still attributed.
+if gen capture 10000; then
+    within 256 30 report -q -t timeline --capture "$tmp/capture/capture.json" \
+        "$tmp/capture/replay.json" >"$tmp/out" 2>"$tmp/err"
+    check "10,000 replays of a 1,000-deep capture" 0 - $? "$tmp/err" "$tmp/out"
+    if ! grep -q "^captured: 10000 of 10000 kernels" "$tmp/out"; then
+        echo "FAIL: 10,000 replays of a 1,000-deep capture: not every kernel attributed"
+        fail=$((fail + 1))
+    fi
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
