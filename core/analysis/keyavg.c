@@ -383,7 +383,8 @@ static void subtract_child_cpu(struct kbuild *b)
 static void add_device_time(struct kbuild *b)
 {
     const struct trace *t = b->t;
-    int64_t *sum = xcalloc(t->ev.n + 1, sizeof(int64_t)); /* GPU time at or below each event */
+    /* GPU time at or below each event, in 128 bits as the totals are. */
+    __int128 *sum = xcalloc(t->ev.n + 1, sizeof(__int128));
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
