@@ -33,10 +33,12 @@ trap 'rm -rf "$tmp"' EXIT
 "$py" "$gen" capture "$tmp/cap100k" 100000
 printf 'wait-analysis\nfocus-tree\nexpand-all\nG\n' >"$tmp/steps"
 
-# one PROGRAM ARGS...: "status seconds RSS_MB" under an 8 GiB address cap.
+# one PROGRAM ARGS...: "status seconds RSS_MB" under an 8 GiB address cap;
+# the status of a run a signal ended is "sigN".
 one() {
     (ulimit -v 8388608 && /usr/bin/time -f "%x %e %M" -o "$tmp/t" "$@" >/dev/null 2>&1) || true
-    awk '{printf "%s %s %.0f", $1, $2, $3 / 1024}' "$tmp/t"
+    sig=$(sed -n 's/^Command terminated by signal \([0-9]*\).*/sig\1/p' "$tmp/t")
+    tail -n 1 "$tmp/t" | awk -v sig="$sig" '{printf "%s %s %.0f", sig != "" ? sig : $1, $2, $3 / 1024}'
 }
 
 row() { # label, args...

@@ -55,7 +55,7 @@ fi
 # 500 ranks of 1,000 op names each, no name on two ranks: a dense names x
 # ranks matrix would be 500,000 x 500 values (2 GB).
 if gen ops-names; then
-    within 384 60 report -q -t ops -n 3 "$tmp/ops-names" >"$tmp/out" 2>"$tmp/err"
+    within 768 60 report -q -t ops -n 3 "$tmp/ops-names" >"$tmp/out" 2>"$tmp/err"
     check "ops across 500 ranks of rank-specific names" 0 - $? "$tmp/err" "$tmp/out"
 fi
 
@@ -63,7 +63,7 @@ fi
 # the collectives-summary (a pass over every instance per group took
 # more than half a minute of CPU; now some 2 s).
 if gen coll-sizes; then
-    within 512 15 report -q -t collectives-summary -n 3 "$tmp/coll-sizes" >"$tmp/out" 2>"$tmp/err"
+    within 1024 15 report -q -t collectives-summary -n 3 "$tmp/coll-sizes" >"$tmp/out" 2>"$tmp/err"
     check "collectives-summary of 100,000 groups" 0 - $? "$tmp/err" "$tmp/out"
 fi
 
