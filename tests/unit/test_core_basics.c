@@ -103,8 +103,8 @@ static void test_interval(void **state)
 }
 
 /* Union lengths of index ranges at once equal ival_union_length of each
- * slice: random intervals (empty ones, touching ones, the int64 extremes
- * that endpoints may reach) and random, nested and empty ranges. */
+ * slice: random intervals (empty ones, touching ones, one spanning the
+ * whole time range, 2^63 - 1 ns) and random, nested and empty ranges. */
 static void test_range_union(void **state)
 {
     (void)state;
@@ -116,7 +116,7 @@ static void test_range_union(void **state)
         for (size_t i = 0; i < n; i++) {
             int64_t a = (int64_t)(RND() % 50), b = a + (int64_t)(RND() % 12) - 2;
             iv[i] = round % 10 == 0 && i % 3 == 0
-                        ? (struct ival){-(INT64_C(1) << 62), INT64_C(1) << 62}
+                        ? (struct ival){-(INT64_C(1) << 62), (INT64_C(1) << 62) - 1}
                         : (struct ival){a, b};
         }
         struct rangeunion_query q[30];
