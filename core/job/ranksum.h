@@ -87,7 +87,8 @@ void ranksum_coarsen_busy(struct ranksum *s);
 struct ranksum *ranksum_from_trace(const struct trace *t);
 
 /* Write s as a gzip JSON summary file to path (outfile.h: written beside
- * and renamed); ST_IO with err filled when it cannot. */
+ * and renamed); ST_IO with err filled when it cannot, ST_LIMIT (err naming
+ * s->source) when the summary would pass RANKSUM_MAX_TEXT. */
 enum status ranksum_write(const struct ranksum *s, const char *path, struct errinfo *err);
 /* Whether the file at path is a summary (its decompressed text begins
  * with the format's key); false for anything else, unreadable included,

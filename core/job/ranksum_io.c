@@ -99,10 +99,11 @@ enum status ranksum_write(const struct ranksum *s, const char *path, struct erri
     struct strbuf sb = STRBUF_INIT;
     render(s, &sb);
     if (sb.len > RANKSUM_MAX_TEXT) {
-        errinfo_set(err, ST_LIMIT, path, -1,
-                    "a rank summary of at most %u MiB of JSON (RANKSUM_MAX_TEXT); this rank's "
-                    "would be %zu MiB",
-                    RANKSUM_MAX_TEXT >> 20, (sb.len + (1u << 20) - 1) >> 20);
+        /* The trace is what is too large: it is named, not the output. */
+        errinfo_set(err, ST_LIMIT, s->source, -1,
+                    "its rank summary would be %zu MiB of JSON; a summary holds at most %u MiB "
+                    "(RANKSUM_MAX_TEXT), so that reading one stays bounded",
+                    (sb.len + (1u << 20) - 1) >> 20, RANKSUM_MAX_TEXT >> 20);
         sb_free(&sb);
         return ST_LIMIT;
     }
