@@ -30,7 +30,8 @@ struct keys {
     struct gputime *g[2];
     uint64_t *name_hash[2]; /* per trace string id: hash_bytes of the string */
     /* Per side, over gputime_tree_events (n of them): prefix[i] is the
-     * polynomial hash of the names of the first i, power[i] = SIG_BASE^i,
+     * polynomial hash (modulo SIG_MOD) of the names of the first i,
+     * power[i] = SIG_BASE^i,
      * so that any subtree's slice hashes in O(1). */
     uint64_t *prefix[2], *power[2];
     VEC(uint64_t) sig; /* align's GPU signatures, reused from node to node */
@@ -192,8 +193,24 @@ static void align_greedy(const struct keys *k, const uint32_t *ka, size_t m, con
     }
 }
 
-/* The polynomial hash's base (odd: a unit modulo 2^64). */
-#define SIG_BASE 0x9e3779b97f4a7c15ULL
+/* The polynomial hash is taken modulo the prime 2^61 - 1, not 2^64:
+ * modulo a power of two, long sequences of two names (Thue-Morse) collide
+ * for any base. */
+#define SIG_MOD ((UINT64_C(1) << 61) - 1)
+#define SIG_BASE UINT64_C(0x1e3779b97f4a7c15) /* below SIG_MOD */
+
+static uint64_t sig_mulmod(uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    uint64_t r = (uint64_t)(p & SIG_MOD) + (uint64_t)(p >> 61);
+    return r >= SIG_MOD ? r - SIG_MOD : r;
+}
+
+static uint64_t sig_addmod(uint64_t a, uint64_t b)
+{
+    uint64_t r = a + b; /* both below 2^61: no wrap */
+    return r >= SIG_MOD ? r - SIG_MOD : r;
+}
 
 /* The prefix hashes of one side's GPU events in tree order. */
 static void sig_prefixes(struct keys *k, int side)
@@ -206,9 +223,9 @@ static void sig_prefixes(struct keys *k, int side)
     k->prefix[side][0] = 0;
     k->power[side][0] = 1;
     for (uint32_t i = 0; i < n; i++) {
-        k->prefix[side][i + 1] =
-            k->prefix[side][i] * SIG_BASE + k->name_hash[side][t->ev.v[evs[i]].name];
-        k->power[side][i + 1] = k->power[side][i] * SIG_BASE;
+        uint64_t h = k->name_hash[side][t->ev.v[evs[i]].name] % SIG_MOD;
+        k->prefix[side][i + 1] = sig_addmod(sig_mulmod(k->prefix[side][i], SIG_BASE), h);
+        k->power[side][i + 1] = sig_mulmod(k->power[side][i], SIG_BASE);
     }
 }
 
@@ -222,7 +239,8 @@ static uint64_t gpu_signature(const struct keys *k, int side, uint32_t ev)
     uint32_t n = 0, all;
     const uint32_t *g = gputime_subtree_events(k->g[side], ev, &n);
     size_t at = (size_t)(g - gputime_tree_events(k->g[side], &all));
-    uint64_t h = k->prefix[side][at + n] - k->prefix[side][at] * k->power[side][n];
+    uint64_t h = sig_addmod(k->prefix[side][at + n],
+                            SIG_MOD - sig_mulmod(k->prefix[side][at], k->power[side][n]));
     return hash_mix64(h ^ (0x51ed270b27f3a1c5ULL + n));
 }
 
