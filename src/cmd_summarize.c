@@ -87,8 +87,10 @@ int cmd_summarize(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
     } else {
         struct ranksum *s = ranksum_from_trace(t);
-        if (ranksum_write(s, out, &err) != ST_OK)
-            rc = EXIT_FAILURE_RUN;
+        enum status st = ranksum_write(s, out, &err);
+        /* A summary past the limit is the input's fault (LIMITS), exit 2. */
+        if (st != ST_OK)
+            rc = st == ST_LIMIT ? EXIT_BAD_INPUT : EXIT_FAILURE_RUN;
         ranksum_free(s);
     }
     if (rc) {

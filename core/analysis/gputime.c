@@ -6,6 +6,7 @@
 
 #include "core/analysis/gputime.h"
 #include "core/base/interval.h"
+#include "core/base/rangeunion.h"
 #include "core/base/sort.h"
 #include "core/base/hmap.h"
 #include "core/trace/capture.h"
@@ -37,6 +38,13 @@ struct gputime {
      * launchers and the rows someone looks at are ever asked for. */
     struct tcache direct[2], subtree[2];
     ivals_t scratch;
+    uint32_t nspans; /* host spans numbered (pre-order positions 0..nspans) */
+    /* Subtree values of every span at once (by pre-order position), made
+     * when the ones asked for one at a time have cost more than a few
+     * passes over all the GPU events: nested subtrees asked one by one
+     * cost the sum of their sizes, quadratic in a deep tree's depth. */
+    int64_t *sub_all[2];
+    uint64_t sub_work[2]; /* GPU events gone through by subtree values so far */
 };
 
 /* The grafts of captured copies under event ev (capture.h) as a range
@@ -97,6 +105,7 @@ static void number_subtrees(struct gputime *g)
     free(next);
     free(gi);
     free(ge);
+    g->nspans = counter;
 }
 
 struct pre_key {
@@ -196,6 +205,8 @@ void gputime_free(struct gputime *g)
         free(g->subtree[k].dense);
     }
     VEC_FREE(&g->scratch);
+    free(g->sub_all[0]);
+    free(g->sub_all[1]);
     free(g);
 }
 
@@ -282,31 +293,46 @@ const uint32_t *gputime_launchers(const struct gputime *g, uint32_t *count)
     return g->launchers;
 }
 
+/* The index range of by_pre holding pre-order positions [lo_key, hi_key). */
+static void by_pre_range(const struct gputime *g, uint32_t lo_key, uint32_t hi_key, uint32_t *first,
+                         uint32_t *end)
+{
+    const uint32_t *k = g->by_pre_key;
+    size_t a = 0, b = g->n_by_pre;
+    while (a < b) {
+        size_t mid = (a + b) / 2;
+        if (k[mid] < lo_key)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *first = (uint32_t)a;
+    b = g->n_by_pre;
+    while (a < b) {
+        size_t mid = (a + b) / 2;
+        if (k[mid] < hi_key)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *end = (uint32_t)a;
+}
+
 const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t *count)
 {
     *count = 0;
     if (ev >= g->t->ev.n || g->pre[ev] == IDX_NONE)
         return g->by_pre;
-    uint32_t lo_key = g->pre[ev], hi_key = g->pre[ev] + g->size[ev];
-    size_t lo = 0, hi = g->n_by_pre;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (g->by_pre_key[mid] < lo_key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t first = lo;
-    hi = g->n_by_pre;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (g->by_pre_key[mid] < hi_key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *count = (uint32_t)(lo - first);
+    uint32_t first, end;
+    by_pre_range(g, g->pre[ev], g->pre[ev] + g->size[ev], &first, &end);
+    *count = end - first;
     return g->by_pre + first;
+}
+
+const uint32_t *gputime_tree_events(const struct gputime *g, uint32_t *count)
+{
+    *count = g->n_by_pre;
+    return g->by_pre;
 }
 
 int64_t gputime_direct_once(struct gputime *g, uint32_t ev, bool with_comm)
@@ -333,10 +359,40 @@ bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint
     return true;
 }
 
+/* Every span's subtree value in one pass (rangeunion.h): the subtrees are
+ * ranges of by_pre. */
+static void subtree_all(struct gputime *g, bool with_comm)
+{
+    const struct trace *t = g->t;
+    struct ival *iv = xmalloc(((size_t)g->n_by_pre + 1) * sizeof(*iv));
+    for (uint32_t k = 0; k < g->n_by_pre; k++) {
+        const struct event *e = &t->ev.v[g->by_pre[k]];
+        iv[k] = !with_comm && (e->flags & EVF_COMM) ? (struct ival){0, 0}
+                                                    : (struct ival){e->ts, ev_end(e)};
+    }
+    struct rangeunion_query *q = xmalloc(((size_t)g->nspans + 1) * sizeof(*q));
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (g->pre[i] != IDX_NONE) {
+            uint32_t lo, hi;
+            by_pre_range(g, g->pre[i], g->pre[i] + g->size[i], &lo, &hi);
+            q[g->pre[i]] = (struct rangeunion_query){lo, hi};
+        }
+    g->sub_all[with_comm] = xmalloc(((size_t)g->nspans + 1) * sizeof(int64_t));
+    rangeunion_lengths(iv, g->n_by_pre, q, g->nspans, g->sub_all[with_comm]);
+    free(q);
+    free(iv);
+}
+
 int64_t gputime_subtree_once(struct gputime *g, uint32_t ev, bool with_comm)
 {
+    if (ev < g->t->ev.n && g->pre[ev] != IDX_NONE && !g->sub_all[with_comm] &&
+        g->sub_work[with_comm] > 4 * (uint64_t)g->n_by_pre + 65536)
+        subtree_all(g, with_comm);
+    if (g->sub_all[with_comm])
+        return ev < g->t->ev.n && g->pre[ev] != IDX_NONE ? g->sub_all[with_comm][g->pre[ev]] : 0;
     uint32_t n;
     const uint32_t *evs = gputime_subtree_events(g, ev, &n);
+    g->sub_work[with_comm] += n;
     return union_of(g, evs, n, with_comm);
 }
 

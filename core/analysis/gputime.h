@@ -10,7 +10,13 @@
  * Both exist in two flavours: with communication kernels (the explorer's
  * "induced GPU time") and without (the launcher tables, which leave
  * collectives to the timeline). Values are computed on first use and
- * cached; a struct gputime borrows its trace. Not thread-safe. */
+ * cached; a struct gputime borrows its trace. Not thread-safe.
+ *
+ * Subtree values asked one at a time cost their subtree's GPU events each;
+ * once those add up to four passes over all of them (deep trees: the sum
+ * of nested subtrees is quadratic in depth), every span's value is made
+ * in one O(n log n) pass and kept (8 bytes per host span and flavour), so
+ * asking for all of them stays O(n log n) however deep the tree. */
 #ifndef TORCHTOP_CORE_GPUTIME_H
 #define TORCHTOP_CORE_GPUTIME_H
 
@@ -27,7 +33,8 @@ void gputime_free(struct gputime *g);
 int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm);
 int64_t gputime_subtree(struct gputime *g, uint32_t ev, bool with_comm);
 /* The same values, computed without being kept: for a caller that asks
- * once per event and keeps them itself. */
+ * once per event and keeps them itself (subtree values still come from
+ * the one-pass table above once it is made). */
 int64_t gputime_direct_once(struct gputime *g, uint32_t ev, bool with_comm);
 int64_t gputime_subtree_once(struct gputime *g, uint32_t ev, bool with_comm);
 
@@ -41,8 +48,11 @@ const uint32_t *gputime_launched(struct gputime *g, uint32_t ev, uint32_t *count
  * them); owned by g. */
 const uint32_t *gputime_launchers(const struct gputime *g, uint32_t *count);
 /* GPU events launched under ev's subtree, in tree (pre-order) order of
- * their launches. */
+ * their launches: a slice of gputime_tree_events. */
 const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t *count);
+/* Every GPU event launched in a thread's tree, in that order; each
+ * subtree's are a contiguous slice of it. */
+const uint32_t *gputime_tree_events(const struct gputime *g, uint32_t *count);
 
 /* The numbering behind it: host spans are numbered in pre-order, thread
  * after thread, so that the subtree of host span ev is [*lo, *hi). False

@@ -29,22 +29,43 @@ static bool is_host_row_event(const struct event *e)
     return is_row_event(e) && !evk_is_gpu(e->kind);
 }
 
-/* Nearest enclosing host row event, Python frames and others passed over. */
-static uint32_t row_parent(const struct trace *t, uint32_t i)
+/* What every event has above it, found in one pass over each host row's
+ * events in start order (a parent comes before its children there), so
+ * that nothing walks up a deep tree once per event. */
+struct above {
+    uint32_t *row_parent; /* nearest enclosing host row event, Python frames
+                             and others passed over; IDX_NONE */
+    uint32_t *op;         /* nearest enclosing op (cpu_op or annotation) */
+};
+
+static bool is_op(const struct event *e)
 {
-    for (uint32_t p = t->ev.v[i].parent; p != IDX_NONE; p = t->ev.v[p].parent)
-        if (is_host_row_event(&t->ev.v[p]))
-            return p;
-    return IDX_NONE;
+    return e->kind == EVK_CPU_OP || e->kind == EVK_ANNOTATION;
 }
 
-/* Nearest enclosing op (cpu_op or annotation) of a launch. */
-static uint32_t owner_op(const struct trace *t, uint32_t launch)
+static void above_init(struct above *a, const struct trace *t)
 {
-    for (uint32_t p = t->ev.v[launch].parent; p != IDX_NONE; p = t->ev.v[p].parent)
-        if (t->ev.v[p].kind == EVK_CPU_OP || t->ev.v[p].kind == EVK_ANNOTATION)
-            return p;
-    return IDX_NONE;
+    a->row_parent = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    a->op = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
+    memset(a->row_parent, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
+    memset(a->op, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        const struct row *row = &t->rows.v[r];
+        for (uint32_t k = 0; row->order && k < row->nevents; k++) {
+            uint32_t i = row->order[k], p = t->ev.v[i].parent;
+            if (p == IDX_NONE)
+                continue;
+            const struct event *pe = &t->ev.v[p];
+            a->row_parent[i] = is_host_row_event(pe) ? p : a->row_parent[p];
+            a->op[i] = is_op(pe) ? p : a->op[p];
+        }
+    }
+}
+
+static void above_free(struct above *a)
+{
+    free(a->row_parent);
+    free(a->op);
 }
 
 /* Source frames of an event: the nearest Python frames above it, leaving
@@ -264,6 +285,7 @@ struct kbuild {
     double scale;   /* ns per output unit */
     const char *unit;
     uint32_t *group; /* row event -> its aggregate, IDX_NONE for others */
+    struct above up;
     VEC(struct kagg) aggs;
     VEC(struct inst) insts; /* (aggregate, event), one per row event */
     bool any_shapes, any_stack, any_dev, any_mem, any_flops;
@@ -343,31 +365,49 @@ static void subtract_child_cpu(struct kbuild *b)
         const struct event *e = &t->ev.v[i];
         if (!is_host_row_event(e))
             continue;
-        uint32_t p = row_parent(t, i);
+        uint32_t p = b->up.row_parent[i];
         if (p != IDX_NONE && b->group[p] != IDX_NONE)
             b->aggs.v[b->group[p]].self_cpu -= e->dur;
     }
 }
+
+/* Visit every host row event after the events below it (each row's
+ * events in reverse start order), handing each one's sums on to its row
+ * parent: what every ancestor gets, in O(events), however deep the tree. */
+#define FOR_EACH_BOTTOM_UP(t, i)                                                                   \
+    for (uint32_t r_ = 0; r_ < (t)->rows.n; r_++)                                                  \
+        for (uint32_t k_ = (t)->rows.v[r_].order ? (t)->rows.v[r_].nevents : 0, i;                 \
+             k_ && ((i = (t)->rows.v[r_].order[k_ - 1]), 1); k_--)
 
 /* Device time: self for the op owning the launch, total for it and every
  * row event above it. */
 static void add_device_time(struct kbuild *b)
 {
     const struct trace *t = b->t;
+    /* GPU time at or below each event, in 128 bits as the totals are. */
+    __int128 *sum = xcalloc(t->ev.n + 1, sizeof(__int128));
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
             continue;
         uint32_t launch = t->gpus.v[e->aux].launch;
-        uint32_t op = launch != IDX_NONE ? owner_op(t, launch) : IDX_NONE;
+        uint32_t op = launch != IDX_NONE ? b->up.op[launch] : IDX_NONE;
         if (op == IDX_NONE)
             continue;
         if (b->group[op] != IDX_NONE)
             b->aggs.v[b->group[op]].self_dev += e->dur;
-        for (uint32_t p = op; p != IDX_NONE; p = row_parent(t, p))
-            if (b->group[p] != IDX_NONE)
-                b->aggs.v[b->group[p]].dev_total += e->dur;
+        sum[op] += e->dur;
     }
+    FOR_EACH_BOTTOM_UP(t, i)
+    {
+        if (!sum[i])
+            continue;
+        if (b->group[i] != IDX_NONE)
+            b->aggs.v[b->group[i]].dev_total += sum[i];
+        if (b->up.row_parent[i] != IDX_NONE)
+            sum[b->up.row_parent[i]] += sum[i];
+    }
+    free(sum);
 }
 
 /* A Bytes value: any integer up to 2^64, or a number of less than 2^100. */
@@ -391,6 +431,7 @@ static void add_memory(struct kbuild *b)
 {
     const struct trace *t = b->t;
     uint32_t mem_name = strtab_find(&t->strs, "[memory]", 8);
+    __int128 *sum[2] = {NULL, NULL}; /* CPU, device: bytes at or below each event */
     for (uint32_t i = 0; i < t->ev.n && mem_name != IDX_NONE; i++) {
         const struct event *e = &t->ev.v[i];
         if (e->kind != EVK_INSTANT || e->name != mem_name)
@@ -404,20 +445,40 @@ static void add_memory(struct kbuild *b)
         if (argpack_find(t, i, "Device Type", &a))
             argpack_val_int(t, &a, &dtype);
         uint32_t owner = e->parent;
-        while (owner != IDX_NONE && !is_host_row_event(&t->ev.v[owner]))
-            owner = t->ev.v[owner].parent;
+        if (owner != IDX_NONE && !is_host_row_event(&t->ev.v[owner]))
+            owner = b->up.row_parent[owner];
         if (owner == IDX_NONE)
             continue;
         bool dev = dtype != 0;
-        for (uint32_t p = owner; p != IDX_NONE; p = row_parent(t, p)) {
-            if (b->group[p] == IDX_NONE)
-                continue;
-            struct kagg *g = &b->aggs.v[b->group[p]];
-            if (p == owner)
-                *(dev ? &g->self_dev_mem : &g->self_cpu_mem) += bytes;
-            *(dev ? &g->dev_mem : &g->cpu_mem) += bytes;
+        if (!sum[0]) {
+            sum[0] = xcalloc(t->ev.n + 1, sizeof(__int128));
+            sum[1] = xcalloc(t->ev.n + 1, sizeof(__int128));
+        }
+        sum[dev][owner] += bytes;
+        if (b->group[owner] != IDX_NONE) {
+            struct kagg *g = &b->aggs.v[b->group[owner]];
+            *(dev ? &g->self_dev_mem : &g->self_cpu_mem) += bytes;
         }
     }
+    if (!sum[0])
+        return;
+    FOR_EACH_BOTTOM_UP(t, i)
+    {
+        if (!sum[0][i] && !sum[1][i])
+            continue;
+        if (b->group[i] != IDX_NONE) {
+            struct kagg *g = &b->aggs.v[b->group[i]];
+            g->cpu_mem += sum[0][i];
+            g->dev_mem += sum[1][i];
+        }
+        uint32_t p = b->up.row_parent[i];
+        if (p != IDX_NONE) {
+            sum[0][p] += sum[0][i];
+            sum[1][p] += sum[1][i];
+        }
+    }
+    free(sum[0]);
+    free(sum[1]);
 }
 
 /* Self CPU below zero (children overlapping their parent) reads as zero;
@@ -604,7 +665,7 @@ static uint32_t *fill_rows(const struct kbuild *b, struct table *tab, double flo
     for (size_t k = 0; k < b->aggs.n; k++) {
         const struct kagg *g = &b->aggs.v[order[k]];
         row_of[order[k]] = IDX_NONE;
-        if (b->opts->top_level_only && !g->gpu && row_parent(b->t, g->first) != IDX_NONE)
+        if (b->opts->top_level_only && !g->gpu && b->up.row_parent[g->first] != IDX_NONE)
             continue;
         size_t r = table_add_row(tab);
         row_of[order[k]] = (uint32_t)r;
@@ -660,6 +721,7 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
     b.group = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
     memset(b.group, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
 
+    above_init(&b.up, t);
     group_events(&b);
     subtract_child_cpu(&b);
     add_device_time(&b);
@@ -671,6 +733,7 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
     double flops_scale = flops_unit(&b, &flops_prefix);
     struct table *tab = make_table(&b, flops_prefix);
     uint32_t *row_of = fill_rows(&b, tab, flops_scale);
+    above_free(&b.up);
     set_instances(&b, tab, row_of);
     free(row_of);
     for (size_t a = 0; a < b.aggs.n; a++)

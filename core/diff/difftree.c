@@ -29,7 +29,12 @@ struct keys {
     const struct trace *t[2];
     struct gputime *g[2];
     uint64_t *name_hash[2]; /* per trace string id: hash_bytes of the string */
-    VEC(uint64_t) sig;      /* align's GPU signatures, reused from node to node */
+    /* Per side, over gputime_tree_events (n of them): prefix[i] is the
+     * polynomial hash (modulo SIG_MOD) of the names of the first i,
+     * power[i] = SIG_BASE^i,
+     * so that any subtree's slice hashes in O(1). */
+    uint64_t *prefix[2], *power[2];
+    VEC(uint64_t) sig; /* align's GPU signatures, reused from node to node */
     struct strbuf tmp;
 };
 
@@ -188,18 +193,55 @@ static void align_greedy(const struct keys *k, const uint32_t *ka, size_t m, con
     }
 }
 
+/* The polynomial hash is taken modulo the prime 2^61 - 1, not 2^64:
+ * modulo a power of two, long sequences of two names (Thue-Morse) collide
+ * for any base. */
+#define SIG_MOD ((UINT64_C(1) << 61) - 1)
+#define SIG_BASE UINT64_C(0x1e3779b97f4a7c15) /* below SIG_MOD */
+
+static uint64_t sig_mulmod(uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    uint64_t r = (uint64_t)(p & SIG_MOD) + (uint64_t)(p >> 61);
+    return r >= SIG_MOD ? r - SIG_MOD : r;
+}
+
+static uint64_t sig_addmod(uint64_t a, uint64_t b)
+{
+    uint64_t r = a + b; /* both below 2^61: no wrap */
+    return r >= SIG_MOD ? r - SIG_MOD : r;
+}
+
+/* The prefix hashes of one side's GPU events in tree order. */
+static void sig_prefixes(struct keys *k, int side)
+{
+    uint32_t n;
+    const uint32_t *evs = gputime_tree_events(k->g[side], &n);
+    const struct trace *t = k->t[side];
+    k->prefix[side] = xmalloc(((size_t)n + 1) * sizeof(uint64_t));
+    k->power[side] = xmalloc(((size_t)n + 1) * sizeof(uint64_t));
+    k->prefix[side][0] = 0;
+    k->power[side][0] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t h = k->name_hash[side][t->ev.v[evs[i]].name] % SIG_MOD;
+        k->prefix[side][i + 1] = sig_addmod(sig_mulmod(k->prefix[side][i], SIG_BASE), h);
+        k->power[side][i + 1] = sig_mulmod(k->power[side][i], SIG_BASE);
+    }
+}
+
 /* The GPU work under ev: a hash of the names of the GPU events launched in
  * its subtree, in launch order (the same on either side for the same
- * kernels). */
+ * kernels), and of their count. O(1): the subtree's events are a slice of
+ * the side's tree order, hashed from its prefixes (hashing each subtree's
+ * events anew would cost the sum of the subtrees, quadratic in depth). */
 static uint64_t gpu_signature(const struct keys *k, int side, uint32_t ev)
 {
-    uint32_t n = 0;
+    uint32_t n = 0, all;
     const uint32_t *g = gputime_subtree_events(k->g[side], ev, &n);
-    uint64_t h = 0x51ed270b27f3a1c5ULL;
-    const struct trace *t = k->t[side];
-    for (uint32_t i = 0; i < n; i++)
-        h = hash_mix64(h ^ k->name_hash[side][t->ev.v[g[i]].name]);
-    return h;
+    size_t at = (size_t)(g - gputime_tree_events(k->g[side], &all));
+    uint64_t h = sig_addmod(k->prefix[side][at + n],
+                            SIG_MOD - sig_mulmod(k->prefix[side][at], k->power[side][n]));
+    return hash_mix64(h ^ (0x51ed270b27f3a1c5ULL + n));
 }
 
 /* Align events a[] (side 0) with b[] (side 1) by name and GPU work; ops
@@ -345,6 +387,7 @@ static bool setup_side(void *ud, size_t s)
         k->name_hash[s][i] = hash_bytes(trace_str(t, i), strtab_len(&t->strs, i));
     k->t[s] = t;
     k->g[s] = dt->g[s];
+    sig_prefixes(k, (int)s);
     return true;
 }
 
@@ -388,6 +431,8 @@ struct difftree *difftree_new(const struct trace *control, const struct trace *t
     for (int s = 0; s < 2; s++) {
         free(k.of[s]);
         free(k.name_hash[s]);
+        free(k.prefix[s]);
+        free(k.power[s]);
     }
     VEC_FREE(&k.sig);
     return dt;

@@ -198,6 +198,20 @@ enum {
     CC__COUNT
 };
 
+/* Whether the collectives table has its three columns per rank. They are
+ * dense (instances x ranks cells) while instances are sparse (a part per
+ * rank that ran the collective): with process groups that differ between
+ * ranks the instances grow with the ranks, and the cells with their
+ * square. The columns are kept while at most 4 of their cells go to each
+ * part (most are filled), or while there are at most 2^16 of them (a
+ * small job), so the table stays within a bound proportional to the
+ * collectives read. */
+static bool per_rank_columns(const struct job_view *v)
+{
+    uint64_t cells = (uint64_t)v->colls.insts.n * v->job->ranks.n;
+    return cells <= 4 * (uint64_t)v->colls.parts.n || cells <= 1u << 16;
+}
+
 struct table *job_tables_collectives(const struct job_view *v)
 {
     static const struct table_col base[CC__COUNT] = {
@@ -221,10 +235,11 @@ struct table *job_tables_collectives(const struct job_view *v)
         {"bus bw (GB/s)", "bus GB/s", COL_FLOAT, 2, 0},
     };
     const struct job *j = v->job;
-    size_t nr = j->ranks.n, ncols = CC__COUNT + 3 * nr;
+    bool per_rank = per_rank_columns(v);
+    size_t nr = j->ranks.n, ncols = CC__COUNT + (per_rank ? 3 * nr : 0);
     struct table_col *cols = xcalloc(ncols, sizeof(*cols));
     memcpy(cols, base, sizeof(base));
-    for (size_t i = 0; i < nr; i++)
+    for (size_t i = 0; per_rank && i < nr; i++)
         for (size_t k = 0; k < 3; k++)
             cols[CC__COUNT + 3 * i + k] = (struct table_col){"", NULL, COL_FLOAT, 3, COLF_DETAIL};
     struct table *t =
@@ -236,7 +251,7 @@ struct table *job_tables_collectives(const struct job_view *v)
     free(cols);
     char nm[64];
     static const char *const what[3] = {"ts", "dur", "wait_time"};
-    for (size_t i = 0; i < nr; i++)
+    for (size_t i = 0; per_rank && i < nr; i++)
         for (size_t k = 0; k < 3; k++) {
             snprintf(nm, sizeof(nm), "rank_%d_%s", rank_of(v, i), what[k]);
             name_col(t, CC__COUNT + 3 * i + k, nm);
@@ -270,7 +285,7 @@ struct table *job_tables_collectives(const struct job_view *v)
         table_set_float(t, r, CC_SKEWE, x->skew_end / 1e3);
         table_set_float(t, r, CC_ALGO, z.algo_bw);
         table_set_float(t, r, CC_BUS, z.bus_bw);
-        for (uint32_t k = 0; k < x->count; k++) {
+        for (uint32_t k = 0; per_rank && k < x->count; k++) {
             const struct coll_part *p = &v->colls.parts.v[x->first + k];
             const struct rank_coll *rc = &j->ranks.v[p->rank_ix]->colls.v[p->coll];
             size_t col = CC__COUNT + 3 * p->rank_ix;
@@ -287,6 +302,12 @@ struct table *job_tables_collectives(const struct job_view *v)
                        "empty): the ranks ran different collectives or the traces cover "
                        "different windows",
                        incomplete, v->colls.insts.n);
+    if (!per_rank)
+        table_add_note(t,
+                       "the per-rank columns (rank_N_ts, rank_N_dur, rank_N_wait_time) are "
+                       "left out: %zu collectives on %zu ranks have %zu parts, so most of "
+                       "their %zu cells would be empty",
+                       v->colls.insts.n, nr, v->colls.parts.n, v->colls.insts.n * nr * 3);
     if (!v->colls.insts.n)
         table_add_note(t, "no collective kernels (NCCL/RCCL) in these traces");
     return t;
@@ -353,8 +374,21 @@ struct table *job_tables_coll_summary(const struct job_view *v)
     }
     hmap_free(&idx);
     strtab_free(&keys);
+    /* Each group's instances, ascending (a CSR index): every instance is
+     * visited once per measure, not once per group. */
+    size_t ng = firsts.n;
+    uint32_t *gfirst = xcalloc(ng + 2, sizeof(uint32_t)),
+             *ginst = xmalloc((n + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++)
+        gfirst[group[i] + 2]++;
+    for (size_t g = 0; g < ng; g++)
+        gfirst[g + 2] += gfirst[g + 1];
+    for (size_t i = 0; i < n; i++)
+        ginst[gfirst[group[i] + 1]++] = (uint32_t)i;
     double *x = xcalloc(n + 1, sizeof(double));
-    for (size_t g = 0; g < firsts.n; g++) {
+    for (size_t g = 0; g < ng; g++) {
+        const uint32_t *members = ginst + gfirst[g];
+        size_t nmem = gfirst[g + 1] - gfirst[g];
         const struct coll_inst *x0 = &v->colls.insts.v[firsts.v[g]];
         const struct ranksum *s;
         const struct rank_coll *c = ref_coll(v, x0, &s);
@@ -373,10 +407,8 @@ struct table *job_tables_coll_summary(const struct job_view *v)
         size_t nalgo = 0, nbus = 0;
         for (size_t m = 0; m < 3; m++) {
             cnt = 0;
-            for (size_t i = 0; i < n; i++) {
-                if (group[i] != g)
-                    continue;
-                const struct coll_inst *xi = &v->colls.insts.v[i];
+            for (size_t k = 0; k < nmem; k++) {
+                const struct coll_inst *xi = &v->colls.insts.v[members[k]];
                 int64_t val = m == 0 ? xi->comm_latency : m == 1 ? xi->skew_start : xi->skew_end;
                 x[cnt++] = val / 1e3;
             }
@@ -387,10 +419,8 @@ struct table *job_tables_coll_summary(const struct job_view *v)
             if (m == 0)
                 total = st.sum;
         }
-        for (size_t i = 0; i < n; i++) {
-            if (group[i] != g)
-                continue;
-            const struct coll_inst *xi = &v->colls.insts.v[i];
+        for (size_t k = 0; k < nmem; k++) {
+            const struct coll_inst *xi = &v->colls.insts.v[members[k]];
             const struct ranksum *si;
             const struct rank_coll *ci = ref_coll(v, xi, &si);
             struct sizes z = sizes_of(xi, si, ci);
@@ -410,6 +440,8 @@ struct table *job_tables_coll_summary(const struct job_view *v)
     }
     free(x);
     free(group);
+    free(gfirst);
+    free(ginst);
     VEC_FREE(&firsts);
     table_sort(t, NKEY + NSTAT + 3, true);
     return t;
@@ -465,6 +497,71 @@ struct table *job_tables_stragglers(const struct job_view *v)
 /* ops across ranks                                                          */
 /* ------------------------------------------------------------------------ */
 
+/* One op name's GPU time on one rank. */
+struct op_entry {
+    uint32_t name;    /* id in the table's name list */
+    uint32_t rank_ix; /* index into job.ranks */
+    int64_t gpu_ns;
+};
+#define OP_ENTRY_LESS(a, b)                                                                        \
+    ((a)->name != (b)->name ? (a)->name < (b)->name : (a)->rank_ix < (b)->rank_ix)
+SORT_DEFINE(op_entry_sort, struct op_entry, OP_ENTRY_LESS)
+
+/* The spread of one name over all nr ranks, ms. */
+struct op_spread {
+    double min, median, max;
+    size_t atmax; /* the lowest rank index with the most time */
+};
+
+/* The k-th smallest (from 0) of the ranks' values: the n sorted values of
+ * the ranks that have the op, merged with nr - n zeros (the ranks
+ * without it spent no GPU time on it). */
+static double kth_with_zeros(const double *sorted, size_t n, size_t nr, size_t k)
+{
+    size_t below = 0; /* the values below zero come first */
+    while (below < n && sorted[below] < 0)
+        below++;
+    if (k < below)
+        return sorted[k];
+    if (k < below + (nr - n))
+        return 0;
+    return sorted[k - (nr - n)];
+}
+
+/* e[0..n): one name's entries, ascending rank; x has room for n values. */
+static struct op_spread op_spread_of(const struct op_entry *e, size_t n, size_t nr, double *x)
+{
+    struct op_spread sp;
+    int64_t best = e[0].gpu_ns;
+    size_t best_ix = e[0].rank_ix;
+    for (size_t k = 0; k < n; k++) {
+        x[k] = e[k].gpu_ns / 1e6;
+        if (e[k].gpu_ns > best) {
+            best = e[k].gpu_ns;
+            best_ix = e[k].rank_ix;
+        }
+    }
+    /* Ranks without the op hold 0: the lowest such index wins when 0 is
+     * the most, or ties the most and comes first. */
+    if (n < nr && (best < 0 || (best == 0 && best_ix > 0))) {
+        size_t gap = 0; /* the lowest rank index missing from e */
+        while (gap < n && e[gap].rank_ix == gap)
+            gap++;
+        if (best < 0 || gap < best_ix) {
+            best = 0;
+            best_ix = gap;
+        }
+    }
+    sp.atmax = best_ix;
+    sort_items(x, n, sizeof(*x), cmp_double);
+    sp.min = kth_with_zeros(x, n, nr, 0);
+    sp.max = kth_with_zeros(x, n, nr, nr - 1);
+    sp.median = nr % 2
+                    ? kth_with_zeros(x, n, nr, nr / 2)
+                    : (kth_with_zeros(x, n, nr, nr / 2 - 1) + kth_with_zeros(x, n, nr, nr / 2)) / 2;
+    return sp;
+}
+
 struct table *job_tables_ops(const struct job_view *v)
 {
     static const struct table_col cols[] = {
@@ -481,53 +578,50 @@ struct table *job_tables_ops(const struct job_view *v)
     size_t nr = j->ranks.n;
     struct table *t =
         table_new("ops_across_ranks", "GPU time by op across ranks", cols, ARRAY_SIZE(cols));
-    /* Names across ranks, then a dense names x ranks matrix of GPU time. */
+    /* Names across ranks, then one (name, rank, GPU time) entry per op of
+     * each rank, sorted by name and rank: a name's row reads its entries
+     * alone, and the ranks without the op count as zeros without being
+     * stored (memory and time follow the ops read, not names x ranks). */
     struct strtab names;
     strtab_init(&names);
-    VEC(uint32_t) ids = {0}; /* per (rank, op): the name's id in names */
+    VEC(struct op_entry) es = {0};
     for (size_t i = 0; i < nr; i++)
         for (size_t k = 0; k < j->ranks.v[i]->ops.n; k++) {
             const struct ranksum *s = j->ranks.v[i];
             uint32_t id = s->ops.v[k].name;
-            VEC_PUSH(&ids,
-                     strtab_intern(&names, strtab_str(&s->strs, id), strtab_len(&s->strs, id)));
+            uint32_t nid =
+                strtab_intern(&names, strtab_str(&s->strs, id), strtab_len(&s->strs, id));
+            *VEC_ADD(&es) = (struct op_entry){nid, (uint32_t)i, s->ops.v[k].gpu_ns};
         }
-    size_t nn = strtab_count(&names);
-    int64_t *m = xcalloc(nn * (nr ? nr : 1) + 1, sizeof(int64_t));
-    uint8_t *has = xcalloc(nn * (nr ? nr : 1) + 1, 1);
-    size_t at = 0;
-    for (size_t i = 0; i < nr; i++)
-        for (size_t k = 0; k < j->ranks.v[i]->ops.n; k++, at++) {
-            m[(size_t)ids.v[at] * nr + i] += j->ranks.v[i]->ops.v[k].gpu_ns;
-            has[(size_t)ids.v[at] * nr + i] = 1;
-        }
+    op_entry_sort(es.v, es.n);
+    /* A rank that lists a name twice has the sum. */
+    size_t ne = 0;
+    for (size_t k = 0; k < es.n; k++) {
+        if (ne && es.v[ne - 1].name == es.v[k].name && es.v[ne - 1].rank_ix == es.v[k].rank_ix)
+            es.v[ne - 1].gpu_ns += es.v[k].gpu_ns;
+        else
+            es.v[ne++] = es.v[k];
+    }
     double *x = xcalloc(nr + 1, sizeof(double));
-    for (size_t id = 0; id < nn; id++) {
-        size_t cnt = 0, atmax = 0;
-        for (size_t i = 0; i < nr; i++) {
-            /* A rank without the op spent no GPU time on it. */
-            x[i] = m[id * nr + i] / 1e6;
-            cnt += has[id * nr + i];
-            if (m[id * nr + i] > m[id * nr + atmax])
-                atmax = i;
-        }
-        if (!cnt)
-            continue;
-        struct stats st = stats_of(x, nr);
+    for (size_t a = 0; a < ne;) {
+        size_t b = a;
+        while (b < ne && es.v[b].name == es.v[a].name)
+            b++;
+        size_t cnt = b - a;
+        struct op_spread sp = op_spread_of(es.v + a, cnt, nr, x);
         size_t r = table_add_row(t);
-        table_set_text(t, r, 0, strtab_str(&names, (uint32_t)id));
+        table_set_text(t, r, 0, strtab_str(&names, es.v[a].name));
         table_set_int(t, r, 1, (int64_t)cnt);
-        table_set_float(t, r, 2, st.min);
-        table_set_float(t, r, 3, st.median);
-        table_set_float(t, r, 4, st.max);
-        table_set_int(t, r, 5, rank_of(v, atmax));
-        table_set_float(t, r, 6, st.max - st.min);
-        table_set_float(t, r, 7, st.median > 0 ? st.max / st.median : NAN);
+        table_set_float(t, r, 2, sp.min);
+        table_set_float(t, r, 3, sp.median);
+        table_set_float(t, r, 4, sp.max);
+        table_set_int(t, r, 5, rank_of(v, sp.atmax));
+        table_set_float(t, r, 6, sp.max - sp.min);
+        table_set_float(t, r, 7, sp.median > 0 ? sp.max / sp.median : NAN);
+        a = b;
     }
     free(x);
-    free(m);
-    free(has);
-    VEC_FREE(&ids);
+    VEC_FREE(&es);
     strtab_free(&names);
     table_sort(t, 6, true);
     t->top_default = 30;

@@ -26,6 +26,13 @@
 /* The most compute intervals a summary keeps (16 bytes each in memory):
  * enough for the job view's lanes, small for a job of 1,000 ranks. */
 #define RANKSUM_MAX_BUSY 8192
+/* The most JSON a summary file may inflate to: a summary holds some 80
+ * bytes per collective, so this is some 200,000 collectives per rank. The
+ * JSON reader holds the whole document, up to some 40 bytes of heap per
+ * byte, so the bound keeps a summary (or a gzip bomb named like one) from
+ * costing more than some 700 MB while it is read. summarize refuses to
+ * write a larger one. */
+#define RANKSUM_MAX_TEXT (16u << 20)
 
 /* One collective kernel of the rank (TraceLens's filter: a kernel whose
  * name is a collective's, with a correlation or External id). */
@@ -86,7 +93,8 @@ void ranksum_coarsen_busy(struct ranksum *s);
 struct ranksum *ranksum_from_trace(const struct trace *t);
 
 /* Write s as a gzip JSON summary file to path (outfile.h: written beside
- * and renamed); ST_IO with err filled when it cannot. */
+ * and renamed); ST_IO with err filled when it cannot, ST_LIMIT (err naming
+ * s->source) when the summary would pass RANKSUM_MAX_TEXT. */
 enum status ranksum_write(const struct ranksum *s, const char *path, struct errinfo *err);
 /* Whether the file at path is a summary (its decompressed text begins
  * with the format's key); false for anything else, unreadable included,

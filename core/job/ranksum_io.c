@@ -20,8 +20,6 @@
 
 /* The first bytes of every summary: the format's key comes first. */
 #define MAGIC "{\"torchtop_rank_summary\":"
-/* A summary is small (a few hundred KB); anything this large is refused. */
-#define MAX_SUMMARY_BYTES (512u << 20)
 
 /* The timeline object's fields, in the order of the file. */
 static const char *const TL_KEYS[] = {"computation", "exposed_comm", "exposed_memcpy",
@@ -131,6 +129,15 @@ enum status ranksum_write(const struct ranksum *s, const char *path, struct erri
 {
     struct strbuf sb = STRBUF_INIT;
     render(s, &sb);
+    if (sb.len > RANKSUM_MAX_TEXT) {
+        /* The trace is what is too large: it is named, not the output. */
+        errinfo_set(err, ST_LIMIT, s->source, -1,
+                    "its rank summary would be %zu MiB of JSON; a summary holds at most %u MiB "
+                    "(RANKSUM_MAX_TEXT), so that reading one stays bounded",
+                    (sb.len + (1u << 20) - 1) >> 20, RANKSUM_MAX_TEXT >> 20);
+        sb_free(&sb);
+        return ST_LIMIT;
+    }
     struct outfile of;
     if (outfile_open(&of, path, err) != ST_OK) {
         sb_free(&sb);
@@ -443,9 +450,12 @@ enum status ranksum_read_source(struct source *src, struct ranksum **out, struct
     char buf[65536];
     ssize_t n;
     while ((n = source_read(src, buf, sizeof(buf), err)) > 0) {
-        if (text.len + (size_t)n > MAX_SUMMARY_BYTES) {
-            errinfo_set(err, ST_LIMIT, path, (int64_t)text.len, "a rank summary of at most %u MiB",
-                        MAX_SUMMARY_BYTES >> 20);
+        if (text.len + (size_t)n > RANKSUM_MAX_TEXT) {
+            /* Counted while inflating: a gzip bomb stops here, at the limit. */
+            errinfo_set(err, ST_LIMIT, path, (int64_t)RANKSUM_MAX_TEXT,
+                        "a rank summary of at most %u MiB of JSON once decompressed "
+                        "(RANKSUM_MAX_TEXT)",
+                        RANKSUM_MAX_TEXT >> 20);
             n = -1;
             break;
         }

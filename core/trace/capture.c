@@ -128,6 +128,15 @@ static bool align_from(const struct capseq *q, size_t s, const struct rnode *r, 
     return true;
 }
 
+/* One copy of a whole capture that graph launches share once the copies
+ * made per launch reach the merger's budget: every launch call of the
+ * capture and its ancestors, copied once. */
+struct shared_copy {
+    uint64_t *corr; /* per capture position (capseq.l): the copied launch call's correlation */
+    uint32_t *copy; /* ... the copied launch call */
+    bool *flowed;   /* ... whether its ac2g flow start is made */
+};
+
 /* The replay side being built: copies of capture events. */
 struct merger {
     struct trace *t;
@@ -138,7 +147,27 @@ struct merger {
     uint32_t gen;
     size_t cap_n; /* size of copy_of / stamp */
     uint32_t ac2g;
+    /* Events copied per launch so far, and how many may be: twice the
+     * events read (replay and captures) plus 65,536. Past it, launches
+     * share one copy per capture (shared[capture]), so the copies stay
+     * proportional to the input however many launches replay a deep
+     * capture. */
+    uint64_t copied, budget;
+    struct shared_copy *shared;
 };
+
+/* Room in the merger's per-capture-event maps for capture c. */
+static void merger_reserve(struct merger *m, const struct trace *c)
+{
+    if (m->cap_n >= c->ev.n)
+        return;
+    free(m->copy_of);
+    free(m->stamp);
+    m->cap_n = c->ev.n;
+    m->copy_of = xmalloc((m->cap_n + 1) * sizeof(uint32_t));
+    m->stamp = xcalloc(m->cap_n + 1, sizeof(uint32_t));
+    m->gen = 0;
+}
 
 static uint32_t copy_str(struct trace *t, const struct trace *c, uint32_t id)
 {
@@ -303,6 +332,66 @@ static uint32_t copy_chain(struct merger *m, const struct trace *c, uint32_t ev,
     return m->copy_of[ev];
 }
 
+/* Copy the whole capture once into sc: each thread's launch calls and
+ * their ancestors on a row of its own grafted under `launch`, placed so
+ * that the earliest event of those threads starts at the launch's start. */
+static void make_shared(struct merger *m, const struct capseq *q, struct shared_copy *sc,
+                        uint32_t launch)
+{
+    struct trace *t = m->t;
+    const struct trace *c = q->c;
+    sc->corr = xmalloc((q->n + 1) * sizeof(uint64_t));
+    sc->copy = xmalloc((q->n + 1) * sizeof(uint32_t));
+    sc->flowed = xcalloc(q->n + 1, sizeof(bool));
+    uint32_t *rows = xmalloc((c->rows.n + 1) * sizeof(uint32_t));
+    memset(rows, 0xff, (c->rows.n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < q->n; k++)
+        rows[c->ev.v[q->l[k].ev].row] = 0; /* a thread with launch calls */
+    int64_t c0 = INT64_MAX;
+    for (uint32_t i = 0; i < c->ev.n; i++)
+        if (rows[c->ev.v[i].row] != IDX_NONE && c->ev.v[i].ts < c0)
+            c0 = c->ev.v[i].ts;
+    memset(rows, 0xff, (c->rows.n + 1) * sizeof(uint32_t));
+    int64_t shift = q->n ? t->ev.v[launch].ts - c0 : 0;
+    merger_reserve(m, c);
+    m->gen++; /* one generation: ancestors are copied once for all */
+    for (size_t k = 0; k < q->n; k++) {
+        uint32_t crow = c->ev.v[q->l[k].ev].row;
+        if (rows[crow] == IDX_NONE)
+            rows[crow] = new_row(m, c, crow, launch);
+        uint32_t cl = copy_chain(m, c, q->l[k].ev, IDX_NONE, rows[crow], shift);
+        sc->copy[k] = cl;
+        sc->corr[k] = t->launches.v[t->ev.v[cl].aux].corr;
+    }
+    free(rows);
+}
+
+/* Attribute a launch's aligned GPU events (best[j]: capture position of
+ * replay node j, or SIZE_MAX) to the shared copy of capture q, made on
+ * first use. */
+static void share_launch(struct merger *m, const struct capseq *q, struct shared_copy *sc,
+                         uint32_t launch, const struct rnode *r, size_t nr, const size_t *best)
+{
+    struct trace *t = m->t;
+    if (!sc->corr)
+        make_shared(m, q, sc, launch);
+    for (size_t j = 0; j < nr; j++) {
+        if (best[j] == SIZE_MAX)
+            continue;
+        struct event *g = &t->ev.v[r[j].ev];
+        t->gpus.v[g->aux].corr = sc->corr[best[j]];
+        t->gpus.v[g->aux].ext_id = 0;
+        if (!sc->flowed[best[j]]) {
+            const struct event *le = &t->ev.v[sc->copy[best[j]]];
+            *VEC_ADD(&t->flows) =
+                (struct flow){le->ts, sc->corr[best[j]], m->ac2g, m->ac2g, le->row, 's', 1, 0, 0};
+            sc->flowed[best[j]] = true;
+        }
+        t->graph_aligned++;
+        t->graph_aligned_ns = wide_add_sat(t->graph_aligned_ns, g->dur);
+    }
+}
+
 static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, uint32_t launch,
                          struct rnode *r, size_t nr)
 {
@@ -335,7 +424,10 @@ static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, u
     for (size_t j = 0; j < nr; j++)
         t->graph_ns += t->ev.v[r[j].ev].dur;
     t->graph_kernels += nr;
-    if (best_q != SIZE_MAX) {
+    if (best_q != SIZE_MAX && m->copied >= m->budget) {
+        share_launch(m, &qs[best_q], &m->shared[best_q], launch, r, nr, best);
+    } else if (best_q != SIZE_MAX) {
+        size_t ev_before = t->ev.n;
         const struct capseq *q = &qs[best_q];
         const struct trace *c = q->c;
         uint32_t *at = xmalloc((nr + 1) * sizeof(uint32_t));
@@ -355,14 +447,7 @@ static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, u
                 c0 = c->ev.v[e].ts < c0 ? c->ev.v[e].ts : c0;
             }
         int64_t shift = t->ev.v[launch].ts - c0;
-        if (m->cap_n < c->ev.n) {
-            free(m->copy_of);
-            free(m->stamp);
-            m->cap_n = c->ev.n;
-            m->copy_of = xmalloc((m->cap_n + 1) * sizeof(uint32_t));
-            m->stamp = xcalloc(m->cap_n + 1, sizeof(uint32_t));
-            m->gen = 0;
-        }
+        merger_reserve(m, c);
         m->gen++;
         /* One row per capture thread (launches may be issued from several). */
         uint32_t *rows = xmalloc((c->rows.n + 1) * sizeof(uint32_t));
@@ -390,6 +475,7 @@ static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, u
         }
         free(rows);
         free(at);
+        m->copied += t->ev.n - ev_before;
     }
     free(al);
     free(best);
@@ -408,8 +494,12 @@ void capture_merge(struct trace *t, struct trace *const *caps, size_t ncaps)
     m.next_corr = maxc + 1;
 
     struct capseq *qs = xcalloc(ncaps + 1, sizeof(*qs));
-    for (size_t k = 0; k < ncaps; k++)
+    m.budget = 2 * (uint64_t)t->ev.n + 65536;
+    for (size_t k = 0; k < ncaps; k++) {
         capseq_init(&qs[k], caps[k], t);
+        m.budget += 2 * (uint64_t)caps[k]->ev.n;
+    }
+    m.shared = xcalloc(ncaps + 1, sizeof(*m.shared));
 
     /* Graph launches by correlation, then their GPU events. */
     struct hmap g;
@@ -449,8 +539,13 @@ void capture_merge(struct trace *t, struct trace *const *caps, size_t ncaps)
         free(cnt);
     }
     hmap_free(&g);
-    for (size_t k = 0; k < ncaps; k++)
+    for (size_t k = 0; k < ncaps; k++) {
         free(qs[k].l);
+        free(m.shared[k].corr);
+        free(m.shared[k].copy);
+        free(m.shared[k].flowed);
+    }
+    free(m.shared);
     free(qs);
     free(m.copy_of);
     free(m.stamp);

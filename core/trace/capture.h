@@ -20,6 +20,12 @@
  * launch call's new correlation, so trace_index() makes the captured op its
  * launcher. An event that does not align keeps the graph launch.
  *
+ * Copies per launch stop at a budget (twice the events of the replay and
+ * captures, plus 65,536): the launches after it share one copy of each
+ * capture (every launch call and its ancestors, made once, grafted under
+ * the first launch that used it, placed at that launch), so that a deep
+ * capture replayed many times costs memory in proportion to the input.
+ *
  * Tree views graft each launch's rows of copies under the launch
  * (trace.grafts): gputime's subtrees, the explorer's call tree and
  * tracebacks go from a copy's topmost span on to the graph launch and the

@@ -37,6 +37,18 @@ void fuzz_trace_run(const void *buf, size_t len, const struct fuzz_trace_opts *o
  * it; aborts when a JSON output does not parse. t stays owned by the caller. */
 void fuzz_trace_exercise(struct trace *t, const struct fuzz_trace_opts *o);
 
+/* The job targets (fuzzjob.c): the job readers take paths, so inputs are
+ * written as files into a scratch directory made once per process
+ * (removed at exit). fuzz_job_write returns the file's path (caller
+ * frees); fuzz_job_clear removes every file in it. */
+struct job;
+const char *fuzz_job_dir(void);
+char *fuzz_job_write(const char *name, const void *buf, size_t len);
+void fuzz_job_clear(void);
+/* Build every cross-rank table of j and print them in every format;
+ * aborts when a JSON output does not parse. */
+void fuzz_job_exercise(const struct job *j);
+
 /* Abort with a message (an oracle failed). */
 void fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

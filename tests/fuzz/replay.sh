@@ -34,4 +34,6 @@ replay args
 replay pickle "$s/tests/bad-pickle"
 replay elf "$b/tests/fuzz/replay_elf"
 replay demangle
+replay ranksum
+replay job
 exit $status

@@ -10,7 +10,7 @@ set -u
 srcdir=$1
 shift
 seconds=${FUZZ_SECONDS:-40}
-targets=${*:-"trace trace_gzip args pickle elf demangle"}
+targets=${*:-"trace trace_gzip args pickle elf demangle ranksum job"}
 fz=$srcdir/tests/fuzz
 passed=0 failed=0
 
@@ -31,6 +31,7 @@ for t in $targets; do
     pickle) extra="$srcdir/tests/bad-pickle"; opts="-max_len=16384" ;;
     elf) extra="tests/fuzz/seeds/elf"; opts="-max_len=65536" ;;
     demangle) opts="-max_len=4096" ;;
+    ranksum | job) opts="-max_len=16384 -dict=$fz/job.dict" ;;
     esac
     # The elf target needs full allocation stacks for its suppression, and
     # lets libdwarf's absurd allocation requests fail (see replay.sh).

@@ -16,6 +16,7 @@
 #include "core/trace/argpack.h"
 #include "core/base/display.h"
 #include "core/base/interval.h"
+#include "core/base/rangeunion.h"
 #include "core/trace/jsonscan.h"
 #include "core/analysis/opcat.h"
 #include "core/base/strtab.h"
@@ -99,6 +100,39 @@ static void test_interval(void **state)
     assert_int_equal(ival_intersect_length(v, n, b, 2), 2 + 5 + 5);
     struct ival u[] = {{0, 10}, {0, 10}, {5, 15}};
     assert_int_equal(ival_union_length(u, 3), 15);
+}
+
+/* Union lengths of index ranges at once equal ival_union_length of each
+ * slice: random intervals (empty ones, touching ones, one spanning the
+ * whole time range, 2^63 - 1 ns) and random, nested and empty ranges. */
+static void test_range_union(void **state)
+{
+    (void)state;
+    uint64_t seed = 42;
+#define RND() (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL, seed >> 33)
+    for (int round = 0; round < 200; round++) {
+        size_t n = RND() % 40, nq = 1 + RND() % 30;
+        struct ival iv[40], tmp[40];
+        for (size_t i = 0; i < n; i++) {
+            int64_t a = (int64_t)(RND() % 50), b = a + (int64_t)(RND() % 12) - 2;
+            iv[i] = round % 10 == 0 && i % 3 == 0
+                        ? (struct ival){-(INT64_C(1) << 62), (INT64_C(1) << 62) - 1}
+                        : (struct ival){a, b};
+        }
+        struct rangeunion_query q[30];
+        for (size_t k = 0; k < nq; k++) {
+            uint32_t lo = (uint32_t)(RND() % (n + 1)), hi = (uint32_t)(RND() % (n + 1));
+            q[k] = lo <= hi ? (struct rangeunion_query){lo, hi} : (struct rangeunion_query){hi, lo};
+        }
+        int64_t out[30];
+        rangeunion_lengths(iv, n, q, nq, out);
+        for (size_t k = 0; k < nq; k++) {
+            size_t m = q[k].hi - q[k].lo;
+            memcpy(tmp, iv + q[k].lo, m * sizeof(*tmp));
+            assert_int_equal(out[k], ival_union_length(tmp, m));
+        }
+    }
+#undef RND
 }
 
 /* End of the value at the start of s (offset), or -1 when incomplete. */
@@ -523,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_strtab),
         cmocka_unit_test(test_hmap_u64),
         cmocka_unit_test(test_interval),
+        cmocka_unit_test(test_range_union),
         cmocka_unit_test(test_json_scan),
         cmocka_unit_test(test_utf8_display),
         cmocka_unit_test(test_argpack),

@@ -324,12 +324,39 @@ static void test_summary_roundtrip(void **state)
     ranksum_free(s);
 }
 
+/* A summary past RANKSUM_MAX_TEXT is not written (the reader would refuse
+ * it): ST_LIMIT naming the trace, and no file left behind. */
+static void test_summary_write_limit(void **state)
+{
+    (void)state;
+    int64_t ts[] = {1000}, dur[] = {3};
+    size_t n = RANKSUM_MAX_TEXT + 1;
+    char *big = xmalloc(n + 1);
+    memset(big, 'a', n);
+    big[n] = 0;
+    struct ranksum *s = mk("dir/rank-0.json", 0, 1, ts, dur, 1, big);
+    free(big);
+    char dir[] = "/tmp/torchtop-test-summary-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *path = xasprintf("%s/big.summary", dir);
+    struct errinfo err = {0};
+    assert_int_equal(ranksum_write(s, path, &err), ST_LIMIT);
+    assert_string_equal(err.file, "dir/rank-0.json");
+    assert_non_null(strstr(err.msg, "RANKSUM_MAX_TEXT"));
+    assert_int_equal(access(path, F_OK), -1);
+    errinfo_clear(&err);
+    assert_int_equal(rmdir(dir), 0);
+    free(path);
+    ranksum_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_name_rank),         cmocka_unit_test(test_resolve),
-        cmocka_unit_test(test_numbering_errors),  cmocka_unit_test(test_measures),
-        cmocka_unit_test(test_summary_roundtrip), cmocka_unit_test(test_busy_coarsen),
+        cmocka_unit_test(test_name_rank),           cmocka_unit_test(test_resolve),
+        cmocka_unit_test(test_numbering_errors),    cmocka_unit_test(test_measures),
+        cmocka_unit_test(test_summary_roundtrip),   cmocka_unit_test(test_busy_coarsen),
+        cmocka_unit_test(test_summary_write_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

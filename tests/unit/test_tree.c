@@ -15,6 +15,7 @@
 #include "core/analysis/gputime.h"
 #include "core/analysis/opstats.h"
 #include "core/analysis/timeline.h"
+#include "core/base/interval.h"
 #include "core/base/strbuf.h"
 #include "core/trace/tree.h"
 #include "tests/unit/testutil.h"
@@ -293,6 +294,53 @@ static void test_gpu_time(void **state)
     trace_free(t);
 }
 
+/* A chain of 3,000 nested ops with a launch and a kernel at each level
+ * (kernels overlapping in pairs): asking for every subtree one at a time
+ * passes the work bound, so most values come from the one-pass table;
+ * each equals the union of its subtree's kernels taken directly. */
+static void test_gpu_time_deep_chain(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "{\"traceEvents\": [");
+    for (int k = 0; k < N; k++)
+        sb_printf(&sb,
+                  "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"l%d\", \"pid\": 1, "
+                  "\"tid\": 1, \"ts\": %d, \"dur\": %d},"
+                  "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+                  "\"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1, \"args\": {\"correlation\": "
+                  "%d}},"
+                  "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+                  "\"ts\": %d, \"dur\": %d, \"args\": {\"stream\": 7, \"device\": 0, "
+                  "\"correlation\": %d}}",
+                  k ? "," : "", k, 4 * k, 16 * N - 8 * k, 4 * k + 1, k + 1, 20 * N + 3 * k,
+                  k % 2 ? 2 : 5, k + 1);
+    sb_puts(&sb, "]}");
+    struct trace *t = load_text(sb_str(&sb));
+    sb_free(&sb);
+    struct gputime *g = gputime_new(t);
+    ivals_t iv = {0};
+    size_t checked = 0;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        if (t->ev.v[i].kind != EVK_CPU_OP)
+            continue;
+        uint32_t n;
+        const uint32_t *evs = gputime_subtree_events(g, i, &n);
+        iv.n = 0;
+        for (uint32_t k = 0; k < n; k++)
+            *VEC_ADD(&iv) = (struct ival){t->ev.v[evs[k]].ts, ev_end(&t->ev.v[evs[k]])};
+        int64_t want = ival_union_length(iv.v, iv.n);
+        assert_int_equal(gputime_subtree_once(g, i, false), want);
+        assert_int_equal(gputime_subtree(g, i, true), want);
+        checked++;
+    }
+    assert_int_equal(checked, N);
+    VEC_FREE(&iv);
+    gputime_free(g);
+    trace_free(t);
+}
+
 static void test_breakdown(void **state)
 {
     struct trace *t = load_text(gpu_trace);
@@ -336,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_fwd_bwd_bare_nodes),
         cmocka_unit_test(test_fwd_bwd_pairs_reference),
         cmocka_unit_test(test_gpu_time),
+        cmocka_unit_test(test_gpu_time_deep_chain),
         cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_name_rules),
     };
