@@ -155,7 +155,7 @@ static void test_background_equals_foreground(void **state)
     for (int i = 0; i < APP_NVIEWS; i++)
         want[i] = i != 0;
     struct app a = {0};
-    a.ascii = true;
+    a.v.ascii = true;
     struct bgviews *bg = bgviews_new(t, NULL, want);
     assert_false(bgviews_pending(bg)); /* not started */
     assert_true(bgviews_install(bg, &a, false));
@@ -175,11 +175,11 @@ static void test_background_equals_foreground(void **state)
         char *err = NULL;
         bgviews_build_one(an, NULL, i, &tab, &rlv, &err);
         if (i == APP_VIEW_ROOFLINE) {
-            assert_non_null(a.rlv);
+            assert_non_null(a.v.rlv);
             assert_non_null(rlv);
-            assert_int_equal(roofline_view_count(a.rlv), roofline_view_count(rlv));
+            assert_int_equal(roofline_view_count(a.v.rlv), roofline_view_count(rlv));
             for (size_t k = 0; k < roofline_view_count(rlv); k++)
-                assert_same_table(roofline_view_table(a.rlv, k), roofline_view_table(rlv, k));
+                assert_same_table(roofline_view_table(a.v.rlv, k), roofline_view_table(rlv, k));
         } else if (tab) {
             assert_non_null(a.views[i]);
             assert_same_table(a.views[i], tab);
@@ -197,7 +197,7 @@ static void test_background_equals_foreground(void **state)
         table_free(a.views[i]);
         free(a.views_err[i]);
     }
-    roofline_view_free(a.rlv);
+    roofline_view_free(a.v.rlv);
     bgviews_free(bg);
     trace_free(t);
 }
