@@ -39,14 +39,18 @@ static void devices_text(const struct trace *t, struct strbuf *sb)
 static void header_line1(struct app *a, WINDOW *w, int cols)
 {
     const struct trace *t = a->t;
-    char span[32], gpu[32], evs[32];
+    char span[32], gpu[32], busy[32], evs[32];
     text_duration(span, sizeof(span), t->t_end - t->t_start, a->ascii);
     text_duration(gpu, sizeof(gpu), t->gpu_end - t->gpu_start, a->ascii);
+    text_duration(busy, sizeof(busy), a->bd.busy, a->ascii);
     text_count(evs, sizeof(evs), t->ev.n);
     struct strbuf rest = STRBUF_INIT, dev = STRBUF_INIT;
     sb_printf(&rest, "  span %s", span);
+    /* Busy time is the union of GPU work (what the idle share of the
+     * bar below is measured against); the span, first start to last end,
+     * is said apart so that neither reads as the other. */
     if (t->n_gpu)
-        sb_printf(&rest, "  %s active %s", devkind_name(t->device_kind), gpu);
+        sb_printf(&rest, "  %s busy %s of span %s", devkind_name(t->device_kind), busy, gpu);
     sb_printf(&rest, "  %s events%s", evs, t->truncated ? "  TRUNCATED" : "");
     devices_text(t, &dev);
     attr_t at = color_attr(C_HEADER) | A_BOLD;
