@@ -38,13 +38,75 @@ enum coll_kind job_colls_kind(const char *name)
     return COLL_UNKNOWN;
 }
 
+/* The token of the kernel name that starts at p: up to '_' or '('. */
+static size_t token_len(const char *p)
+{
+    size_t n = 0;
+    while (p[n] && p[n] != '_' && p[n] != '(')
+        n++;
+    return n;
+}
+
+bool job_colls_from_kernel(const char *kernel, const char **name, const char **dtype)
+{
+    static const struct {
+        const char *op, *name;
+        bool reduces; /* the name's type is the data's */
+    } ops[] = {
+        {"AllReduce", "allreduce", true},  {"ReduceScatter", "reducescatter", true},
+        {"AllGather", "allgather", false}, {"Broadcast", "broadcast", false},
+        {"Reduce", "reduce", true},        {"SendRecv", "sendrecv", false},
+        {"Send", "sendrecv", false},       {"Recv", "sendrecv", false},
+        {"AllToAll", "all_to_all", false},
+    };
+    /* NCCL's types as kernel names spell them, old and new (f32, bf16). */
+    static const struct {
+        const char *tok, *dtype;
+    } types[] = {
+        {"float", "Float"},   {"f32", "Float"},     {"half", "Half"},  {"f16", "Half"},
+        {"bf16", "BFloat16"}, {"double", "Double"}, {"f64", "Double"}, {"int8", "Char"},
+        {"i8", "Char"},       {"uint8", "Byte"},    {"u8", "Byte"},    {"int32", "Int"},
+        {"i32", "Int"},       {"int64", "Long"},    {"i64", "Long"},
+    };
+    *name = *dtype = NULL;
+    static const char *const prefixes[] = {"ncclKernel_", "ncclDevKernel_"};
+    const char *p = NULL;
+    for (size_t i = 0; i < ARRAY_SIZE(prefixes) && !p; i++)
+        if (kernel && strncmp(kernel, prefixes[i], strlen(prefixes[i])) == 0)
+            p = kernel + strlen(prefixes[i]);
+    if (!p)
+        return false;
+    size_t n = token_len(p);
+    size_t k = 0;
+    while (k < ARRAY_SIZE(ops) && (strlen(ops[k].op) != n || strncmp(p, ops[k].op, n) != 0))
+        k++;
+    if (k == ARRAY_SIZE(ops))
+        return false;
+    *name = ops[k].name;
+    if (!ops[k].reduces)
+        return true;
+    /* The type is one of the tokens after the op ("_Sum_float",
+     * "_Sum_f32_RING_LL"); "int8_t" reads as "int8". */
+    for (p += n; *p == '_';) {
+        p++;
+        size_t m = token_len(p);
+        for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+            if (strlen(types[i].tok) == m && strncmp(p, types[i].tok, m) == 0) {
+                *dtype = types[i].dtype;
+                return true;
+            }
+        p += m;
+    }
+    return true;
+}
+
 int job_colls_dtype_bytes(const char *dtype)
 {
     static const struct {
         const char *name;
         int bytes;
-    } types[] = {{"Float", 4}, {"Int", 4},    {"Long", 8}, {"BFloat16", 2}, {"Bool", 1},
-                 {"Byte", 1},  {"Double", 8}, {"Half", 2}, {"Short", 2}};
+    } types[] = {{"Float", 4}, {"Int", 4},  {"Long", 8},   {"BFloat16", 2}, {"Bool", 1},
+                 {"Byte", 1},  {"Char", 1}, {"Double", 8}, {"Half", 2},     {"Short", 2}};
     for (size_t i = 0; dtype && i < ARRAY_SIZE(types); i++)
         if (strcmp(dtype, types[i].name) == 0)
             return types[i].bytes;

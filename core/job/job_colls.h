@@ -63,6 +63,14 @@ void job_colls_free(struct job_colls *c);
 /* The kind of a "Collective name" (TraceLens's names); COLL_UNKNOWN for
  * NULL or an unknown name. */
 enum coll_kind job_colls_kind(const char *name);
+/* The collective a NCCL/RCCL kernel runs, from its name, for kernels
+ * with no "Collective name" arg: "ncclKernel_AllReduce_RING_LL_Sum_float"
+ * and "ncclDevKernel_AllReduce_Sum_f32_RING_LL" are "allreduce" of
+ * "Float"; SendRecv kernels (all-to-all, send and receive) are
+ * "sendrecv". *dtype is the element type where the name has the
+ * reduction's (copies name a byte type, not the data's), else NULL. False
+ * (both NULL) when the name is not a NCCL/RCCL kernel's. Static strings. */
+bool job_colls_from_kernel(const char *kernel, const char **name, const char **dtype);
 /* Bytes per element of a dtype name ("Float" 4, "BFloat16" 2, ...), 0
  * when unknown. */
 int job_colls_dtype_bytes(const char *dtype);

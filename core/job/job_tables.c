@@ -67,6 +67,26 @@ static int rank_of(const struct job_view *v, size_t ix)
     return v->job->rank_of.v[ix];
 }
 
+size_t job_view_straggler(const struct job_view *v)
+{
+    const struct job_colls *c = &v->colls;
+    if (!c->insts.n)
+        return SIZE_MAX;
+    uint32_t *present = xcalloc(v->job->ranks.n + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < c->parts.n; i++)
+        present[c->parts.v[i].rank_ix]++;
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < v->job->ranks.n; i++) {
+        if (!present[i])
+            continue; /* waits nowhere because it is in no collective */
+        if (best == SIZE_MAX || c->wait_total.v[i] < c->wait_total.v[best] ||
+            (c->wait_total.v[i] == c->wait_total.v[best] && c->n_last.v[i] > c->n_last.v[best]))
+            best = i;
+    }
+    free(present);
+    return best;
+}
+
 /* ------------------------------------------------------------------------ */
 /* ranks                                                                     */
 /* ------------------------------------------------------------------------ */
@@ -91,8 +111,10 @@ struct table *job_tables_ranks(const struct job_view *v)
     const struct job *j = v->job;
     struct table *t = table_new("ranks", "Ranks side by side", cols, ARRAY_SIZE(cols));
     t->whole = true;
-    /* The slowest rank: by mean step time when every rank has steps,
-     * else by the span of GPU activity. */
+    /* The slowest rank by step time: by mean step time when every rank
+     * has steps, else by the span of GPU activity. It is not the
+     * straggler: the rank the others wait for finishes its steps when
+     * they do, and a rank that waits most has the longest steps. */
     bool by_step = j->ranks.n > 0;
     for (size_t i = 0; i < j->ranks.n; i++)
         by_step &= j->ranks.v[i]->nsteps > 0;
@@ -123,11 +145,26 @@ struct table *job_tables_ranks(const struct job_view *v)
         table_set_ref(t, r, (uint32_t)i);
     }
     if (j->ranks.n) {
-        table_set_text(t, slowest, 12, "slowest");
         struct stats st = stats_of(sorted, j->ranks.n);
-        table_add_note(t, "slowest rank %d by %s; spread (max / median) %.3f", rank_of(v, slowest),
-                       by_step ? "mean step time" : "GPU span (total)",
-                       st.median > 0 ? st.max / st.median : NAN);
+        const char *by = by_step ? "mean step time" : "GPU span (total)";
+        size_t sg = job_view_straggler(v);
+        if (sg != SIZE_MAX) {
+            table_set_text(t, sg, 12, sg == slowest ? "straggler, slowest step" : "straggler");
+            if (sg != slowest)
+                table_set_text(t, slowest, 12, "slowest step");
+            table_add_note(t,
+                           "straggler rank %d: waits least in collectives (%.3f ms) and arrives "
+                           "last in %u of %zu; slowest by %s: rank %d (spread max / median %.3f)",
+                           rank_of(v, sg), v->colls.wait_total.v[sg] / 1e6, v->colls.n_last.v[sg],
+                           v->colls.insts.n, by, rank_of(v, slowest),
+                           st.median > 0 ? st.max / st.median : NAN);
+        } else {
+            table_set_text(t, slowest, 12, "slowest step");
+            table_add_note(t,
+                           "no collectives matched, so no straggler; slowest by %s: rank %d "
+                           "(spread max / median %.3f)",
+                           by, rank_of(v, slowest), st.median > 0 ? st.max / st.median : NAN);
+        }
     }
     free(key);
     free(sorted);
@@ -456,8 +493,10 @@ struct table *job_tables_stragglers(const struct job_view *v)
     }
     free(present);
     table_sort(t, 1, false);
-    table_add_note(t, "the straggler waits least and arrives last most often: rank %lld",
-                   (long long)table_cell(t, 0, 0).i);
+    size_t sg = job_view_straggler(v);
+    if (sg != SIZE_MAX)
+        table_add_note(t, "the straggler waits least and arrives last most often: rank %d",
+                       rank_of(v, sg));
     return t;
 }
 

@@ -11,6 +11,7 @@
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
 #include "core/base/xalloc.h"
+#include "core/job/job_colls.h"
 #include "core/job/ranksum.h"
 
 struct ranksum *ranksum_new(const char *source)
@@ -91,6 +92,15 @@ static void add_coll(struct ranksum *s, const struct trace *t, uint32_t i)
         c->group_size = ci->group_size;
         c->in_nelems = ci->in_nelems;
         c->out_nelems = ci->out_nelems;
+    }
+    /* Without a "Collective name" the kernel's name says which collective
+     * it runs (and the reduction's element type); the element count is
+     * not in it, so sizes stay unknown. */
+    const char *nm, *dt;
+    if (!c->name && job_colls_from_kernel(ev_name(t, i), &nm, &dt)) {
+        c->name = strtab_intern_cstr(&s->strs, nm);
+        if (!c->dtype && dt)
+            c->dtype = strtab_intern_cstr(&s->strs, dt);
     }
 }
 

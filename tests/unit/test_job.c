@@ -218,6 +218,35 @@ static void test_measures(void **state)
 }
 
 /* Write text gzip-compressed to path. */
+/* Collectives named from NCCL/RCCL kernel names (no "Collective name"
+ * arg): the op, and the element type only where the kernel reduces. */
+static void test_from_kernel(void **state)
+{
+    (void)state;
+    const char *nm, *dt;
+    assert_true(job_colls_from_kernel(
+        "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", &nm,
+        &dt));
+    assert_string_equal(nm, "allreduce");
+    assert_string_equal(dt, "Float");
+    assert_true(job_colls_from_kernel("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL", &nm, &dt));
+    assert_string_equal(nm, "reducescatter");
+    assert_string_equal(dt, "BFloat16");
+    /* A copy's int8_t is the byte it moves, not the data's type. */
+    assert_true(job_colls_from_kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)",
+                                      &nm, &dt));
+    assert_string_equal(nm, "sendrecv");
+    assert_null(dt);
+    assert_true(job_colls_from_kernel("ncclDevKernel_AllGather_RING_LL(ncclDevComm*)", &nm, &dt));
+    assert_string_equal(nm, "allgather");
+    assert_null(dt);
+    assert_false(job_colls_from_kernel("ncclKernel_Unheard_of_float", &nm, &dt));
+    assert_false(job_colls_from_kernel("void at::native::vectorized_elementwise_kernel", &nm, &dt));
+    assert_null(nm);
+    assert_int_equal(job_colls_kind("allreduce"), COLL_ALLREDUCE);
+    assert_int_equal(job_colls_dtype_bytes("Char"), 1);
+}
+
 static void write_gz(const char *path, const char *text)
 {
     gzFile gz = gzopen(path, "wb");
@@ -330,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_name_rank),         cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_numbering_errors),  cmocka_unit_test(test_measures),
         cmocka_unit_test(test_summary_roundtrip), cmocka_unit_test(test_busy_coarsen),
+        cmocka_unit_test(test_from_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
