@@ -153,11 +153,12 @@ struct table *job_tables_ranks(const struct job_view *v)
             if (sg != slowest)
                 table_set_text(t, slowest, 12, "slowest step");
             table_add_note(t,
-                           "straggler rank %d: waits least in collectives (%.3f ms) and arrives "
-                           "last in %u of %zu; slowest by %s: rank %d (spread max / median %.3f)",
+                           "straggler rank %d: waits least in collectives (%.3f ms), arrives "
+                           "last in %u of %zu",
                            rank_of(v, sg), v->colls.wait_total.v[sg] / 1e6, v->colls.n_last.v[sg],
-                           v->colls.insts.n, by, rank_of(v, slowest),
-                           st.median > 0 ? st.max / st.median : NAN);
+                           v->colls.insts.n);
+            table_add_note(t, "slowest by %s: rank %d (spread max / median %.3f)", by,
+                           rank_of(v, slowest), st.median > 0 ? st.max / st.median : NAN);
         } else {
             table_set_text(t, slowest, 12, "slowest step");
             table_add_note(t,
