@@ -221,6 +221,12 @@ void job_colls_build(const struct job *j, struct job_colls *c)
         VEC_PUSH(&c->coll_dur, d);
     }
     c->simplified = detect_simplified(j);
+    c->by_seq = true;
+    for (size_t r = 0; r < nr; r++)
+        for (size_t i = 0; i < j->ranks.v[r]->colls.n; i++)
+            c->by_seq &= j->ranks.v[r]->colls.v[i].has_seq;
+    for (size_t r = 0; r < nr && c->by_seq; r++)
+        c->by_seq = j->ranks.v[r]->colls.n > 0;
 
     /* Group names: interned across ranks by text. */
     struct strtab groups;
@@ -232,14 +238,17 @@ void job_colls_build(const struct job *j, struct job_colls *c)
         const struct ranksum *s = j->ranks.v[r];
         for (size_t i = 0; i < s->colls.n; i++) {
             const struct rank_coll *rc = &s->colls.v[i];
-            const char *g = c->simplified ? "all"
-                            : rc->pg_name ? strtab_str(&s->strs, rc->pg_name)
-                                          : "Unknown_Group";
+            const char *g = c->by_seq ? (rc->comms_id ? strtab_str(&s->strs, rc->comms_id) : "")
+                            : c->simplified ? "all"
+                            : rc->pg_name   ? strtab_str(&s->strs, rc->pg_name)
+                                            : "Unknown_Group";
             uint32_t gid = strtab_intern_cstr(&groups, g);
             uint64_t key = (uint64_t)gid << 32 | r;
             uint32_t k = hmap_get(&pos, key);
             k = k == IDX_NONE ? 0 : k;
             hmap_put(&pos, key, k + 1);
+            if (c->by_seq)
+                k = (uint32_t)rc->seq;
             /* Collectives are in start order in a summary; ties keep file order. */
             *VEC_ADD(&tags) = (struct tagged){gid, k, (uint32_t)r, (uint32_t)i, rc->ts};
         }
@@ -262,8 +271,14 @@ void job_colls_build(const struct job *j, struct job_colls *c)
             struct coll_inst *x = VEC_ADD(&c->insts);
             x->pg_name = strtab_str(&groups, tags.v[a].group);
             x->index = tags.v[a].index;
-            x->id = c->simplified ? xasprintf("%u", x->index)
-                                  : xasprintf("%s_%u", x->pg_name, x->index);
+            x->id = c->simplified && !c->by_seq ? xasprintf("%u", x->index)
+                                                : xasprintf("%s_%u", x->pg_name, x->index);
+            /* Matched by communicator, the group shown is still the
+             * process group's name. */
+            if (c->by_seq)
+                x->pg_name = c->simplified ? "all"
+                             : c0->pg_name ? strtab_str(&s0->strs, c0->pg_name)
+                                           : "Unknown_Group";
             x->kind = kind;
             x->first = (uint32_t)c->parts.n;
             x->count = (uint32_t)(b - a);

@@ -9,7 +9,14 @@
  * all-gather, all-to-all, by "Collective name"). Otherwise (TraceLens's
  * simplified mode) the K-th collective of every rank is one instance, id
  * "K", group "all", every collective kept but those whose known name is
- * of another kind. */
+ * of another kind.
+ *
+ * When every collective kernel of every rank carries "Seq" (recent
+ * Kineto), an instance is instead the collectives of one "Comms Id" (the
+ * communicator) with one Seq, id "COMMS_SEQ": the same collective on
+ * every rank even where a rank's trace starts or ends in the middle of a
+ * run of them, which matching by order gets wrong. Which collectives are
+ * kept is as above. */
 #ifndef TORCHTOP_CORE_JOB_COLLS_H
 #define TORCHTOP_CORE_JOB_COLLS_H
 
@@ -47,7 +54,8 @@ enum coll_kind {
 };
 
 struct job_colls {
-    bool simplified;               /* matched by order (no process group metadata) */
+    bool simplified;               /* no process group metadata (TraceLens's simplified mode) */
+    bool by_seq;                   /* matched by Comms Id and Seq (every kernel has them) */
     VEC(struct coll_inst) insts;   /* ascending earliest start */
     VEC(struct coll_part) parts;   /* of all instances */
     VEC(int64_t) wait_total;       /* per rank index: sum of its wait times, ns */

@@ -267,9 +267,10 @@ struct table *job_tables_collectives(const struct job_view *v)
             cols[CC__COUNT + 3 * i + k] = (struct table_col){"", NULL, COL_FLOAT, 3, COLF_DETAIL};
     struct table *t =
         table_new("collectives",
-                  v->colls.simplified ? "Collectives across ranks (matched by order: no process "
-                                        "group metadata)"
-                                      : "Collectives across ranks (matched by process group)",
+                  v->colls.by_seq ? "Collectives across ranks (matched by Comms Id and Seq)"
+                  : v->colls.simplified
+                      ? "Collectives across ranks (matched by order: no process group metadata)"
+                      : "Collectives across ranks (matched by process group)",
                   cols, ncols);
     free(cols);
     char nm[64];
@@ -624,7 +625,9 @@ void job_tables_header_text(struct strbuf *out, const struct job_view *v)
     if (j->world_size >= 0)
         sb_printf(out, "; world_size %d", j->world_size);
     sb_printf(out, "; collectives matched by %s\n",
-              v->colls.simplified ? "order (no process group metadata)" : "process group");
+              v->colls.by_seq       ? "Comms Id and Seq"
+              : v->colls.simplified ? "order (no process group metadata)"
+                                    : "process group");
     if (j->world_size >= 0 && (size_t)j->world_size != j->ranks.n)
         sb_printf(out, "  note: %zu of %d ranks given\n", j->ranks.n, j->world_size);
 }
@@ -641,7 +644,9 @@ void job_tables_header_json(struct strbuf *out, const struct job_view *v)
     else
         sb_puts(out, "null");
     sb_printf(out, ", \"matching\": \"%s\", \"files\": [",
-              v->colls.simplified ? "order" : "process_group");
+              v->colls.by_seq       ? "seq"
+              : v->colls.simplified ? "order"
+                                    : "process_group");
     for (size_t i = 0; i < j->ranks.n; i++) {
         if (i)
             sb_puts(out, ", ");
