@@ -110,13 +110,25 @@ static void fill_percent(struct table *tab, size_t col, size_t pct, size_t cum)
     table_set_cumulative(tab, cum, pct);
 }
 
-/* Build instances CSR for groups [gstart[g], gstart[g+1]) of sorted keys. */
+/* Rows whose instances are given as event lists rather than launchers:
+ * row, events. */
+struct extra_inst {
+    size_t row;
+    const uint32_t *ev;
+    size_t n;
+};
+
+/* Build instances CSR for groups [gstart[g], gstart[g+1]) of sorted keys,
+ * and the nx rows of x. */
 static void set_group_instances(struct table *tab, const struct opstats *s, const struct gkey *keys,
-                                const size_t *gstart, const size_t *row_of_group, size_t ngroups)
+                                const size_t *gstart, const size_t *row_of_group, size_t ngroups,
+                                const struct extra_inst *x, size_t nx)
 {
     uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
     for (size_t g = 0; g < ngroups; g++)
         first[row_of_group[g] + 1] = (uint32_t)(gstart[g + 1] - gstart[g]);
+    for (size_t i = 0; i < nx; i++)
+        first[x[i].row + 1] = (uint32_t)x[i].n;
     for (size_t r = 0; r < tab->nrows; r++)
         first[r + 1] += first[r];
     uint32_t *inst = xmalloc((first[tab->nrows] + 1) * sizeof(uint32_t));
@@ -125,6 +137,8 @@ static void set_group_instances(struct table *tab, const struct opstats *s, cons
         for (size_t k = gstart[g]; k < gstart[g + 1]; k++)
             inst[at++] = s->l[keys[k].li].ev;
     }
+    for (size_t i = 0; i < nx; i++)
+        memcpy(inst + first[x[i].row], x[i].ev, x[i].n * sizeof(uint32_t));
     table_set_instances(tab, first, inst);
 }
 
@@ -171,15 +185,25 @@ static bool in_graph(const struct trace *t, uint32_t ev)
     return argpack_find(t, ev, "graph id", &a) && argpack_val_int(t, &a, &id) && id != 0;
 }
 
+/* The events of the rows add_other_rows made, their instances. */
+struct other_rows {
+    VEC(uint32_t) ev[ORK__COUNT];
+    struct extra_inst x[ORK__COUNT];
+};
+
 /* The rows for the GPU work no op row counts: GPU events with no
  * launcher in s (unlinked ones, split into graph replays and the rest) and
  * communication kernels, which ops leave out. Each row's time is the
- * union of its events, as an op's direct time is. */
-static void add_other_rows(struct table *tab, const struct opstats *s, size_t kcol)
+ * union of its events, as an op's direct time is; its instances are the
+ * events (o->x, the count returned; o->ev for the caller to free). */
+static size_t add_other_rows(struct table *tab, const struct opstats *s, size_t kcol,
+                             struct other_rows *o)
 {
     const struct trace *t = s->t;
     ivals_t iv[ORK__COUNT] = {{0}};
     int64_t count[ORK__COUNT] = {0};
+    size_t nx = 0;
+    memset(o, 0, sizeof(*o));
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (!evk_is_gpu(e->kind))
@@ -194,6 +218,7 @@ static void add_other_rows(struct table *tab, const struct opstats *s, size_t kc
             k = in_graph(t, i) ? ORK_GRAPH : ORK_UNLAUNCHED;
         count[k]++;
         *VEC_ADD(&iv[k]) = (struct ival){e->ts, wide_add_sat(e->ts, e->dur)};
+        VEC_PUSH(&o->ev[k], i);
     }
     for (int k = ORK_UNLAUNCHED; k < ORK__COUNT; k++) {
         if (count[k]) {
@@ -208,9 +233,11 @@ static void add_other_rows(struct table *tab, const struct opstats *s, size_t kc
             table_set_text(tab, r, OPS_CATEGORIES, "[]");
             table_set_text(tab, r, kcol, op_row_kinds[k].kind);
             table_set_ref(tab, r, 0);
+            o->x[nx++] = (struct extra_inst){r, o->ev[k].v, o->ev[k].n};
         }
         VEC_FREE(&iv[k]);
     }
+    return nx;
 }
 
 /* TraceLens's parent_module: the nearest "nn.Module: NAME_N" frame above
@@ -306,8 +333,11 @@ struct table *opstats_ops_table(const struct opstats *s)
         a = b;
     }
     gstart[ng] = s->n;
-    add_other_rows(tab, s, kcol);
-    set_group_instances(tab, s, keys, gstart, row_of, ng);
+    struct other_rows other;
+    size_t nx = add_other_rows(tab, s, kcol, &other);
+    set_group_instances(tab, s, keys, gstart, row_of, ng, other.x, nx);
+    for (int k = 0; k < ORK__COUNT; k++)
+        VEC_FREE(&other.ev[k]);
     sb_free(&cats);
     strtab_free(&mods);
     free(keys);
@@ -567,7 +597,7 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         a = b;
     }
     gstart[ng] = s->n;
-    set_group_instances(tab, s, keys, gstart, row_of, ng);
+    set_group_instances(tab, s, keys, gstart, row_of, ng, NULL, 0);
     sb_free(&sb);
     strtab_free(&mods);
     free(canon);
