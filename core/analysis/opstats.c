@@ -8,6 +8,9 @@
 
 #include "core/analysis/opstats.h"
 #include "core/base/hmap.h"
+#include "core/base/interval.h"
+#include "core/base/wide.h"
+#include "core/trace/argpack.h"
 #include "core/base/sort.h"
 #include "core/base/strbuf.h"
 
@@ -107,13 +110,25 @@ static void fill_percent(struct table *tab, size_t col, size_t pct, size_t cum)
     table_set_cumulative(tab, cum, pct);
 }
 
-/* Build instances CSR for groups [gstart[g], gstart[g+1]) of sorted keys. */
+/* Rows whose instances are given as event lists rather than launchers:
+ * row, events. */
+struct extra_inst {
+    size_t row;
+    const uint32_t *ev;
+    size_t n;
+};
+
+/* Build instances CSR for groups [gstart[g], gstart[g+1]) of sorted keys,
+ * and the nx rows of x. */
 static void set_group_instances(struct table *tab, const struct opstats *s, const struct gkey *keys,
-                                const size_t *gstart, const size_t *row_of_group, size_t ngroups)
+                                const size_t *gstart, const size_t *row_of_group, size_t ngroups,
+                                const struct extra_inst *x, size_t nx)
 {
     uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
     for (size_t g = 0; g < ngroups; g++)
         first[row_of_group[g] + 1] = (uint32_t)(gstart[g + 1] - gstart[g]);
+    for (size_t i = 0; i < nx; i++)
+        first[x[i].row + 1] = (uint32_t)x[i].n;
     for (size_t r = 0; r < tab->nrows; r++)
         first[r + 1] += first[r];
     uint32_t *inst = xmalloc((first[tab->nrows] + 1) * sizeof(uint32_t));
@@ -122,6 +137,8 @@ static void set_group_instances(struct table *tab, const struct opstats *s, cons
         for (size_t k = gstart[g]; k < gstart[g + 1]; k++)
             inst[at++] = s->l[keys[k].li].ev;
     }
+    for (size_t i = 0; i < nx; i++)
+        memcpy(inst + first[x[i].row], x[i].ev, x[i].n * sizeof(uint32_t));
     table_set_instances(tab, first, inst);
 }
 
@@ -142,6 +159,86 @@ enum {
     OPS_PARENT, /* only in tables of traces merged with a capture */
     OPS__N
 };
+
+/* The kinds of ops_summary rows. TraceLens's rows are ops; the others
+ * hold the GPU time no op row counts, so that the percentages are of all
+ * GPU time (docs/metrics.md §3). */
+enum op_row_kind { ORK_OP, ORK_UNLAUNCHED, ORK_GRAPH, ORK_COMM, ORK__COUNT };
+
+static const struct {
+    const char *kind, *name;
+} op_row_kinds[ORK__COUNT] = {
+    [ORK_OP] = {"op", NULL},
+    [ORK_UNLAUNCHED] = {"no_launching_op", "(GPU work with no launching op)"},
+    [ORK_GRAPH] = {"graph_replay", "(graph replays: attribute with --capture CAPTURE)"},
+    [ORK_COMM] = {"communication", "(communication kernels)"},
+};
+
+/* Whether GPU event ev ran in a graph replay: linked to a graph launch,
+ * or, when no launch claimed it, carrying a nonzero "graph id". */
+static bool in_graph(const struct trace *t, uint32_t ev)
+{
+    if (t->ev.v[ev].flags & EVF_GRAPH)
+        return true;
+    struct argval a;
+    int64_t id;
+    return argpack_find(t, ev, "graph id", &a) && argpack_val_int(t, &a, &id) && id != 0;
+}
+
+/* The events of the rows add_other_rows made, their instances. */
+struct other_rows {
+    VEC(uint32_t) ev[ORK__COUNT];
+    struct extra_inst x[ORK__COUNT];
+};
+
+/* The rows for the GPU work no op row counts: GPU events with no
+ * launcher in s (unlinked ones, split into graph replays and the rest) and
+ * communication kernels, which ops leave out. Each row's time is the
+ * union of its events, as an op's direct time is; its instances are the
+ * events (o->x, the count returned; o->ev for the caller to free). */
+static size_t add_other_rows(struct table *tab, const struct opstats *s, size_t kcol,
+                             struct other_rows *o)
+{
+    const struct trace *t = s->t;
+    ivals_t iv[ORK__COUNT] = {{0}};
+    int64_t count[ORK__COUNT] = {0};
+    size_t nx = 0;
+    memset(o, 0, sizeof(*o));
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_is_gpu(e->kind))
+            continue;
+        enum op_row_kind k;
+        const struct gpu_info *g = ev_gpu(t, i);
+        if (e->flags & EVF_COMM)
+            k = ORK_COMM;
+        else if (g && g->launcher != IDX_NONE && opstats_find(s, g->launcher))
+            continue;
+        else
+            k = in_graph(t, i) ? ORK_GRAPH : ORK_UNLAUNCHED;
+        count[k]++;
+        *VEC_ADD(&iv[k]) = (struct ival){e->ts, wide_add_sat(e->ts, e->dur)};
+        VEC_PUSH(&o->ev[k], i);
+    }
+    for (int k = ORK_UNLAUNCHED; k < ORK__COUNT; k++) {
+        if (count[k]) {
+            double ns = (double)ival_union_length(iv[k].v, iv[k].n);
+            size_t r = table_add_row(tab);
+            table_set_text(tab, r, OPS_NAME, op_row_kinds[k].name);
+            table_set_float(tab, r, OPS_DIRECT_SUM, ns / 1e3);
+            table_set_float(tab, r, OPS_SUBTREE_SUM, ns / 1e3);
+            table_set_float(tab, r, OPS_DIRECT_MS, ns / 1e6);
+            table_set_float(tab, r, OPS_SUBTREE_MS, ns / 1e6);
+            table_set_int(tab, r, OPS_COUNT, count[k]);
+            table_set_text(tab, r, OPS_CATEGORIES, "[]");
+            table_set_text(tab, r, kcol, op_row_kinds[k].kind);
+            table_set_ref(tab, r, 0);
+            o->x[nx++] = (struct extra_inst){r, o->ev[k].v, o->ev[k].n};
+        }
+        VEC_FREE(&iv[k]);
+    }
+    return nx;
+}
 
 /* TraceLens's parent_module: the nearest "nn.Module: NAME_N" frame above
  * ev, without its "_N" instance suffix, interned in mods; 0 when none. */
@@ -176,12 +273,18 @@ struct table *opstats_ops_table(const struct opstats *s)
         [OPS_CUM] = {"Cumulative Percentage (%)", "cum %", COL_PERCENT, 2, 0},
         [OPS_PARENT] = {"parent_module", "parent module", COL_TEXT, 0, COLF_ASC},
     };
+    /* The last column says each row's kind: "op" for TraceLens's rows. */
+    static const struct table_col kind_col = {"row_kind", "row kind", COL_TEXT, 0,
+                                              COLF_DETAIL | COLF_ASC};
     const struct trace *t = s->t;
     /* Rows per op name and parent module, as TraceLens's capture-merged
      * reports, when a capture brought nn.Module frames in. */
     bool by_module = t->n_captures > 0;
-    struct table *tab =
-        table_new("ops_summary", "GPU time by launcher op", cols, by_module ? OPS__N : OPS__N - 1);
+    size_t kcol = by_module ? OPS__N : OPS__N - 1;
+    struct table_col all[OPS__N + 1];
+    memcpy(all, cols, sizeof(cols));
+    all[kcol] = kind_col;
+    struct table *tab = table_new("ops_summary", "GPU time by launcher op", all, kcol + 1);
     struct strtab mods;
     strtab_init(&mods);
     struct gkey *keys = xmalloc((s->n + 1) * sizeof(*keys));
@@ -220,6 +323,7 @@ struct table *opstats_ops_table(const struct opstats *s)
         table_set_float(tab, r, OPS_SUBTREE_MS, (double)subtree / 1e6);
         table_set_int(tab, r, OPS_COUNT, (int64_t)(b - a));
         table_set_text(tab, r, OPS_CATEGORIES, sb_str(&cats));
+        table_set_text(tab, r, kcol, op_row_kinds[ORK_OP].kind);
         if (by_module)
             table_set_text(tab, r, OPS_PARENT,
                            keys[a].k[1] ? strtab_str(&mods, keys[a].k[1]) : "NA");
@@ -229,7 +333,11 @@ struct table *opstats_ops_table(const struct opstats *s)
         a = b;
     }
     gstart[ng] = s->n;
-    set_group_instances(tab, s, keys, gstart, row_of, ng);
+    struct other_rows other;
+    size_t nx = add_other_rows(tab, s, kcol, &other);
+    set_group_instances(tab, s, keys, gstart, row_of, ng, other.x, nx);
+    for (int k = 0; k < ORK__COUNT; k++)
+        VEC_FREE(&other.ev[k]);
     sb_free(&cats);
     strtab_free(&mods);
     free(keys);
@@ -489,7 +597,7 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         a = b;
     }
     gstart[ng] = s->n;
-    set_group_instances(tab, s, keys, gstart, row_of, ng);
+    set_group_instances(tab, s, keys, gstart, row_of, ng, NULL, 0);
     sb_free(&sb);
     strtab_free(&mods);
     free(canon);

@@ -228,6 +228,9 @@ void diffreport_header(struct strbuf *out, const struct tracediff *td, bool mark
     }
     sb_printf(out, "%sdevice: %s%s\n", markdown ? "- " : "", device_name(td->o.device),
               td->o.short_names ? ", short names" : "");
+    sb_clear(&steps);
+    if (tracediff_devices_note(td, &steps))
+        sb_printf(out, "%snote: %s\n", markdown ? "- " : "", sb_str(&steps));
     sb_free(&steps);
 }
 
@@ -254,8 +257,15 @@ void diffreport_header_json(struct strbuf *out, const struct tracediff *td)
         sb_put_json_string(out, sb_str(&steps), steps.len);
         sb_putc(out, '}');
     }
-    sb_printf(out, ", \"device\": \"%s\", \"short_names\": %s, \"per_step\": %s}",
+    sb_printf(out, ", \"device\": \"%s\", \"short_names\": %s, \"per_step\": %s",
               device_name(td->o.device), td->o.short_names ? "true" : "false",
               td->o.per_step ? "true" : "false");
+    sb_clear(&steps);
+    sb_puts(out, ", \"devices_differ\": ");
+    if (tracediff_devices_note(td, &steps))
+        sb_put_json_string(out, sb_str(&steps), steps.len);
+    else
+        sb_puts(out, "null");
+    sb_putc(out, '}');
     sb_free(&steps);
 }

@@ -2,6 +2,7 @@
  * iterations, and their differences (tracediff.h). */
 #include "config.h"
 
+#include "core/base/display.h"
 #include "core/base/sort.h"
 #include "core/base/wide.h"
 #include "core/diff/tracediff.h"
@@ -381,4 +382,40 @@ bool tracediff_in_step(const struct tracediff *td, int side, uint32_t ev)
 bool tracediff_counts(const struct tracediff *td, int side, uint32_t ev)
 {
     return taken(&td->it[side], &td->o, td->step[side], ev);
+}
+
+/* A trace's device names, distinct, in first-seen order and joined with
+ * " + "; false when it names none. */
+static bool device_names(const struct trace *t, struct strbuf *out)
+{
+    for (size_t d = 0; d < t->devices.n; d++) {
+        uint32_t nm = t->devices.v[d].name;
+        bool seen = !nm;
+        for (size_t e = 0; e < d && !seen; e++)
+            seen = t->devices.v[e].name == nm;
+        if (!seen)
+            sb_printf(out, "%s%s", out->len ? " + " : "", trace_str(t, nm));
+    }
+    return out->len > 0;
+}
+
+bool tracediff_devices_note(const struct tracediff *td, struct strbuf *out)
+{
+    struct strbuf n[2] = {STRBUF_INIT, STRBUF_INIT};
+    bool differ = device_names(td->t[0], &n[0]) && device_names(td->t[1], &n[1]) &&
+                  strcmp(sb_str(&n[0]), sb_str(&n[1])) != 0;
+    if (differ) {
+        sb_puts(out, "the sides ran on different devices: ");
+        display_sanitize(out, sb_str(&n[0]), n[0].len);
+        sb_puts(out, " (");
+        display_sanitize(out, td->label[0], strlen(td->label[0]));
+        sb_puts(out, "), ");
+        display_sanitize(out, sb_str(&n[1]), n[1].len);
+        sb_puts(out, " (");
+        display_sanitize(out, td->label[1], strlen(td->label[1]));
+        sb_puts(out, "); their times compare hardware as well as code");
+    }
+    sb_free(&n[0]);
+    sb_free(&n[1]);
+    return differ;
 }

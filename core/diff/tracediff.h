@@ -102,6 +102,13 @@ void tracediff_free(struct tracediff *td);
  * (6 steps)" or "the whole trace (no ProfilerStep)"; into out. */
 void tracediff_describe_side(const struct tracediff *td, int side, struct strbuf *out);
 
+/* When the two sides ran on different devices (the names in their
+ * deviceProperties differ), a note saying which, e.g. "the sides ran on
+ * different devices: NVIDIA A100-SXM4-40GB (control), Tesla V100-SXM2-32GB
+ * (test); their times compare hardware as well as code", into out; true.
+ * False (out untouched) when they match or a side has no device names. */
+bool tracediff_devices_note(const struct tracediff *td, struct strbuf *out);
+
 /* HTA's compare_traces table "trace_diff": name (or short_name),
  * <control>_counts, <control>_total_duration, <test>_counts,
  * <test>_total_duration, diff_counts, diff_duration (µs),

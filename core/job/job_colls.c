@@ -39,13 +39,75 @@ enum coll_kind job_colls_kind(const char *name)
     return COLL_UNKNOWN;
 }
 
+/* The token of the kernel name that starts at p: up to '_' or '('. */
+static size_t token_len(const char *p)
+{
+    size_t n = 0;
+    while (p[n] && p[n] != '_' && p[n] != '(')
+        n++;
+    return n;
+}
+
+bool job_colls_from_kernel(const char *kernel, const char **name, const char **dtype)
+{
+    static const struct {
+        const char *op, *name;
+        bool reduces; /* the name's type is the data's */
+    } ops[] = {
+        {"AllReduce", "allreduce", true},  {"ReduceScatter", "reducescatter", true},
+        {"AllGather", "allgather", false}, {"Broadcast", "broadcast", false},
+        {"Reduce", "reduce", true},        {"SendRecv", "sendrecv", false},
+        {"Send", "sendrecv", false},       {"Recv", "sendrecv", false},
+        {"AllToAll", "all_to_all", false},
+    };
+    /* NCCL's types as kernel names spell them, old and new (f32, bf16). */
+    static const struct {
+        const char *tok, *dtype;
+    } types[] = {
+        {"float", "Float"},   {"f32", "Float"},     {"half", "Half"},  {"f16", "Half"},
+        {"bf16", "BFloat16"}, {"double", "Double"}, {"f64", "Double"}, {"int8", "Char"},
+        {"i8", "Char"},       {"uint8", "Byte"},    {"u8", "Byte"},    {"int32", "Int"},
+        {"i32", "Int"},       {"int64", "Long"},    {"i64", "Long"},
+    };
+    *name = *dtype = NULL;
+    static const char *const prefixes[] = {"ncclKernel_", "ncclDevKernel_"};
+    const char *p = NULL;
+    for (size_t i = 0; i < ARRAY_SIZE(prefixes) && !p; i++)
+        if (kernel && strncmp(kernel, prefixes[i], strlen(prefixes[i])) == 0)
+            p = kernel + strlen(prefixes[i]);
+    if (!p)
+        return false;
+    size_t n = token_len(p);
+    size_t k = 0;
+    while (k < ARRAY_SIZE(ops) && (strlen(ops[k].op) != n || strncmp(p, ops[k].op, n) != 0))
+        k++;
+    if (k == ARRAY_SIZE(ops))
+        return false;
+    *name = ops[k].name;
+    if (!ops[k].reduces)
+        return true;
+    /* The type is one of the tokens after the op ("_Sum_float",
+     * "_Sum_f32_RING_LL"); "int8_t" reads as "int8". */
+    for (p += n; *p == '_';) {
+        p++;
+        size_t m = token_len(p);
+        for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+            if (strlen(types[i].tok) == m && strncmp(p, types[i].tok, m) == 0) {
+                *dtype = types[i].dtype;
+                return true;
+            }
+        p += m;
+    }
+    return true;
+}
+
 int job_colls_dtype_bytes(const char *dtype)
 {
     static const struct {
         const char *name;
         int bytes;
-    } types[] = {{"Float", 4}, {"Int", 4},    {"Long", 8}, {"BFloat16", 2}, {"Bool", 1},
-                 {"Byte", 1},  {"Double", 8}, {"Half", 2}, {"Short", 2}};
+    } types[] = {{"Float", 4}, {"Int", 4},  {"Long", 8},   {"BFloat16", 2}, {"Bool", 1},
+                 {"Byte", 1},  {"Char", 1}, {"Double", 8}, {"Half", 2},     {"Short", 2}};
     for (size_t i = 0; dtype && i < ARRAY_SIZE(types); i++)
         if (strcmp(dtype, types[i].name) == 0)
             return types[i].bytes;
@@ -160,6 +222,12 @@ void job_colls_build(const struct job *j, struct job_colls *c)
         VEC_PUSH(&c->coll_dur, d);
     }
     c->simplified = detect_simplified(j);
+    c->by_seq = true;
+    for (size_t r = 0; r < nr; r++)
+        for (size_t i = 0; i < j->ranks.v[r]->colls.n; i++)
+            c->by_seq &= j->ranks.v[r]->colls.v[i].has_seq;
+    for (size_t r = 0; r < nr && c->by_seq; r++)
+        c->by_seq = j->ranks.v[r]->colls.n > 0;
 
     /* Group names: interned across ranks by text. */
     struct strtab groups;
@@ -171,14 +239,17 @@ void job_colls_build(const struct job *j, struct job_colls *c)
         const struct ranksum *s = j->ranks.v[r];
         for (size_t i = 0; i < s->colls.n; i++) {
             const struct rank_coll *rc = &s->colls.v[i];
-            const char *g = c->simplified ? "all"
-                            : rc->pg_name ? strtab_str(&s->strs, rc->pg_name)
-                                          : "Unknown_Group";
+            const char *g = c->by_seq ? (rc->comms_id ? strtab_str(&s->strs, rc->comms_id) : "")
+                            : c->simplified ? "all"
+                            : rc->pg_name   ? strtab_str(&s->strs, rc->pg_name)
+                                            : "Unknown_Group";
             uint32_t gid = strtab_intern_cstr(&groups, g);
             uint64_t key = (uint64_t)gid << 32 | r;
             uint32_t k = hmap_get(&pos, key);
             k = k == IDX_NONE ? 0 : k;
             hmap_put(&pos, key, k + 1);
+            if (c->by_seq)
+                k = (uint32_t)rc->seq;
             /* Collectives are in start order in a summary; ties keep file order. */
             *VEC_ADD(&tags) = (struct tagged){gid, k, (uint32_t)r, (uint32_t)i, rc->ts};
         }
@@ -201,8 +272,14 @@ void job_colls_build(const struct job *j, struct job_colls *c)
             struct coll_inst *x = VEC_ADD(&c->insts);
             x->pg_name = strtab_str(&groups, tags.v[a].group);
             x->index = tags.v[a].index;
-            x->id = c->simplified ? xasprintf("%u", x->index)
-                                  : xasprintf("%s_%u", x->pg_name, x->index);
+            x->id = c->simplified && !c->by_seq ? xasprintf("%u", x->index)
+                                                : xasprintf("%s_%u", x->pg_name, x->index);
+            /* Matched by communicator, the group shown is still the
+             * process group's name. */
+            if (c->by_seq)
+                x->pg_name = c->simplified ? "all"
+                             : c0->pg_name ? strtab_str(&s0->strs, c0->pg_name)
+                                           : "Unknown_Group";
             x->kind = kind;
             x->first = (uint32_t)c->parts.n;
             x->count = (uint32_t)(b - a);

@@ -9,7 +9,14 @@
  * all-gather, all-to-all, by "Collective name"). Otherwise (TraceLens's
  * simplified mode) the K-th collective of every rank is one instance, id
  * "K", group "all", every collective kept but those whose known name is
- * of another kind. */
+ * of another kind.
+ *
+ * When every collective kernel of every rank carries "Seq" (recent
+ * Kineto), an instance is instead the collectives of one "Comms Id" (the
+ * communicator) with one Seq, id "COMMS_SEQ": the same collective on
+ * every rank even where a rank's trace starts or ends in the middle of a
+ * run of them, which matching by order gets wrong. Which collectives are
+ * kept is as above. */
 #ifndef TORCHTOP_CORE_JOB_COLLS_H
 #define TORCHTOP_CORE_JOB_COLLS_H
 
@@ -47,7 +54,8 @@ enum coll_kind {
 };
 
 struct job_colls {
-    bool simplified;               /* matched by order (no process group metadata) */
+    bool simplified;               /* no process group metadata (TraceLens's simplified mode) */
+    bool by_seq;                   /* matched by Comms Id and Seq (every kernel has them) */
     VEC(struct coll_inst) insts;   /* ascending earliest start */
     VEC(struct coll_part) parts;   /* of all instances */
     VEC(int64_t) wait_total;       /* per rank index: sum of its wait times, ns */
@@ -63,6 +71,14 @@ void job_colls_free(struct job_colls *c);
 /* The kind of a "Collective name" (TraceLens's names); COLL_UNKNOWN for
  * NULL or an unknown name. */
 enum coll_kind job_colls_kind(const char *name);
+/* The collective a NCCL/RCCL kernel runs, from its name, for kernels
+ * with no "Collective name" arg: "ncclKernel_AllReduce_RING_LL_Sum_float"
+ * and "ncclDevKernel_AllReduce_Sum_f32_RING_LL" are "allreduce" of
+ * "Float"; SendRecv kernels (all-to-all, send and receive) are
+ * "sendrecv". *dtype is the element type where the name has the
+ * reduction's (copies name a byte type, not the data's), else NULL. False
+ * (both NULL) when the name is not a NCCL/RCCL kernel's. Static strings. */
+bool job_colls_from_kernel(const char *kernel, const char **name, const char **dtype);
 /* Bytes per element of a dtype name ("Float" 4, "BFloat16" 2, ...), 0
  * when unknown. */
 int job_colls_dtype_bytes(const char *dtype);

@@ -67,6 +67,26 @@ static int rank_of(const struct job_view *v, size_t ix)
     return v->job->rank_of.v[ix];
 }
 
+size_t job_view_straggler(const struct job_view *v)
+{
+    const struct job_colls *c = &v->colls;
+    if (!c->insts.n)
+        return SIZE_MAX;
+    uint32_t *present = xcalloc(v->job->ranks.n + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < c->parts.n; i++)
+        present[c->parts.v[i].rank_ix]++;
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < v->job->ranks.n; i++) {
+        if (!present[i])
+            continue; /* waits nowhere because it is in no collective */
+        if (best == SIZE_MAX || c->wait_total.v[i] < c->wait_total.v[best] ||
+            (c->wait_total.v[i] == c->wait_total.v[best] && c->n_last.v[i] > c->n_last.v[best]))
+            best = i;
+    }
+    free(present);
+    return best;
+}
+
 /* ------------------------------------------------------------------------ */
 /* ranks                                                                     */
 /* ------------------------------------------------------------------------ */
@@ -91,8 +111,10 @@ struct table *job_tables_ranks(const struct job_view *v)
     const struct job *j = v->job;
     struct table *t = table_new("ranks", "Ranks side by side", cols, ARRAY_SIZE(cols));
     t->whole = true;
-    /* The slowest rank: by mean step time when every rank has steps,
-     * else by the span of GPU activity. */
+    /* The slowest rank by step time: by mean step time when every rank
+     * has steps, else by the span of GPU activity. It is not the
+     * straggler: the rank the others wait for finishes its steps when
+     * they do, and a rank that waits most has the longest steps. */
     bool by_step = j->ranks.n > 0;
     for (size_t i = 0; i < j->ranks.n; i++)
         by_step &= j->ranks.v[i]->nsteps > 0;
@@ -123,11 +145,27 @@ struct table *job_tables_ranks(const struct job_view *v)
         table_set_ref(t, r, (uint32_t)i);
     }
     if (j->ranks.n) {
-        table_set_text(t, slowest, 12, "slowest");
         struct stats st = stats_of(sorted, j->ranks.n);
-        table_add_note(t, "slowest rank %d by %s; spread (max / median) %.3f", rank_of(v, slowest),
-                       by_step ? "mean step time" : "GPU span (total)",
-                       st.median > 0 ? st.max / st.median : NAN);
+        const char *by = by_step ? "mean step time" : "GPU span (total)";
+        size_t sg = job_view_straggler(v);
+        if (sg != SIZE_MAX) {
+            table_set_text(t, sg, 12, sg == slowest ? "straggler, slowest step" : "straggler");
+            if (sg != slowest)
+                table_set_text(t, slowest, 12, "slowest step");
+            table_add_note(t,
+                           "straggler rank %d: waits least in collectives (%.3f ms), arrives "
+                           "last in %u of %zu",
+                           rank_of(v, sg), v->colls.wait_total.v[sg] / 1e6, v->colls.n_last.v[sg],
+                           v->colls.insts.n);
+            table_add_note(t, "slowest by %s: rank %d (spread max / median %.3f)", by,
+                           rank_of(v, slowest), st.median > 0 ? st.max / st.median : NAN);
+        } else {
+            table_set_text(t, slowest, 12, "slowest step");
+            table_add_note(t,
+                           "no collectives matched, so no straggler; slowest by %s: rank %d "
+                           "(spread max / median %.3f)",
+                           by, rank_of(v, slowest), st.median > 0 ? st.max / st.median : NAN);
+        }
     }
     free(key);
     free(sorted);
@@ -244,9 +282,10 @@ struct table *job_tables_collectives(const struct job_view *v)
             cols[CC__COUNT + 3 * i + k] = (struct table_col){"", NULL, COL_FLOAT, 3, COLF_DETAIL};
     struct table *t =
         table_new("collectives",
-                  v->colls.simplified ? "Collectives across ranks (matched by order: no process "
-                                        "group metadata)"
-                                      : "Collectives across ranks (matched by process group)",
+                  v->colls.by_seq ? "Collectives across ranks (matched by Comms Id and Seq)"
+                  : v->colls.simplified
+                      ? "Collectives across ranks (matched by order: no process group metadata)"
+                      : "Collectives across ranks (matched by process group)",
                   cols, ncols);
     free(cols);
     char nm[64];
@@ -488,8 +527,10 @@ struct table *job_tables_stragglers(const struct job_view *v)
     }
     free(present);
     table_sort(t, 1, false);
-    table_add_note(t, "the straggler waits least and arrives last most often: rank %lld",
-                   (long long)table_cell(t, 0, 0).i);
+    size_t sg = job_view_straggler(v);
+    if (sg != SIZE_MAX)
+        table_add_note(t, "the straggler waits least and arrives last most often: rank %d",
+                       rank_of(v, sg));
     return t;
 }
 
@@ -678,7 +719,9 @@ void job_tables_header_text(struct strbuf *out, const struct job_view *v)
     if (j->world_size >= 0)
         sb_printf(out, "; world_size %d", j->world_size);
     sb_printf(out, "; collectives matched by %s\n",
-              v->colls.simplified ? "order (no process group metadata)" : "process group");
+              v->colls.by_seq       ? "Comms Id and Seq"
+              : v->colls.simplified ? "order (no process group metadata)"
+                                    : "process group");
     if (j->world_size >= 0 && (size_t)j->world_size != j->ranks.n)
         sb_printf(out, "  note: %zu of %d ranks given\n", j->ranks.n, j->world_size);
 }
@@ -695,7 +738,9 @@ void job_tables_header_json(struct strbuf *out, const struct job_view *v)
     else
         sb_puts(out, "null");
     sb_printf(out, ", \"matching\": \"%s\", \"files\": [",
-              v->colls.simplified ? "order" : "process_group");
+              v->colls.by_seq       ? "seq"
+              : v->colls.simplified ? "order"
+                                    : "process_group");
     for (size_t i = 0; i < j->ranks.n; i++) {
         if (i)
             sb_puts(out, ", ");

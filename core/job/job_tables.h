@@ -21,6 +21,12 @@ struct job_view {
 void job_view_init(struct job_view *v, const struct job *j);
 void job_view_done(struct job_view *v);
 
+/* The straggler (docs/metrics.md §15): the index into job.ranks of the
+ * rank in some matched collective that waits least in them in all (the
+ * others wait for it); ties go to the rank that arrived last more often,
+ * then to the lower index. SIZE_MAX when no collective matched. */
+size_t job_view_straggler(const struct job_view *v);
+
 typedef struct table *(*job_table_fn)(const struct job_view *v);
 
 struct job_table {

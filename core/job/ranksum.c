@@ -11,7 +11,9 @@
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
 #include "core/base/xalloc.h"
+#include "core/job/job_colls.h"
 #include "core/job/ranksum.h"
+#include "core/trace/argpack.h"
 
 struct ranksum *ranksum_new(const char *source)
 {
@@ -97,6 +99,24 @@ static void add_coll(struct ranksum *s, const struct trace *t, uint32_t i)
         c->group_size = ci->group_size;
         c->in_nelems = ci->in_nelems;
         c->out_nelems = ci->out_nelems;
+    }
+    struct argval a;
+    if (argpack_find(t, i, "Seq", &a) && argpack_val_int(t, &a, &c->seq))
+        c->has_seq = true;
+    if (argpack_find(t, i, "Comms Id", &a)) {
+        struct strbuf sb = STRBUF_INIT;
+        argpack_val_put_text(&sb, t, &a);
+        c->comms_id = strtab_intern(&s->strs, sb_str(&sb), sb.len);
+        sb_free(&sb);
+    }
+    /* Without a "Collective name" the kernel's name says which collective
+     * it runs (and the reduction's element type); the element count is
+     * not in it, so sizes stay unknown. */
+    const char *nm, *dt;
+    if (!c->name && job_colls_from_kernel(ev_name(t, i), &nm, &dt)) {
+        c->name = strtab_intern_cstr(&s->strs, nm);
+        if (!c->dtype && dt)
+            c->dtype = strtab_intern_cstr(&s->strs, dt);
     }
 }
 

@@ -46,6 +46,11 @@ struct rank_coll {
     int32_t group_size; /* "Group size", -1 = absent */
     int64_t in_nelems;  /* "In msg nelems", -1 = absent */
     int64_t out_nelems; /* "Out msg nelems", -1 = absent */
+    /* The kernel's "Seq" and "Comms Id" (recent Kineto): the collective's
+     * number in its communicator, the same on every rank of it. */
+    bool has_seq;
+    int64_t seq;
+    uint32_t comms_id; /* "Comms Id" as text, 0 = absent */
 };
 
 /* GPU time by op: every GPU event (kernel, memcpy, memset) counted under

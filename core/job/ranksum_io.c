@@ -101,6 +101,10 @@ static void render(const struct ranksum *s, struct strbuf *sb)
         put_int_or_null(sb, c->in_nelems);
         sb_puts(sb, ", ");
         put_int_or_null(sb, c->out_nelems);
+        if (c->has_seq) {
+            sb_printf(sb, ", %lld, ", (long long)c->seq);
+            put_str_or_null(sb, s, c->comms_id);
+        }
         sb_putc(sb, ']');
     }
     sb_puts(sb, "],\n\"ops\": [");
@@ -241,9 +245,11 @@ static bool get_str(struct ranksum *s, const cJSON *v, uint32_t *out)
 
 static bool read_coll(struct ranksum *s, const cJSON *a, int64_t base)
 {
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 10)
+    /* Ten elements, or twelve with the kernel's Seq and Comms Id. */
+    int n = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+    if (n != 10 && n != 12)
         return false;
-    struct rank_coll c;
+    struct rank_coll c = {0};
     int64_t gs;
     const cJSON *x = a->child;
     bool ok = get_i64(x, false, &c.ts) && get_i64(x = x->next, false, &c.dur) &&
@@ -251,6 +257,10 @@ static bool read_coll(struct ranksum *s, const cJSON *a, int64_t base)
               get_str(s, x = x->next, &c.dtype) && get_str(s, x = x->next, &c.pg_name) &&
               get_str(s, x = x->next, &c.pg_ranks) && get_i64(x = x->next, true, &gs) &&
               get_i64(x = x->next, true, &c.in_nelems) && get_i64(x = x->next, true, &c.out_nelems);
+    if (ok && n == 12) {
+        ok = get_i64(x = x->next, false, &c.seq) && get_str(s, x = x->next, &c.comms_id);
+        c.has_seq = true;
+    }
     /* Offsets from the first collective: 0 or more, the sum in int64
      * whatever the sign of the base. */
     if (!ok || gs > INT32_MAX || c.ts < 0 || __builtin_add_overflow(c.ts, base, &c.ts))
@@ -352,7 +362,7 @@ static const char *read_doc(struct ranksum *s, const cJSON *doc)
     for (const cJSON *c = cs->child; c; c = c->next)
         if (!read_coll(s, c, base))
             return "a collective: [ts_ns, dur_ns, stream, name, dtype, pg_name, pg_ranks, "
-                   "group_size, in_nelems, out_nelems]";
+                   "group_size, in_nelems, out_nelems] and optionally seq, comms_id";
     const cJSON *os = cJSON_GetObjectItemCaseSensitive(doc, "ops");
     if (!cJSON_IsArray(os))
         return "\"ops\": an array";

@@ -355,6 +355,16 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
     if (t->n_gpu)
         sb_printf(&v, ", %.3f ms of %s activity", (double)(t->gpu_end - t->gpu_start) / 1e6, dev);
     header_line(out, md, "span", &v);
+    if (t->n_gpu) {
+        /* Busy time, the union of every GPU event, apart from the span
+         * above: the span counts the idle gaps between them. */
+        struct timeline_breakdown bd;
+        timeline_breakdown(t, false, -1, &bd);
+        sb_clear(&v);
+        sb_printf(&v, "%.3f ms (%.1f %% of the %s span)", (double)bd.busy / 1e6,
+                  bd.total > 0 ? 100.0 * (double)bd.busy / (double)bd.total : 0, dev);
+        header_line(out, md, "busy", &v);
+    }
     if (t->n_captures) {
         sb_clear(&v);
         sb_printf(&v, "%llu of %llu kernels, %.3f ms, attributed through the capture%s",
@@ -415,8 +425,11 @@ void report_header_json(struct strbuf *out, const struct trace *t)
               "\"unlinked_gpu_events\": %llu",
               t->flows.n, devkind_name(t->device_kind), (unsigned long long)t->n_gpu,
               (unsigned long long)t->n_unlinked);
-    sb_printf(out, ", \"span_ms\": %.6f, \"gpu_span_ms\": %.6f}",
-              (double)(t->t_end - t->t_start) / 1e6, (double)(t->gpu_end - t->gpu_start) / 1e6);
+    struct timeline_breakdown bd;
+    timeline_breakdown(t, false, -1, &bd);
+    sb_printf(out, ", \"span_ms\": %.6f, \"gpu_span_ms\": %.6f, \"gpu_busy_ms\": %.6f}",
+              (double)(t->t_end - t->t_start) / 1e6, (double)(t->gpu_end - t->gpu_start) / 1e6,
+              (double)bd.busy / 1e6);
 }
 
 bool report_sort_table(struct table *tab, const char *col)

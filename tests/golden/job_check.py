@@ -36,10 +36,34 @@ IMPLICIT = {
     "allgather_into_tensor_coalesced": "allgather",
     "all_to_all": "alltoall", "all_to_allv": "alltoallv",
 }
-DTYPE_BYTES = {"Float": 4, "Int": 4, "Long": 8, "BFloat16": 2, "Bool": 1, "Byte": 1,
+DTYPE_BYTES = {"Float": 4, "Int": 4, "Long": 8, "BFloat16": 2, "Bool": 1, "Byte": 1, "Char": 1,
                "Double": 8, "Half": 2, "Short": 2}
 COMM = re.compile(r"nccl|rccl|cross_device_reduce", re.I)
 
+
+
+KERNEL_OPS = {"AllReduce": ("allreduce", True), "ReduceScatter": ("reducescatter", True),
+              "AllGather": ("allgather", False), "Broadcast": ("broadcast", False),
+              "Reduce": ("reduce", True), "SendRecv": ("sendrecv", False),
+              "Send": ("sendrecv", False), "Recv": ("sendrecv", False),
+              "AllToAll": ("all_to_all", False)}
+KERNEL_TYPES = {"float": "Float", "f32": "Float", "half": "Half", "f16": "Half", "bf16": "BFloat16",
+                "double": "Double", "f64": "Double", "int8": "Char", "i8": "Char", "uint8": "Byte",
+                "u8": "Byte", "int32": "Int", "i32": "Int", "int64": "Long", "i64": "Long"}
+
+
+def kernel_collective(kernel):
+    """(name, dtype) of a NCCL kernel without a "Collective name" arg, from
+    its name, as docs/metrics.md §15 says; (None, None) for other names."""
+    for prefix in ("ncclKernel_", "ncclDevKernel_"):
+        if kernel.startswith(prefix):
+            toks = kernel[len(prefix):].split("(")[0].split("_")
+            op = KERNEL_OPS.get(toks[0])
+            if not op:
+                return None, None
+            dt = next((KERNEL_TYPES[t] for t in toks[1:] if t in KERNEL_TYPES), None) if op[1] else None
+            return op[0], dt
+    return None, None
 
 def load(path):
     op = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
@@ -103,6 +127,7 @@ def main():
         first = parts[min(parts)]
         name = first["args"].get("Collective name")
         ctype = IMPLICIT.get(name)
+        kname, kdtype = kernel_collective(first["name"]) if name is None else (None, None)
         if simplified:
             if name is not None and ctype is not None and ctype == "alltoallv":
                 continue
@@ -114,7 +139,7 @@ def main():
         wait = {r: latest - ts[r] for r in ts}
         row = {
             "collective_id": cid,
-            "Collective name": name if name is not None else "Unknown",
+            "Collective name": name if name is not None else kname or "Unknown",
             "comm_latency": min(dur.values()),
             "skew in start time": latest - min(ts.values()),
             "earliest arrival rank": max((w, r) for r, w in wait.items())[1],
@@ -215,7 +240,9 @@ def main():
     groups = {}
     for cid, row in expect.items():
         a = insts[cid][min(insts[cid])]["args"]
-        key = (row["Collective name"], a.get("dtype") or "Unknown", a.get("In msg nelems"))
+        dt = a.get("dtype") or (kernel_collective(insts[cid][min(insts[cid])]["name"])[1]
+                                if a.get("Collective name") is None else None)
+        key = (row["Collective name"], dt or "Unknown", a.get("In msg nelems"))
         groups.setdefault(key, []).append(row)
     sums = {(r["Collective name"], r["dtype"], r.get("In msg nelems")): r
             for r in tabs["collectives_summary"]["rows"]}

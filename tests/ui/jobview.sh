@@ -33,7 +33,7 @@ T new-session -d -s jv -x 120 -y 30 -e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 \
     "'$TORCHTOP' '$tmp/job'; echo EXIT=\$?; sleep 60"
 wait_for "torchtop job  4 ranks"
 wait_for "rank-3.json"
-wait_for "slowest rank"
+wait_for "straggler rank 3"
 wait_for "collectives: Collectives across ranks"
 # Tab to the collectives table, s opens the sort menu, Enter picks.
 T send-keys -t jv Tab s

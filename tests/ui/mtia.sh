@@ -18,7 +18,7 @@ cat > "$tmp/mtia.json" <<'EOF'
 ]}
 EOF
 run_script mtia mtia.json --size 120x36 <<'STEPS'
-expect MTIA active
+expect MTIA busy
 expect MTIA [
 expect fc-dtype_Float
 focus-tree
@@ -30,7 +30,7 @@ STEPS
 
 if [ -d "$TRACES" ]; then
     run_script mtia-shared "$TRACES/hta-mtia-rank0-stress.json.gz" --size 140x42 <<'STEPS'
-expect MTIA active 13.328 s
+expect MTIA busy 7.701 s of span 13.328 s
 focus-tree
 expect unlinked MTIA work on MTIA 9 stream 1
 expect unlinked MTIA work on MTIA 9 stream 102

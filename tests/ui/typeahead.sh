@@ -71,8 +71,9 @@ T new-session -d -s load -x 120 -y 40 -e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 \
 ) >"$tmp/in" &
 feeder=$!
 wait_for load "Ctrl-C cancels" || { : >"$tmp/gate"; finish; }
-# Down twice (the third op), then the roofline of that op.
-T send-keys -t load j j r
+# Down three times (the fourth row, aten::_fused_adamw_: the communication
+# kernels' row is the second), then the roofline of that op.
+T send-keys -t load j j j r
 sleep 0.3
 : >"$tmp/gate"
 wait "$feeder"

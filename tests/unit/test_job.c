@@ -217,6 +217,73 @@ static void test_measures(void **state)
     job_free(j);
 }
 
+/* Kernels with Seq and Comms Id match by them: rank 2's trace starts after
+ * the first all-reduce, which matching by order would pair with the
+ * second. */
+static void test_match_seq(void **state)
+{
+    (void)state;
+    int64_t t0[] = {100, 500}, d0[] = {60, 40};
+    int64_t t1[] = {110, 505}, d1[] = {52, 38};
+    int64_t t2[] = {530}, d2[] = {12};
+    struct ranksum *s[3] = {mk("r0", 0, 3, t0, d0, 2, "allreduce"),
+                            mk("r1", 1, 3, t1, d1, 2, "allreduce"),
+                            mk("r2", 2, 3, t2, d2, 1, "allreduce")};
+    for (int r = 0; r < 3; r++)
+        for (size_t i = 0; i < s[r]->colls.n; i++) {
+            struct rank_coll *c = &s[r]->colls.v[i];
+            c->has_seq = true;
+            c->seq = (int64_t)(i + (r == 2 ? 8 : 7));
+            c->comms_id = strtab_intern_cstr(&s[r]->strs, "0xabc");
+        }
+    struct job *j;
+    struct errinfo err = {0};
+    assert_int_equal(job_from_summaries(s, 3, &j, &err), ST_OK);
+    struct job_view v;
+    job_view_init(&v, j);
+    assert_true(v.colls.by_seq);
+    assert_int_equal(v.colls.insts.n, 2);
+    assert_string_equal(v.colls.insts.v[0].id, "0xabc_7");
+    assert_int_equal(v.colls.insts.v[0].count, 2);
+    assert_string_equal(v.colls.insts.v[0].pg_name, "0");
+    assert_string_equal(v.colls.insts.v[1].id, "0xabc_8");
+    assert_int_equal(v.colls.insts.v[1].count, 3);
+    /* Rank 2 arrives last at the second, 25 µs after rank 1. */
+    assert_int_equal(v.colls.insts.v[1].last_rank_ix, 2);
+    assert_int_equal(v.colls.insts.v[1].skew_start, 30000);
+    job_view_done(&v);
+    job_free(j);
+}
+
+/* Collectives named from NCCL/RCCL kernel names (no "Collective name"
+ * arg): the op, and the element type only where the kernel reduces. */
+static void test_from_kernel(void **state)
+{
+    (void)state;
+    const char *nm, *dt;
+    assert_true(job_colls_from_kernel(
+        "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", &nm,
+        &dt));
+    assert_string_equal(nm, "allreduce");
+    assert_string_equal(dt, "Float");
+    assert_true(job_colls_from_kernel("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL", &nm, &dt));
+    assert_string_equal(nm, "reducescatter");
+    assert_string_equal(dt, "BFloat16");
+    /* A copy's int8_t is the byte it moves, not the data's type. */
+    assert_true(job_colls_from_kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)",
+                                      &nm, &dt));
+    assert_string_equal(nm, "sendrecv");
+    assert_null(dt);
+    assert_true(job_colls_from_kernel("ncclDevKernel_AllGather_RING_LL(ncclDevComm*)", &nm, &dt));
+    assert_string_equal(nm, "allgather");
+    assert_null(dt);
+    assert_false(job_colls_from_kernel("ncclKernel_Unheard_of_float", &nm, &dt));
+    assert_false(job_colls_from_kernel("void at::native::vectorized_elementwise_kernel", &nm, &dt));
+    assert_null(nm);
+    assert_int_equal(job_colls_kind("allreduce"), COLL_ALLREDUCE);
+    assert_int_equal(job_colls_dtype_bytes("Char"), 1);
+}
+
 /* Write text gzip-compressed to path. */
 static void write_gz(const char *path, const char *text)
 {
@@ -264,6 +331,10 @@ static void test_summary_roundtrip(void **state)
     *VEC_ADD(&s->busy) = (struct ival){1700000000000000, 1700000000000002};
     *VEC_ADD(&s->busy) = (struct ival){1700000000000010, 1700000000000500};
     s->busy_gap_ns = 0;
+    /* The second collective carries the kernel's Seq and Comms Id. */
+    s->colls.v[1].has_seq = true;
+    s->colls.v[1].seq = 41;
+    s->colls.v[1].comms_id = strtab_intern_cstr(&s->strs, "12345");
     char path[] = "/tmp/torchtop-test-summary-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -282,6 +353,10 @@ static void test_summary_roundtrip(void **state)
     assert_int_equal(r->colls.v[0].ts, ts[0] * 1000);
     assert_int_equal(r->colls.v[1].dur, 7000);
     assert_string_equal(strtab_str(&r->strs, r->colls.v[0].name), "allgather");
+    assert_false(r->colls.v[0].has_seq);
+    assert_true(r->colls.v[1].has_seq);
+    assert_int_equal(r->colls.v[1].seq, 41);
+    assert_string_equal(strtab_str(&r->strs, r->colls.v[1].comms_id), "12345");
     assert_int_equal(r->ops.n, 1);
     assert_string_equal(strtab_str(&r->strs, r->ops.v[0].name), "aten::mm \"q\"");
     assert_int_equal(r->busy.n, 2);
@@ -356,7 +431,8 @@ int main(void)
         cmocka_unit_test(test_name_rank),           cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_numbering_errors),    cmocka_unit_test(test_measures),
         cmocka_unit_test(test_summary_roundtrip),   cmocka_unit_test(test_busy_coarsen),
-        cmocka_unit_test(test_summary_write_limit),
+        cmocka_unit_test(test_summary_write_limit), cmocka_unit_test(test_from_kernel),
+        cmocka_unit_test(test_match_seq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

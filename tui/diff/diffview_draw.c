@@ -106,6 +106,11 @@ static void header(struct diffview *dv, int cols, struct strbuf *out)
     sb_clear(&sb);
     sb_puts(&sb, "GPU change: ");
     put_change(&sb, dv->gpu_total[0], dv->gpu_total[1], dv->ascii);
+    /* Different hardware on the two sides changes every time. */
+    struct strbuf dn = STRBUF_INIT;
+    if (tracediff_devices_note(dv->td, &dn))
+        sb_printf(&sb, "  note: %s", sb_str(&dn));
+    sb_free(&dn);
     if (pattern_active(&dv->filter)) {
         sb_puts(&sb, "  filter: ");
         display_sanitize(&sb, dv->filter.text, strlen(dv->filter.text));

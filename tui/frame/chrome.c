@@ -39,23 +39,36 @@ static void devices_text(const struct trace *t, struct strbuf *sb)
 static void header_line1(struct app *a, WINDOW *w, int cols)
 {
     const struct trace *t = a->v.t;
-    char span[32], gpu[32], evs[32];
+    char span[32], gpu[32], busy[32], evs[32];
     text_duration(span, sizeof(span), t->t_end - t->t_start, a->v.ascii);
     text_duration(gpu, sizeof(gpu), t->gpu_end - t->gpu_start, a->v.ascii);
+    text_duration(busy, sizeof(busy), a->bd.busy, a->v.ascii);
     text_count(evs, sizeof(evs), t->ev.n);
     struct strbuf rest = STRBUF_INIT, dev = STRBUF_INIT;
-    sb_printf(&rest, "  span %s", span);
-    if (t->n_gpu)
-        sb_printf(&rest, "  %s active %s", devkind_name(t->device_kind), gpu);
-    sb_printf(&rest, "  %s events%s", evs, t->truncated ? "  TRUNCATED" : "");
     devices_text(t, &dev);
+    /* Busy time is the union of GPU work; the span of GPU activity, first
+     * start to last end, is said apart so that neither reads as the
+     * other. The span is left out first when the line is short of room
+     * (the bar below gives the idle share of it). */
+    int name_w = MIN((int)text_width(a->name, strlen(a->name)), MAX(12, cols * 2 / 5));
+    for (int form = 0; form < 2; form++) {
+        sb_clear(&rest);
+        sb_printf(&rest, "  span %s", span);
+        if (t->n_gpu)
+            sb_printf(&rest, "  %s busy %s%s%s", devkind_name(t->device_kind), busy,
+                      form ? "" : " of span ", form ? "" : gpu);
+        sb_printf(&rest, "  %s events%s", evs, t->truncated ? "  TRUNCATED" : "");
+        int need = 1 + name_w + 2 + (int)text_width(sb_str(&dev), dev.len) +
+                   (int)text_width(sb_str(&rest), rest.len);
+        if (need <= cols)
+            break;
+    }
     attr_t at = color_attr(C_HEADER) | A_BOLD;
     draw_blank(w, 0, 0, cols, at);
     int x = draw_str(w, 0, 0, cols, " ", at, a->v.ascii);
     /* The name gets up to 40% of the line, cut in the middle; then the
      * numbers; the device name takes what is left. */
     int rest_w = (int)text_width(sb_str(&rest), rest.len);
-    int name_w = MIN((int)text_width(a->name, strlen(a->name)), MAX(12, cols * 2 / 5));
     x += draw_fit(w, 0, x, MIN(name_w, cols - x), a->name, strlen(a->name), true, false, at,
                   a->v.ascii);
     int dev_room = cols - x - rest_w - 2;

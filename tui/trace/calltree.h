@@ -158,7 +158,7 @@ struct calltree {
     uint8_t *rowmark;     /* per row: CT_MARK_PATH while filtered */
     struct hmap saved_unfiltered; /* open nodes before the filter */
     bool have_saved;              /* saved_unfiltered is set */
-    int64_t total_gpu;            /* union of all GPU work (CT_UNKNOWN until computed) */
+    int64_t total_gpu;            /* the roots' GPU times summed (CT_UNKNOWN until computed) */
     /* Times that outlive the nodes (rebuilds make new nodes): per trace
      * row for the roots, per group identity for groups. */
     int64_t *row_cpu, *row_gpu; /* CT_UNKNOWN until computed */
@@ -227,9 +227,14 @@ void calltree_name(const struct calltree *ct, uint32_t node, struct strbuf *out)
  * (gputime_subtree with communication; a GPU event's own duration). */
 int64_t calltree_cpu(struct calltree *ct, uint32_t node);
 int64_t calltree_gpu(struct calltree *ct, uint32_t node);
+/* Unlinked GPU events of an unlinked-work root (0 for other nodes): its
+ * children before grouping. */
+uint32_t calltree_unlinked_events(const struct calltree *ct, uint32_t node);
 /* Top-level spans of a thread node (0 for other nodes). */
 uint32_t calltree_thread_spans(struct calltree *ct, uint32_t node);
-/* GPU time of the node's parent (for the roots: all GPU work). */
+/* GPU time of the node's parent; for the roots, the roots' GPU times
+ * summed, so that the roots' shares add to 100 % where the GPU work of
+ * two threads overlaps in time. */
 int64_t calltree_parent_gpu(struct calltree *ct, uint32_t node);
 
 /* Open / close the node at a row; the rows below are made again. Return

@@ -121,6 +121,27 @@ static struct ct_gtime *group_times(struct calltree *ct, uint32_t n)
     return g;
 }
 
+/* GPU time of the root of kind TN_THREAD or TN_UNLINKED on trace row r
+ * (once per row). */
+static int64_t root_gpu(struct calltree *ct, uint8_t kind, uint32_t r)
+{
+    const struct trace *t = ct->t;
+    if (ct->row_gpu[r] != CT_UNKNOWN)
+        return ct->row_gpu[r];
+    ct->iv.n = 0;
+    if (kind == TN_THREAD) {
+        uint32_t lo = ct->tops_first[r], hi = ct->tops_first[r + 1];
+        ct->row_gpu[r] = members_gpu(ct, ct->tops + lo, hi - lo);
+    } else {
+        const struct row *row = &t->rows.v[r];
+        for (uint32_t j = 0; j < row->nevents; j++)
+            if (ct_is_unlinked_gpu(&t->ev.v[row->order[j]]))
+                add_gpu_ivals(ct, row->order[j]);
+        ct->row_gpu[r] = union_now(ct);
+    }
+    return ct->row_gpu[r];
+}
+
 int64_t calltree_gpu(struct calltree *ct, uint32_t n)
 {
     struct tnode *node = &ct->nodes.v[n];
@@ -143,21 +164,8 @@ int64_t calltree_gpu(struct calltree *ct, uint32_t n)
         break;
     }
     case TN_THREAD:
-        if (ct->row_gpu[node->ref] == CT_UNKNOWN) {
-            uint32_t lo = ct->tops_first[node->ref], hi = ct->tops_first[node->ref + 1];
-            ct->row_gpu[node->ref] = members_gpu(ct, ct->tops + lo, hi - lo);
-        }
-        v = ct->row_gpu[node->ref];
-        break;
     case TN_UNLINKED:
-        if (ct->row_gpu[node->ref] == CT_UNKNOWN) {
-            const struct row *row = &t->rows.v[node->ref];
-            for (uint32_t j = 0; j < row->nevents; j++)
-                if (ct_is_unlinked_gpu(&t->ev.v[row->order[j]]))
-                    add_gpu_ivals(ct, row->order[j]);
-            ct->row_gpu[node->ref] = union_now(ct);
-        }
-        v = ct->row_gpu[node->ref];
+        v = root_gpu(ct, node->kind, node->ref);
         break;
     }
     ct->nodes.v[n].gpu = v;
@@ -175,6 +183,18 @@ static void thread_sums(struct calltree *ct, uint32_t r)
         cpu += ct->t->ev.v[ct->tops[k]].dur;
     ct->row_cpu[r] = wide_clamp(cpu);
     ct->row_spans[r] = ct->tops_first[r + 1] - ct->tops_first[r];
+}
+
+uint32_t calltree_unlinked_events(const struct calltree *ct, uint32_t n)
+{
+    const struct tnode *node = &ct->nodes.v[n];
+    if (node->kind != TN_UNLINKED)
+        return 0;
+    const struct row *row = &ct->t->rows.v[node->ref];
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < row->nevents; j++)
+        k += ct_is_unlinked_gpu(&ct->t->ev.v[row->order[j]]);
+    return k;
 }
 
 uint32_t calltree_thread_spans(struct calltree *ct, uint32_t n)
@@ -226,14 +246,15 @@ int64_t calltree_parent_gpu(struct calltree *ct, uint32_t n)
     uint32_t p = ct->nodes.v[n].parent;
     if (p != IDX_NONE)
         return calltree_gpu(ct, p);
+    /* The roots' GPU times summed, every root's whatever the filter
+     * shows: GPU work of two threads that overlaps in time counts under
+     * both, so against the union of all GPU work the roots would add to
+     * more than 100 %. */
     if (ct->total_gpu == CT_UNKNOWN) {
-        ct->iv.n = 0;
-        for (uint32_t i = 0; i < ct->t->ev.n; i++) {
-            const struct event *e = &ct->t->ev.v[i];
-            if (evk_is_gpu(e->kind))
-                VEC_PUSH(&ct->iv, ((struct ival){e->ts, ev_end(e)}));
-        }
-        ct->total_gpu = union_now(ct);
+        __int128 sum = 0;
+        for (size_t i = 0; i < ct->all_roots.n; i++)
+            sum += root_gpu(ct, ct->all_roots.v[i].kind, ct->all_roots.v[i].row);
+        ct->total_gpu = wide_clamp(sum);
     }
     return ct->total_gpu;
 }

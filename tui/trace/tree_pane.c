@@ -399,7 +399,14 @@ static void describe_root(struct view *a, struct calltree *ct, uint32_t n, struc
     detail_wrap(d, NULL, sb_str(&sb), sb.len, C_THREAD);
     sb_free(&sb);
     detail_kvf(d, "pid / tid", "%s / %s", trace_str(t, row->pid_str), trace_str(t, row->tid_str));
-    detail_kvf(d, "events", "%u", row->nevents);
+    if (node->kind == TN_UNLINKED) {
+        /* The node holds the row's unlinked GPU work only: count that,
+         * with the row's events beside it. */
+        detail_kvf(d, "unlinked", "%u of the row's %u events", calltree_unlinked_events(ct, n),
+                   row->nevents);
+    } else {
+        detail_kvf(d, "events", "%u", row->nevents);
+    }
     char buf[32];
     if (node->kind == TN_THREAD) {
         uint32_t spans = calltree_thread_spans(ct, n);
