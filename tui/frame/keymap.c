@@ -56,26 +56,22 @@ static const struct keybind keys_global[] = {
     {0, A_NONE, NULL},
 };
 
+/* The keys of every table: sort by the next, previous or n-th column,
+ * the detail columns, column scrolling. */
+#define TABLE_COLUMN_KEYS                                                                          \
+    {'>', A_SORT_NEXT, NULL}, {'<', A_SORT_PREV, NULL}, {'1', A_SORT_1, NULL},                     \
+        {'2', A_SORT_2, NULL}, {'3', A_SORT_3, NULL}, {'4', A_SORT_4, NULL},                       \
+        {'5', A_SORT_5, NULL}, {'6', A_SORT_6, NULL}, {'7', A_SORT_7, NULL},                       \
+        {'8', A_SORT_8, NULL}, {'9', A_SORT_9, NULL}, {'w', A_ALL_COLUMNS, "Columns"},             \
+        {'[', A_SCROLL_LEFT, NULL}, {']', A_SCROLL_RIGHT, NULL}
+
 static const struct keybind keys_table[] = {
     {'\n', A_ACTIVATE, "Instances"},
     {'v', A_VIEW_NEXT, "View"},
     {'V', A_VIEW_PREV, NULL},
     {'s', A_SORT_MENU, "Sort"},
     {'S', A_SORT_REVERSE, "Reverse"},
-    {'>', A_SORT_NEXT, NULL},
-    {'<', A_SORT_PREV, NULL},
-    {'1', A_SORT_1, NULL},
-    {'2', A_SORT_2, NULL},
-    {'3', A_SORT_3, NULL},
-    {'4', A_SORT_4, NULL},
-    {'5', A_SORT_5, NULL},
-    {'6', A_SORT_6, NULL},
-    {'7', A_SORT_7, NULL},
-    {'8', A_SORT_8, NULL},
-    {'9', A_SORT_9, NULL},
-    {'w', A_ALL_COLUMNS, "Columns"},
-    {'[', A_SCROLL_LEFT, NULL},
-    {']', A_SCROLL_RIGHT, NULL},
+    TABLE_COLUMN_KEYS,
     {'r', A_ROOFLINE, NULL},
     {0, A_NONE, NULL},
 };
@@ -86,20 +82,7 @@ static const struct keybind keys_job_table[] = {
     {'\n', A_ACTIVATE, "Open rank"},
     {'s', A_SORT_MENU, "Sort"},
     {'S', A_SORT_REVERSE, "Reverse"},
-    {'>', A_SORT_NEXT, NULL},
-    {'<', A_SORT_PREV, NULL},
-    {'1', A_SORT_1, NULL},
-    {'2', A_SORT_2, NULL},
-    {'3', A_SORT_3, NULL},
-    {'4', A_SORT_4, NULL},
-    {'5', A_SORT_5, NULL},
-    {'6', A_SORT_6, NULL},
-    {'7', A_SORT_7, NULL},
-    {'8', A_SORT_8, NULL},
-    {'9', A_SORT_9, NULL},
-    {'w', A_ALL_COLUMNS, "Columns"},
-    {'[', A_SCROLL_LEFT, NULL},
-    {']', A_SCROLL_RIGHT, NULL},
+    TABLE_COLUMN_KEYS,
     {0, A_NONE, NULL},
 };
 
@@ -160,20 +143,7 @@ static const struct keybind keys_snap_table[] = {
     {'V', A_VIEW_PREV, NULL},
     {'s', A_SORT_MENU, "Sort"},
     {'S', A_SORT_REVERSE, NULL},
-    {'>', A_SORT_NEXT, NULL},
-    {'<', A_SORT_PREV, NULL},
-    {'1', A_SORT_1, NULL},
-    {'2', A_SORT_2, NULL},
-    {'3', A_SORT_3, NULL},
-    {'4', A_SORT_4, NULL},
-    {'5', A_SORT_5, NULL},
-    {'6', A_SORT_6, NULL},
-    {'7', A_SORT_7, NULL},
-    {'8', A_SORT_8, NULL},
-    {'9', A_SORT_9, NULL},
-    {'w', A_ALL_COLUMNS, "Columns"},
-    {'[', A_SCROLL_LEFT, NULL},
-    {']', A_SCROLL_RIGHT, NULL},
+    TABLE_COLUMN_KEYS,
     {'D', A_SITE_DEPTH, "Depth"},
     {'d', A_DEVICE_NEXT, NULL},
     {'p', A_PEAK, NULL},
