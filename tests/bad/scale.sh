@@ -65,6 +65,20 @@ fi
 if gen coll-sizes; then
     within 1024 15 report -q -t collectives-summary -n 3 "$tmp/coll-sizes" >"$tmp/out" 2>"$tmp/err"
     check "collectives-summary of 100,000 groups" 0 - $? "$tmp/err" "$tmp/out"
+    # The job view on the same 100,000 collectives: 200 keys in its tables
+    # (each key once formatted the whole table: most of a second apiece).
+    {
+        echo "focus-tree"
+        i=0
+        while [ $i -lt 100 ]; do
+            echo "move-down"
+            echo "sort-next"
+            i=$((i + 1))
+        done
+        echo "expect collectives: Collectives across ranks"
+    } >"$tmp/job-keys"
+    within 1024 30 --script "$tmp/job-keys" --size 120x40 "$tmp/coll-sizes" >"$tmp/out" 2>"$tmp/err"
+    check "job view keys over 100,000 collectives" 0 - $? "$tmp/err" "$tmp/out"
 fi
 
 # One chain of 60,000 nested ops with a kernel at each level: every
