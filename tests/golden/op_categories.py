@@ -3,8 +3,9 @@
 tests/golden/op_categories.expected, so that an op TraceLens maps and
 torchtop does not (or a changed mapping) shows as a diff.
 
-The names are those of the ops table (every kernel launcher, with the
-categories of its instances, docs/metrics.md §4), one line per trace and
+The names are those of the ops table's op rows (every kernel launcher,
+with the categories of its instances, docs/metrics.md §4; not the rows of
+GPU time no op counts), one line per trace and
 name: TRACE<TAB>NAME<TAB>CATEGORIES. Regenerate after a deliberate change
 of the category map, and review the diff:
 
@@ -37,6 +38,10 @@ def lines(tt, shared):
             raise SystemExit("FAIL: %s: ops exited %d: %s" % (f, p.returncode,
                                                               p.stderr.decode()[:300]))
         for r in csv.DictReader(io.StringIO(p.stdout.decode("utf-8"))):
+            # The rows of GPU time no op counts (row_kind other than op)
+            # are not ops and have no category.
+            if r.get("row_kind", "op") != "op":
+                continue
             out.append("%s\t%s\t%s" % (name, r["name"], r["Categories"]))
     return sorted(set(out))
 
