@@ -10,6 +10,7 @@
 #include "tui/frame/draw.h"
 #include "tui/frame/help.h"
 #include "tui/frame/overlay.h"
+#include "tui/frame/textview.h"
 
 void overlay_close(struct app *a)
 {
@@ -208,31 +209,7 @@ static void menu_draw(struct app *a)
 static unsigned menu_key(struct app *a, int key)
 {
     struct menu *m = &a->menu;
-    enum action act = keymap_lookup(PANE_DETAIL, key);
-    /* The numbers drawn beside the first nine items pick them. */
-    if (key >= '1' && key <= '9' && key - '1' < m->n) {
-        m->cur = key - '1';
-        act = A_ACTIVATE;
-    }
-    switch (act) {
-    case A_MOVE_DOWN:
-        m->cur = MIN(m->cur + 1, m->n - 1);
-        break;
-    case A_MOVE_UP:
-        m->cur = MAX(m->cur - 1, 0);
-        break;
-    case A_PAGE_DOWN:
-        m->cur = MIN(m->cur + 10, m->n - 1);
-        break;
-    case A_PAGE_UP:
-        m->cur = MAX(m->cur - 10, 0);
-        break;
-    case A_MOVE_FIRST:
-        m->cur = 0;
-        break;
-    case A_MOVE_LAST:
-        m->cur = m->n - 1;
-        break;
+    switch (textview_menu_move(&m->cur, m->n, key)) {
     case A_ACTIVATE: {
         menu_pick_fn pick = m->pick;
         void *ctx = m->ctx;
@@ -245,9 +222,7 @@ static unsigned menu_key(struct app *a, int key)
         }
         return R_HANDLED;
     }
-    case A_QUIT:
     case A_CANCEL:
-    case A_MOVE_LEFT:
         overlay_close(a);
         return R_HANDLED;
     default:

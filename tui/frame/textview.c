@@ -79,47 +79,59 @@ void textview_menu_close(struct textview_menu *m)
     memset(m, 0, sizeof(*m));
 }
 
-int textview_menu_key(struct textview_menu *m, int key)
+enum action textview_menu_move(int *cur, int n, int key)
 {
     /* The detail pane's table: moves and Enter, no pane's own letters. */
     enum action act = keymap_lookup(PANE_DETAIL, key);
-    if (key >= '1' && key <= '9' && key - '1' < m->n) {
-        m->cur = key - '1';
-        act = A_ACTIVATE;
+    /* The numbers drawn beside the first nine items pick them. */
+    if (key >= '1' && key <= '9' && key - '1' < n) {
+        *cur = key - '1';
+        return A_ACTIVATE;
     }
     switch (act) {
     case A_MOVE_DOWN:
-        m->cur = MIN(m->cur + 1, m->n - 1);
-        break;
+        *cur = MIN(*cur + 1, n - 1);
+        return A_NONE;
     case A_MOVE_UP:
-        m->cur = MAX(m->cur - 1, 0);
-        break;
+        *cur = MAX(*cur - 1, 0);
+        return A_NONE;
     case A_PAGE_DOWN:
-        m->cur = MIN(m->cur + 10, m->n - 1);
-        break;
+        *cur = MIN(*cur + 10, n - 1);
+        return A_NONE;
     case A_PAGE_UP:
-        m->cur = MAX(m->cur - 10, 0);
-        break;
+        *cur = MAX(*cur - 10, 0);
+        return A_NONE;
     case A_MOVE_FIRST:
-        m->cur = 0;
-        break;
+        *cur = 0;
+        return A_NONE;
     case A_MOVE_LAST:
-        m->cur = m->n - 1;
-        break;
+        *cur = n - 1;
+        return A_NONE;
+    case A_ACTIVATE:
+        return A_ACTIVATE;
+    case A_QUIT:
+    case A_CANCEL:
+    case A_MOVE_LEFT:
+        return A_CANCEL;
+    default:
+        return A_NONE;
+    }
+}
+
+int textview_menu_key(struct textview_menu *m, int key)
+{
+    switch (textview_menu_move(&m->cur, m->n, key)) {
     case A_ACTIVATE: {
         int item = m->n ? m->cur : TEXTVIEW_MENU_CLOSED;
         textview_menu_close(m);
         return item;
     }
-    case A_QUIT:
     case A_CANCEL:
-    case A_MOVE_LEFT:
         textview_menu_close(m);
         return TEXTVIEW_MENU_CLOSED;
     default:
-        break;
+        return TEXTVIEW_MENU_KEPT;
     }
-    return TEXTVIEW_MENU_KEPT;
 }
 
 static void put_line(struct strbuf *out, const char *s, int cols, bool ascii)

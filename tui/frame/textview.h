@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "core/base/strbuf.h"
+#include "tui/frame/actions.h"
 
 /* The continuation marks of a scrolled table: columns further right
  * ("›"), columns scrolled off to the left ("‹"). */
@@ -61,6 +62,10 @@ enum { TEXTVIEW_MENU_KEPT = -1, TEXTVIEW_MENU_CLOSED = -2 };
  * Left close (TEXTVIEW_MENU_CLOSED); anything else keeps it open
  * (TEXTVIEW_MENU_KEPT). */
 int textview_menu_key(struct textview_menu *m, int key);
+/* The moves every menu shares (the explorer's overlay and this one): key
+ * moves *cur among n items; returns A_ACTIVATE to pick *cur (Enter, or 1-9
+ * after setting it), A_CANCEL to close (Esc, q, Left), A_NONE otherwise. */
+enum action textview_menu_move(int *cur, int n, int key);
 
 /* Append the menu in at most `lines` lines (each ending in '\n', at most
  * cols columns): its title, then the items that fit, scrolled to the
