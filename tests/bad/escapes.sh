@@ -7,14 +7,6 @@ set -u
 . "${top_srcdir:-.}/tests/lib/corpus.sh"
 [ -n "${PYTHON3:-}" ] || PYTHON3=python3
 
-ok() {
-    if [ "$1" = 0 ]; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $2"
-        fail=$((fail + 1))
-    fi
-}
 esc=$(printf '\033')
 # raw FILE: whether FILE holds one of the injected sequences.
 raw() {

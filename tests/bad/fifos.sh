@@ -8,14 +8,6 @@ set -u
 . "${top_srcdir:-.}/tests/lib/corpus.sh"
 [ -n "${PYTHON3:-}" ] || PYTHON3=python3
 
-ok() {
-    if [ "$1" = 0 ]; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $2"
-        fail=$((fail + 1))
-    fi
-}
 mkfifo "$tmp/probe" 2>/dev/null || {
     echo "SKIP: no mkfifo here"
     exit 77

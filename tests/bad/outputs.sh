@@ -10,15 +10,6 @@ src="${top_srcdir:-.}/tests/bad"
 . "${top_srcdir:-.}/tests/lib/corpus.sh"
 [ -n "${PYTHON3:-}" ] || PYTHON3=python3
 
-ok() {
-    if [ "$1" = 0 ]; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $2"
-        fail=$((fail + 1))
-    fi
-}
-
 # A small valid trace (906 events) and copies of it.
 d="$tmp/d"
 mkdir "$d"

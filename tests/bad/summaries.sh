@@ -17,15 +17,6 @@ command -v "$PYTHON3" >/dev/null 2>&1 || {
     exit 77
 }
 
-ok() {
-    if [ "$1" = 0 ]; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $2"
-        fail=$((fail + 1))
-    fi
-}
-
 # gen DIR MODE: rank-0.json and rank-1.json, four collectives matched
 # across the two ranks and a compute kernel after each.
 gen() {

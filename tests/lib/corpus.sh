@@ -1,10 +1,20 @@
 # Shared by the input-corpus tests (tests/bad, tests/bad-pickle). Source it
 # after setting nothing; it sets tt (the program), tmp (a scratch folder,
-# removed at exit), pass and fail, and defines check.
+# removed at exit), pass and fail, and defines ok and check.
 tt="${top_builddir:-.}/torchtop"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
+
+# ok STATUS NAME: a check passed when STATUS is 0, else it failed (named).
+ok() {
+    if [ "$1" = 0 ]; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $2"
+        fail=$((fail + 1))
+    fi
+}
 
 # check NAME WANT-STATUS WANT-MESSAGE STATUS STDERR-FILE STDOUT-FILE
 # The first stderr line ("-" for none) and the status must be as wanted, and
