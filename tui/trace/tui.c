@@ -430,6 +430,39 @@ static void print_timing(const struct loader *ld, const struct bgviews *bg, doub
                     bgviews_seconds(bg, i));
 }
 
+/* Hand what ld loaded over to app a (the trace, its analysis, the first
+ * screen's views, the snapshot, the background views, the lanes), leaving
+ * ld holding none of it; shown names it in the header, warning (owned) is
+ * the load fault shown at start. */
+static void take_loaded(struct app *a, struct loader *ld, const char *shown, char *warning,
+                        const struct tui_opts *o)
+{
+    a->v.t = ld->t;
+    a->v.an = ld->an;
+    ld->t = NULL;
+    ld->an = NULL;
+    if (ld->snap) {
+        a->v.snap = snapview_new(ld->snap);
+        ld->snap = NULL;
+    }
+    for (int i = 0; i < APP_NVIEWS; i++) {
+        a->views[i] = ld->views[i];
+        a->views_err[i] = ld->views_err[i];
+        ld->views[i] = NULL;
+        ld->views_err[i] = NULL;
+    }
+    a->name = xstrdup(shown);
+    a->load_warning = warning;
+    a->v.srcpath = o->srcpath;
+    a->bg = ld->bg;
+    ld->bg = NULL;
+    a->v.lanes = ld->lanes;
+    a->v.nlanes = ld->nlanes;
+    ld->lanes = NULL;
+    ld->nlanes = 0;
+    errinfo_clear(&ld->err);
+}
+
 struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, char **why)
 {
     const char *shown = o->name ? o->name : base_name(o->path);
@@ -458,20 +491,8 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
         free(m);
     }
     struct app *a = xcalloc(1, sizeof(*a));
-    a->v.t = ld.t;
-    a->v.an = ld.an;
-    for (int i = 0; i < APP_NVIEWS; i++) {
-        a->views[i] = ld.views[i];
-        a->views_err[i] = ld.views_err[i];
-    }
-    a->name = xstrdup(shown);
-    a->load_warning = warning;
-    a->v.srcpath = o->srcpath;
-    a->bg = ld.bg;
+    take_loaded(a, &ld, shown, warning, o);
     a->owns_bg = true;
-    a->v.lanes = ld.lanes;
-    a->v.nlanes = ld.nlanes;
-    errinfo_clear(&ld.err);
     app_init(a, &explore_trace_doc, ascii, headless);
     /* A script sees every view from its first step, as in tui_main. */
     const char *hold = getenv("TORCHTOP_HOLD_ANALYSIS");
@@ -555,27 +576,8 @@ int tui_main(const struct tui_opts *o)
     }
 
     struct app a = {0};
-    a.v.t = ld.t;
-    a.v.an = ld.an;
-    if (ld.snap) {
-        a.v.snap = snapview_new(ld.snap);
-        ld.snap = NULL;
-    }
-    for (int i = 0; i < APP_NVIEWS; i++) {
-        a.views[i] = ld.views[i];
-        a.views_err[i] = ld.views_err[i];
-    }
-    a.name = xstrdup(shown);
-    a.load_warning = warning;
+    take_loaded(&a, &ld, shown, warning, o);
     a.back_quits = o->back_quits;
-    a.v.srcpath = o->srcpath;
-    errinfo_clear(&ld.err);
-    a.bg = ld.bg;
-    ld.bg = NULL;
-    a.v.lanes = ld.lanes;
-    a.v.nlanes = ld.nlanes;
-    ld.lanes = NULL;
-    ld.nlanes = 0;
     app_init(&a, a.v.snap ? &explore_snapshot_doc : &explore_trace_doc, ascii, headless);
     /* The other views behind the first screen. A script sees them all from
      * its first step (its screens must not depend on timing), unless a
