@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cJSON.h>
@@ -188,6 +189,12 @@ bool ranksum_is_summary(const char *path)
     /* Peeking would consume standard input or a pipe, which the trace
      * loader reads; a FIFO is never opened here. */
     if (strcmp(path, "-") == 0)
+        return false;
+    /* Not even opened without waiting: that open would let a writer
+     * waiting on the FIFO go on, and our close then leaves it without a
+     * reader (it dies of SIGPIPE before the loader opens the FIFO). */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return false;
     struct source src;
     struct errinfo err = {0};
