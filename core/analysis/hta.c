@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,18 @@ enum hta_ktype hta_kernel_type(const char *n)
     return HTA_COMPUTATION;
 }
 
+enum hta_ktype hta_row_kernel_type(const char *name, const char *cat)
+{
+    return strcmp(cat, "cuda_sync") == 0 ? HTA_OTHER : hta_kernel_type(name);
+}
+
+bool hta_kernel_category(const char *cat)
+{
+    /* (kernel)|(gpu_mem.+)|(mtia_ccp_events) with re.match */
+    return strncmp(cat, "kernel", 6) == 0 || (strncmp(cat, "gpu_mem", 7) == 0 && cat[7]) ||
+           strncmp(cat, "mtia_ccp_events", 15) == 0;
+}
+
 const char *hta_ktype_name(enum hta_ktype k)
 {
     static const char *const names[] = {"COMPUTATION", "COMMUNICATION", "MEMORY", "OTHER"};
@@ -52,17 +65,21 @@ const char *hta_ktype_name(enum hta_ktype k)
 }
 
 /* Python's int(): an integer, a float truncated, a string of decimal digits
- * (blanks and one sign allowed); anything else (HIP's "0x0") is -1. */
-static int32_t stream_of(const struct trace *t, uint32_t i)
+ * (blanks and one sign allowed); anything else (HIP's "0x0"), and a value
+ * outside int64, is -1. 64-bit: CUDA's sync events name the stream
+ * 2^32 - 1, which a 32-bit id would read as -1 and so drop. */
+static int64_t stream_of(const struct trace *t, uint32_t i)
 {
     struct argval a;
     if (!argpack_find(t, i, "stream", &a))
         return -1;
     switch (a.type) {
     case ARG_INT:
-        return a.v.i >= INT32_MIN && a.v.i <= INT32_MAX ? (int32_t)a.v.i : -1;
+        return a.v.i;
+    case ARG_UINT:
+        return -1; /* above INT64_MAX */
     case ARG_DOUBLE:
-        return isfinite(a.v.d) && fabs(a.v.d) < 2147483647.0 ? (int32_t)a.v.d : -1;
+        return isfinite(a.v.d) && fabs(a.v.d) < 9.2e18 ? (int64_t)a.v.d : -1;
     case ARG_TRUE:
         return 1;
     case ARG_FALSE:
@@ -72,12 +89,13 @@ static int32_t stream_of(const struct trace *t, uint32_t i)
         while (isspace((unsigned char)*s))
             s++;
         char *end;
+        errno = 0;
         long long v = strtoll(s, &end, 10);
-        if (end == s || !isdigit((unsigned char)end[-1]))
+        if (end == s || !isdigit((unsigned char)end[-1]) || errno == ERANGE)
             return -1;
         while (isspace((unsigned char)*end))
             end++;
-        return *end == '\0' && v >= INT32_MIN && v <= INT32_MAX ? (int32_t)v : -1;
+        return *end == '\0' ? (int64_t)v : -1;
     }
     default:
         return -1;
@@ -174,7 +192,8 @@ struct hta *hta_new(const struct trace *t)
         }
         if (r.stream == -1 && r.corr == -1)
             continue;
-        r.ktype = (uint8_t)hta_kernel_type(ev_name(t, i));
+        r.ktype = (uint8_t)hta_row_kernel_type(ev_name(t, i), ev_cat(t, i));
+        r.kernel = hta_kernel_category(ev_cat(t, i));
         VEC_PUSH(&all, r);
         VEC_PUSH(&is_gpu, (uint8_t)gpu);
     }
@@ -321,11 +340,13 @@ size_t hta_merge(struct hta_iv *iv, size_t n)
     return m + 1;
 }
 
-int32_t *hta_streams(const struct hta *h, size_t *n)
+int64_t *hta_streams(const struct hta *h, bool kernels_only, size_t *n)
 {
-    int32_t *s = xmalloc((h->gpu.n + 1) * sizeof(*s));
+    int64_t *s = xmalloc((h->gpu.n + 1) * sizeof(*s));
     size_t m = 0;
     for (size_t i = 0; i < h->gpu.n; i++) {
+        if (kernels_only && !h->gpu.v[i].kernel)
+            continue;
         size_t j = 0;
         while (j < m && s[j] != h->gpu.v[i].stream)
             j++;

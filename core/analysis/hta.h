@@ -22,9 +22,12 @@ enum hta_ktype { HTA_COMPUTATION, HTA_COMMUNICATION, HTA_MEMORY, HTA_OTHER };
 struct hta_ev {
     double ts, dur, end; /* µs, relative to the earliest event (HTA's alignment) */
     int64_t corr;        /* args.correlation, -1 when absent */
+    int64_t stream;      /* args.stream as Python's int() reads it (64-bit: a sync
+                          * event's stream can be 2^32 - 1), -1 when absent */
     uint32_t ev;         /* index into trace.ev */
-    int32_t stream;      /* args.stream as Python's int() reads it, -1 when absent */
-    uint8_t ktype;       /* enum hta_ktype, from the name */
+    uint8_t ktype;       /* enum hta_ktype, from the name and category */
+    bool kernel;         /* a GPU kernel by category (kernel, gpu_mem*, mtia_ccp_events):
+                          * the rows idle time reads; sync events are not */
 };
 
 struct hta {
@@ -48,6 +51,13 @@ void hta_free(struct hta *h);
 
 /* HTA's kernel type of a kernel name. */
 enum hta_ktype hta_kernel_type(const char *name);
+/* HTA's kernel type of a row: OTHER for a sync event (category
+ * cuda_sync: it runs no kernel, whatever its name), else by name. */
+enum hta_ktype hta_row_kernel_type(const char *name, const char *cat);
+/* Whether a category is one of HTA's GPU kernel categories
+ * (KERNEL_CATEGORY_PATTERN, matched at the start: kernel, gpu_mem.+,
+ * mtia_ccp_events). */
+bool hta_kernel_category(const char *cat);
 const char *hta_ktype_name(enum hta_ktype k);
 
 /* The host event HTA's index_correlation links GPU event g to (the last
@@ -72,8 +82,9 @@ struct hta_iv {
  * are written over the first entries. */
 size_t hta_merge(struct hta_iv *iv, size_t n);
 
-/* The streams of h's GPU events in order of first appearance in HTA's
- * frame; *n gets the count. Caller frees. */
-int32_t *hta_streams(const struct hta *h, size_t *n);
+/* The streams of h's GPU events (only those with `kernel` set when
+ * kernels_only) in order of first appearance in HTA's frame; *n gets the
+ * count. Caller frees. */
+int64_t *hta_streams(const struct hta *h, bool kernels_only, size_t *n);
 
 #endif

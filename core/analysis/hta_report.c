@@ -146,8 +146,11 @@ void hta_report_idle(const struct hta *h, bool intervals, struct table_list *out
                                  : NULL;
     if (it)
         it->whole = true;
+    /* HTA's idle time reads the GPU kernels by category (kernels, memcpys,
+     * memsets, MTIA's device events): sync events and other rows that carry
+     * a stream are not kernels and make no gaps. */
     size_t ns;
-    int32_t *streams = hta_streams(h, &ns);
+    int64_t *streams = hta_streams(h, true, &ns);
     struct gref *g = xmalloc((h->gpu.n + 1) * sizeof(*g));
     double *gaps[IDLE__N];
     for (int c = 0; c < IDLE__N; c++)
@@ -155,7 +158,7 @@ void hta_report_idle(const struct hta *h, bool intervals, struct table_list *out
     for (size_t s = 0; s < ns; s++) {
         size_t m = 0;
         for (size_t i = 0; i < h->gpu.n; i++)
-            if (h->gpu.v[i].stream == streams[s])
+            if (h->gpu.v[i].kernel && h->gpu.v[i].stream == streams[s])
                 g[m++] = (struct gref){h->gpu.v[i].ts, (uint32_t)i};
         gref_sort(g, m);
         size_t cnt[IDLE__N] = {0};
