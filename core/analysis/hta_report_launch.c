@@ -28,14 +28,45 @@ static bool launch_stats_call(const char *n)
            !strcmp(n, "cudaMemcpyAsync") || !strcmp(n, "cudaMemsetAsync");
 }
 
-/* The calls the queue length counts as enqueueing work: the CUDA ones
- * above, the driver's cuLaunchKernel and the HIP calls HTA counts
- * (hipExtLaunchKernel is not one). */
+/* The calls the queue length counts as enqueueing work
+ * (get_runtime_launch_events_mask): the CUDA ones above, the driver's
+ * cuLaunchKernel and cuLaunchKernelEx, MTIA's submit, the HIP calls HTA
+ * lists (hipExtLaunchKernel is not one) and the XPU (Unified Runtime)
+ * enqueue calls. */
 static bool queue_call(const char *n)
 {
-    return launch_stats_call(n) || !strcmp(n, "cuLaunchKernel") || !strcmp(n, "hipLaunchKernel") ||
-           !strcmp(n, "hipExtModuleLaunchKernel") || !strcmp(n, "hipMemcpyAsync") ||
-           !strcmp(n, "hipMemsetAsync") || !strcmp(n, "hipMemcpyWithStream");
+    static const char *const names[] = {
+        "cuLaunchKernel",
+        "cuLaunchKernelEx",
+        "runFunction - job_prep_and_submit_for_execution",
+        "hipLaunchKernel",
+        "hipExtModuleLaunchKernel",
+        "hipMemcpyAsync",
+        "hipMemsetAsync",
+        "hipMemcpyWithStream",
+        "urEnqueueUSMFill",
+        "urEnqueueUSMFill2D",
+        "urEnqueueUSMMemcpy",
+        "urEnqueueUSMMemcpy2D",
+        "urEnqueueKernelLaunch",
+        "urEnqueueKernelLaunchExp",
+        "urEnqueueKernelLaunchCustomExp",
+        "urEnqueueKernelLaunchWithArgsExp",
+        "urEnqueueCooperativeKernelLaunchExp",
+        "urEnqueueMemBufferFill",
+        "urEnqueueMemBufferRead",
+        "urEnqueueMemBufferWrite",
+        "urEnqueueMemBufferCopy",
+        "urUSMHostAlloc",
+        "urUSMSharedAlloc",
+        "urUSMDeviceAlloc",
+    };
+    if (launch_stats_call(n))
+        return true;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strcmp(n, names[i]))
+            return true;
+    return false;
 }
 
 struct launch_row {
@@ -188,12 +219,17 @@ void hta_report_launch_stats(const struct hta *h, struct table_list *out)
 
 struct qpt {
     double ts;
-    int32_t stream;
+    int64_t stream;
     int8_t d;
 };
+/* At equal times the enqueue comes first: HTA sorts with an unstable sort
+ * and leaves such ties in no defined order; this order keeps the length
+ * >= 0 whenever no GPU row starts before its call. */
 static inline bool qpt_less(const struct qpt *a, const struct qpt *b)
 {
-    return a->ts < b->ts;
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    return a->d > b->d;
 }
 SORT_DEFINE(qpt_sort, struct qpt, qpt_less)
 
@@ -229,30 +265,38 @@ struct table *hta_report_queue_length(const struct hta *h)
     tab->whole = true;
     struct gcorr *gc = gpu_by_corr(h);
     VEC(struct qpt) pts = {0};
-    /* +1 when a listed call that launched GPU work runs (on the stream of
-     * each event it launched), -1 when a GPU event starts. */
+    /* HTA's series: +1 when a listed call that launched GPU work runs (one
+     * per GPU row of its correlation, on that row's stream), -1 when such
+     * a GPU row starts. Only the GPU rows a listed call launched count: a
+     * sync event, or a kernel whose launch is not in the list, moves
+     * nothing, so every -1 has its +1. */
+    VEC(int64_t) fed = {0}; /* correlations of the counted calls */
     for (size_t i = 0; i < h->cpu.n; i++) {
         const struct hta_ev *c = &h->cpu.v[i];
         if (c->corr < 0 || !queue_call(ev_name(t, c->ev)))
             continue;
         size_t k = gcorr_first(gc, h->gpu.n, c->corr);
-        bool launched = false;
+        bool launched = false; /* HTA's index_correlation > 0 */
         for (size_t j = k; j < h->gpu.n && gc[j].corr == c->corr; j++)
             launched |= h->gpu.v[gc[j].k].stream >= 0;
         if (!launched)
             continue;
+        VEC_PUSH(&fed, c->corr);
         for (; k < h->gpu.n && gc[k].corr == c->corr; k++)
             VEC_PUSH(&pts, ((struct qpt){c->ts, h->gpu.v[gc[k].k].stream, 1}));
     }
+    corr64_sort(fed.v, fed.n);
     for (size_t i = 0; i < h->gpu.n; i++)
-        VEC_PUSH(&pts, ((struct qpt){h->gpu.v[i].ts, h->gpu.v[i].stream, -1}));
+        if (has_corr(fed.v, fed.n, h->gpu.v[i].corr))
+            VEC_PUSH(&pts, ((struct qpt){h->gpu.v[i].ts, h->gpu.v[i].stream, -1}));
+    VEC_FREE(&fed);
     qpt_sort(pts.v, pts.n);
     size_t ns;
-    int32_t *streams = hta_streams(h, &ns);
+    int64_t *streams = hta_streams(h, false, &ns);
     /* pandas groupby: streams ascending */
     for (size_t a = 1; a < ns; a++)
         for (size_t b = a; b > 0 && streams[b - 1] > streams[b]; b--) {
-            int32_t tmp = streams[b - 1];
+            int64_t tmp = streams[b - 1];
             streams[b - 1] = streams[b];
             streams[b] = tmp;
         }

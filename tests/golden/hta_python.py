@@ -22,8 +22,17 @@ import tempfile
 from checks import check, summary
 
 LAUNCH = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpyAsync", "cudaMemsetAsync"}
-QUEUE = LAUNCH | {"cuLaunchKernel", "hipLaunchKernel", "hipExtModuleLaunchKernel",
-                  "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream"}
+QUEUE = LAUNCH | {"cuLaunchKernel", "cuLaunchKernelEx",
+                  "runFunction - job_prep_and_submit_for_execution", "hipLaunchKernel",
+                  "hipExtModuleLaunchKernel", "hipMemcpyAsync", "hipMemsetAsync",
+                  "hipMemcpyWithStream"} | {
+    "urEnqueue" + n for n in ["USMFill", "USMFill2D", "USMMemcpy", "USMMemcpy2D", "KernelLaunch",
+                              "KernelLaunchExp", "KernelLaunchCustomExp", "KernelLaunchWithArgsExp",
+                              "CooperativeKernelLaunchExp", "MemBufferFill", "MemBufferRead",
+                              "MemBufferWrite", "MemBufferCopy"]} | {
+    "urUSMHostAlloc", "urUSMSharedAlloc", "urUSMDeviceAlloc"}
+# HTA's GPU kernel categories (KERNEL_CATEGORY_PATTERN, re.match)
+KERNEL_CAT = re.compile(r"(kernel)|(gpu_mem.+)|(mtia_ccp_events)")
 
 
 def py_int(v):
@@ -55,7 +64,7 @@ def frame(path):
             continue
         a = e.get("args") or {}
         c = a.get("correlation", -1)
-        rows.append(dict(name=e.get("name", ""), ts=e["ts"], dur=0 if mem else e.get("dur", 0),
+        rows.append(dict(name=e.get("name", ""), cat=e.get("cat"), ts=e["ts"], dur=0 if mem else e.get("dur", 0),
                          stream=py_int(a.get("stream", -1)), mem=mem,
                          corr=c if isinstance(c, int) else -1, args=a))
     t0 = min(r["ts"] for r in rows)
@@ -82,7 +91,9 @@ def frame(path):
     return g, c, launch
 
 
-def ktype(n):
+def ktype(n, cat):
+    if cat == "cuda_sync":  # a sync event runs no kernel, whatever its name
+        return "OTHER"
     if re.match(r"^nccl.*Kernel", n):
         return "COMMUNICATION"
     if re.match(r"(^Memcpy)|(^Memset)|(^dma)", n):
@@ -122,7 +133,7 @@ def describe(xs):
 def expected(path):
     g, c, launch = frame(path)
     for r in g:
-        r["kt"] = ktype(r["name"])
+        r["kt"] = ktype(r["name"], r["cat"])
     exp = {}
     m = merge([(r["ts"], r["end"]) for r in g])
     kt = m[-1][1] - m[0][0]
@@ -156,8 +167,9 @@ def expected(path):
     exp["kernel_types"] = {k: v for k, v in sums.items()}
     # idle time per stream
     idle_rows, iv_rows = {}, {}
-    for st in dict.fromkeys(r["stream"] for r in g):
-        ks = sorted((r for r in g if r["stream"] == st), key=lambda r: r["ts"])
+    gk = [r for r in g if KERNEL_CAT.match(r["cat"])]  # sync events make no gaps
+    for st in dict.fromkeys(r["stream"] for r in gk):
+        ks = sorted((r for r in gk if r["stream"] == st), key=lambda r: r["ts"])
         cats = collections.defaultdict(list)
         cats["other"].append(float("nan"))
         # gaps from the latest end so far: a row overlapping earlier ones
@@ -193,12 +205,15 @@ def expected(path):
                      for i, col in enumerate(["correlation", "cpu_duration", "gpu_duration", "launch_delay"])}
     exp["outliers"] = sorted((x for x in lrows if x[1] > 50 or x[3] > 100), key=lambda x: x[0])
     # queue length
-    qp = []
+    # +1 per GPU row a listed call launched, -1 when such a row starts;
+    # GPU rows no listed call launched move nothing; enqueues first at ties
+    qp, fed_corrs = [], set()
     for r in c:
         if r["name"] in QUEUE and r["corr"] >= 0 and any(k["stream"] >= 0 for k in bycorr.get(r["corr"], [])):
             qp += [(r["ts"], k["stream"], 1) for k in bycorr[r["corr"]]]
-    qp += [(r["ts"], r["stream"], -1) for r in g]
-    qp.sort(key=lambda p: p[0])
+            fed_corrs.add(r["corr"])
+    qp += [(r["ts"], r["stream"], -1) for r in g if r["corr"] in fed_corrs]
+    qp.sort(key=lambda p: (p[0], -p[2]))
     q = {}
     for st in sorted({r["stream"] for r in g}):
         vals, v, fed = [], 0, False
@@ -311,6 +326,9 @@ def compare(tt, trace, outliers_only=False):
         for k, vals in want.items():
             for s, v in zip(STATS, vals):
                 same("%s %s %s %s" % (name, table, k, s), got.get(k, {}).get(s, ""), v)
+        if table == "queue-length":
+            for k, r in got.items():
+                check(float(r["min"]) >= 0, "%s queue length %s: min %s < 0" % (name, k, r["min"]))
     print("  %s: temporal, overlap, kernel types (%d), idle (%d rows), launches, queue (%d streams), "
           "memory bw (%d kinds) as computed here" % (name, len(exp["kernel_types"]), len(exp["idle"]),
                                                     len(exp["queue"]), len(exp["membw"])))
