@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compare torchtop's HTA tables with HTA's own output.
 
-../shared/oracle/<trace>/hta_noround_*.csv hold HTA's tables for five
-traces, computed with HTA_DISABLE_NS_ROUNDING=1 (times in the trace's own
+../shared/oracle/<trace>/hta_noround_*.csv hold HTA's tables (f4d0062) for
+six traces, computed with HTA_DISABLE_NS_ROUNDING=1 (times in the trace's own
 µs). Each of torchtop's tables (docs/metrics.md §14) must have the same
 rows and values within 0.1 %, or within the rounding HTA applied to its
 CSV (0.01 µs for idle times and interval statistics, whole µs for kernel
@@ -12,6 +12,11 @@ side. One documented difference: on param-2080ti-resnet-train the memset
 bandwidth series has timestamps tied to the µs, whose order HTA leaves
 to an unstable sort; its count must agree within 1 %, its statistics are
 printed, not compared.
+
+hta-a100-alexnet-cudasync has CUDA sync events on the GPU streams and on
+stream 2^32 - 1: temporal counts them (and that stream), idle time and
+the kernel types do not, and the queue length moves only at the GPU rows
+a listed launch call fed. Every queue length, ours and HTA's, is >= 0.
 
 Prints per trace and table the rows matched and the worst relative
 difference."""
@@ -26,6 +31,7 @@ import sys
 from checks import check, summary
 
 TRACES = [
+    "hta-a100-alexnet-cudasync",
     "hta-mi250-rocm62-minitoy",
     "hta-nccl-a100-2rank-rank0",
     "param-2080ti-resnet-train",
@@ -223,6 +229,15 @@ def cmp_described(tn, what, mine, rows, key):
     return w
 
 
+def check_queue_nonneg(tn, mine, rows):
+    """The queue length never goes below 0: a row's min, ours and HTA's."""
+    for r in mine:
+        check(num(r["min"]) >= 0, "%s queue length stream %s: min %s < 0" % (tn, r["stream"], r["min"]))
+    for r in rows[2:]:
+        if r and r[0] not in ("rank", ""):
+            check(num(r[5]) >= 0, "%s HTA queue length stream %s: min %s" % (tn, r[1], r[5]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torchtop", required=True)
@@ -254,8 +269,10 @@ def main():
         report(tn, "launch-stats", cmp_launch(tn, t["hta_cuda_kernel_launch_stats_describe"],
                                               oracle(od, "cuda_kernel_launch_stats_describe", 0)))
         t = tables(a.torchtop, trace, "queue-length")
+        ql = oracle(od, "queue_length_summary", 0)
         report(tn, "queue-length", cmp_described(tn, "queue length", t["hta_queue_length_summary"],
-                                                 oracle(od, "queue_length_summary", 0), "stream"))
+                                                 ql, "stream"))
+        check_queue_nonneg(tn, t["hta_queue_length_summary"], ql)
         t = tables(a.torchtop, trace, "memory-bw")
         report(tn, "memory-bw", cmp_described(tn, "memory bw", t["hta_memory_bw_summary"],
                                               oracle(od, "memory_bw_summary", 0), "name"))

@@ -35,6 +35,16 @@ static void test_kernel_type(void **state)
     assert_int_equal(hta_kernel_type("Event Sync"), HTA_OTHER);
     assert_int_equal(hta_kernel_type("void foo_Memset_kernel()"), HTA_COMPUTATION);
     assert_int_equal(hta_kernel_type("sm80_xmma_gemm"), HTA_COMPUTATION);
+    /* a sync event is OTHER by its category, whatever its name */
+    assert_int_equal(hta_row_kernel_type("Stream Wait Event", "cuda_sync"), HTA_OTHER);
+    assert_int_equal(hta_row_kernel_type("Stream Wait Event", "kernel"), HTA_COMPUTATION);
+    assert_true(hta_kernel_category("kernel"));
+    assert_true(hta_kernel_category("gpu_memcpy"));
+    assert_true(hta_kernel_category("gpu_memset"));
+    assert_true(hta_kernel_category("mtia_ccp_events"));
+    assert_false(hta_kernel_category("gpu_mem"));
+    assert_false(hta_kernel_category("cuda_sync"));
+    assert_false(hta_kernel_category("cpu_op"));
 }
 
 static void test_describe_merge(void **state)
@@ -257,6 +267,81 @@ static void test_steps(void **state)
     trace_free(t);
 }
 
+/* CUDA sync events on the GPU streams: a Stream Wait Event on stream 7
+ * [40,45) (corr 6, from cudaStreamWaitEvent at 35) and a Context Sync on
+ * stream 2^32 - 1 [90,100) (corr 7). k1 [10,20) and k2 [30,35) on stream
+ * 7 are launched by cudaLaunchKernel at 0 and by an unlisted call at 25.
+ * Temporal reads every row on a stream: span 10..100 = 90, union 10 + 5 +
+ * 5 + 10 = 30, idle 60, compute only the kernels (15). Idle time reads the
+ * kernels only: one gap, 10 (k2's launch at 25 is after k1's end: host
+ * wait), no row for the sync stream. The queue moves for k1 alone: 1 0. */
+static const char *syncs =
+    "{\"traceEvents\": ["
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+    "\"ts\":0,\"dur\":2,\"args\":{\"correlation\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchCooperativeKernel\","
+    "\"pid\":1,\"tid\":1,\"ts\":25,\"dur\":2,\"args\":{\"correlation\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamWaitEvent\",\"pid\":1,\"tid\":1,"
+    "\"ts\":35,\"dur\":1,\"args\":{\"correlation\":6}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaDeviceSynchronize\",\"pid\":1,"
+    "\"tid\":1,\"ts\":88,\"dur\":12,\"args\":{\"correlation\":7}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,"
+    "\"ts\":10,\"dur\":10,\"args\":{\"stream\":7,\"correlation\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,\"tid\":7,"
+    "\"ts\":30,\"dur\":5,\"args\":{\"stream\":7,\"correlation\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"Stream Wait Event\",\"pid\":0,\"tid\":7,"
+    "\"ts\":40,\"dur\":5,\"args\":{\"stream\":7,\"correlation\":6}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"Context Sync\",\"pid\":0,\"tid\":-1,"
+    "\"ts\":90,\"dur\":10,\"args\":{\"stream\":4294967295,\"correlation\":7}}"
+    "]}";
+
+static void test_syncs(void **state)
+{
+    (void)state;
+    struct trace *t = load_text(syncs);
+    struct hta *h = hta_new(t);
+    assert_int_equal(h->gpu.n, 4);
+    size_t ns;
+    int64_t *st = hta_streams(h, false, &ns);
+    assert_int_equal(ns, 2);
+    assert_true(st[1] == INT64_C(4294967295));
+    free(st);
+
+    struct table *tt = hta_report_temporal(h);
+    NEAR(f(tt, 0, 1), 60);
+    NEAR(f(tt, 0, 2), 15);
+    NEAR(f(tt, 0, 3), 15);
+    NEAR(f(tt, 0, 4), 90);
+    table_free(tt);
+
+    struct table_list l = {0};
+    hta_report_idle(h, false, &l);
+    const struct table *it = find(&l, "hta_idle_time_breakdown");
+    assert_int_equal(it->nrows, 2); /* stream 7: host_wait, other */
+    assert_int_equal(table_cell(it, 0, 1).i, 7);
+    assert_string_equal(table_cell(it, 0, 2).s, "host_wait");
+    NEAR(f(it, 0, 3), 10);
+    table_list_free(&l);
+
+    hta_report_kernel_types(h, &l);
+    const struct table *kt = find(&l, "hta_kernel_type_breakdown");
+    assert_int_equal(kt->nrows, 1);
+    assert_string_equal(table_cell(kt, 0, 0).s, "COMPUTATION");
+    assert_int_equal(table_cell(kt, 0, 1).i, 15);
+    assert_int_equal(find(&l, "hta_kernel_breakdown_top")->nrows, 2);
+    table_list_free(&l);
+
+    tt = hta_report_queue_length(h);
+    assert_int_equal(tt->nrows, 1);
+    assert_int_equal(table_cell(tt, 0, 1).i, 7);
+    NEAR(f(tt, 0, 2), 2);
+    NEAR(f(tt, 0, 5), 0); /* min */
+    NEAR(f(tt, 0, 9), 1); /* max */
+    table_free(tt);
+    hta_free(h);
+    trace_free(t);
+}
+
 /* HTA's tables of one analysis read one HTA view: report_build frees a
  * view it built itself and keeps one the caller built first; the tables
  * read the same either way. */
@@ -316,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_kernel_type), cmocka_unit_test(test_describe_merge),
         cmocka_unit_test(test_small),       cmocka_unit_test(test_steps),
         cmocka_unit_test(test_empty),       cmocka_unit_test(test_shared_view),
+        cmocka_unit_test(test_syncs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
