@@ -19,8 +19,8 @@ struct kkey {
     uint8_t cat;
     uint32_t launcher_name;
     uint32_t kernel;
-    int32_t stream;
     uint32_t ev;
+    int64_t stream;
 };
 
 static inline bool kkey_less(const struct kkey *a, const struct kkey *b)
@@ -88,7 +88,7 @@ struct table *kernstats_table(struct analysis *an, bool linked_only)
         const struct gpu_info *g = &t->gpus.v[e->aux];
         if (g->launch == IDX_NONE)
             n_unlinked++;
-        struct kkey k = {CAT_UNLINKED, 0, e->name, g->stream, i};
+        struct kkey k = {CAT_UNLINKED, 0, e->name, i, g->stream};
         if (g->launcher != IDX_NONE) {
             k.launcher_name = t->ev.v[g->launcher].name;
             k.cat = (uint8_t)opstats_category(s, g->launcher);

@@ -777,7 +777,7 @@ static uint32_t add_aux(enum ev_kind kind, const struct hot *h, const char *name
             g->corr = h->has_corr ? h->corr : 0;
             g->ext_id = h->has_ext ? h->ext : 0;
             g->device = h->has_device ? (int32_t)h->device : -1;
-            g->stream = h->has_stream ? (int32_t)h->stream : -1;
+            g->stream = h->has_stream ? h->stream : -1;
             g->launch = g->launcher = IDX_NONE;
             g->coll = coll;
             return (uint32_t)out->gpus.n - 1;

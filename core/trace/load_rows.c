@@ -82,7 +82,8 @@ static uint32_t load_shared_row_lookup(struct load_shared *sh, const struct rowk
     id_text(t, key->tid, key->tid_text, &row->tid_str);
     row->process_sort = row->thread_sort = INT64_MAX;
     row->first_root = IDX_NONE;
-    row->device = row->stream = -1;
+    row->device = -1;
+    row->stream = -1;
     hmap_add(&sh->rows, h, r, row_hash_of, t);
     return r;
 }

@@ -87,7 +87,7 @@ const char *trace_row_label(const struct trace *t, uint32_t r, char *buf, size_t
         char *end;
         long long v = strtoll(tid, &end, 10);
         if (row->stream >= 0 && *tid && !*end && v != row->stream) {
-            snprintf(num, sizeof(num), "%d", (int)row->stream);
+            snprintf(num, sizeof(num), "%lld", (long long)row->stream);
             tid = num;
         }
         if (label && *label)

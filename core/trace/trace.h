@@ -158,8 +158,9 @@ struct launch_info {
 struct gpu_info {
     uint64_t corr;     /* "correlation", 0 = none */
     uint64_t ext_id;   /* "External id", 0 = none */
+    int64_t stream;    /* args.stream, else the row's tid (64-bit: CUDA's sync
+                        * events name the stream 2^32 - 1) */
     int32_t device;    /* args.device, else the row's pid */
-    int32_t stream;    /* args.stream, else the row's tid */
     uint32_t launch;   /* runtime/driver event that launched it, IDX_NONE */
     uint32_t launcher; /* launcher op, or the launch itself, IDX_NONE */
     uint32_t coll;     /* index into trace.colls, IDX_NONE */
@@ -216,10 +217,11 @@ struct row {
     uint32_t thread_name;
     int64_t process_sort; /* sort indices, INT64_MAX = none */
     int64_t thread_sort;
-    uint32_t nevents;       /* events on this row */
-    uint32_t first_root;    /* first top-level host span, time order */
-    uint32_t *order;        /* this row's events sorted by start (tree.c) */
-    int32_t device, stream; /* device rows: from the events' args */
+    uint32_t nevents;    /* events on this row */
+    uint32_t first_root; /* first top-level host span, time order */
+    uint32_t *order;     /* this row's events sorted by start (tree.c) */
+    int32_t device;      /* device rows: from the events' args */
+    int64_t stream;      /* device rows: from the events' args */
 };
 
 /* A host row of captured copies (capture.h) and the graph launch whose

@@ -251,7 +251,7 @@ static void link_gpu(struct trace *t)
         if (g->device < 0)
             g->device = (int32_t)row->pid;
         if (g->stream < 0)
-            g->stream = (int32_t)row->tid;
+            g->stream = row->tid;
         if (!g->corr)
             continue;
         uint32_t l = hmap_get(&corr, g->corr);

@@ -70,7 +70,7 @@ static void sec_event(struct detail_out *d, struct view *a, uint32_t ev)
         detail_kv(d, "class", buckets[gpuclass_bucket(t, ev)],
                   strlen(buckets[gpuclass_bucket(t, ev)]));
         if (g) {
-            detail_kvf(d, "device", "%d stream %d", g->device, g->stream);
+            detail_kvf(d, "device", "%d stream %lld", g->device, (long long)g->stream);
             if (g->corr)
                 detail_kvf(d, "correlation", "%llu", (unsigned long long)g->corr);
             if (g->launch != IDX_NONE) {
@@ -158,7 +158,7 @@ static void sec_kernels(struct detail_out *d, struct view *a, uint32_t ev)
         const struct gpu_info *gi = ev_gpu(t, k[i]);
         char dur[32], key[64];
         text_duration(dur, sizeof(dur), g->dur, a->ascii);
-        snprintf(key, sizeof(key), "%9s s%-3d", dur, gi ? gi->stream : -1);
+        snprintf(key, sizeof(key), "%9s s%-3lld", dur, gi ? (long long)gi->stream : -1LL);
         size_t nl = strtab_len(&t->strs, g->name);
         const char *nm = a->kn ? knames_row_name(a->kn, k[i], &nl) : ev_name(t, k[i]);
         detail_kv(d, key, nm, nl);

@@ -347,7 +347,8 @@ uint32_t lane_event_step(const struct lane *l, const struct trace *t, int64_t at
 }
 
 struct stream_key {
-    int32_t device, stream;
+    int32_t device;
+    int64_t stream;
     uint32_t row;
 };
 

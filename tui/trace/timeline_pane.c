@@ -118,7 +118,8 @@ static void lane_label(struct view *a, const struct lane *l, char *buf, size_t n
     if (l->cpu)
         snprintf(buf, n, "CPU %s", trace_str(a->t, r->tid_str));
     else
-        snprintf(buf, n, "%s%d s%d", devkind_name(a->t->device_kind), r->device, r->stream);
+        snprintf(buf, n, "%s%d s%lld", devkind_name(a->t->device_kind), r->device,
+                 (long long)r->stream);
 }
 
 static void draw_names(struct pane *p, struct view *a, int y, const struct lane *l);
