@@ -590,7 +590,7 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         if (by_module)
             table_set_text(tab, r, UA_PARENT,
                            keys[a].k[6] ? strtab_str(&mods, keys[a].k[6]) : "NA");
-        table_set_int(tab, r, UA_EX_UID, l0->ev);
+        table_set_int(tab, r, UA_EX_UID, (int64_t)trace_file_index(t, l0->ev));
         table_set_ref(tab, r, l0->ev);
         gstart[ng] = a;
         row_of[ng++] = r;

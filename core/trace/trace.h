@@ -277,6 +277,10 @@ struct trace {
     others; /* strtab ids of the JSON text of events of
                phases torchtop does not model (B, E,
                b, e, n, ...), file order */
+    VEC(uint32_t)
+    held; /* per traceEvents element not in ev (flow points,
+             events of other phases, metadata repeats), in file
+             order: the number of ev before it (trace_file_index) */
 
     struct cJSON *top; /* every top-level key except traceEvents,
                           in file order (an object) */
@@ -339,6 +343,12 @@ const struct op_info *ev_op(const struct trace *t, uint32_t i);
 const struct py_info *ev_py(const struct trace *t, uint32_t i);
 const struct launch_info *ev_launch(const struct trace *t, uint32_t i);
 const struct gpu_info *ev_gpu(const struct trace *t, uint32_t i);
+
+/* Event i's position in the file's traceEvents array, counting every
+ * element (flow points, other phases, metadata repeats): the event's UID in
+ * TraceLens, which numbers the array as loaded. Events added after loading
+ * (captured ops) count from the end. */
+uint64_t trace_file_index(const struct trace *t, uint32_t i);
 
 /* Category string of an event as written. */
 static inline const char *ev_cat(const struct trace *t, uint32_t i)

@@ -185,6 +185,9 @@ def compare_unique_args(tt, trace, name, oracle):
         if not m:
             continue
         check(m["operation_count"] == t["operation_count"], "%s unique %s count" % (name, k[0]))
+        # TraceLens's UID: the position in traceEvents, flow points included.
+        check(m["ex_UID"] == t["ex_UID"], "%s unique %s ex_UID: torchtop %s, TraceLens %s"
+              % (name, k[0], m["ex_UID"], t["ex_UID"]))
         for col in ("total_direct_kernel_time_sum", "total_direct_kernel_time_mean",
                     "total_direct_kernel_time_median", "total_direct_kernel_time_min",
                     "total_direct_kernel_time_max", "total_subtree_kernel_time_sum"):

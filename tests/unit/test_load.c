@@ -173,6 +173,9 @@ static void test_metadata_dedup(void **state)
     assert_int_equal(t->n_by_kind[EVK_META], 2);
     assert_int_equal(t->n_meta_dups, 2);
     uint32_t k = find_event(t, "k");
+    /* The repeats dropped still count in the file's positions. */
+    assert_int_equal(trace_file_index(t, k), 2);
+    assert_int_equal(trace_file_index(t, k + 1), 4);
     const struct row *r = &t->rows.v[t->ev.v[k].row];
     assert_string_equal(trace_str(t, r->thread_name), "stream 7 ");
     assert_string_equal(trace_str(t, r->process_label), "GPU 9");
@@ -311,7 +314,39 @@ static void test_flows_and_phases(void **state)
     assert_int_equal(t->flows.v[1].bind_enclosing, 1);
     assert_int_equal(t->n_unsupported, 1);
     assert_int_equal(t->n_by_kind[EVK_INSTANT], 1);
+    /* The instant is the fourth element of traceEvents. */
+    assert_int_equal(t->ev.n, 1);
+    assert_int_equal(trace_file_index(t, 0), 3);
     trace_free(t);
+}
+
+/* trace_file_index counts the flow points between events, whatever the
+ * batches and threads: element 3k is an event, 3k+1 and 3k+2 flow points. */
+static void test_file_index_threads(void **state)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "{\"traceEvents\": [");
+    for (int i = 0; i < 40000; i++)
+        sb_printf(&sb,
+                  "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1,"
+                  " \"tid\": 1, \"ts\": %d, \"dur\": 1},\n"
+                  "{\"ph\": \"s\", \"id\": %d, \"pid\": 1, \"tid\": 1, \"ts\": %d,"
+                  " \"cat\": \"ac2g\", \"name\": \"f\"},\n"
+                  "{\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %d,"
+                  " \"cat\": \"ac2g\", \"name\": \"f\", \"bp\": \"e\"}",
+                  i ? ",\n" : "", 2 * i, i, 2 * i, i, 2 * i + 1);
+    sb_puts(&sb, "]}");
+    for (unsigned n = 1; n <= 4; n++) {
+        struct errinfo err = {0};
+        struct trace *t = NULL;
+        struct load_opts o = {.threads = n};
+        assert_int_equal(trace_load_mem("flows.json", sb.s, sb.len, &o, &t, &err), ST_OK);
+        assert_int_equal(t->ev.n, 40000);
+        for (uint32_t i = 0; i < t->ev.n; i++)
+            assert_int_equal(trace_file_index(t, i), 3 * (uint64_t)i);
+        trace_free(t);
+    }
+    sb_free(&sb);
 }
 
 /* The same events load identically with one or several threads, and in
@@ -603,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_ids_and_rows),
         cmocka_unit_test(test_args_packed),
         cmocka_unit_test(test_metadata_dedup),
+        cmocka_unit_test(test_file_index_threads),
         cmocka_unit_test(test_metadata_every_row),
         cmocka_unit_test(test_huge_values),
         cmocka_unit_test(test_array_format_and_counters),
