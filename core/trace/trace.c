@@ -33,6 +33,7 @@ void trace_free(struct trace *t)
     VEC_FREE(&t->rows);
     VEC_FREE(&t->flows);
     VEC_FREE(&t->held);
+    hmap_free(&t->op_names);
     VEC_FREE(&t->grafts);
     VEC_FREE(&t->ops);
     VEC_FREE(&t->pys);

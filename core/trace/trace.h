@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "core/base/common.h"
+#include "core/base/hmap.h"
 #include "core/base/strtab.h"
 #include "core/base/vec.h"
 #include "core/trace/pyval.h"
@@ -274,9 +275,11 @@ struct trace {
     VEC(uint8_t) argbuf; /* packed args (argpack.h) */
     VEC(struct device) devices;
     VEC(uint32_t)
-    others; /* strtab ids of the JSON text of events of
-               phases torchtop does not model (B, E,
-               b, e, n, ...), file order */
+    others;               /* strtab ids of the JSON text of events of
+                             phases torchtop does not model (B, E,
+                             b, e, n, ...), file order */
+    struct hmap op_names; /* name id -> id of its name in TraceLens's
+                             tables, where they differ (opname.h) */
     VEC(uint32_t)
     held; /* per traceEvents element not in ev (flow points,
              events of other phases, metadata repeats), in file
