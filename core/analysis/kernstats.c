@@ -9,6 +9,7 @@
 #include "core/analysis/kernstats.h"
 #include "core/base/sort.h"
 #include "core/analysis/timeline.h"
+#include "core/trace/opname.h"
 
 char *kernstats_display_name(const char *name)
 {
@@ -90,7 +91,7 @@ struct table *kernstats_table(struct analysis *an, bool linked_only)
             n_unlinked++;
         struct kkey k = {CAT_UNLINKED, 0, e->name, i, g->stream};
         if (g->launcher != IDX_NONE) {
-            k.launcher_name = t->ev.v[g->launcher].name;
+            k.launcher_name = opname_of(t, g->launcher);
             k.cat = (uint8_t)opstats_category(s, g->launcher);
         }
         VEC_PUSH(&keys, k);

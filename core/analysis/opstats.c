@@ -13,6 +13,7 @@
 #include "core/trace/argpack.h"
 #include "core/base/sort.h"
 #include "core/base/strbuf.h"
+#include "core/trace/opname.h"
 
 struct opstats *opstats_new(const struct trace *t, struct gputime *gt)
 {
@@ -43,7 +44,7 @@ struct opstats *opstats_new(const struct trace *t, struct gputime *gt)
         l->direct = gputime_direct_once(gt, i, false);
         l->subtree = gputime_subtree_once(gt, i, false);
         l->first_kernel = first;
-        l->cat = (uint8_t)opcat_classify(ev_name(t, i), ev_name(t, first));
+        l->cat = (uint8_t)opcat_classify(opname_str(t, i), ev_name(t, first));
         s->index[i] = (uint32_t)v.n - 1;
     }
     s->l = v.v;
@@ -68,7 +69,7 @@ const struct launcher *opstats_find(const struct opstats *s, uint32_t ev)
 enum opcat opstats_category(const struct opstats *s, uint32_t ev)
 {
     const struct launcher *l = opstats_find(s, ev);
-    return l ? (enum opcat)l->cat : opcat_of_name(ev_name(s->t, ev));
+    return l ? (enum opcat)l->cat : opcat_of_name(opname_str(s->t, ev));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -289,7 +290,7 @@ struct table *opstats_ops_table(const struct opstats *s)
     strtab_init(&mods);
     struct gkey *keys = xmalloc((s->n + 1) * sizeof(*keys));
     for (size_t i = 0; i < s->n; i++)
-        keys[i] = (struct gkey){{t->ev.v[s->l[i].ev].name,
+        keys[i] = (struct gkey){{opname_of(t, s->l[i].ev),
                                  by_module ? parent_module(t, s->l[i].ev, &mods) : 0, 0, 0, 0, 0},
                                 (uint32_t)i};
     gkey_sort(keys, s->n);
@@ -544,7 +545,7 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         uint32_t ev = s->l[i].ev;
         const struct op_info *o = ev_op(t, ev);
         keys[i] =
-            (struct gkey){{t->ev.v[ev].name, canon[t->ev.v[ev].row], o ? o->input_dims : 0,
+            (struct gkey){{opname_of(t, ev), canon[t->ev.v[ev].row], o ? o->input_dims : 0,
                            o ? o->input_type : 0, o ? o->input_strides : 0,
                            o ? o->concrete_inputs : 0, by_module ? parent_module(t, ev, &mods) : 0},
                           (uint32_t)i};
@@ -563,7 +564,7 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         const struct launcher *l0 = &s->l[keys[a].li];
         const struct row *row = &t->rows.v[t->ev.v[l0->ev].row];
         size_t r = table_add_row(tab);
-        table_set_text(tab, r, UA_NAME, ev_name(t, l0->ev));
+        table_set_text(tab, r, UA_NAME, opname_str(t, l0->ev));
         table_set_text(tab, r, UA_CAT, opcat_name(l0->cat));
         table_set_text(tab, r, UA_PROCESS, trace_str(t, row->process_name));
         table_set_text(tab, r, UA_PLABEL,
@@ -590,7 +591,7 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         if (by_module)
             table_set_text(tab, r, UA_PARENT,
                            keys[a].k[6] ? strtab_str(&mods, keys[a].k[6]) : "NA");
-        table_set_int(tab, r, UA_EX_UID, l0->ev);
+        table_set_int(tab, r, UA_EX_UID, (int64_t)trace_file_index(t, l0->ev));
         table_set_ref(tab, r, l0->ev);
         gstart[ng] = a;
         row_of[ng++] = r;

@@ -7,6 +7,14 @@
 
 void shortname_hta(struct strbuf *out, const char *s, size_t n)
 {
+    /* A name with no template or argument list stays as it is: HTA's
+     * shorten_name returns it unchanged ("## all2all ##" keeps its words,
+     * "autograd::engine::evaluate_function: AddBackward0" is not
+     * "AddBackward0"). */
+    if (!memchr(s, '<', n) && !memchr(s, '(', n)) {
+        sb_putn(out, s, n);
+        return;
+    }
     /* The stack of kept bytes lives in out, after its current end. */
     size_t base = out->len;
     for (size_t i = 0; i < n; i++) {

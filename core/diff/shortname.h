@@ -8,7 +8,8 @@
 
 #include "core/base/strbuf.h"
 
-/* Append the short name of s[0..n) to out: every "->" removed, then each
+/* Append the short name of s[0..n) to out: a name with neither '<' nor '('
+ * as it is; else every "->" removed, then each
  * ')' drops the text back to its matching '(' (and each '>' back to its
  * '<') inclusive, unmatched closers dropping everything before them; of
  * what is left, the part after the last space; when that is empty, the

@@ -45,6 +45,78 @@ static bool model_unary(const struct pm_ctx *c, struct pm_result *r)
     return true;
 }
 
+/* The output shape of upsample_nearest{1,2,3}d(self, output_size, scales...)
+ * or its .vec overload (input, output_size?, scale_factors?): self's leading
+ * dims, then output_size when given, else each spatial dim times its scale,
+ * rounded down. False when neither is recorded. */
+static bool upsample_out(const struct op_args *a, struct shape *out)
+{
+    const struct shape *in = &a->dims[0];
+    *out = *in;
+    int64_t size[SHAPES_MAX_DIMS];
+    int k = 0;
+    if (shapes_parse_int_list(shapes_args_concrete(a, 1), size, SHAPES_MAX_DIMS, &k) && k > 0) {
+        if (k > in->nd)
+            return false;
+        for (int i = 0; i < k; i++)
+            out->d[in->nd - k + i] = size[i];
+        return shapes_valid(out);
+    }
+    /* Scales: one list (.vec), or one scalar per spatial dim. */
+    double sc[SHAPES_MAX_DIMS];
+    const char *v = shapes_args_concrete(a, 2);
+    int ns = 0;
+    if (v[0] == '[') {
+        const char *p = v + 1;
+        while (*p && *p != ']' && ns < SHAPES_MAX_DIMS) {
+            char num[64];
+            size_t l = strcspn(p, ",]");
+            if (l == 0 || l >= sizeof(num))
+                return false;
+            memcpy(num, p, l);
+            num[l] = '\0';
+            if (!shapes_parse_double(num, &sc[ns++]))
+                return false;
+            p += l;
+            if (*p == ',')
+                p++;
+            while (*p == ' ')
+                p++;
+        }
+    } else {
+        while (ns < SHAPES_MAX_DIMS && 2 + ns < (int)a->n &&
+               shapes_parse_double(shapes_args_concrete(a, 2 + (uint32_t)ns), &sc[ns]))
+            ns++;
+    }
+    if (ns == 0 || ns > in->nd)
+        return false;
+    for (int i = 0; i < ns; i++)
+        out->d[in->nd - ns + i] = (int64_t)floor((double)in->d[in->nd - ns + i] * sc[i]);
+    return shapes_valid(out);
+}
+
+/* Nearest-neighbour upsampling: one FLOP per output element, the input read
+ * and the output written (TraceLens 171dd74's numbers); the row keyed as a
+ * unary op's, by the input's shape. Without an output size or scales, a
+ * unary op on the input. */
+static bool model_upsample(const struct pm_ctx *c, struct pm_result *r)
+{
+    if (!model_unary(c, r))
+        return false;
+    const struct op_args *a = c->a;
+    struct shape out;
+    if (!upsample_out(a, &out))
+        return true;
+    r->model = "upsample v1";
+    const char *t = shapes_args_type(a, 0);
+    double nin = (double)shapes_numel(&a->dims[0]), nout = (double)shapes_numel(&out);
+    r->flops = r->tl_flops = nout;
+    int b = shapes_dtype_bytes(t), tb = pm_tl_dtype_bytes(t);
+    r->bytes = b ? nin * b + nout * b : NAN;
+    r->tl_bytes = tb ? nin * tb + nout * tb : NAN;
+    return true;
+}
+
 /* Gated SiLU, silu_and_mul(out, input): out[..., :d] = silu(input[..., :d])
  * * input[..., d:], out of d = input's last dim / 2 columns. TraceLens's
  * sgl_kernel_silu_and_mul: 5 FLOPs per output element, the input read
@@ -147,12 +219,9 @@ const struct pm_model pm_eltwise_models[] = {
     {"aten::silu", PM_UNARY, PM_NONE, model_unary},
     {"aten::neg", PM_UNARY, PM_NONE, model_unary},
     {"aten::pow", PM_UNARY, PM_NONE, model_unary},
-    /* TraceLens models upsampling as unary elementwise work on the input's
-     * elements (output_size is no tensor, so the output is sized as the
-     * input): its numbers, not the upsampled output's. */
-    {"aten::upsample_nearest1d", PM_UNARY, PM_NONE, model_unary},
-    {"aten::upsample_nearest2d", PM_UNARY, PM_NONE, model_unary},
-    {"aten::upsample_nearest3d", PM_UNARY, PM_NONE, model_unary},
+    {"aten::upsample_nearest1d", PM_UNARY, PM_NONE, model_upsample},
+    {"aten::upsample_nearest2d", PM_UNARY, PM_NONE, model_upsample},
+    {"aten::upsample_nearest3d", PM_UNARY, PM_NONE, model_upsample},
     {"aten::upsample_bilinear2d", PM_UNARY, PM_NONE, model_unary},
     /* sglang's gated SiLU (TraceLens's pseudo-op extensions). */
     {"sgl_kernel::silu_and_mul", PM_UNARY, PM_NONE, model_silu_and_mul},

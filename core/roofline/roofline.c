@@ -12,6 +12,7 @@
 #include "core/base/interval.h"
 #include "core/roofline/roofline_internal.h"
 #include "core/base/sort.h"
+#include "core/trace/opname.h"
 
 /* ------------------------------------------------------------------------ */
 /* Models per event                                                         */
@@ -23,12 +24,13 @@ static const struct pm_model *rf_model(struct roofline *r, uint32_t ev)
     const struct event *e = &r->t->ev.v[ev];
     if (e->kind != EVK_CPU_OP)
         return NULL;
-    uint32_t k = hmap_get(&r->model_of, e->name);
+    uint32_t name = opname_of(r->t, ev);
+    uint32_t k = hmap_get(&r->model_of, name);
     if (k == IDX_NONE) {
-        const struct pm_model *m = pm_find(trace_str(r->t, e->name));
+        const struct pm_model *m = pm_find(trace_str(r->t, name));
         VEC_PUSH(&r->models, m);
         k = (uint32_t)r->models.n - 1;
-        hmap_put(&r->model_of, e->name, k);
+        hmap_put(&r->model_of, name, k);
     }
     return r->models.v[k];
 }
@@ -255,7 +257,7 @@ double rf_kernel_us(const struct roofline *r, uint32_t ev)
 static void add_inst(struct roofline *r, uint32_t ev, uint32_t time_ev, bool bwd,
                      const struct pm_result *res)
 {
-    uint32_t g = group_of(r, r->t->ev.v[ev].name, res);
+    uint32_t g = group_of(r, opname_of(r->t, ev), res);
     struct rf_inst *in = VEC_ADD(&r->inst);
     in->ev = ev;
     in->time_ev = time_ev;
@@ -316,7 +318,7 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
         VEC_PUSH(&r->fails, f);
         return;
     }
-    struct pm_ctx c = {.op = trace_str(t, t->ev.v[ev].name), .a = &args};
+    struct pm_ctx c = {.op = opname_str(t, ev), .a = &args};
     uint32_t ngpu;
     const uint32_t *gpu = gputime_subtree_events(r->a->gt, ev, &ngpu);
     const char **kernels = xmalloc((ngpu + 1) * sizeof(*kernels));
@@ -332,7 +334,7 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
         have_linked = l != IDX_NONE;
         if (have_linked) {
             c.linked = &linked;
-            c.linked_op = trace_str(t, t->ev.v[l].name);
+            c.linked_op = opname_str(t, l);
         }
     }
     struct pm_result *res = xmalloc(sizeof(*res));
@@ -412,7 +414,7 @@ struct roofline *roofline_new(struct analysis *a, const char *arch, char *err)
                 continue;
             if (nested_in_family(r, i, family(m->sheet))) {
                 if (!r->nested[m->sheet]++)
-                    r->nested_name[m->sheet] = t->ev.v[i].name;
+                    r->nested_name[m->sheet] = opname_of(t, i);
                 continue;
             }
             model_event(r, i, m);

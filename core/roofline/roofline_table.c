@@ -10,6 +10,7 @@
 #include "core/analysis/opstats.h"
 #include "core/roofline/roofline_internal.h"
 #include "core/base/sort.h"
+#include "core/trace/opname.h"
 
 struct gorder {
     double kt_sum;
@@ -333,13 +334,13 @@ static struct table *unmodelled_table(const struct roofline *r)
             continue;
         /* Kernel time as in the sheets (memsets included, §6.3); a
          * launcher with no GPU time has nothing a roofline could cover. */
-        struct ukey u = {t->ev.v[e].name, "no model", e, rf_kernel_us(r, e)};
+        struct ukey u = {opname_of(t, e), "no model", e, rf_kernel_us(r, e)};
         if (u.us > 0)
             VEC_PUSH(&keys, u);
     }
     for (size_t f = 0; f < r->fails.n; f++) {
         uint32_t e = r->fails.v[f].ev;
-        struct ukey u = {t->ev.v[e].name, r->fails.v[f].why, e, rf_kernel_us(r, e)};
+        struct ukey u = {opname_of(t, e), r->fails.v[f].why, e, rf_kernel_us(r, e)};
         VEC_PUSH(&keys, u);
     }
     free(covered);

@@ -227,7 +227,12 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
         merge_fail(L, cut, ST_LIMIT, "packed event arguments exceed %s", "4 GiB");
         return;
     }
+    /* The elements held out of ev, renumbered: each precedes the event
+     * it preceded in the batch, and a dropped metadata repeat is one. */
+    size_t h = 0;
     for (size_t i = 0; i < b->ev.n; i++) {
+        for (; h < b->held.n && b->held.v[h] <= i; h++)
+            VEC_PUSH(&t->held, (uint32_t)t->ev.n);
         struct event e = b->ev.v[i];
         const uint8_t *args = e.args != IDX_NONE ? b->args.v + e.args : NULL;
         size_t alen = b->arglen.v[i];
@@ -236,6 +241,7 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
             e.aux = 0;                                        /* repeats */
             if (meta_is_dup(L, &e, args ? args : (const uint8_t *)"", alen)) {
                 t->n_meta_dups++;
+                VEC_PUSH(&t->held, (uint32_t)t->ev.n);
                 continue;
             }
         } else if (e.aux != IDX_NONE) {
@@ -265,6 +271,8 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
         load_count_event(&L->counts, &e, (uint32_t)t->ev.n);
         t->ev.v[t->ev.n++] = e;
     }
+    for (; h < b->held.n; h++)
+        VEC_PUSH(&t->held, (uint32_t)t->ev.n);
     t->n_unsupported += b->n_unsupported;
     if (b->soft)
         soft_fail(L, b->soft_offset, b->soft_msg);

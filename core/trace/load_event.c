@@ -91,7 +91,7 @@ void load_worker_done(struct worker *w)
 void load_batch_clear(struct batch_out *b)
 {
     b->ev.n = b->arglen.n = b->ops.n = b->pys.n = b->launches.n = 0;
-    b->gpus.n = b->colls.n = b->flows.n = b->args.n = b->others.n = 0;
+    b->gpus.n = b->colls.n = b->flows.n = b->args.n = b->others.n = b->held.n = 0;
     b->n_unsupported = 0;
     b->err_status = ST_OK;
     b->err_offset = 0;
@@ -113,6 +113,7 @@ void load_batch_free(struct batch_out *b)
     VEC_FREE(&b->flows);
     VEC_FREE(&b->args);
     VEC_FREE(&b->others);
+    VEC_FREE(&b->held);
 }
 
 /* Intern s in tab (shared, under the lock) through the direct-mapped
@@ -962,6 +963,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
         /* Kept as written, for the export of the whole trace. */
         out->n_unsupported++;
         VEC_PUSH(&out->others, intern_raw(w, orig, len));
+        VEC_PUSH(&out->held, (uint32_t)out->ev.n);
         return;
     }
     if (f.cat && !cJSON_IsString(f.cat)) {
@@ -1024,6 +1026,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     uint8_t quoted = 0;
     if (ph == 's' || ph == 't' || ph == 'f') {
         add_flow(w, &f, ph, row, ts, out);
+        VEC_PUSH(&out->held, (uint32_t)out->ev.n);
         struct flow *fl = &out->flows.v[out->flows.n - 1];
         if (exact && rebuildable(obj, &f, ph, &key, ts, 0, &quoted))
             fl->quoted =

@@ -75,6 +75,9 @@ struct batch_out {
     VEC(struct flow) flows;
     argbytes_t args;
     VEC(uint32_t) others; /* events of other phases: strtab ids of their text */
+    VEC(uint32_t)
+    held; /* per element not in ev (flow point, other phase):
+             ev.n when it was read (trace.held) */
     uint64_t n_unsupported;
     /* The first fault in the batch; events before it are kept. */
     enum status err_status;

@@ -32,6 +32,8 @@ void trace_free(struct trace *t)
     VEC_FREE(&t->ev);
     VEC_FREE(&t->rows);
     VEC_FREE(&t->flows);
+    VEC_FREE(&t->held);
+    hmap_free(&t->op_names);
     VEC_FREE(&t->grafts);
     VEC_FREE(&t->ops);
     VEC_FREE(&t->pys);
@@ -44,6 +46,20 @@ void trace_free(struct trace *t)
     free(t->launch_gpu);
     cJSON_Delete(t->top);
     free(t);
+}
+
+uint64_t trace_file_index(const struct trace *t, uint32_t i)
+{
+    /* held is sorted: the count of its values <= i, by binary search. */
+    size_t lo = 0, hi = t->held.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->held.v[mid] <= i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (uint64_t)i + lo;
 }
 
 const struct op_info *ev_op(const struct trace *t, uint32_t i)
@@ -112,6 +128,7 @@ static size_t trace_memory(const struct trace *t)
     m += t->pys.cap * sizeof(*t->pys.v) + t->launches.cap * sizeof(*t->launches.v);
     m += t->gpus.cap * sizeof(*t->gpus.v) + t->colls.cap * sizeof(*t->colls.v);
     m += t->argbuf.cap + t->others.cap * sizeof(*t->others.v);
+    m += t->held.cap * sizeof(*t->held.v);
     for (size_t r = 0; r < t->rows.n; r++)
         m += t->rows.v[r].nevents * sizeof(uint32_t);
     return m;

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "core/base/common.h"
+#include "core/base/hmap.h"
 #include "core/base/strtab.h"
 #include "core/base/vec.h"
 #include "core/trace/pyval.h"
@@ -276,9 +277,15 @@ struct trace {
     VEC(uint8_t) argbuf; /* packed args (argpack.h) */
     VEC(struct device) devices;
     VEC(uint32_t)
-    others; /* strtab ids of the JSON text of events of
-               phases torchtop does not model (B, E,
-               b, e, n, ...), file order */
+    others;               /* strtab ids of the JSON text of events of
+                             phases torchtop does not model (B, E,
+                             b, e, n, ...), file order */
+    struct hmap op_names; /* name id -> id of its name in TraceLens's
+                             tables, where they differ (opname.h) */
+    VEC(uint32_t)
+    held; /* per traceEvents element not in ev (flow points,
+             events of other phases, metadata repeats), in file
+             order: the number of ev before it (trace_file_index) */
 
     struct cJSON *top; /* every top-level key except traceEvents,
                           in file order (an object) */
@@ -341,6 +348,12 @@ const struct op_info *ev_op(const struct trace *t, uint32_t i);
 const struct py_info *ev_py(const struct trace *t, uint32_t i);
 const struct launch_info *ev_launch(const struct trace *t, uint32_t i);
 const struct gpu_info *ev_gpu(const struct trace *t, uint32_t i);
+
+/* Event i's position in the file's traceEvents array, counting every
+ * element (flow points, other phases, metadata repeats): the event's UID in
+ * TraceLens, which numbers the array as loaded. Events added after loading
+ * (captured ops) count from the end. */
+uint64_t trace_file_index(const struct trace *t, uint32_t i);
 
 /* Category string of an event as written. */
 static inline const char *ev_cat(const struct trace *t, uint32_t i)

@@ -9,6 +9,7 @@
 #include "core/base/sort.h"
 #include "core/trace/devkind.h"
 #include "core/trace/tree.h"
+#include "core/trace/opname.h"
 #include "core/base/hmap.h"
 
 /* Below this many events the index runs on one thread: a thread costs more
@@ -501,10 +502,7 @@ void trace_index_steps(struct trace *t, trace_index_step_fn step, void *ud)
      * wrote: link_gpu the parents, link_fwd_bwd and note_device_rows the
      * links, compute_spans the linked flags. */
     static void (*const steps[])(struct trace *) = {
-        link_gpu,
-        link_fwd_bwd,
-        note_device_rows,
-        compute_spans,
+        link_gpu, link_fwd_bwd, note_device_rows, compute_spans, opname_index,
     };
     const unsigned n = 4 + (unsigned)ARRAY_SIZE(steps);
     /* Announced as if in sequence: gpuclass_classify, build_row_orders,

@@ -185,9 +185,111 @@ def compare_unique_args(tt, trace, name, oracle):
         if not m:
             continue
         check(m["operation_count"] == t["operation_count"], "%s unique %s count" % (name, k[0]))
+        # TraceLens's UID: the position in traceEvents, flow points included.
+        check(m["ex_UID"] == t["ex_UID"], "%s unique %s ex_UID: torchtop %s, TraceLens %s"
+              % (name, k[0], m["ex_UID"], t["ex_UID"]))
         for col in ("total_direct_kernel_time_sum", "total_direct_kernel_time_mean",
                     "total_direct_kernel_time_median", "total_direct_kernel_time_min",
                     "total_direct_kernel_time_max", "total_subtree_kernel_time_sum"):
+            check(close(float(m[col]), float(t[col]), abs_us=1.0),
+                  "%s unique %s %s: torchtop %s, TraceLens %s" % (name, k[0], col, m[col], t[col]))
+
+
+# TraceLens's inference reports (generate_perf_report_pytorch_inference,
+# group_by_parent_module): one row per op and parent module. torchtop's rows
+# are per op (its parent_module column comes only with --capture), so the
+# oracle's rows are added up per op before the comparison: counts and sums
+# add, min and max of the parts, ex_UID the smallest; a median or standard
+# deviation only where one oracle row makes the torchtop row.
+INFERENCE_TRACES = ["tracelens-mi300-sglang-prefilldecode"]
+
+
+def merged(rows, key, sums=(), mins=(), maxs=(), firsts=()):
+    out = {}
+    for r in rows:
+        k = key(r)
+        m = out.get(k)
+        if m is None:
+            m = out[k] = dict(r)
+            m["_parts"] = 1
+            continue
+        m["_parts"] += 1
+        for c in sums:
+            m[c] = repr(float(m[c]) + float(r[c]))
+        for c in mins:
+            m[c] = repr(min(float(m[c]), float(r[c])))
+        for c in maxs:
+            m[c] = repr(max(float(m[c]), float(r[c])))
+        for c in firsts:
+            m[c] = str(min(int(m[c]), int(r[c])))
+        if "Categories" in m:
+            m["Categories"] = str(sorted(set(eval(m["Categories"])) | set(eval(r["Categories"]))))
+    return out
+
+
+def compare_inference(tt, trace, name, oracle):
+    tl_time = {r["type"]: float(r["time ms"]) for r in read(os.path.join(oracle, "gpu_timeline.csv"))}
+    mine_time = {r["type"]: float(r["time ms"]) for r in
+                 run(tt, trace, "-t", "timeline", "--linked-only", "--flow-links")}
+    for k, v in tl_time.items():
+        check(close(mine_time.get(k, -1), v), "%s timeline %s: torchtop %.6f, TraceLens %.6f"
+              % (name, k, mine_time.get(k, -1), v))
+
+    tl = merged(read(os.path.join(oracle, "ops_summary.csv")), lambda r: r["name"],
+                sums=("Count", "total_direct_kernel_time_ms", "total_subtree_kernel_time_sum"))
+    for flow in (False, True):
+        mine = {r["name"]: r for r in run(tt, trace, "-t", "ops", *(["--flow-links"] if flow else []))
+                if r.get("row_kind", "op") == "op"}
+        check(set(mine) == set(tl), "%s ops: names differ: %s" % (name, sorted(set(mine) ^ set(tl))))
+        for op, t in tl.items():
+            m = mine.get(op)
+            if not m:
+                continue
+            check(int(m["Count"]) == int(float(t["Count"])), "%s ops %s count %s vs %s"
+                  % (name, op, m["Count"], t["Count"]))
+            check(m["Categories"] == t["Categories"], "%s ops %s categories %s vs %s"
+                  % (name, op, m["Categories"], t["Categories"]))
+            a, b = float(m["total_direct_kernel_time_ms"]), float(t["total_direct_kernel_time_ms"])
+            check(close(a, b), "%s ops %s direct: torchtop %.6f, TraceLens %.6f" % (name, op, a, b))
+            a, b = float(m["total_subtree_kernel_time_sum"]), float(t["total_subtree_kernel_time_sum"])
+            check(close(a, b, abs_us=1.0), "%s ops %s subtree: torchtop %.3f, TraceLens %.3f"
+                  % (name, op, a, b))
+
+    tl = merged(read(os.path.join(oracle, "ops_summary_by_category.csv")), lambda r: r["op category"],
+                sums=("Count", "total_direct_kernel_time_ms"))
+    mine = {r["op category"]: r for r in run(tt, trace, "-t", "categories", "--flow-links")}
+    check(set(mine) == set(tl), "%s categories differ: %s" % (name, sorted(set(mine) ^ set(tl))))
+    for c, t in tl.items():
+        m = mine.get(c)
+        if m:
+            check(int(m["Count"]) == int(float(t["Count"])), "%s category %s count" % (name, c))
+            a, b = float(m["total_direct_kernel_time_ms"]), float(t["total_direct_kernel_time_ms"])
+            check(close(a, b), "%s category %s: torchtop %.6f, TraceLens %.6f" % (name, c, a, b))
+
+    def key(r):
+        return (r["name"], r["Input Dims"], r["Input type"], r["Input Strides"], r["Concrete Inputs"])
+    tl = merged(read(os.path.join(oracle, "ops_unique_args.csv")), key,
+                sums=("operation_count", "total_direct_kernel_time_sum", "total_subtree_kernel_time_sum"),
+                mins=("total_direct_kernel_time_min",), maxs=("total_direct_kernel_time_max",),
+                firsts=("ex_UID",))
+    mine = {key(r): r for r in run(tt, trace, "-t", "unique-args", "--flow-links")}
+    check(set(mine) == set(tl), "%s unique args: rows differ: %s" % (name, sorted(set(mine) ^ set(tl))[:3]))
+    for k, t in tl.items():
+        m = mine.get(k)
+        if not m:
+            continue
+        check(int(m["operation_count"]) == int(float(t["operation_count"])), "%s unique %s count" % (name, k[0]))
+        check(m["op category"] == t["op category"], "%s unique %s category %s vs %s"
+              % (name, k[0], m["op category"], t["op category"]))
+        check(m["ex_UID"] == t["ex_UID"], "%s unique %s ex_UID: torchtop %s, TraceLens %s"
+              % (name, k[0], m["ex_UID"], t["ex_UID"]))
+        cols = ["total_direct_kernel_time_sum", "total_subtree_kernel_time_sum",
+                "total_direct_kernel_time_min", "total_direct_kernel_time_max"]
+        if t["_parts"] == 1:
+            cols += ["total_direct_kernel_time_mean", "total_direct_kernel_time_median"]
+            if t["total_direct_kernel_time_std"]:
+                cols.append("total_direct_kernel_time_std")
+        for col in cols:
             check(close(float(m[col]), float(t[col]), abs_us=1.0),
                   "%s unique %s %s: torchtop %s, TraceLens %s" % (name, k[0], col, m[col], t[col]))
 
@@ -206,6 +308,9 @@ def main():
         compare_categories(a.torchtop, trace, name, oracle)
         compare_kernels(a.torchtop, trace, name, oracle, dm)
         compare_unique_args(a.torchtop, trace, name, oracle)
+    for name in INFERENCE_TRACES:
+        compare_inference(a.torchtop, os.path.join(a.shared, "traces", name + ".json.gz"), name,
+                          os.path.join(a.shared, "oracle", name))
     return summary()
 
 

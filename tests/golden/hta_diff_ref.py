@@ -11,6 +11,9 @@ STEP_RE = re.compile(r"ProfilerStep\s*#\s*(\d+)")
 
 
 def shorten_name(name):
+    # Names with no template or argument list stay as they are.
+    if "<" not in name and "(" not in name:
+        return name
     s = name.replace("->", "")
     stack = []
     for c in s:

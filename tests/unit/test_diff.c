@@ -43,8 +43,13 @@ static void test_short_names(void **state)
                  "at::native::CUDAFunctor_add<int>, at::detail::Array<char*, 3>)",
                  "at::native::vectorized_elementwise_kernel");
     expect_short("Memcpy DtoD (Device -> Device)", "Memcpy DtoD (Device -> Device)");
+    /* Names with neither '<' nor '(' stay whole, spaces and all. */
+    expect_short("x) y>z", "x) y>z");
+    expect_short("## all2all ##", "## all2all ##");
+    expect_short("autograd::engine::evaluate_function: AddBackward0",
+                 "autograd::engine::evaluate_function: AddBackward0");
     /* Unmatched closers drop everything before them; "->" goes first. */
-    expect_short("x) y>z", "z");
+    expect_short("x) y(z)", "y");
     expect_short("f->g(h)", "fg");
     expect_short("", "");
     expect_short("caf\xc3\xa9<T>(x)", "caf\xc3\xa9");

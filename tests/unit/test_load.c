@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/trace/argpack.h"
+#include "core/trace/opname.h"
 #include "tests/unit/testutil.h"
 
 static void test_timestamps_exact(void **state)
@@ -173,6 +174,9 @@ static void test_metadata_dedup(void **state)
     assert_int_equal(t->n_by_kind[EVK_META], 2);
     assert_int_equal(t->n_meta_dups, 2);
     uint32_t k = find_event(t, "k");
+    /* The repeats dropped still count in the file's positions. */
+    assert_int_equal(trace_file_index(t, k), 2);
+    assert_int_equal(trace_file_index(t, k + 1), 4);
     const struct row *r = &t->rows.v[t->ev.v[k].row];
     assert_string_equal(trace_str(t, r->thread_name), "stream 7 ");
     assert_string_equal(trace_str(t, r->process_label), "GPU 9");
@@ -311,7 +315,82 @@ static void test_flows_and_phases(void **state)
     assert_int_equal(t->flows.v[1].bind_enclosing, 1);
     assert_int_equal(t->n_unsupported, 1);
     assert_int_equal(t->n_by_kind[EVK_INSTANT], 1);
+    /* The instant is the fourth element of traceEvents. */
+    assert_int_equal(t->ev.n, 1);
+    assert_int_equal(trace_file_index(t, 0), 3);
     trace_free(t);
+}
+
+/* TraceLens's names of sglang's profiler ops: Python's
+ * re.match(r"^(sglang_profiler::.+?)_\d+$", name).group(1), or the name. */
+static void test_opname_sglang(void **state)
+{
+    static const struct {
+        const char *name, *stem;
+    } cases[] = {
+        {"sglang_profiler::a_12", "sglang_profiler::a"},
+        {"sglang_profiler::a_1_2", "sglang_profiler::a_1"},
+        {"sglang_profiler::_5", "sglang_profiler::_5"},
+        {"sglang_profiler::x_5", "sglang_profiler::x"},
+        {"sglang_profiler::a__5", "sglang_profiler::a_"},
+        {"sglang_profiler::a_5\n", "sglang_profiler::a"},
+        {"sglang_profiler::a\nb_5", "sglang_profiler::a\nb_5"},
+        {"sglang_profiler::a_", "sglang_profiler::a_"},
+        {"sglang_profiler::a5", "sglang_profiler::a5"},
+        {"sglang_profiler::a_12x", "sglang_profiler::a_12x"},
+        {"sglang_profiler::", "sglang_profiler::"},
+        {"xsglang_profiler::a_1", "xsglang_profiler::a_1"},
+        {"aten::add_1", "aten::add_1"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        size_t n = opname_stem_len(cases[i].name, strlen(cases[i].name));
+        assert_int_equal(n, strlen(cases[i].stem));
+        assert_memory_equal(cases[i].name, cases[i].stem, n);
+    }
+    /* Two versions' line numbers, one op; a python frame keeps its name. */
+    struct trace *t =
+        load_text("{\"traceEvents\": ["
+                  "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"sglang_profiler::mha_167\","
+                  " \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},"
+                  "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"sglang_profiler::mha_171\","
+                  " \"pid\": 1, \"tid\": 1, \"ts\": 3, \"dur\": 1},"
+                  "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"sglang_x_1\","
+                  " \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 1}"
+                  "]}");
+    assert_string_equal(opname_str(t, 0), "sglang_profiler::mha");
+    assert_int_equal(opname_of(t, 0), opname_of(t, 1));
+    assert_string_equal(ev_name(t, 1), "sglang_profiler::mha_171");
+    assert_string_equal(opname_str(t, 2), "sglang_x_1");
+    trace_free(t);
+}
+
+/* trace_file_index counts the flow points between events, whatever the
+ * batches and threads: element 3k is an event, 3k+1 and 3k+2 flow points. */
+static void test_file_index_threads(void **state)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "{\"traceEvents\": [");
+    for (int i = 0; i < 40000; i++)
+        sb_printf(&sb,
+                  "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1,"
+                  " \"tid\": 1, \"ts\": %d, \"dur\": 1},\n"
+                  "{\"ph\": \"s\", \"id\": %d, \"pid\": 1, \"tid\": 1, \"ts\": %d,"
+                  " \"cat\": \"ac2g\", \"name\": \"f\"},\n"
+                  "{\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %d,"
+                  " \"cat\": \"ac2g\", \"name\": \"f\", \"bp\": \"e\"}",
+                  i ? ",\n" : "", 2 * i, i, 2 * i, i, 2 * i + 1);
+    sb_puts(&sb, "]}");
+    for (unsigned n = 1; n <= 4; n++) {
+        struct errinfo err = {0};
+        struct trace *t = NULL;
+        struct load_opts o = {.threads = n};
+        assert_int_equal(trace_load_mem("flows.json", sb.s, sb.len, &o, &t, &err), ST_OK);
+        assert_int_equal(t->ev.n, 40000);
+        for (uint32_t i = 0; i < t->ev.n; i++)
+            assert_int_equal(trace_file_index(t, i), 3 * (uint64_t)i);
+        trace_free(t);
+    }
+    sb_free(&sb);
 }
 
 /* The same events load identically with one or several threads, and in
@@ -603,6 +682,8 @@ int main(void)
         cmocka_unit_test(test_ids_and_rows),
         cmocka_unit_test(test_args_packed),
         cmocka_unit_test(test_metadata_dedup),
+        cmocka_unit_test(test_file_index_threads),
+        cmocka_unit_test(test_opname_sglang),
         cmocka_unit_test(test_metadata_every_row),
         cmocka_unit_test(test_huge_values),
         cmocka_unit_test(test_array_format_and_counters),

@@ -509,14 +509,42 @@ static void test_unary(void **state)
     EQ(R.bytes, 640.0 * 8);
     assert_string_equal(param("dtype_in_out"), "('float', None)");
     assert_string_equal(param("stride_output"), "None");
-    /* Upsampling, as TraceLens models it: the input's elements in and out
-     * (output_size is a list, not an output tensor). */
+    /* Upsampling, as TraceLens 171dd74 sizes it: one FLOP per output
+     * element, the input read and the output written; the row keyed by the
+     * input's shape (output_size is a list, not an output tensor). */
     assert_true(run("aten::upsample_nearest2d", "[[2,4,8,8],[],[]]",
                     "[\"c10::BFloat16\",\"ScalarList\",\"\"]", "[\"\",\"[16, 16]\",\"\"]"));
     assert_int_equal(R.sheet, PM_UNARY);
-    EQ(R.flops, 512);
-    EQ(R.bytes, 512.0 * 4);
+    EQ(R.flops, 2048);
+    EQ(R.bytes, (512.0 + 2048) * 2);
+    EQ(R.tl_bytes, R.bytes);
     assert_string_equal(param("op_shape"), "(2, 4, 8, 8)");
+    assert_string_equal(param("stride_output"), "None");
+    /* TraceLens's report: (1,768,8) -> 128, 9.83e-05 GFLOP and 0.199 MB;
+     * (1,256,512,512) -> 1024x1024, 0.268 GFLOP and 640 MB. */
+    assert_true(run("aten::upsample_nearest1d", "[[1,768,8],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"\"]", "[\"\",\"[128]\",\"\"]"));
+    EQ(R.flops, 98304);
+    assert_true(fabs(R.flops / 1e9 - 9.83e-05) < 0.005e-05);
+    assert_true(fabs(R.bytes / 1048576 - 0.199) < 0.0005);
+    assert_true(run("aten::upsample_nearest2d", "[[1,256,512,512],[],[],[]]",
+                    "[\"c10::BFloat16\",\"ScalarList\",\"Scalar\",\"Scalar\"]",
+                    "[\"\",\"[1024, 1024]\",\"\",\"\"]"));
+    assert_true(fabs(R.flops / 1e9 - 0.268) < 0.0005);
+    EQ(R.bytes, 640.0 * 1048576);
+    /* The .vec overload with scale factors instead of a size; scalar
+     * scales per dim. */
+    assert_true(run("aten::upsample_nearest2d", "[[1,256,512,512],[],[]]",
+                    "[\"c10::BFloat16\",\"\",\"ScalarList\"]", "[\"\",\"\",\"[2.0, 2.0]\"]"));
+    EQ(R.bytes, 640.0 * 1048576);
+    assert_true(run("aten::upsample_nearest1d", "[[1,768,8],[],[]]",
+                    "[\"c10::BFloat16\",\"\",\"Scalar\"]", "[\"\",\"\",\"16.0\"]"));
+    EQ(R.flops, 98304);
+    /* Neither recorded: the input's elements, as a unary op. */
+    assert_true(run("aten::upsample_nearest1d", "[[1,768,8],[],[]]",
+                    "[\"c10::BFloat16\",\"\",\"\"]", "[\"\",\"\",\"\"]"));
+    EQ(R.flops, 6144);
+    EQ(R.bytes, 6144.0 * 4);
     /* Integers have no compute spec. */
     assert_true(run("aten::copy_", "[[],[],[]]", "[\"long int\",\"long int\",\"Scalar\"]", NULL));
     EQ(R.bytes, 16);
