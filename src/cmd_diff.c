@@ -26,7 +26,8 @@
 #include "src/cliout.h"
 #include "src/commands.h"
 #include "src/progress.h"
-#include "tui/diff/diffview.h"
+#include "tui/diff/diff_doc.h"
+#include "tui/trace/tui.h"
 #include "tui/frame/script_steps.h"
 
 struct diff_cli {
@@ -632,12 +633,15 @@ static int run(struct diff_cli *c, const char **paths)
         return status ? status : EXIT_USAGE;
     }
     if (c->view) {
-        /* The view takes the traces and the diff over. */
-        struct diffview *dv = diffview_new(td, c->ascii);
-        bool mono = c->no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR"));
-        int vrc = c->script ? diffview_script(dv, c->script, c->script_lines, c->script_cols)
-                            : diffview_run(dv, mono);
-        diffview_free(dv);
+        /* The explorer takes the traces and the diff over. */
+        struct tui_opts o = {
+            .no_color = c->no_color,
+            .ascii = c->ascii,
+            .script = c->script,
+            .script_lines = c->script_lines,
+            .script_cols = c->script_cols,
+        };
+        int vrc = diff_doc_run(td, &o);
         return status ? status : vrc;
     }
     struct table_list tables = {0};

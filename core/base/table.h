@@ -41,6 +41,8 @@ enum col_flags {
                              the explorer cuts it between items, not inside the first */
     COLF_KEY = 1 << 8,    /* part of the row's answer: the explorer shows it on the first
                              screen, before columns without the flag */
+    COLF_MAGNITUDE = 1 << 9, /* a signed change: sorts by its magnitude (|x|), so that
+                                the largest changes either way come first */
 };
 
 struct table_col {

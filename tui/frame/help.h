@@ -19,7 +19,9 @@ void help_text(struct strbuf *out, int pane);
  * roofline, kernel names, export). help_text shows every mode's. */
 /* HELP_TABLES: a document of tables only (a job): the table, moving,
  * search and global keys. */
-enum help_mode { HELP_ALL, HELP_TRACE, HELP_SNAPSHOT, HELP_TABLES };
+/* HELP_DIFF: a trace diff: the focused pane's own key table whole, then
+ * the global, moving and search keys. */
+enum help_mode { HELP_ALL, HELP_TRACE, HELP_SNAPSHOT, HELP_TABLES, HELP_DIFF };
 void help_text_mode(struct strbuf *out, int pane, enum help_mode mode);
 /* Append the table views that v and V cycle through, in that order, as
  * one group: names[0..n). */
