@@ -155,6 +155,13 @@ static unsigned show_detail(struct app *a)
 static unsigned go_to(struct app *a, enum diff_stop s)
 {
     detail_back(a);
+    /* The table or the tree shown gets most of the left column. */
+    unsigned r = R_HANDLED | R_DIRTY_ALL | R_SYNC;
+    int pct = s == S_TREE ? 25 : s == S_SIDES ? a->lcfg.table_pct : 55;
+    if (pct != a->lcfg.table_pct) {
+        a->lcfg.table_pct = pct;
+        r |= R_RELAYOUT;
+    }
     if (s == S_TREE) {
         app_focus(a, PANE_TREE);
     } else if (s == S_SIDES) {
@@ -163,7 +170,7 @@ static unsigned go_to(struct app *a, enum diff_stop s)
         app_table_set_view(a, stop_names[s]);
         app_focus(a, PANE_TABLE);
     }
-    return R_HANDLED | R_DIRTY_ALL | R_SYNC;
+    return r;
 }
 
 static unsigned open_side(struct app *a, int k)
@@ -323,6 +330,29 @@ const struct doc_ops diff_doc_ops = {
     .show_view = diff_show_view,
 };
 
+void diff_doc_open(struct app *a, struct tracediff *td, const struct tui_opts *o, bool ascii,
+                   bool headless)
+{
+    struct diff_doc *doc = xcalloc(1, sizeof(*doc));
+    doc->dd = diffdata_new(td);
+    doc->detail_from = -1;
+    doc->side_opts = *o;
+    doc->side_opts.src = NULL;
+    doc->side_opts.snapshot = false;
+    doc->side_opts.mem = NULL;
+    doc->side_opts.script = NULL;
+    a->v.doc_state = doc;
+    a->name = xstrdup("diff");
+    app_init(a, &diff_doc_ops, ascii, headless);
+    app_message(a, "%zu names, %zu merged nodes; ? shows the keys, Tab the next view",
+                doc->dd->td->rows.n, doc->dd->ctx.dt->nodes.n);
+}
+
+struct diffdata *diff_doc_data(struct app *a)
+{
+    return dd_of(a)->dd;
+}
+
 int diff_doc_run(struct tracediff *td, const struct tui_opts *o)
 {
     bool ascii = o->ascii;
@@ -331,28 +361,18 @@ int diff_doc_run(struct tracediff *td, const struct tui_opts *o)
         ascii = true;
     bool mono = o->no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR"));
     bool headless = o->script != NULL;
-    struct diff_doc *doc = xcalloc(1, sizeof(*doc));
-    doc->dd = diffdata_new(td);
-    doc->detail_from = -1;
     bool ok = headless ? term_open_headless(o->script_lines ? o->script_lines : 30,
                                             o->script_cols ? o->script_cols : 100)
                        : term_open(mono);
     if (!ok) {
-        diffdata_free(doc->dd);
-        free(doc);
+        struct trace *t[2] = {(struct trace *)td->t[0], (struct trace *)td->t[1]};
+        tracediff_free(td);
+        trace_free(t[0]);
+        trace_free(t[1]);
         return 1;
     }
-    doc->side_opts = *o;
-    doc->side_opts.src = NULL;
-    doc->side_opts.snapshot = false;
-    doc->side_opts.mem = NULL;
-    doc->side_opts.script = NULL;
     struct app a = {0};
-    a.v.doc_state = doc;
-    a.name = xstrdup("diff");
-    app_init(&a, &diff_doc_ops, ascii, headless);
-    app_message(&a, "%zu names, %zu merged nodes; ? shows the keys, Tab the next view",
-                doc->dd->td->rows.n, doc->dd->ctx.dt->nodes.n);
+    diff_doc_open(&a, td, o, ascii, headless);
     int rc = 0;
     if (headless)
         rc = script_run(&a, o->script, o->script_timing);

@@ -12,12 +12,22 @@
 #ifndef TORCHTOP_TUI_DIFF_DOC_H
 #define TORCHTOP_TUI_DIFF_DOC_H
 
+#include <stdbool.h>
+
+struct app;
+struct diffdata;
 struct doc_ops;
 struct tracediff;
 struct tui_opts;
 
 extern const struct doc_ops diff_doc_ops;
 
+/* Set up app a (zeroed; curses initialised) on td, as diff_doc_run does
+ * (a is then the caller's to run and app_done). */
+void diff_doc_open(struct app *a, struct tracediff *td, const struct tui_opts *o, bool ascii,
+                   bool headless);
+/* The data of a's diff (a set up with diff_doc_open). */
+struct diffdata *diff_doc_data(struct app *a);
 /* Run the explorer on td (taken over, with the two traces it compares,
  * which must be indexed; td made with opts.keep_events) with opts o (the
  * terminal's options, --script for a headless run; a side's trace opens

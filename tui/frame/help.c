@@ -194,16 +194,3 @@ static void put_mouse(struct strbuf *out)
                  "  regex; lower-case text ignores case; re:TEXT forces a regex, =TEXT a\n"
                  "  substring\n");
 }
-
-void help_text_items(struct strbuf *out, const char *title, int keytab,
-                     const struct help_item *items, size_t n)
-{
-    sb_printf(out, "%s\n\n", title);
-    for (size_t i = 0; i < n; i++) {
-        char keys[96];
-        if (!keymap_keys_for(keytab, items[i].act, keys, sizeof(keys)))
-            continue;
-        sb_printf(out, "  %-20s %-17s %s\n", keys, action_name(items[i].act),
-                  items[i].help ? items[i].help : action_help(items[i].act));
-    }
-}

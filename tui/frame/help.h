@@ -27,17 +27,4 @@ void help_text_mode(struct strbuf *out, int pane, enum help_mode mode);
  * one group: names[0..n). */
 void help_views(struct strbuf *out, const char *const *names, int n);
 
-/* One line of a view's own help (the diff view): an action, and
- * the view's words for it when the explorer's do not fit (NULL: the
- * action's help). */
-struct help_item {
-    enum action act;
-    const char *help;
-};
-/* Append `title` and a blank line, then per item bound in key table
- * `keytab` (or the global one) a line: keys, action name, help. Items
- * bound to no key are left out. */
-void help_text_items(struct strbuf *out, const char *title, int keytab,
-                     const struct help_item *items, size_t n);
-
 #endif
