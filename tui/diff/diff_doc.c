@@ -76,8 +76,7 @@ static struct table *build_table(struct diffdata *dd, const char *name)
 
 /* A row's detail beyond its cells: a name's events on both sides, a
  * merged node's (the LCA table's rows). */
-static void describe_row(struct detail_out *d, struct view *v, const struct table *tab,
-                         size_t row)
+static void describe_row(struct detail_out *d, struct view *v, const struct table *tab, size_t row)
 {
     struct diff_doc *doc = v->doc_state;
     if (tab == doc->tabs[DT_OPS]) {
@@ -114,7 +113,7 @@ static void diff_open(struct app *a)
 static enum diff_stop current_stop(struct app *a)
 {
     int f = a->v.focus == PANE_DETAIL && dd_of(a)->detail_from >= 0 ? dd_of(a)->detail_from
-                                                                       : a->v.focus;
+                                                                    : a->v.focus;
     if (f == PANE_TREE)
         return S_TREE;
     if (f == PANE_TIMELINE)
@@ -207,10 +206,18 @@ static unsigned diff_action(struct app *a, enum action act)
     case A_DIFF_ARGS:
     case A_DIFF_ROOFLINE:
         return go_to(a, (enum diff_stop)(S_OPS + (act - A_DIFF_OPS)));
+    case A_FOCUS_NEXT:
+    case A_FOCUS_PREV:
+        /* From the detail on the whole body (the detail pane's Tab): the
+         * diff's next view, as Tab anywhere else in the diff. */
+        if (doc->detail_from < 0)
+            return R_NONE;
+        /* fall through */
     case A_DIFF_NEXT:
-    case A_DIFF_PREV:
-        return go_to(a, (enum diff_stop)((current_stop(a) + (act == A_DIFF_NEXT ? 1 : S__COUNT - 1)) %
-                                         S__COUNT));
+    case A_DIFF_PREV: {
+        bool next = act == A_DIFF_NEXT || act == A_FOCUS_NEXT;
+        return go_to(a, (enum diff_stop)((current_stop(a) + (next ? 1 : S__COUNT - 1)) % S__COUNT));
+    }
     case A_DIFF_DETAIL:
         return show_detail(a);
     case A_CANCEL:

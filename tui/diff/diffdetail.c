@@ -185,8 +185,7 @@ static void side_text(struct diffdata *dd, int k, struct side_sum *s, struct det
         char d[40];
         text_duration(d, sizeof(d), s->kernels.v[i].dur, a);
         int pad = 10 + (int)(strlen(d) - display_width(d, strlen(d)));
-        put(out, "  %*s x%-5lld %s", pad, d, (long long)s->kernels.v[i].n,
-            s->kernels.v[i].key);
+        put(out, "  %*s x%-5lld %s", pad, d, (long long)s->kernels.v[i].n, s->kernels.v[i].key);
     }
     if (s->kernels.n > TOP_KERNELS)
         put(out, "  ... %zu kernel names in all", s->kernels.n);

@@ -37,12 +37,12 @@ struct mt_pane {
     struct diffdata *dd; /* borrowed */
     struct view *ctx;    /* the view the pane was made with (outlives it) */
     int keytab;
-    uint8_t *open;        /* per merged node: expanded */
-    uint8_t *shown;       /* per merged node, while filtered: it or a node below matches */
-    VEC(uint32_t) rows;   /* nodes shown, in pre-order */
+    uint8_t *open;      /* per merged node: expanded */
+    uint8_t *shown;     /* per merged node, while filtered: it or a node below matches */
+    VEC(uint32_t) rows; /* nodes shown, in pre-order */
     struct listview lv;
-    int sort;             /* enum tree_sort */
-    bool reversed;        /* smallest first */
+    int sort;      /* enum tree_sort */
+    bool reversed; /* smallest first */
     struct strbuf line;
 };
 
@@ -221,8 +221,7 @@ static void put_us(struct strbuf *line, int64_t ns, bool present)
     sb_printf(line, "  %*s", TREE_W, buf);
 }
 
-static void put_cell(struct strbuf *line, const char *s, size_t n, size_t w, bool right,
-                     bool ascii)
+static void put_cell(struct strbuf *line, const char *s, size_t n, size_t w, bool right, bool ascii)
 {
     struct strbuf cell = STRBUF_INIT;
     size_t got = display_fit(&cell, s, n, w, false, ascii);
@@ -426,10 +425,12 @@ static void expand_all(struct mt_pane *mt, uint32_t node)
     free(in);
 }
 
-static unsigned mt_action(struct pane *p, struct view *a, enum action act,
-                          struct pane_request *req)
+static unsigned mt_action(struct pane *p, struct view *a, enum action act, struct pane_request *req)
 {
     struct mt_pane *mt = mt_of(p);
+    /* The page is the pane's height now (a relayout since the last draw
+     * changes it). */
+    mt->lv.height = MAX(1, p->r.h - 2);
     if (listview_action(&mt->lv, act))
         return R_HANDLED | R_DIRTY | R_SYNC;
     uint32_t node = cur_node(mt);

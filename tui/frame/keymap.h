@@ -34,7 +34,7 @@ enum keytab {
     KEYS_DIFF_TABLE, /* a trace diff's tables (tui/diff/diff_doc.h) */
     KEYS_DIFF_TREE,  /* a trace diff's merged call tree */
     KEYS_DIFF_SIDES, /* a trace diff's two sides: Enter opens one */
-    KEYS_JOB_TABLE, /* a job's tables (tui/job/job_doc.h): Enter opens a rank */
+    KEYS_JOB_TABLE,  /* a job's tables (tui/job/job_doc.h): Enter opens a rank */
     KEYS__COUNT
 };
 

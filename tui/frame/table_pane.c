@@ -48,7 +48,7 @@ struct table_pane {
     void (*describe_event)(struct detail_out *d, struct view *a, uint32_t ev); /* NULL: none */
     void (*describe_row)(struct detail_out *d, struct view *a, const struct table *tab,
                          size_t row); /* NULL: none */
-    int cols_mode; /* COLS_*: which COLF_DETAIL columns are shown */
+    int cols_mode;                    /* COLS_*: which COLF_DETAIL columns are shown */
     struct tview v[TABLE_PANE_MAX_VIEWS];
     struct strbuf cell;
     struct strbuf fit; /* a shape cell fitted to its column */

@@ -50,8 +50,7 @@ struct table_pane_views {
     void (*describe_event)(struct detail_out *d, struct view *a, uint32_t ev);
     /* The document's own detail of row `row` of tab, after its cells
      * (a diff's name on both sides); NULL: none. */
-    void (*describe_row)(struct detail_out *d, struct view *a, const struct table *tab,
-                         size_t row);
+    void (*describe_row)(struct detail_out *d, struct view *a, const struct table *tab, size_t row);
 };
 
 /* A table pane in the table slot over v's tables. */

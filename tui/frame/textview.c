@@ -68,4 +68,3 @@ enum action textview_menu_move(int *cur, int n, int key)
         return A_NONE;
     }
 }
-
