@@ -45,7 +45,8 @@ struct diff_cli {
     bool report; /* an option that shapes a report was given (-t, -f, -o, ...) */
     bool view;   /* -i: the diff view even without a terminal */
     bool ascii, no_color;
-    const char *script;            /* --script: the diff view headless */
+    const char *script;            /* --script: the explorer on the diff, headless */
+    const char *script_timing;     /* --script-timing: each step's time */
     int script_lines, script_cols; /* --size */
     int picked[2]; /* the rank a side's file was picked as; -1 = a file named alone */
 };
@@ -88,6 +89,7 @@ static void diff_usage(FILE *f)
             "  -i, --interactive      open the diff view (the default when standard output\n"
             "                         is a terminal and no report option is given)\n"
             "      --script FILE      run the diff view's steps in FILE headless\n"
+            "      --script-timing F  script mode: write each step's time to F\n"
             "      --size WxH         script mode: screen size (default 100x30)\n"
             "      --ascii            the diff view in ASCII only\n"
             "      --no-color         the diff view in monochrome\n"
@@ -115,6 +117,7 @@ enum {
     OPT_CRANK,
     OPT_TRANK,
     OPT_SCRIPT,
+    OPT_TIMING,
     OPT_SIZE,
     OPT_ASCII,
     OPT_NOCOLOR,
@@ -173,6 +176,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
         {"test-rank", required_argument, NULL, OPT_TRANK},
         {"interactive", no_argument, NULL, 'i'},
         {"script", required_argument, NULL, OPT_SCRIPT},
+        {"script-timing", required_argument, NULL, OPT_TIMING},
         {"size", required_argument, NULL, OPT_SIZE},
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-color", no_argument, NULL, OPT_NOCOLOR},
@@ -207,6 +211,9 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
             break;
         case OPT_SCRIPT:
             c->script = optarg;
+            break;
+        case OPT_TIMING:
+            c->script_timing = optarg;
             break;
         case OPT_SIZE:
             if (!script_parse_size(optarg, &c->script_cols, &c->script_lines)) {
@@ -344,6 +351,10 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
     }
     if ((c->view || c->script) && (c->out_path || c->xlsx_path)) {
         usage_error("-i and --script show the diff view; -o and --xlsx write a report", NULL);
+        return EXIT_USAGE;
+    }
+    if (c->script_timing && !c->script) {
+        usage_error("--script-timing needs --script", NULL);
         return EXIT_USAGE;
     }
     if (c->script)
@@ -638,6 +649,7 @@ static int run(struct diff_cli *c, const char **paths)
             .no_color = c->no_color,
             .ascii = c->ascii,
             .script = c->script,
+            .script_timing = c->script_timing,
             .script_lines = c->script_lines,
             .script_cols = c->script_cols,
         };

@@ -44,6 +44,8 @@ struct side_sum {
     int64_t count, cpu, gpu; /* events; ns of host spans, ns of GPU time */
     bool on_gpu;             /* the events are GPU events themselves */
     struct tallies kernels;
+    uint32_t *kernel_at; /* per string id of the side's trace: its tally in kernels + 1, 0:
+                            none yet (made on the first kernel): one lookup a kernel */
     struct tallies shapes;
     uint32_t first; /* first instance, IDX_NONE */
     uint32_t tried[MODEL_TRIES];
@@ -79,6 +81,7 @@ static void side_free(struct side_sum *s)
     for (size_t i = 0; i < s->shapes.n; i++)
         free(s->shapes.v[i].key);
     VEC_FREE(&s->kernels);
+    free(s->kernel_at);
     VEC_FREE(&s->shapes);
 }
 
@@ -102,7 +105,18 @@ static void add_instance(const struct diffdata *dd, int k, uint32_t ev, struct s
     const uint32_t *ks = gputime_subtree_events(g, ev, &nk);
     for (uint32_t i = 0; i < nk; i++) {
         const struct event *ke = trace_ev(t, ks[i]);
-        tally_add(&s->kernels, trace_str(t, ke->name), strtab_len(&t->strs, ke->name), ke->dur);
+        if (!s->kernel_at)
+            s->kernel_at = xcalloc(strtab_count(&t->strs) + 1, sizeof(uint32_t));
+        uint32_t *at = &s->kernel_at[ke->name];
+        if (*at) {
+            s->kernels.v[*at - 1].n++;
+            s->kernels.v[*at - 1].dur = wide_add_sat(s->kernels.v[*at - 1].dur, ke->dur);
+            continue;
+        }
+        struct tally fresh = {xstrndup(trace_str(t, ke->name), strtab_len(&t->strs, ke->name)), 1,
+                              ke->dur};
+        VEC_PUSH(&s->kernels, fresh);
+        *at = (uint32_t)s->kernels.n;
     }
     const struct op_info *o = ev_op(t, ev);
     if (o && o->input_dims && s->count <= SHAPE_INSTANCES) {
