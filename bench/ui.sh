@@ -11,6 +11,8 @@
 #
 # A JOB_DIR (the traces of a multi-rank job) runs bench/ui-job-steps.txt in
 # the job view instead; dlrm-job is the shared 8-rank param-dlrm job.
+# diff:CONTROL:TEST runs bench/ui-diff-steps.txt in the explorer on the
+# diff of two traces; owl-diff is the shared OWLv2 H100/MI300 pair.
 #
 # A SIZE (e.g. 1G, 256M) generates a synthetic trace of that many bytes of
 # JSON with torchtop gen, in a temporary directory removed at the end.
@@ -48,6 +50,9 @@ for a in "$@"; do
         done
         traces="$traces $tmp/param-dlrm-8rank"
         ;;
+    owl-diff)
+        traces="$traces diff:$shared/traces/tracelens-h100-owlv2-infer-large.json.gz:$shared/traces/tracelens-mi300-owlv2-infer-large.json.gz"
+        ;;
     [0-9]*[kKmMgG])
         echo "generating a synthetic trace of $a ..."
         "$tt" gen --size "$a" -o "$tmp/synth-$a.json"
@@ -81,8 +86,25 @@ awk '/^REPEAT / { n = $2; next } { if (n) { for (i = 0; i < n; i++) print; n = 0
 awk '/^REPEAT / { n = $2; next } { if (n) { for (i = 0; i < n; i++) print; n = 0 } else print }' \
     "$here/ui-job-steps.txt" > "$tmp/job-steps"
 
+awk '/^REPEAT / { n = $2; next } { if (n) { for (i = 0; i < n; i++) print; n = 0 } else print }' \
+    "$here/ui-diff-steps.txt" > "$tmp/diff-steps"
+
 echo quit > "$tmp/load-only"
 for f in "$@"; do
+    case $f in
+    diff:*:*)
+        # A pair: the diff's steps; the session includes loading both.
+        pair=${f#diff:}
+        start=$(date +%s.%N)
+        LC_ALL=C.UTF-8 "$tt" diff --script "$tmp/diff-steps" --script-timing "$tmp/timing" \
+            --size 120x40 "${pair%%:*}" "${pair#*:}"
+        end=$(date +%s.%N)
+        printf '\ndiff %s %s  (session %.1f s including the load)\n' "$(basename "${pair%%:*}")" \
+            "$(basename "${pair#*:}")" "$(echo "$end - $start" | bc)"
+        report_timing
+        continue
+        ;;
+    esac
     if [ -d "$f" ]; then
         # A job directory: the job view's steps; no report load to set the
         # first screen against.

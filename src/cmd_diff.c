@@ -26,7 +26,8 @@
 #include "src/cliout.h"
 #include "src/commands.h"
 #include "src/progress.h"
-#include "tui/diff/diffview.h"
+#include "tui/diff/diff_doc.h"
+#include "tui/trace/tui.h"
 #include "tui/frame/script_steps.h"
 
 struct diff_cli {
@@ -44,7 +45,8 @@ struct diff_cli {
     bool report; /* an option that shapes a report was given (-t, -f, -o, ...) */
     bool view;   /* -i: the diff view even without a terminal */
     bool ascii, no_color;
-    const char *script;            /* --script: the diff view headless */
+    const char *script;            /* --script: the explorer on the diff, headless */
+    const char *script_timing;     /* --script-timing: each step's time */
     int script_lines, script_cols; /* --size */
     int picked[2]; /* the rank a side's file was picked as; -1 = a file named alone */
 };
@@ -87,6 +89,7 @@ static void diff_usage(FILE *f)
             "  -i, --interactive      open the diff view (the default when standard output\n"
             "                         is a terminal and no report option is given)\n"
             "      --script FILE      run the diff view's steps in FILE headless\n"
+            "      --script-timing F  script mode: write each step's time to F\n"
             "      --size WxH         script mode: screen size (default 100x30)\n"
             "      --ascii            the diff view in ASCII only\n"
             "      --no-color         the diff view in monochrome\n"
@@ -114,6 +117,7 @@ enum {
     OPT_CRANK,
     OPT_TRANK,
     OPT_SCRIPT,
+    OPT_TIMING,
     OPT_SIZE,
     OPT_ASCII,
     OPT_NOCOLOR,
@@ -172,6 +176,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
         {"test-rank", required_argument, NULL, OPT_TRANK},
         {"interactive", no_argument, NULL, 'i'},
         {"script", required_argument, NULL, OPT_SCRIPT},
+        {"script-timing", required_argument, NULL, OPT_TIMING},
         {"size", required_argument, NULL, OPT_SIZE},
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-color", no_argument, NULL, OPT_NOCOLOR},
@@ -206,6 +211,9 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
             break;
         case OPT_SCRIPT:
             c->script = optarg;
+            break;
+        case OPT_TIMING:
+            c->script_timing = optarg;
             break;
         case OPT_SIZE:
             if (!script_parse_size(optarg, &c->script_cols, &c->script_lines)) {
@@ -343,6 +351,10 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
     }
     if ((c->view || c->script) && (c->out_path || c->xlsx_path)) {
         usage_error("-i and --script show the diff view; -o and --xlsx write a report", NULL);
+        return EXIT_USAGE;
+    }
+    if (c->script_timing && !c->script) {
+        usage_error("--script-timing needs --script", NULL);
         return EXIT_USAGE;
     }
     if (c->script)
@@ -632,12 +644,16 @@ static int run(struct diff_cli *c, const char **paths)
         return status ? status : EXIT_USAGE;
     }
     if (c->view) {
-        /* The view takes the traces and the diff over. */
-        struct diffview *dv = diffview_new(td, c->ascii);
-        bool mono = c->no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR"));
-        int vrc = c->script ? diffview_script(dv, c->script, c->script_lines, c->script_cols)
-                            : diffview_run(dv, mono);
-        diffview_free(dv);
+        /* The explorer takes the traces and the diff over. */
+        struct tui_opts o = {
+            .no_color = c->no_color,
+            .ascii = c->ascii,
+            .script = c->script,
+            .script_timing = c->script_timing,
+            .script_lines = c->script_lines,
+            .script_cols = c->script_cols,
+        };
+        int vrc = diff_doc_run(td, &o);
         return status ? status : vrc;
     }
     struct table_list tables = {0};

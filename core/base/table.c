@@ -170,8 +170,15 @@ int table_compare_rows(const struct table *t, size_t col, size_t a, size_t b)
     case COL_TEXT:
         return strcmp(x.s, y.s);
     case COL_INT:
+        if (t->cols[col].flags & COLF_MAGNITUDE) {
+            uint64_t ax = x.i < 0 ? -(uint64_t)x.i : (uint64_t)x.i;
+            uint64_t ay = y.i < 0 ? -(uint64_t)y.i : (uint64_t)y.i;
+            return ax < ay ? -1 : ax > ay;
+        }
         return x.i < y.i ? -1 : x.i > y.i;
     default:
+        if (t->cols[col].flags & COLF_MAGNITUDE)
+            return fabs(x.f) < fabs(y.f) ? -1 : fabs(x.f) > fabs(y.f);
         return x.f < y.f ? -1 : x.f > y.f;
     }
 }

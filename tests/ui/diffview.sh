@@ -1,10 +1,12 @@
 #!/bin/sh
-# The diff view (`torchtop diff --script`) on a generated pair (two seeds,
-# 4 and 5 layers): every table at 140x42, the detail of a name and of a
-# merged node, the filter, the key list, the ops table and tree at 80x24,
-# horizontal scroll and the sort menu at both sizes, against
-# tests/ui/expected; the numbers of the ops and tree
-# screens against `torchtop diff -f csv` (tests/ui/diffview_check.py).
+# A trace diff in the explorer (`torchtop diff --script`, tui/diff/diff_doc.h)
+# on a generated pair (two seeds, 4 and 5 layers): every table at 140x42,
+# the detail of a name and of a merged node, the filter, the help, the ops
+# table and tree at 80x24; at both sizes the help, horizontal scroll to
+# the last column, the search with its match counts, the sort menu, and a
+# side's trace opened on top and closed again; against tests/ui/expected.
+# The numbers of the ops table and the tree (each maximized) against
+# `torchtop diff -f csv` (tests/ui/diffview_check.py).
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 PY=${PYTHON3:-python3}
 
@@ -30,7 +32,9 @@ run_diff() {
 
 run_diff diffgen --size 140x42 a.json b.json <<'STEPS'
 save-display diffgen-ops.txt
-keys jj<Enter>
+keys M
+save-display diffgen-ops-max.txt
+keys Mjj<Enter>
 save-display diffgen-ops-detail.txt
 keys <Esc>2
 save-display diffgen-tree.txt
@@ -38,19 +42,21 @@ keys jjj<Enter>
 save-display diffgen-tree-detail.txt
 keys <Esc>*
 save-display diffgen-tree-open.txt
-keys c3
+keys M
+save-display diffgen-tree-max.txt
+keys Mc3
 save-display diffgen-lca.txt
 keys 4
 save-display diffgen-unique-args.txt
 keys 5
 save-display diffgen-roofline.txt
-keys 1/=aten::addmm<Enter><Enter>
+keys 1f=aten::addmm<Enter><Enter>
 save-display diffgen-filter-detail.txt
 keys <Esc><Esc>?
 save-display diffgen-help.txt
 quit
 STEPS
-for s in ops ops-detail tree tree-detail lca unique-args roofline filter-detail help; do
+for s in ops ops-detail tree tree-detail tree-max lca unique-args roofline filter-detail help; do
     check_screen "diffgen-$s.txt"
 done
 
@@ -64,21 +70,37 @@ check_screen diffgen-80x24-tree.txt
 
 # The flat tables scroll sideways to their last column (] and Right), a
 # "›" at the header's right edge while columns follow; s opens the sort
-# menu, a digit picks a column. At 80x24 and 140x42.
+# menu, a digit picks a column; ? shows the keys of the focused pane
+# first; / searches with "match N of M"; the sides pane (Shift-Tab from
+# the ops table, j to the test) opens a side's trace on top, Backspace
+# comes back. At
+# 80x24 and 140x42.
 for size in 80x24 140x42; do
     run_diff "diffscroll$size" --size $size a.json b.json <<STEPS
-keys ]]]]]]]]]]]]]]]]
+keys ?
+save-display diffgen-$size-help.txt
+expect diff-next
+keys q]]]]]]]]]]]]]]]]
 save-display diffgen-$size-ops-last.txt
 keys <Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left><Left>
 save-display diffgen-$size-ops-back.txt
-keys 4<Right><Right><Right><Right><Right><Right><Right><Right><Right><Right>
+keys /aten::<Enter>n
+save-display diffgen-$size-search.txt
+expect match 2 of
+keys <Esc>4<Right><Right><Right><Right><Right><Right><Right><Right><Right><Right>
 save-display diffgen-$size-args-last.txt
 keys s
 save-display diffgen-$size-sort-menu.txt
 keys 3
 save-display diffgen-$size-args-sorted.txt
+keys 1<S-Tab>j<Enter>
+save-display diffgen-$size-side.txt
+expect q or Backspace returns to the diff
+keys <BS>
+save-display diffgen-$size-side-back.txt
+expect back from test
 STEPS
-    for s in ops-last ops-back args-last sort-menu args-sorted; do
+    for s in help ops-last ops-back search args-last sort-menu args-sorted side side-back; do
         check_screen "diffgen-$size-$s.txt"
     done
 done
@@ -92,8 +114,8 @@ if command -v "$PY" >/dev/null 2>&1; then
         "$TORCHTOP" diff $all -t tree -f csv a.json b.json > tree.csv &&
         "$TORCHTOP" diff $all --device gpu -f csv a.json b.json > gpu.csv) ||
         fail "diff -f csv"
-    "$PY" "$top_srcdir/tests/ui/diffview_check.py" "$tmp/diffgen-ops.txt" \
-        "$tmp/diffgen-tree-open.txt" "$tmp/ops.csv" "$tmp/tree.csv" "$tmp/gpu.csv" 140 ||
+    "$PY" "$top_srcdir/tests/ui/diffview_check.py" "$tmp/diffgen-ops-max.txt" \
+        "$tmp/diffgen-tree-max.txt" "$tmp/ops.csv" "$tmp/tree.csv" "$tmp/gpu.csv" 140 ||
         fail "the diff view's numbers differ from diff -f csv"
 elif [ "${CI:-}" = "true" ]; then
     fail "python3 is needed"

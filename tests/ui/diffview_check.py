@@ -3,14 +3,16 @@
 
 usage: diffview_check.py OPS_SCREEN TREE_SCREEN OPS_CSV TREE_CSV GPU_CSV COLS
 
-OPS_SCREEN: a saved screen of the per-name table (default order); its rows
-must be the CSV's rows ordered by |diff_duration| (ties in the CSV's
-order), each number equal to the CSV's at the screen's precision, each
-name the CSV's (or cut with an ellipsis from it). TREE_SCREEN: a saved
-screen of the merged tree; every row must be a row of -t tree's CSV with
-the same name, sides, GPU and CPU times (us, one decimal) and kernel
-counts. GPU_CSV (-t ops --device gpu): the header's GPU total of each side
-is the sum of that side's total durations. COLS: the screens' width.
+OPS_SCREEN: a saved screen of the per-name table maximized (default
+order); its rows must be the CSV's rows ordered by |diff_duration| (ties in
+the CSV's order), each number in the columns shown (named by their
+headers) equal to the CSV's at the screen's precision, each name the CSV's
+(or cut with an ellipsis from it). TREE_SCREEN: a saved screen of the
+merged tree maximized; every row must be a row of -t tree's CSV with the
+same name, sides, GPU and CPU times (us, one decimal) and kernel counts.
+GPU_CSV (-t ops --device gpu): the header's GPU total of each side ("control
+18.77 ms -> test 34.47 ms") is the sum of that side's total durations.
+COLS: the screens' width.
 Prints what it compared; exits
 1 on the first difference."""
 import csv
@@ -45,8 +47,12 @@ def close(a, b, tol):
 
 
 def screen_lines(path):
+    """The screen's lines above the message line and the key bar."""
     with open(path, encoding="utf-8") as f:
-        return f.read().split("\n")
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines[:-2]
 
 
 def ms_of(text):
@@ -59,12 +65,11 @@ def ms_of(text):
 
 
 def check_header(lines, gpu_rows):
-    totals = []
-    for k, label in ((1, "control"), (2, "test")):
-        m = re.search(r"  GPU ([0-9.]+ (?:ms|s|µs|us|ns))  ", lines[k])
-        if not m:
-            fail("no GPU total on header line %d: %r" % (k, lines[k]))
-        totals.append(ms_of(m.group(1)))
+    dur = r"([0-9.]+ (?:ms|s|µs|us|ns))"
+    m = re.search(r" " + dur + r" (?:→|->) \S+ " + dur + r"$", lines[0])
+    if not m:
+        fail("no GPU totals on the header's first line: %r" % lines[0])
+    totals = [ms_of(m.group(1)), ms_of(m.group(2))]
     cols = list(gpu_rows[0].keys()) if gpu_rows else []
     durs = [c for c in cols if c.endswith("_total_duration")]
     for k in range(2):
@@ -75,45 +80,56 @@ def check_header(lines, gpu_rows):
     print("header: GPU totals %.2f ms and %.2f ms equal the CSV sums" % tuple(totals))
 
 
+def column_header(lines):
+    """The index of the line of column titles (it starts with "name")."""
+    for y, line in enumerate(lines):
+        if line.startswith("name"):
+            return y
+    fail("no column header on the screen")
+
+
+# Titles the explorer shows for columns of another machine name.
+TITLES = {"change": "counts_change_categories"}
+
+
 def check_ops(lines, rows):
-    head = lines[4]
-    if not head.startswith("name"):
-        fail("the ops screen's column header is %r" % head)
-    dur = [c for c in rows[0].keys() if c.endswith("_total_duration")]
-    cnt = [c for c in rows[0].keys() if c.endswith("_counts") and c != "diff_counts"]
+    y0 = column_header(lines)
+    titles = [TITLES.get(t, t) for t in
+              (re.sub("[\u25bc\u25b2\u203a\u2039<>^v]+$", "", w) for w in lines[y0].split())]
+    if titles[0] != "name" or any(t not in rows[0] for t in titles[1:]):
+        fail("the ops screen's column titles are %r" % titles)
     order = sorted(range(len(rows)), key=lambda i: -abs(float(rows[i]["diff_duration"])))
     n = 0
     worst = 0.0
-    for y in range(5, len(lines)):
+    for y in range(y0 + 1, len(lines)):
         line = lines[y]
         if not line.strip():
             break
-        parts = re.split(r" {2,}", line.strip())
-        if len(parts) < 8:
+        parts = line.rsplit(None, len(titles) - 1)
+        if len(parts) < len(titles):
             break
-        name = "  ".join(parts[:-7])
-        vals = parts[-7:]
+        name, vals = parts[0].rstrip(), parts[1:]
         r = rows[order[n]]
         if not same_name(name, r["name"]):
             fail("ops row %d: screen %r, CSV %r" % (n, name, r["name"]))
-        want = [r["diff_counts"], r["diff_duration"], r[cnt[0]], r[dur[0]], r[cnt[1]], r[dur[1]]]
-        for got, exp in zip(vals[:6], want):
+        for col, got in zip(titles[1:], vals):
+            exp = r[col]
+            if col == "counts_change_categories":
+                if got != exp.lstrip("'"):
+                    fail("ops row %d: change %r, CSV %r" % (n, got, exp))
+                continue
             worst = max(worst, abs(float(got) - float(exp)))
             if not close(got, exp, 0.0005):
-                fail("ops row %d (%s): screen %s, CSV %s" % (n, r["name"], got, exp))
-        if vals[6] != r["counts_change_categories"].lstrip("'"):
-            fail("ops row %d: change %r, CSV %r" % (n, vals[6], r["counts_change_categories"]))
+                fail("ops row %d (%s) %s: screen %s, CSV %s" % (n, r["name"], col, got, exp))
         n += 1
     if n < 5:
         fail("only %d ops rows on the screen" % n)
-    print("ops: %d rows equal the CSV's, in its |diff_duration| order (worst difference %g)"
-          % (n, worst))
+    print("ops: %d rows equal the CSV's in %d columns, in its |diff_duration| order "
+          "(worst difference %g)" % (n, len(titles) - 1, worst))
 
 
 def check_tree(lines, rows, cols):
-    head = lines[4]
-    if not head.startswith("name"):
-        fail("the tree screen's column header is %r" % head)
+    y0 = column_header(lines)
     width = 14
     # The name keeps 36 columns; the numbers that do not fit go.
     shown = max(3, min(8, (cols - 36) // width))
@@ -122,7 +138,7 @@ def check_tree(lines, rows, cols):
               if c.endswith("_gpu_time") and not c.startswith("diff")]
     n = 0
     worst = 0.0
-    for y in range(5, len(lines)):
+    for y in range(y0 + 1, len(lines)):
         line = lines[y]
         if len(line) <= namew or not line.strip():
             break

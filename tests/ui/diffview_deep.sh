@@ -1,5 +1,5 @@
 #!/bin/sh
-# The diff view on a trace nested 10^6 deep (made here, 80 MB): expand-all
+# A trace diff in the explorer on a trace nested 10^6 deep (made here, 80 MB): expand-all
 # (2 then e) walks the merged tree without recursion (it overflowed the
 # stack at 80,000 levels), G reaches the deepest row, whose name shows
 # after its depth ("·999999·"), within a memory cap.

@@ -1,8 +1,9 @@
 #!/bin/sh
-# The diff view on the shared OWL-ViT pair (H100 against MI300X, the
-# same inference): the ops table, the merged tree with the detail of its
-# root, aten::mm's detail with each side's shapes, kernels and roofline
-# line, at 140x42 and 80x24; the numbers against `torchtop diff -f csv`.
+# A trace diff in the explorer on the shared OWL-ViT pair (H100 against
+# MI300X, the same inference): the ops table, the merged tree with the
+# detail of its root, aten::mm's detail with each side's shapes, kernels
+# and roofline line, at 140x42 and 80x24; the numbers of the ops table
+# and the tree (maximized) against `torchtop diff -f csv`.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 need_shared
 PY=${PYTHON3:-python3}
@@ -12,7 +13,9 @@ set -- --labels h100,mi300 h100.json.gz mi300.json.gz
 
 cat > "$tmp/owl.steps" <<'STEPS'
 save-display diffowl-ops.txt
-keys 2
+keys M
+save-display diffowl-ops-max.txt
+keys M2
 save-display diffowl-tree.txt
 keys <Enter>
 save-display diffowl-tree-detail.txt
@@ -21,7 +24,7 @@ filter =aten::mm
 keys <Enter>
 save-display diffowl-mm-detail.txt
 filter
-keys <Esc>2*
+keys <Esc>2*M
 save-display diffowl-tree-open.txt
 STEPS
 printf 'save-display diffowl-80x24-ops.txt\nkeys 2<Enter>\nsave-display diffowl-80x24-tree.txt\n' \
@@ -36,11 +39,11 @@ for s in ops tree tree-detail mm-detail 80x24-ops 80x24-tree; do
     check_screen "diffowl-$s.txt"
 done
 
-# Deep rows of the merged tree (2 g e opens all; three pages down the
-# Python stacks are 40 deep) keep their names readable: past a quarter of
+# Deep rows of the merged tree (2 M g e: the tree on the whole body, all
+# open; three pages down the Python stacks are 40 deep) keep their names readable: past a quarter of
 # the name column the indent is the depth ("·41·"), at 100 and 80 columns.
 for size in 100x30 80x24; do
-    printf 'keys 2ge<PgDn><PgDn><PgDn>\nsave-display diffowl-%s-deep.txt\n' $size \
+    printf 'keys 2Mge<PgDn><PgDn><PgDn>\nsave-display diffowl-%s-deep.txt\n' $size \
         > "$tmp/deep$size.steps"
     (cd "$tmp" && timeout 300 "$TORCHTOP" diff --script "deep$size.steps" --size $size "$@") \
         > "$tmp/deep$size.out" 2>&1 || { fail "deep$size: exit status $?"; cat "$tmp/deep$size.out"; }
@@ -54,7 +57,7 @@ if command -v "$PY" >/dev/null 2>&1; then
     (cd "$tmp" && "$TORCHTOP" diff $all -f csv "$@" > ops.csv &&
         "$TORCHTOP" diff $all -t tree -f csv "$@" > tree.csv &&
         "$TORCHTOP" diff $all --device gpu -f csv "$@" > gpu.csv) || fail "diff -f csv"
-    "$PY" "$top_srcdir/tests/ui/diffview_check.py" "$tmp/diffowl-ops.txt" \
+    "$PY" "$top_srcdir/tests/ui/diffview_check.py" "$tmp/diffowl-ops-max.txt" \
         "$tmp/diffowl-tree-open.txt" "$tmp/ops.csv" "$tmp/tree.csv" "$tmp/gpu.csv" 140 ||
         fail "the diff view's numbers differ from diff -f csv"
 elif [ "${CI:-}" = "true" ]; then

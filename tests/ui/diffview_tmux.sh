@@ -1,8 +1,8 @@
 #!/bin/sh
-# The diff view in a real terminal (tmux): `torchtop diff A B` with a
-# terminal on standard output opens the view on a generated pair; Tab
-# goes to the merged tree, Enter shows the detail, / filters, q quits
-# with 0. The same command into a pipe prints the report.
+# A trace diff in a real terminal (tmux): `torchtop diff A B` with a
+# terminal on standard output opens the explorer on a generated pair; Tab
+# goes to the merged tree, Enter shows the detail, Esc comes back, f
+# filters, q quits with 0. The same command into a pipe prints the report.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 TMUX_BIN=${TMUX_BIN:-$(command -v tmux 2>/dev/null)}
 if [ -z "$TMUX_BIN" ]; then
@@ -39,9 +39,10 @@ T send-keys -t dv Tab
 wait_for "[2 tree]"
 wait_for "train.py(212): <module>"
 T send-keys -t dv Enter
-wait_for "detail (Enter or Esc closes)"
-T send-keys -t dv Escape 1 / a t e n : : a d d m m Enter
-wait_for "filter: 1 of the rows match"
+wait_for "both sides of the selection; Esc"
+T send-keys -t dv Escape 1 f a t e n : : a d d m m Enter
+wait_for 'filter "aten::addmm"; F clears it'
+wait_for "table 1/1"
 T send-keys -t dv q
 wait_for "EXIT=0"
 (cd "$tmp" && "$TORCHTOP" diff a.json b.json | grep -q diff_duration) ||

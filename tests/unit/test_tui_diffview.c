@@ -1,8 +1,9 @@
-/* Unit tests: the explorer's diff view (tui/diff/diffview.h) on two generated
- * traces of different models: the per-name table's default order and the
- * sort keys, the merged tree's order, expand and collapse, one-side nodes,
- * the name filter on tables and tree, the detail of both sides, and the
- * key list. */
+/* Unit tests: a trace diff as a document of the explorer
+ * (tui/diff/diff_doc.h) on two generated traces of different models,
+ * headless: the per-name table's default order (by |diff_duration|) and
+ * sort keys, the merged tree's order, expand and collapse, one-side
+ * nodes, 1-5 and Tab through the diff's views, the filter on tables and
+ * tree, the detail taking the body and giving it back, and the help. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -15,13 +16,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/synth/synth.h"
 #include "core/trace/load.h"
 #include "core/trace/tree.h"
-#include "tui/diff/diffdetail.h"
-#include "tui/diff/diffview.h"
-#include "tui/frame/keymap.h"
+#include "tui/diff/diff_doc.h"
+#include "tui/diff/diffdata.h"
+#include "tui/diff/mergedtree_pane.h"
+#include "tui/frame/app.h"
+#include "tui/frame/script.h"
+#include "tui/frame/table_pane.h"
+#include "tui/frame/term.h"
+#include "tui/trace/tui.h"
 
 #define LINES_ 42
 #define COLS_ 140
@@ -41,23 +48,52 @@ static struct trace *gen(uint64_t seed, unsigned layers, const char *name)
     return t;
 }
 
-static struct diffview *make_view(void)
+static void open_doc(struct app *a)
 {
-    struct trace *a = gen(1, 4, "a.json"), *b = gen(2, 5, "b.json");
+    struct trace *x = gen(1, 4, "a.json"), *y = gen(2, 5, "b.json");
     struct tracediff_opts o = {.step = {TRACEDIFF_STEP_FIRST, TRACEDIFF_STEP_FIRST},
                                .keep_events = true};
     char err[256];
-    struct tracediff *td = tracediff_new(a, b, &o, err, sizeof(err));
+    struct tracediff *td = tracediff_new(x, y, &o, err, sizeof(err));
     assert_non_null(td);
-    return diffview_new(td, true);
+    assert_true(term_open_headless(LINES_, COLS_));
+    memset(a, 0, sizeof(*a));
+    struct tui_opts to = {0};
+    diff_doc_open(a, td, &to, true, true);
 }
 
-static void key(struct diffview *dv, int k)
+static void close_doc(struct app *a)
 {
-    assert_int_equal(diffview_key(dv, k, LINES_, COLS_), DIFFVIEW_NONE);
+    app_done(a);
+    term_close();
 }
 
-static double cell(const struct table *t, uint32_t row, const char *col)
+static void keys(struct app *a, const char *s)
+{
+    for (; *s; s++)
+        app_key(a, *s);
+    app_render(a);
+}
+
+/* The screen as text (script_save_display's). */
+static char *screen(void)
+{
+    char path[] = "/tmp/test_tui_diffview.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_true(script_save_display(path));
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *buf = xcalloc(1 << 16, 1);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    unlink(path);
+    return buf;
+}
+
+static double cell(const struct table *t, size_t row, const char *col)
 {
     int c = table_col_index(t, col);
     assert_true(c >= 0);
@@ -65,221 +101,146 @@ static double cell(const struct table *t, uint32_t row, const char *col)
     return t->cols[c].kind == COL_INT ? (double)v.i : v.f;
 }
 
-/* Whether node n is below node anc. */
-static bool below(const struct difftree *dt, uint32_t n, uint32_t anc)
+static const struct table *shown_table(struct app *a)
 {
-    for (uint32_t p = dt->nodes.v[n].parent; p != IDX_NONE; p = dt->nodes.v[p].parent)
-        if (p == anc)
-            return true;
-    return false;
+    const struct table *t;
+    size_t row;
+    assert_true(table_pane_current_row(a->panes[PANE_TABLE], &t, &row));
+    return t;
 }
 
-static int64_t gpu_delta(const struct diffview *dv, uint32_t node)
+static int64_t gpu_delta(const struct difftree *dt, uint32_t node)
 {
-    int64_t d =
-        difftree_gpu_subtree(dv->ctx.dt, node, 1) - difftree_gpu_subtree(dv->ctx.dt, node, 0);
+    int64_t d = difftree_gpu_subtree(dt, node, 1) - difftree_gpu_subtree(dt, node, 0);
     return d < 0 ? -d : d;
 }
 
-/* The per-name table opens by |diff_duration|, largest first; s steps to
- * the next column, S reverses, sort-by names a column. */
+/* The per-name table opens by |diff_duration|, largest first; sort-by
+ * names a column, S reverses; the changes sort by magnitude. */
 static void test_ops_order(void **state)
 {
-    struct diffview *dv = make_view();
-    assert_int_equal(dv->which, DV_OPS);
-    const struct table *t = dv->tab[DV_OPS];
-    assert_true(dv->nrows[DV_OPS] == t->nrows && t->nrows > 50);
-    for (size_t i = 1; i < dv->nrows[DV_OPS]; i++)
-        assert_true(fabs(cell(t, dv->rows[DV_OPS][i - 1], "diff_duration")) >=
-                    fabs(cell(t, dv->rows[DV_OPS][i], "diff_duration")));
-    key(dv, 'S');
-    for (size_t i = 1; i < dv->nrows[DV_OPS]; i++)
-        assert_true(fabs(cell(t, dv->rows[DV_OPS][i - 1], "diff_duration")) <=
-                    fabs(cell(t, dv->rows[DV_OPS][i], "diff_duration")));
-    assert_true(diffview_sort_by(dv, "test_counts"));
-    for (size_t i = 1; i < dv->nrows[DV_OPS]; i++)
-        assert_true(cell(t, dv->rows[DV_OPS][i - 1], "test_counts") >=
-                    cell(t, dv->rows[DV_OPS][i], "test_counts"));
-    assert_false(diffview_sort_by(dv, "no such column"));
-    /* The next column after diff_duration is the change category. */
-    assert_true(diffview_sort_by(dv, "diff_duration"));
-    key(dv, '>');
-    assert_non_null(strstr(dv->msg, "counts_change_categories"));
-    /* s opens the sort menu on the sort column; 1 picks the first column
-     * on screen (the name), Esc closes the menu unchanged. */
-    key(dv, 's');
-    assert_true(dv->menu.open);
-    assert_string_equal(dv->menu.items[dv->menu.cur], "change");
-    key(dv, KEY_ESC);
-    assert_false(dv->menu.open);
-    key(dv, 's');
-    key(dv, '1');
-    assert_false(dv->menu.open);
-    assert_non_null(strstr(dv->msg, "sorted by name"));
-    diffview_free(dv);
+    (void)state;
+    struct app a;
+    open_doc(&a);
+    assert_string_equal(app_table_view(&a), "ops");
+    const struct table *t = shown_table(&a);
+    assert_true(t->nrows > 10);
+    for (size_t r = 1; r < t->nrows; r++)
+        assert_true(fabs(cell(t, r - 1, "diff_duration")) >= fabs(cell(t, r, "diff_duration")));
+    assert_true(app_table_sort_by(&a, "test_counts"));
+    for (size_t r = 1; r < t->nrows; r++)
+        assert_true(cell(t, r - 1, "test_counts") >= cell(t, r, "test_counts"));
+    assert_false(app_table_sort_by(&a, "no such column"));
+    assert_true(app_table_sort_by(&a, "diff_counts"));
+    keys(&a, "S");
+    for (size_t r = 1; r < t->nrows; r++)
+        assert_true(fabs(cell(t, r - 1, "diff_counts")) <= fabs(cell(t, r, "diff_counts")));
+    close_doc(&a);
 }
 
-/* Siblings of the tree by |Δ GPU time|, largest first; l/h open and
- * close, e opens the subtree, c closes all. */
+/* 2 shows the merged tree, its children by |diff GPU time|; e opens
+ * everything below a node, c closes every node; one-side nodes show. */
 static void test_tree(void **state)
 {
-    struct diffview *dv = make_view();
-    key(dv, '2');
-    assert_int_equal(dv->which, DV_TREE);
-    const struct difftree *dt = dv->ctx.dt;
-    size_t n = dv->nrows[DV_TREE];
-    assert_true(n > 1);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++) {
-            uint32_t a = dv->rows[DV_TREE][i], b = dv->rows[DV_TREE][j];
-            if (dt->nodes.v[a].parent == dt->nodes.v[b].parent)
-                assert_true(gpu_delta(dv, a) >= gpu_delta(dv, b));
-        }
-    /* Each row's parent is shown above it. */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t p = dt->nodes.v[dv->rows[DV_TREE][i]].parent;
-        bool found = p == IDX_NONE;
-        for (size_t j = 0; j < i && !found; j++)
-            found = dv->rows[DV_TREE][j] == p;
-        assert_true(found);
-    }
-    /* Close everything: the roots only. */
-    key(dv, 'c');
-    size_t roots = 0;
-    for (uint32_t r = dt->first_root; r != IDX_NONE; r = dt->nodes.v[r].next_sibling)
-        roots++;
-    assert_int_equal(dv->nrows[DV_TREE], roots);
-    /* Open the first root with children, then everything below it. */
-    key(dv, 'g');
-    while (dt->nodes.v[dv->rows[DV_TREE][dv->cur[DV_TREE]]].first_child == IDX_NONE)
-        key(dv, 'j');
-    uint32_t node = dv->rows[DV_TREE][dv->cur[DV_TREE]];
-    key(dv, 'l');
-    size_t kids = 0;
-    for (uint32_t c = dt->nodes.v[node].first_child; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
-        kids++;
-    assert_int_equal(dv->nrows[DV_TREE], roots + kids);
-    key(dv, 'h');
-    assert_int_equal(dv->nrows[DV_TREE], roots);
-    key(dv, 'e');
-    size_t sub = 0;
-    for (uint32_t i = 0; i < dt->nodes.n; i++)
-        sub += below(dt, i, node);
-    assert_int_equal(dv->nrows[DV_TREE], roots + sub);
-    /* The tree's sort steps through its orders; the menu lists them. */
-    key(dv, '>');
-    assert_non_null(strstr(dv->msg, "CPU"));
-    key(dv, 's');
-    assert_int_equal(dv->menu.n, DVT__COUNT);
-    key(dv, 'j');
-    key(dv, '\n');
-    assert_non_null(strstr(dv->msg, "test GPU time"));
-    diffview_free(dv);
-}
-
-/* Nodes of one side are marked in the first column: '+' test only, '-'
- * control only. */
-static void test_one_side_nodes(void **state)
-{
-    struct diffview *dv = make_view();
-    key(dv, '2');
-    key(dv, '*');
-    const struct difftree *dt = dv->ctx.dt;
-    int seen[2] = {0, 0};
-    for (int step = 0; step < 4000 && (!seen[0] || !seen[1]); step++) {
-        uint32_t node;
-        assert_true(diffview_selected(dv, &node));
-        const struct difftree_node *nd = &dt->nodes.v[node];
-        struct strbuf sb = STRBUF_INIT;
-        int cursor;
-        diffview_screen(dv, LINES_, COLS_, &sb, &cursor);
-        const char *l = sb.s;
-        for (int y = 0; y < cursor; y++)
-            l = strchr(l, '\n') + 1;
-        char mark = nd->ev[0] == IDX_NONE ? '+' : nd->ev[1] == IDX_NONE ? '-' : ' ';
-        assert_int_equal(l[0], mark);
-        if (mark != ' ')
-            seen[mark == '+']++;
-        sb_free(&sb);
-        if (dv->cur[DV_TREE] + 1 >= dv->nrows[DV_TREE])
+    (void)state;
+    struct app a;
+    open_doc(&a);
+    const struct difftree *dt = diff_doc_data(&a)->ctx.dt;
+    keys(&a, "2");
+    assert_int_equal(a.v.focus, PANE_TREE);
+    uint32_t node, prev = IDX_NONE;
+    assert_true(mergedtree_pane_node(a.panes[PANE_TREE], &node));
+    assert_int_equal(dt->nodes.v[node].parent, IDX_NONE);
+    keys(&a, "e");
+    size_t rows = 0;
+    bool one_side = false;
+    for (int i = 0; i < 400; i++, keys(&a, "j")) {
+        assert_true(mergedtree_pane_node(a.panes[PANE_TREE], &node));
+        if (node == prev)
             break;
-        key(dv, 'j');
+        rows++;
+        one_side |= dt->nodes.v[node].ev[0] == IDX_NONE || dt->nodes.v[node].ev[1] == IDX_NONE;
+        /* A sibling after a sibling: no larger change. */
+        if (prev != IDX_NONE && dt->nodes.v[prev].parent == dt->nodes.v[node].parent)
+            assert_true(gpu_delta(dt, prev) >= gpu_delta(dt, node));
+        prev = node;
     }
-    assert_true(seen[0] > 0 && seen[1] > 0);
-    diffview_free(dv);
+    assert_true(rows > 20);
+    assert_true(one_side);
+    keys(&a, "c");
+    assert_true(mergedtree_pane_node(a.panes[PANE_TREE], &node));
+    assert_int_equal(dt->nodes.v[node].parent, IDX_NONE);
+    close_doc(&a);
 }
 
-/* The filter keeps matching rows in the tables, and in the tree the
- * matching nodes with the nodes above them. */
-static void test_filter(void **state)
+/* 1-5 and Tab go through the diff's views; Enter gives the detail the
+ * body, Esc gives it back. */
+static void test_views_and_detail(void **state)
 {
-    struct diffview *dv = make_view();
-    key(dv, '/');
-    for (const char *p = "aten::mm"; *p; p++)
-        key(dv, *p);
-    key(dv, '\n');
-    assert_true(dv->nrows[DV_OPS] > 0 && dv->nrows[DV_OPS] < dv->tab[DV_OPS]->nrows);
-    for (size_t i = 0; i < dv->nrows[DV_OPS]; i++)
-        assert_non_null(strstr(table_cell(dv->tab[DV_OPS], dv->rows[DV_OPS][i], 0).s, "aten::mm"));
-    key(dv, '2');
-    const struct difftree *dt = dv->ctx.dt;
-    size_t direct = 0;
-    for (size_t i = 0; i < dv->nrows[DV_TREE]; i++) {
-        uint32_t n = dv->rows[DV_TREE][i];
-        if (strstr(difftree_name(dt, n), "aten::mm")) {
-            direct++;
-            continue;
-        }
-        bool any = false;
-        for (uint32_t j = 0; j < dt->nodes.n && !any; j++)
-            any = below(dt, j, n) && strstr(difftree_name(dt, j), "aten::mm") != NULL;
-        assert_true(any);
-    }
-    size_t all = 0;
-    for (uint32_t j = 0; j < dt->nodes.n; j++)
-        all += strstr(difftree_name(dt, j), "aten::mm") != NULL;
-    assert_int_equal(direct, all);
-    key(dv, 'F');
-    assert_int_equal(dv->nrows[DV_OPS], dv->tab[DV_OPS]->nrows);
-    diffview_free(dv);
+    (void)state;
+    struct app a;
+    open_doc(&a);
+    keys(&a, "3");
+    assert_int_equal(a.v.focus, PANE_TABLE);
+    assert_string_equal(app_table_view(&a), "lca");
+    keys(&a, "\t");
+    assert_string_equal(app_table_view(&a), "unique-args");
+    keys(&a, "\t\t");
+    assert_int_equal(a.v.focus, PANE_TIMELINE);
+    keys(&a, "\t");
+    assert_string_equal(app_table_view(&a), "ops");
+    assert_int_equal(a.v.focus, PANE_TABLE);
+    keys(&a, "j\n");
+    assert_int_equal(a.v.focus, PANE_DETAIL);
+    char *s = screen();
+    assert_non_null(strstr(s, "Both sides: the events of this name"));
+    assert_non_null(strstr(s, "change: count"));
+    free(s);
+    app_key(&a, KEY_ESC);
+    assert_int_equal(a.v.focus, PANE_TABLE);
+    close_doc(&a);
 }
 
-/* Enter shows both sides of the selected name; the key list names the
- * diff's actions. */
-static void test_detail_and_help(void **state)
+/* The filter narrows the tables and keeps the tree's matching nodes and
+ * their ancestors; the help lists the diff's keys from its key tables. */
+static void test_filter_and_help(void **state)
 {
-    struct diffview *dv = make_view();
-    assert_true(diffview_set_filter(dv, "=aten::addmm"));
-    key(dv, '\n');
-    struct strbuf sb = STRBUF_INIT;
-    int cursor;
-    diffview_screen(dv, LINES_, COLS_, &sb, &cursor);
-    assert_non_null(strstr(sb.s, "detail"));
-    assert_non_null(strstr(sb.s, "control: "));
-    assert_non_null(strstr(sb.s, "test: "));
-    assert_non_null(strstr(sb.s, "shapes x"));
-    assert_non_null(strstr(sb.s, "roofline: aten::addmm"));
-    sb_free(&sb);
-    key(dv, KEY_ESC);
-    assert_false(dv->detail);
-    key(dv, '?');
-    struct strbuf h = STRBUF_INIT;
-    diffview_screen(dv, LINES_, COLS_, &h, &cursor);
-    assert_non_null(strstr(h.s, "diff-tree"));
-    assert_non_null(strstr(h.s, "diff-detail"));
-    sb_free(&h);
-    key(dv, 'q');
-    assert_false(dv->help);
-    assert_int_equal(diffview_key(dv, 'q', LINES_, COLS_), DIFFVIEW_QUIT);
-    diffview_free(dv);
+    (void)state;
+    struct app a;
+    open_doc(&a);
+    app_filter_set(&a, "=aten::addmm");
+    const struct table *t = shown_table(&a);
+    char pos[64];
+    a.panes[PANE_TABLE]->ops->position(a.panes[PANE_TABLE], &a.v, pos, sizeof(pos));
+    assert_string_equal(pos, "1/1");
+    (void)t;
+    keys(&a, "2");
+    const struct difftree *dt = diff_doc_data(&a)->ctx.dt;
+    uint32_t node;
+    bool seen = false;
+    for (int i = 0; i < 200; i++, keys(&a, "j")) {
+        assert_true(mergedtree_pane_node(a.panes[PANE_TREE], &node));
+        seen |= strcmp(difftree_name(dt, node), "aten::addmm") == 0;
+    }
+    assert_true(seen);
+    app_key(&a, KEY_ESC);
+    assert_false(pattern_active(&a.v.filter));
+    keys(&a, "?");
+    char *s = screen();
+    assert_non_null(strstr(s, "torchtop diff keys"));
+    assert_non_null(strstr(s, "diff-next"));
+    assert_non_null(strstr(s, "expand-all"));
+    free(s);
+    close_doc(&a);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ops_order),       cmocka_unit_test(test_tree),
-        cmocka_unit_test(test_one_side_nodes),  cmocka_unit_test(test_filter),
-        cmocka_unit_test(test_detail_and_help),
+        cmocka_unit_test(test_ops_order),
+        cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_views_and_detail),
+        cmocka_unit_test(test_filter_and_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,5 @@
-/* Unit tests: the pieces of the text-drawn views (tui/frame/textview.h): the
- * columns a horizontal scroll shows, the indent of deep tree rows, the
- * menu's keys and lines. */
+/* Unit tests: the pieces the panes share (tui/frame/textview.h): the
+ * indent of deep tree rows, the moves of a menu. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -12,41 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/xalloc.h"
 #include "tui/frame/keymap.h"
 #include "tui/frame/textview.h"
-
-static void test_plan_cols(void **state)
-{
-    (void)state;
-    const size_t w[] = {10, 8, 8, 8, 8};
-    size_t shown[5], scroll = 0;
-    bool more;
-    /* 10 + 2 + 8 + 2 + 8 = 30 fits in 32 with room for " ›". */
-    assert_int_equal(textview_plan_cols(w, 5, 1, &scroll, 32, 2, shown, &more), 3);
-    assert_true(more);
-    assert_int_equal(shown[2], 2);
-    /* Scrolled by two: the first column, then the fourth and fifth, the
-     * last needing no room for a mark. */
-    scroll = 2;
-    assert_int_equal(textview_plan_cols(w, 5, 1, &scroll, 30, 2, shown, &more), 3);
-    assert_false(more);
-    assert_int_equal(shown[0], 0);
-    assert_int_equal(shown[1], 3);
-    assert_int_equal(shown[2], 4);
-    /* Past the end: clamped to the last column alone after the first. */
-    scroll = 99;
-    assert_int_equal(textview_plan_cols(w, 5, 1, &scroll, 80, 2, shown, &more), 2);
-    assert_int_equal(scroll, 3);
-    assert_int_equal(shown[1], 4);
-    /* Narrower than the first column and one more: that one still shows. */
-    scroll = 0;
-    assert_int_equal(textview_plan_cols(w, 5, 1, &scroll, 12, 2, shown, &more), 2);
-    assert_true(more);
-    /* Everything fits: no mark. */
-    assert_int_equal(textview_plan_cols(w, 5, 1, &scroll, 200, 2, shown, &more), 5);
-    assert_false(more);
-}
 
 static void test_deep_indent(void **state)
 {
@@ -72,51 +38,31 @@ static void test_deep_indent(void **state)
     assert_string_equal(buf, ".999999.");
 }
 
-static char **items(int n)
-{
-    char **v = xcalloc((size_t)n, sizeof(char *));
-    for (int i = 0; i < n; i++)
-        v[i] = xasprintf("item %d", i + 1);
-    return v;
-}
-
-static void test_menu(void **state)
+static void test_menu_move(void **state)
 {
     (void)state;
-    struct textview_menu m = {0};
-    textview_menu_open(&m, "Sort by", items(12), 12, 3);
-    assert_true(m.open);
-    assert_int_equal(textview_menu_key(&m, 'j'), TEXTVIEW_MENU_KEPT);
-    assert_int_equal(m.cur, 4);
-    assert_int_equal(textview_menu_key(&m, 'G'), TEXTVIEW_MENU_KEPT);
-    assert_int_equal(m.cur, 11);
-    /* Five lines: the title and four items, scrolled to the current. */
-    struct strbuf sb = STRBUF_INIT;
-    int at;
-    assert_int_equal(textview_menu_lines(&m, &sb, 5, 40, true, &at), 5);
-    assert_int_equal(at, 4);
-    assert_non_null(strstr(sb_str(&sb), "> 12 item 12\n"));
-    assert_null(strstr(sb_str(&sb), "item 1\n"));
-    sb_free(&sb);
-    /* Enter picks the current item and closes. */
-    assert_int_equal(textview_menu_key(&m, '\n'), 11);
-    assert_false(m.open);
-    /* A digit picks at once; Esc closes without a pick. */
-    textview_menu_open(&m, "Sort by", items(3), 3, 0);
-    assert_int_equal(textview_menu_key(&m, '3'), 2);
-    textview_menu_open(&m, "Sort by", items(3), 3, 0);
-    assert_int_equal(textview_menu_key(&m, '9'), TEXTVIEW_MENU_KEPT);
-    assert_int_equal(textview_menu_key(&m, KEY_ESC), TEXTVIEW_MENU_CLOSED);
-    assert_false(m.open);
-    textview_menu_close(&m);
+    int cur = 3;
+    assert_int_equal(textview_menu_move(&cur, 12, 'j'), A_NONE);
+    assert_int_equal(cur, 4);
+    assert_int_equal(textview_menu_move(&cur, 12, 'G'), A_NONE);
+    assert_int_equal(cur, 11);
+    assert_int_equal(textview_menu_move(&cur, 12, 'j'), A_NONE);
+    assert_int_equal(cur, 11);
+    /* Enter picks the current item; a digit picks its item at once. */
+    assert_int_equal(textview_menu_move(&cur, 12, '\n'), A_ACTIVATE);
+    assert_int_equal(textview_menu_move(&cur, 3, '3'), A_ACTIVATE);
+    assert_int_equal(cur, 2);
+    /* A digit past the items does nothing; Esc closes. */
+    assert_int_equal(textview_menu_move(&cur, 3, '9'), A_NONE);
+    assert_int_equal(cur, 2);
+    assert_int_equal(textview_menu_move(&cur, 3, KEY_ESC), A_CANCEL);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plan_cols),
         cmocka_unit_test(test_deep_indent),
-        cmocka_unit_test(test_menu),
+        cmocka_unit_test(test_menu_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

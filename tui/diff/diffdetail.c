@@ -1,4 +1,4 @@
-/* Both sides' detail of the diff view's selection (tui/diff/diffdetail.h). */
+/* Both sides' detail of a diff's selection (tui/diff/diffdetail.h). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -12,11 +12,11 @@
 #include "core/base/wide.h"
 #include "core/base/xalloc.h"
 #include "core/diff/shortname.h"
-#include "core/report/tabfmt.h"
 #include "core/roofline/perfmodel.h"
 #include "core/roofline/roofline.h"
 #include "core/trace/pyval.h"
 #include "tui/diff/diffdetail.h"
+#include "tui/frame/detail.h"
 #include "tui/frame/text.h"
 
 /* Kernels and shapes listed per side. */
@@ -44,6 +44,8 @@ struct side_sum {
     int64_t count, cpu, gpu; /* events; ns of host spans, ns of GPU time */
     bool on_gpu;             /* the events are GPU events themselves */
     struct tallies kernels;
+    uint32_t *kernel_at; /* per string id of the side's trace: its tally in kernels + 1, 0:
+                            none yet (made on the first kernel): one lookup a kernel */
     struct tallies shapes;
     uint32_t first; /* first instance, IDX_NONE */
     uint32_t tried[MODEL_TRIES];
@@ -79,15 +81,16 @@ static void side_free(struct side_sum *s)
     for (size_t i = 0; i < s->shapes.n; i++)
         free(s->shapes.v[i].key);
     VEC_FREE(&s->kernels);
+    free(s->kernel_at);
     VEC_FREE(&s->shapes);
 }
 
 /* Add event ev of side k (an instance of the selection) to s. */
-static void add_instance(const struct diffview *dv, int k, uint32_t ev, struct side_sum *s)
+static void add_instance(const struct diffdata *dd, int k, uint32_t ev, struct side_sum *s)
 {
-    const struct trace *t = dv->td->t[k];
+    const struct trace *t = dd->td->t[k];
     const struct event *e = trace_ev(t, ev);
-    struct gputime *g = dv->ctx.dt->g[k];
+    struct gputime *g = dd->ctx.dt->g[k];
     if (s->first == IDX_NONE)
         s->first = ev;
     s->count++;
@@ -102,7 +105,18 @@ static void add_instance(const struct diffview *dv, int k, uint32_t ev, struct s
     const uint32_t *ks = gputime_subtree_events(g, ev, &nk);
     for (uint32_t i = 0; i < nk; i++) {
         const struct event *ke = trace_ev(t, ks[i]);
-        tally_add(&s->kernels, trace_str(t, ke->name), strtab_len(&t->strs, ke->name), ke->dur);
+        if (!s->kernel_at)
+            s->kernel_at = xcalloc(strtab_count(&t->strs) + 1, sizeof(uint32_t));
+        uint32_t *at = &s->kernel_at[ke->name];
+        if (*at) {
+            s->kernels.v[*at - 1].n++;
+            s->kernels.v[*at - 1].dur = wide_add_sat(s->kernels.v[*at - 1].dur, ke->dur);
+            continue;
+        }
+        struct tally fresh = {xstrndup(trace_str(t, ke->name), strtab_len(&t->strs, ke->name)), 1,
+                              ke->dur};
+        VEC_PUSH(&s->kernels, fresh);
+        *at = (uint32_t)s->kernels.n;
     }
     const struct op_info *o = ev_op(t, ev);
     if (o && o->input_dims && s->count <= SHAPE_INSTANCES) {
@@ -117,21 +131,21 @@ static void add_instance(const struct diffview *dv, int k, uint32_t ev, struct s
 
 /* Every event of side k counted by the per-name diff under `name` (the
  * name or, with --short-names, the short name). */
-static void name_instances(const struct diffview *dv, int k, const char *name, struct side_sum *s)
+static void name_instances(const struct diffdata *dd, int k, const char *name, struct side_sum *s)
 {
-    const struct trace *t = dv->td->t[k];
+    const struct trace *t = dd->td->t[k];
     size_t nstr = strtab_count(&t->strs);
     uint8_t *memo = xcalloc(nstr ? nstr : 1, 1); /* 0 unknown, 1 no, 2 yes */
     size_t len = strlen(name);
     struct strbuf sb = STRBUF_INIT;
     for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!tracediff_counts(dv->td, k, i))
+        if (!tracediff_counts(dd->td, k, i))
             continue;
         uint32_t id = trace_ev(t, i)->name;
         if (!memo[id]) {
             const char *s2 = trace_str(t, id);
             size_t n2 = strtab_len(&t->strs, id);
-            if (dv->td->o.short_names) {
+            if (dd->td->o.short_names) {
                 sb_clear(&sb);
                 shortname_hta(&sb, s2, n2);
                 s2 = sb_str(&sb);
@@ -140,171 +154,118 @@ static void name_instances(const struct diffview *dv, int k, const char *name, s
             memo[id] = n2 == len && memcmp(s2, name, len) == 0 ? 2 : 1;
         }
         if (memo[id] == 2)
-            add_instance(dv, k, i, s);
+            add_instance(dd, k, i, s);
     }
     sb_free(&sb);
     free(memo);
 }
 
-/* The roofline of side k, built (with its analysis) on first use. */
-static struct roofline *side_roofline(struct diffview *dv, int k)
-{
-    if (!dv->rl[k]) {
-        if (!dv->ctx.an[k])
-            dv->ctx.an[k] = analysis_new(dv->td->t[k]);
-        char err[256];
-        dv->rl[k] = roofline_new(dv->ctx.an[k], NULL, err);
-    }
-    return dv->rl[k];
-}
+static void put(struct detail_out *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void put(struct strbuf *out, int width, bool ascii, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* One line, sanitized and cut to width. */
-static void put(struct strbuf *out, int width, bool ascii, const char *fmt, ...)
+/* One line of the detail (the pane cleans and fits it when drawn). */
+static void put(struct detail_out *d, const char *fmt, ...)
 {
     struct strbuf sb = STRBUF_INIT;
     va_list ap;
     va_start(ap, fmt);
     sb_vprintf(&sb, fmt, ap);
     va_end(ap);
-    display_fit(out, sb.s ? sb.s : "", sb.len, (size_t)(width > 0 ? width : 1), false, ascii);
-    sb_putc(out, '\n');
+    detail_kv(d, NULL, sb_str(&sb), sb.len);
     sb_free(&sb);
 }
 
-static void side_text(struct diffview *dv, int k, struct side_sum *s, struct strbuf *out, int width)
+static void side_text(struct diffdata *dd, int k, struct side_sum *s, struct detail_out *out,
+                      bool a)
 {
-    bool a = dv->ascii;
     char cpu[40], gpu[40];
     text_duration(cpu, sizeof(cpu), s->cpu, a);
     text_duration(gpu, sizeof(gpu), s->gpu, a);
-    const char *lab = dv->td->label[k];
+    const char *lab = dd->td->label[k];
     if (!s->count) {
-        put(out, width, a, "%s: absent", lab);
+        put(out, "%s: absent", lab);
         return;
     }
     if (s->on_gpu)
-        put(out, width, a, "%s: %lld GPU events, %s", lab, (long long)s->count, gpu);
+        put(out, "%s: %lld GPU events, %s", lab, (long long)s->count, gpu);
     else
-        put(out, width, a, "%s: %lld calls, CPU %s, GPU %s", lab, (long long)s->count, cpu, gpu);
+        put(out, "%s: %lld calls, CPU %s, GPU %s", lab, (long long)s->count, cpu, gpu);
     sort_items(s->shapes.v, s->shapes.n, sizeof(*s->shapes.v), cmp_tally_dur);
     for (size_t i = 0; i < s->shapes.n && i < TOP_SHAPES; i++)
-        put(out, width, a, "  shapes x%lld %s", (long long)s->shapes.v[i].n, s->shapes.v[i].key);
+        put(out, "  shapes x%lld %s", (long long)s->shapes.v[i].n, s->shapes.v[i].key);
     if (s->shapes.n > TOP_SHAPES)
-        put(out, width, a, "  ... %zu input shapes in all", s->shapes.n);
+        put(out, "  ... %zu input shapes in all", s->shapes.n);
     sort_items(s->kernels.v, s->kernels.n, sizeof(*s->kernels.v), cmp_tally_dur);
     for (size_t i = 0; i < s->kernels.n && i < TOP_KERNELS; i++) {
         char d[40];
         text_duration(d, sizeof(d), s->kernels.v[i].dur, a);
         int pad = 10 + (int)(strlen(d) - display_width(d, strlen(d)));
-        put(out, width, a, "  %*s x%-5lld %s", pad, d, (long long)s->kernels.v[i].n,
-            s->kernels.v[i].key);
+        put(out, "  %*s x%-5lld %s", pad, d, (long long)s->kernels.v[i].n, s->kernels.v[i].key);
     }
     if (s->kernels.n > TOP_KERNELS)
-        put(out, width, a, "  ... %zu kernel names in all", s->kernels.n);
+        put(out, "  ... %zu kernel names in all", s->kernels.n);
     if (!s->ntried)
         return;
-    struct roofline *r = side_roofline(dv, k);
+    struct roofline *r = diffdata_roofline(dd, k);
     struct strbuf sb = STRBUF_INIT;
     for (size_t i = 0; r && i < s->ntried; i++)
         if (roofline_summary_line(&sb, r, s->tried[i], a))
             break;
     if (sb.len)
-        put(out, width, a, "  roofline: %s", sb_str(&sb));
+        put(out, "  roofline: %s", sb_str(&sb));
     else
-        put(out, width, a, "  roofline: no instance modelled (shapes not recorded?)");
+        put(out, "  roofline: no instance modelled (shapes not recorded?)");
     sb_free(&sb);
 }
 
-static void both_sides(struct diffview *dv, struct side_sum *s, struct strbuf *out, int width)
+static void both_sides(struct diffdata *dd, struct side_sum *s, struct detail_out *out, bool ascii)
 {
     for (int k = 0; k < 2; k++)
-        side_text(dv, k, &s[k], out, width);
+        side_text(dd, k, &s[k], out, ascii);
     char d[48];
     int64_t dg = s[1].gpu - s[0].gpu, dc = s[1].cpu - s[0].cpu;
-    text_duration(d, sizeof(d), dg < 0 ? -dg : dg, dv->ascii);
+    text_duration(d, sizeof(d), dg < 0 ? -dg : dg, ascii);
     char c[48];
-    text_duration(c, sizeof(c), dc < 0 ? -dc : dc, dv->ascii);
-    put(out, width, dv->ascii, "change: count %+lld, GPU %s%s, CPU %s%s",
-        (long long)(s[1].count - s[0].count), dg < 0 ? "-" : "+", d, dc < 0 ? "-" : "+", c);
-}
-
-/* A row of a joined table: every cell, detail columns included. */
-static void row_cells(const struct diffview *dv, const struct table *t, size_t row,
-                      struct strbuf *out, int width)
-{
-    struct strbuf sb = STRBUF_INIT;
-    for (size_t c = 0; c < t->ncols; c++) {
-        sb_clear(&sb);
-        tabfmt_cell_text(&sb, t, row, c);
-        put(out, width, dv->ascii, "%-28s %s",
-            t->cols[c].title ? t->cols[c].title : t->cols[c].name, sb_str(&sb));
-    }
-    sb_free(&sb);
-}
-
-static void build(struct diffview *dv, struct strbuf *out, int width)
-{
-    uint32_t row;
-    if (!diffview_selected(dv, &row)) {
-        put(out, width, dv->ascii, "(nothing selected)");
-        return;
-    }
-    struct side_sum s[2];
-    memset(s, 0, sizeof(s));
-    s[0].first = s[1].first = IDX_NONE;
-    const struct difftree *dt = dv->ctx.dt;
-    switch (dv->which) {
-    case DV_OPS: {
-        const struct table *t = dv->tab[DV_OPS];
-        const char *name = table_cell(t, row, table_name_col(t)).s;
-        if (!name)
-            name = "";
-        put(out, width, dv->ascii, "%s  (events of this name in the steps compared)", name);
-        for (int k = 0; k < 2; k++)
-            name_instances(dv, k, name, &s[k]);
-        both_sides(dv, s, out, width);
-        break;
-    }
-    case DV_TREE:
-    case DV_LCA: {
-        uint32_t node = dv->which == DV_TREE ? row : table_ref(dv->tab[DV_LCA], row);
-        if (node >= dt->nodes.n) {
-            row_cells(dv, dv->tab[dv->which], row, out, width);
-            break;
-        }
-        const struct difftree_node *nd = &dt->nodes.v[node];
-        put(out, width, dv->ascii, "%s  (%s; depth %u)", difftree_name(dt, node),
-            nd->ev[0] == IDX_NONE   ? "test only"
-            : nd->ev[1] == IDX_NONE ? "control only"
-                                    : "on both sides",
-            nd->depth);
-        for (int k = 0; k < 2; k++)
-            if (nd->ev[k] != IDX_NONE)
-                add_instance(dv, k, nd->ev[k], &s[k]);
-        both_sides(dv, s, out, width);
-        break;
-    }
-    default:
-        row_cells(dv, dv->tab[dv->which], row, out, width);
-        break;
-    }
+    text_duration(c, sizeof(c), dc < 0 ? -dc : dc, ascii);
+    put(out, "change: count %+lld, GPU %s%s, CPU %s%s", (long long)(s[1].count - s[0].count),
+        dg < 0 ? "-" : "+", d, dc < 0 ? "-" : "+", c);
     for (int k = 0; k < 2; k++)
         side_free(&s[k]);
 }
 
-void diffdetail_text(struct diffview *dv, struct strbuf *out, int width)
+static void sides_init(struct side_sum *s)
 {
-    uint32_t row = 0;
-    bool any = diffview_selected(dv, &row);
-    uint64_t key = ((uint64_t)(dv->which + 1) << 56) | ((uint64_t)(width & 0xffff) << 40) |
-                   (any ? (uint64_t)row + 1 : 0);
-    if (key != dv->detail_key) {
-        sb_clear(&dv->detail_text);
-        build(dv, &dv->detail_text, width);
-        dv->detail_key = key;
-    }
-    sb_putn(out, dv->detail_text.s ? dv->detail_text.s : "", dv->detail_text.len);
+    memset(s, 0, 2 * sizeof(*s));
+    s[0].first = s[1].first = IDX_NONE;
+}
+
+void diffdetail_name(struct detail_out *d, struct diffdata *dd, const char *name, bool ascii)
+{
+    struct side_sum s[2];
+    sides_init(s);
+    detail_heading(d, "Both sides: the events of this name in the steps compared");
+    for (int k = 0; k < 2; k++)
+        name_instances(dd, k, name, &s[k]);
+    both_sides(dd, s, d, ascii);
+}
+
+void diffdetail_node(struct detail_out *d, struct diffdata *dd, uint32_t node, bool ascii)
+{
+    const struct difftree *dt = dd->ctx.dt;
+    if (node >= dt->nodes.n)
+        return;
+    const struct difftree_node *nd = &dt->nodes.v[node];
+    struct side_sum s[2];
+    sides_init(s);
+    const char *name = difftree_name(dt, node);
+    detail_heading(d, "Merged call tree node");
+    detail_wrap(d, "name", name, strlen(name), C_DEFAULT);
+    put(d, "%s; depth %u",
+        nd->ev[0] == IDX_NONE   ? "test only"
+        : nd->ev[1] == IDX_NONE ? "control only"
+                                : "on both sides",
+        nd->depth);
+    for (int k = 0; k < 2; k++)
+        if (nd->ev[k] != IDX_NONE)
+            add_instance(dd, k, nd->ev[k], &s[k]);
+    both_sides(dd, s, d, ascii);
 }

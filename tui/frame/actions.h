@@ -104,7 +104,9 @@ enum action_group {
     _(A_DIFF_LCA,       "diff-lca",       AG_DIFF,     "Diff: GPU work under the lowest matched ancestor") \
     _(A_DIFF_ARGS,      "diff-unique-args", AG_DIFF,   "Diff: GPU time by op and input shapes") \
     _(A_DIFF_ROOFLINE,  "diff-roofline",  AG_DIFF,     "Diff: the roofline sheets joined") \
-    _(A_DIFF_DETAIL,    "diff-detail",    AG_DIFF,     "Diff: show or hide both sides' detail of the selection")
+    _(A_DIFF_DETAIL,    "diff-detail",    AG_DIFF,     "Diff: both sides' detail of the selection, the whole body (again, Esc or Backspace: back)") \
+    _(A_DIFF_NEXT,      "diff-next",      AG_DIFF,     "Diff: the next of its views (ops, tree, lca, unique-args, roofline, sides)") \
+    _(A_DIFF_PREV,      "diff-prev",      AG_DIFF,     "Diff: the previous of its views")
 
 enum action {
 #define A_ENUM(id, name, group, help) id,

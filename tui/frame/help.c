@@ -23,7 +23,7 @@ static int group_pane(enum action_group g)
     case AG_SNAPSHOT:
         return KEYS_SNAP_TABLE;
     case AG_DIFF:
-        return KEYS_DIFF;
+        return KEYS_DIFF_TABLE;
     default:
         return PANE__COUNT;
     }
@@ -34,6 +34,7 @@ static int group_pane(enum action_group g)
 static const int more_tables[][3] = {
     [AG_TRACEBACK] = {KEYS_SOURCE, PANE_DETAIL, -1},
     [AG_SNAPSHOT] = {KEYS_SNAP_MEMORY, KEYS_SNAP_CHART, -1},
+    [AG_DIFF] = {KEYS_DIFF_TREE, KEYS_DIFF_SIDES, -1},
 };
 
 static bool group_keys(enum action_group g, enum action act, char *buf, size_t n)
@@ -127,14 +128,44 @@ void help_views(struct strbuf *out, const char *const *names, int n)
     sb_putc(out, '\n');
 }
 
+/* Every action key table `keytab` binds, in the table's order, with all
+ * its keys there (the global ones it does not shadow too). */
+static void put_own(struct strbuf *out, const char *title, int keytab)
+{
+    sb_printf(out, "\n%s\n", title);
+    const struct keybind *kb = keymap_table(keytab);
+    for (size_t i = 0; kb[i].key; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = kb[j].action == kb[i].action;
+        char keys[96];
+        if (seen || !keymap_keys_for(keytab, kb[i].action, keys, sizeof(keys)))
+            continue;
+        sb_printf(out, "  %-20s %-15s %s\n", keys, action_name(kb[i].action),
+                  action_help(kb[i].action));
+    }
+}
+
 void help_text(struct strbuf *out, int pane)
 {
     help_text_mode(out, pane, HELP_ALL);
 }
 
+static void put_mouse(struct strbuf *out);
+
 void help_text_mode(struct strbuf *out, int pane, enum help_mode mode)
 {
     bool snapshot = mode == HELP_SNAPSHOT || mode == HELP_TABLES;
+    if (mode == HELP_DIFF) {
+        /* A diff's panes bind keys of several groups (1-5, sorting,
+         * the tree's): each pane's own table, then what every pane has. */
+        sb_puts(out, "torchtop diff keys (this pane's first; q or Esc closes, j/k scroll)\n");
+        put_own(out, "This pane", pane);
+        for (int g = AG_GLOBAL; g <= AG_SEARCH; g++)
+            put_group(out, (enum action_group)g, false, pane);
+        put_mouse(out);
+        return;
+    }
     if (pane < PANE__COUNT)
         sb_puts(out, "torchtop keys (this pane's first; q or Esc closes, j/k scroll)\n");
     else
@@ -148,6 +179,11 @@ void help_text_mode(struct strbuf *out, int pane, enum help_mode mode)
             (mode != HELP_TRACE || (enum action_group)g != AG_SNAPSHOT) &&
             (mode == HELP_ALL || (enum action_group)g != AG_DIFF))
             put_group(out, (enum action_group)g, snapshot, -1);
+    put_mouse(out);
+}
+
+static void put_mouse(struct strbuf *out)
+{
     sb_puts(out, "\nMouse\n"
                  "  click            select and focus; click a column header to sort by it,\n"
                  "                   a detail line naming an event to select that event\n"
@@ -157,17 +193,4 @@ void help_text_mode(struct strbuf *out, int pane, enum help_mode mode)
                  "  plain text is a substring; with ^$*+?()[]{}|\\ it is a POSIX extended\n"
                  "  regex; lower-case text ignores case; re:TEXT forces a regex, =TEXT a\n"
                  "  substring\n");
-}
-
-void help_text_items(struct strbuf *out, const char *title, int keytab,
-                     const struct help_item *items, size_t n)
-{
-    sb_printf(out, "%s\n\n", title);
-    for (size_t i = 0; i < n; i++) {
-        char keys[96];
-        if (!keymap_keys_for(keytab, items[i].act, keys, sizeof(keys)))
-            continue;
-        sb_printf(out, "  %-20s %-17s %s\n", keys, action_name(items[i].act),
-                  items[i].help ? items[i].help : action_help(items[i].act));
-    }
 }

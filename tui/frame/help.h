@@ -19,23 +19,12 @@ void help_text(struct strbuf *out, int pane);
  * roofline, kernel names, export). help_text shows every mode's. */
 /* HELP_TABLES: a document of tables only (a job): the table, moving,
  * search and global keys. */
-enum help_mode { HELP_ALL, HELP_TRACE, HELP_SNAPSHOT, HELP_TABLES };
+/* HELP_DIFF: a trace diff: the focused pane's own key table whole, then
+ * the global, moving and search keys. */
+enum help_mode { HELP_ALL, HELP_TRACE, HELP_SNAPSHOT, HELP_TABLES, HELP_DIFF };
 void help_text_mode(struct strbuf *out, int pane, enum help_mode mode);
 /* Append the table views that v and V cycle through, in that order, as
  * one group: names[0..n). */
 void help_views(struct strbuf *out, const char *const *names, int n);
-
-/* One line of a view's own help (the diff view): an action, and
- * the view's words for it when the explorer's do not fit (NULL: the
- * action's help). */
-struct help_item {
-    enum action act;
-    const char *help;
-};
-/* Append `title` and a blank line, then per item bound in key table
- * `keytab` (or the global one) a line: keys, action name, help. Items
- * bound to no key are left out. */
-void help_text_items(struct strbuf *out, const char *title, int keytab,
-                     const struct help_item *items, size_t n);
 
 #endif

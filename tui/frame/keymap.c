@@ -176,30 +176,56 @@ static const struct keybind keys_snap_chart[] = {
     {'d', A_DEVICE_NEXT, "Device"},
     {0, A_NONE, NULL},
 };
-static const struct keybind keys_diff[] = {
-    {'\n', A_DIFF_DETAIL, "Detail"},
-    {'d', A_DIFF_DETAIL, NULL},
-    {'1', A_DIFF_OPS, "Ops"},
-    {'2', A_DIFF_TREE, "Tree"},
-    {'3', A_DIFF_LCA, "LCA"},
-    {'4', A_DIFF_ARGS, NULL},
-    {'5', A_DIFF_ROOFLINE, NULL},
-    {'\t', A_VIEW_NEXT, "Table"},
-    {KEYF(KEY_BTAB), A_VIEW_PREV, NULL},
+/* A trace diff: 1-5 and Tab go from one of its views to the next (the
+ * tables, the merged tree, the sides), Enter or d shows both sides'
+ * detail of the selection on the whole body. */
+#define DIFF_VIEW_KEYS                                                                             \
+    {'\n', A_DIFF_DETAIL, "Detail"}, {'d', A_DIFF_DETAIL, NULL}, {'1', A_DIFF_OPS, "Ops"},           \
+        {'2', A_DIFF_TREE, "Tree"}, {'3', A_DIFF_LCA, "LCA"}, {'4', A_DIFF_ARGS, NULL},            \
+        {'5', A_DIFF_ROOFLINE, NULL}, {'\t', A_DIFF_NEXT, "Next"},                                 \
+        {KEYF(KEY_BTAB), A_DIFF_PREV, NULL}
+
+static const struct keybind keys_diff_table[] = {
+    DIFF_VIEW_KEYS,
     {'s', A_SORT_MENU, "Sort"},
+    {'S', A_SORT_REVERSE, NULL},
     {'>', A_SORT_NEXT, NULL},
     {'<', A_SORT_PREV, NULL},
-    {'S', A_SORT_REVERSE, NULL},
+    {'v', A_VIEW_NEXT, NULL},
+    {'V', A_VIEW_PREV, NULL},
+    {'w', A_ALL_COLUMNS, NULL},
     {'[', A_SCROLL_LEFT, NULL},
-    {']', A_SCROLL_RIGHT, NULL},
-    {'/', A_FILTER, "Filter"},
-    {'f', A_FILTER, NULL},
-    {'F', A_FILTER_CLEAR, NULL},
+    {']', A_SCROLL_RIGHT, "Columns"},
+    {'h', A_SCROLL_LEFT, NULL},
+    {'l', A_SCROLL_RIGHT, NULL},
+    {KEYF(KEY_LEFT), A_SCROLL_LEFT, NULL},
+    {KEYF(KEY_RIGHT), A_SCROLL_RIGHT, NULL},
+    {0, A_NONE, NULL},
+};
+
+static const struct keybind keys_diff_tree[] = {
+    DIFF_VIEW_KEYS,
     {' ', A_TOGGLE, NULL},
     {'o', A_TOGGLE, NULL},
-    {'e', A_EXPAND_ALL, NULL},
+    {'e', A_EXPAND_ALL, "Expand all"},
     {'*', A_EXPAND_ALL, NULL},
-    {'c', A_COLLAPSE_ALL, NULL},
+    {'c', A_COLLAPSE_ALL, "Collapse"},
+    {'s', A_SORT_MENU, "Sort"},
+    {'S', A_SORT_REVERSE, NULL},
+    {'>', A_SORT_NEXT, NULL},
+    {'<', A_SORT_PREV, NULL},
+    {0, A_NONE, NULL},
+};
+
+static const struct keybind keys_diff_sides[] = {
+    {'\n', A_ACTIVATE, "Open trace"},
+    {'1', A_DIFF_OPS, "Ops"},
+    {'2', A_DIFF_TREE, "Tree"},
+    {'3', A_DIFF_LCA, NULL},
+    {'4', A_DIFF_ARGS, NULL},
+    {'5', A_DIFF_ROOFLINE, NULL},
+    {'\t', A_DIFF_NEXT, "Next"},
+    {KEYF(KEY_BTAB), A_DIFF_PREV, NULL},
     {0, A_NONE, NULL},
 };
 /* clang-format on */
@@ -225,8 +251,12 @@ const struct keybind *keymap_table(int pane)
         return keys_snap_memory;
     case KEYS_SNAP_CHART:
         return keys_snap_chart;
-    case KEYS_DIFF:
-        return keys_diff;
+    case KEYS_DIFF_TABLE:
+        return keys_diff_table;
+    case KEYS_DIFF_TREE:
+        return keys_diff_tree;
+    case KEYS_DIFF_SIDES:
+        return keys_diff_sides;
     case KEYS_JOB_TABLE:
         return keys_job_table;
     default:

@@ -1,8 +1,7 @@
-/* Reading script steps: what the explorer's script mode (tui/frame/script.c)
- * and the diff view's (tui/diff/diffview_run.c) share. A script is a file of
- * steps, one a line; blank lines and lines starting with '#' are none.
- * Each runner gives the steps their meaning; the reader, the key
- * notation, the failure message and the screen file are the same. */
+/* Reading script steps: the parts of the explorer's script mode
+ * (tui/frame/script.c) that need no app, unit-tested alone. A script is a
+ * file of steps, one a line; blank lines and lines starting with '#' are
+ * none. script.c gives the steps their meaning. */
 #ifndef TORCHTOP_TUI_SCRIPT_STEPS_H
 #define TORCHTOP_TUI_SCRIPT_STEPS_H
 

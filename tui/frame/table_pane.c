@@ -46,7 +46,9 @@ struct table_pane {
     table_text_fn text;       /* text cells as shown, NULL: as they are */
     bool text_widths;         /* columns as wide as text shows them, not as the table has them */
     void (*describe_event)(struct detail_out *d, struct view *a, uint32_t ev); /* NULL: none */
-    int cols_mode; /* COLS_*: which COLF_DETAIL columns are shown */
+    void (*describe_row)(struct detail_out *d, struct view *a, const struct table *tab,
+                         size_t row); /* NULL: none */
+    int cols_mode;                    /* COLS_*: which COLF_DETAIL columns are shown */
     struct tview v[TABLE_PANE_MAX_VIEWS];
     struct strbuf cell;
     struct strbuf fit; /* a shape cell fitted to its column */
@@ -867,6 +869,8 @@ static void table_describe(struct pane *p, struct view *a, struct detail_out *d)
         detail_heading(d, "First instance");
         tp_of(p)->describe_event(d, a, ev);
     }
+    if (tp_of(p)->describe_row)
+        tp_of(p)->describe_row(d, a, v->tab, r);
 }
 
 static bool row_has_match(struct view *a, const struct table *tab, uint32_t r)
@@ -1022,6 +1026,7 @@ struct pane *table_pane_new(struct view *a, const struct table_pane_views *v)
     tp->ctx = a;
     tp->text_widths = v->text_widths;
     tp->describe_event = v->describe_event;
+    tp->describe_row = v->describe_row;
     for (int i = 0; i < tp->nviews; i++)
         view_set(a, tp, &tp->v[i], v->tabs[i]);
     return pane_new(&table_pane_ops, PANE_TABLE, tp);

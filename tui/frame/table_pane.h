@@ -48,6 +48,9 @@ struct table_pane_views {
     /* The event a row stands for (its first instance), described below the
      * row's cells; NULL: none. */
     void (*describe_event)(struct detail_out *d, struct view *a, uint32_t ev);
+    /* The document's own detail of row `row` of tab, after its cells
+     * (a diff's name on both sides); NULL: none. */
+    void (*describe_row)(struct detail_out *d, struct view *a, const struct table *tab, size_t row);
 };
 
 /* A table pane in the table slot over v's tables. */

@@ -194,22 +194,9 @@ static unsigned open_rank(struct app *a, uint32_t row)
     }
     struct tui_opts o = jd->rank_opts;
     o.path = path;
-    char *why = NULL;
-    struct app *child = tui_open_view(&o, a->v.headless, a->v.ascii, &why);
+    unsigned r = tui_push_view(a, &o, "the job");
     free(path);
-    if (!child) {
-        app_error(a, "%s", why ? why : "the trace cannot be shown");
-        free(why);
-        /* The progress screen covered the panes. */
-        int lines, cols;
-        getmaxyx(stdscr, lines, cols);
-        app_resize(a, lines, cols);
-        return R_HANDLED | R_DIRTY_ALL;
-    }
-    app_push(a, child);
-    if (!child->load_warning)
-        app_message(child, "%s: q or Backspace returns to the job", child->name);
-    return R_HANDLED | R_DIRTY_ALL;
+    return r;
 }
 
 static unsigned job_route(struct app *a, struct pane_request *req)

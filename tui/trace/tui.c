@@ -505,6 +505,25 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
     return a;
 }
 
+unsigned tui_push_view(struct app *a, const struct tui_opts *o, const char *below)
+{
+    char *why = NULL;
+    struct app *child = tui_open_view(o, a->v.headless, a->v.ascii, &why);
+    if (!child) {
+        app_error(a, "%s", why ? why : "the trace cannot be shown");
+        free(why);
+        /* The progress screen covered the panes. */
+        int lines, cols;
+        getmaxyx(stdscr, lines, cols);
+        app_resize(a, lines, cols);
+        return R_HANDLED | R_DIRTY_ALL;
+    }
+    app_push(a, child);
+    if (!child->load_warning)
+        app_message(child, "%s: q or Backspace returns to %s", child->name, below);
+    return R_HANDLED | R_DIRTY_ALL;
+}
+
 int tui_main(const struct tui_opts *o)
 {
     bool ascii = o->ascii;

@@ -46,6 +46,11 @@ struct app;
  * cancelled, unreadable, no events. A fault after some events shows what
  * was read, with the fault on the message line. */
 struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, char **why);
+/* Open o's trace (tui_open_view) as a view on top of a (app_push), its
+ * first message saying that q or Backspace comes back to `below` ("the
+ * job"). When it cannot be shown, the reason is on a's message line.
+ * Returns the reactions for a. */
+unsigned tui_push_view(struct app *a, const struct tui_opts *o, const char *below);
 /* The terminal's key loop over a (and the views opened from it) until a
  * quits. */
 void tui_loop(struct app *a);
