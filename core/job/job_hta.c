@@ -9,6 +9,7 @@
 #include "core/base/common.h"
 #include "core/base/strbuf.h"
 #include "core/base/xalloc.h"
+#include "core/report/invariants.h"
 #include "core/job/job.h"
 #include "core/job/job_hta.h"
 #include "core/job/jobpar.h"
@@ -170,6 +171,8 @@ static void merge(const struct job *j, struct ranksum **sums, struct table_list 
                 append_rows(dst, src, j->rank_of.v[k], top);
         }
     }
+    /* A broken invariant is said on its table, not left a silent wrong number. */
+    invariants_annotate(&merged);
     for (size_t q = 0; q < merged.items.n; q++)
         table_list_add(out, merged.items.v[q]);
     VEC_FREE(&merged.items);

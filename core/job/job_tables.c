@@ -12,6 +12,7 @@
 #include "core/base/sort.h"
 #include "core/base/xalloc.h"
 #include "core/job/job_tables.h"
+#include "core/report/invariants.h"
 
 void job_view_init(struct job_view *v, const struct job *j)
 {
@@ -708,6 +709,8 @@ bool job_tables_build(const struct job_view *v, const char *names, struct table_
         }
     }
     free(copy);
+    /* A broken invariant is said on its table, not left a silent wrong number. */
+    invariants_annotate(out);
     return ok;
 }
 

@@ -14,6 +14,7 @@
 #include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/keyavg.h"
+#include "core/report/invariants.h"
 #include "core/report/report.h"
 #include "core/roofline/roofline.h"
 #include "core/report/tabfmt.h"
@@ -236,6 +237,8 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
     free(copy);
     if (!had_hta)
         analysis_hta_drop(a);
+    /* A broken invariant is said on its table, not left a silent wrong number. */
+    invariants_annotate(out);
     return ok;
 }
 

@@ -98,6 +98,18 @@ void snaplabel_short_frame(const struct snapshot *s, uint32_t id, struct strbuf 
     }
 }
 
+void snaplabel_short_site(const struct snapshot *s, uint32_t id, struct strbuf *sb)
+{
+    const struct snap_frame *fr = snapshot_frame(s, id);
+    if (!(fr->flags & SFF_PYTHON)) {
+        snapshot_frame_format(s, id, sb);
+        return;
+    }
+    sb_printf(sb, "%s (", snapshot_str(s, fr->name));
+    snaplabel_short_frame(s, id, sb);
+    sb_putc(sb, ')');
+}
+
 /* Where each site's frames start in buf (depth 0: its visible frames from
  * snapshot_site_start), and how many. */
 static void site_frames(const struct snapshot *s, const struct snap_sites *ss, unsigned depth,
@@ -107,10 +119,11 @@ static void site_frames(const struct snapshot *s, const struct snap_sites *ss, u
     size_t start = buf->n;
     if (depth) {
         VEC_APPEND(buf, ss->frames + st->first_frame, st->nframes);
-    } else if (st->stack != 0) {
+    } else if (st->stack != 0 || st->free_stack != 0) {
+        uint32_t stack = st->free_stack ? st->free_stack : st->stack;
         const uint32_t *f;
-        size_t nf = snapshot_stack(s, st->stack, &f);
-        for (size_t k = snapshot_site_start(s, st->stack); k < nf; k++)
+        size_t nf = snapshot_stack(s, stack, &f);
+        for (size_t k = snapshot_site_start(s, stack); k < nf; k++)
             if (!(s->frames.v[f[k]].flags & SFF_HIDDEN))
                 VEC_PUSH(buf, f[k]);
     }

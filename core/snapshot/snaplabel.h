@@ -31,4 +31,8 @@ void snaplabel_free(char **via, size_t n);
  * of its simplified name. */
 void snaplabel_short_frame(const struct snapshot *s, uint32_t id, struct strbuf *sb);
 
+/* Append frame id as a site's short name: a Python frame as "name
+ * (file:line)" of the file's base name, others as snapshot_frame_format. */
+void snaplabel_short_site(const struct snapshot *s, uint32_t id, struct strbuf *sb);
+
 #endif

@@ -33,6 +33,41 @@ static uint32_t add_alloc(struct snapshot *s, uint64_t addr, uint64_t size, uint
     return (uint32_t)s->allocs.n - 1;
 }
 
+/* Whether the free entries of device d carry the free's stack: PyTorch
+ * records a free with the stack of the free under context="all", else with
+ * the allocation's context, so that every alloc / free_completed pair then
+ * has one stack. When they carry the allocation's, an allocation whose
+ * alloc entry is missing takes its free's stack as its own. Runs on the
+ * allocations the entries made (d->first_alloc on). */
+static void note_free_stacks(struct snapshot *s, struct snap_device *d, const struct snap_entry *e)
+{
+    uint64_t paired = 0, differ = 0;
+    for (size_t k = d->first_alloc; k < s->allocs.n; k++) {
+        const struct snap_alloc *a = &s->allocs.v[k];
+        if (a->alloc_idx == IDX_NONE || a->free_idx == IDX_NONE)
+            continue;
+        paired++;
+        differ += e[a->alloc_idx].frames != e[a->free_idx].frames;
+    }
+    d->free_stacks = paired == 0 || differ > 0;
+    if (d->free_stacks)
+        return;
+    for (size_t k = d->first_alloc; k < s->allocs.n; k++) {
+        struct snap_alloc *a = &s->allocs.v[k];
+        if (a->alloc_idx == IDX_NONE && a->free_idx != IDX_NONE)
+            a->frames = e[a->free_idx].frames;
+    }
+}
+
+uint32_t snapshot_alloc_free_stack(const struct snapshot *s, uint32_t dev,
+                                   const struct snap_alloc *a)
+{
+    const struct snap_device *d = &s->devices.v[dev];
+    if (a->free_idx == IDX_NONE || !d->free_stacks)
+        return 0;
+    return s->entries.v[d->first_entry + a->free_idx].frames;
+}
+
 /* The allocated-bytes replay of one device (MemoryViz.js process_alloc_data
  * with plot_segments false). */
 static void replay_allocated(struct snapshot *s, uint32_t dev)
@@ -59,8 +94,9 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
                 hmap_put(&live, e[i].addr, GONE);
                 cur -= (int64_t)s->allocs.v[k].size;
             } else {
-                /* Allocated before recording started: live from the start. */
-                add_alloc(s, e[i].addr, e[i].size, IDX_NONE, i, e[i].frames, IDX_NONE);
+                /* Allocated before recording started: live from the start.
+                 * The free's stack is not the allocation's (see below). */
+                add_alloc(s, e[i].addr, e[i].size, IDX_NONE, i, 0, IDX_NONE);
                 base += (int64_t)e[i].size;
                 cur -= (int64_t)e[i].size;
             }
@@ -72,6 +108,7 @@ static void replay_allocated(struct snapshot *s, uint32_t dev)
             best_idx = i;
         }
     }
+    note_free_stacks(s, d, e);
     for (size_t g = 0; g < s->segments.n; g++) {
         const struct snap_segment *seg = &s->segments.v[g];
         if (seg->device != dev)
@@ -339,6 +376,7 @@ struct site_probe {
     const uint32_t *key;
     size_t n;
     uint32_t hash;
+    bool freed; /* a site of free stacks */
 };
 
 static bool site_eq(const void *probe, uint32_t id)
@@ -346,6 +384,7 @@ static bool site_eq(const void *probe, uint32_t id)
     const struct site_probe *p = probe;
     const struct snap_site *st = &p->x->sites.v[id];
     return p->x->hashes.v[id] == p->hash && st->nframes == p->n &&
+           (st->free_stack != 0) == p->freed &&
            (p->n == 0 ||
             memcmp(p->x->frames.v + st->first_frame, p->key, p->n * sizeof(*p->key)) == 0);
 }
@@ -355,16 +394,21 @@ static uint32_t site_hash_of(const void *x, uint32_t id)
     return ((const struct site_index *)x)->hashes.v[id];
 }
 
-static uint32_t site_find(struct site_index *x, const uint32_t *key, size_t n, uint32_t stack)
+/* The site of key frames `key` taken from `stack`: an allocation stack, or
+ * when `freed` a free stack (sites of free stacks are apart from the others
+ * even with the same key frames). */
+static uint32_t site_find(struct site_index *x, const uint32_t *key, size_t n, uint32_t stack,
+                          bool freed)
 {
-    uint32_t h = (uint32_t)hash_bytes(key, n * sizeof(*key));
-    struct site_probe probe = {x, key, n, h};
+    uint32_t h = (uint32_t)hash_bytes(key, n * sizeof(*key)) ^ (freed ? 0x9e3779b9u : 0);
+    struct site_probe probe = {x, key, n, h, freed};
     uint32_t found = hmap_find(&x->ids, h, site_eq, &probe);
     if (found != IDX_NONE)
         return found;
     struct snap_site st = {.first_frame = (uint32_t)x->frames.n,
                            .nframes = (uint32_t)n,
-                           .stack = stack,
+                           .stack = freed ? 0 : stack,
+                           .free_stack = freed ? stack : 0,
                            .largest = IDX_NONE};
     for (size_t k = 0; k < n; k++)
         VEC_PUSH(&x->frames, key[k]);
@@ -391,28 +435,35 @@ struct idvec {
     size_t n, cap;
 };
 
-static void site_add(const struct snapshot *s, struct site_index *x, const struct snap_device *d,
-                     uint32_t ai, unsigned depth, struct idvec *key)
+static void site_add(const struct snapshot *s, struct site_index *x, uint32_t dev, uint32_t ai,
+                     unsigned depth, struct idvec *key)
 {
+    const struct snap_device *d = &s->devices.v[dev];
     const struct snap_alloc *a = &s->allocs.v[ai];
+    uint32_t stack = a->frames, free_stack = 0;
+    if (stack == 0 && a->alloc_idx == IDX_NONE)
+        stack = free_stack = snapshot_alloc_free_stack(s, dev, a);
     const uint32_t *f;
-    size_t n = snapshot_stack(s, a->frames, &f);
+    size_t n = snapshot_stack(s, stack, &f);
     key->n = 0;
     if (depth == 0) {
         for (size_t i = 0; i < n; i++)
             VEC_PUSH(key, f[i]);
     }
-    for (size_t i = depth ? snapshot_site_start(s, a->frames) : n; i < n && key->n < depth; i++)
+    for (size_t i = depth ? snapshot_site_start(s, stack) : n; i < n && key->n < depth; i++)
         if (!(s->frames.v[f[i]].flags & SFF_HIDDEN))
             VEC_PUSH(key, f[i]);
-    uint32_t si = site_find(x, key->v, key->n, a->frames);
+    uint32_t si = site_find(x, key->v, key->n, stack, free_stack != 0);
     struct snap_site *st = &x->sites.v[si];
     st->count++;
     st->total_bytes += a->size;
     if (st->largest == IDX_NONE || a->size > st->max_bytes) {
         st->max_bytes = a->size;
         st->largest = ai;
-        st->stack = a->frames;
+        if (free_stack)
+            st->free_stack = free_stack;
+        else
+            st->stack = stack;
     }
     if (snapshot_alloc_live(a, d->peak_idx))
         st->peak_bytes += a->size;
@@ -438,7 +489,7 @@ void snapshot_sites(const struct snapshot *s, uint32_t dev, unsigned depth, stru
             continue;
         const struct snap_device *d = &s->devices.v[di];
         for (uint32_t ai = d->first_alloc; ai < d->first_alloc + d->nallocs; ai++)
-            site_add(s, &x, d, ai, depth, &key);
+            site_add(s, &x, di, ai, depth, &key);
     }
     for (size_t i = 0; i < x.sites.n; i++) {
         struct snap_site *st = &x.sites.v[i];

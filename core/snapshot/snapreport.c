@@ -258,6 +258,21 @@ static uint32_t key_label_frame(const struct snapshot *s, const uint32_t *key, s
     return key[0];
 }
 
+/* The frame that names site i: of its key frames when grouped by depth,
+ * else of its stack (the free's for sites of free stacks); IDX_NONE when
+ * it has none. */
+static uint32_t site_label_frame(const struct snapshot *s, const struct snap_sites *ss,
+                                 unsigned depth, size_t i)
+{
+    const struct snap_site *st = &ss->v[i];
+    uint32_t stack = st->free_stack ? st->free_stack : st->stack;
+    if (stack == 0)
+        return IDX_NONE;
+    if (depth && st->nframes)
+        return key_label_frame(s, ss->frames + st->first_frame, st->nframes);
+    return snapshot_site_frame(s, stack);
+}
+
 struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
                                size_t printed)
 {
@@ -286,38 +301,48 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
     snapshot_sites(s, dev, depth, &ss);
     struct strbuf sb = STRBUF_INIT;
     char **labels = xcalloc(ss.n ? ss.n : 1, sizeof(*labels));
+    size_t nfreed = 0;
     for (size_t i = 0; i < ss.n; i++) {
         const struct snap_site *st = &ss.v[i];
-        if (st->stack == 0)
+        uint32_t lf = site_label_frame(s, &ss, depth, i);
+        if (lf == IDX_NONE)
             continue;
-        if (depth && st->nframes)
-            labels[i] = site_label(s, key_label_frame(s, ss.frames + st->first_frame, st->nframes));
-        else if (snapshot_site_frame(s, st->stack) != IDX_NONE)
-            labels[i] = site_label(s, snapshot_site_frame(s, st->stack));
+        char *name = site_label(s, lf);
+        if (st->free_stack) {
+            /* Apart from the allocation sites, also among same-reading labels. */
+            sb_clear(&sb);
+            sb_printf(&sb, "%s%s", SNAPREPORT_FREED_PREFIX, name);
+            free(name);
+            name = xstrdup(sb_str(&sb));
+            nfreed++;
+        }
+        labels[i] = name;
     }
     /* Sites that read the same say what tells them apart (docs/metrics.md §10.3). */
     char **via = snaplabel_via(s, &ss, depth, (const char *const *)labels);
     for (size_t i = 0; i < ss.n; i++) {
         const struct snap_site *st = &ss.v[i];
+        uint32_t stack = st->free_stack ? st->free_stack : st->stack;
         size_t r = table_add_row(t);
-        table_set_ref(t, r, st->stack);
-        if (st->stack == 0) {
+        table_set_ref(t, r,
+                      st->free_stack ? SNAPREPORT_FREE_STACK_REF | st->free_stack : st->stack);
+        if (stack == 0) {
             table_set_text(t, r, SI_SITE, "<allocated before recording or no context>");
-        } else if (via[i]) {
-            /* Short, so that what tells the site apart stays in a narrow
-             * column: the labelling Python frame by its file's base name. */
-            uint32_t lf = depth && st->nframes
-                              ? key_label_frame(s, ss.frames + st->first_frame, st->nframes)
-                              : snapshot_site_frame(s, st->stack);
+        } else if (via[i] || st->free_stack) {
+            /* Short, so that what tells the site apart (and the prefix)
+             * stays in a narrow column: the labelling Python frame by its
+             * file's base name. */
+            uint32_t lf = site_label_frame(s, &ss, depth, i);
             sb_clear(&sb);
+            if (st->free_stack)
+                sb_puts(&sb, SNAPREPORT_FREED_PREFIX);
             if (snapshot_frame(s, lf)->flags & SFF_PYTHON) {
-                sb_printf(&sb, "%s (", snapshot_str(s, snapshot_frame(s, lf)->name));
-                snaplabel_short_frame(s, lf, &sb);
-                sb_putc(&sb, ')');
+                snaplabel_short_site(s, lf, &sb);
             } else {
-                sb_puts(&sb, labels[i]);
+                sb_puts(&sb, labels[i] + (st->free_stack ? strlen(SNAPREPORT_FREED_PREFIX) : 0));
             }
-            sb_puts(&sb, via[i]);
+            if (via[i])
+                sb_puts(&sb, via[i]);
             table_set_text(t, r, SI_SITE, sb_str(&sb));
         } else if (labels[i]) {
             table_set_text(t, r, SI_SITE, labels[i]);
@@ -328,11 +353,13 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
         set_u64(t, r, SI_PEAK, st->peak_bytes);
         table_set_float(t, r, SI_LIFE, st->mean_lifetime_us);
         const uint32_t *f;
-        size_t nf = snapshot_stack(s, st->stack, &f);
+        size_t nf = snapshot_stack(s, stack, &f);
         table_set_int(t, r, SI_NFRAMES, (int64_t)nf);
         sb_clear(&sb);
+        if (st->free_stack)
+            sb_puts(&sb, "freed at: ");
         size_t shown = 0;
-        for (size_t k = snapshot_site_start(s, st->stack); k < nf && shown < 8; k++) {
+        for (size_t k = snapshot_site_start(s, stack); k < nf && shown < 8; k++) {
             if (s->frames.v[f[k]].flags & SFF_HIDDEN)
                 continue;
             if (shown++)
@@ -356,6 +383,12 @@ struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned 
                    "bytes are requested sizes (the trace entries', else the blocks' "
                    "requested_size); at peak: live at the peak of requested bytes%s%s",
                    sb_str(&sb), sb.len ? ")" : " (no trace entries: the snapshot's live blocks)");
+    if (nfreed)
+        table_add_note(t,
+                       "%sF: allocations made before recording began and freed during it, "
+                       "grouped by where they were freed; F and their stack are the free's "
+                       "(the trace holds no allocation stack for them)",
+                       SNAPREPORT_FREED_PREFIX);
     sb_free(&sb);
     snaplabel_free(via, ss.n);
     snaplabel_free(labels, ss.n);

@@ -25,6 +25,13 @@
 /* Names accepted by snapshot_tables, for usage messages. */
 #define SNAPSHOT_TABLE_NAMES "summary, sites, segments, trace"
 
+/* A sites table's row ref with this bit is a free stack (see snapreport_sites);
+ * stack ids stay below it (2^31 distinct stacks would take 8 GiB of offsets
+ * alone). */
+#define SNAPREPORT_FREE_STACK_REF 0x80000000u
+/* How the sites of allocations made before recording start their name. */
+#define SNAPREPORT_FREED_PREFIX "<allocated before recording> freed at "
+
 /* Whether name is one of SNAPSHOT_TABLE_NAMES. */
 bool snapshot_table_known(const char *name);
 
@@ -44,7 +51,10 @@ struct table *snapreport_settings(const struct snapshot *s);
 /* Sites of device dev (IDX_NONE = all), grouped by the whole stack (depth
  * 0) or its first `depth` visible frames; every site, `printed` of them
  * printed when no --top is given (top_default; 0 = all). Row refs are
- * stack ids. */
+ * stack ids: the site's allocation stack, or for a site of allocations made
+ * before recording (snap_site.free_stack) SNAPREPORT_FREE_STACK_REF | the
+ * stack of their free; such a site is named SNAPREPORT_FREED_PREFIX and the
+ * frame of its free. */
 struct table *snapreport_sites(const struct snapshot *s, uint32_t dev, unsigned depth,
                                size_t printed);
 /* Row refs are segment indices. */

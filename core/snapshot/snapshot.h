@@ -164,8 +164,9 @@ struct snap_alloc {
     uint32_t alloc_idx; /* device entry index of its alloc; IDX_NONE = before the trace */
     uint32_t free_idx;  /* device entry index of its free_completed; IDX_NONE = live at
                            the end */
-    uint32_t frames;    /* stack of the alloc, else of the free ("alloc not recorded"),
-                           else of the block */
+    uint32_t frames;    /* stack of the allocation: its alloc entry's, else its final
+                           block's; 0 when not recorded (allocated before recording
+                           and freed during it: see snapshot_alloc_free_stack) */
     uint32_t block;     /* final active_allocated block it is, IDX_NONE = none */
 };
 
@@ -198,6 +199,9 @@ struct snap_device {
     int64_t base_block_bytes; /* base_allocated in block sizes */
     int64_t peak_reserved;
     uint32_t peak_reserved_idx;
+    bool free_stacks; /* free entries carry the stack of the free (recorded with
+                         context="all"), not the allocation's: some alloc / free_completed
+                         pair has different stacks, or no pair tells */
 };
 
 struct snap_annotation {
@@ -335,6 +339,13 @@ static inline const struct snap_entry *snapshot_entry(const struct snapshot *s, 
 /* Queries (snapquery.c)                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* The stack recorded with the free_completed of allocation a of device dev
+ * when it is the stack of the free (dev's free_stacks); 0 when a is not
+ * freed in the trace or its free carries the allocation's context (PyTorch
+ * records a free with the allocation's context unless context="all"). For
+ * an allocation made before recording, this is all the trace says of it. */
+uint32_t snapshot_alloc_free_stack(const struct snapshot *s, uint32_t dev,
+                                   const struct snap_alloc *a);
 /* Bytes allocated after device entry idx (IDX_NONE: before the first). */
 int64_t snapshot_allocated_at(const struct snapshot *s, uint32_t dev, uint32_t idx);
 /* Whether allocation a is live after device entry idx (IDX_NONE: before the first). */
@@ -355,13 +366,19 @@ uint32_t snapshot_find_action(const struct snapshot *s, uint32_t dev, uint32_t f
                               enum snap_action a);
 
 /* Allocation sites: allocations grouped by stack (depth 0) or by their first
- * `depth` frames from snapshot_site_start on, not counting hidden ones. */
+ * `depth` frames from snapshot_site_start on, not counting hidden ones.
+ * Allocations made before recording with no allocation stack but a free
+ * stack (snapshot_alloc_free_stack) are grouped apart, by that free stack
+ * the same way: their site has stack 0 and free_stack set; no allocation
+ * site holds a free stack. */
 struct snap_site {
     uint32_t first_frame; /* key frames: sites.frames[first_frame .. +nframes) */
     uint32_t nframes;
-    uint32_t stack;   /* the whole stack (depth 0), else that of the largest alloc */
-    uint32_t largest; /* index into s->allocs of its largest allocation */
-    uint64_t count;   /* allocations */
+    uint32_t stack;      /* the whole stack (depth 0), else that of the largest alloc */
+    uint32_t free_stack; /* allocated before recording: the stack of their free (whole,
+                            else that of the largest); 0 for allocation sites */
+    uint32_t largest;    /* index into s->allocs of its largest allocation */
+    uint64_t count;      /* allocations */
     uint64_t total_bytes;
     uint64_t max_bytes;
     uint64_t peak_bytes;     /* bytes live at its device's peak */

@@ -12,7 +12,7 @@ view sites
 M
 expect step (optimizer.py:78) calling structured_mul_out_functional::set_output_raw_strided
 expect step (optimizer.py:78) calling structured_sqrt_out_functional::set_output_raw_strided
-expect step (optimizer.py:71) (no frames inside it)
+expect <allocated before recording> freed at step (optimizer.py:71)
 save-display snapsites.txt
 D
 D

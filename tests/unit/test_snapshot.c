@@ -818,6 +818,90 @@ static void test_tables(void **state)
     snapshot_free(s);
 }
 
+/* A trace whose first entry frees 0xa000, allocated before recording, with
+ * stack F1; then 0xb000 is allocated with F2 and freed with F2 again
+ * (`free_own`: with F1, the free's own stack as under context="all"). */
+static struct snapshot *load_freed_before(bool free_own)
+{
+    struct strbuf b = STRBUF_INIT;
+    f2_written = false;
+    PUT(&b, "\x80\x04}q\x00(");
+    w_str(&b, "segments");
+    PUT(&b, "](");
+    w_segment_head(&b, 0, 0xa000, 0x2000);
+    w_block(&b, 0xa000, 0x2000, 0x2000, "inactive", 0);
+    PUT(&b, "eue");
+    w_str(&b, "device_traces");
+    PUT(&b, "](](");
+    w_entry(&b, "free_requested", 0xa000, 0x400, 10, 1);
+    w_entry(&b, "free_completed", 0xa000, 0x400, 11, 1);
+    w_entry(&b, "alloc", 0xb000, 0x80, 20, 2);
+    w_entry(&b, "free_requested", 0xb000, 0x80, 30, free_own ? 1 : 2);
+    w_entry(&b, "free_completed", 0xb000, 0x80, 31, free_own ? 1 : 2);
+    PUT(&b, "eeu.");
+    struct snapshot *s = load_buf(&b);
+    sb_free(&b);
+    return s;
+}
+
+/* An allocation made before recording is never given its free's stack as
+ * if it were where it was made: its site is apart, named by the free. When
+ * the file records frees with the allocation's context, the free's stack is
+ * the allocation's and it stays an allocation site. */
+static void test_sites_freed_before(void **state)
+{
+    (void)state;
+    struct snapshot *s = load_freed_before(true);
+    const struct snap_device *d = &s->devices.v[0];
+    assert_true(d->free_stacks);
+    uint32_t f1 = snapshot_entry(s, 0, 1)->frames, f2 = snapshot_entry(s, 0, 2)->frames;
+    assert_int_not_equal(f1, 0);
+    const struct snap_alloc *pre = &s->allocs.v[d->first_alloc];
+    assert_int_equal(pre->addr, 0xa000);
+    assert_int_equal(pre->alloc_idx, IDX_NONE);
+    assert_int_equal(pre->frames, 0);
+    assert_int_equal(snapshot_alloc_free_stack(s, 0, pre), f1);
+    struct snap_sites ss;
+    for (unsigned depth = 0; depth < 2; depth++) {
+        snapshot_sites(s, 0, depth, &ss);
+        assert_int_equal(ss.n, 2);
+        /* F2's 0x80 live at the peak first, then the 0x400 freed before it. */
+        assert_int_equal(ss.v[0].stack, f2);
+        assert_int_equal(ss.v[0].free_stack, 0);
+        assert_int_equal(ss.v[1].stack, 0);
+        assert_int_equal(ss.v[1].free_stack, f1);
+        assert_int_equal(ss.v[1].total_bytes, 0x400);
+        assert_int_equal(ss.v[1].count, 1);
+        snapshot_sites_free(&ss);
+    }
+    struct table *t = snapreport_sites(s, IDX_NONE, 0, 0);
+    assert_int_equal(t->nrows, 2);
+    assert_string_equal(table_cell(t, 1, 0).s, SNAPREPORT_FREED_PREFIX "load_weights (train.py:7)");
+    assert_int_equal(table_ref(t, 1), SNAPREPORT_FREE_STACK_REF | f1);
+    assert_int_equal(table_ref(t, 0), f2);
+    int c = table_col_index(t, "stack");
+    assert_string_equal(table_cell(t, 1, (size_t)c).s,
+                        "freed at: load_weights (/home/u/train.py:7)");
+    assert_int_equal(t->notes.n, 2);
+    assert_non_null(strstr(t->notes.v[1], "grouped by where they were freed"));
+    table_free(t);
+    snapshot_free(s);
+
+    s = load_freed_before(false);
+    d = &s->devices.v[0];
+    assert_false(d->free_stacks);
+    f1 = snapshot_entry(s, 0, 1)->frames;
+    pre = &s->allocs.v[d->first_alloc];
+    assert_int_equal(pre->frames, f1);
+    assert_int_equal(snapshot_alloc_free_stack(s, 0, pre), 0);
+    snapshot_sites(s, 0, 0, &ss);
+    assert_int_equal(ss.n, 2);
+    assert_int_equal(ss.v[1].stack, f1);
+    assert_int_equal(ss.v[1].free_stack, 0);
+    snapshot_sites_free(&ss);
+    snapshot_free(s);
+}
+
 /* The oldest layout: a bare list of segments; blocks without address or
  * frames, their context in history. */
 static void test_legacy(void **state)
@@ -1028,6 +1112,7 @@ int main(void)
         cmocka_unit_test(test_sites),
         cmocka_unit_test(test_sites_cpp),
         cmocka_unit_test(test_sites_told_apart),
+        cmocka_unit_test(test_sites_freed_before),
         cmocka_unit_test(test_segments_at),
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_legacy),

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "core/analysis/analysis.h"
+#include "core/snapshot/snaplabel.h"
+#include "core/snapshot/snapreport.h"
 #include "core/trace/trace.h"
 #include "tui/frame/keymap.h"
 #include "tui/frame/pane.h"
@@ -46,14 +48,24 @@ static struct mem_pane *mp_of(struct pane *p)
 }
 
 /* "name (file:line)" of the frame that best names where an allocation was
- * made. */
-static void site_text(const struct snapshot *s, uint32_t stack, struct strbuf *out)
+ * made; for one made before recording, where it was freed when the trace
+ * says (never as if it were where it was made). */
+static void site_text(const struct snapshot *s, uint32_t dev, const struct snap_alloc *al,
+                      struct strbuf *out)
 {
-    uint32_t f = snapshot_site_frame(s, stack);
-    if (f == IDX_NONE)
-        sb_puts(out, "<allocated before recording or no context>");
-    else
+    uint32_t f = snapshot_site_frame(s, al->frames);
+    if (f != IDX_NONE) {
         snapshot_frame_format(s, f, out);
+        return;
+    }
+    uint32_t freed = al->alloc_idx == IDX_NONE ? snapshot_alloc_free_stack(s, dev, al) : 0;
+    f = snapshot_site_frame(s, freed);
+    if (f == IDX_NONE) {
+        sb_puts(out, "<allocated before recording or no context>");
+        return;
+    }
+    sb_puts(out, SNAPREPORT_FREED_PREFIX);
+    snaplabel_short_site(s, f, out);
 }
 
 static void build(struct pane *p, struct view *a)
@@ -66,7 +78,7 @@ static void build(struct pane *p, struct view *a)
     for (size_t i = 0; i < sv->nlive; i++) {
         if (pattern_active(&a->filter)) {
             sb_clear(&mp->sb);
-            site_text(s, s->allocs.v[sv->live[i]].frames, &mp->sb);
+            site_text(s, sv->dev, &s->allocs.v[sv->live[i]], &mp->sb);
             if (!pattern_match(&a->filter, sb_str(&mp->sb)))
                 continue;
         }
@@ -215,7 +227,7 @@ static void draw_live(struct pane *p, struct view *a)
         draw_fit(p->win, 2 + y, SIZE_W + SINCE_W + 2, ADDR_W, num, strlen(num), false, false,
                  base ? base : color_attr(C_DIM), a->ascii);
         sb_clear(&mp->sb);
-        site_text(s, al->frames, &mp->sb);
+        site_text(s, sv->dev, al, &mp->sb);
         attr_t at = base ? base : color_attr(C_DEFAULT);
         if (!base && pattern_active(&a->search) && pattern_match(&a->search, sb_str(&mp->sb)))
             at = color_attr(C_MATCH);
@@ -408,6 +420,12 @@ static void describe_alloc(struct detail_out *d, struct view *a, const struct sn
     }
     detail_heading(d, "Allocated at");
     put_frames(d, s, al->frames);
+    uint32_t freed = al->frames == 0 ? snapshot_alloc_free_stack(s, a->snap->dev, al) : 0;
+    if (freed) {
+        /* All the trace says of an allocation made before recording. */
+        detail_heading(d, "Freed at");
+        put_frames(d, s, freed);
+    }
 }
 
 /* The stack that says where segment g comes from: its segment_alloc's
@@ -489,10 +507,12 @@ static bool mem_pick(struct pane *p, struct view *a, struct snap_pick *out)
     char b[32];
     if (al) {
         text_bytes(b, sizeof(b), al->size);
-        out->stack = al->frames;
+        uint32_t freed = al->frames == 0 ? snapshot_alloc_free_stack(s, a->snap->dev, al) : 0;
+        out->stack = freed ? freed : al->frames;
         out->key = (3ull << 62) | (uint64_t)(al - s->allocs.v);
-        snprintf(out->what, sizeof(out->what), "%s allocation, 0x%llx", b,
-                 (unsigned long long)al->addr);
+        snprintf(out->what, sizeof(out->what), "%s allocation, 0x%llx%s", b,
+                 (unsigned long long)al->addr,
+                 freed ? ", allocated before recording: where it was freed" : "");
         return true;
     }
     const struct snap_seg_at *g = cur_segment(p, a);
@@ -567,7 +587,7 @@ static unsigned mem_search(struct pane *p, struct view *a, int dir, struct pane_
     bool *hit = xcalloc(n, sizeof(*hit));
     for (size_t i = 0; i < n; i++) {
         sb_clear(&mp->sb);
-        site_text(s, s->allocs.v[a->snap->live[mp->live.v[i]]].frames, &mp->sb);
+        site_text(s, a->snap->dev, &s->allocs.v[a->snap->live[mp->live.v[i]]], &mp->sb);
         hit[i] = pattern_match(&a->search, sb_str(&mp->sb));
     }
     size_t rank, total;

@@ -326,8 +326,11 @@ bool snapview_pick_row(struct view *a, const struct table *tab, size_t row, stru
     uint32_t ref = tab->refs[row];
     struct strbuf sb = STRBUF_INIT;
     bool ok = false;
-    if (strcmp(tab->name, "allocation_sites") == 0 && ref < snapshot_nstacks(s)) {
-        out->stack = ref;
+    uint32_t stack = ref & ~SNAPREPORT_FREE_STACK_REF;
+    if (strcmp(tab->name, "allocation_sites") == 0 && stack < snapshot_nstacks(s)) {
+        /* A site of allocations made before recording shows where they were
+         * freed; its name (in `what`) says so. */
+        out->stack = stack;
         out->key = (1ull << 62) | ((uint64_t)a->snap->depth << 32) | row;
         tabfmt_cell_text(&sb, tab, row, 0);
         snprintf(out->what, sizeof(out->what), "site %s", sb_str(&sb));
