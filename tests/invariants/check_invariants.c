@@ -31,51 +31,6 @@
 #include "core/trace/load.h"
 #include "core/trace/tree.h"
 
-/* Expected failures: invariants that break today only for reasons being
- * fixed elsewhere, by trace (base name), table and invariant. The checks
- * stay as they are; remove an entry when its fix merges (an entry that no
- * longer breaks fails the test). */
-#define QUEUE_NEGATIVE "HTA's queue length goes negative (a fix of queue_length is pending)"
-static const struct expected_break {
-    const char *trace;
-    const char *table;
-    enum invariant kind;
-    const char *reason;
-} expected_breaks[] = {
-    {"param-dlrm-v100-8rank-rank1.pt.trace.json", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"param-dlrm-v100-8rank-rank3.pt.trace.json", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"hta-a100-alexnet-cudasync.json.gz", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"hta-cp-event-sync-multistream.json.gz", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"hta-cp-event-sync.json.gz", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"hta-cp-simple-add.json.gz", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"tracelens-mi300-normalization-layers.json.gz", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"tracelens-mi300-sglang-prefilldecode.json.gz", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"tracelens-mi300-torch-compile-triton.json.gz", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"tracelens-mi300-vllm-graph-replay.json.gz", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"tracelens-mi300-vllm-piecewise-replay.json.gz", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"param-dlrm-8rank", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"gen-model.json", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"gen-conv.json.gz", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"gen-small.json", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"bare-array-open.json", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"bare-array.json", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"gzip-hta-a100-alexnet-cudasync.json.gz", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-    {"hta-a100-alexnet-cudasync.json", "hta_queue_length_summary", INV_NONNEG, QUEUE_NEGATIVE},
-    {"tracelens-mi300-vllm-graph-replay.json", "hta_queue_length_summary", INV_NONNEG,
-     QUEUE_NEGATIVE},
-};
-
-#define NEXPECTED (sizeof(expected_breaks) / sizeof(expected_breaks[0]))
-
 static const char TRACE_TABLES[] = "all,temporal,idle-time,kernel-types,overlap,launch-stats,"
                                    "queue-length,memory-bw";
 static const char JOB_HTA_TABLES[] = "temporal,idle-time,kernel-types,queue-length";
@@ -83,55 +38,21 @@ static const char JOB_HTA_TABLES[] = "temporal,idle-time,kernel-types,queue-leng
 struct totals {
     uint64_t tables[INV__COUNT]; /* tables each invariant checked */
     uint64_t traces[INV__COUNT]; /* traces (or jobs) where it checked one or more */
-    uint64_t ntraces, nskipped, nunexpected, nexpected;
-    bool seen[NEXPECTED];
+    uint64_t ntraces, nskipped, nbroken;
 };
-
-static const char *base_name(const char *path)
-{
-    size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/')
-        n--;
-    const char *b = path;
-    for (size_t i = 0; i + 1 < n; i++)
-        if (path[i] == '/')
-            b = path + i + 1;
-    return b;
-}
-
-static int expected_index(const char *trace, const struct invariant_break *b)
-{
-    for (size_t i = 0; i < NEXPECTED; i++) {
-        const struct expected_break *e = &expected_breaks[i];
-        size_t n = strlen(e->trace);
-        if (strncmp(trace, e->trace, n) == 0 && (trace[n] == '\0' || trace[n] == '/') &&
-            strcmp(b->table, e->table) == 0 && b->kind == e->kind)
-            return (int)i;
-    }
-    return -1;
-}
 
 static void account(struct totals *tot, const char *path, const struct table_list *tl)
 {
     struct invariants_report r = {0};
     invariants_check(tl, &r);
-    const char *name = base_name(path);
     for (int k = 0; k < INV__COUNT; k++) {
         tot->tables[k] += r.checked[k];
         tot->traces[k] += r.checked[k] > 0;
     }
     for (size_t i = 0; i < r.broken.n; i++) {
         const struct invariant_break *b = &r.broken.v[i];
-        int e = expected_index(name, b);
-        if (e >= 0) {
-            tot->seen[e] = true;
-            tot->nexpected++;
-            printf("expected failure: %s: %s: %s: %s (%s)\n", path, b->table,
-                   invariants_name(b->kind), b->what, expected_breaks[e].reason);
-        } else {
-            tot->nunexpected++;
-            printf("FAIL: %s: %s: %s: %s\n", path, b->table, invariants_name(b->kind), b->what);
-        }
+        tot->nbroken++;
+        printf("FAIL: %s: %s: %s: %s\n", path, b->table, invariants_name(b->kind), b->what);
     }
     invariants_report_free(&r);
     tot->ntraces++;
@@ -208,25 +129,11 @@ int main(int argc, char **argv)
         else
             check_trace(&tot, argv[i]);
     }
-    int rc = tot.nunexpected ? 1 : 0;
-    for (size_t i = 0; i < NEXPECTED; i++) {
-        bool given = false;
-        for (int a = 1; a < argc && !given; a++)
-            given = strncmp(base_name(argv[a]), expected_breaks[i].trace,
-                            strlen(expected_breaks[i].trace)) == 0;
-        if (given && !tot.seen[i]) {
-            printf("FAIL: expected failure no longer breaks, remove it: %s: %s: %s\n",
-                   expected_breaks[i].trace, expected_breaks[i].table,
-                   invariants_name(expected_breaks[i].kind));
-            rc = 1;
-        }
-    }
-    printf("%llu traces checked, %llu not loadable (left out); %llu broken invariants, %llu "
-           "expected\n",
+    printf("%llu traces checked, %llu not loadable (left out); %llu broken invariants\n",
            (unsigned long long)tot.ntraces, (unsigned long long)tot.nskipped,
-           (unsigned long long)tot.nunexpected, (unsigned long long)tot.nexpected);
+           (unsigned long long)tot.nbroken);
     for (int k = 0; k < INV__COUNT; k++)
         printf("invariant %-20s %6llu tables in %4llu traces\n", invariants_name(k),
                (unsigned long long)tot.tables[k], (unsigned long long)tot.traces[k]);
-    return rc;
+    return tot.nbroken ? 1 : 0;
 }
