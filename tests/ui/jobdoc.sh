@@ -14,7 +14,7 @@ for size in 140x42 80x24; do
 expect torchtop job  4 ranks  8 collectives matched
 expect ranks: Ranks side by side  4 rows
 expect rank-3.json
-expect straggler rank 3
+expect straggler rank 3 (last in 8 of 8)
 expect collectives: Collectives across ranks
 expect Collective 0_0, absolute time
 save-display jobdoc-open.txt

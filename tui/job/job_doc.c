@@ -238,6 +238,12 @@ static bool job_header(struct app *a, WINDOW *w, int cols)
     struct strbuf sb = STRBUF_INIT;
     sb_printf(&sb, " torchtop job  %zu ranks  %zu collectives matched", jd->job->ranks.n,
               jd->v.colls.insts.n);
+    /* The straggler as the stragglers table defines it, where the screen
+     * shows it first: the ranks table's note may sit below its rows. */
+    size_t sg = job_view_straggler(&jd->v);
+    if (sg != SIZE_MAX)
+        sb_printf(&sb, "  straggler rank %d (last in %u of %zu)", jd->job->rank_of.v[sg],
+                  jd->v.colls.n_last.v[sg], jd->v.colls.insts.n);
     draw_fit(w, 0, 0, cols, sb_str(&sb), sb.len, false, false, color_attr(C_TITLE_FOCUS),
              a->v.ascii);
     sb_clear(&sb);
