@@ -28,19 +28,22 @@ enum col_kind {
 };
 
 enum col_flags {
-    COLF_WIDE = 1 << 0,   /* long text (names): truncated in the middle in text output */
-    COLF_DETAIL = 1 << 1, /* left out of text/md output (still in csv/json/xlsx) */
-    COLF_ASC = 1 << 2,    /* natural sort is ascending (names) rather than descending */
-    COLF_BYTES = 1 << 3,  /* an int counting bytes: the explorer shows it in kB/MB/GB */
-    COLF_CUMUL = 1 << 4,  /* a running sum in row order (table_set_cumulative) */
-    COLF_LINES = 1 << 5,  /* text of '\n'-separated lines (source frames): text and md
-                             print each line after the first on a row of its own below
-                             the cell's row; CSV and JSON keep the newlines in the cell */
-    COLF_NAME = 1 << 6,   /* names the row (when the first wide text column does not) */
-    COLF_SHAPES = 1 << 7, /* a Python tuple with one item per op input (dims, dtypes):
-                             the explorer cuts it between items, not inside the first */
-    COLF_KEY = 1 << 8,    /* part of the row's answer: the explorer shows it on the first
-                             screen, before columns without the flag */
+    COLF_WIDE = 1 << 0,    /* long text (names): truncated in the middle in text output */
+    COLF_DETAIL = 1 << 1,  /* left out of text/md output (still in csv/json/xlsx) */
+    COLF_ASC = 1 << 2,     /* natural sort is ascending (names) rather than descending */
+    COLF_BYTES = 1 << 3,   /* an int counting bytes: the explorer shows it in kB/MB/GB */
+    COLF_CUMUL = 1 << 4,   /* a running sum in row order (table_set_cumulative) */
+    COLF_LINES = 1 << 5,   /* text of '\n'-separated lines (source frames): text and md
+                              print each line after the first on a row of its own below
+                              the cell's row; CSV and JSON keep the newlines in the cell */
+    COLF_NAME = 1 << 6,    /* names the row (when the first wide text column does not) */
+    COLF_SHAPES = 1 << 7,  /* a Python tuple with one item per op input (dims, dtypes):
+                              the explorer cuts it between items, not inside the first */
+    COLF_KEY = 1 << 8,     /* part of the row's answer: the explorer shows it on the first
+                              screen, before columns without the flag */
+    COLF_CSV_NAN = 1 << 9, /* an empty cell is written `nan` in CSV, as TraceLens's sheets
+                              spell a value a row lacks (pandas' str of NaN); text, JSON,
+                              xlsx and the explorer keep it empty */
 };
 
 struct table_col {

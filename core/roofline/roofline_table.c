@@ -165,7 +165,9 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
      * are cut between items (COLF_SHAPES). */
     for (size_t i = 0; i < np; i++) {
         bool detail = param_detail(defs[i].key);
-        uint16_t f = detail ? COLF_DETAIL : COLF_KEY;
+        /* A parameter a row's model does not set is NaN in TraceLens's
+         * sheets (its rows are dicts of the models' parameters). */
+        uint16_t f = (detail ? COLF_DETAIL : COLF_KEY) | COLF_CSV_NAN;
         if (!defs[i].is_int && strncmp(defs[i].key, "dtype", 5) == 0)
             f |= COLF_SHAPES;
         cols[1 + i] =
