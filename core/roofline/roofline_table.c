@@ -114,6 +114,9 @@ static const char *sheet_note(enum pm_sheet s)
     case PM_RMSNORM:
         return "model v1 = TraceLens's RMSNorm extensions: the norm as aten::_fused_rms_norm, "
                "plus the fused residual add, quantization or padding (docs/metrics.md §7.8)";
+    case PM_ROPE:
+        return "model v1 = TraceLens's RoPE: the rotated slice of each query and key head, "
+               "read and written (docs/metrics.md §7.10)";
     case PM_INFER_ATTN:
         return "model v1 = TraceLens's InferenceAttention: token counts from the serving step's "
                "iteration annotation (docs/metrics.md §7.9)";
