@@ -43,6 +43,9 @@ enum col_flags {
                                 screen, before columns without the flag */
     COLF_MAGNITUDE = 1 << 9, /* a signed change: sorts by its magnitude (|x|), so that
                                 the largest changes either way come first */
+    COLF_CSV_NAN = 1 << 10,  /* an empty cell is written `nan` in CSV, as TraceLens's sheets
+                                spell a value a row lacks (pandas' str of NaN); text, JSON,
+                                xlsx and the explorer keep it empty */
 };
 
 struct table_col {

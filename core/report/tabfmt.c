@@ -334,6 +334,8 @@ static void put_csv(struct strbuf *out, const struct table *t, const struct tabf
                 sb_putc(out, ',');
             sb_clear(&cell);
             tabfmt_cell_plain(&cell, t, r, c);
+            if (!cell.len && (t->cols[c].flags & COLF_CSV_NAN))
+                sb_puts(&cell, "nan");
             put_csv_field(out, sb_str(&cell), cell.len, t->cols[c].flags & COLF_LINES,
                           t->cols[c].kind == COL_TEXT && !o->csv_raw);
         }

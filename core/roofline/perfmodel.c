@@ -113,6 +113,9 @@ static const struct pm_param_def rmsnorm_params[] = {
     P("op_shape"),      P("dtype_in_out"), P("stride_input"), P("stride_output"),
     PI("num_channels"), P("has_bias"),     P("is_affine"),    P("is_training"),
 };
+static const struct pm_param_def rope_params[] = {
+    PI("num_elements"),
+};
 static const struct pm_param_def infattn_params[] = {
     /* sglang::store_cache's (perf_infattn.c), first as in TraceLens's sheet */
     PO("op_shape"), POI("nelems"), PO("dtype"),  PI("B"),      PI("N_Q"),
@@ -149,6 +152,8 @@ const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n)
         return SHEET(rmsnorm_params);
     case PM_INFER_ATTN:
         return SHEET(infattn_params);
+    case PM_ROPE:
+        return SHEET(rope_params);
     default:
         break;
     }
@@ -171,6 +176,7 @@ static const struct family families[] = {
     {pm_attn_models, &pm_attn_count},       {pm_eltwise_models, &pm_eltwise_count},
     {pm_reduce_models, &pm_reduce_count},   {pm_norm_models, &pm_norm_count},
     {pm_infattn_models, &pm_infattn_count}, {pm_rmsnorm_models, &pm_rmsnorm_count},
+    {pm_rope_models, &pm_rope_count},
 };
 
 const struct pm_model *pm_find(const char *op)

@@ -3,7 +3,7 @@
  * "parameter combination", its FLOPs, bytes moved and compute spec.
  *
  * Each op family lives in its own file (perf_gemm.c, perf_conv.c,
- * perf_attn.c, perf_eltwise.c, perf_reduce.c, perf_norm.c) as a table of
+ * perf_attn.c, perf_eltwise.c, perf_reduce.c, perf_norm.c, perf_rope.c) as a table of
  * struct pm_model; adding an op is one line there, adding a family is one
  * file plus one line in perfmodel.c (perf_infattn.c: inference attention). The sheets (tables) and
  * their parameter columns are TraceLens's, so its CSVs can be diffed.
@@ -38,7 +38,8 @@
     _(PM_REDUCE_BWD, "Reduce_bwd")                                                                 \
     _(PM_NORM, "Normalization")                                                                    \
     _(PM_INFER_ATTN, "InferenceAttention_fwd")                                                     \
-    _(PM_RMSNORM, "RMSNorm_fwd")
+    _(PM_RMSNORM, "RMSNorm_fwd")                                                                   \
+    _(PM_ROPE, "RoPE_fwd")
 
 enum pm_sheet {
 #define PM_SHEET_ENUM(id, name) id,
@@ -170,5 +171,7 @@ extern const struct pm_model pm_infattn_models[];
 extern const size_t pm_infattn_count;
 extern const struct pm_model pm_rmsnorm_models[];
 extern const size_t pm_rmsnorm_count;
+extern const struct pm_model pm_rope_models[];
+extern const size_t pm_rope_count;
 
 #endif

@@ -56,6 +56,8 @@ static int family(enum pm_sheet s)
         return 4;
     case PM_INFER_ATTN:
         return 6;
+    case PM_ROPE:
+        return 7;
     default:
         return 5;
     }
@@ -595,6 +597,9 @@ bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_
     case PM_REDUCE_FWD:
     case PM_REDUCE_BWD:
         sb_printf(out, "%s -> %s", pm_param(res, 0), pm_param(res, 1));
+        break;
+    case PM_ROPE:
+        sb_printf(out, "%s rotated", pm_param(res, 0));
         break;
     default:
         put_dims(out, pm_param(res, 0), x);

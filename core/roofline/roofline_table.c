@@ -114,6 +114,9 @@ static const char *sheet_note(enum pm_sheet s)
     case PM_RMSNORM:
         return "model v1 = TraceLens's RMSNorm extensions: the norm as aten::_fused_rms_norm, "
                "plus the fused residual add, quantization or padding (docs/metrics.md §7.8)";
+    case PM_ROPE:
+        return "model v1 = TraceLens's RoPE: the rotated slice of each query and key head, "
+               "read and written (docs/metrics.md §7.10)";
     case PM_INFER_ATTN:
         return "model v1 = TraceLens's InferenceAttention: token counts from the serving step's "
                "iteration annotation (docs/metrics.md §7.9)";
@@ -165,7 +168,9 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
      * are cut between items (COLF_SHAPES). */
     for (size_t i = 0; i < np; i++) {
         bool detail = param_detail(defs[i].key);
-        uint16_t f = detail ? COLF_DETAIL : COLF_KEY;
+        /* A parameter a row's model does not set is NaN in TraceLens's
+         * sheets (its rows are dicts of the models' parameters). */
+        uint16_t f = (detail ? COLF_DETAIL : COLF_KEY) | COLF_CSV_NAN;
         if (!defs[i].is_int && strncmp(defs[i].key, "dtype", 5) == 0)
             f |= COLF_SHAPES;
         cols[1 + i] =

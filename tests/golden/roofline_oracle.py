@@ -38,6 +38,14 @@ Rules (docs/metrics.md §6 to §8):
   instances are all on forward sheets, the kernel time summed over its
   rows equals unique-args' subtree kernel time summed over its rows when
   the counts are equal (both linkings);
+- missing parameter values: a parameter a row's model does not set is
+  `nan` and one it sets to None is `None` in the sheets of TraceLens
+  171dd74 run with pandas 1.5.3 (the folders whose README says so); every
+  such cell of a matched row is compared as spelled, torchtop's must be
+  the same text. TraceLens's own repository CSVs (folders without that
+  README) write both empty: there torchtop's must be `nan` or `None`
+  where the oracle's is empty and the same text elsewhere, and both
+  spellings are printed;
 - traces recorded without shapes: torchtop prints its one message (the
   oracle's sheets there hold only zero FLOPs and bytes);
 - oracle folders without a roofline sheet (hta-critical-path: HTA's
@@ -59,7 +67,7 @@ import sys
 
 SHEETS = ["GEMM", "SDPA_fwd", "SDPA_bwd", "CONV_fwd", "CONV_bwd", "BinaryElementwise",
           "UnaryElementwise", "Reduce_fwd", "Reduce_bwd", "Normalization",
-          "InferenceAttention_fwd", "RMSNorm_fwd"]
+          "InferenceAttention_fwd", "RMSNorm_fwd", "RoPE_fwd"]
 
 # Op names torchtop models and TraceLens 171dd74 does not, that can be the
 # outermost op of their family (aten::_convolution and the vendor forward
@@ -75,6 +83,35 @@ TORCHTOP_ONLY_NAMES = {"aten::cudnn_convolution_backward",
 NOT_KEYED = {"num_output_elems"}
 
 RATE_TOL = 0.001
+
+# How a missing parameter value is spelled in TraceLens's CSVs.
+MISSING = ("", "nan", "None", "NaN")
+
+
+def spells_missing(oracle_dir):
+    """Whether the folder's sheets come from the reference run (TraceLens
+    171dd74 with pandas 1.5.3, named in its README), which spells missing
+    values `nan` / `None`; TraceLens's repository CSVs write them empty."""
+    readme = os.path.join(oracle_dir, "README.md")
+    text = open(readme, encoding="utf-8").read() if os.path.exists(readme) else ""
+    return re.search(r"TraceLens: .*171dd74.*pandas 1\.5\.3", text) is not None
+
+
+def compare_missing(rep, label, o, t, cols, spelled):
+    """Missing parameter values of a matched row, cell by cell."""
+    for c in cols:
+        ov, tv = (o.get(c) or "").strip(), (t.get(c) or "").strip()
+        if ov not in MISSING and tv not in MISSING:
+            continue
+        rep.missing_cells += 1
+        if ov == tv:
+            continue
+        if not spelled and ov == "" and tv in ("nan", "None"):
+            rep.missing_empty += 1
+            rep.note(f"{label}: {c} torchtop {tv!r}, TraceLens's repository CSV empty "
+                     "(the reference run writes nan / None)")
+            continue
+        rep.fail(f"{label}: {c} torchtop {tv!r} vs oracle {ov!r}")
 
 
 def norm_value(v):
@@ -151,6 +188,9 @@ class Report:
         self.notes = []
         self.memset_excess = 0.0  # µs by which default-linking rows exceed TraceLens
         self.worst = {}  # mode -> worst relative kernel-time difference of a matched row
+        self.missing_cells = 0  # missing parameter cells compared
+        self.missing_empty = 0  # ... of them written empty by TraceLens's repository CSVs
+        self.spelled = True  # the oracle folder spells missing values (spells_missing)
 
     def fail(self, msg):
         self.failures.append(msg)
@@ -281,6 +321,7 @@ def compare_sheet(rep, trace, sheet, oracle_rows, tt_rows, has_roof, flow_rows=N
         matched += 1
         matched_rows.append(o)
         label = f"{where} {o['name']} {k[1:4]}"
+        compare_missing(rep, label, o, t, all_oracle, rep.spelled)
         if int(fnum(t["name_count"])) != int(fnum(o["name_count"])):
             rep.fail(f"{label}: count {t['name_count']} vs oracle {o['name_count']}")
         kt, okt = fnum(t["Kernel Time (µs)_sum"]), fnum(o["Kernel Time (µs)_sum"])
@@ -471,6 +512,7 @@ def run_trace(rep, args, name, oracle_dir):
                      f"{sorted(sheets)}, torchtop its one message (documented difference)")
         return
     rep.memset_excess = 0.0
+    rep.spelled = spells_missing(oracle_dir)
     for sheet, rows in sheets.items():
         compare_sheet(rep, name, sheet, rows, tables.get(sheet, []), arch is not None,
                       by_flow.get(sheet, []), trace)
@@ -558,6 +600,11 @@ def main():
         print("note:", n)
     for mode, w in sorted(rep.worst.items()):
         print(f"worst kernel-time difference of a matched row ({mode}): {w * 100:.4f} %")
+    print(f"missing parameter values compared: {rep.missing_cells} cells, "
+          f"{rep.missing_empty} of them empty in TraceLens's repository CSVs where torchtop "
+          "writes nan / None (the reference run's spelling)")
+    if not rep.missing_cells:
+        rep.fail("no missing parameter value was compared")
     for f in rep.failures:
         print("FAIL:", f)
     print(f"roofline golden: {len(rep.failures)} failures")

@@ -665,6 +665,44 @@ static void test_inference_attention(void **state)
     EQ(R.flops, 64.0 * 2 * 55086 * (192 + 128));
 }
 
+static void test_rope(void **state)
+{
+    (void)state;
+    /* The SGLang prefill+decode trace's Qwen3 layer: 15360 tokens, 32
+     * query and 8 key heads of 128 (TraceLens: 0.2359296 GFLOPS, 300 MB). */
+    const char *types = "[\"long int\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\","
+                        "\"c10::BFloat16\",\"Scalar\"]";
+    assert_true(run("sgl_kernel::rotary_embedding",
+                    "[[15360],[15360,4096],[15360,1024],[],[41216,128],[]]", types,
+                    "[\"\",\"\",\"\",\"128\",\"\",\"True\"]"));
+    assert_int_equal(R.sheet, PM_ROPE);
+    assert_string_equal(param("num_elements"), "78643200");
+    EQ(R.flops, 235929600);
+    EQ(R.bytes, 300.0 * 1024 * 1024);
+    EQ(R.tl_flops, R.flops);
+    EQ(R.tl_bytes, R.bytes);
+    assert_null(R.differs);
+    assert_string_equal(R.spec, "vector_bf16");
+    /* Partial rotation: the cache's rot_dim (64) of each head of 128. */
+    assert_true(run("sgl_kernel::rotary_embedding", "[[16],[16,4096],[16,1024],[],[4096,64],[]]",
+                    types, "[\"\",\"\",\"\",\"128\",\"\",\"True\"]"));
+    assert_string_equal(param("num_elements"), "40960");
+    /* 3-D query and key, head size from their last dim when not recorded. */
+    assert_true(run("sgl_kernel::rotary_embedding",
+                    "[[16],[16,32,128],[16,8,128],[],[4096,128],[]]", types,
+                    "[\"\",\"\",\"\",\"\",\"\",\"True\"]"));
+    assert_string_equal(param("num_elements"), "81920");
+    /* No key: the query alone, and TraceLens has no value. */
+    assert_true(run("sgl_kernel::rotary_embedding", "[[16],[16,4096],[],[],[4096,128],[]]", types,
+                    "[\"\",\"\",\"\",\"128\",\"\",\"True\"]"));
+    assert_string_equal(param("num_elements"), "65536");
+    assert_true(isnan(R.tl_flops));
+    assert_non_null(R.differs);
+    /* No query: no model. */
+    assert_false(run("sgl_kernel::rotary_embedding", "[[16],[],[],[],[],[]]", types,
+                     "[\"\",\"\",\"\",\"128\",\"\",\"True\"]"));
+}
+
 static void test_rmsnorm_vendor(void **state)
 {
     (void)state;
@@ -903,6 +941,7 @@ int main(void)
         cmocka_unit_test(test_norm_backward),
         cmocka_unit_test(test_inference_attention),
         cmocka_unit_test(test_rmsnorm_vendor),
+        cmocka_unit_test(test_rope),
         cmocka_unit_test(test_aiter_groupnorm),
         cmocka_unit_test(test_out_of_range),
     };
