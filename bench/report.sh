@@ -2,6 +2,9 @@
 # Benchmark: `torchtop report` (all tables) on the largest shared traces,
 # against Python merely parsing the same file (json.load), in one run.
 # Prints wall time, peak RSS, ratios, and JSON throughput on one core.
+# Each trace is measured as written (kineto) and with its events rewritten
+# by Python's json.dumps (bench/tile.py --style python, one copy: ", "
+# separators, shortest float reprs), side by side.
 #
 #   bench/report.sh [BUILD_DIR] [TRACE...]
 set -eu
@@ -32,15 +35,25 @@ measure() {
 }
 
 printf '%-42s %9s %9s %8s %8s %9s %7s\n' trace "JSON MB" "torchtop" "RSS MB" "python" "RSS MB" ratio
-for f in "$@"; do
-    size=$(gzip -dcf "$f" | wc -c)
-    set -- $(measure "$tt" report -q "$f")
-    t_tt=$1 r_tt=$2
-    set -- $(measure python3 -c 'import json,gzip,sys; f=sys.argv[1]; json.load(gzip.open(f) if f.endswith(".gz") else open(f))' "$f")
-    t_py=$1 r_py=$2
-    printf '%-42s %9.1f %8.3fs %8.1f %7.2fs %9.1f %6.1fx\n' "$(basename "$f" | cut -c1-42)" \
-        "$(echo "$size / 1000000" | bc -l)" "$t_tt" "$(echo "$r_tt / 1024" | bc -l)" "$t_py" \
-        "$(echo "$r_py / 1024" | bc -l)" "$(echo "$t_py / $t_tt" | bc -l)"
+for orig in "$@"; do
+    for style in kineto python; do
+        f=$orig
+        name=$(basename "$f" | cut -c1-35)
+        if [ "$style" = python ]; then
+            f="$tmp/$(basename "$orig" .gz).python.json"
+            python3 "$here/tile.py" --style python x1 "$f" "$orig" 2>/dev/null
+            name="$name python"
+        fi
+        size=$(gzip -dcf "$f" | wc -c)
+        set -- $(measure "$tt" report -q "$f")
+        t_tt=$1 r_tt=$2
+        set -- $(measure python3 -c 'import json,gzip,sys; f=sys.argv[1]; json.load(gzip.open(f) if f.endswith(".gz") else open(f))' "$f")
+        t_py=$1 r_py=$2
+        printf '%-42s %9.1f %8.3fs %8.1f %7.2fs %9.1f %6.1fx\n' "$name" \
+            "$(echo "$size / 1000000" | bc -l)" "$t_tt" "$(echo "$r_tt / 1024" | bc -l)" "$t_py" \
+            "$(echo "$r_py / 1024" | bc -l)" "$(echo "$t_py / $t_tt" | bc -l)"
+        if [ "$style" = python ]; then rm -f "$f"; fi
+    done
 done
 
 # JSON throughput on one core: plain JSON, one parser thread, load only.

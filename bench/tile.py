@@ -5,10 +5,18 @@ that link events (correlation, External id, Sequence number, Python id and
 parent id, Ev Idx, flow id and bind_id) offset per copy, so that no two
 copies share a link. Metadata events ("ph": "M") are written once. The last
 copy is cut at an event boundary once the output reaches the target size.
-The numbers' text is kept as written (a shift adds whole microseconds to
-the integer part), so each copy's times are exact.
 
-    bench/tile.py SIZE OUT [SOURCE]     SIZE: bytes with k/M/G (binary), as torchtop gen,
+Two styles of event text:
+  kineto  (default) the numbers' text is kept as written (a shift adds whole
+          microseconds to the integer part), so each copy's times are exact;
+  python  each event as a Python script that rewrites traces writes it:
+          json.loads, the times shifted by k times the span as Python
+          computes it (t1 - t0 + 1, a float: 1419117298792.78 plus 1294791.227
+          is 1419118593584.0071), json.dumps (", " and ": " separators,
+          floats in their shortest repr, up to 17 digits, 1e-05).
+
+    bench/tile.py [--style kineto|python] SIZE OUT [SOURCE]
+                                        SIZE: bytes with k/M/G (binary), as torchtop gen,
                                         or xN for N whole copies
                                         OUT: .json or .json.gz; SOURCE: .json or .json.gz
 
@@ -85,13 +93,43 @@ def shift_number(lit, add):
     return str(decimal.Decimal(lit) + add)
 
 
+def shift_value(v, add):
+    return v + add if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+
+
+def python_style(ev, offset, k):
+    """Event ev (parsed) of copy k, shifted as Python adds numbers, as
+    json.dumps writes it (default options)."""
+    if k:
+        ev = dict(ev)
+        ev["ts"] = shift_value(ev.get("ts"), offset["span"] * k) if "ts" in ev else None
+        if ev["ts"] is None:
+            del ev["ts"]
+        args = ev.get("args")
+        for d in (ev, dict(args) if isinstance(args, dict) else None):
+            if d is None:
+                continue
+            for key in ID_KEYS:
+                v = d.get(key)
+                if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+                    d[key] = v + offset[key] * k
+            if d is not ev:
+                ev["args"] = d
+    return json.dumps(ev)
+
+
 def main():
-    if len(sys.argv) not in (3, 4):
+    args = sys.argv[1:]
+    style = "kineto"
+    if args and args[0].startswith("--style"):
+        style = args[0].split("=", 1)[1] if "=" in args[0] else (args[1] if len(args) > 1 else "")
+        args = args[1:] if "=" in args[0] else args[2:]
+    if style not in ("kineto", "python") or len(args) not in (2, 3):
         sys.exit(__doc__)
-    whole = int(sys.argv[1][1:]) if sys.argv[1].startswith("x") else None
-    target = parse_size(sys.argv[1]) if whole is None else 1 << 62
-    out_path = sys.argv[2]
-    text = read_text(sys.argv[3] if len(sys.argv) == 4 else DEFAULT_SOURCE)
+    whole = int(args[0][1:]) if args[0].startswith("x") else None
+    target = parse_size(args[0]) if whole is None else 1 << 62
+    out_path = args[1]
+    text = read_text(args[2] if len(args) == 3 else DEFAULT_SOURCE)
     head, spans, tail = split_events(text)
 
     t0, t1 = math.inf, -math.inf
@@ -112,10 +150,13 @@ def main():
     span_us = int(math.ceil(t1 - t0)) + 1
     offset = {k: v + 1 for k, v in top.items()}
     offset["ts"] = span_us
+    offset["span"] = t1 - t0 + 1
 
     sep = ",\n    "
     first = [text[a:b] for a, b, _ in spans]
     rest = [text[a:b] for a, b, e in spans if e.get("ph") != "M"]
+    first_obj = [e for _, _, e in spans]
+    rest_obj = [e for _, _, e in spans if e.get("ph") != "M"]
 
     def sub(m, k):
         v = m.group(3)
@@ -133,9 +174,12 @@ def main():
         written += len(head) + 5
         k = 0
         while written < target and (whole is None or k < whole):
-            src = first if k == 0 else rest
-            if k:
-                src = [FIELD.sub(lambda m: sub(m, k), ev) for ev in src]
+            if style == "python":
+                src = [python_style(e, offset, k) for e in (rest_obj if k else first_obj)]
+            else:
+                src = first if k == 0 else rest
+                if k:
+                    src = [FIELD.sub(lambda m: sub(m, k), ev) for ev in src]
             n = 0
             size = 0
             for ev in src:
@@ -158,8 +202,8 @@ def main():
                 break
         out.write("\n  " + tail)
         written += len(tail) + 3
-    print("tile.py: %d copies (the last may be cut), %d events, %d bytes of JSON, span %d us per copy"
-          % (copies, events, written, span_us), file=sys.stderr)
+    print("tile.py: %s style, %d copies (the last may be cut), %d events, %d bytes of JSON, span %d us per copy"
+          % (style, copies, events, written, span_us), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,11 @@
 
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "core/base/numparse.h"
 #include "core/trace/jsonfast.h"
 
 #define MAX_DEPTH 512
@@ -102,74 +104,6 @@ static const char *string_stop(const char *q, const char *end)
     return q;
 }
 
-static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-bool jsonfast_number(const char *s, size_t n, double *out)
-{
-    const char *p = s, *end = s + n;
-    bool neg = p < end && *p == '-';
-    p += neg;
-    if (p >= end || *p < '0' || *p > '9')
-        return false;
-    uint64_t m = 0;
-    int digits = 0, exp10 = 0;
-    if (*p == '0') {
-        p++;
-    } else {
-        for (; p < end && *p >= '0' && *p <= '9'; p++, digits++) {
-            if (digits >= 19)
-                return false;
-            m = m * 10 + (uint64_t)(*p - '0');
-        }
-    }
-    if (p < end && *p == '.') {
-        p++;
-        const char *f = p;
-        for (; p < end && *p >= '0' && *p <= '9'; p++) {
-            /* Leading zeros of a fraction ("0.000123") add no digit to m. */
-            if (m || *p != '0')
-                digits++;
-            if (digits >= 19)
-                return false;
-            m = m * 10 + (uint64_t)(*p - '0');
-            exp10--;
-        }
-        if (p == f)
-            return false;
-    }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        bool eneg = p < end && *p == '-';
-        if (p < end && (*p == '-' || *p == '+'))
-            p++;
-        const char *e = p;
-        int x = 0;
-        for (; p < end && *p >= '0' && *p <= '9'; p++) {
-            if (x > 10000)
-                return false;
-            x = x * 10 + (*p - '0');
-        }
-        if (p == e)
-            return false;
-        exp10 += eneg ? -x : x;
-    }
-    if (p != end || m > (UINT64_C(1) << 53))
-        return false;
-    double d = (double)m;
-    if (m == 0)
-        d = 0;
-    else if (exp10 < 0 && exp10 >= -22)
-        d /= pow10_exact[-exp10];
-    else if (exp10 > 0 && exp10 <= 22)
-        d *= pow10_exact[exp10];
-    else if (exp10 != 0)
-        return false;
-    *out = neg ? -d : d;
-    return true;
-}
-
 static cJSON *parse_value(struct jf *j);
 
 /* A string at j->p ('"'), unescaped into the arena; NULL to decline. */
@@ -249,7 +183,7 @@ static cJSON *parse_number(struct jf *j)
         q++;
     double d;
     /* cJSON reads at most 63 bytes of a number. */
-    if (q - s > 60 || !jsonfast_number(s, (size_t)(q - s), &d))
+    if (q - s > 60 || !numparse_json(s, (size_t)(q - s), &d))
         return NULL;
     cJSON *c = new_item(j, cJSON_Number);
     if (!c)

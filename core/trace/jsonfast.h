@@ -5,7 +5,6 @@
 #ifndef TORCHTOP_CORE_JSONFAST_H
 #define TORCHTOP_CORE_JSONFAST_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/base/arena.h"
@@ -16,15 +15,11 @@ struct cJSON;
  * allocated from a, at most `budget` bytes of them. Returns the value, with
  * *end just after it, or NULL when the value is not strict JSON (RFC 8259)
  * or uses what this parser leaves to cJSON: "\u" escapes, control bytes,
- * numbers that are not exact in one IEEE operation (over 2^53 in their
- * digits, or a power of ten beyond 1e22), nesting beyond 512, or more
- * memory than the budget. The tree lives until the arena is reset. */
+ * numbers over 60 bytes (cJSON reads 63 of them), nesting beyond 512, or
+ * more memory than the budget. Numbers are read exactly and without the
+ * locale (numparse.h), as cJSON's strtod reads them in the C locale. The
+ * tree lives until the arena is reset. */
 struct cJSON *jsonfast_parse(const char *text, size_t len, struct arena *a, size_t budget,
                              const char **end);
-
-/* The JSON number at s[0..n) as strtod reads it, when that is exact in one
- * IEEE operation (the digits, without dot, below 2^53 and the power of ten
- * within 1e22): true and *out. False for any other text. */
-bool jsonfast_number(const char *s, size_t n, double *out);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -24,97 +25,6 @@ static uint64_t next_rand(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return rng;
-}
-
-/* jsonfast_number(s) must equal strtod(s) bit for bit when it answers. */
-static bool check_number(const char *s, bool must_answer)
-{
-    double fast, slow = strtod(s, NULL);
-    bool ok = jsonfast_number(s, strlen(s), &fast);
-    if (must_answer && !ok)
-        fail_msg("declined %s", s);
-    if (ok && memcmp(&fast, &slow, sizeof(fast)) != 0)
-        fail_msg("%s: %.17g, strtod %.17g", s, fast, slow);
-    return ok;
-}
-
-static void test_numbers_as_strtod(void **state)
-{
-    (void)state;
-    static const char *const fixed[] = {"0",
-                                        "-0",
-                                        "0.0",
-                                        "-0.0",
-                                        "1",
-                                        "-1",
-                                        "1234567.891",
-                                        "1419116104994.671",
-                                        "4458676524648.797",
-                                        "189.626",
-                                        "1694128201426674",
-                                        "9007199254740992",
-                                        "-9007199254740992",
-                                        "0.1",
-                                        "0.000123",
-                                        "1e5",
-                                        "1E5",
-                                        "1e+5",
-                                        "1.5e-3",
-                                        "-2.5E+10",
-                                        "123456789012345.6",
-                                        "1e22",
-                                        "1e-22",
-                                        "0.5e0",
-                                        "100",
-                                        "1.000",
-                                        "5e-324"};
-    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-        check_number(fixed[i], i < 25);
-    char buf[64];
-    size_t answered = 0;
-    for (int i = 0; i < 200000; i++) {
-        uint64_t r = next_rand();
-        unsigned kind = (unsigned)(r % 5);
-        uint64_t ip = next_rand() % (kind == 0 ? 10000ULL : 10000000000000ULL);
-        unsigned frac_digits = (unsigned)(next_rand() % 7);
-        uint64_t frac = next_rand() % 1000000;
-        const char *sign = next_rand() % 4 == 0 ? "-" : "";
-        if (kind == 1) /* integers up to 2^63 */
-            snprintf(buf, sizeof(buf), "%s%llu", sign, (unsigned long long)(next_rand() >> 1));
-        else if (kind == 2) /* exponents, in and out of the exact range */
-            snprintf(buf, sizeof(buf), "%s%llu.%03llue%d", sign, (unsigned long long)(ip % 1000),
-                     (unsigned long long)(frac % 1000), (int)(next_rand() % 80) - 40);
-        else if (frac_digits == 0)
-            snprintf(buf, sizeof(buf), "%s%llu", sign, (unsigned long long)ip);
-        else
-            snprintf(buf, sizeof(buf), "%s%llu.%0*llu", sign, (unsigned long long)ip,
-                     (int)frac_digits, (unsigned long long)(frac % (uint64_t)pow(10, frac_digits)));
-        answered += check_number(buf, kind != 1 && kind != 2 && strlen(buf) < 17);
-    }
-    /* Most of them take the fast path; the rest are strtod's. */
-    assert_true(answered > 100000);
-    /* Not JSON numbers, or not exact in one operation: declined. */
-    static const char *const declined[] = {"01",
-                                           "1.",
-                                           ".5",
-                                           "+1",
-                                           "-",
-                                           "1e",
-                                           "1e+",
-                                           "0x10",
-                                           "1.5.2",
-                                           "--1",
-                                           "1e400",
-                                           "12345678901234567890",
-                                           "9007199254740993",
-                                           "1e23",
-                                           "1.2345678901234567",
-                                           "NaN",
-                                           ""};
-    double d;
-    for (size_t i = 0; i < sizeof(declined) / sizeof(declined[0]); i++)
-        if (jsonfast_number(declined[i], strlen(declined[i]), &d))
-            fail_msg("accepted %s", declined[i]);
 }
 
 /* Same tree as cJSON, links (head's prev is the tail) and valueint too. */
@@ -159,6 +69,62 @@ static void check_parse(const char *text, bool must_accept)
     arena_free(&a);
 }
 
+/* Numbers in events are read as cJSON (strtod) reads them, the 17-digit
+ * shortest forms Python writes, exponents and the out-of-range ones too;
+ * only those longer than cJSON reads (63 bytes) are left to it. */
+static void test_numbers_as_cjson(void **state)
+{
+    (void)state;
+    static const char *const numbers[] = {
+        "0",
+        "-0",
+        "1234567.891",
+        "1234567.8910000001",
+        "1419118589013.5278",
+        "1e-05",
+        "1E5",
+        "1e+05",
+        "-2.5E+10",
+        "0.30000000000000004",
+        "9007199254740993",
+        "12345678901234567890",
+        "18446744073709551616",
+        "1e23",
+        "1e400",
+        "-1e400",
+        "1e-400",
+        "5e-324",
+        "2.2250738585072011e-308",
+        "1.7976931348623157e308",
+        "2147483648",
+        "-2147483649",
+        "123456789012345678901234567890123456789012345678901234567890"};
+    char buf[256];
+    for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+        snprintf(buf, sizeof(buf), "{\"ts\": %s, \"a\": [%s, {\"b\": %s}]}", numbers[i], numbers[i],
+                 numbers[i]);
+        check_parse(buf, true);
+    }
+    char buf2[64];
+    for (int i = 0; i < 100000; i++) {
+        uint64_t bits = next_rand();
+        double d;
+        memcpy(&d, &bits, sizeof(d));
+        if (!isfinite(d))
+            continue;
+        snprintf(buf2, sizeof(buf2), i % 2 ? "%.17g" : "%.15g", d);
+        snprintf(buf, sizeof(buf), "[%s]", buf2);
+        check_parse(buf, true);
+    }
+    check_parse("[1234567890123456789012345678901234567890123456789012345678901]", false);
+    struct arena a;
+    arena_init(&a, 0);
+    const char *end;
+    assert_null(jsonfast_parse("[1234567890123456789012345678901234567890123456789012345678901]",
+                               63, &a, 1u << 20, &end));
+    arena_free(&a);
+}
+
 static void test_events_as_cjson(void **state)
 {
     (void)state;
@@ -178,7 +144,6 @@ static void test_events_as_cjson(void **state)
                                            "{\"a\": \"x\ty\"}",
                                            "{\"a\": 01}",
                                            "{\"a\": 1.}",
-                                           "{\"a\": 12345678901234567890}",
                                            "{\"a\": tru}",
                                            "{\"a\": nul}",
                                            "{\"a\" 1}",
@@ -194,10 +159,10 @@ static void test_events_as_cjson(void **state)
         arena_init(&a, 0);
         const char *end;
         const char *s = declined[i];
-        size_t n = i == 13 ? 9 : strlen(s);
+        size_t n = i == 12 ? 9 : strlen(s);
         cJSON *v = jsonfast_parse(s, n, &a, 1u << 20, &end);
         /* "{\"a\": 1}" then a NUL: the value itself is fine. */
-        if (i == 13)
+        if (i == 12)
             assert_true(v && end == s + 8);
         else if (v)
             fail_msg("accepted %s", s);
@@ -271,7 +236,7 @@ static void test_random_trees(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_numbers_as_strtod),
+        cmocka_unit_test(test_numbers_as_cjson),
         cmocka_unit_test(test_events_as_cjson),
         cmocka_unit_test(test_random_trees),
     };
