@@ -107,6 +107,10 @@ static void diff_open(struct app *a)
     a->panes[PANE_TABLE] = table_pane_new(&a->v, &views);
     a->panes[PANE_TREE] = mergedtree_pane_new(&a->v, doc->dd, KEYS_DIFF_TREE);
     a->panes[PANE_TIMELINE] = diffsides_pane_new(doc->dd, KEYS_DIFF_SIDES);
+    /* Each side's roofline, made now: the detail of a modelled op needs
+     * it, and a key that selects the first such op must not wait for it. */
+    for (int k = 0; k < 2; k++)
+        diffdata_roofline(doc->dd, k);
 }
 
 /* The view shown: the focused pane's (the table pane: its table's). */

@@ -138,9 +138,9 @@ static void name_instances(const struct diffdata *dd, int k, const char *name, s
     uint8_t *memo = xcalloc(nstr ? nstr : 1, 1); /* 0 unknown, 1 no, 2 yes */
     size_t len = strlen(name);
     struct strbuf sb = STRBUF_INIT;
+    /* The name first (a byte per string id), the per-name diff's rule
+     * only for the events of that name. */
     for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!tracediff_counts(dd->td, k, i))
-            continue;
         uint32_t id = trace_ev(t, i)->name;
         if (!memo[id]) {
             const char *s2 = trace_str(t, id);
@@ -153,7 +153,7 @@ static void name_instances(const struct diffdata *dd, int k, const char *name, s
             }
             memo[id] = n2 == len && memcmp(s2, name, len) == 0 ? 2 : 1;
         }
-        if (memo[id] == 2)
+        if (memo[id] == 2 && tracediff_counts(dd->td, k, i))
             add_instance(dd, k, i, s);
     }
     sb_free(&sb);

@@ -33,6 +33,21 @@ enum tree_sort { TS_GPU_DELTA, TS_CPU_DELTA, TS_GPU_TEST, TS_GPU_CONTROL, TS__CO
 static const char *const sort_names[TS__COUNT] = {"|diff GPU time|", "|diff CPU time|",
                                                   "test GPU time", "control GPU time"};
 
+/* A node and its key in the order being made. */
+struct keyed {
+    int64_t k;
+    uint32_t node;
+};
+
+/* One order of every node's children, sorted group by group when a walk
+ * first needs it and kept: sorting again is a walk. Siblings are adjacent
+ * ids (difftree.h), so the group whose first node is f sorts in place in
+ * kids[f, f + its size). */
+struct tree_order {
+    uint32_t *kids; /* per id: the sorted siblings of the group starting there */
+    uint8_t *done;  /* per id: the group starting there is sorted */
+};
+
 struct mt_pane {
     struct diffdata *dd; /* borrowed */
     struct view *ctx;    /* the view the pane was made with (outlives it) */
@@ -41,8 +56,10 @@ struct mt_pane {
     uint8_t *shown;     /* per merged node, while filtered: it or a node below matches */
     VEC(uint32_t) rows; /* nodes shown, in pre-order */
     struct listview lv;
-    int sort;      /* enum tree_sort */
-    bool reversed; /* smallest first */
+    int sort;                               /* enum tree_sort */
+    bool reversed;                          /* smallest first */
+    struct tree_order orders[TS__COUNT][2]; /* [sort][reversed], made on first use */
+    VEC(struct keyed) keyed;                /* a group being sorted */
     struct strbuf line;
 };
 
@@ -75,11 +92,6 @@ static int64_t sort_key(const struct mt_pane *mt, uint32_t node)
     }
 }
 
-struct keyed {
-    int64_t k;
-    uint32_t node;
-};
-
 static bool sort_reversed; /* the order of the sort in progress, for cmp_keyed */
 
 static int cmp_keyed(const void *x, const void *y)
@@ -90,28 +102,42 @@ static int cmp_keyed(const void *x, const void *y)
     return (a->node > b->node) - (a->node < b->node);
 }
 
-/* One level of the walk in add_levels: the sorted siblings kids[lo, hi)
- * of the shared stack and the next to emit. */
-struct level {
-    size_t lo, hi, next;
-};
-typedef VEC(struct keyed) keyed_vec;
-typedef VEC(struct level) level_vec;
-
-/* Push the siblings from `first` (under a filter, only those shown),
- * sorted, as a new level. */
-static void push_level(struct mt_pane *mt, bool filtered, uint32_t first, keyed_vec *kids,
-                       level_vec *levels)
+/* The children of the group starting at `first` in the current order:
+ * sorted on the first call for this order, then read back. */
+static const uint32_t *sorted_group(struct mt_pane *mt, uint32_t first, size_t *count)
 {
     const struct difftree *dt = mt->dd->ctx.dt;
-    size_t lo = kids->n;
-    for (uint32_t c = first; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
-        if (!filtered || mt->shown[c])
-            VEC_PUSH(kids, ((struct keyed){sort_key(mt, c), c}));
-    sort_reversed = mt->reversed;
-    sort_items(kids->v + lo, kids->n - lo, sizeof(struct keyed), cmp_keyed);
-    VEC_PUSH(levels, ((struct level){lo, kids->n, lo}));
+    struct tree_order *o = &mt->orders[mt->sort][mt->reversed];
+    if (!o->kids) {
+        size_t n = dt->nodes.n ? dt->nodes.n : 1;
+        o->kids = xmalloc(n * sizeof(*o->kids));
+        o->done = xcalloc(n, 1);
+    }
+    size_t k = 0;
+    if (!o->done[first]) {
+        mt->keyed.n = 0;
+        for (uint32_t c = first; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
+            VEC_PUSH(&mt->keyed, ((struct keyed){sort_key(mt, c), c}));
+        sort_reversed = mt->reversed;
+        sort_items(mt->keyed.v, mt->keyed.n, sizeof(struct keyed), cmp_keyed);
+        for (size_t i = 0; i < mt->keyed.n; i++)
+            o->kids[first + i] = mt->keyed.v[i].node;
+        o->done[first] = 1;
+        k = mt->keyed.n;
+    } else {
+        for (uint32_t c = first; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
+            k++;
+    }
+    *count = k;
+    return o->kids + first;
 }
+
+/* One level of the walk in build_rows: a sorted group and the next of it
+ * to emit. */
+struct level {
+    const uint32_t *kids;
+    size_t n, next;
+};
 
 /* The rows: the roots (sorted), each followed by the nodes below it when
  * it is open (under a filter: every shown node's children), in pre-order.
@@ -132,22 +158,29 @@ static void build_rows(struct mt_pane *mt, struct view *a)
                 mt->shown[dt->nodes.v[i].parent] = 1;
     }
     mt->rows.n = 0;
-    keyed_vec kids = {0};
-    level_vec levels = {0};
-    push_level(mt, filtered, dt->first_root, &kids, &levels);
+    VEC(struct level) levels = {0};
+    if (dt->first_root != IDX_NONE) {
+        struct level l = {0};
+        l.kids = sorted_group(mt, dt->first_root, &l.n);
+        VEC_PUSH(&levels, l);
+    }
     while (levels.n) {
         struct level *l = &levels.v[levels.n - 1];
-        if (l->next == l->hi) {
-            kids.n = l->lo;
+        if (l->next == l->n) {
             levels.n--;
             continue;
         }
-        uint32_t c = kids.v[l->next++].node;
+        uint32_t c = l->kids[l->next++];
+        if (filtered && !mt->shown[c])
+            continue;
         VEC_PUSH(&mt->rows, c);
-        if (dt->nodes.v[c].first_child != IDX_NONE && (filtered || mt->open[c]))
-            push_level(mt, filtered, dt->nodes.v[c].first_child, &kids, &levels);
+        uint32_t first = dt->nodes.v[c].first_child;
+        if (first != IDX_NONE && (filtered || mt->open[c])) {
+            struct level sub = {0};
+            sub.kids = sorted_group(mt, first, &sub.n);
+            VEC_PUSH(&levels, sub);
+        }
     }
-    VEC_FREE(&kids);
     VEC_FREE(&levels);
     mt->lv.n = mt->rows.n;
 }
@@ -577,7 +610,13 @@ static void mt_free(struct pane *p)
     struct mt_pane *mt = mt_of(p);
     free(mt->open);
     free(mt->shown);
+    for (int i = 0; i < TS__COUNT; i++)
+        for (int r = 0; r < 2; r++) {
+            free(mt->orders[i][r].kids);
+            free(mt->orders[i][r].done);
+        }
     VEC_FREE(&mt->rows);
+    VEC_FREE(&mt->keyed);
     sb_free(&mt->line);
     free(mt);
 }
@@ -604,6 +643,12 @@ struct pane *mergedtree_pane_new(struct view *v, struct diffdata *dd, int keytab
     size_t n = dd->ctx.dt->nodes.n;
     mt->open = xcalloc(n ? n : 1, 1);
     mt->shown = xcalloc(n ? n : 1, 1);
+    /* Every node's GPU time, asked now: gputime then makes them all in one
+     * pass and keeps them, and the first sort or expand-all of the whole
+     * tree (a key) does not pay for them. */
+    for (uint32_t i = 0; i < n; i++)
+        for (int s = 0; s < 2; s++)
+            difftree_gpu_subtree(dd->ctx.dt, i, s);
     open_hot_path(mt);
     build_rows(mt, v);
     return pane_new(&mergedtree_pane_ops, PANE_TREE, mt);
