@@ -105,6 +105,9 @@ static void diff_open(struct app *a)
         .describe_row = describe_row,
     };
     a->panes[PANE_TABLE] = table_pane_new(&a->v, &views);
+    /* The user picks one view at a time (1-5, Tab): it gets the height,
+     * the others a title and a row or two. */
+    a->lcfg.focus_first = true;
     a->panes[PANE_TREE] = mergedtree_pane_new(&a->v, doc->dd, KEYS_DIFF_TREE);
     a->panes[PANE_TIMELINE] = diffsides_pane_new(doc->dd, KEYS_DIFF_SIDES);
     /* Each side's roofline, made now: the detail of a modelled op needs
@@ -158,13 +161,9 @@ static unsigned show_detail(struct app *a)
 static unsigned go_to(struct app *a, enum diff_stop s)
 {
     detail_back(a);
-    /* The table or the tree shown gets most of the left column. */
+    /* The view shown gets the height (focus_first, set at open): the
+     * relayout follows the focus. */
     unsigned r = R_HANDLED | R_DIRTY_ALL | R_SYNC;
-    int pct = s == S_TREE ? 25 : s == S_SIDES ? a->lcfg.table_pct : 55;
-    if (pct != a->lcfg.table_pct) {
-        a->lcfg.table_pct = pct;
-        r |= R_RELAYOUT;
-    }
     if (s == S_TREE) {
         app_focus(a, PANE_TREE);
     } else if (s == S_SIDES) {
