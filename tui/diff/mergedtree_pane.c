@@ -281,7 +281,10 @@ static void head_line(const struct mt_pane *mt, size_t namew, int shown, bool as
     snprintf(t[5], sizeof(t[5]), "diff CPU");
     snprintf(t[6], sizeof(t[6]), "%.*s kern", 7, lab[0]);
     snprintf(t[7], sizeof(t[7]), "%.*s kern", 7, lab[1]);
+    /* The legend of the marks, shorter where the long one would be cut. */
     const char *name = "name (us; +: test only, -: control only)";
+    if (strlen(name) > namew)
+        name = "name (us; +/-: test/control only)";
     put_cell(line, name, strlen(name), namew, false, ascii);
     for (int i = 0; i < shown; i++) {
         sb_puts(line, "  ");
