@@ -50,6 +50,8 @@ struct side_sum {
     uint32_t first; /* first instance, IDX_NONE */
     uint32_t tried[MODEL_TRIES];
     size_t ntried;
+    uint32_t modelled_name; /* string id whose answer `modelled` holds, IDX_NONE: none */
+    bool modelled;          /* the roofline models ops of that name */
 };
 
 static void tally_add(struct tallies *v, const char *key, size_t n, int64_t dur)
@@ -125,7 +127,13 @@ static void add_instance(const struct diffdata *dd, int k, uint32_t ev, struct s
         tally_add(&s->shapes, sb.s ? sb.s : "", sb.len, 0);
         sb_free(&sb);
     }
-    if (s->ntried < MODEL_TRIES && pm_find(trace_str(t, e->name)))
+    /* The instances of a name share the answer (thousands of them, and a
+     * lookup compares names). */
+    if (s->ntried < MODEL_TRIES && e->name != s->modelled_name) {
+        s->modelled_name = e->name;
+        s->modelled = pm_find(trace_str(t, e->name)) != NULL;
+    }
+    if (s->ntried < MODEL_TRIES && s->modelled)
         s->tried[s->ntried++] = ev;
 }
 
@@ -236,6 +244,7 @@ static void sides_init(struct side_sum *s)
 {
     memset(s, 0, 2 * sizeof(*s));
     s[0].first = s[1].first = IDX_NONE;
+    s[0].modelled_name = s[1].modelled_name = IDX_NONE;
 }
 
 void diffdetail_name(struct detail_out *d, struct diffdata *dd, const char *name, bool ascii)
