@@ -2,8 +2,8 @@
  * (tui/diff/diff_doc.h) on two generated traces of different models,
  * headless: the per-name table's default order (by |diff_duration|) and
  * sort keys, the merged tree's order, expand and collapse, one-side
- * nodes, 1-5 and Tab through the diff's views, the filter on tables and
- * tree, the detail taking the body and giving it back, and the help. */
+ * nodes, its rows in pre-order and its search's match counts, 1-5 and Tab through the diff's views,
+ * the filter on tables and tree, the detail taking the body and giving it back, and the help. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -173,6 +173,77 @@ static void test_tree(void **state)
     close_doc(&a);
 }
 
+/* The rows after expand-all: every node below the root, in pre-order
+ * (each row's parent is the open row above it one level up), the other
+ * roots after; Left on a leaf goes to its parent; the search counts the
+ * matches among the rows and wraps after the last. */
+static void test_tree_rows_and_search(void **state)
+{
+    (void)state;
+    struct app a;
+    open_doc(&a);
+    const struct difftree *dt = diff_doc_data(&a)->ctx.dt;
+    struct pane *tp = a.panes[PANE_TREE];
+    keys(&a, "2ce");
+    uint32_t root, node;
+    assert_true(mergedtree_pane_node(tp, &root));
+    size_t below = 0, roots = 0;
+    for (uint32_t i = 0; i < dt->nodes.n; i++) {
+        uint32_t r = i;
+        while (dt->nodes.v[r].parent != IDX_NONE)
+            r = dt->nodes.v[r].parent;
+        below += r == root;
+        roots += dt->nodes.v[i].parent == IDX_NONE;
+    }
+    char pos[64], want[64];
+    tp->ops->position(tp, &a.v, pos, sizeof(pos));
+    snprintf(want, sizeof(want), "1/%zu", below + roots - 1);
+    assert_string_equal(pos, want);
+    uint32_t path[64];
+    uint32_t leaf = IDX_NONE;
+    for (size_t i = 0; i < 300 && i < below; i++, keys(&a, "j")) {
+        assert_true(mergedtree_pane_node(tp, &node));
+        uint32_t d = dt->nodes.v[node].depth;
+        assert_true(d < 64);
+        assert_int_equal(dt->nodes.v[node].parent, d ? path[d - 1] : IDX_NONE);
+        path[d] = node;
+        if (d && dt->nodes.v[node].first_child == IDX_NONE && leaf == IDX_NONE) {
+            leaf = node;
+            keys(&a, "h");
+            assert_true(mergedtree_pane_node(tp, &node));
+            assert_int_equal(node, dt->nodes.v[leaf].parent);
+            /* Back down to the leaf's row. */
+            while (mergedtree_pane_node(tp, &node) && node != leaf)
+                keys(&a, "j");
+        }
+    }
+    assert_true(leaf != IDX_NONE);
+    app_search_set(&a, difftree_name(dt, leaf));
+    app_render(&a);
+    char *s = screen();
+    const char *m = strstr(s, ": match ");
+    assert_non_null(m);
+    size_t k = 0, total = 0;
+    assert_int_equal(sscanf(m, ": match %zu of %zu", &k, &total), 2);
+    free(s);
+    assert_true(k >= 1 && k <= total);
+    for (size_t i = k; i < total; i++)
+        keys(&a, "n");
+    s = screen();
+    m = strstr(s, ": match ");
+    assert_non_null(m);
+    assert_int_equal(sscanf(m, ": match %zu of", &k), 1);
+    assert_int_equal(k, total);
+    assert_null(strstr(s, "(wrapped)"));
+    free(s);
+    keys(&a, "n");
+    s = screen();
+    assert_non_null(strstr(s, ": match 1 of"));
+    assert_non_null(strstr(s, "(wrapped)"));
+    free(s);
+    close_doc(&a);
+}
+
 /* 1-5 and Tab go through the diff's views; Enter gives the detail the
  * body, Esc gives it back. */
 static void test_views_and_detail(void **state)
@@ -238,6 +309,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_order),
+        cmocka_unit_test(test_tree_rows_and_search),
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_views_and_detail),
         cmocka_unit_test(test_filter_and_help),

@@ -146,6 +146,22 @@ static void test_focus_height(void **state)
     cfg.focus = L_TABLE;
     assert_true(layout_compute(42, 140, &cfg, &tall));
     assert_memory_equal(&l, &tall, sizeof(l));
+    /* focus_first: tall screens too give the focused pane the height. */
+    cfg.focus_first = true;
+    for (int cols = 80; cols <= 140; cols += 60) {
+        cfg.focus = L_TREE;
+        assert_true(layout_compute(42, cols, &cfg, &l));
+        check_tiling(42, cols, &l);
+        assert_true(l.r[L_TREE].h > 3 * l.r[L_TABLE].h);
+        cfg.focus = L_TABLE;
+        assert_true(layout_compute(42, cols, &cfg, &tall));
+        assert_true(tall.r[L_TABLE].h > 3 * tall.r[L_TREE].h);
+        assert_int_equal(l.r[L_DETAIL].h, tall.r[L_DETAIL].h);
+    }
+    cfg.focus = L_TREE;
+    assert_true(layout_compute(30, 100, &cfg, &l));
+    assert_int_equal(l.r[L_TABLE].h, 3);
+    assert_int_equal(l.r[L_DETAIL].h, 3);
 }
 
 static void test_listview(void **state)

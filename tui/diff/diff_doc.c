@@ -105,8 +105,15 @@ static void diff_open(struct app *a)
         .describe_row = describe_row,
     };
     a->panes[PANE_TABLE] = table_pane_new(&a->v, &views);
+    /* The user picks one view at a time (1-5, Tab): it gets the height,
+     * the others a title and a row or two. */
+    a->lcfg.focus_first = true;
     a->panes[PANE_TREE] = mergedtree_pane_new(&a->v, doc->dd, KEYS_DIFF_TREE);
     a->panes[PANE_TIMELINE] = diffsides_pane_new(doc->dd, KEYS_DIFF_SIDES);
+    /* Each side's roofline, made now: the detail of a modelled op needs
+     * it, and a key that selects the first such op must not wait for it. */
+    for (int k = 0; k < 2; k++)
+        diffdata_roofline(doc->dd, k);
 }
 
 /* The view shown: the focused pane's (the table pane: its table's). */
@@ -154,13 +161,9 @@ static unsigned show_detail(struct app *a)
 static unsigned go_to(struct app *a, enum diff_stop s)
 {
     detail_back(a);
-    /* The table or the tree shown gets most of the left column. */
+    /* The view shown gets the height (focus_first, set at open): the
+     * relayout follows the focus. */
     unsigned r = R_HANDLED | R_DIRTY_ALL | R_SYNC;
-    int pct = s == S_TREE ? 25 : s == S_SIDES ? a->lcfg.table_pct : 55;
-    if (pct != a->lcfg.table_pct) {
-        a->lcfg.table_pct = pct;
-        r |= R_RELAYOUT;
-    }
     if (s == S_TREE) {
         app_focus(a, PANE_TREE);
     } else if (s == S_SIDES) {
@@ -254,14 +257,17 @@ static int diff_timeline_lines(struct app *a)
     return DIFFSIDES_PANE_LINES;
 }
 
-/* " torchtop diff  [1 ops]  2 tree ...", then the change of GPU time, the
- * devices' note and the filter. */
+/* " torchtop diff  [1 ops]  2 tree ...  CONTROL 1.2 ms -> TEST 0.9 ms", then
+ * the change of GPU time, the devices' note and the filter. When the views
+ * and the totals do not fit on the first line (80 columns), the totals
+ * follow the change on the second: what is cut then is the note, which the
+ * sides pane shows too. */
 static bool diff_header(struct app *a, WINDOW *w, int cols)
 {
     struct diff_doc *doc = dd_of(a);
     const struct diffdata *dd = doc->dd;
     enum diff_stop cur = current_stop(a);
-    struct strbuf sb = STRBUF_INIT;
+    struct strbuf sb = STRBUF_INIT, tot = STRBUF_INIT;
     sb_puts(&sb, " torchtop diff ");
     for (int i = 0; i < S__COUNT; i++) {
         if (i == S_SIDES)
@@ -269,20 +275,30 @@ static bool diff_header(struct app *a, WINDOW *w, int cols)
         else
             sb_printf(&sb, i == (int)cur ? " [%d %s]" : "  %d %s ", i + 1, stop_names[i]);
     }
-    sb_puts(&sb, "   ");
     for (int k = 0; k < 2; k++) {
         char gpu[48];
         text_duration(gpu, sizeof(gpu), dd->gpu_total[k], a->v.ascii);
         if (k)
-            sb_puts(&sb, a->v.ascii ? " -> " : " \xe2\x86\x92 ");
-        display_sanitize(&sb, dd->td->label[k], strlen(dd->td->label[k]));
-        sb_printf(&sb, " %s", gpu);
+            sb_puts(&tot, a->v.ascii ? " -> " : " \xe2\x86\x92 ");
+        display_sanitize(&tot, dd->td->label[k], strlen(dd->td->label[k]));
+        sb_printf(&tot, " %s", gpu);
+    }
+    bool one_line = display_width(sb_str(&sb), sb.len) + 3 + display_width(sb_str(&tot), tot.len) <=
+                    (size_t)cols;
+    if (one_line) {
+        sb_puts(&sb, "   ");
+        sb_putn(&sb, sb_str(&tot), tot.len);
     }
     draw_fit(w, 0, 0, cols, sb_str(&sb), sb.len, false, false, color_attr(C_TITLE_FOCUS),
              a->v.ascii);
     sb_clear(&sb);
     sb_puts(&sb, " GPU change: ");
     diffdata_change_text(&sb, dd->gpu_total[0], dd->gpu_total[1], a->v.ascii);
+    if (!one_line) {
+        sb_puts(&sb, ", ");
+        sb_putn(&sb, sb_str(&tot), tot.len);
+    }
+    sb_free(&tot);
     /* Different hardware on the two sides changes every time. */
     struct strbuf dn = STRBUF_INIT;
     if (tracediff_devices_note(dd->td, &dn)) {

@@ -50,6 +50,8 @@ struct side_sum {
     uint32_t first; /* first instance, IDX_NONE */
     uint32_t tried[MODEL_TRIES];
     size_t ntried;
+    uint32_t modelled_name; /* string id whose answer `modelled` holds, IDX_NONE: none */
+    bool modelled;          /* the roofline models ops of that name */
 };
 
 static void tally_add(struct tallies *v, const char *key, size_t n, int64_t dur)
@@ -125,7 +127,13 @@ static void add_instance(const struct diffdata *dd, int k, uint32_t ev, struct s
         tally_add(&s->shapes, sb.s ? sb.s : "", sb.len, 0);
         sb_free(&sb);
     }
-    if (s->ntried < MODEL_TRIES && pm_find(trace_str(t, e->name)))
+    /* The instances of a name share the answer (thousands of them, and a
+     * lookup compares names). */
+    if (s->ntried < MODEL_TRIES && e->name != s->modelled_name) {
+        s->modelled_name = e->name;
+        s->modelled = pm_find(trace_str(t, e->name)) != NULL;
+    }
+    if (s->ntried < MODEL_TRIES && s->modelled)
         s->tried[s->ntried++] = ev;
 }
 
@@ -138,9 +146,9 @@ static void name_instances(const struct diffdata *dd, int k, const char *name, s
     uint8_t *memo = xcalloc(nstr ? nstr : 1, 1); /* 0 unknown, 1 no, 2 yes */
     size_t len = strlen(name);
     struct strbuf sb = STRBUF_INIT;
+    /* The name first (a byte per string id), the per-name diff's rule
+     * only for the events of that name. */
     for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!tracediff_counts(dd->td, k, i))
-            continue;
         uint32_t id = trace_ev(t, i)->name;
         if (!memo[id]) {
             const char *s2 = trace_str(t, id);
@@ -153,7 +161,7 @@ static void name_instances(const struct diffdata *dd, int k, const char *name, s
             }
             memo[id] = n2 == len && memcmp(s2, name, len) == 0 ? 2 : 1;
         }
-        if (memo[id] == 2)
+        if (memo[id] == 2 && tracediff_counts(dd->td, k, i))
             add_instance(dd, k, i, s);
     }
     sb_free(&sb);
@@ -236,6 +244,7 @@ static void sides_init(struct side_sum *s)
 {
     memset(s, 0, 2 * sizeof(*s));
     s[0].first = s[1].first = IDX_NONE;
+    s[0].modelled_name = s[1].modelled_name = IDX_NONE;
 }
 
 void diffdetail_name(struct detail_out *d, struct diffdata *dd, const char *name, bool ascii)

@@ -33,16 +33,43 @@ enum tree_sort { TS_GPU_DELTA, TS_CPU_DELTA, TS_GPU_TEST, TS_GPU_CONTROL, TS__CO
 static const char *const sort_names[TS__COUNT] = {"|diff GPU time|", "|diff CPU time|",
                                                   "test GPU time", "control GPU time"};
 
+/* A node and its key in the order being made. */
+struct keyed {
+    int64_t k;
+    uint32_t node;
+};
+
+/* One level of a walk over the rows: a sorted group of siblings and the
+ * next of it to yield. */
+struct level {
+    const uint32_t *kids;
+    size_t n, next;
+};
+
+/* One order of every node's children, sorted group by group when a walk
+ * first needs it and kept: sorting again is a walk. Siblings are adjacent
+ * ids (difftree.h), so the group whose first node is f sorts in place in
+ * kids[f, f + its size). */
+struct tree_order {
+    uint32_t *kids; /* per id: the sorted siblings of the group starting there */
+    uint8_t *done;  /* per id: the group starting there is sorted */
+};
+
 struct mt_pane {
     struct diffdata *dd; /* borrowed */
     struct view *ctx;    /* the view the pane was made with (outlives it) */
     int keytab;
-    uint8_t *open;      /* per merged node: expanded */
-    uint8_t *shown;     /* per merged node, while filtered: it or a node below matches */
-    VEC(uint32_t) rows; /* nodes shown, in pre-order */
+    uint8_t *open;  /* per merged node: expanded */
+    uint8_t *shown; /* per merged node, while filtered: it or a node below matches */
+    uint32_t *vis;  /* per node: the rows of its subtree when it is shown (itself, and
+                       the rows below it when open; 0: hidden by the filter) */
+    size_t total;   /* rows shown: the roots' vis */
     struct listview lv;
-    int sort;      /* enum tree_sort */
-    bool reversed; /* smallest first */
+    int sort;                               /* enum tree_sort */
+    bool reversed;                          /* smallest first */
+    struct tree_order orders[TS__COUNT][2]; /* [sort][reversed], made on first use */
+    VEC(struct keyed) keyed;                /* a group being sorted */
+    VEC(struct level) walk;                 /* the stack of row_seek / row_next */
     struct strbuf line;
 };
 
@@ -54,6 +81,36 @@ static struct mt_pane *mt_of(struct pane *p)
 static int64_t abs64(int64_t v)
 {
     return v < 0 ? -v : v;
+}
+
+/* Whether node's name matches pat, each distinct name tried once: memo
+ * holds, per side and string id of its trace, 0 (not tried), 1 (no) or 2
+ * (yes). A whole tree has far fewer names than nodes. */
+struct name_memo {
+    uint8_t *m[2];
+};
+
+static void memo_init(struct name_memo *nm, const struct difftree *dt)
+{
+    for (int s = 0; s < 2; s++)
+        nm->m[s] = xcalloc(strtab_count(&dt->t[s]->strs) + 1, 1);
+}
+
+static void memo_free(struct name_memo *nm)
+{
+    free(nm->m[0]);
+    free(nm->m[1]);
+}
+
+static bool name_matches(const struct difftree *dt, struct pattern *pat, struct name_memo *nm,
+                         uint32_t node)
+{
+    const struct difftree_node *nd = &dt->nodes.v[node];
+    int s = nd->ev[0] != IDX_NONE ? 0 : 1;
+    uint32_t id = trace_ev(dt->t[s], nd->ev[s])->name;
+    if (!nm->m[s][id])
+        nm->m[s][id] = pattern_match(pat, difftree_name(dt, node)) ? 2 : 1;
+    return nm->m[s][id] == 2;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -75,11 +132,6 @@ static int64_t sort_key(const struct mt_pane *mt, uint32_t node)
     }
 }
 
-struct keyed {
-    int64_t k;
-    uint32_t node;
-};
-
 static bool sort_reversed; /* the order of the sort in progress, for cmp_keyed */
 
 static int cmp_keyed(const void *x, const void *y)
@@ -90,84 +142,185 @@ static int cmp_keyed(const void *x, const void *y)
     return (a->node > b->node) - (a->node < b->node);
 }
 
-/* One level of the walk in add_levels: the sorted siblings kids[lo, hi)
- * of the shared stack and the next to emit. */
-struct level {
-    size_t lo, hi, next;
-};
-typedef VEC(struct keyed) keyed_vec;
-typedef VEC(struct level) level_vec;
-
-/* Push the siblings from `first` (under a filter, only those shown),
- * sorted, as a new level. */
-static void push_level(struct mt_pane *mt, bool filtered, uint32_t first, keyed_vec *kids,
-                       level_vec *levels)
+/* The children of the group starting at `first` in the current order:
+ * sorted on the first call for this order, then read back. */
+static const uint32_t *sorted_group(struct mt_pane *mt, uint32_t first, size_t *count)
 {
     const struct difftree *dt = mt->dd->ctx.dt;
-    size_t lo = kids->n;
-    for (uint32_t c = first; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
-        if (!filtered || mt->shown[c])
-            VEC_PUSH(kids, ((struct keyed){sort_key(mt, c), c}));
-    sort_reversed = mt->reversed;
-    sort_items(kids->v + lo, kids->n - lo, sizeof(struct keyed), cmp_keyed);
-    VEC_PUSH(levels, ((struct level){lo, kids->n, lo}));
+    struct tree_order *o = &mt->orders[mt->sort][mt->reversed];
+    if (!o->kids) {
+        size_t n = dt->nodes.n ? dt->nodes.n : 1;
+        o->kids = xmalloc(n * sizeof(*o->kids));
+        o->done = xcalloc(n, 1);
+    }
+    size_t k = 0;
+    if (!o->done[first]) {
+        mt->keyed.n = 0;
+        for (uint32_t c = first; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
+            VEC_PUSH(&mt->keyed, ((struct keyed){sort_key(mt, c), c}));
+        sort_reversed = mt->reversed;
+        sort_items(mt->keyed.v, mt->keyed.n, sizeof(struct keyed), cmp_keyed);
+        for (size_t i = 0; i < mt->keyed.n; i++)
+            o->kids[first + i] = mt->keyed.v[i].node;
+        o->done[first] = 1;
+        k = mt->keyed.n;
+    } else {
+        for (uint32_t c = first; c != IDX_NONE; c = dt->nodes.v[c].next_sibling)
+            k++;
+    }
+    *count = k;
+    return o->kids + first;
 }
 
-/* The rows: the roots (sorted), each followed by the nodes below it when
- * it is open (under a filter: every shown node's children), in pre-order.
- * A walk with its own stack, not recursion: a tree nested a million deep
- * must not overflow the C stack. */
-static void build_rows(struct mt_pane *mt, struct view *a)
+/* Whether node c's children are rows when c is (open, or any node under a
+ * filter). */
+static bool expanded(const struct mt_pane *mt, bool filtered, uint32_t c)
+{
+    return mt->dd->ctx.dt->nodes.v[c].first_child != IDX_NONE && (filtered || mt->open[c]);
+}
+
+/* The rows are the roots (sorted), each followed by the nodes below it
+ * when it is open (under a filter: every shown node's children), in
+ * pre-order. They are not kept: vis counts them per subtree, and a walk
+ * (row_seek, row_next) finds the few a screen shows, sorting only the
+ * groups it passes through. The walks keep their own stack, not the C
+ * stack: a tree nested a million deep must not overflow it.
+ *
+ * Count the rows again after the open nodes or the filter changed: one
+ * pass from the last node to the first, since a node is made after its
+ * parent (vis first sums the children, then becomes the subtree's rows). */
+static void count_rows(struct mt_pane *mt, struct view *a)
 {
     const struct difftree *dt = mt->dd->ctx.dt;
     size_t nn = dt->nodes.n;
     bool filtered = pattern_active(&a->filter);
     if (filtered) {
+        struct name_memo nm;
+        memo_init(&nm, dt);
         for (size_t i = 0; i < nn; i++)
-            mt->shown[i] = pattern_match(&a->filter, difftree_name(dt, (uint32_t)i));
-        /* A node is made after its parent, so a reverse pass reaches
-         * every child before its parent. */
+            mt->shown[i] = name_matches(dt, &a->filter, &nm, (uint32_t)i);
+        memo_free(&nm);
         for (size_t i = nn; i-- > 0;)
             if (mt->shown[i] && dt->nodes.v[i].parent != IDX_NONE)
                 mt->shown[dt->nodes.v[i].parent] = 1;
     }
-    mt->rows.n = 0;
-    keyed_vec kids = {0};
-    level_vec levels = {0};
-    push_level(mt, filtered, dt->first_root, &kids, &levels);
-    while (levels.n) {
-        struct level *l = &levels.v[levels.n - 1];
-        if (l->next == l->hi) {
-            kids.n = l->lo;
-            levels.n--;
+    memset(mt->vis, 0, (nn ? nn : 1) * sizeof(*mt->vis));
+    mt->total = 0;
+    for (size_t i = nn; i-- > 0;) {
+        uint32_t below = mt->vis[i];
+        mt->vis[i] =
+            filtered && !mt->shown[i] ? 0 : 1 + (expanded(mt, filtered, (uint32_t)i) ? below : 0);
+        uint32_t par = dt->nodes.v[i].parent;
+        if (par != IDX_NONE)
+            mt->vis[par] += mt->vis[i];
+        else
+            mt->total += mt->vis[i];
+    }
+    mt->lv.n = mt->total;
+}
+
+static void push_group(struct mt_pane *mt, uint32_t first)
+{
+    struct level l = {0};
+    l.kids = sorted_group(mt, first, &l.n);
+    VEC_PUSH(&mt->walk, l);
+}
+
+/* Set the walk so that row_next yields row i next (false: no such row). */
+static bool row_seek(struct mt_pane *mt, size_t i)
+{
+    const struct difftree *dt = mt->dd->ctx.dt;
+    bool filtered = pattern_active(&mt->ctx->filter);
+    mt->walk.n = 0;
+    if (i >= mt->total || dt->first_root == IDX_NONE)
+        return false;
+    push_group(mt, dt->first_root);
+    for (;;) {
+        struct level *l = &mt->walk.v[mt->walk.n - 1];
+        if (l->next == l->n)
+            return false; /* vis disagrees with the tree: not reached */
+        uint32_t c = l->kids[l->next];
+        if (i >= mt->vis[c]) {
+            i -= mt->vis[c];
+            l->next++;
             continue;
         }
-        uint32_t c = kids.v[l->next++].node;
-        VEC_PUSH(&mt->rows, c);
-        if (dt->nodes.v[c].first_child != IDX_NONE && (filtered || mt->open[c]))
-            push_level(mt, filtered, dt->nodes.v[c].first_child, &kids, &levels);
+        if (i == 0)
+            return true;
+        i--;
+        l->next++;
+        if (!expanded(mt, filtered, c))
+            return false;
+        push_group(mt, dt->nodes.v[c].first_child);
     }
-    VEC_FREE(&kids);
-    VEC_FREE(&levels);
-    mt->lv.n = mt->rows.n;
 }
 
-static uint32_t cur_node(const struct mt_pane *mt)
+/* The next row of the walk, IDX_NONE after the last. */
+static uint32_t row_next(struct mt_pane *mt)
 {
-    return mt->lv.cur < mt->rows.n ? mt->rows.v[mt->lv.cur] : IDX_NONE;
+    bool filtered = pattern_active(&mt->ctx->filter);
+    while (mt->walk.n) {
+        struct level *l = &mt->walk.v[mt->walk.n - 1];
+        if (l->next == l->n) {
+            mt->walk.n--;
+            continue;
+        }
+        uint32_t c = l->kids[l->next++];
+        if (!mt->vis[c])
+            continue;
+        if (expanded(mt, filtered, c))
+            push_group(mt, mt->dd->ctx.dt->nodes.v[c].first_child);
+        return c;
+    }
+    return IDX_NONE;
 }
 
-/* Rebuild the rows keeping node `keep` under the cursor (IDX_NONE: the
- * first row). */
+/* The node of row i, IDX_NONE past the last. */
+static uint32_t row_node(struct mt_pane *mt, size_t i)
+{
+    return row_seek(mt, i) ? row_next(mt) : IDX_NONE;
+}
+
+/* The row of node, or false when it is not shown (a closed or filtered
+ * node above it). Walks up: each level adds the rows of the siblings
+ * sorted before it, and the parent's own row. */
+static bool node_row(struct mt_pane *mt, uint32_t node, size_t *row)
+{
+    const struct difftree *dt = mt->dd->ctx.dt;
+    bool filtered = pattern_active(&mt->ctx->filter);
+    if (node >= dt->nodes.n || !mt->vis[node])
+        return false;
+    for (uint32_t x = dt->nodes.v[node].parent; x != IDX_NONE; x = dt->nodes.v[x].parent)
+        if (!mt->vis[x] || !expanded(mt, filtered, x))
+            return false;
+    size_t at = 0;
+    for (uint32_t x = node; x != IDX_NONE; x = dt->nodes.v[x].parent) {
+        uint32_t par = dt->nodes.v[x].parent;
+        size_t k;
+        const uint32_t *kids =
+            sorted_group(mt, par == IDX_NONE ? dt->first_root : dt->nodes.v[par].first_child, &k);
+        for (size_t j = 0; j < k && kids[j] != x; j++)
+            at += mt->vis[kids[j]];
+        if (par != IDX_NONE)
+            at++;
+    }
+    *row = at;
+    return true;
+}
+
+static uint32_t cur_node(struct mt_pane *mt)
+{
+    return row_node(mt, mt->lv.cur);
+}
+
+/* Count the rows again keeping node `keep` under the cursor (IDX_NONE, or
+ * not shown: the first row). */
 static void rebuild_keep(struct mt_pane *mt, struct view *a, uint32_t keep)
 {
-    build_rows(mt, a);
+    count_rows(mt, a);
     size_t at = 0;
-    for (size_t i = 0; keep != IDX_NONE && i < mt->rows.n; i++)
-        if (mt->rows.v[i] == keep) {
-            at = i;
-            break;
-        }
+    if (keep == IDX_NONE || !node_row(mt, keep, &at))
+        at = 0;
     listview_set(&mt->lv, at);
 }
 
@@ -248,7 +401,10 @@ static void head_line(const struct mt_pane *mt, size_t namew, int shown, bool as
     snprintf(t[5], sizeof(t[5]), "diff CPU");
     snprintf(t[6], sizeof(t[6]), "%.*s kern", 7, lab[0]);
     snprintf(t[7], sizeof(t[7]), "%.*s kern", 7, lab[1]);
+    /* The legend of the marks, shorter where the long one would be cut. */
     const char *name = "name (us; +: test only, -: control only)";
+    if (strlen(name) > namew)
+        name = "name (us; +/-: test/control only)";
     put_cell(line, name, strlen(name), namew, false, ascii);
     for (int i = 0; i < shown; i++) {
         sb_puts(line, "  ");
@@ -325,7 +481,7 @@ static void mt_draw(struct pane *p, struct view *a)
     sb_printf(&sb, " Merged call tree  by %s%s", sort_names[mt->sort],
               mt->reversed ? ", smallest first" : "");
     if (pattern_active(&a->filter))
-        sb_printf(&sb, "  filter \"%s\" (%zu rows)", a->filter.text, mt->rows.n);
+        sb_printf(&sb, "  filter \"%s\" (%zu rows)", a->filter.text, mt->total);
     attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     draw_fit(p->win, 0, 0, p->r.w, sb_str(&sb), sb.len, false, false, tattr, a->ascii);
     sb_free(&sb);
@@ -338,17 +494,18 @@ static void mt_draw(struct pane *p, struct view *a)
              color_attr(C_COLHEAD), a->ascii);
     mt->lv.height = MAX(1, p->r.h - 2);
     listview_clamp(&mt->lv);
-    if (!mt->rows.n) {
+    if (!mt->total) {
         draw_str(p->win, 2, 1, p->r.w - 2,
                  pattern_active(&a->filter) ? "(no node matches the filter)" : "(no nodes)",
                  color_attr(C_DIM), a->ascii);
         return;
     }
+    row_seek(mt, mt->lv.top);
     for (int y = 0; y < mt->lv.height; y++) {
         size_t row = mt->lv.top + (size_t)y;
-        if (row >= mt->rows.n)
+        uint32_t node = row_next(mt);
+        if (node == IDX_NONE)
             break;
-        uint32_t node = mt->rows.v[row];
         sb_clear(&mt->line);
         row_line(mt, a, node, namew, shown, &mt->line);
         bool cur = row == mt->lv.cur;
@@ -376,7 +533,6 @@ static unsigned set_sort(struct mt_pane *mt, struct view *a, int sort, bool reve
 {
     mt->sort = sort;
     mt->reversed = reversed;
-    build_rows(mt, a);
     listview_set(&mt->lv, 0);
     say_sort(mt, a);
     return R_HANDLED | R_DIRTY | R_SYNC;
@@ -469,11 +625,9 @@ static unsigned mt_action(struct pane *p, struct view *a, enum action act, struc
             req->kind = REQ_BACK;
             return R_HANDLED;
         }
-        for (size_t i = mt->lv.cur; i-- > 0;)
-            if (mt->rows.v[i] == nd->parent) {
-                listview_set(&mt->lv, i);
-                break;
-            }
+        size_t at;
+        if (node_row(mt, nd->parent, &at))
+            listview_set(&mt->lv, at);
         return R_HANDLED | R_DIRTY | R_SYNC;
     case A_EXPAND_ALL:
         if (!nd)
@@ -504,7 +658,7 @@ static unsigned mt_click(struct pane *p, struct view *a, int y, int x, bool dbl,
     if (y < 2)
         return R_HANDLED;
     size_t row = mt->lv.top + (size_t)(y - 2);
-    if (row >= mt->rows.n)
+    if (row >= mt->total)
         return R_HANDLED;
     listview_set(&mt->lv, row);
     if (dbl)
@@ -520,39 +674,58 @@ static void mt_describe(struct pane *p, struct view *a, struct detail_out *d)
         diffdetail_node(d, mt->dd, node, a->ascii);
 }
 
-/* The rank of row i among the rows whose names match (from 1), and their
- * number. */
-static void count_matches(struct mt_pane *mt, struct view *a, size_t i, size_t *k, size_t *total)
-{
-    *k = *total = 0;
-    for (size_t j = 0; j < mt->rows.n; j++)
-        if (pattern_match(&a->search, difftree_name(mt->dd->ctx.dt, mt->rows.v[j]))) {
-            ++*total;
-            if (j <= i)
-                ++*k;
-        }
-}
-
-/* The next row shown whose name matches (the tree's open rows). */
+/* The next row shown whose name matches (the tree's open rows) after the
+ * cursor (dir < 0: before it), wrapping; with the match's rank among the
+ * rows that match and their number. One walk over the rows. */
 static unsigned mt_search(struct pane *p, struct view *a, int dir, struct pane_request *req)
 {
     struct mt_pane *mt = mt_of(p);
-    size_t n = mt->rows.n;
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = dir >= 0 ? (mt->lv.cur + k) % n : (mt->lv.cur + n - k % n) % n;
-        if (!pattern_match(&a->search, difftree_name(mt->dd->ctx.dt, mt->rows.v[i])))
+    const struct difftree *dt = mt->dd->ctx.dt;
+    size_t n = mt->total, cur = mt->lv.cur;
+    size_t total = 0, upto = 0, below = 0; /* matches; at rows up to the cursor's; before it */
+    size_t first = SIZE_MAX, last = SIZE_MAX, prev = SIZE_MAX, next = SIZE_MAX;
+    struct name_memo nm;
+    memo_init(&nm, dt);
+    row_seek(mt, 0);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t node = row_next(mt);
+        if (node == IDX_NONE)
+            break;
+        if (!name_matches(dt, &a->search, &nm, node))
             continue;
-        bool wrapped = dir >= 0 ? i <= mt->lv.cur : i >= mt->lv.cur;
-        listview_jump(&mt->lv, i);
-        size_t rank, total;
-        count_matches(mt, a, i, &rank, &total);
-        view_message(a, "/%s: match %zu of %zu (row %zu of %zu)%s", a->search.text, rank, total,
-                     i + 1, n, wrapped ? " (wrapped)" : "");
-        return R_HANDLED | R_DIRTY | R_SYNC;
+        total++;
+        if (first == SIZE_MAX)
+            first = i;
+        last = i;
+        if (i <= cur)
+            upto++;
+        if (i < cur) {
+            below++;
+            prev = i;
+        } else if (i > cur && next == SIZE_MAX)
+            next = i;
     }
-    view_error(a, "/%s: no match in the rows shown (e opens everything below a node)",
-               a->search.text);
-    return R_HANDLED;
+    memo_free(&nm);
+    if (!total) {
+        view_error(a, "/%s: no match in the rows shown (e opens everything below a node)",
+                   a->search.text);
+        return R_HANDLED;
+    }
+    size_t i, rank;
+    bool wrapped;
+    if (dir >= 0) {
+        wrapped = next == SIZE_MAX;
+        i = wrapped ? first : next;
+        rank = wrapped ? 1 : upto + 1;
+    } else {
+        wrapped = prev == SIZE_MAX;
+        i = wrapped ? last : prev;
+        rank = wrapped ? total : below;
+    }
+    listview_jump(&mt->lv, i);
+    view_message(a, "/%s: match %zu of %zu (row %zu of %zu)%s", a->search.text, rank, total, i + 1,
+                 n, wrapped ? " (wrapped)" : "");
+    return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
 static void mt_rebuild(struct pane *p, struct view *a)
@@ -564,7 +737,7 @@ static void mt_rebuild(struct pane *p, struct view *a)
 static void mt_position(struct pane *p, struct view *a, char *buf, size_t n)
 {
     struct mt_pane *mt = mt_of(p);
-    snprintf(buf, n, "%zu/%zu", mt->rows.n ? mt->lv.cur + 1 : 0, mt->rows.n);
+    snprintf(buf, n, "%zu/%zu", mt->total ? mt->lv.cur + 1 : 0, mt->total);
 }
 
 static int mt_keytab(struct pane *p, struct view *a)
@@ -577,7 +750,14 @@ static void mt_free(struct pane *p)
     struct mt_pane *mt = mt_of(p);
     free(mt->open);
     free(mt->shown);
-    VEC_FREE(&mt->rows);
+    for (int i = 0; i < TS__COUNT; i++)
+        for (int r = 0; r < 2; r++) {
+            free(mt->orders[i][r].kids);
+            free(mt->orders[i][r].done);
+        }
+    free(mt->vis);
+    VEC_FREE(&mt->walk);
+    VEC_FREE(&mt->keyed);
     sb_free(&mt->line);
     free(mt);
 }
@@ -604,8 +784,15 @@ struct pane *mergedtree_pane_new(struct view *v, struct diffdata *dd, int keytab
     size_t n = dd->ctx.dt->nodes.n;
     mt->open = xcalloc(n ? n : 1, 1);
     mt->shown = xcalloc(n ? n : 1, 1);
+    /* Every node's GPU time, asked now: gputime then makes them all in one
+     * pass and keeps them, and the first sort or expand-all of the whole
+     * tree (a key) does not pay for them. */
+    for (uint32_t i = 0; i < n; i++)
+        for (int s = 0; s < 2; s++)
+            difftree_gpu_subtree(dd->ctx.dt, i, s);
+    mt->vis = xcalloc(n ? n : 1, sizeof(*mt->vis));
     open_hot_path(mt);
-    build_rows(mt, v);
+    count_rows(mt, v);
     return pane_new(&mergedtree_pane_ops, PANE_TREE, mt);
 }
 

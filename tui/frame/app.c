@@ -331,8 +331,10 @@ void app_react(struct app *a, unsigned r)
         a->lcfg.maximized = -1;
         r |= R_RELAYOUT;
     }
-    /* Short terminals give the focused pane the height. */
-    if (a->lines < LAYOUT_FOCUS_LINES && a->lcfg.focus != (int)pane_slot[a->v.focus])
+    /* Short terminals (or a focus_first layout) give the focused pane the
+     * height. */
+    if ((a->lines < LAYOUT_FOCUS_LINES || a->lcfg.focus_first) &&
+        a->lcfg.focus != (int)pane_slot[a->v.focus])
         r |= R_RELAYOUT;
     if (r & R_RELAYOUT)
         app_resize(a, a->lines, a->cols);

@@ -44,7 +44,7 @@ bool layout_compute(int lines, int cols, const struct layout_cfg *cfg, struct la
     int mh = body - th;
     pct = cfg->table_pct ? CLAMP(cfg->table_pct, 10, 90) : 40;
 
-    bool short_screen = lines < LAYOUT_FOCUS_LINES;
+    bool short_screen = lines < LAYOUT_FOCUS_LINES || cfg->focus_first;
     int f = cfg->focus;
     if (cols >= LAYOUT_SIDE_COLS) {
         int dw = CLAMP(cols * 36 / 100, 36, 72);

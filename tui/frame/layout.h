@@ -8,8 +8,9 @@
  *   message line
  *   key bar
  *
- * On narrow terminals the detail pane goes below the tree; on short ones the
- * focused pane takes the height the others can spare. One pane can be
+ * On narrow terminals the detail pane goes below the tree; on short ones (or
+ * at every size, with focus_first) the focused pane takes the height the
+ * others can spare. One pane can be
  * maximized to take the whole body. Below LAYOUT_MIN_COLS x LAYOUT_MIN_LINES
  * the layout says "too small" and the app shows only a notice. */
 #ifndef TORCHTOP_TUI_LAYOUT_H
@@ -41,6 +42,9 @@ struct layout_cfg {
     int maximized;      /* slot shown alone in the body, or -1 */
     int table_pct;      /* share of the left column for the table (10..90) */
     int focus;          /* slot of the focused pane (0: none), for short terminals */
+    bool focus_first;   /* the focused pane of table, tree and detail gets the height at
+                           every size, as on short terminals (a document whose panes are
+                           views the user picks one of) */
 };
 
 struct layout {
