@@ -38,6 +38,11 @@ static bool launch_call(const char *n)
         "cudaMemsetAsync",  "hipLaunchKernel",     "hipExtModuleLaunchKernel",
         "hipMemsetAsync",   "hipMemcpyAsync",      "hipMemcpyWithStream",
         "runFunction - job_prep_and_submit_for_execution",
+        "cuLaunchKernelEx", "urEnqueueUSMFill", "urEnqueueUSMFill2D", "urEnqueueUSMMemcpy",
+        "urEnqueueUSMMemcpy2D", "urEnqueueKernelLaunch", "urEnqueueKernelLaunchExp",
+        "urEnqueueKernelLaunchCustomExp", "urEnqueueKernelLaunchWithArgsExp",
+        "urEnqueueCooperativeKernelLaunchExp", "urEnqueueMemBufferFill", "urEnqueueMemBufferRead",
+        "urEnqueueMemBufferWrite", "urEnqueueMemBufferCopy",
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (!strcmp(n, names[i]))
@@ -91,10 +96,24 @@ static bool frame_row(const struct trace *t, uint32_t i, bool *memory)
     return false;
 }
 
-/* Whole µs of an absolute time: HTA truncates the file's µs to int. */
-static int64_t whole_us(int64_t ns)
+/* HTA's whole µs of an event, from the file's own µs (event.ts is relative
+ * to baseTimeNanoseconds as the file's values are): the start rounded up, the end (start plus
+ * duration, added in doubles as pandas adds the file's values) rounded
+ * down, the duration their difference (negative for an event shorter than
+ * the gap to its next whole µs). */
+static void whole_us(const struct trace *t, const struct event *e, int64_t *ts, int64_t *end)
 {
-    return ns >= 0 ? ns / 1000 : -((-ns + 999) / 1000);
+    (void)t;
+    int64_t ns = e->ts;
+    if (ns % 1000 == 0 && e->dur % 1000 == 0) { /* whole µs: exact (epoch µs exceed a double's ns) */
+        *ts = ns / 1000;
+        *end = *ts + e->dur / 1000;
+        return;
+    }
+    double s = (double)ns / 1000.0;
+    double d = (double)e->dur / 1000.0;
+    *ts = (int64_t)ceil(s);
+    *end = (int64_t)floor(s + d);
 }
 
 struct corr_pos {
@@ -200,6 +219,14 @@ static int i64_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The calls HTA models as taking the CUDA runtime's lock
+ * (CUDA_RUNTIME_EVENTS). */
+static bool lock_call(const char *n)
+{
+    return !strcmp(n, "cudaHostAlloc") || !strcmp(n, "cudaLaunchKernel") ||
+           !strcmp(n, "cudaMemcpyAsync");
+}
+
 /* Per name id: role and flags, worked out once per distinct name. */
 struct name_info {
     uint8_t known, role, flags;
@@ -215,12 +242,14 @@ struct cp_frame *cp_frame_new(const struct trace *t)
     uint32_t cat_rt = strtab_find(&t->strs, "cuda_runtime", 12);
     uint32_t cat_drv = strtab_find(&t->strs, "cuda_driver", 11);
     uint32_t cat_sync = strtab_find(&t->strs, "cuda_sync", 9);
+    uint32_t cat_ann = strtab_find(&t->strs, "user_annotation", 15);
 
     int64_t min_us = INT64_MAX;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         bool memory;
-        if (frame_row(t, i, &memory)) {
-            int64_t us = whole_us(t->base_ns + trace_ev(t, i)->ts);
+        if (frame_row(t, i, &memory) && !memory) {
+            int64_t us, end;
+            whole_us(t, trace_ev(t, i), &us, &end);
             if (us < min_us)
                 min_us = us;
         }
@@ -238,8 +267,10 @@ struct cp_frame *cp_frame_new(const struct trace *t)
             continue;
         const struct event *e = trace_ev(t, i);
         struct cp_row r = {0};
-        r.ts = whole_us(t->base_ns + e->ts) - min_us;
-        r.dur = e->dur / 1000;
+        int64_t ts, end;
+        whole_us(t, e, &ts, &end);
+        r.ts = ts - min_us;
+        r.dur = end - ts;
         r.ev = i;
         r.name = e->name;
         r.trow = e->row;
@@ -258,13 +289,16 @@ struct cp_frame *cp_frame_new(const struct trace *t)
                 n->known = 1;
                 n->role = (uint8_t)name_role(s);
                 n->flags = (uint8_t)((launch_call(s) ? CPR_LAUNCH : 0) |
-                                     (blocking_call(s) ? CPR_BLOCKING : 0));
+                                     (blocking_call(s) ? CPR_BLOCKING : 0) |
+                                     (lock_call(s) ? CPR_RUNTIME_LOCK : 0));
             }
             r.role = n->role;
             r.flags = n->flags;
         }
         if (e->cat == cat_op || e->cat == cat_rt || e->cat == cat_drv)
             r.flags |= CPR_OP_OR_RUNTIME;
+        if (e->cat == cat_op || (e->cat == cat_ann && cat_ann != IDX_NONE))
+            r.flags |= CPR_OP_OR_ANNOTATION;
         if (e->cat == cat_sync && cat_sync != IDX_NONE) {
             r.flags |= CPR_SYNC_CAT;
             f->has_sync = true;

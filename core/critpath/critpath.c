@@ -127,12 +127,16 @@ struct nsort {
 };
 static inline bool nsort_less(const struct nsort *a, const struct nsort *b)
 {
-    return a->ts < b->ts;
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    if (a->row != b->row)
+        return a->row < b->row;
+    return a->is_start > b->is_start;
 }
 SORT_DEFINE(nsort_sort, struct nsort, nsort_less)
 
-/* Two nodes per op, runtime call and GPU row of the clip, ordered by time
- * (starts before ends at equal times). */
+/* Two nodes per op, runtime call and GPU row of the clip, ordered by time,
+ * then by row (a zero-length event's start before its end). */
 static void make_nodes(struct builder *b)
 {
     const struct cp_frame *f = b->g->f;
@@ -154,6 +158,55 @@ static void make_nodes(struct builder *b)
         (ns.v[k].is_start ? b->node_start : b->node_end)[ns.v[k].row] = (uint32_t)k;
     }
     VEC_FREE(&ns);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The CUDA runtime lock                                                    */
+/* ------------------------------------------------------------------------ */
+
+static bool holds_lock(const struct builder *b, uint32_t node)
+{
+    return (b->rows[b->g->nodes.v[node].row].flags & CPR_RUNTIME_LOCK) != 0;
+}
+
+/* Two consecutive nodes of one thread share the lock unless they are the
+ * end of one call and the start of the next: the lock pass links them. */
+static bool shares_lock(const struct builder *b, uint32_t first, uint32_t second)
+{
+    return holds_lock(b, first) && holds_lock(b, second) &&
+           (b->g->nodes.v[first].is_start || !b->g->nodes.v[second].is_start);
+}
+
+/* Calls that take the runtime's lock run one at a time, across threads:
+ * in time order, each end closes every call started and not yet closed
+ * (its own start by its span, the others by a dependency), and follows
+ * the previous end. */
+static void runtime_lock(struct builder *b)
+{
+    const struct cp_graph *g = b->g;
+    VEC(uint32_t) open = {0};
+    uint32_t last = IDX_NONE;
+    for (size_t k = 0; k < g->nodes.n; k++) {
+        uint32_t v = (uint32_t)k;
+        if (!holds_lock(b, v))
+            continue;
+        uint32_t row = g->nodes.v[v].row;
+        if (g->nodes.v[v].is_start) {
+            VEC_PUSH(&open, v);
+        } else {
+            while (open.n) {
+                uint32_t u = open.v[--open.n];
+                if (g->nodes.v[u].row == row)
+                    attribute(b, add_edge(b, u, v, CPE_OPERATOR, false), row);
+                else
+                    add_edge(b, u, v, CPE_DEPENDENCY, false);
+            }
+            if (last != IDX_NONE && !g->nodes.v[last].is_start)
+                add_edge(b, last, v, CPE_DEPENDENCY, false);
+        }
+        last = v;
+    }
+    VEC_FREE(&open);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -235,7 +288,7 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
     free(ev);
 
     /* Depth-first walk. State as HTA's closure keeps it. */
-    uint32_t last_node = IDX_NONE, last_high = IDX_NONE;
+    uint32_t last_node = IDX_NONE;
     int op_depth = 0;
     int64_t last_parent = -1;
     const struct cp_node *nodes = b->g->nodes.v;
@@ -253,13 +306,14 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
             int64_t parent = sn[child].parent == n ? -1 : (int64_t)sn[sn[child].parent].row;
             uint32_t s = b->node_start[row], e = b->node_end[row];
             if (s != IDX_NONE && e != IDX_NONE) {
-                if (op_depth == 0 && last_high != IDX_NONE)
-                    add_edge(b, last_high, s, CPE_DEPENDENCY, false);
-                op_depth++;
-                if (last_node != IDX_NONE)
-                    attribute(b, add_edge(b, last_node, s, CPE_OPERATOR, false), last_parent);
+                if (last_node != IDX_NONE && !shares_lock(b, last_node, s))
+                    attribute(b,
+                              add_edge(b, last_node, s, op_depth ? CPE_OPERATOR : CPE_DEPENDENCY,
+                                       false),
+                              last_parent);
                 last_node = s;
                 last_parent = parent;
+                op_depth++;
             }
             stack[depth] = child;
             it[depth++] = sn[child].first_child;
@@ -274,49 +328,71 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
         uint32_t s = b->node_start[row], e = b->node_end[row];
         if (s == IDX_NONE || e == IDX_NONE)
             continue;
-        op_depth--;
-        if (last_node != IDX_NONE)
+        if (last_node != IDX_NONE && !shares_lock(b, last_node, e))
             attribute(b,
                       add_edge(b, last_node, e, CPE_OPERATOR,
                                (b->rows[nodes[s].row].flags & CPR_BLOCKING) != 0),
                       last_parent);
-        if (op_depth == 0) {
-            last_node = IDX_NONE;
-            last_high = e;
-        } else {
-            last_node = e;
-            last_parent = parent;
-        }
+        last_node = e;
+        last_parent = parent;
+        op_depth--;
     }
     free(it);
     free(stack);
     free(sn);
 }
 
-struct trow_pos {
-    uint32_t trow, row;
+struct thread_pos {
+    int64_t pid, tid;
+    uint32_t row;
 };
-static inline bool trow_less(const struct trow_pos *a, const struct trow_pos *b)
+static inline bool thread_less(const struct thread_pos *a, const struct thread_pos *b)
 {
-    return a->trow < b->trow;
+    return a->pid < b->pid || (a->pid == b->pid && a->tid < b->tid);
 }
-SORT_DEFINE(trow_sort, struct trow_pos, trow_less)
+SORT_DEFINE(thread_sort, struct thread_pos, thread_less)
+
+/* The one thread of the clip with an op or annotation whose name contains
+ * `word`; -1 when none or several. */
+static int64_t thread_of(const struct builder *b, const char *word)
+{
+    const struct cp_frame *f = b->g->f;
+    int64_t tid = -1;
+    bool found = false;
+    for (size_t i = 0; i < f->rows.n; i++) {
+        const struct cp_row *r = &b->rows[i];
+        if (!b->in_clip[i] || !(r->flags & CPR_OP_OR_ANNOTATION) ||
+            !strstr(trace_str(f->t, r->name), word))
+            continue;
+        if (found && r->tid != tid)
+            return -1;
+        found = true;
+        tid = r->tid;
+    }
+    return found ? tid : -1;
+}
 
 /* The clipped host rows per thread; a thread with a row on a stream is a
- * GPU row of HTA's and builds no stack. */
+ * GPU row of HTA's and builds no stack. The backward thread (the one with
+ * "autograd" events) joins the forward one (with "forward" events). */
 static void call_stacks(struct builder *b)
 {
     const struct cp_frame *f = b->g->f;
-    VEC(struct trow_pos) tp = {0};
+    int64_t fwd = thread_of(b, "forward"), bwd = thread_of(b, "autograd");
+    bool remap = fwd != -1 && bwd != -1 && fwd != bwd;
+    VEC(struct thread_pos) tp = {0};
     for (size_t i = 0; i < f->rows.n; i++)
-        if (b->in_clip[i])
-            VEC_PUSH(&tp, ((struct trow_pos){b->rows[i].trow, (uint32_t)i}));
-    trow_sort(tp.v, tp.n);
+        if (b->in_clip[i]) {
+            const struct cp_row *r = &b->rows[i];
+            VEC_PUSH(&tp, ((struct thread_pos){r->pid, remap && r->tid == bwd ? fwd : r->tid,
+                                               (uint32_t)i}));
+        }
+    thread_sort(tp.v, tp.n);
     uint32_t *rows = xmalloc((tp.n + 1) * sizeof(*rows));
     for (size_t a = 0; a < tp.n;) {
         size_t z = a;
         bool cpu = true;
-        while (z < tp.n && tp.v[z].trow == tp.v[a].trow) {
+        while (z < tp.n && tp.v[z].pid == tp.v[a].pid && tp.v[z].tid == tp.v[a].tid) {
             if (b->rows[tp.v[z].row].stream >= 0)
                 cpu = false;
             rows[z - a] = tp.v[z].row;
@@ -766,6 +842,7 @@ struct cp_graph *critpath_build(const struct cp_frame *f, const char *annotation
     memset(b.node_end, 0xff, (n + 1) * sizeof(uint32_t));
     clip(&b, s, e);
     make_nodes(&b);
+    runtime_lock(&b);
     call_stacks(&b);
     gpu_edges(&b, true);
     free(b.node_start);
