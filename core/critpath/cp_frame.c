@@ -34,15 +34,31 @@ static int64_t int_arg(const struct trace *t, uint32_t ev, const char *key)
 static bool launch_call(const char *n)
 {
     static const char *const names[] = {
-        "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cudaMemcpyAsync",
-        "cudaMemsetAsync",  "hipLaunchKernel",     "hipExtModuleLaunchKernel",
-        "hipMemsetAsync",   "hipMemcpyAsync",      "hipMemcpyWithStream",
+        "cudaLaunchKernel",
+        "cudaLaunchKernelExC",
+        "cuLaunchKernel",
+        "cudaMemcpyAsync",
+        "cudaMemsetAsync",
+        "hipLaunchKernel",
+        "hipExtModuleLaunchKernel",
+        "hipMemsetAsync",
+        "hipMemcpyAsync",
+        "hipMemcpyWithStream",
         "runFunction - job_prep_and_submit_for_execution",
-        "cuLaunchKernelEx", "urEnqueueUSMFill", "urEnqueueUSMFill2D", "urEnqueueUSMMemcpy",
-        "urEnqueueUSMMemcpy2D", "urEnqueueKernelLaunch", "urEnqueueKernelLaunchExp",
-        "urEnqueueKernelLaunchCustomExp", "urEnqueueKernelLaunchWithArgsExp",
-        "urEnqueueCooperativeKernelLaunchExp", "urEnqueueMemBufferFill", "urEnqueueMemBufferRead",
-        "urEnqueueMemBufferWrite", "urEnqueueMemBufferCopy",
+        "cuLaunchKernelEx",
+        "urEnqueueUSMFill",
+        "urEnqueueUSMFill2D",
+        "urEnqueueUSMMemcpy",
+        "urEnqueueUSMMemcpy2D",
+        "urEnqueueKernelLaunch",
+        "urEnqueueKernelLaunchExp",
+        "urEnqueueKernelLaunchCustomExp",
+        "urEnqueueKernelLaunchWithArgsExp",
+        "urEnqueueCooperativeKernelLaunchExp",
+        "urEnqueueMemBufferFill",
+        "urEnqueueMemBufferRead",
+        "urEnqueueMemBufferWrite",
+        "urEnqueueMemBufferCopy",
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (!strcmp(n, names[i]))
@@ -54,8 +70,12 @@ static bool launch_call(const char *n)
 static bool blocking_call(const char *n)
 {
     static const char *const names[] = {
-        "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery",
-        "cudaEventSynchronize",  "cudaMemcpy",            "cudaMemcpyAsync",
+        "cudaDeviceSynchronize",
+        "cudaStreamSynchronize",
+        "cudaEventQuery",
+        "cudaEventSynchronize",
+        "cudaMemcpy",
+        "cudaMemcpyAsync",
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (!strcmp(n, names[i]))
@@ -105,7 +125,8 @@ static void whole_us(const struct trace *t, const struct event *e, int64_t *ts, 
 {
     (void)t;
     int64_t ns = e->ts;
-    if (ns % 1000 == 0 && e->dur % 1000 == 0) { /* whole µs: exact (epoch µs exceed a double's ns) */
+    if (ns % 1000 == 0 &&
+        e->dur % 1000 == 0) { /* whole µs: exact (epoch µs exceed a double's ns) */
         *ts = ns / 1000;
         *end = *ts + e->dur / 1000;
         return;
@@ -127,10 +148,12 @@ static inline bool corr_pos_less(const struct corr_pos *a, const struct corr_pos
 SORT_DEFINE(corr_pos_sort, struct corr_pos, corr_pos_less)
 
 /* HTA's GPU side of the correlation merge: GPU work and GPU syncs on a
- * stream, and the device-wide Event Sync and Context Sync. */
+ * stream above 0, and the device-wide Event Sync and Context Sync. Work on
+ * stream 0 (ROCm's null stream) stays unlinked, so no launch in the region
+ * claims it and the graph leaves it out, as HTA's does. */
 static bool gpu_side(const struct cp_row *r)
 {
-    return (r->stream >= 0 && r->corr >= 0) || r->role == CPN_EVENT_SYNC ||
+    return (r->stream > 0 && r->corr >= 0) || r->role == CPN_EVENT_SYNC ||
            r->role == CPN_CONTEXT_SYNC;
 }
 
@@ -160,8 +183,7 @@ static void link_correlations(struct cp_frame *f)
         }
         if (last_cpu >= 0 && last_gpu >= 0)
             for (size_t k = a; k < b; k++)
-                rows[cp[k].row].ic =
-                    (int32_t)(gpu_side(&rows[cp[k].row]) ? last_cpu : last_gpu);
+                rows[cp[k].row].ic = (int32_t)(gpu_side(&rows[cp[k].row]) ? last_cpu : last_gpu);
         a = b;
     }
     free(cp);

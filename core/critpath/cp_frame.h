@@ -20,11 +20,11 @@
 
 /* What a row's name or category makes it, for the graph. */
 enum cp_row_flags {
-    CPR_OP_OR_RUNTIME = 1 << 0, /* category cpu_op, cuda_runtime or cuda_driver */
-    CPR_LAUNCH = 1 << 1,        /* a kernel / memcpy / memset launch call */
-    CPR_SYNC_CAT = 1 << 2,      /* category cuda_sync */
-    CPR_BLOCKING = 1 << 3,      /* a call that blocks on the GPU: its span weighs 0 */
-    CPR_RUNTIME_LOCK = 1 << 4,  /* a runtime call that holds the runtime's lock */
+    CPR_OP_OR_RUNTIME = 1 << 0,    /* category cpu_op, cuda_runtime or cuda_driver */
+    CPR_LAUNCH = 1 << 1,           /* a kernel / memcpy / memset launch call */
+    CPR_SYNC_CAT = 1 << 2,         /* category cuda_sync */
+    CPR_BLOCKING = 1 << 3,         /* a call that blocks on the GPU: its span weighs 0 */
+    CPR_RUNTIME_LOCK = 1 << 4,     /* a runtime call that holds the runtime's lock */
     CPR_OP_OR_ANNOTATION = 1 << 5, /* category cpu_op or user_annotation */
 };
 

@@ -11,7 +11,54 @@
 #include "core/critpath/cp_frame.h"
 #include "core/critpath/cp_report.h"
 #include "core/critpath/critpath.h"
-#include "core/diff/shortname.h"
+
+/* HTA's short name as its breakdown prints it: a name with neither '<'
+ * nor '(' as it is; else, with every "->" removed, each '>' drops the text
+ * back to its '<' and each ')' back to its '(' (both inclusive), and the
+ * part after the last space of the rest is the name. When that part is
+ * empty the whole name stays ("Memcpy DtoD (Device -> Device)"), unless
+ * the brackets took everything: a Python frame "<built-in method ...>"
+ * gets an empty name. core/diff's short names keep the whole name in that
+ * last case too. */
+static void short_name(struct strbuf *out, const char *name)
+{
+    if (!strchr(name, '<') && !strchr(name, '(')) {
+        sb_puts(out, name);
+        return;
+    }
+    for (const char *s = name; *s; s++) {
+        if (s[0] == '-' && s[1] == '>') {
+            s++;
+            continue;
+        }
+        if (*s == '>' || *s == ')') {
+            char open = *s == '>' ? '<' : '(';
+            while (out->len && out->s[out->len - 1] != open)
+                out->len--;
+            if (out->len)
+                out->len--;
+            continue;
+        }
+        sb_putc(out, *s);
+    }
+    if (!out->s)
+        return;
+    out->s[out->len] = '\0'; /* lengths were cut by hand */
+    if (!out->len)
+        return;
+    size_t last = 0;
+    for (size_t i = 0; i < out->len; i++)
+        if (out->s[i] == ' ')
+            last = i + 1;
+    if (last == out->len) {
+        sb_clear(out);
+        sb_puts(out, name);
+        return;
+    }
+    memmove(out->s, out->s + last, out->len - last);
+    out->len -= last;
+    out->s[out->len] = '\0'; /* lengths were cut by hand */
+}
 
 /* The label of a zero-weight edge's bound_by (HTA leaves it empty). */
 static const char *bound_label(enum cp_bound b)
@@ -115,7 +162,7 @@ static void edge_rows(struct table *tab, const struct cp_graph *g, const char *r
         const struct cp_row *row = &f->rows.v[e->attr];
         const char *name = trace_str(f->t, row->name);
         sb_clear(&sb);
-        shortname_hta(&sb, name, strlen(name));
+        short_name(&sb, name);
         table_set_text(tab, r, 3, sb_str(&sb));
         table_set_int(tab, r, 4, row->pid);
         table_set_int(tab, r, 5, row->tid);
@@ -140,8 +187,8 @@ static void parse_region(const char *spec, char *ann, size_t n, unsigned *inst)
     }
 }
 
-static bool add_region(const struct cp_frame *f, const char *ann, unsigned inst,
-                       struct table *sum, struct table *evs, struct table *edg, char *err)
+static bool add_region(const struct cp_frame *f, const char *ann, unsigned inst, struct table *sum,
+                       struct table *evs, struct table *edg, char *err)
 {
     struct cp_graph *g = critpath_build(f, ann, inst, err);
     if (!g)
@@ -156,8 +203,17 @@ static bool add_region(const struct cp_frame *f, const char *ann, unsigned inst,
     if (!g->ok) {
         table_add_note(sum, "%s: the graph has a cycle; no path", region);
     } else {
-        table_add_note(sum, "%s: path of %zu edges, %lld µs", region, g->path.n,
-                       (long long)g->length);
+        /* HTA's length sums the edges as measured; the search counts a
+         * negative span (a child outliving its parent) as 0 */
+        int64_t spans = 0;
+        for (size_t k = 0; k < g->path.n; k++)
+            spans += g->edges.v[g->path.v[k]].span;
+        if (spans == g->length)
+            table_add_note(sum, "%s: path of %zu edges, %lld µs", region, g->path.n,
+                           (long long)spans);
+        else
+            table_add_note(sum, "%s: path of %zu edges, %lld µs (%lld µs with negative spans as 0)",
+                           region, g->path.n, (long long)spans, (long long)g->length);
         summary_rows(sum, g, region);
         event_rows(evs, g, region);
         if (edg)
@@ -167,8 +223,8 @@ static bool add_region(const struct cp_frame *f, const char *ann, unsigned inst,
     return true;
 }
 
-bool cp_report_tables(const struct trace *t, const char *region, bool edges,
-                      struct table_list *out, char *err)
+bool cp_report_tables(const struct trace *t, const char *region, bool edges, struct table_list *out,
+                      char *err)
 {
     static const struct table_col sum_cols[] = {
         {"region", "region", COL_TEXT, 0, COLF_ASC},
@@ -198,8 +254,9 @@ bool cp_report_tables(const struct trace *t, const char *region, bool edges,
         {"dur", "dur µs", COL_INT, 0, 0},
     };
     struct cp_frame *f = cp_frame_new(t);
-    struct table *sum = table_new("critical_path", "HTA critical path: share of its length by what bounds it",
-                                  sum_cols, sizeof(sum_cols) / sizeof(sum_cols[0]));
+    struct table *sum =
+        table_new("critical_path", "HTA critical path: share of its length by what bounds it",
+                  sum_cols, sizeof(sum_cols) / sizeof(sum_cols[0]));
     sum->whole = true;
     struct table *evs =
         table_new("critical_path_events", "Ops and GPU work on the critical path, by time on it",

@@ -13,7 +13,7 @@
  * whole trace), NULL for every ProfilerStep#N in turn (the whole trace when
  * there is none). The summary per bound_by and the events on the path; with
  * `edges`, the path's edges too. False with a message in err (size 256). */
-bool cp_report_tables(const struct trace *t, const char *region, bool edges,
-                      struct table_list *out, char *err);
+bool cp_report_tables(const struct trace *t, const char *region, bool edges, struct table_list *out,
+                      char *err);
 
 #endif

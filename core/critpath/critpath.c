@@ -37,8 +37,8 @@ static uint32_t add_edge(struct builder *b, uint32_t src, uint32_t dst, enum cp_
             g->edges.v[e].weight = w < 0 ? 0 : w;
             return e;
         }
-    struct cp_edge ed = {w < 0 ? 0 : w, w, src, dst, g->nodes.v[dst].in_head, IDX_NONE,
-                         (uint8_t)type};
+    struct cp_edge ed = {w < 0 ? 0 : w,           w,        src,          dst,
+                         g->nodes.v[dst].in_head, IDX_NONE, (uint8_t)type};
     VEC_PUSH(&g->edges, ed);
     g->nodes.v[dst].in_head = (uint32_t)(g->edges.n - 1);
     return (uint32_t)(g->edges.n - 1);
@@ -147,8 +147,8 @@ static void make_nodes(struct builder *b)
             if (!b->in_clip[i] ||
                 !((r->flags & CPR_OP_OR_RUNTIME) || (r->stream != -1 && r->ic != CP_IC_NONE)))
                 continue;
-            VEC_PUSH(&ns, ((struct nsort){pass ? r->ts : r->ts + r->dur, (uint32_t)i,
-                                          (uint8_t)pass}));
+            VEC_PUSH(&ns,
+                     ((struct nsort){pass ? r->ts : r->ts + r->dur, (uint32_t)i, (uint8_t)pass}));
         }
     nsort_sort(ns.v, ns.n);
     VEC_RESERVE(&b->g->nodes, ns.n);
@@ -307,10 +307,10 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
             uint32_t s = b->node_start[row], e = b->node_end[row];
             if (s != IDX_NONE && e != IDX_NONE) {
                 if (last_node != IDX_NONE && !shares_lock(b, last_node, s))
-                    attribute(b,
-                              add_edge(b, last_node, s, op_depth ? CPE_OPERATOR : CPE_DEPENDENCY,
-                                       false),
-                              last_parent);
+                    attribute(
+                        b,
+                        add_edge(b, last_node, s, op_depth ? CPE_OPERATOR : CPE_DEPENDENCY, false),
+                        last_parent);
                 last_node = s;
                 last_parent = parent;
                 op_depth++;
@@ -455,8 +455,12 @@ static size_t launches(const struct cp_frame *f, bool by_thread, struct launch *
         if (!(r->flags & CPR_LAUNCH) || r->ic < 0 || rows[r->ic].stream == -1 || rows[r->ic].ic < 0)
             continue;
         const struct cp_row *k = &rows[r->ic];
-        struct launch x = {r->ts, by_thread ? r->pid : k->pid, by_thread ? r->tid : k->stream,
-                           by_thread ? k->stream : 0, (uint32_t)i, 0};
+        struct launch x = {r->ts,
+                           by_thread ? r->pid : k->pid,
+                           by_thread ? r->tid : k->stream,
+                           by_thread ? k->stream : 0,
+                           (uint32_t)i,
+                           0};
         VEC_PUSH(&l, x);
     }
     launch_ts_sort(l.v, l.n);
@@ -503,8 +507,8 @@ static void event_links(const struct cp_frame *f, struct event_links *el)
         any_wait_call |= rows[i].role == CPN_WAIT_EVENT_CALL;
         any_wait_event |= rows[i].role == CPN_STREAM_WAIT_EVENT;
         if (rows[i].wait_stream > -1)
-            VEC_PUSH(&cs, ((struct corr_stream){rows[i].wait_corr, rows[i].wait_stream,
-                                                rows[i].pid}));
+            VEC_PUSH(&cs,
+                     ((struct corr_stream){rows[i].wait_corr, rows[i].wait_stream, rows[i].pid}));
     }
     qsort(cs.v, cs.n, sizeof(*cs.v), cs_cmp);
     struct launch *l = NULL;
@@ -645,8 +649,8 @@ static void gpu_edges(struct builder *b, bool zero_launch_edges)
             continue;
         /* a sync event sorts by its end: a Stream Sync may overlap the
          * copy it waits for */
-        VEC_PUSH(&gs, ((struct gsort){(r->flags & CPR_SYNC_CAT) ? r->ts + r->dur : r->ts,
-                                      (uint32_t)i}));
+        VEC_PUSH(&gs,
+                 ((struct gsort){(r->flags & CPR_SYNC_CAT) ? r->ts + r->dur : r->ts, (uint32_t)i}));
     }
     gsort_sort(gs.v, gs.n);
 
@@ -824,8 +828,8 @@ void critpath_set_weight(struct cp_graph *g, uint32_t e, int64_t weight)
     g->edges.v[e].weight = weight < 0 ? 0 : weight;
 }
 
-struct cp_graph *critpath_build(const struct cp_frame *f, const char *annotation,
-                                unsigned instance, char *err)
+struct cp_graph *critpath_build(const struct cp_frame *f, const char *annotation, unsigned instance,
+                                char *err)
 {
     int64_t s, e;
     if (!region_window(f, annotation, instance, &s, &e, err))
@@ -912,8 +916,10 @@ const char *critpath_bound_name(enum cp_bound b)
 const char *critpath_edge_type_name(enum cp_edge_type t)
 {
     static const char *const names[] = {
-        "critical_path_operator",         "critical_path_dependency",
-        "critical_path_kernel_launch_delay", "critical_path_kernel_kernel_delay",
+        "critical_path_operator",
+        "critical_path_dependency",
+        "critical_path_kernel_launch_delay",
+        "critical_path_kernel_kernel_delay",
         "critical_path_sync_dependency",
     };
     return t < CPE__COUNT ? names[t] : "";

@@ -45,8 +45,8 @@ struct cp_node {
 };
 
 struct cp_edge {
-    int64_t weight;   /* µs, the length the path counts (never negative) */
-    int64_t span;     /* µs as measured (may be negative: a child outliving its parent) */
+    int64_t weight; /* µs, the length the path counts (never negative) */
+    int64_t span;   /* µs as measured (may be negative: a child outliving its parent) */
     uint32_t src, dst;
     uint32_t next_in; /* previous edge into dst, IDX_NONE */
     uint32_t attr;    /* frame row the edge is attributed to, IDX_NONE */
@@ -55,9 +55,9 @@ struct cp_edge {
 
 struct cp_graph {
     const struct cp_frame *f;
-    VEC(struct cp_node) nodes; /* ordered by time */
-    VEC(struct cp_edge) edges; /* in the order they were added */
-    uint32_t *topo;            /* nodes in topological order (networkx's generations) */
+    VEC(struct cp_node) nodes;     /* ordered by time */
+    VEC(struct cp_edge) edges;     /* in the order they were added */
+    uint32_t *topo;                /* nodes in topological order (networkx's generations) */
     uint32_t *in_first, *in_edges; /* CSR: edges into each node, in order added */
     int64_t *dist;                 /* longest path ending at each node */
     uint32_t *best;                /* its last edge, IDX_NONE */
@@ -71,8 +71,8 @@ struct cp_graph {
 /* Build the graph of the region: the `instance`-th (0-based) event whose
  * name contains `annotation` (HTA's rule), or the whole trace for "".
  * NULL with a message in err (size 256) when the annotation is missing. */
-struct cp_graph *critpath_build(const struct cp_frame *f, const char *annotation,
-                                unsigned instance, char *err);
+struct cp_graph *critpath_build(const struct cp_frame *f, const char *annotation, unsigned instance,
+                                char *err);
 void critpath_free(struct cp_graph *g);
 
 /* Change edge e's weight (µs, >= 0) before the next critpath_longest. */
