@@ -256,7 +256,6 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
 {
     struct sev *ev = xmalloc(2 * n * sizeof(*ev));
     struct snode *sn = xmalloc((n + 1) * sizeof(*sn));
-    uint32_t *loc = xmalloc(2 * n * sizeof(*loc));
     for (size_t i = 0; i < n; i++) {
         const struct cp_row *r = &b->rows[rows[i]];
         int64_t d = r->dur > 0 ? r->dur : 0;
@@ -283,8 +282,6 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
             depth--;
         }
     }
-    (void)loc;
-    free(loc);
     free(ev);
 
     /* Depth-first walk. State as HTA's closure keeps it. */
@@ -474,9 +471,18 @@ static size_t launches(const struct cp_frame *f, bool by_thread, struct launch *
 /* For each cudaEventRecord's correlation, the launch before it on the
  * stream the event was recorded on; for each cudaStreamWaitEvent, the
  * launch after it on its thread and stream. Frame-row arrays, -1 = none. */
+struct record {
+    int64_t corr; /* the cudaEventRecord's correlation */
+    int32_t prev; /* the launch before it on its stream, -1 */
+};
+static int record_cmp(const void *a, const void *b)
+{
+    const struct record *x = a, *y = b;
+    return (x->corr > y->corr) - (x->corr < y->corr);
+}
+
 struct event_links {
-    int64_t *rec_corr; /* sorted correlations of records ... */
-    int32_t *rec_prev; /* ... and their previous launch row */
+    struct record *recs; /* by correlation */
     size_t nrec;
     int32_t *wait_next; /* per frame row: next launch of a wait call, -1 */
     bool have_records, have_waits;
@@ -515,8 +521,7 @@ static void event_links(const struct cp_frame *f, struct event_links *el)
     size_t nl = 0;
     if (any_record) {
         nl = launches(f, false, &l);
-        VEC(int64_t) rc = {0};
-        VEC(int32_t) rp = {0};
+        VEC(struct record) rc = {0};
         for (size_t i = 0; i < n; i++) {
             if (rows[i].role != CPN_EVENT_RECORD)
                 continue;
@@ -535,19 +540,14 @@ static void event_links(const struct cp_frame *f, struct event_links *el)
                 else
                     hi = mid;
             }
-            int32_t prev = -1;
-            uint32_t best = 0;
-            for (size_t j = lo; j-- > 0 && launch_cmp_key(&l[j], &k) == 0;)
-                if (prev < 0 || l[j].id > best) {
-                    prev = (int32_t)l[j].row;
-                    best = l[j].id;
-                    break;
-                }
-            VEC_PUSH(&rc, rows[i].corr);
-            VEC_PUSH(&rp, prev);
+            /* the group is in time order, ties by launch id: its last
+             * launch at or before the record has the greatest id so far */
+            int32_t prev =
+                lo > 0 && launch_cmp_key(&l[lo - 1], &k) == 0 ? (int32_t)l[lo - 1].row : -1;
+            VEC_PUSH(&rc, ((struct record){rows[i].corr, prev}));
         }
-        el->rec_corr = rc.v;
-        el->rec_prev = rp.v;
+        qsort(rc.v, rc.n, sizeof(*rc.v), record_cmp);
+        el->recs = rc.v;
         el->nrec = rc.n;
         el->have_records = rc.n > 0;
         free(l);
@@ -582,19 +582,12 @@ static int32_t record_prev_launch(const struct event_links *el, int64_t corr)
     size_t lo = 0, hi = el->nrec;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (el->rec_corr[mid] < corr)
+        if (el->recs[mid].corr < corr)
             lo = mid + 1;
         else
             hi = mid;
     }
-    /* records are in file order, not by correlation: search linearly when
-     * the order breaks */
-    if (lo < el->nrec && el->rec_corr[lo] == corr)
-        return el->rec_prev[lo];
-    for (size_t i = 0; i < el->nrec; i++)
-        if (el->rec_corr[i] == corr)
-            return el->rec_prev[i];
-    return -1;
+    return lo < el->nrec && el->recs[lo].corr == corr ? el->recs[lo].prev : -1;
 }
 
 struct gsort {
@@ -690,14 +683,13 @@ static void gpu_edges(struct builder *b, bool zero_launch_edges)
         attribute(b, add_edge(b, s, e, CPE_OPERATOR, false), -1);
         int32_t ks = kernel_sync[i];
         uint32_t ks_end = IDX_NONE;
-        bool edge_added = false, launch_added = false;
+        bool launch_added = false;
         if (ks >= 0) {
             ks_end = b->node_end[ks];
             if (ks_end == IDX_NONE) {
                 ks = -1;
             } else {
                 add_edge(b, ks_end, s, CPE_SYNC, false);
-                edge_added = true;
             }
             kernel_sync[i] = -1;
         }
@@ -708,12 +700,10 @@ static void gpu_edges(struct builder *b, bool zero_launch_edges)
             (last == IDX_NONE || g->nodes.v[last].ts < rows[rt].ts) &&
             (ks < 0 || g->nodes.v[ks_end].ts < rows[rt].ts) && b->node_start[rt] != IDX_NONE) {
             add_edge(b, b->node_start[rt], s, CPE_LAUNCH_DELAY, false);
-            edge_added = launch_added = true;
+            launch_added = true;
         } else if (last != IDX_NONE && (ks < 0 || g->nodes.v[ks_end].ts < g->nodes.v[last].ts)) {
             attribute(b, add_edge(b, last, s, CPE_KERNEL_KERNEL, false), -1);
-            edge_added = true;
         }
-        (void)edge_added;
         if (zero_launch_edges && !launch_added && rt >= 0 && b->node_start[rt] != IDX_NONE)
             add_edge(b, b->node_start[rt], s, CPE_LAUNCH_DELAY, true);
         *lastp = e;
@@ -721,8 +711,7 @@ static void gpu_edges(struct builder *b, bool zero_launch_edges)
     free(sl);
     VEC_FREE(&gs);
     free(kernel_sync);
-    free(el.rec_corr);
-    free(el.rec_prev);
+    free(el.recs);
     free(el.wait_next);
 }
 
