@@ -296,8 +296,6 @@ struct cp_frame *cp_frame_new(const struct trace *t)
         r.ev = i;
         r.name = e->name;
         r.trow = e->row;
-        r.pid = t->rows.v[e->row].pid;
-        r.tid = t->rows.v[e->row].tid;
         r.stream = int_arg(t, i, "stream");
         r.corr = int_arg(t, i, "correlation");
         r.wait_stream = int_arg(t, i, "wait_on_stream");

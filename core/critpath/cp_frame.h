@@ -45,7 +45,6 @@ struct cp_row {
     int64_t corr;        /* args.correlation, -1 when absent */
     int64_t wait_stream; /* args.wait_on_stream, -1 when absent */
     int64_t wait_corr;   /* args.wait_on_cuda_event_record_corr_id, -1 when absent */
-    int64_t pid, tid;    /* of the event's trace row */
     int32_t ic;          /* index_correlation: a row index, CP_IC_NONE or CP_IC_UNMATCHED */
     int32_t qlen;        /* queue length on its stream after this launch / GPU row
                             (CP_QLEN_NONE when it is not counted) */
@@ -67,6 +66,16 @@ struct cp_frame {
 /* Build the frame of an indexed trace. Never fails. */
 struct cp_frame *cp_frame_new(const struct trace *t);
 void cp_frame_free(struct cp_frame *f);
+
+/* The pid and tid of row r (its trace row's). */
+static inline int64_t cp_row_pid(const struct cp_frame *f, const struct cp_row *r)
+{
+    return f->t->rows.v[r->trow].pid;
+}
+static inline int64_t cp_row_tid(const struct cp_frame *f, const struct cp_row *r)
+{
+    return f->t->rows.v[r->trow].tid;
+}
 
 /* Whether row r is GPU work or a GPU sync event as HTA's filters see it. */
 static inline bool cp_row_on_gpu(const struct cp_row *r)

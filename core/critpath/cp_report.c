@@ -164,8 +164,8 @@ static void edge_rows(struct table *tab, const struct cp_graph *g, const char *r
         sb_clear(&sb);
         short_name(&sb, name);
         table_set_text(tab, r, 3, sb_str(&sb));
-        table_set_int(tab, r, 4, row->pid);
-        table_set_int(tab, r, 5, row->tid);
+        table_set_int(tab, r, 4, cp_row_pid(f, row));
+        table_set_int(tab, r, 5, cp_row_tid(f, row));
         table_set_int(tab, r, 6, row->stream);
         table_set_int(tab, r, 8, row->ts);
         table_set_int(tab, r, 9, row->dur);

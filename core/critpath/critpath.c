@@ -361,10 +361,10 @@ static int64_t thread_of(const struct builder *b, const char *word)
         if (!b->in_clip[i] || !(r->flags & CPR_OP_OR_ANNOTATION) ||
             !strstr(trace_str(f->t, r->name), word))
             continue;
-        if (found && r->tid != tid)
+        if (found && cp_row_tid(f, r) != tid)
             return -1;
         found = true;
-        tid = r->tid;
+        tid = cp_row_tid(f, r);
     }
     return found ? tid : -1;
 }
@@ -381,7 +381,8 @@ static void call_stacks(struct builder *b)
     for (size_t i = 0; i < f->rows.n; i++)
         if (b->in_clip[i]) {
             const struct cp_row *r = &b->rows[i];
-            VEC_PUSH(&tp, ((struct thread_pos){r->pid, remap && r->tid == bwd ? fwd : r->tid,
+            int64_t tid = cp_row_tid(f, r);
+            VEC_PUSH(&tp, ((struct thread_pos){cp_row_pid(f, r), remap && tid == bwd ? fwd : tid,
                                                (uint32_t)i}));
         }
     thread_sort(tp.v, tp.n);
@@ -453,8 +454,8 @@ static size_t launches(const struct cp_frame *f, bool by_thread, struct launch *
             continue;
         const struct cp_row *k = &rows[r->ic];
         struct launch x = {r->ts,
-                           by_thread ? r->pid : k->pid,
-                           by_thread ? r->tid : k->stream,
+                           by_thread ? cp_row_pid(f, r) : cp_row_pid(f, k),
+                           by_thread ? cp_row_tid(f, r) : k->stream,
                            by_thread ? k->stream : 0,
                            (uint32_t)i,
                            0};
@@ -513,8 +514,8 @@ static void event_links(const struct cp_frame *f, struct event_links *el)
         any_wait_call |= rows[i].role == CPN_WAIT_EVENT_CALL;
         any_wait_event |= rows[i].role == CPN_STREAM_WAIT_EVENT;
         if (rows[i].wait_stream > -1)
-            VEC_PUSH(&cs,
-                     ((struct corr_stream){rows[i].wait_corr, rows[i].wait_stream, rows[i].pid}));
+            VEC_PUSH(&cs, ((struct corr_stream){rows[i].wait_corr, rows[i].wait_stream,
+                                                cp_row_pid(f, &rows[i])}));
     }
     qsort(cs.v, cs.n, sizeof(*cs.v), cs_cmp);
     struct launch *l = NULL;
@@ -559,7 +560,7 @@ static void event_links(const struct cp_frame *f, struct event_links *el)
             const struct cp_row *r = &rows[i];
             if (r->role != CPN_WAIT_EVENT_CALL || r->ic < 0 || rows[r->ic].stream == -1)
                 continue;
-            struct launch k = {r->ts, r->pid, r->tid, rows[r->ic].stream, 0, 0};
+            struct launch k = {r->ts, cp_row_pid(f, r), cp_row_tid(f, r), rows[r->ic].stream, 0, 0};
             size_t lo = 0, hi = nl;
             while (lo < hi) { /* first launch of the group at or after the call */
                 size_t mid = (lo + hi) / 2;
