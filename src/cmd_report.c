@@ -89,6 +89,10 @@ static void report_usage(FILE *f)
         "      --arch NAME|FILE   roofline: device peaks by built-in name or TraceLens arch JSON\n"
         "      --metric M         folded: self_cpu (default) or self_device\n"
         "      --idle-intervals   idle-time: add HTA's idle interval statistics\n"
+        "      --region A[:I]     critical-path: the I-th (from 0) event named with A, as\n"
+        "                         HTA picks a region (\"\" for the whole trace); by\n"
+        "                         default each ProfilerStep#N\n"
+        "      --cp-edges         critical-path: also list the path's edges\n"
         "      --max-name-width N text output: cut names to N columns (default 60)\n"
         "      --all-columns      text/md output: include the detail columns\n"
         "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
@@ -125,6 +129,8 @@ enum {
     OPT_CSVRAW,
     OPT_SVG,
     OPT_IDLEINT,
+    OPT_CPREGION,
+    OPT_CPEDGES,
     OPT_CAPTURE,
 };
 
@@ -177,6 +183,8 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"csv-raw", no_argument, NULL, OPT_CSVRAW},
         {"svg", required_argument, NULL, OPT_SVG},
         {"idle-intervals", no_argument, NULL, OPT_IDLEINT},
+        {"region", required_argument, NULL, OPT_CPREGION},
+        {"cp-edges", no_argument, NULL, OPT_CPEDGES},
         {"capture", required_argument, NULL, OPT_CAPTURE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -255,6 +263,12 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case OPT_IDLEINT:
             c->ropts.idle_intervals = true;
+            break;
+        case OPT_CPREGION:
+            c->ropts.cp_region = optarg;
+            break;
+        case OPT_CPEDGES:
+            c->ropts.cp_edges = true;
             break;
         case OPT_NOHEADER:
             c->no_header = true;

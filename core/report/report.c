@@ -10,6 +10,7 @@
 
 #include "core/base/display.h"
 #include "core/analysis/hta_report.h"
+#include "core/critpath/cp_report.h"
 #include "core/analysis/graphs.h"
 #include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
@@ -108,6 +109,12 @@ static bool build_graphs(struct analysis *a, const struct report_opts *o, struct
     return graphs_tables(a->t, out, err);
 }
 
+static bool build_critpath(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                           char *err)
+{
+    return cp_report_tables(a->t, o ? o->cp_region : NULL, o && o->cp_edges, out, err);
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -198,6 +205,8 @@ const struct report_table report_tables[] = {
     {"queue-length", "HTA outstanding GPU operations per stream", build_hta_queue, false},
     {"memory-bw", "HTA memcpy/memset bandwidth statistics", build_hta_membw, false},
     {"graphs", "CUDA/HIP graph replays per graph and per node position", build_graphs, false},
+    {"critical-path", "HTA critical path per step: length, share by bound, ops and kernels on it",
+     build_critpath, false},
     {NULL, NULL, NULL, false},
 };
 

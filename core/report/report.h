@@ -16,6 +16,8 @@ struct report_opts {
     struct keyavg_opts keyavg; /* key-averages grouping and time unit */
     const char *arch;          /* device peaks: built-in name or TraceLens arch JSON path */
     bool idle_intervals;       /* idle-time: add HTA's idle interval statistics */
+    const char *cp_region;     /* critical-path: ANNOTATION[:INSTANCE], NULL = each step */
+    bool cp_edges;             /* critical-path: list the path's edges too */
 };
 
 /* Builds one or more tables into out. Returns false with a message in

@@ -79,6 +79,10 @@ static void check_trace(struct totals *tot, const char *path)
         printf("note: %s: %s\n", path, msg);
     /* Graph tables, where the trace has graph replays (an error otherwise). */
     report_build(a, "graphs", &ro, &tl, msg);
+    /* The critical path of each step, its edges too (an error where the
+     * trace has no events). */
+    ro.cp_edges = true;
+    report_build(a, "critical-path", &ro, &tl, msg);
     account(tot, path, &tl);
     table_list_free(&tl);
     analysis_free(a);

@@ -1,0 +1,198 @@
+/* The critical path (core/critpath) on small traces whose paths are worked
+ * out by hand in the comments: a CPU-bound loop, a GPU-bound chain and an
+ * event sync between two streams. Times are whole µs, so HTA's rounding
+ * leaves them as they are. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/critpath/cp_frame.h"
+#include "core/critpath/critpath.h"
+#include "testutil.h"
+
+#define HOST(name, cat, ts, dur, args)                                                             \
+    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":100,\"tid\":100,\"ts\":" #ts  \
+    ",\"dur\":" #dur ",\"args\":{" args "}}"
+#define GPU(name, cat, stream, ts, dur, args)                                                      \
+    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":0,\"tid\":" #stream           \
+    ",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"device\":0,\"stream\":" #stream args "}}"
+
+/* The trace of the events given (NULL-terminated), loaded. */
+static struct trace *load_events(const char *const *evs)
+{
+    size_t n = 32;
+    for (size_t i = 0; evs[i]; i++)
+        n += strlen(evs[i]) + 1;
+    char *json = malloc(n);
+    assert_non_null(json);
+    strcpy(json, "{\"traceEvents\":[");
+    for (size_t i = 0; evs[i]; i++) {
+        if (i)
+            strcat(json, ",");
+        strcat(json, evs[i]);
+    }
+    strcat(json, "]}");
+    struct trace *t = load_text(json);
+    free(json);
+    return t;
+}
+
+/* The time on the path per bound_by. */
+static void shares(const struct cp_graph *g, int64_t by[CPB__COUNT])
+{
+    memset(by, 0, CPB__COUNT * sizeof(*by));
+    for (size_t k = 0; k < g->path.n; k++) {
+        const struct cp_edge *e = &g->edges.v[g->path.v[k]];
+        by[critpath_bound_by(g, e)] += e->weight;
+    }
+}
+
+static struct cp_graph *build(const struct trace *t, struct cp_frame **f, const char *ann)
+{
+    char err[256];
+    *f = cp_frame_new(t);
+    struct cp_graph *g = critpath_build(*f, ann, 0, err);
+    assert_non_null(g);
+    assert_true(g->ok);
+    return g;
+}
+
+/* Three top-level ops, 20 + 30 + 20 µs, joined by zero-weight
+ * dependencies: the path is A, B, C (5 edges), 70 µs, all CPU. Halving B
+ * (a what-if) shortens it to 55 µs. */
+static void test_cpu_loop(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        HOST("ProfilerStep#1", "user_annotation", 0, 100, ""),
+        HOST("A", "cpu_op", 10, 20, ""),
+        HOST("B", "cpu_op", 40, 30, ""),
+        HOST("C", "cpu_op", 75, 20, ""),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct cp_frame *f;
+    struct cp_graph *g = build(t, &f, "ProfilerStep#1");
+    assert_int_equal(g->length, 70);
+    assert_int_equal(g->path.n, 5);
+    int64_t by[CPB__COUNT];
+    shares(g, by);
+    assert_int_equal(by[CPB_CPU], 70);
+    assert_true(g->no_sync);
+    for (size_t k = 0; k < g->edges.n; k++)
+        if (g->edges.v[k].weight == 30)
+            critpath_set_weight(g, (uint32_t)k, 15);
+    assert_true(critpath_longest(g));
+    assert_int_equal(g->length, 55);
+    critpath_free(g);
+    cp_frame_free(f);
+    trace_free(t);
+}
+
+/* An op [0,20) launches K1 (call [2,6)) and K2 (call [8,12)) on stream 7;
+ * K1 runs [10,110), K2 [115,215). K1's call sees two launches queued, so
+ * K1 hangs off its call by a zero-weight launch edge (dist 2); K2 follows
+ * K1 (kernel-kernel gap 5). Path: op start -> call (2, CPU), launch (0),
+ * K1 (100), gap (5), K2 (100): 207 µs, 200 of it GPU compute. */
+static void test_gpu_chain(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        HOST("ProfilerStep#1", "user_annotation", 0, 300, ""),
+        HOST("aten::mm", "cpu_op", 0, 20, ""),
+        HOST("cudaLaunchKernel", "cuda_runtime", 2, 4, "\"correlation\":1"),
+        HOST("cudaLaunchKernel", "cuda_runtime", 8, 4, "\"correlation\":2"),
+        GPU("K1", "kernel", 7, 10, 100, ",\"correlation\":1"),
+        GPU("K2", "kernel", 7, 115, 100, ",\"correlation\":2"),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct cp_frame *f;
+    struct cp_graph *g = build(t, &f, "ProfilerStep#1");
+    assert_int_equal(g->length, 207);
+    int64_t by[CPB__COUNT];
+    shares(g, by);
+    assert_int_equal(by[CPB_CPU], 2);
+    assert_int_equal(by[CPB_GPU_COMPUTE], 200);
+    assert_int_equal(by[CPB_KERNEL_KERNEL], 5);
+    assert_int_equal(by[CPB_LAUNCH], 0);
+    critpath_free(g);
+    cp_frame_free(f);
+    trace_free(t);
+}
+
+/* K1 on stream 7 [10,60) (call [2,4), nothing queued: launch delay 8);
+ * an event recorded after it ([5,6)) is waited for by stream 9 ([7,8),
+ * GPU side "Stream Wait Event"), then K2 is launched on stream 9 ([9,11))
+ * and runs [60,70). K2 waits for K1's end through the sync edge. Path:
+ * launch 8, K1 50, sync 0, K2 10: 68 µs (58 without the sync). */
+static void test_event_sync(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        HOST("ProfilerStep#1", "user_annotation", 0, 100, ""),
+        HOST("cudaLaunchKernel", "cuda_runtime", 2, 2, "\"correlation\":1"),
+        HOST("cudaEventRecord", "cuda_runtime", 5, 1, "\"correlation\":2"),
+        HOST("cudaStreamWaitEvent", "cuda_runtime", 7, 1, "\"correlation\":3"),
+        HOST("cudaLaunchKernel", "cuda_runtime", 9, 2, "\"correlation\":4"),
+        GPU("Stream Wait Event", "cuda_sync", 9, 8, 1,
+            ",\"correlation\":3,\"wait_on_stream\":7,\"wait_on_cuda_event_record_corr_id\":2"),
+        GPU("K1", "kernel", 7, 10, 50, ",\"correlation\":1"),
+        GPU("K2", "kernel", 9, 60, 10, ",\"correlation\":4"),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct cp_frame *f;
+    struct cp_graph *g = build(t, &f, "ProfilerStep#1");
+    assert_false(g->no_sync);
+    assert_int_equal(g->length, 68);
+    int64_t by[CPB__COUNT];
+    shares(g, by);
+    assert_int_equal(by[CPB_LAUNCH], 8);
+    assert_int_equal(by[CPB_GPU_COMPUTE], 60);
+    size_t syncs = 0;
+    for (size_t k = 0; k < g->path.n; k++)
+        syncs += g->edges.v[g->path.v[k]].type == CPE_SYNC;
+    assert_int_equal(syncs, 1);
+    critpath_free(g);
+    cp_frame_free(f);
+    trace_free(t);
+}
+
+/* A missing annotation is an error, not an empty path; "" is the whole
+ * trace. */
+static void test_missing_region(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {HOST("A", "cpu_op", 0, 5, ""), NULL};
+    struct trace *t = load_events(evs);
+    struct cp_frame *f = cp_frame_new(t);
+    char err[256];
+    assert_null(critpath_build(f, "ProfilerStep#9", 0, err));
+    assert_non_null(strstr(err, "ProfilerStep#9"));
+    struct cp_graph *g = critpath_build(f, "", 0, err);
+    assert_non_null(g);
+    assert_int_equal(g->length, 5);
+    critpath_free(g);
+    cp_frame_free(f);
+    trace_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cpu_loop),
+        cmocka_unit_test(test_gpu_chain),
+        cmocka_unit_test(test_event_sync),
+        cmocka_unit_test(test_missing_region),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
