@@ -1,7 +1,6 @@
 /* A trace diff as a document of the app (tui/diff/diff_doc.h). */
 #include "config.h"
 
-#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +18,7 @@
 #include "tui/frame/draw.h"
 #include "tui/frame/help.h"
 #include "tui/frame/keymap.h"
-#include "tui/frame/script.h"
 #include "tui/frame/table_pane.h"
-#include "tui/frame/term.h"
 #include "tui/trace/tui.h"
 
 /* The table pane's views, and the diff report table behind each
@@ -378,15 +375,8 @@ struct diffdata *diff_doc_data(struct app *a)
 
 int diff_doc_run(struct tracediff *td, const struct tui_opts *o)
 {
-    bool ascii = o->ascii;
-    const char *cs = nl_langinfo(CODESET);
-    if (!cs || strcmp(cs, "UTF-8") != 0)
-        ascii = true;
-    bool mono = o->no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR"));
-    bool headless = o->script != NULL;
-    bool ok = headless ? term_open_headless(o->script_lines ? o->script_lines : 30,
-                                            o->script_cols ? o->script_cols : 100)
-                       : term_open(mono);
+    bool ascii;
+    bool ok = tui_term_open(o, &ascii);
     if (!ok) {
         struct trace *t[2] = {(struct trace *)td->t[0], (struct trace *)td->t[1]};
         tracediff_free(td);
@@ -395,13 +385,6 @@ int diff_doc_run(struct tracediff *td, const struct tui_opts *o)
         return 1;
     }
     struct app a = {0};
-    diff_doc_open(&a, td, o, ascii, headless);
-    int rc = 0;
-    if (headless)
-        rc = script_run(&a, o->script, o->script_timing);
-    else
-        tui_loop(&a);
-    app_done(&a);
-    term_close();
-    return rc;
+    diff_doc_open(&a, td, o, ascii, o->script != NULL);
+    return tui_run(&a, o);
 }

@@ -5,7 +5,6 @@
  * comes back. */
 #include "config.h"
 
-#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +20,7 @@
 #include "tui/frame/draw.h"
 #include "tui/frame/help.h"
 #include "tui/frame/keymap.h"
-#include "tui/frame/script.h"
 #include "tui/frame/table_pane.h"
-#include "tui/frame/term.h"
 #include "tui/job/job_doc.h"
 #include "tui/job/joblanes_pane.h"
 #include "tui/trace/tui.h"
@@ -293,15 +290,8 @@ const struct doc_ops job_doc_ops = {
 
 int job_doc_run(struct job *j, const struct tui_opts *o)
 {
-    bool ascii = o->ascii;
-    const char *cs = nl_langinfo(CODESET);
-    if (!cs || strcmp(cs, "UTF-8") != 0)
-        ascii = true;
-    bool mono = o->no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR"));
-    bool headless = o->script != NULL;
-    bool ok = headless ? term_open_headless(o->script_lines ? o->script_lines : 30,
-                                            o->script_cols ? o->script_cols : 100)
-                       : term_open(mono);
+    bool ascii;
+    bool ok = tui_term_open(o, &ascii);
     if (!ok) {
         job_free(j);
         return 1;
@@ -318,13 +308,6 @@ int job_doc_run(struct job *j, const struct tui_opts *o)
     struct app a = {0};
     a.v.doc_state = jd;
     a.name = xstrdup("job");
-    app_init(&a, &job_doc_ops, ascii, headless);
-    int rc = 0;
-    if (headless)
-        rc = script_run(&a, o->script, o->script_timing);
-    else
-        tui_loop(&a);
-    app_done(&a);
-    term_close();
-    return rc;
+    app_init(&a, &job_doc_ops, ascii, o->script != NULL);
+    return tui_run(&a, o);
 }

@@ -524,13 +524,48 @@ unsigned tui_push_view(struct app *a, const struct tui_opts *o, const char *belo
     return R_HANDLED | R_DIRTY_ALL;
 }
 
+/* ASCII glyphs only: asked for, or a locale whose characters are not UTF-8. */
+static bool wants_ascii(const struct tui_opts *o)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return o->ascii || !cs || strcmp(cs, "UTF-8") != 0;
+}
+
+/* No colours: asked for, or NO_COLOR set (no-color.org). */
+static bool wants_mono(const struct tui_opts *o)
+{
+    return o->no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR"));
+}
+
+/* The headless screen of o's script, at the size the script asked for. */
+static bool open_script_screen(const struct tui_opts *o)
+{
+    return term_open_headless(o->script_lines ? o->script_lines : 30,
+                              o->script_cols ? o->script_cols : 100);
+}
+
+bool tui_term_open(const struct tui_opts *o, bool *ascii)
+{
+    *ascii = wants_ascii(o);
+    return o->script ? open_script_screen(o) : term_open(wants_mono(o));
+}
+
+int tui_run(struct app *a, const struct tui_opts *o)
+{
+    int rc = 0;
+    if (o->script)
+        rc = script_run(a, o->script, o->script_timing);
+    else
+        tui_loop(a);
+    app_done(a);
+    term_close();
+    return rc;
+}
+
 int tui_main(const struct tui_opts *o)
 {
-    bool ascii = o->ascii;
-    const char *cs = nl_langinfo(CODESET);
-    if (!cs || strcmp(cs, "UTF-8") != 0)
-        ascii = true;
-    bool mono = o->no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR"));
+    bool ascii = wants_ascii(o);
+    bool mono = wants_mono(o);
     const char *shown = o->name ? o->name : base_name(o->path);
 
     struct loader ld = {.o = o};
@@ -587,8 +622,7 @@ int tui_main(const struct tui_opts *o)
         return 2;
     }
 
-    if (headless && !term_open_headless(o->script_lines ? o->script_lines : 30,
-                                        o->script_cols ? o->script_cols : 100)) {
+    if (headless && !open_script_screen(o)) {
         free(warning);
         free_loader(&ld);
         return 1;

@@ -54,5 +54,14 @@ unsigned tui_push_view(struct app *a, const struct tui_opts *o, const char *belo
 /* The terminal's key loop over a (and the views opened from it) until a
  * quits. */
 void tui_loop(struct app *a);
+/* Open the terminal for a document already loaded (a job, a diff): the
+ * real terminal, or when o has a script a headless screen of the script's
+ * size. *ascii: whether to draw ASCII glyphs only (asked, or not a UTF-8
+ * locale). false when the terminal cannot be opened. */
+bool tui_term_open(const struct tui_opts *o, bool *ascii);
+/* Run a (initialised on the terminal tui_term_open opened): o's script
+ * when it has one, else the key loop; then release a and close the
+ * terminal. Returns the exit status (the script's; 0 from the loop). */
+int tui_run(struct app *a, const struct tui_opts *o);
 
 #endif
