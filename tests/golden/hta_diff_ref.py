@@ -10,13 +10,12 @@ import re
 STEP_RE = re.compile(r"ProfilerStep\s*#\s*(\d+)")
 
 
-def shorten_name(name):
-    # Names with no template or argument list stay as they are.
-    if "<" not in name and "(" not in name:
-        return name
-    s = name.replace("->", "")
+def strip_brackets(name):
+    """HTA's shorten_name itself, as stored at 0c2146a: "->" removed, every
+    <...> and (...) group dropped, the last space-separated word kept; no
+    guard, no fallback for an empty result."""
     stack = []
-    for c in s:
+    for c in name.replace("->", ""):
         if c == ">":
             while stack and stack[-1] != "<":
                 stack.pop()
@@ -29,10 +28,16 @@ def shorten_name(name):
                 stack.pop()
         else:
             stack.append(c)
-    short = "".join(stack).split(" ")[-1]
+    return "".join(stack).split(" ")[-1]
+
+
+def shorten_name(name):
+    # Names with no template or argument list stay as they are.
+    if "<" not in name and "(" not in name:
+        return name
     # Empty ("Memcpy DtoD (Device -> Device)"): the name, as HTA's tests
     # (test_shorten_name) expect.
-    return short or name
+    return strip_brackets(name) or name
 
 
 def _num(v, dflt=-1):

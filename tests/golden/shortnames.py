@@ -18,27 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hta_diff_ref import shorten_name  # noqa: E402
-
-
-def shorten_unguarded(name):
-    """hta/utils/utils.py shorten_name as stored at 0c2146a: no guard, no
-    fallback for an empty result."""
-    stack = []
-    for c in name.replace("->", ""):
-        if c == ">":
-            while stack and stack[-1] != "<":
-                stack.pop()
-            if stack and stack[-1] == "<":
-                stack.pop()
-        elif c == ")":
-            while stack and stack[-1] != "(":
-                stack.pop()
-            if stack and stack[-1] == "(":
-                stack.pop()
-        else:
-            stack.append(c)
-    return "".join(stack).split(" ")[-1]
+from hta_diff_ref import shorten_name, strip_brackets as shorten_unguarded  # noqa: E402
 
 
 def trace_names(path):
