@@ -92,6 +92,7 @@ void load_batch_clear(struct batch_out *b)
 {
     b->ev.n = b->arglen.n = b->ops.n = b->pys.n = b->launches.n = 0;
     b->gpus.n = b->colls.n = b->flows.n = b->args.n = b->others.n = b->held.n = 0;
+    b->raws.n = 0;
     b->n_unsupported = 0;
     b->err_status = ST_OK;
     b->err_offset = 0;
@@ -113,6 +114,7 @@ void load_batch_free(struct batch_out *b)
     VEC_FREE(&b->flows);
     VEC_FREE(&b->args);
     VEC_FREE(&b->others);
+    VEC_FREE(&b->raws);
     VEC_FREE(&b->held);
 }
 
@@ -791,30 +793,25 @@ static uint32_t add_aux(enum ev_kind kind, const struct hot *h, const char *name
 /* Events kept as written                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The event's text without the blanks between tokens: what the export
- * writes back for an event its fields do not rebuild. */
-static uint32_t intern_raw(struct worker *w, const char *text, size_t len)
+/* The text of an event its fields do not rebuild, text[0..len) at JSON
+ * offset `at`: where it lies when the input can be read again, else the
+ * text (struct rawtext). Metadata records keep their text: repeats are
+ * found by it. Returns the index + 1 of the entry in out->raws. */
+static uint32_t keep_raw(struct worker *w, const char *text, size_t len, uint64_t at, bool meta,
+                         struct batch_out *out)
 {
-    struct strbuf *sb = &w->raw;
-    sb_clear(sb);
-    bool in_str = false;
-    size_t from = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = false;
-        } else if (c == '"') {
-            in_str = true;
-        } else if (json_is_ws((unsigned char)c)) {
-            sb_putn(sb, text + from, i - from);
-            from = i + 1;
-        }
+    struct rawtext x;
+    if (w->sh->raw_in_file && !meta && at <= RAWTEXT_MAX_AT && len && len <= RAWTEXT_MAX_LEN) {
+        x.at = at;
+        x.len = len;
+    } else {
+        sb_clear(&w->raw);
+        rawtext_strip(&w->raw, text, len);
+        x.at = load_worker_intern(w, sb_str(&w->raw), w->raw.len);
+        x.len = 0;
     }
-    sb_putn(sb, text + from, len - from);
-    return load_worker_intern(w, sb_str(sb), sb->len);
+    VEC_PUSH(&out->raws, x);
+    return (uint32_t)out->raws.n;
 }
 
 /* Whether a time in µs, read as ns, is written back as the same number:
@@ -962,7 +959,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     default:
         /* Kept as written, for the export of the whole trace. */
         out->n_unsupported++;
-        VEC_PUSH(&out->others, intern_raw(w, orig, len));
+        VEC_PUSH(&out->others, keep_raw(w, orig, len, offset, false, out));
         VEC_PUSH(&out->held, (uint32_t)out->ev.n);
         return;
     }
@@ -1032,7 +1029,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
             fl->quoted =
                 (uint8_t)((quoted & 1 ? FLOW_PID_QUOTED : 0) | (quoted & 2 ? FLOW_TID_QUOTED : 0));
         else
-            fl->raw = intern_raw(w, orig, len);
+            fl->raw = keep_raw(w, orig, len, offset, false, out);
         return;
     }
     if (f.args && !cJSON_IsObject(f.args)) {
@@ -1070,7 +1067,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     if (exact && rebuildable(obj, &f, ph, &key, ts, dur, &quoted))
         flags |= (quoted & 1 ? EVF_PID_QUOTED : 0) | (quoted & 2 ? EVF_TID_QUOTED : 0);
     else
-        e->raw = intern_raw(w, orig, len);
+        e->raw = keep_raw(w, orig, len, offset, ph == 'M', out);
     e->flags = flags;
 }
 

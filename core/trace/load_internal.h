@@ -9,6 +9,7 @@
 
 #include "core/base/arena.h"
 #include "core/trace/argpack.h"
+#include "core/trace/rawtext.h"
 #include "core/base/errinfo.h"
 #include "core/base/hmap.h"
 #include "core/trace/trace.h"
@@ -60,6 +61,7 @@ struct load_shared {
     pthread_mutex_t lock;
     struct trace *t;  /* strs, vals and rows */
     struct hmap rows; /* rowkey -> index into t->rows */
+    bool raw_in_file; /* the input is a file read again for kept texts (read-only) */
 };
 
 /* What one batch of events turned into. Indices in events (aux, args) are
@@ -74,7 +76,8 @@ struct batch_out {
     VEC(struct coll_info) colls;
     VEC(struct flow) flows;
     argbytes_t args;
-    VEC(uint32_t) others; /* events of other phases: strtab ids of their text */
+    VEC(struct rawtext) raws; /* texts kept as written (trace.raws) */
+    VEC(uint32_t) others;     /* events of other phases: their raws index + 1 */
     VEC(uint32_t)
     held; /* per element not in ev (flow point, other phase):
              ev.n when it was read (trace.held) */
