@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/base/xalloc.h"
 #include "core/trace/devkind.h"
 #include "core/trace/jsonfast.h"
 #include "core/trace/jsonfault.h"
@@ -70,11 +71,50 @@ static void load_hooks_set_arena(struct arena *a)
 /* Worker state                                                             */
 /* ------------------------------------------------------------------------ */
 
+static void seen_init(struct intern_seen *m, uint32_t size)
+{
+    m->v = xcalloc(size, sizeof(*m->v));
+    m->mask = size - 1;
+    m->n = 0;
+}
+
+static void seen_put(struct intern_seen *m, uint64_t h, const char *s, uint32_t len, uint32_t id)
+{
+    struct intern_ent *e = m->v;
+    size_t i = h & m->mask;
+    while (e[i].s)
+        i = (i + 1) & m->mask;
+    e[i] = (struct intern_ent){.hash = h, .s = s, .len = len, .id = id};
+    m->n++;
+}
+
+/* Room for one more string: twice the slots when half full, or none of the
+ * strings any more at INTERN_SEEN_MAX. */
+static void seen_reserve(struct intern_seen *m)
+{
+    uint32_t size = m->mask + 1;
+    if ((m->n + 1) * 2 <= size)
+        return;
+    if (m->n + 1 > INTERN_SEEN_MAX) {
+        memset(m->v, 0, size * sizeof(*m->v));
+        m->n = 0;
+        return;
+    }
+    struct intern_seen old = *m;
+    seen_init(m, size * 2);
+    for (uint32_t i = 0; i < size; i++)
+        if (old.v[i].s)
+            seen_put(m, old.v[i].hash, old.v[i].s, old.v[i].len, old.v[i].id);
+    free(old.v);
+}
+
 void load_worker_init(struct worker *w, struct load_shared *sh)
 {
     memset(w, 0, sizeof(*w));
     w->sh = sh;
     arena_init(&w->arena, 64 * 1024);
+    seen_init(&w->strs, 1024);
+    seen_init(&w->vals, 256);
     for (size_t i = 0; i < ROWCACHE_SIZE; i++)
         w->rows[i].row = IDX_NONE;
 }
@@ -82,6 +122,8 @@ void load_worker_init(struct worker *w, struct load_shared *sh)
 void load_worker_done(struct worker *w)
 {
     arena_free(&w->arena);
+    free(w->strs.v);
+    free(w->vals.v);
     sb_free(&w->tmp);
     sb_free(&w->val);
     sb_free(&w->esc);
@@ -118,29 +160,29 @@ void load_batch_free(struct batch_out *b)
     VEC_FREE(&b->held);
 }
 
-/* Intern s in tab (shared, under the lock) through the direct-mapped
- * cache[0..mask]. */
-static uint32_t intern_cached(struct worker *w, struct strtab *tab, struct strcache_ent *cache,
-                              size_t mask, const char *s, size_t len)
+/* Intern s in tab (shared, under the lock) unless this worker's index m
+ * already has it. */
+static uint32_t intern_cached(struct worker *w, struct strtab *tab, struct intern_seen *m,
+                              const char *s, size_t len)
 {
     uint64_t h = hash_bytes(s, len);
-    struct strcache_ent *e = &cache[h & mask];
-    if (e->s && e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
-        return e->id;
+    for (size_t i = h & m->mask; m->v[i].s; i = (i + 1) & m->mask) {
+        const struct intern_ent *e = &m->v[i];
+        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
+            return e->id;
+    }
     pthread_mutex_lock(&w->sh->lock);
     uint32_t id = strtab_intern_hashed(tab, s, len, h);
     const char *stored = strtab_str(tab, id);
     pthread_mutex_unlock(&w->sh->lock);
-    e->hash = h;
-    e->s = stored;
-    e->len = (uint32_t)len;
-    e->id = id;
+    seen_reserve(m);
+    seen_put(m, h, stored, (uint32_t)len, id);
     return id;
 }
 
 uint32_t load_worker_intern(struct worker *w, const char *s, size_t len)
 {
-    return intern_cached(w, &w->sh->t->strs, w->strs, STRCACHE_SIZE - 1, s, len);
+    return intern_cached(w, &w->sh->t->strs, &w->strs, s, len);
 }
 
 /* Id in trace.vals of a parsed op argument list. */
@@ -148,7 +190,7 @@ static uint32_t intern_value(struct worker *w, const cJSON *v)
 {
     sb_clear(&w->val);
     pyval_encode(&w->val, v);
-    return intern_cached(w, &w->sh->t->vals, w->vals, VALCACHE_SIZE - 1, w->val.s, w->val.len);
+    return intern_cached(w, &w->sh->t->vals, &w->vals, w->val.s, w->val.len);
 }
 
 static uint32_t intern_item_string(struct worker *w, const cJSON *item)

@@ -93,14 +93,24 @@ struct batch_out {
     char soft_msg[256];
 };
 
-#define STRCACHE_SIZE 4096 /* per-worker direct-mapped string cache */
-#define VALCACHE_SIZE 1024 /* the same for op argument values */
 #define ROWCACHE_SIZE 64
 
-struct strcache_ent {
+/* A worker's own index of the strings it has interned in a shared table:
+ * each distinct string takes the shared lock once per worker, until the
+ * index holds INTERN_SEEN_MAX strings (then it starts over, so that a
+ * trace of millions of distinct strings costs no more than this). Open
+ * addressing, linear probing, half full at most. */
+#define INTERN_SEEN_MAX (1u << 16)
+
+struct intern_ent {
     uint64_t hash;
-    const char *s; /* points into the shared table */
+    const char *s; /* points into the shared table; NULL: empty */
     uint32_t len, id;
+};
+
+struct intern_seen {
+    struct intern_ent *v;
+    uint32_t mask, n;
 };
 
 struct rowcache_ent {
@@ -118,9 +128,9 @@ struct kindcache_ent {
 /* A parsing thread's private state. */
 struct worker {
     struct load_shared *sh;
-    struct arena arena; /* cJSON allocations of the current event */
-    struct strcache_ent strs[STRCACHE_SIZE];
-    struct strcache_ent vals[VALCACHE_SIZE];
+    struct arena arena;      /* cJSON allocations of the current event */
+    struct intern_seen strs; /* into sh->t->strs */
+    struct intern_seen vals; /* into sh->t->vals */
     struct rowcache_ent rows[ROWCACHE_SIZE];
     struct kindcache_ent kinds[KINDCACHE_SIZE];
     struct strbuf tmp;
@@ -136,7 +146,8 @@ void load_worker_done(struct worker *w);
  * first fault (recorded in out). */
 void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
                              struct batch_out *out);
-/* Intern under the shared lock through the worker's cache. */
+/* Intern in the shared table; the lock is taken only for a string this
+ * worker has not interned before (struct intern_seen). */
 uint32_t load_worker_intern(struct worker *w, const char *s, size_t len);
 
 void load_batch_clear(struct batch_out *b);
