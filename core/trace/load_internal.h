@@ -97,10 +97,10 @@ struct batch_out {
 
 /* A worker's own index of the strings it has interned in a shared table:
  * each distinct string takes the shared lock once per worker, until the
- * index holds INTERN_SEEN_MAX strings (then it starts over, so that a
- * trace of millions of distinct strings costs no more than this). Open
- * addressing, linear probing, half full at most. */
-#define INTERN_SEEN_MAX (1u << 16)
+ * index holds INTERN_SEEN_MAX strings; then it starts over, so that a trace
+ * of millions of distinct strings costs a worker 1.5 MB a table at most.
+ * Open addressing, linear probing, half full at most. */
+#define INTERN_SEEN_MAX (1u << 15)
 
 struct intern_ent {
     uint64_t hash;
