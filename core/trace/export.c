@@ -14,6 +14,7 @@
 #include "core/base/outfile.h"
 #include "core/trace/argpack.h"
 #include "core/trace/export.h"
+#include "core/trace/rawtext.h"
 #include "core/base/strbuf.h"
 #include "core/base/hmap.h"
 
@@ -248,7 +249,10 @@ struct writer {
     gzFile gz;
     struct strbuf buf;
     bool failed;
-    int error; /* errno of the first failed write */
+    int error;                 /* errno of the first failed write */
+    struct rawtext_reader raw; /* the texts of events kept as written */
+    struct errinfo *raw_err;   /* where a failure to read one is told */
+    bool raw_failed;
 };
 
 static void w_flush(struct writer *w)
@@ -275,10 +279,12 @@ static void put_str(struct strbuf *sb, const struct trace *t, uint32_t id)
     sb_put_json_string(sb, trace_str(t, id), strtab_len(&t->strs, id));
 }
 
-/* JSON text kept as written (event.raw, trace.others). */
-static void put_raw(struct strbuf *sb, const struct trace *t, uint32_t id)
+/* JSON text kept as written (event.raw, flow.raw, trace.others), read
+ * again from the input where it lies there (rawtext.h). */
+static void put_raw(struct writer *w, uint32_t id)
 {
-    sb_putn(sb, trace_str(t, id), strtab_len(&t->strs, id));
+    if (!w->raw_failed && rawtext_put(&w->raw, id, &w->buf, w->raw_err) != ST_OK)
+        w->raw_failed = true;
 }
 
 /* Microseconds as the file writes them: an integer when whole, else up to
@@ -447,13 +453,14 @@ static void put_flow_end(struct strbuf *sb, const struct trace *t, uint32_t i)
 
 /* An event rebuilt from its fields, in the loader's terms (rebuildable()
  * in load_event.c), or its text as written. */
-static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i, const uint32_t *lanes)
+static void put_event(struct writer *w, const struct trace *t, uint32_t i, const uint32_t *lanes)
 {
+    struct strbuf *sb = &w->buf;
     const struct event *e = &t->ev.v[i];
     uint64_t corr = merged_corr(t, i);
     bool py_copy = (e->flags & EVF_CAPTURED) && e->kind == EVK_PYTHON;
     if (e->raw && !corr && !py_copy) {
-        put_raw(sb, t, e->raw);
+        put_raw(w, e->raw);
         return;
     }
     sb_printf(sb, "{\"ph\": \"%c\"", e->ph ? e->ph : 'X');
@@ -483,11 +490,12 @@ static void put_event(struct strbuf *sb, const struct trace *t, uint32_t i, cons
     sb_putc(sb, '}');
 }
 
-static void put_flow(struct strbuf *sb, const struct trace *t, const struct flow *f,
+static void put_flow(struct writer *w, const struct trace *t, const struct flow *f,
                      const uint32_t *lanes)
 {
+    struct strbuf *sb = &w->buf;
     if (f->raw) {
-        put_raw(sb, t, f->raw);
+        put_raw(w, f->raw);
         return;
     }
     sb_printf(sb, "{\"ph\": \"%c\", \"id\": %" PRIu64, f->ph, f->id);
@@ -532,6 +540,8 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     struct outfile of;
     if (outfile_open(&of, path, err) != ST_OK)
         return ST_IO;
+    rawtext_reader_init(&w.raw, t);
+    w.raw_err = err;
     /* The stream owns a copy of the descriptor; the outfile closes its own
      * and renames the finished file into place. */
     int fd = dup(of.fd);
@@ -558,7 +568,7 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     put_top(&w.buf, t);
     sb_puts(&w.buf, "\"traceEvents\": [\n");
     bool first = true;
-    for (uint32_t i = 0; i < t->ev.n; i++) {
+    for (uint32_t i = 0; i < t->ev.n && !w.raw_failed; i++) {
         if (!keep[i])
             continue;
         /* A metadata record as many times as the file repeated it. */
@@ -567,20 +577,20 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
             if (!first)
                 sb_puts(&w.buf, ",\n");
             first = false;
-            put_event(&w.buf, t, i, lanes);
+            put_event(&w, t, i, lanes);
             ne++;
             w_maybe_flush(&w);
         }
     }
-    for (size_t k = 0; all && k < t->others.n; k++) {
+    for (size_t k = 0; all && k < t->others.n && !w.raw_failed; k++) {
         if (!first)
             sb_puts(&w.buf, ",\n");
         first = false;
-        put_raw(&w.buf, t, t->others.v[k]);
+        put_raw(&w, t->others.v[k]);
         ne++;
         w_maybe_flush(&w);
     }
-    for (size_t k = 0; k < t->flows.n; k++) {
+    for (size_t k = 0; k < t->flows.n && !w.raw_failed; k++) {
         if (fkeep && !fkeep[k])
             continue;
         /* A graph launch's flow to a kernel the capture attributed: that
@@ -593,7 +603,7 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
         if (!first)
             sb_puts(&w.buf, ",\n");
         first = false;
-        put_flow(&w.buf, t, &t->flows.v[k], lanes);
+        put_flow(&w, t, &t->flows.v[k], lanes);
         nf++;
         w_maybe_flush(&w);
     }
@@ -608,10 +618,12 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
         w_maybe_flush(&w);
     }
     sb_puts(&w.buf, "\n]}\n");
-    w_flush(&w);
+    if (!w.raw_failed)
+        w_flush(&w);
     free(fkeep);
     free(lanes);
-    bool bad = w.failed;
+    rawtext_reader_close(&w.raw);
+    bool bad = w.failed || w.raw_failed;
     errno = 0;
     if (w.gz)
         bad |= gzclose(w.gz) != Z_OK;
@@ -620,7 +632,8 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     sb_free(&w.buf);
     if (bad) {
         int e = w.error ? w.error : errno ? errno : EIO;
-        errinfo_set(err, ST_IO, path, -1, "cannot write the trace: %s", strerror(e));
+        if (!w.raw_failed) /* else err tells why the input could not be read */
+            errinfo_set(err, ST_IO, path, -1, "cannot write the trace: %s", strerror(e));
         outfile_discard(&of);
         return ST_IO;
     }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/base/hash.h"
@@ -147,10 +148,21 @@ static void check_utf8(struct loader *L, size_t from, size_t to)
 /* Merging batch results into the trace (main thread, file order)           */
 /* ------------------------------------------------------------------------ */
 
-static uint64_t meta_hash(const struct event *e, const uint8_t *args, size_t n)
+/* What tells kept texts apart for the comparison of metadata records,
+ * which keep theirs as strtab ids (load_event.c): 0 for none. */
+static uint64_t raw_identity(const struct trace *t, uint32_t raw)
+{
+    if (!raw)
+        return 0;
+    const struct rawtext *x = &t->raws.v[raw];
+    return ((uint64_t)x->at << 1 | (x->len != 0)) + 1;
+}
+
+static uint64_t meta_hash(const struct trace *t, const struct event *e, const uint8_t *args,
+                          size_t n)
 {
     return hash_bytes(args, n) ^ hash_mix64(((uint64_t)e->name << 32) ^ e->row) ^
-           hash_mix64((uint64_t)e->ts ^ ((uint64_t)e->raw << 40));
+           hash_mix64((uint64_t)e->ts ^ (raw_identity(t, e->raw) << 24));
 }
 
 /* True when an identical metadata record was stored before; that record
@@ -158,15 +170,15 @@ static uint64_t meta_hash(const struct event *e, const uint8_t *args, size_t n)
 static bool meta_is_dup(struct loader *L, const struct event *e, const uint8_t *args, size_t n)
 {
     struct trace *t = L->t;
-    uint64_t h = meta_hash(e, args, n);
+    uint64_t h = meta_hash(t, e, args, n);
     uint32_t prev = hmap_get(&L->meta_seen, h);
     if (prev == IDX_NONE) {
         hmap_put(&L->meta_seen, h, (uint32_t)t->ev.n);
         return false;
     }
     struct event *p = &t->ev.v[prev];
-    if (p->name != e->name || p->row != e->row || p->ts != e->ts || p->raw != e->raw ||
-        p->flags != e->flags)
+    if (p->name != e->name || p->row != e->row || p->ts != e->ts ||
+        raw_identity(t, p->raw) != raw_identity(t, e->raw) || p->flags != e->flags)
         return false;
     bool same;
     if (p->args == IDX_NONE || e->args == IDX_NONE)
@@ -218,8 +230,24 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
     VEC_APPEND(&t->pys, b->pys.v, b->pys.n);
     VEC_APPEND(&t->launches, b->launches.v, b->launches.n);
     VEC_APPEND(&t->colls, b->colls.v, b->colls.n);
-    VEC_APPEND(&t->flows, b->flows.v, b->flows.n);
-    VEC_APPEND(&t->others, b->others.v, b->others.n);
+    /* Kept texts: the batch's raws index + 1 becomes the trace's index. */
+    uint32_t raws0 = (uint32_t)t->raws.n - 1;
+    if (t->raws.n + b->raws.n >= IDX_NONE) {
+        merge_fail(L, cut, ST_LIMIT, "more than %s events kept as written: too many for one trace",
+                   "4 billion");
+        return;
+    }
+    VEC_APPEND(&t->raws, b->raws.v, b->raws.n);
+    VEC_RESERVE(&t->flows, t->flows.n + b->flows.n);
+    for (size_t i = 0; i < b->flows.n; i++) {
+        struct flow f = b->flows.v[i];
+        if (f.raw)
+            f.raw += raws0;
+        t->flows.v[t->flows.n++] = f;
+    }
+    VEC_RESERVE(&t->others, t->others.n + b->others.n);
+    for (size_t i = 0; i < b->others.n; i++)
+        t->others.v[t->others.n++] = b->others.v[i] + raws0;
 
     VEC_RESERVE(&t->ev, t->ev.n + b->ev.n);
     VEC_RESERVE(&t->argbuf, t->argbuf.n + b->args.n);
@@ -234,6 +262,8 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
         for (; h < b->held.n && b->held.v[h] <= i; h++)
             VEC_PUSH(&t->held, (uint32_t)t->ev.n);
         struct event e = b->ev.v[i];
+        if (e.raw)
+            e.raw += raws0;
         const uint8_t *args = e.args != IDX_NONE ? b->args.v + e.args : NULL;
         size_t alen = b->arglen.v[i];
         if (e.kind == EVK_META) {
@@ -1017,6 +1047,20 @@ static void stop_workers(struct loader *L)
     pthread_cond_destroy(&L->done_cv);
 }
 
+/* Whether the export can read src again for the texts of events kept as
+ * written (rawtext.h): a regular file named by its path, read from its
+ * start; *o gets its identity. Stdin, memory and pipes keep the texts. */
+static bool input_rereadable(const struct source *src, struct rawtext_origin *o)
+{
+    struct stat st;
+    uint64_t next = src->out_done - (src->peek_len - src->peek_pos); /* peeked bytes come again */
+    if (src->mem || src->fd < 0 || strcmp(src->name, "-") == 0 || next != 0 ||
+        fstat(src->fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    rawtext_origin_of(o, &st);
+    return true;
+}
+
 enum status trace_load_source(struct source *src, const struct load_opts *opts, struct trace **out,
                               struct errinfo *err)
 {
@@ -1037,6 +1081,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
     };
     for (size_t i = 0; i < ARRAY_SIZE(hot_keys); i++)
         strtab_intern_cstr(&t->strs, hot_keys[i]);
+    (void)VEC_ADD(&t->raws); /* index 0: none */
     *out = t;
 
     struct loader L = {0};
@@ -1045,6 +1090,7 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
     L.t = t;
     L.err = err;
     L.sh.t = t;
+    L.sh.raw_in_file = t->raw_in_file = input_rereadable(src, &t->origin);
     pthread_mutex_init(&L.sh.lock, NULL);
     hmap_init(&L.meta_seen, 64);
     start_workers(&L, thread_count(opts));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/hash.h"
+#include "core/base/xalloc.h"
 #include "core/trace/devkind.h"
 #include "core/trace/jsonfast.h"
 #include "core/trace/jsonfault.h"
@@ -70,11 +71,50 @@ static void load_hooks_set_arena(struct arena *a)
 /* Worker state                                                             */
 /* ------------------------------------------------------------------------ */
 
+static void seen_init(struct intern_seen *m, uint32_t size)
+{
+    m->v = xcalloc(size, sizeof(*m->v));
+    m->mask = size - 1;
+    m->n = 0;
+}
+
+static void seen_put(struct intern_seen *m, uint64_t h, const char *s, uint32_t len, uint32_t id)
+{
+    struct intern_ent *e = m->v;
+    size_t i = h & m->mask;
+    while (e[i].s)
+        i = (i + 1) & m->mask;
+    e[i] = (struct intern_ent){.hash = h, .s = s, .len = len, .id = id};
+    m->n++;
+}
+
+/* Room for one more string: twice the slots when half full, or none of the
+ * strings any more at INTERN_SEEN_MAX. */
+static void seen_reserve(struct intern_seen *m)
+{
+    uint32_t size = m->mask + 1;
+    if ((m->n + 1) * 2 <= size)
+        return;
+    if (m->n + 1 > INTERN_SEEN_MAX) {
+        memset(m->v, 0, size * sizeof(*m->v));
+        m->n = 0;
+        return;
+    }
+    struct intern_seen old = *m;
+    seen_init(m, size * 2);
+    for (uint32_t i = 0; i < size; i++)
+        if (old.v[i].s)
+            seen_put(m, old.v[i].hash, old.v[i].s, old.v[i].len, old.v[i].id);
+    free(old.v);
+}
+
 void load_worker_init(struct worker *w, struct load_shared *sh)
 {
     memset(w, 0, sizeof(*w));
     w->sh = sh;
     arena_init(&w->arena, 64 * 1024);
+    seen_init(&w->strs, 1024);
+    seen_init(&w->vals, 256);
     for (size_t i = 0; i < ROWCACHE_SIZE; i++)
         w->rows[i].row = IDX_NONE;
 }
@@ -82,6 +122,8 @@ void load_worker_init(struct worker *w, struct load_shared *sh)
 void load_worker_done(struct worker *w)
 {
     arena_free(&w->arena);
+    free(w->strs.v);
+    free(w->vals.v);
     sb_free(&w->tmp);
     sb_free(&w->val);
     sb_free(&w->esc);
@@ -92,6 +134,7 @@ void load_batch_clear(struct batch_out *b)
 {
     b->ev.n = b->arglen.n = b->ops.n = b->pys.n = b->launches.n = 0;
     b->gpus.n = b->colls.n = b->flows.n = b->args.n = b->others.n = b->held.n = 0;
+    b->raws.n = 0;
     b->n_unsupported = 0;
     b->err_status = ST_OK;
     b->err_offset = 0;
@@ -113,32 +156,33 @@ void load_batch_free(struct batch_out *b)
     VEC_FREE(&b->flows);
     VEC_FREE(&b->args);
     VEC_FREE(&b->others);
+    VEC_FREE(&b->raws);
     VEC_FREE(&b->held);
 }
 
-/* Intern s in tab (shared, under the lock) through the direct-mapped
- * cache[0..mask]. */
-static uint32_t intern_cached(struct worker *w, struct strtab *tab, struct strcache_ent *cache,
-                              size_t mask, const char *s, size_t len)
+/* Intern s in tab (shared, under the lock) unless this worker's index m
+ * already has it. */
+static uint32_t intern_cached(struct worker *w, struct strtab *tab, struct intern_seen *m,
+                              const char *s, size_t len)
 {
     uint64_t h = hash_bytes(s, len);
-    struct strcache_ent *e = &cache[h & mask];
-    if (e->s && e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
-        return e->id;
+    for (size_t i = h & m->mask; m->v[i].s; i = (i + 1) & m->mask) {
+        const struct intern_ent *e = &m->v[i];
+        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
+            return e->id;
+    }
     pthread_mutex_lock(&w->sh->lock);
     uint32_t id = strtab_intern_hashed(tab, s, len, h);
     const char *stored = strtab_str(tab, id);
     pthread_mutex_unlock(&w->sh->lock);
-    e->hash = h;
-    e->s = stored;
-    e->len = (uint32_t)len;
-    e->id = id;
+    seen_reserve(m);
+    seen_put(m, h, stored, (uint32_t)len, id);
     return id;
 }
 
 uint32_t load_worker_intern(struct worker *w, const char *s, size_t len)
 {
-    return intern_cached(w, &w->sh->t->strs, w->strs, STRCACHE_SIZE - 1, s, len);
+    return intern_cached(w, &w->sh->t->strs, &w->strs, s, len);
 }
 
 /* Id in trace.vals of a parsed op argument list. */
@@ -146,7 +190,7 @@ static uint32_t intern_value(struct worker *w, const cJSON *v)
 {
     sb_clear(&w->val);
     pyval_encode(&w->val, v);
-    return intern_cached(w, &w->sh->t->vals, w->vals, VALCACHE_SIZE - 1, w->val.s, w->val.len);
+    return intern_cached(w, &w->sh->t->vals, &w->vals, w->val.s, w->val.len);
 }
 
 static uint32_t intern_item_string(struct worker *w, const cJSON *item)
@@ -791,30 +835,25 @@ static uint32_t add_aux(enum ev_kind kind, const struct hot *h, const char *name
 /* Events kept as written                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The event's text without the blanks between tokens: what the export
- * writes back for an event its fields do not rebuild. */
-static uint32_t intern_raw(struct worker *w, const char *text, size_t len)
+/* The text of an event its fields do not rebuild, text[0..len) at JSON
+ * offset `at`: where it lies when the input can be read again, else the
+ * text (struct rawtext). Metadata records keep their text: repeats are
+ * found by it. Returns the index + 1 of the entry in out->raws. */
+static uint32_t keep_raw(struct worker *w, const char *text, size_t len, uint64_t at, bool meta,
+                         struct batch_out *out)
 {
-    struct strbuf *sb = &w->raw;
-    sb_clear(sb);
-    bool in_str = false;
-    size_t from = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = false;
-        } else if (c == '"') {
-            in_str = true;
-        } else if (json_is_ws((unsigned char)c)) {
-            sb_putn(sb, text + from, i - from);
-            from = i + 1;
-        }
+    struct rawtext x;
+    if (w->sh->raw_in_file && !meta && at <= RAWTEXT_MAX_AT && len && len <= RAWTEXT_MAX_LEN) {
+        x.at = at;
+        x.len = len;
+    } else {
+        sb_clear(&w->raw);
+        rawtext_strip(&w->raw, text, len);
+        x.at = load_worker_intern(w, sb_str(&w->raw), w->raw.len);
+        x.len = 0;
     }
-    sb_putn(sb, text + from, len - from);
-    return load_worker_intern(w, sb_str(sb), sb->len);
+    VEC_PUSH(&out->raws, x);
+    return (uint32_t)out->raws.n;
 }
 
 /* Whether a time in µs, read as ns, is written back as the same number:
@@ -962,7 +1001,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     default:
         /* Kept as written, for the export of the whole trace. */
         out->n_unsupported++;
-        VEC_PUSH(&out->others, intern_raw(w, orig, len));
+        VEC_PUSH(&out->others, keep_raw(w, orig, len, offset, false, out));
         VEC_PUSH(&out->held, (uint32_t)out->ev.n);
         return;
     }
@@ -1032,7 +1071,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
             fl->quoted =
                 (uint8_t)((quoted & 1 ? FLOW_PID_QUOTED : 0) | (quoted & 2 ? FLOW_TID_QUOTED : 0));
         else
-            fl->raw = intern_raw(w, orig, len);
+            fl->raw = keep_raw(w, orig, len, offset, false, out);
         return;
     }
     if (f.args && !cJSON_IsObject(f.args)) {
@@ -1070,7 +1109,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
     if (exact && rebuildable(obj, &f, ph, &key, ts, dur, &quoted))
         flags |= (quoted & 1 ? EVF_PID_QUOTED : 0) | (quoted & 2 ? EVF_TID_QUOTED : 0);
     else
-        e->raw = intern_raw(w, orig, len);
+        e->raw = keep_raw(w, orig, len, offset, ph == 'M', out);
     e->flags = flags;
 }
 

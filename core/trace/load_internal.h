@@ -9,6 +9,7 @@
 
 #include "core/base/arena.h"
 #include "core/trace/argpack.h"
+#include "core/trace/rawtext.h"
 #include "core/base/errinfo.h"
 #include "core/base/hmap.h"
 #include "core/trace/trace.h"
@@ -60,6 +61,7 @@ struct load_shared {
     pthread_mutex_t lock;
     struct trace *t;  /* strs, vals and rows */
     struct hmap rows; /* rowkey -> index into t->rows */
+    bool raw_in_file; /* the input is a file read again for kept texts (read-only) */
 };
 
 /* What one batch of events turned into. Indices in events (aux, args) are
@@ -74,7 +76,8 @@ struct batch_out {
     VEC(struct coll_info) colls;
     VEC(struct flow) flows;
     argbytes_t args;
-    VEC(uint32_t) others; /* events of other phases: strtab ids of their text */
+    VEC(struct rawtext) raws; /* texts kept as written (trace.raws) */
+    VEC(uint32_t) others;     /* events of other phases: their raws index + 1 */
     VEC(uint32_t)
     held; /* per element not in ev (flow point, other phase):
              ev.n when it was read (trace.held) */
@@ -90,14 +93,24 @@ struct batch_out {
     char soft_msg[256];
 };
 
-#define STRCACHE_SIZE 4096 /* per-worker direct-mapped string cache */
-#define VALCACHE_SIZE 1024 /* the same for op argument values */
 #define ROWCACHE_SIZE 64
 
-struct strcache_ent {
+/* A worker's own index of the strings it has interned in a shared table:
+ * each distinct string takes the shared lock once per worker, until the
+ * index holds INTERN_SEEN_MAX strings; then it starts over, so that a trace
+ * of millions of distinct strings costs a worker 1.5 MB a table at most.
+ * Open addressing, linear probing, half full at most. */
+#define INTERN_SEEN_MAX (1u << 15)
+
+struct intern_ent {
     uint64_t hash;
-    const char *s; /* points into the shared table */
+    const char *s; /* points into the shared table; NULL: empty */
     uint32_t len, id;
+};
+
+struct intern_seen {
+    struct intern_ent *v;
+    uint32_t mask, n;
 };
 
 struct rowcache_ent {
@@ -115,9 +128,9 @@ struct kindcache_ent {
 /* A parsing thread's private state. */
 struct worker {
     struct load_shared *sh;
-    struct arena arena; /* cJSON allocations of the current event */
-    struct strcache_ent strs[STRCACHE_SIZE];
-    struct strcache_ent vals[VALCACHE_SIZE];
+    struct arena arena;      /* cJSON allocations of the current event */
+    struct intern_seen strs; /* into sh->t->strs */
+    struct intern_seen vals; /* into sh->t->vals */
     struct rowcache_ent rows[ROWCACHE_SIZE];
     struct kindcache_ent kinds[KINDCACHE_SIZE];
     struct strbuf tmp;
@@ -133,7 +146,8 @@ void load_worker_done(struct worker *w);
  * first fault (recorded in out). */
 void load_worker_parse_batch(struct worker *w, const char *buf, size_t len, uint64_t offset,
                              struct batch_out *out);
-/* Intern under the shared lock through the worker's cache. */
+/* Intern in the shared table; the lock is taken only for a string this
+ * worker has not interned before (struct intern_seen). */
 uint32_t load_worker_intern(struct worker *w, const char *s, size_t len);
 
 void load_batch_clear(struct batch_out *b);

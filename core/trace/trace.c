@@ -43,6 +43,7 @@ void trace_free(struct trace *t)
     VEC_FREE(&t->argbuf);
     VEC_FREE(&t->devices);
     VEC_FREE(&t->others);
+    VEC_FREE(&t->raws);
     free(t->launch_gpu);
     cJSON_Delete(t->top);
     free(t);
@@ -128,6 +129,7 @@ static size_t trace_memory(const struct trace *t)
     m += t->pys.cap * sizeof(*t->pys.v) + t->launches.cap * sizeof(*t->launches.v);
     m += t->gpus.cap * sizeof(*t->gpus.v) + t->colls.cap * sizeof(*t->colls.v);
     m += t->argbuf.cap + t->others.cap * sizeof(*t->others.v);
+    m += t->raws.cap * sizeof(*t->raws.v);
     m += t->held.cap * sizeof(*t->held.v);
     for (size_t r = 0; r < t->rows.n; r++)
         m += t->rows.v[r].nevents * sizeof(uint32_t);
@@ -147,6 +149,7 @@ void trace_memory_describe(const struct trace *t, struct strbuf *out)
     PART("pys", t->pys.cap * sizeof(*t->pys.v));
     PART("flows", t->flows.cap * sizeof(*t->flows.v));
     PART("args", t->argbuf.cap);
+    PART("kept-texts", t->raws.cap * sizeof(*t->raws.v));
     size_t orders = 0;
     for (size_t r = 0; r < t->rows.n; r++)
         orders += t->rows.v[r].nevents * sizeof(uint32_t);

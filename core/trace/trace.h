@@ -17,9 +17,10 @@
  * Nothing is lost for an export of the whole trace: an event or flow point
  * that the fields here do not rebuild exactly (a global instant, a counter
  * without a tid, an unknown key, a flow id that is a string...) keeps its
- * JSON text as written (.raw); events of other phases (B, E, b, e, n, ...)
- * keep theirs in trace.others; verbatim repeats of a metadata record are
- * counted (event.aux). */
+ * JSON text as written (.raw, a struct rawtext: where the text lies in the
+ * input file, read again by the export; rawtext.h); events of other phases
+ * (B, E, b, e, n, ...) keep theirs in trace.others; verbatim repeats of a
+ * metadata record are counted (event.aux). */
 #ifndef TORCHTOP_CORE_TRACE_H
 #define TORCHTOP_CORE_TRACE_H
 
@@ -119,9 +120,9 @@ struct event {
     uint32_t aux;          /* index into the kind's side table, IDX_NONE;
                               EVK_META: verbatim repeats of the record that
                               followed it (dropped, counted) */
-    uint32_t raw;          /* strtab id of the event's JSON text as written
-                              (blanks outside strings removed) when the
-                              fields here do not rebuild it; 0 otherwise */
+    uint32_t raw;          /* index into trace.raws of the event's JSON text
+                              as written when the fields here do not
+                              rebuild it; 0 otherwise */
     uint8_t kind;          /* enum ev_kind */
     uint8_t ph;            /* phase character as written ('X', 'i', 'C', 'M') */
     uint16_t flags;        /* enum ev_flags */
@@ -195,6 +196,28 @@ struct flow {
 enum flow_quoted {
     FLOW_PID_QUOTED = 1 << 0, /* "pid" written as a string of digits */
     FLOW_TID_QUOTED = 1 << 1, /* "tid" written as a string of digits */
+};
+
+/* The JSON text of an event kept as written (event.raw, flow.raw,
+ * trace.others): where it lies in the input (JSON byte offset `at`, `len`
+ * bytes), read again when exported (rawtext.h); or, when the input cannot
+ * be read again (stdin, memory, a pipe) or the event is a metadata record
+ * (repeats are found by their text), the text itself: len 0 and `at` the
+ * strtab id of the text without the blanks outside strings. */
+struct rawtext {
+    uint64_t at : 40;
+    uint64_t len : 24;
+};
+
+#define RAWTEXT_MAX_AT ((UINT64_C(1) << 40) - 1)
+#define RAWTEXT_MAX_LEN ((UINT64_C(1) << 24) - 1)
+
+/* The input file as it was when loaded, so that an export reading it again
+ * finds out whether it changed. */
+struct rawtext_origin {
+    uint64_t dev, ino;
+    uint64_t size;
+    int64_t mtime_ns;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -277,11 +300,14 @@ struct trace {
     VEC(uint8_t) argbuf; /* packed args (argpack.h) */
     VEC(struct device) devices;
     VEC(uint32_t)
-    others;               /* strtab ids of the JSON text of events of
-                             phases torchtop does not model (B, E,
-                             b, e, n, ...), file order */
-    struct hmap op_names; /* name id -> id of its name in TraceLens's
-                             tables, where they differ (opname.h) */
+    others; /* indices into raws of the JSON text of events of phases
+               torchtop does not model (B, E, b, e, n, ...), file order */
+    VEC(struct rawtext)
+    raws;                         /* texts kept as written; index 0 unused */
+    bool raw_in_file;             /* some raws lie in the input file */
+    struct rawtext_origin origin; /* that file when loaded */
+    struct hmap op_names;         /* name id -> id of its name in TraceLens's
+                                     tables, where they differ (opname.h) */
     VEC(uint32_t)
     held; /* per traceEvents element not in ev (flow points,
              events of other phases, metadata repeats), in file
