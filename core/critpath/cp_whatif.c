@@ -100,17 +100,14 @@ bool cp_whatif_matches(struct cp_whatif_rule *r, const struct cp_graph *g, uint3
         break;
     }
     /* the events critpath_edge_of_event gives the edge to */
-    if (ed->type != CPE_OPERATOR || ed->attr == IDX_NONE)
+    uint32_t op, ev = critpath_edge_event(g, e, &op);
+    if (ev == IDX_NONE)
         return false;
-    const struct cp_frame *f = g->f;
-    const struct cp_row *row = &f->rows.v[ed->attr];
-    if (name_matches(r, f->t, row->name))
+    const struct trace *t = g->f->t;
+    if (name_matches(r, t, t->ev.v[ev].name))
         return true;
-    if (!cp_row_on_gpu(row) || row->ic < 0)
-        return false;
-    const struct event *ev = f->t->ev.v;
-    for (uint32_t a = f->rows.v[row->ic].ev; a != IDX_NONE; a = ev[a].parent)
-        if (name_matches(r, f->t, ev[a].name))
+    for (; op != IDX_NONE; op = t->ev.v[op].parent)
+        if (name_matches(r, t, t->ev.v[op].name))
             return true;
     return false;
 }

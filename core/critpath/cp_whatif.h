@@ -12,8 +12,9 @@
  *     anywhere in event names, with the name rule below;
  *   - else an event name, matched whole: the operator edges attributed to
  *     an event of that name (its own time, not its children's) and the
- *     spans of GPU work launched inside such an event, at any depth
- *     (critpath_edge_of_event). A kernel name scales that kernel's spans.
+ *     spans of GPU work launched inside such an op, at any depth
+ *     (critpath_edge_of_event). A kernel name scales that kernel's spans;
+ *     a launch call's name only the calls' own spans.
  * FACTOR is a decimal number from 0 to 1000. */
 #ifndef TORCHTOP_CORE_CP_WHATIF_H
 #define TORCHTOP_CORE_CP_WHATIF_H

@@ -96,11 +96,17 @@ typedef double (*critpath_factor_fn)(const struct cp_graph *g, uint32_t e, void 
 int64_t critpath_whatif(struct cp_graph *g, critpath_factor_fn factor, void *ud, size_t *matched,
                         size_t *on_path);
 
-/* Whether edge e is a span of trace event `ev` (an index into trace.ev):
- * an operator edge attributed to ev itself (its own time, not its
- * children's), or the span of GPU work whose launch call lies inside ev
- * (ev is the call or an op enclosing it, at any depth). Kernel-kernel
- * gaps and launch delays belong to no event. */
+/* The trace event (index into trace.ev) whose span edge e is: the event
+ * of an operator edge (its own time, not its children's); IDX_NONE for
+ * kernel-kernel gaps, launch delays, dependencies and syncs. For GPU work,
+ * *launcher receives the innermost op around its launch call (the ops
+ * around that one are its trace.ev parents), else IDX_NONE. */
+uint32_t critpath_edge_event(const struct cp_graph *g, uint32_t e, uint32_t *launcher);
+
+/* Whether edge e is a span of trace event `ev`: ev is the edge's event
+ * (critpath_edge_event), or GPU work's launcher or an op around it: an op
+ * owns the GPU work launched inside it, at any depth; the launch call
+ * itself owns only its own span. */
 bool critpath_edge_of_event(const struct cp_graph *g, uint32_t e, uint32_t ev);
 
 /* The path's length if event `ev`'s edges (critpath_edge_of_event) ran

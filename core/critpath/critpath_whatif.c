@@ -51,21 +51,27 @@ int64_t critpath_whatif(struct cp_graph *g, critpath_factor_fn factor, void *ud,
     return after;
 }
 
-bool critpath_edge_of_event(const struct cp_graph *g, uint32_t e, uint32_t ev)
+uint32_t critpath_edge_event(const struct cp_graph *g, uint32_t e, uint32_t *launcher)
 {
     const struct cp_edge *ed = &g->edges.v[e];
+    *launcher = IDX_NONE;
     if (ed->type != CPE_OPERATOR || ed->attr == IDX_NONE)
-        return false;
+        return IDX_NONE;
     const struct cp_row *rows = g->f->rows.v;
     const struct cp_row *r = &rows[ed->attr];
-    if (r->ev == ev)
-        return true;
-    if (!cp_row_on_gpu(r) || r->ic < 0)
-        return false;
-    /* GPU work: the launch call, then the ops around it */
+    if (cp_row_on_gpu(r) && r->ic >= 0)
+        *launcher = g->f->t->ev.v[rows[r->ic].ev].parent;
+    return r->ev;
+}
+
+bool critpath_edge_of_event(const struct cp_graph *g, uint32_t e, uint32_t ev)
+{
+    uint32_t op;
+    if (critpath_edge_event(g, e, &op) == ev)
+        return ev != IDX_NONE;
     const struct event *evs = g->f->t->ev.v;
-    for (uint32_t a = rows[r->ic].ev; a != IDX_NONE; a = evs[a].parent)
-        if (a == ev)
+    for (; op != IDX_NONE; op = evs[op].parent)
+        if (op == ev)
             return true;
     return false;
 }
