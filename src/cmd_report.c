@@ -295,7 +295,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             struct cp_whatif_rule r;
             char msg[256];
             if (c->ropts.cp_nwhatif == ARRAY_SIZE(c->whatif)) {
-                usage_error(argv[optind - 1], ch, "is given more than 16 times");
+                usage_error(NULL, 0, "--what-if is given more than 16 times");
                 return EXIT_USAGE;
             }
             if (!cp_whatif_parse(optarg, &r, msg)) {
