@@ -24,6 +24,8 @@ int64_t critpath_whatif(struct cp_graph *g, critpath_factor_fn factor, void *ud,
         on[g->path.v[k]] = 1;
     for (size_t e = 0; e < g->edges.n; e++)
         was[e] = g->edges.v[e].weight;
+    /* a cap that keeps any path's sum of weights from overflowing */
+    double cap = (double)(INT64_MAX / 4) / (double)(g->edges.n + 1);
     for (size_t e = 0; e < g->edges.n; e++) {
         double f = factor(g, (uint32_t)e, ud);
         if (f < 0)
@@ -31,8 +33,7 @@ int64_t critpath_whatif(struct cp_graph *g, critpath_factor_fn factor, void *ud,
         m++;
         p += on[e];
         double w = (double)was[e] * f;
-        critpath_set_weight(g, (uint32_t)e,
-                            w >= (double)INT64_MAX / 2 ? INT64_MAX / 2 : llround(w));
+        critpath_set_weight(g, (uint32_t)e, llround(w > cap ? cap : w));
     }
     int64_t after = g->length;
     if (m) {
