@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/analysis/analysis.h"
+#include "core/critpath/cp_whatif.h"
 #include "core/job/job_tables.h"
 #include "core/base/display.h"
 #include "core/base/outfile.h"
@@ -47,6 +48,7 @@ struct report_cli {
     enum folded_metric metric;
     const char *captures[16]; /* --capture, in order */
     size_t ncaptures;
+    const char *whatif[16]; /* --what-if, in order */
 };
 
 static void report_usage(FILE *f)
@@ -93,6 +95,11 @@ static void report_usage(FILE *f)
         "                         HTA picks a region (\"\" for the whole trace); by\n"
         "                         default each ProfilerStep#N\n"
         "      --cp-edges         critical-path: also list the path's edges\n"
+        "      --what-if T=F      critical-path: the path's new length if the edges of T\n"
+        "                         ran F times as long (0 to 1000; repeatable). T is a\n"
+        "                         bound (cpu_bound, gpu_kernel_launch_overhead...), an\n"
+        "                         edge type, an event name (an op: its own time and the\n"
+        "                         GPU work it launched) or re:REGEX (POSIX extended)\n"
         "      --max-name-width N text output: cut names to N columns (default 60)\n"
         "      --all-columns      text/md output: include the detail columns\n"
         "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
@@ -131,6 +138,7 @@ enum {
     OPT_IDLEINT,
     OPT_CPREGION,
     OPT_CPEDGES,
+    OPT_WHATIF,
     OPT_CAPTURE,
 };
 
@@ -156,6 +164,18 @@ static void usage_error(const char *arg, int opt, const char *what)
     }
     fprintf(stderr, "%s; try 'torchtop report --help'\n", sb_str(&sb));
     sb_free(&sb);
+}
+
+/* Whether the -t list names the critical path. */
+static bool names_critical_path(const char *tables)
+{
+    bool yes = false;
+    char *copy = tables ? xstrdup(tables) : NULL, *save = NULL;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !yes;
+         tok = strtok_r(NULL, ",", &save))
+        yes = strcmp(tok, "critical-path") == 0;
+    free(copy);
+    return yes;
 }
 
 static int parse_args(int argc, char **argv, struct report_cli *c, const char **path)
@@ -185,6 +205,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"idle-intervals", no_argument, NULL, OPT_IDLEINT},
         {"region", required_argument, NULL, OPT_CPREGION},
         {"cp-edges", no_argument, NULL, OPT_CPEDGES},
+        {"what-if", required_argument, NULL, OPT_WHATIF},
         {"capture", required_argument, NULL, OPT_CAPTURE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -270,6 +291,24 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         case OPT_CPEDGES:
             c->ropts.cp_edges = true;
             break;
+        case OPT_WHATIF: {
+            struct cp_whatif_rule r;
+            char msg[256];
+            if (c->ropts.cp_nwhatif == ARRAY_SIZE(c->whatif)) {
+                usage_error(NULL, 0, "--what-if is given more than 16 times");
+                return EXIT_USAGE;
+            }
+            if (!cp_whatif_parse(optarg, &r, msg)) {
+                char what[300];
+                snprintf(what, sizeof(what), "--what-if %s", msg);
+                usage_error(NULL, 0, what);
+                return EXIT_USAGE;
+            }
+            cp_whatif_free(&r);
+            c->whatif[c->ropts.cp_nwhatif++] = optarg;
+            c->ropts.cp_whatif = c->whatif;
+            break;
+        }
         case OPT_NOHEADER:
             c->no_header = true;
             break;
@@ -331,6 +370,10 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         dashes += strcmp(argv[i], "-") == 0;
     if (dashes > 1) {
         usage_error(NULL, 0, "standard input is read once: give at most one trace as '-'");
+        return EXIT_USAGE;
+    }
+    if (c->ropts.cp_nwhatif && !names_critical_path(c->tables)) {
+        usage_error(NULL, 0, "--what-if goes with -t critical-path");
         return EXIT_USAGE;
     }
     *path = argv[optind];

@@ -42,6 +42,7 @@ PREFIXES = {
     "ranksum_io": ["ranksum_"],
     "job_tables": ["job_view_"],
     "hta_report_launch": ["hta_report_"],
+    "critpath_whatif": ["critpath_"],
 }
 
 DEF = re.compile(r"^(?!static\b)[A-Za-z_][A-Za-z0-9_ \*]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")

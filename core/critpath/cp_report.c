@@ -11,6 +11,7 @@
 #include "core/critpath/cp_frame.h"
 #include "core/critpath/cp_report.h"
 #include "core/critpath/critpath.h"
+#include "core/critpath/cp_whatif.h"
 
 /* HTA's short name as its breakdown prints it: a name with neither '<'
  * nor '(' as it is; else, with every "->" removed, each '>' drops the text
@@ -187,8 +188,62 @@ static void parse_region(const char *spec, char *ann, size_t n, unsigned *inst)
     }
 }
 
-static bool add_region(const struct cp_frame *f, const char *ann, unsigned inst, struct table *sum,
-                       struct table *evs, struct table *edg, char *err)
+/* The tables being filled, and the what-if rules. */
+struct cp_tables {
+    struct table *sum, *evs, *edg, *lens, *wif;
+    struct cp_whatif_set rules;
+};
+
+/* One row per region: its length and the share of each bound. */
+static void length_row(struct table *tab, const struct cp_graph *g, const char *region)
+{
+    int64_t by[CPB__COUNT] = {0}, total = 0;
+    for (size_t k = 0; k < g->path.n; k++) {
+        const struct cp_edge *e = &g->edges.v[g->path.v[k]];
+        by[critpath_bound_by(g, e)] += e->span;
+        total += e->span;
+    }
+    size_t r = table_add_row(tab);
+    table_set_text(tab, r, 0, region);
+    table_set_int(tab, r, 1, (int64_t)g->path.n);
+    table_set_int(tab, r, 2, total);
+    for (int b = CPB_CPU; b < CPB__COUNT; b++)
+        table_set_float(tab, r, (size_t)(2 + b), total ? 100.0 * (double)by[b] / (double)total : 0);
+    table_set_float(tab, r, 2 + CPB__COUNT,
+                    total ? 100.0 * (double)by[CPB_NONE] / (double)total : 0);
+}
+
+static void whatif_row(struct table *tab, struct cp_graph *g, const char *region, const char *what,
+                       struct cp_whatif_set *rules)
+{
+    size_t matched, on_path;
+    int64_t after = critpath_whatif(g, cp_whatif_factor, rules, &matched, &on_path);
+    size_t r = table_add_row(tab);
+    table_set_text(tab, r, 0, region);
+    table_set_text(tab, r, 1, what);
+    table_set_int(tab, r, 2, (int64_t)matched);
+    table_set_int(tab, r, 3, (int64_t)on_path);
+    table_set_int(tab, r, 4, g->length);
+    table_set_int(tab, r, 5, after);
+    table_set_int(tab, r, 6, g->length - after);
+    table_set_float(tab, r, 7,
+                    g->length ? 100.0 * (double)(g->length - after) / (double)g->length : 0);
+}
+
+/* Each rule alone, then all of them together (the first rule that takes
+ * an edge gives its factor). */
+static void whatif_rows(struct cp_tables *ct, struct cp_graph *g, const char *region)
+{
+    for (size_t i = 0; i < ct->rules.n; i++) {
+        struct cp_whatif_set one = {&ct->rules.v[i], 1};
+        whatif_row(ct->wif, g, region, ct->rules.v[i].spec, &one);
+    }
+    if (ct->rules.n > 1)
+        whatif_row(ct->wif, g, region, "(all together)", &ct->rules);
+}
+
+static bool add_region(const struct cp_frame *f, const char *ann, unsigned inst,
+                       struct cp_tables *ct, char *err)
 {
     struct cp_graph *g = critpath_build(f, ann, inst, err);
     if (!g)
@@ -200,112 +255,188 @@ static bool add_region(const struct cp_frame *f, const char *ann, unsigned inst,
         snprintf(region, sizeof(region), "%.280s:%u", ann, inst);
     else
         snprintf(region, sizeof(region), "%.280s", ann);
+    struct table *notes = ct->sum ? ct->sum : ct->lens;
     if (!g->ok) {
-        table_add_note(sum, "%s: the graph has a cycle; no path", region);
+        table_add_note(notes, "%s: the graph has a cycle; no path", region);
     } else {
         /* HTA's length sums the edges as measured; the search counts a
          * negative span (a child outliving its parent) as 0 */
         int64_t spans = 0;
         for (size_t k = 0; k < g->path.n; k++)
             spans += g->edges.v[g->path.v[k]].span;
-        if (spans == g->length)
-            table_add_note(sum, "%s: path of %zu edges, %lld µs", region, g->path.n,
-                           (long long)spans);
-        else
-            table_add_note(sum, "%s: path of %zu edges, %lld µs (%lld µs with negative spans as 0)",
+        if (spans != g->length)
+            table_add_note(notes,
+                           "%s: path of %zu edges, %lld µs (%lld µs with negative spans as 0)",
                            region, g->path.n, (long long)spans, (long long)g->length);
-        summary_rows(sum, g, region);
-        event_rows(evs, g, region);
-        if (edg)
-            edge_rows(edg, g, region);
+        else if (ct->sum)
+            table_add_note(notes, "%s: path of %zu edges, %lld µs", region, g->path.n,
+                           (long long)spans);
+        if (ct->sum) {
+            summary_rows(ct->sum, g, region);
+            event_rows(ct->evs, g, region);
+        } else {
+            length_row(ct->lens, g, region);
+        }
+        if (ct->edg)
+            edge_rows(ct->edg, g, region);
+        if (ct->wif)
+            whatif_rows(ct, g, region);
     }
     critpath_free(g);
     return true;
 }
 
-bool cp_report_tables(const struct trace *t, const char *region, bool edges, struct table_list *out,
+static const struct table_col sum_cols[] = {
+    {"region", "region", COL_TEXT, 0, COLF_ASC},
+    {"bound_by", "bound by", COL_TEXT, 0, COLF_NAME | COLF_KEY},
+    {"edges", "edges", COL_INT, 0, 0},
+    {"duration_us", "time µs", COL_INT, 0, COLF_KEY},
+    {"share", "share %", COL_PERCENT, 1, COLF_KEY},
+};
+static const struct table_col ev_cols[] = {
+    {"region", "region", COL_TEXT, 0, COLF_ASC},
+    {"name", "name", COL_TEXT, 0, COLF_WIDE | COLF_NAME},
+    {"stream", "stream", COL_INT, 0, 0},
+    {"edges", "edges", COL_INT, 0, 0},
+    {"duration_us", "time on path µs", COL_INT, 0, COLF_KEY},
+    {"share", "share %", COL_PERCENT, 1, COLF_KEY},
+};
+static const struct table_col edge_cols[] = {
+    {"region", "region", COL_TEXT, 0, COLF_ASC},
+    {"duration", "duration µs", COL_INT, 0, 0},
+    {"type", "type", COL_TEXT, 0, 0},
+    {"s_name", "name", COL_TEXT, 0, COLF_WIDE | COLF_NAME},
+    {"pid", "pid", COL_INT, 0, 0},
+    {"tid", "tid", COL_INT, 0, 0},
+    {"stream", "stream", COL_INT, 0, 0},
+    {"bound_by", "bound by", COL_TEXT, 0, 0},
+    {"ts", "ts µs", COL_INT, 0, 0},
+    {"dur", "dur µs", COL_INT, 0, 0},
+};
+/* Shares in the order of enum cp_bound from CPB_CPU, then zero_weight. */
+static const struct table_col len_cols[] = {
+    {"region", "region", COL_TEXT, 0, COLF_ASC | COLF_NAME},
+    {"edges", "edges", COL_INT, 0, 0},
+    {"length_us", "length µs", COL_INT, 0, COLF_KEY},
+    {"cpu_bound", "cpu %", COL_PERCENT, 1, 0},
+    {"gpu_compute_bound", "gpu compute %", COL_PERCENT, 1, 0},
+    {"gpu_communication_bound", "gpu comm %", COL_PERCENT, 1, 0},
+    {"gpu_kernel_launch_overhead", "launch %", COL_PERCENT, 1, 0},
+    {"gpu_kernel_kernel_overhead", "kernel-kernel %", COL_PERCENT, 1, 0},
+    {"zero_weight", "zero weight %", COL_PERCENT, 1, 0},
+};
+static const struct table_col wif_cols[] = {
+    {"region", "region", COL_TEXT, 0, COLF_ASC},
+    {"what_if", "what if", COL_TEXT, 0, COLF_WIDE | COLF_NAME},
+    {"edges", "edges matched", COL_INT, 0, 0},
+    {"on_path", "on path", COL_INT, 0, 0},
+    {"before_us", "length µs", COL_INT, 0, 0},
+    {"after_us", "new length µs", COL_INT, 0, 0},
+    {"saving_us", "saving µs", COL_INT, 0, COLF_KEY},
+    {"saving", "saving %", COL_PERCENT, 1, COLF_KEY},
+};
+#define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+
+static void tables_free(struct cp_tables *ct)
+{
+    table_free(ct->sum);
+    table_free(ct->evs);
+    table_free(ct->edg);
+    table_free(ct->lens);
+    table_free(ct->wif);
+}
+
+/* Each ProfilerStep#N, in the order they appear; the whole trace when
+ * there is none. */
+static bool add_steps(const struct cp_frame *f, struct cp_tables *ct, char *err)
+{
+    bool ok = true;
+    VEC(uint32_t) seen = {0};
+    for (size_t i = 0; i < f->rows.n && ok; i++) {
+        const struct cp_row *r = &f->rows.v[i];
+        if (r->stream != -1 || strncmp(trace_str(f->t, r->name), "ProfilerStep#", 13))
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < seen.n && !dup; k++)
+            dup = seen.v[k] == r->name;
+        if (dup)
+            continue;
+        VEC_PUSH(&seen, r->name);
+        ok = add_region(f, trace_str(f->t, r->name), 0, ct, err);
+    }
+    if (!seen.n && ok)
+        ok = add_region(f, "", 0, ct, err);
+    VEC_FREE(&seen);
+    return ok;
+}
+
+bool cp_report_tables(const struct trace *t, const struct cp_report_opts *o, struct table_list *out,
                       char *err)
 {
-    static const struct table_col sum_cols[] = {
-        {"region", "region", COL_TEXT, 0, COLF_ASC},
-        {"bound_by", "bound by", COL_TEXT, 0, COLF_NAME | COLF_KEY},
-        {"edges", "edges", COL_INT, 0, 0},
-        {"duration_us", "time µs", COL_INT, 0, COLF_KEY},
-        {"share", "share %", COL_PERCENT, 1, COLF_KEY},
-    };
-    static const struct table_col ev_cols[] = {
-        {"region", "region", COL_TEXT, 0, COLF_ASC},
-        {"name", "name", COL_TEXT, 0, COLF_WIDE | COLF_NAME},
-        {"stream", "stream", COL_INT, 0, 0},
-        {"edges", "edges", COL_INT, 0, 0},
-        {"duration_us", "time on path µs", COL_INT, 0, COLF_KEY},
-        {"share", "share %", COL_PERCENT, 1, COLF_KEY},
-    };
-    static const struct table_col edge_cols[] = {
-        {"region", "region", COL_TEXT, 0, COLF_ASC},
-        {"duration", "duration µs", COL_INT, 0, 0},
-        {"type", "type", COL_TEXT, 0, 0},
-        {"s_name", "name", COL_TEXT, 0, COLF_WIDE | COLF_NAME},
-        {"pid", "pid", COL_INT, 0, 0},
-        {"tid", "tid", COL_INT, 0, 0},
-        {"stream", "stream", COL_INT, 0, 0},
-        {"bound_by", "bound by", COL_TEXT, 0, 0},
-        {"ts", "ts µs", COL_INT, 0, 0},
-        {"dur", "dur µs", COL_INT, 0, 0},
-    };
-    struct cp_frame *f = cp_frame_new(t);
-    struct table *sum =
-        table_new("critical_path", "HTA critical path: share of its length by what bounds it",
-                  sum_cols, sizeof(sum_cols) / sizeof(sum_cols[0]));
-    sum->whole = true;
-    struct table *evs =
-        table_new("critical_path_events", "Ops and GPU work on the critical path, by time on it",
-                  ev_cols, sizeof(ev_cols) / sizeof(ev_cols[0]));
-    struct table *edg =
-        edges ? table_new("critical_path_edges", "The critical path's edges, first to last",
-                          edge_cols, sizeof(edge_cols) / sizeof(edge_cols[0]))
-              : NULL;
-    if (edg)
-        edg->whole = true;
-    if (!f->has_sync)
-        table_add_note(sum, "The trace has no CUDA synchronization events: the path has no sync "
-                            "edges and may be inaccurate (HTA says the same)");
+    struct cp_tables ct = {0};
+    ct.rules.v = xcalloc(o->nwhatif + 1, sizeof(*ct.rules.v));
     bool ok = true;
-    if (region) {
-        char ann[256];
-        unsigned inst;
-        parse_region(region, ann, sizeof(ann), &inst);
-        ok = add_region(f, ann, inst, sum, evs, edg, err);
-    } else {
-        /* each ProfilerStep#N, in the order they appear */
-        VEC(uint32_t) seen = {0};
-        for (size_t i = 0; i < f->rows.n && ok; i++) {
-            const struct cp_row *r = &f->rows.v[i];
-            if (r->stream != -1 || strncmp(trace_str(t, r->name), "ProfilerStep#", 13))
-                continue;
-            bool dup = false;
-            for (size_t k = 0; k < seen.n && !dup; k++)
-                dup = seen.v[k] == r->name;
-            if (dup)
-                continue;
-            VEC_PUSH(&seen, r->name);
-            ok = add_region(f, trace_str(t, r->name), 0, sum, evs, edg, err);
-        }
-        if (!seen.n && ok)
-            ok = add_region(f, "", 0, sum, evs, edg, err);
-        VEC_FREE(&seen);
+    for (size_t i = 0; i < o->nwhatif && ok; i++) {
+        ok = cp_whatif_parse(o->whatif[i], &ct.rules.v[i], err);
+        ct.rules.n += ok;
     }
-    cp_frame_free(f);
     if (!ok) {
-        table_free(sum);
-        table_free(evs);
-        table_free(edg);
+        for (size_t i = 0; i < ct.rules.n; i++)
+            cp_whatif_free(&ct.rules.v[i]);
+        free(ct.rules.v);
         return false;
     }
-    table_sort(evs, 4, true);
-    table_list_add(out, sum);
-    table_list_add(out, evs);
-    if (edg)
-        table_list_add(out, edg);
+    if (o->lengths_only) {
+        ct.lens = table_new("critical_path_regions",
+                            "HTA critical path per region: length and share of each bound",
+                            len_cols, NCOLS(len_cols));
+        ct.lens->whole = true;
+    } else {
+        ct.sum =
+            table_new("critical_path", "HTA critical path: share of its length by what bounds it",
+                      sum_cols, NCOLS(sum_cols));
+        ct.sum->whole = true;
+        ct.evs = table_new("critical_path_events",
+                           "Ops and GPU work on the critical path, by time on it", ev_cols,
+                           NCOLS(ev_cols));
+    }
+    if (o->edges) {
+        ct.edg = table_new("critical_path_edges", "The critical path's edges, first to last",
+                           edge_cols, NCOLS(edge_cols));
+        ct.edg->whole = true;
+    }
+    if (ct.rules.n) {
+        ct.wif = table_new("critical_path_what_if",
+                           "HTA critical path if some edges ran FACTOR times as long", wif_cols,
+                           NCOLS(wif_cols));
+        ct.wif->whole = true;
+    }
+    struct cp_frame *f = cp_frame_new(t);
+    if (!f->has_sync)
+        table_add_note(ct.sum ? ct.sum : ct.lens,
+                       "The trace has no CUDA synchronization events: the path has no sync "
+                       "edges and may be inaccurate (HTA says the same)");
+    if (o->region) {
+        char ann[256];
+        unsigned inst;
+        parse_region(o->region, ann, sizeof(ann), &inst);
+        ok = add_region(f, ann, inst, &ct, err);
+    } else {
+        ok = add_steps(f, &ct, err);
+    }
+    cp_frame_free(f);
+    for (size_t i = 0; i < ct.rules.n; i++)
+        cp_whatif_free(&ct.rules.v[i]);
+    free(ct.rules.v);
+    if (!ok) {
+        tables_free(&ct);
+        return false;
+    }
+    if (ct.evs)
+        table_sort(ct.evs, 4, true);
+    struct table *order[] = {ct.sum, ct.lens, ct.evs, ct.edg, ct.wif};
+    for (size_t i = 0; i < NCOLS(order); i++)
+        if (order[i])
+            table_list_add(out, order[i]);
     return true;
 }

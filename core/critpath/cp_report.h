@@ -8,12 +8,24 @@
 #include "core/base/table.h"
 #include "core/trace/trace.h"
 
-/* Tables of the critical path of each region: `region` is
- * ANNOTATION[:INSTANCE] (HTA's annotation and instance, 0-based; "" for the
- * whole trace), NULL for every ProfilerStep#N in turn (the whole trace when
- * there is none). The summary per bound_by and the events on the path; with
- * `edges`, the path's edges too. False with a message in err (size 256). */
-bool cp_report_tables(const struct trace *t, const char *region, bool edges, struct table_list *out,
+struct cp_report_opts {
+    /* ANNOTATION[:INSTANCE] (HTA's annotation and instance, 0-based; "" for
+     * the whole trace), NULL for every ProfilerStep#N in turn (the whole
+     * trace when there is none) */
+    const char *region;
+    bool edges;                /* the path's edges too */
+    bool lengths_only;         /* one row per region (length, share per bound) instead of
+                                  the summary and the events: the per-rank view of a job */
+    const char *const *whatif; /* --what-if rules (cp_whatif.h), nwhatif of them */
+    size_t nwhatif;
+};
+
+/* Tables of the critical path of each region: the summary per bound_by
+ * and the events on the path, or with lengths_only one row per region;
+ * the path's edges on request; with what-if rules, each rule's new path
+ * length per region (alone, and all together when there are several).
+ * False with a message in err (size 256): a missing region, a bad rule. */
+bool cp_report_tables(const struct trace *t, const struct cp_report_opts *o, struct table_list *out,
                       char *err);
 
 #endif

@@ -80,6 +80,39 @@ void critpath_set_weight(struct cp_graph *g, uint32_t e, int64_t weight);
 /* The longest path: fills path and length; false when the graph has a cycle. */
 bool critpath_longest(struct cp_graph *g);
 
+/* What-if: the path when some edges run FACTOR times as long.
+ *
+ * `factor` says, per edge, the factor its weight is scaled by (>= 0), or
+ * a negative number to leave it as it is. The weight as built is the
+ * edge's measured time (a negative span 0); the scaled one is rounded to
+ * whole µs. */
+typedef double (*critpath_factor_fn)(const struct cp_graph *g, uint32_t e, void *ud);
+
+/* The length (µs, the search's: negative spans count 0) of the longest
+ * path with the edges re-weighted by `factor`; -1 when the graph has no
+ * path. The graph is left as it was: weights, path and length. matched
+ * and on_path (either may be NULL) receive how many edges were scaled and
+ * how many of those are on the path as it was. Linear in the graph. */
+int64_t critpath_whatif(struct cp_graph *g, critpath_factor_fn factor, void *ud, size_t *matched,
+                        size_t *on_path);
+
+/* The trace event (index into trace.ev) whose span edge e is: the event
+ * of an operator edge (its own time, not its children's); IDX_NONE for
+ * kernel-kernel gaps, launch delays, dependencies and syncs. For GPU work,
+ * *launcher receives the innermost op around its launch call (the ops
+ * around that one are its trace.ev parents), else IDX_NONE. */
+uint32_t critpath_edge_event(const struct cp_graph *g, uint32_t e, uint32_t *launcher);
+
+/* Whether edge e is a span of trace event `ev`: ev is the edge's event
+ * (critpath_edge_event), or GPU work's launcher or an op around it: an op
+ * owns the GPU work launched inside it, at any depth; the launch call
+ * itself owns only its own span. */
+bool critpath_edge_of_event(const struct cp_graph *g, uint32_t e, uint32_t ev);
+
+/* The path's length if event `ev`'s edges (critpath_edge_of_event) ran
+ * `factor` (>= 0) times as long: critpath_whatif for one event. */
+int64_t critpath_whatif_event(struct cp_graph *g, uint32_t ev, double factor, size_t *matched);
+
 /* HTA's classification of an edge of the path. */
 enum cp_bound critpath_bound_by(const struct cp_graph *g, const struct cp_edge *e);
 const char *critpath_bound_name(enum cp_bound b);

@@ -17,10 +17,10 @@
 #include "core/trace/load.h"
 
 /* The report registry's tables that come from HTA's analyses
- * (core/report/report.c, docs/metrics.md §14). */
+ * (core/report/report.c, docs/metrics.md §14 and §18). */
 static const char *const hta_names[] = {
-    "temporal",     "idle-time",    "kernel-types", "overlap",
-    "launch-stats", "queue-length", "memory-bw",    NULL,
+    "temporal",     "idle-time", "kernel-types",  "overlap", "launch-stats",
+    "queue-length", "memory-bw", "critical-path", NULL,
 };
 
 bool job_hta_is_table(const char *name)
@@ -54,7 +54,12 @@ static bool hta_load_one(void *ud, size_t i)
     if (L->st[i] == ST_OK) {
         struct analysis *a = analysis_new(t);
         char msg[256];
-        if (!report_build(a, L->o->names, L->o->report, &L->tables[i], msg)) {
+        /* the critical path per rank: one row per region */
+        struct report_opts ro = {0};
+        if (L->o->report)
+            ro = *L->o->report;
+        ro.cp_lengths_only = true;
+        if (!report_build(a, L->o->names, &ro, &L->tables[i], msg)) {
             L->st[i] = ST_FORMAT;
             errinfo_set(&L->errs[i], ST_FORMAT, path, -1, "%s", msg);
         }

@@ -6,6 +6,10 @@
  * (job.h), and read with the same parallel runner and cap on traces in
  * memory; each trace is freed once its tables and summary are made.
  *
+ * The critical path gives one row per rank and region (its length and
+ * the share of each bound: report_opts.cp_lengths_only), and its what-if
+ * rows per rank.
+ *
  * Rank summaries (`*.summary`) hold no events, so they cannot give these
  * tables: job_hta_load refuses them. */
 #ifndef TORCHTOP_CORE_JOB_HTA_H

@@ -118,6 +118,13 @@ static const struct rule rules[] = {
     {"ranks", INV_COLS_SUM, NULL, "computation_ms,exposed_comm_ms,exposed_memcpy_ms,idle_ms",
      "total_ms", NULL, 0.0005},
     {"stragglers", INV_NONNEG, "*", NULL, NULL, NULL, 0},
+    /* The critical path (docs/metrics.md §18): the shares of its bounds sum
+     * to 100 per region (a negative span can take one below 0). */
+    {"critical_path", INV_SHARE_SUM, "share", NULL, "=100", "rank,region", 0},
+    {"critical_path_regions", INV_COLS_SUM, NULL,
+     "cpu_bound,gpu_compute_bound,gpu_communication_bound,gpu_kernel_launch_overhead,"
+     "gpu_kernel_kernel_overhead,zero_weight", "=100", NULL, 0},
+    {"critical_path_what_if", INV_NONNEG, "before_us,after_us", NULL, NULL, NULL, 0},
 };
 /* clang-format on */
 

@@ -14,7 +14,8 @@
  *                   temporal breakdown, the per-rank job breakdown)
  *   sums to whole   a share column adds up to its whole over the rows, or
  *                   over each group of rows (ops' and categories' % of all
- *                   GPU time to 100, idle-time ratios per stream to 1)
+ *                   GPU time to 100, idle-time ratios per stream to 1, the
+ *                   critical path's bound shares per region to 100)
  *   cumulative      a running percentage never falls and ends at 100
  *   ordered         quantiles (min <= 25% <= 50% <= 75% <= max)
  *

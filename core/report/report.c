@@ -112,7 +112,11 @@ static bool build_graphs(struct analysis *a, const struct report_opts *o, struct
 static bool build_critpath(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
-    return cp_report_tables(a->t, o ? o->cp_region : NULL, o && o->cp_edges, out, err);
+    struct cp_report_opts co = {0};
+    if (o)
+        co = (struct cp_report_opts){o->cp_region, o->cp_edges, o->cp_lengths_only, o->cp_whatif,
+                                     o->cp_nwhatif};
+    return cp_report_tables(a->t, &co, out, err);
 }
 
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,

@@ -12,12 +12,15 @@
 #include "core/base/table.h"
 
 struct report_opts {
-    bool linked_only;          /* only GPU events linked to a launch (TraceLens's default) */
-    struct keyavg_opts keyavg; /* key-averages grouping and time unit */
-    const char *arch;          /* device peaks: built-in name or TraceLens arch JSON path */
-    bool idle_intervals;       /* idle-time: add HTA's idle interval statistics */
-    const char *cp_region;     /* critical-path: ANNOTATION[:INSTANCE], NULL = each step */
-    bool cp_edges;             /* critical-path: list the path's edges too */
+    bool linked_only;             /* only GPU events linked to a launch (TraceLens's default) */
+    struct keyavg_opts keyavg;    /* key-averages grouping and time unit */
+    const char *arch;             /* device peaks: built-in name or TraceLens arch JSON path */
+    bool idle_intervals;          /* idle-time: add HTA's idle interval statistics */
+    const char *cp_region;        /* critical-path: ANNOTATION[:INSTANCE], NULL = each step */
+    bool cp_edges;                /* critical-path: list the path's edges too */
+    bool cp_lengths_only;         /* critical-path: one row per region (a job's view per rank) */
+    const char *const *cp_whatif; /* critical-path: --what-if rules (cp_whatif.h) */
+    size_t cp_nwhatif;
 };
 
 /* Builds one or more tables into out. Returns false with a message in

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/analysis/analysis.h"
+#include "core/base/common.h"
 #include "core/base/errinfo.h"
 #include "core/job/job.h"
 #include "core/job/job_hta.h"
@@ -33,7 +34,9 @@
 
 static const char TRACE_TABLES[] = "all,temporal,idle-time,kernel-types,overlap,launch-stats,"
                                    "queue-length,memory-bw";
-static const char JOB_HTA_TABLES[] = "temporal,idle-time,kernel-types,queue-length";
+static const char JOB_HTA_TABLES[] = "temporal,idle-time,kernel-types,queue-length,critical-path";
+/* A what-if on the critical path, so that its table is checked too. */
+static const char *const WHATIF[] = {"gpu_compute_bound=0.5", "re:^aten::=2"};
 
 struct totals {
     uint64_t tables[INV__COUNT]; /* tables each invariant checked */
@@ -82,6 +85,8 @@ static void check_trace(struct totals *tot, const char *path)
     /* The critical path of each step, its edges too (an error where the
      * trace has no events). */
     ro.cp_edges = true;
+    ro.cp_whatif = WHATIF;
+    ro.cp_nwhatif = ARRAY_SIZE(WHATIF);
     report_build(a, "critical-path", &ro, &tl, msg);
     account(tot, path, &tl);
     table_list_free(&tl);
@@ -100,7 +105,8 @@ static void check_job(struct totals *tot, const char *dir)
         return;
     }
     struct job_load_opts lo = {.load = {.threads = 1}};
-    struct report_opts ro = {.idle_intervals = true};
+    struct report_opts ro = {
+        .idle_intervals = true, .cp_whatif = WHATIF, .cp_nwhatif = ARRAY_SIZE(WHATIF)};
     struct job_hta_opts ho = {JOB_HTA_TABLES, &ro, NULL, SIZE_MAX};
     struct job *j = NULL;
     struct table_list tl = {0};

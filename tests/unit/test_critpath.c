@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/critpath/cp_frame.h"
+#include "core/critpath/cp_whatif.h"
 #include "core/critpath/critpath.h"
 #include "testutil.h"
 
@@ -55,6 +56,37 @@ static void shares(const struct cp_graph *g, int64_t by[CPB__COUNT])
     }
 }
 
+/* The path's length under the what-if rules given (NULL-terminated), each
+ * TARGET=FACTOR; the graph must come back as it was. */
+static int64_t whatif(struct cp_graph *g, const char *const *specs, size_t *matched)
+{
+    struct cp_whatif_rule rules[8];
+    struct cp_whatif_set set = {rules, 0};
+    char err[256];
+    for (; specs[set.n]; set.n++)
+        assert_true(cp_whatif_parse(specs[set.n], &rules[set.n], err));
+    int64_t before = g->length;
+    size_t npath = g->path.n;
+    int64_t after = critpath_whatif(g, cp_whatif_factor, &set, matched, NULL);
+    assert_int_equal(g->length, before);
+    assert_int_equal(g->path.n, npath);
+    for (size_t k = 0; k < g->edges.n; k++)
+        assert_int_equal(g->edges.v[k].weight, g->edges.v[k].span < 0 ? 0 : g->edges.v[k].span);
+    for (size_t i = 0; i < set.n; i++)
+        cp_whatif_free(&rules[i]);
+    return after;
+}
+
+/* The trace event of the first frame row named `name`. */
+static uint32_t event_named(const struct cp_frame *f, const char *name)
+{
+    for (size_t i = 0; i < f->rows.n; i++)
+        if (!strcmp(trace_str(f->t, f->rows.v[i].name), name))
+            return f->rows.v[i].ev;
+    fail_msg("no event %s", name);
+    return IDX_NONE;
+}
+
 static struct cp_graph *build(const struct trace *t, struct cp_frame **f, const char *ann)
 {
     char err[256];
@@ -92,6 +124,26 @@ static void test_cpu_loop(void **state)
             critpath_set_weight(g, (uint32_t)k, 15);
     assert_true(critpath_longest(g));
     assert_int_equal(g->length, 55);
+    for (size_t k = 0; k < g->edges.n; k++) /* back as built */
+        critpath_set_weight(g, (uint32_t)k, g->edges.v[k].span);
+    assert_true(critpath_longest(g));
+    assert_int_equal(g->length, 70);
+    /* What-if: B at half its time saves 15 µs; every CPU edge at half, 35;
+     * a name no event has changes nothing */
+    size_t m;
+    assert_int_equal(whatif(g, (const char *const[]){"B=0.5", NULL}, &m), 55);
+    assert_int_equal(m, 1);
+    assert_int_equal(critpath_whatif_event(g, event_named(f, "B"), 0.5, &m), 55);
+    assert_int_equal(m, 1);
+    assert_int_equal(whatif(g, (const char *const[]){"cpu_bound=0.5", NULL}, &m), 35);
+    assert_int_equal(m, 3);
+    assert_int_equal(whatif(g, (const char *const[]){"re:^[AC]$=0", NULL}, &m), 30);
+    assert_int_equal(whatif(g, (const char *const[]){"D=0", NULL}, &m), 70);
+    assert_int_equal(m, 0);
+    /* B slower: the path grows by what B grows */
+    assert_int_equal(whatif(g, (const char *const[]){"B=3", NULL}, &m), 130);
+    /* the first rule that takes an edge gives its factor */
+    assert_int_equal(whatif(g, (const char *const[]){"B=0", "cpu_bound=2", NULL}, &m), 80);
     critpath_free(g);
     cp_frame_free(f);
     trace_free(t);
@@ -124,6 +176,23 @@ static void test_gpu_chain(void **state)
     assert_int_equal(by[CPB_GPU_COMPUTE], 200);
     assert_int_equal(by[CPB_KERNEL_KERNEL], 5);
     assert_int_equal(by[CPB_LAUNCH], 0);
+    /* What-if, by hand. aten::mm at half: its own time (op start -> call 1
+     * start 2 -> 1, call 1 end -> call 2 start 2 -> 1, call 2 end -> op end
+     * 8 -> 4) and the kernels it launched (100 -> 50 each); the gap stays:
+     * 1 + 0 + 50 + 5 + 50 = 106. K1 alone at half: 2 + 50 + 5 + 100 = 157;
+     * both kernels by a regex: 107; no kernel-kernel gaps: 202. */
+    size_t m;
+    assert_int_equal(whatif(g, (const char *const[]){"aten::mm=0.5", NULL}, &m), 106);
+    assert_int_equal(m, 5);
+    assert_int_equal(critpath_whatif_event(g, event_named(f, "aten::mm"), 0.5, &m), 106);
+    assert_int_equal(whatif(g, (const char *const[]){"K1=0.5", NULL}, &m), 157);
+    assert_int_equal(m, 1);
+    assert_int_equal(whatif(g, (const char *const[]){"re:^K[0-9]$=0.5", NULL}, &m), 107);
+    assert_int_equal(whatif(g, (const char *const[]){"gpu_kernel_kernel_overhead=0", NULL}, &m),
+                     202);
+    assert_int_equal(whatif(g, (const char *const[]){"gpu_compute_bound=0.5", NULL}, &m), 107);
+    /* the launch calls' own spans are not the op's: the GPU still bounds */
+    assert_int_equal(whatif(g, (const char *const[]){"cudaLaunchKernel=0", NULL}, &m), 207);
     critpath_free(g);
     cp_frame_free(f);
     trace_free(t);
@@ -162,6 +231,16 @@ static void test_event_sync(void **state)
     for (size_t k = 0; k < g->path.n; k++)
         syncs += g->edges.v[g->path.v[k]].type == CPE_SYNC;
     assert_int_equal(syncs, 1);
+    /* What-if, by hand: K1 at half, K2 still waits for its end through
+     * the sync: launch 8 + K1 25 + sync 0 + K2 10 = 43 (the CPU side
+     * reaches K2's call after 4 µs only). K1 gone: 18. */
+    size_t m;
+    assert_int_equal(whatif(g, (const char *const[]){"K1=0.5", NULL}, &m), 43);
+    assert_int_equal(whatif(g, (const char *const[]){"K1=0", NULL}, &m), 18);
+    /* the sync edges weigh 0 whatever the factor */
+    assert_int_equal(whatif(g, (const char *const[]){"critical_path_sync_dependency=9", NULL}, &m),
+                     68);
+    assert_true(m >= 1);
     critpath_free(g);
     cp_frame_free(f);
     trace_free(t);
@@ -186,13 +265,45 @@ static void test_missing_region(void **state)
     trace_free(t);
 }
 
+/* Rules: which kind each target is, and the faults said. */
+static void test_whatif_rules(void **state)
+{
+    (void)state;
+    struct cp_whatif_rule r;
+    char err[256];
+    assert_true(cp_whatif_parse("gpu_kernel_launch_overhead=0", &r, err));
+    assert_int_equal(r.kind, CPW_BOUND);
+    assert_int_equal(r.cls, CPB_LAUNCH);
+    cp_whatif_free(&r);
+    assert_true(cp_whatif_parse("critical_path_kernel_kernel_delay=0.25", &r, err));
+    assert_int_equal(r.kind, CPW_EDGE_TYPE);
+    assert_int_equal(r.cls, CPE_KERNEL_KERNEL);
+    assert_true(r.factor == 0.25);
+    cp_whatif_free(&r);
+    /* metacharacters alone do not make a regex: names are full of them */
+    assert_true(cp_whatif_parse("void at::native::f<float>(int)=2", &r, err));
+    assert_int_equal(r.kind, CPW_NAME);
+    assert_string_equal(r.target, "void at::native::f<float>(int)");
+    cp_whatif_free(&r);
+    /* the last '=' splits */
+    assert_true(cp_whatif_parse("re:a=b=1", &r, err));
+    assert_int_equal(r.kind, CPW_REGEX);
+    assert_string_equal(r.target, "a=b");
+    cp_whatif_free(&r);
+    static const char *const bad[] = {"B", "=1", "B=", "B=x", "B=-1", "B=1001", "B=nan", "re:(=1"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = '\0';
+        assert_false(cp_whatif_parse(bad[i], &r, err));
+        assert_non_null(strstr(err, bad[i]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cpu_loop),
-        cmocka_unit_test(test_gpu_chain),
-        cmocka_unit_test(test_event_sync),
-        cmocka_unit_test(test_missing_region),
+        cmocka_unit_test(test_cpu_loop),     cmocka_unit_test(test_gpu_chain),
+        cmocka_unit_test(test_event_sync),   cmocka_unit_test(test_missing_region),
+        cmocka_unit_test(test_whatif_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

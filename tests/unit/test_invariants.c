@@ -117,6 +117,32 @@ static void test_shares(void **state)
     table_free(t);
 }
 
+/* The critical path's bound shares sum to 100 in each region; a region
+ * with a negative share (a negative span) still sums to 100. */
+static void test_critical_path_shares(void **state)
+{
+    (void)state;
+    static const struct table_col cols[] = {
+        {"region", NULL, COL_TEXT, 0, 0},
+        {"bound_by", NULL, COL_TEXT, 0, 0},
+        {"share", NULL, COL_PERCENT, 1, 0},
+    };
+    struct table *t = table_new("critical_path", "critical path", cols, 3);
+    static const char *const region[] = {"ProfilerStep#1", "ProfilerStep#1", "ProfilerStep#2",
+                                         "ProfilerStep#2", "ProfilerStep#3", "ProfilerStep#3"};
+    const double share[] = {70, 30, 105, -5, 60, 30};
+    for (size_t i = 0; i < 6; i++) {
+        size_t r = table_add_row(t);
+        table_set_text(t, r, 0, region[i]);
+        table_set_text(t, r, 1, i % 2 ? "cpu_bound" : "gpu_compute_bound");
+        table_set_float(t, r, 2, share[i]);
+    }
+    const char *what = NULL;
+    assert_int_equal(broken(t, INV_SHARE_SUM, &what), 1); /* step 3: 90 */
+    assert_non_null(strstr(what, "90"));
+    table_free(t);
+}
+
 static void test_groups_and_quantiles(void **state)
 {
     (void)state;
@@ -166,6 +192,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_add_up),
         cmocka_unit_test(test_shares),
+        cmocka_unit_test(test_critical_path_shares),
         cmocka_unit_test(test_groups_and_quantiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
