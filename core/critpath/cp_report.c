@@ -278,22 +278,13 @@ bool cp_report_tables(const struct trace *t, const char *region, bool edges, str
         ok = add_region(f, ann, inst, sum, evs, edg, err);
     } else {
         /* each ProfilerStep#N, in the order they appear */
-        VEC(uint32_t) seen = {0};
-        for (size_t i = 0; i < f->rows.n && ok; i++) {
-            const struct cp_row *r = &f->rows.v[i];
-            if (r->stream != -1 || strncmp(trace_str(t, r->name), "ProfilerStep#", 13))
-                continue;
-            bool dup = false;
-            for (size_t k = 0; k < seen.n && !dup; k++)
-                dup = seen.v[k] == r->name;
-            if (dup)
-                continue;
-            VEC_PUSH(&seen, r->name);
-            ok = add_region(f, trace_str(t, r->name), 0, sum, evs, edg, err);
-        }
-        if (!seen.n && ok)
+        size_t n;
+        uint32_t *steps = cp_frame_step_names(f, &n);
+        for (size_t k = 0; k < n && ok; k++)
+            ok = add_region(f, trace_str(t, steps[k]), 0, sum, evs, edg, err);
+        if (!n && ok)
             ok = add_region(f, "", 0, sum, evs, edg, err);
-        VEC_FREE(&seen);
+        free(steps);
     }
     cp_frame_free(f);
     if (!ok) {

@@ -110,6 +110,11 @@ struct doc_ops {
     /* Draw the header's first line instead of the trace's; false: not
      * drawn. */
     bool (*header)(struct app *a, WINDOW *w, int cols);
+    /* A note at the end of the header's bar line in at most width
+     * columns (the shortest form that fits, "" when none does); *pending:
+     * it is still being worked out, shown only where the bar keeps its
+     * numbers. NULL: none. */
+    void (*header_note)(struct app *a, int width, char *out, size_t n, bool *pending);
     /* The help's mode (enum help_mode) and the table views v cycles. */
     int help_mode;
     const char *const *view_names;

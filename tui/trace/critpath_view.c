@@ -1,0 +1,221 @@
+/* The explorer's critical path (tui/trace/critpath_view.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/critpath/cp_frame.h"
+#include "core/critpath/critpath.h"
+#include "tui/frame/text.h"
+#include "tui/trace/critpath_view.h"
+
+/* An event touched by a path: the time attributed to it (-1: none, only
+ * one of its nodes is on the path). */
+struct cpv_ev {
+    uint32_t ev;
+    int64_t us;
+};
+
+struct critpath_view {
+    const struct trace *t;
+    struct cp_frame *f;
+    struct cp_graph **g; /* one per region with a path */
+    size_t ng;
+    bool steps;             /* the regions are ProfilerSteps */
+    int64_t by[CPB__COUNT]; /* summed spans of the paths' edges by bound */
+    int64_t length;         /* summed path lengths */
+    struct cpv_ev *evs;     /* by ev */
+    size_t nevs;
+};
+
+static int cpv_ev_cmp(const void *pa, const void *pb)
+{
+    const struct cpv_ev *a = pa, *b = pb;
+    return (a->ev > b->ev) - (a->ev < b->ev);
+}
+
+/* The events the paths touch, with the time attributed to each. */
+static void index_events(struct critpath_view *cv)
+{
+    VEC(struct cpv_ev) all = {0};
+    for (size_t k = 0; k < cv->ng; k++) {
+        const struct cp_graph *g = cv->g[k];
+        for (size_t i = 0; i < g->path.n; i++) {
+            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
+            if (e->attr != IDX_NONE)
+                VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[e->attr].ev, e->span}));
+            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->src].row].ev, -1}));
+            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->dst].row].ev, -1}));
+        }
+    }
+    if (all.n)
+        qsort(all.v, all.n, sizeof(*all.v), cpv_ev_cmp);
+    size_t n = 0;
+    for (size_t i = 0; i < all.n; i++) {
+        struct cpv_ev x = all.v[i];
+        if (n && all.v[n - 1].ev == x.ev) {
+            struct cpv_ev *last = &all.v[n - 1];
+            if (x.us >= 0)
+                last->us = (last->us < 0 ? 0 : last->us) + x.us;
+            continue;
+        }
+        all.v[n++] = x;
+    }
+    cv->evs = all.v;
+    cv->nevs = n;
+}
+
+struct critpath_view *critpath_view_new(const struct trace *t, char *err)
+{
+    struct critpath_view *cv = xcalloc(1, sizeof(*cv));
+    cv->t = t;
+    cv->f = cp_frame_new(t);
+    size_t nsteps;
+    uint32_t *steps = cp_frame_step_names(cv->f, &nsteps);
+    size_t nregions = nsteps ? nsteps : 1;
+    cv->steps = nsteps > 0;
+    cv->g = xcalloc(nregions, sizeof(*cv->g));
+    err[0] = '\0';
+    for (size_t k = 0; k < nregions; k++) {
+        struct cp_graph *g = critpath_build(cv->f, nsteps ? trace_str(t, steps[k]) : "", 0, err);
+        if (!g)
+            break;
+        if (!g->ok) {
+            critpath_free(g);
+            continue;
+        }
+        cv->g[cv->ng++] = g;
+        cv->length += g->length;
+        for (size_t i = 0; i < g->path.n; i++) {
+            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
+            cv->by[critpath_bound_by(g, e)] += e->span;
+        }
+    }
+    free(steps);
+    if (!cv->ng) {
+        if (!err[0])
+            snprintf(err, 256, "the critical path's graph has a cycle");
+        critpath_view_free(cv);
+        return NULL;
+    }
+    index_events(cv);
+    return cv;
+}
+
+void critpath_view_free(struct critpath_view *cv)
+{
+    if (!cv)
+        return;
+    for (size_t k = 0; k < cv->ng; k++)
+        critpath_free(cv->g[k]);
+    free(cv->g);
+    free(cv->evs);
+    cp_frame_free(cv->f);
+    free(cv);
+}
+
+/* The bounds as the header names them. */
+static const char *bound_short(enum cp_bound b)
+{
+    static const char *const names[] = {"",         "CPU",    "GPU compute",
+                                        "GPU comm", "launch", "kernel gaps"};
+    return b < CPB__COUNT ? names[b] : "";
+}
+
+void critpath_view_bound_text(const struct critpath_view *cv, int width, bool ascii, char *out,
+                              size_t n)
+{
+    out[0] = '\0';
+    int64_t total = 0;
+    for (int b = 0; b < CPB__COUNT; b++)
+        total += cv->by[b];
+    if (total <= 0 || n < 2)
+        return;
+    /* The bounds by share, largest first (the zero-weight edges are none). */
+    int order[CPB__COUNT], m = 0;
+    for (int b = CPB_NONE + 1; b < CPB__COUNT; b++) {
+        if (100 * cv->by[b] < total)
+            continue;
+        int at = m++;
+        while (at && cv->by[order[at - 1]] < cv->by[b]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = b;
+    }
+    const char *sep = ascii ? " / " : " \xc2\xb7 ";
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "bound:");
+    size_t kept = 0;
+    for (int k = 0; k < m; k++) {
+        size_t before = sb.len;
+        sb_printf(&sb, "%s%s %.0f %%", k ? sep : " ", bound_short((enum cp_bound)order[k]),
+                  100.0 * (double)cv->by[order[k]] / (double)total);
+        if ((int)text_width(sb_str(&sb), sb.len) > width) {
+            sb.len = before;
+            break;
+        }
+        kept = sb.len;
+    }
+    if (kept && kept < n) {
+        memcpy(out, sb_str(&sb), kept);
+        out[kept] = '\0';
+    }
+    sb_free(&sb);
+}
+
+size_t critpath_view_regions(const struct critpath_view *cv, bool *steps)
+{
+    *steps = cv->steps;
+    return cv->ng;
+}
+
+int64_t critpath_view_length(const struct critpath_view *cv)
+{
+    return cv->length;
+}
+
+static const struct cpv_ev *find_ev(const struct critpath_view *cv, uint32_t ev)
+{
+    struct cpv_ev key = {ev, 0};
+    return cv->nevs ? bsearch(&key, cv->evs, cv->nevs, sizeof(key), cpv_ev_cmp) : NULL;
+}
+
+int64_t critpath_view_event_us(const struct critpath_view *cv, uint32_t ev)
+{
+    const struct cpv_ev *x = find_ev(cv, ev);
+    return x ? x->us : -1;
+}
+
+bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev)
+{
+    return find_ev(cv, ev) != NULL;
+}
+
+/* A what-if in the simplest form (the weights of one name's edges halved,
+ * the path found again, the weights put back): a rule-based what-if in
+ * core/critpath can take its place. */
+int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name)
+{
+    int64_t total = 0;
+    VEC(int64_t) saved = {0};
+    for (size_t k = 0; k < cv->ng; k++) {
+        struct cp_graph *g = cv->g[k];
+        saved.n = 0;
+        for (size_t i = 0; i < g->edges.n; i++) {
+            const struct cp_edge *e = &g->edges.v[i];
+            VEC_PUSH(&saved, e->weight);
+            if (e->attr != IDX_NONE && cv->f->rows.v[e->attr].name == name)
+                critpath_set_weight(g, (uint32_t)i, e->weight / 2);
+        }
+        critpath_longest(g);
+        total += g->length;
+        for (size_t i = 0; i < g->edges.n; i++)
+            if (g->edges.v[i].weight != saved.v[i])
+                critpath_set_weight(g, (uint32_t)i, saved.v[i]);
+        critpath_longest(g);
+    }
+    VEC_FREE(&saved);
+    return total;
+}

@@ -1,0 +1,45 @@
+/* The explorer's critical path (docs/metrics.md, "Critical path"): HTA's
+ * path of each ProfilerStep (the whole trace when there are none), as
+ * `report -t critical-path` builds it, summed over the steps. Built on the
+ * background worker (tui/trace/bgviews.h), then read by the UI thread
+ * only: the header's bound line, the highlight of the path's events and
+ * the what-if of one name ran twice as fast.
+ *
+ * Ownership: a critpath_view borrows the trace (which must outlive it). */
+#ifndef TORCHTOP_TUI_CRITPATH_VIEW_H
+#define TORCHTOP_TUI_CRITPATH_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace;
+struct critpath_view;
+
+/* Build the paths of t's steps. NULL with why in err (size 256) when no
+ * path can be found (an annotation missing, a cycle in every graph). */
+struct critpath_view *critpath_view_new(const struct trace *t, char *err);
+void critpath_view_free(struct critpath_view *cv);
+
+/* "bound: CPU 62 % · GPU compute 31 % · launch 5 %" in at most width
+ * columns: the shares of the paths' length by what bounds each edge,
+ * largest first, those under 1 % and those that do not fit left out
+ * (NUL when not even the largest fits). */
+void critpath_view_bound_text(const struct critpath_view *cv, int width, bool ascii, char *out,
+                              size_t n);
+/* The regions the paths are of (steps, or the whole trace: !steps), and
+ * their summed length (µs). */
+size_t critpath_view_regions(const struct critpath_view *cv, bool *steps);
+int64_t critpath_view_length(const struct critpath_view *cv);
+/* Time on the paths attributed to event ev (µs), -1 when none of the
+ * paths' edges is attributed to it. */
+int64_t critpath_view_event_us(const struct critpath_view *cv, uint32_t ev);
+/* Whether event ev is on a path: an edge is attributed to it, or one of
+ * its ends is one of ev's nodes. */
+bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev);
+/* What-if: the paths' summed length (µs) were every edge attributed to an
+ * event named `name` (strtab id) half as long; the weights are restored
+ * and the paths found again after. */
+int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name);
+
+#endif
