@@ -227,6 +227,8 @@ void app_open_menu(struct app *a, const char *title, char **items, int n, int cu
  * view by name; sort by a column's name or title. False when there is no
  * such view / column. */
 void app_table_set_table(struct app *a, int view, struct table *tab);
+/* The same rows with other columns (table_pane_swap_table). */
+void app_table_swap_table(struct app *a, int view, struct table *tab);
 const char *app_table_view(struct app *a);
 bool app_table_set_view(struct app *a, const char *name);
 bool app_table_sort_by(struct app *a, const char *col);

@@ -11,6 +11,7 @@
 #include "core/report/report.h"
 #include "tui/frame/app.h"
 #include "tui/trace/bgviews.h"
+#include "tui/trace/crit_tables.h"
 #include "tui/trace/critpath_view.h"
 #include "tui/trace/roofline_view.h"
 
@@ -221,8 +222,10 @@ bool bgviews_install(struct bgviews *bg, struct app *a, bool wait)
         } else {
             a->views[i] = bg->tabs[i];
             bg->tabs[i] = NULL;
-            if (tp)
+            if (tp) {
                 app_table_set_table(a, i, a->views[i]);
+                crit_tables_installed(a, i);
+            }
         }
         changed = true;
     }

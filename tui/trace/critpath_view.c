@@ -10,8 +10,9 @@
 #include "tui/frame/text.h"
 #include "tui/trace/critpath_view.h"
 
-/* An event touched by a path: the time attributed to it (-1: none, only
- * one of its nodes is on the path). */
+/* An event touched by a path: the time attributed to it (NO_TIME: none,
+ * only one of its nodes is on the path). */
+#define NO_TIME INT64_MIN
 struct cpv_ev {
     uint32_t ev;
     int64_t us;
@@ -27,12 +28,101 @@ struct critpath_view {
     int64_t length;         /* summed path lengths */
     struct cpv_ev *evs;     /* by ev */
     size_t nevs;
+    struct cpv_ev *incl; /* by ev: with what each ran (critpath_view_subtree_us) */
+    size_t nincl;
+    struct cpv_span *spans; /* by t0 */
+    size_t nspans;
 };
 
 static int cpv_ev_cmp(const void *pa, const void *pb)
 {
     const struct cpv_ev *a = pa, *b = pb;
     return (a->ev > b->ev) - (a->ev < b->ev);
+}
+
+/* Sort by ev and merge the entries of one event, summing their times (an
+ * entry of NO_TIME only says the event is there). Returns the count kept. */
+static size_t merge_evs(struct cpv_ev *v, size_t n)
+{
+    if (n)
+        qsort(v, n, sizeof(*v), cpv_ev_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct cpv_ev x = v[i];
+        if (m && v[m - 1].ev == x.ev) {
+            struct cpv_ev *last = &v[m - 1];
+            if (x.us != NO_TIME)
+                last->us = (last->us == NO_TIME ? 0 : last->us) + x.us;
+            continue;
+        }
+        v[m++] = x;
+    }
+    return m;
+}
+
+/* The time attributed to each event added to the event, its GPU work's
+ * launch and their enclosing ops. */
+static void index_subtrees(struct critpath_view *cv)
+{
+    const struct trace *t = cv->t;
+    VEC(struct cpv_ev) all = {0};
+    for (size_t i = 0; i < cv->nevs; i++) {
+        if (cv->evs[i].us == NO_TIME || !cv->evs[i].us)
+            continue;
+        uint32_t x = cv->evs[i].ev;
+        const struct gpu_info *gi = ev_gpu(t, x);
+        if (gi) {
+            VEC_PUSH(&all, ((struct cpv_ev){x, cv->evs[i].us}));
+            x = gi->launch;
+        }
+        for (unsigned depth = 0; x != IDX_NONE && x < t->ev.n && depth < 4096; depth++) {
+            VEC_PUSH(&all, ((struct cpv_ev){x, cv->evs[i].us}));
+            x = t->ev.v[x].parent;
+        }
+    }
+    cv->nincl = merge_evs(all.v, all.n);
+    cv->incl = all.v;
+}
+
+/* Node n of g in trace time (ns): its row's event's time, moved by the
+ * node's offset in HTA's whole microseconds. */
+static int64_t node_ns(const struct critpath_view *cv, const struct cp_graph *g, uint32_t n)
+{
+    const struct cp_node *nd = &g->nodes.v[n];
+    const struct cp_row *r = &cv->f->rows.v[nd->row];
+    return cv->t->ev.v[r->ev].ts + (nd->ts - r->ts) * 1000;
+}
+
+static int span_cmp(const void *pa, const void *pb)
+{
+    const struct cpv_span *a = pa, *b = pb;
+    return (a->t0 > b->t0) - (a->t0 < b->t0);
+}
+
+static void index_spans(struct critpath_view *cv)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < cv->ng; k++)
+        n += cv->g[k]->path.n;
+    cv->spans = xmalloc((n + 1) * sizeof(*cv->spans));
+    for (size_t k = 0; k < cv->ng; k++) {
+        const struct cp_graph *g = cv->g[k];
+        for (size_t i = 0; i < g->path.n; i++) {
+            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
+            uint32_t row = e->attr != IDX_NONE ? e->attr : g->nodes.v[e->dst].row;
+            int64_t t0 = node_ns(cv, g, e->src), t1 = node_ns(cv, g, e->dst);
+            cv->spans[cv->nspans++] =
+                (struct cpv_span){MIN(t0, t1), MAX(t0, t1), cv->f->rows.v[row].ev};
+        }
+    }
+    if (cv->nspans)
+        qsort(cv->spans, cv->nspans, sizeof(*cv->spans), span_cmp);
+}
+
+const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, size_t *n)
+{
+    *n = cv->nspans;
+    return cv->spans;
 }
 
 /* The events the paths touch, with the time attributed to each. */
@@ -45,23 +135,11 @@ static void index_events(struct critpath_view *cv)
             const struct cp_edge *e = &g->edges.v[g->path.v[i]];
             if (e->attr != IDX_NONE)
                 VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[e->attr].ev, e->span}));
-            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->src].row].ev, -1}));
-            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->dst].row].ev, -1}));
+            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->src].row].ev, NO_TIME}));
+            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->dst].row].ev, NO_TIME}));
         }
     }
-    if (all.n)
-        qsort(all.v, all.n, sizeof(*all.v), cpv_ev_cmp);
-    size_t n = 0;
-    for (size_t i = 0; i < all.n; i++) {
-        struct cpv_ev x = all.v[i];
-        if (n && all.v[n - 1].ev == x.ev) {
-            struct cpv_ev *last = &all.v[n - 1];
-            if (x.us >= 0)
-                last->us = (last->us < 0 ? 0 : last->us) + x.us;
-            continue;
-        }
-        all.v[n++] = x;
-    }
+    size_t n = merge_evs(all.v, all.n);
     cv->evs = all.v;
     cv->nevs = n;
 }
@@ -100,6 +178,8 @@ struct critpath_view *critpath_view_new(const struct trace *t, char *err)
         return NULL;
     }
     index_events(cv);
+    index_spans(cv);
+    index_subtrees(cv);
     return cv;
 }
 
@@ -111,6 +191,8 @@ void critpath_view_free(struct critpath_view *cv)
         critpath_free(cv->g[k]);
     free(cv->g);
     free(cv->evs);
+    free(cv->spans);
+    free(cv->incl);
     cp_frame_free(cv->f);
     free(cv);
 }
@@ -185,7 +267,15 @@ static const struct cpv_ev *find_ev(const struct critpath_view *cv, uint32_t ev)
 int64_t critpath_view_event_us(const struct critpath_view *cv, uint32_t ev)
 {
     const struct cpv_ev *x = find_ev(cv, ev);
-    return x ? x->us : -1;
+    return x && x->us != NO_TIME ? x->us : -1;
+}
+
+int64_t critpath_view_subtree_us(const struct critpath_view *cv, uint32_t ev)
+{
+    struct cpv_ev key = {ev, 0};
+    const struct cpv_ev *x =
+        cv->nincl ? bsearch(&key, cv->incl, cv->nincl, sizeof(key), cpv_ev_cmp) : NULL;
+    return x ? x->us : 0;
 }
 
 bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev)

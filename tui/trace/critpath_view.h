@@ -34,9 +34,23 @@ int64_t critpath_view_length(const struct critpath_view *cv);
 /* Time on the paths attributed to event ev (µs), -1 when none of the
  * paths' edges is attributed to it. */
 int64_t critpath_view_event_us(const struct critpath_view *cv, uint32_t ev);
+/* Time on the paths of event ev and what it ran: its children, their GPU
+ * work (through their launches); 0 when none. The call tree's and the
+ * tables' "crit µs". */
+int64_t critpath_view_subtree_us(const struct critpath_view *cv, uint32_t ev);
 /* Whether event ev is on a path: an edge is attributed to it, or one of
  * its ends is one of ev's nodes. */
 bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev);
+/* A path edge's span in trace time (ns, [t0, t1]) on the lane of event ev:
+ * the event it is attributed to, else the one it leads to (a launch
+ * delay, a gap between kernels, a dependency). */
+struct cpv_span {
+    int64_t t0, t1;
+    uint32_t ev;
+};
+/* The paths' spans by start. */
+const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, size_t *n);
+
 /* What-if: the paths' summed length (µs) were every edge attributed to an
  * event named `name` (strtab id) half as long; the weights are restored
  * and the paths found again after. */

@@ -18,6 +18,7 @@
 #include "tui/snapshot/snap_memory_pane.h"
 #include "tui/snapshot/snapview.h"
 #include "tui/trace/bgviews.h"
+#include "tui/trace/crit_tables.h"
 #include "tui/trace/critpath_view.h"
 #include "tui/trace/event_detail.h"
 #include "tui/trace/explore.h"
@@ -240,6 +241,7 @@ static unsigned toggle_critpath(struct app *a)
         return R_HANDLED;
     }
     a->v.crit_shown = !a->v.crit_shown;
+    crit_tables_show(a, a->v.crit_shown);
     bool steps;
     size_t n = critpath_view_regions(a->v.cpv, &steps);
     char len[32];
@@ -425,6 +427,7 @@ static void close_doc(struct app *a)
         free(a->hist.v[i].label);
     }
     VEC_FREE(&a->hist);
+    crit_tables_free(a);
     for (int i = 0; i < APP_NVIEWS; i++) {
         table_free(a->views[i]);
         free(a->views_err[i]);
