@@ -283,6 +283,20 @@ bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev)
     return find_ev(cv, ev) != NULL;
 }
 
+/* Whether frame row `row` is an event named `name` or GPU work an op of
+ * that name launched: an op ran faster runs its kernels faster too. */
+static bool named(const struct critpath_view *cv, uint32_t row, uint32_t name)
+{
+    if (row == IDX_NONE)
+        return false;
+    uint32_t ev = cv->f->rows.v[row].ev;
+    if (cv->f->rows.v[row].name == name)
+        return true;
+    const struct gpu_info *gi = ev_gpu(cv->t, ev);
+    return gi && gi->launcher != IDX_NONE && gi->launcher < cv->t->ev.n &&
+           cv->t->ev.v[gi->launcher].name == name;
+}
+
 /* A what-if in the simplest form (the weights of one name's edges halved,
  * the path found again, the weights put back): a rule-based what-if in
  * core/critpath can take its place. */
@@ -296,7 +310,7 @@ int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name)
         for (size_t i = 0; i < g->edges.n; i++) {
             const struct cp_edge *e = &g->edges.v[i];
             VEC_PUSH(&saved, e->weight);
-            if (e->attr != IDX_NONE && cv->f->rows.v[e->attr].name == name)
+            if (named(cv, e->attr, name))
                 critpath_set_weight(g, (uint32_t)i, e->weight / 2);
         }
         critpath_longest(g);

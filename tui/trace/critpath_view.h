@@ -52,8 +52,9 @@ struct cpv_span {
 const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, size_t *n);
 
 /* What-if: the paths' summed length (µs) were every edge attributed to an
- * event named `name` (strtab id) half as long; the weights are restored
- * and the paths found again after. */
+ * event named `name` (strtab id), or to GPU work an op of that name
+ * launched, half as long; the weights are restored and the paths found
+ * again after. */
 int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name);
 
 #endif
