@@ -312,11 +312,7 @@ struct table *table_with_col(const struct table *t, size_t at, const struct tabl
         table_add_row(o);
         for (size_t c = 0; c < t->ncols; c++) {
             size_t oc = c < at ? c : c + 1;
-            union cell v = table_cell(t, r, c);
-            if (t->cols[c].kind == COL_TEXT)
-                table_set_text(o, r, oc, v.s);
-            else
-                o->cells[r * nc + oc] = v;
+            o->cells[r * nc + oc] = table_cell(t, r, c);
         }
         o->refs[r] = t->refs[r];
     }

@@ -224,7 +224,7 @@ bool bgviews_install(struct bgviews *bg, struct app *a, bool wait)
             bg->tabs[i] = NULL;
             if (tp) {
                 app_table_set_table(a, i, a->views[i]);
-                crit_tables_installed(a, i);
+                crit_tables_sync(a);
             }
         }
         changed = true;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "tui/frame/app.h"
 #include "tui/trace/crit_tables.h"
@@ -53,19 +54,40 @@ static void show_one(struct app *a, struct crit_tables *ct, int i, bool on)
     }
 }
 
+/* The index of the view the table pane shows, -1: none. */
+static int shown_view(struct app *a)
+{
+    const char *name = app_table_view(a);
+    for (int i = 0; name && i < APP_NVIEWS; i++)
+        if (strcmp(app_view_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
 void crit_tables_show(struct app *a, bool on)
 {
     if (!a->v.cpv || !a->panes[PANE_TABLE])
         return;
     struct crit_tables *ct = state(a);
+    if (on) {
+        /* The view shown now; the others as they are shown
+         * (crit_tables_sync): a copy costs a pass over the table. */
+        int i = shown_view(a);
+        if (i >= 0)
+            show_one(a, ct, i, true);
+        return;
+    }
     for (int i = 0; i < APP_NVIEWS; i++)
-        show_one(a, ct, i, on);
+        show_one(a, ct, i, false);
 }
 
-void crit_tables_installed(struct app *a, int i)
+void crit_tables_sync(struct app *a)
 {
-    if (a->v.crit_shown && a->v.cpv && a->panes[PANE_TABLE] && i >= 0 && i < APP_NVIEWS)
-        show_one(a, state(a), i, true);
+    if (a->v.crit_shown && a->v.cpv && a->panes[PANE_TABLE]) {
+        int i = shown_view(a);
+        if (i >= 0)
+            show_one(a, state(a), i, true);
+    }
 }
 
 void crit_tables_free(struct app *a)

@@ -10,11 +10,12 @@
 
 struct app;
 
-/* Show the column in every built view (on) or the views as built. */
+/* Show the column (on: in the view shown, the others as they are shown)
+ * or the views as built. */
 void crit_tables_show(struct app *a, bool on);
-/* View i was just handed over (built in the background): given the column
- * when it is shown. */
-void crit_tables_installed(struct app *a, int i);
+/* The view shown, or the one just handed over, changed: give it the
+ * column when it is shown. */
+void crit_tables_sync(struct app *a);
 /* Free the views as built that the copies stand in for (the document's
  * close, before it frees a->views). */
 void crit_tables_free(struct app *a);

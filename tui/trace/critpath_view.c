@@ -1,6 +1,8 @@
 /* The explorer's critical path (tui/trace/critpath_view.h). */
 #include "config.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,16 @@ struct critpath_view {
     size_t nevs;
     struct cpv_ev *incl; /* by ev: with what each ran (critpath_view_subtree_us) */
     size_t nincl;
+    uint64_t *in_incl; /* bit per trace event: it is in incl (most are not) */
+    uint32_t *rank;    /* per word of in_incl: the bits set before it (incl's index) */
+    /* The what-if on its thread (critpath_view_whatif_start). */
+    pthread_t wi_th;
+    bool wi_running;     /* started, not taken */
+    _Atomic int wi_done; /* the thread has written wi_after */
+    uint32_t wi_name, wi_ev;
+    int64_t wi_after;
     struct cpv_span *spans; /* by t0 */
+    int64_t max_span;       /* the longest span, ns */
     size_t nspans;
 };
 
@@ -82,6 +93,16 @@ static void index_subtrees(struct critpath_view *cv)
     }
     cv->nincl = merge_evs(all.v, all.n);
     cv->incl = all.v;
+    cv->in_incl = xcalloc(t->ev.n / 64 + 1, sizeof(uint64_t));
+    for (size_t i = 0; i < cv->nincl; i++)
+        cv->in_incl[cv->incl[i].ev / 64] |= (uint64_t)1 << (cv->incl[i].ev % 64);
+    size_t words = t->ev.n / 64 + 1;
+    cv->rank = xmalloc(words * sizeof(uint32_t));
+    uint32_t before = 0;
+    for (size_t w = 0; w < words; w++) {
+        cv->rank[w] = before;
+        before += (uint32_t)__builtin_popcountll(cv->in_incl[w]);
+    }
 }
 
 /* Node n of g in trace time (ns): its row's event's time, moved by the
@@ -113,16 +134,26 @@ static void index_spans(struct critpath_view *cv)
             int64_t t0 = node_ns(cv, g, e->src), t1 = node_ns(cv, g, e->dst);
             cv->spans[cv->nspans++] =
                 (struct cpv_span){MIN(t0, t1), MAX(t0, t1), cv->f->rows.v[row].ev};
+            cv->max_span = MAX(cv->max_span, MAX(t0, t1) - MIN(t0, t1));
         }
     }
     if (cv->nspans)
         qsort(cv->spans, cv->nspans, sizeof(*cv->spans), span_cmp);
 }
 
-const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, size_t *n)
+const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, int64_t from, size_t *n)
 {
-    *n = cv->nspans;
-    return cv->spans;
+    /* The first span that starts at from - max_span or later. */
+    size_t lo = 0, hi = cv->nspans;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cv->spans[mid].t0 < from - cv->max_span)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *n = cv->nspans - lo;
+    return cv->spans + lo;
 }
 
 /* The events the paths touch, with the time attributed to each. */
@@ -187,12 +218,16 @@ void critpath_view_free(struct critpath_view *cv)
 {
     if (!cv)
         return;
+    if (cv->wi_running)
+        pthread_join(cv->wi_th, NULL);
     for (size_t k = 0; k < cv->ng; k++)
         critpath_free(cv->g[k]);
     free(cv->g);
     free(cv->evs);
     free(cv->spans);
     free(cv->incl);
+    free(cv->in_incl);
+    free(cv->rank);
     cp_frame_free(cv->f);
     free(cv);
 }
@@ -272,10 +307,13 @@ int64_t critpath_view_event_us(const struct critpath_view *cv, uint32_t ev)
 
 int64_t critpath_view_subtree_us(const struct critpath_view *cv, uint32_t ev)
 {
-    struct cpv_ev key = {ev, 0};
-    const struct cpv_ev *x =
-        cv->nincl ? bsearch(&key, cv->incl, cv->nincl, sizeof(key), cpv_ev_cmp) : NULL;
-    return x ? x->us : 0;
+    if (ev >= cv->t->ev.n)
+        return 0;
+    uint64_t word = cv->in_incl[ev / 64], bit = (uint64_t)1 << (ev % 64);
+    if (!(word & bit))
+        return 0;
+    /* incl is by ev: the event's index is the count of events before it. */
+    return cv->incl[cv->rank[ev / 64] + (uint32_t)__builtin_popcountll(word & (bit - 1))].us;
 }
 
 bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev)
@@ -322,4 +360,48 @@ int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name)
     }
     VEC_FREE(&saved);
     return total;
+}
+
+static void *whatif_thread(void *arg)
+{
+    struct critpath_view *cv = arg;
+    cv->wi_after = critpath_view_whatif_half(cv, cv->wi_name);
+    atomic_store_explicit(&cv->wi_done, 1, memory_order_release);
+    return NULL;
+}
+
+bool critpath_view_whatif_start(struct critpath_view *cv, uint32_t name, uint32_t ev)
+{
+    if (cv->wi_running)
+        return false;
+    cv->wi_name = name;
+    cv->wi_ev = ev;
+    atomic_store(&cv->wi_done, 0);
+    cv->wi_running = true;
+    if (pthread_create(&cv->wi_th, NULL, whatif_thread, cv) != 0) {
+        cv->wi_running = false;
+        cv->wi_after = critpath_view_whatif_half(cv, name);
+        atomic_store(&cv->wi_done, 1);
+    }
+    return true;
+}
+
+bool critpath_view_whatif_busy(const struct critpath_view *cv)
+{
+    return cv->wi_running || atomic_load(&cv->wi_done);
+}
+
+bool critpath_view_whatif_take(struct critpath_view *cv, bool wait, int64_t *after, uint32_t *ev)
+{
+    if (!critpath_view_whatif_busy(cv))
+        return false;
+    if (!wait && !atomic_load_explicit(&cv->wi_done, memory_order_acquire))
+        return false;
+    if (cv->wi_running)
+        pthread_join(cv->wi_th, NULL);
+    cv->wi_running = false;
+    atomic_store(&cv->wi_done, 0);
+    *after = cv->wi_after;
+    *ev = cv->wi_ev;
+    return true;
 }

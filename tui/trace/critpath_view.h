@@ -48,13 +48,22 @@ struct cpv_span {
     int64_t t0, t1;
     uint32_t ev;
 };
-/* The paths' spans by start. */
-const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, size_t *n);
+/* The paths' spans by start, from the first that may end at `from` or
+ * later (ns) to the last. */
+const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, int64_t from, size_t *n);
 
 /* What-if: the paths' summed length (µs) were every edge attributed to an
  * event named `name` (strtab id), or to GPU work an op of that name
  * launched, half as long; the weights are restored and the paths found
  * again after. */
 int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name);
+/* The same on a thread of its own (the graphs are its until the answer is
+ * taken; the rest of cv stays readable): false when one is running. */
+bool critpath_view_whatif_start(struct critpath_view *cv, uint32_t name, uint32_t ev);
+/* Whether a what-if runs or waits to be taken. */
+bool critpath_view_whatif_busy(const struct critpath_view *cv);
+/* Take the answer (with wait, waiting for it): the length it found, the
+ * event it was asked for; false when there is none (yet). */
+bool critpath_view_whatif_take(struct critpath_view *cv, bool wait, int64_t *after, uint32_t *ev);
 
 #endif

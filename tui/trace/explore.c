@@ -77,6 +77,8 @@ static unsigned toggle_traceback(struct app *a)
 
 static void selected(struct app *a, struct pane *src)
 {
+    /* Another table view may show: it gets the crit column then. */
+    crit_tables_sync(a);
     if (traceback_shown(a)) {
         struct tb_subject s;
         tb_subject_of(a, src, &s);
@@ -255,7 +257,9 @@ static unsigned toggle_critpath(struct app *a)
     return R_HANDLED | R_DIRTY_ALL | R_SYNC;
 }
 
-/* W: the paths' length were the selected event's name twice as fast. */
+/* W: the paths' length were the selected event's name twice as fast,
+ * worked out on a thread (a long trace's graphs take a while); the answer
+ * comes on the message line (whatif_answer). */
 static unsigned whatif(struct app *a)
 {
     struct critpath_view *cv = a->v.cpv;
@@ -268,8 +272,24 @@ static unsigned whatif(struct app *a)
         app_error(a, "what-if: select an op or a kernel first");
         return R_HANDLED;
     }
+    if (!critpath_view_whatif_start(cv, a->v.t->ev.v[ev].name, ev)) {
+        app_message(a, "what-if: the last one is still being worked out");
+        return R_HANDLED;
+    }
+    app_message(a, "what-if: %.80s 2%s faster%s", ev_name(a->v.t, ev),
+                a->v.ascii ? "x" : "\xc3\x97", a->v.ascii ? "..." : "\xe2\x80\xa6");
+    return R_HANDLED;
+}
+
+/* The what-if's answer on the message line, once it is in. */
+static unsigned whatif_answer(struct app *a, bool wait)
+{
+    struct critpath_view *cv = a->v.cpv;
+    int64_t after;
+    uint32_t ev;
+    if (!cv || !critpath_view_whatif_take(cv, wait, &after, &ev))
+        return R_NONE;
     int64_t before = critpath_view_length(cv);
-    int64_t after = critpath_view_whatif_half(cv, a->v.t->ev.v[ev].name);
     bool steps;
     size_t n = critpath_view_regions(cv, &steps);
     char subject[32];
@@ -283,7 +303,7 @@ static unsigned whatif(struct app *a)
                 ev_name(a->v.t, ev), a->v.ascii ? "x" : "\xc3\x97", subject,
                 (long long)(before - after), a->v.ascii ? "us" : "\xc2\xb5s",
                 before ? 100.0 * (double)(before - after) / (double)before : 0.0);
-    return R_HANDLED;
+    return R_DIRTY;
 }
 
 static unsigned trace_action(struct app *a, enum action act)
@@ -325,7 +345,7 @@ static unsigned snapshot_action(struct app *a, enum action act)
 
 static unsigned tick(struct app *a, bool wait)
 {
-    unsigned r = R_NONE;
+    unsigned r = whatif_answer(a, wait);
     /* The traceback view takes in symbolizer answers shown or not. */
     if (a->tb) {
         unsigned t = pane_tick(a->tb, &a->v, wait);
@@ -342,7 +362,8 @@ static unsigned tick(struct app *a, bool wait)
 
 static bool busy(struct app *a)
 {
-    return (a->tb && pane_busy(a->tb)) || bgviews_pending(a->bg);
+    return (a->tb && pane_busy(a->tb)) || bgviews_pending(a->bg) ||
+           (a->v.cpv && critpath_view_whatif_busy(a->v.cpv));
 }
 
 static bool settle(struct app *a)

@@ -137,7 +137,7 @@ static bool mark_critical(struct tl_pane *tl, struct view *a, const struct lane 
     tl->crit = xreallocarray(tl->crit, (size_t)w, sizeof(bool));
     memset(tl->crit, 0, (size_t)w * sizeof(bool));
     size_t n;
-    const struct cpv_span *sp = critpath_view_spans(a->cpv, &n);
+    const struct cpv_span *sp = critpath_view_spans(a->cpv, tl->v0, &n);
     for (size_t k = 0; k < n && sp[k].t0 < tl->v1; k++) {
         if (sp[k].t1 < tl->v0 || !lane_has_event(l, a->t, sp[k].ev))
             continue;
