@@ -71,32 +71,61 @@ static size_t merge_evs(struct cpv_ev *v, size_t n)
     return m;
 }
 
-/* The time attributed to each event added to the event, its GPU work's
- * launch and their enclosing ops. */
+/* The time attributed to each event summed over its subtree: GPU work's
+ * to its launch, each event's to its enclosing ops, in one post-order
+ * pass over the call tree (first_child / next_sibling), so that a deep
+ * stack costs no more than a flat one. */
 static void index_subtrees(struct critpath_view *cv)
 {
     const struct trace *t = cv->t;
-    VEC(struct cpv_ev) all = {0};
+    size_t nev = t->ev.n;
+    int64_t *acc = xcalloc(nev + 1, sizeof(int64_t));
     for (size_t i = 0; i < cv->nevs; i++) {
-        if (cv->evs[i].us == NO_TIME || !cv->evs[i].us)
-            continue;
+        int64_t us = cv->evs[i].us;
         uint32_t x = cv->evs[i].ev;
+        if (us == NO_TIME || !us)
+            continue;
+        acc[x] += us;
         const struct gpu_info *gi = ev_gpu(t, x);
-        if (gi) {
-            VEC_PUSH(&all, ((struct cpv_ev){x, cv->evs[i].us}));
-            x = gi->launch;
-        }
-        for (unsigned depth = 0; x != IDX_NONE && x < t->ev.n && depth < 4096; depth++) {
-            VEC_PUSH(&all, ((struct cpv_ev){x, cv->evs[i].us}));
-            x = t->ev.v[x].parent;
+        if (gi && gi->launch != IDX_NONE && gi->launch < nev)
+            acc[gi->launch] += us;
+    }
+    /* Children before parents; the steps are bounded, against links that
+     * would loop. */
+    size_t steps = 0, limit = 4 * nev + 4;
+    for (uint32_t root = 0; root < nev && steps < limit; root++) {
+        if (t->ev.v[root].parent != IDX_NONE || t->ev.v[root].first_child == IDX_NONE)
+            continue;
+        uint32_t x = root;
+        while (t->ev.v[x].first_child != IDX_NONE && steps++ < limit)
+            x = t->ev.v[x].first_child;
+        while (x != root && steps++ < limit) {
+            uint32_t p = t->ev.v[x].parent;
+            if (p == IDX_NONE || p >= nev)
+                break;
+            acc[p] += acc[x];
+            if (t->ev.v[x].next_sibling != IDX_NONE) {
+                x = t->ev.v[x].next_sibling;
+                while (t->ev.v[x].first_child != IDX_NONE && steps++ < limit)
+                    x = t->ev.v[x].first_child;
+            } else {
+                x = p;
+            }
         }
     }
-    cv->nincl = merge_evs(all.v, all.n);
-    cv->incl = all.v;
-    cv->in_incl = xcalloc(t->ev.n / 64 + 1, sizeof(uint64_t));
-    for (size_t i = 0; i < cv->nincl; i++)
-        cv->in_incl[cv->incl[i].ev / 64] |= (uint64_t)1 << (cv->incl[i].ev % 64);
-    size_t words = t->ev.n / 64 + 1;
+    size_t n = 0;
+    for (size_t e = 0; e < nev; e++)
+        n += acc[e] != 0;
+    cv->incl = xmalloc((n + 1) * sizeof(*cv->incl));
+    cv->in_incl = xcalloc(nev / 64 + 1, sizeof(uint64_t));
+    for (size_t e = 0; e < nev; e++) {
+        if (!acc[e])
+            continue;
+        cv->incl[cv->nincl++] = (struct cpv_ev){(uint32_t)e, acc[e]};
+        cv->in_incl[e / 64] |= (uint64_t)1 << (e % 64);
+    }
+    free(acc);
+    size_t words = nev / 64 + 1;
     cv->rank = xmalloc(words * sizeof(uint32_t));
     uint32_t before = 0;
     for (size_t w = 0; w < words; w++) {
