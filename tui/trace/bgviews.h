@@ -51,6 +51,7 @@ bool bgviews_coming(const struct bgviews *bg, int i);
 bool bgviews_critpath_coming(const struct bgviews *bg);
 /* Why the critical path could not be built, NULL: it was (or is not yet). */
 const char *bgviews_critpath_error(const struct bgviews *bg);
+/* Seconds the critical path took on the worker, -1: not built. */
 double bgviews_critpath_seconds(const struct bgviews *bg);
 /* Percent of the wanted views (and the critical path) built. */
 int bgviews_percent(const struct bgviews *bg);
