@@ -299,6 +299,46 @@ void table_set_instances(struct table *t, uint32_t *first, uint32_t *inst)
     t->inst = inst;
 }
 
+struct table *table_with_col(const struct table *t, size_t at, const struct table_col *col)
+{
+    size_t nc = t->ncols + 1;
+    struct table_col *cols = xmalloc(nc * sizeof(*cols));
+    for (size_t c = 0, k = 0; c < nc; c++)
+        cols[c] = c == at ? *col : t->cols[k++];
+    struct table *o = table_new(t->name, t->title, cols, nc);
+    free(cols);
+    table_reserve(o, t->nrows);
+    for (size_t r = 0; r < t->nrows; r++) {
+        table_add_row(o);
+        for (size_t c = 0; c < t->ncols; c++) {
+            size_t oc = c < at ? c : c + 1;
+            o->cells[r * nc + oc] = table_cell(t, r, c);
+        }
+        o->refs[r] = t->refs[r];
+    }
+    for (size_t i = 0; i < t->notes.n; i++)
+        VEC_PUSH(&o->notes, xstrdup(t->notes.v[i]));
+    for (size_t i = 0; i < t->cumul.n; i++) {
+        struct table_cumul cu = t->cumul.v[i];
+        cu.col += cu.col >= at;
+        cu.of += cu.of >= at;
+        VEC_PUSH(&o->cumul, cu);
+    }
+    o->sorted_col = t->sorted_col < 0 ? -1 : t->sorted_col + ((size_t)t->sorted_col >= at);
+    o->sorted_desc = t->sorted_desc;
+    o->whole = t->whole;
+    o->top_default = t->top_default;
+    o->rows_left_out = t->rows_left_out;
+    if (t->inst_first) {
+        size_t ni = t->inst_first[t->nrows];
+        o->inst_first = xmalloc((t->nrows + 1) * sizeof(uint32_t));
+        memcpy(o->inst_first, t->inst_first, (t->nrows + 1) * sizeof(uint32_t));
+        o->inst = xmalloc((ni + 1) * sizeof(uint32_t));
+        memcpy(o->inst, t->inst, ni * sizeof(uint32_t));
+    }
+    return o;
+}
+
 void table_list_add(struct table_list *l, struct table *t)
 {
     VEC_PUSH(&l->items, t);

@@ -154,6 +154,10 @@ int table_compare_rows(const struct table *t, size_t col, size_t a, size_t b);
 /* Instances: rows[i] gets the list inst[first[i]..first[i+1]). Takes
  * ownership of both arrays (malloc'd). */
 void table_set_instances(struct table *t, uint32_t *first, uint32_t *inst);
+/* A copy of t (its own instances and notes) with column col added before
+ * column `at` (<= ncols), its cells empty. Its text cells are t's: t must
+ * outlive it. */
+struct table *table_with_col(const struct table *t, size_t at, const struct table_col *col);
 
 /* A list of tables printed together (a report). */
 struct table_list {

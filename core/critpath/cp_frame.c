@@ -369,3 +369,20 @@ void cp_frame_free(struct cp_frame *f)
     VEC_FREE(&f->rows);
     free(f);
 }
+
+uint32_t *cp_frame_step_names(const struct cp_frame *f, size_t *n)
+{
+    VEC(uint32_t) seen = {0};
+    for (size_t i = 0; i < f->rows.n; i++) {
+        const struct cp_row *r = &f->rows.v[i];
+        if (r->stream != -1 || strncmp(trace_str(f->t, r->name), "ProfilerStep#", 13))
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < seen.n && !dup; k++)
+            dup = seen.v[k] == r->name;
+        if (!dup)
+            VEC_PUSH(&seen, r->name);
+    }
+    *n = seen.n;
+    return seen.v;
+}

@@ -67,6 +67,12 @@ struct cp_frame {
 struct cp_frame *cp_frame_new(const struct trace *t);
 void cp_frame_free(struct cp_frame *f);
 
+/* The ProfilerStep#N names (strtab ids) of the frame's CPU rows, each
+ * once, in the order they first appear: the regions a per-step path is
+ * built for. An array the caller frees, NULL with *n = 0 when the trace
+ * has no steps. */
+uint32_t *cp_frame_step_names(const struct cp_frame *f, size_t *n);
+
 /* The pid and tid of row r (its trace row's). */
 static inline int64_t cp_row_pid(const struct cp_frame *f, const struct cp_row *r)
 {

@@ -351,22 +351,13 @@ static void tables_free(struct cp_tables *ct)
 static bool add_steps(const struct cp_frame *f, struct cp_tables *ct, char *err)
 {
     bool ok = true;
-    VEC(uint32_t) seen = {0};
-    for (size_t i = 0; i < f->rows.n && ok; i++) {
-        const struct cp_row *r = &f->rows.v[i];
-        if (r->stream != -1 || strncmp(trace_str(f->t, r->name), "ProfilerStep#", 13))
-            continue;
-        bool dup = false;
-        for (size_t k = 0; k < seen.n && !dup; k++)
-            dup = seen.v[k] == r->name;
-        if (dup)
-            continue;
-        VEC_PUSH(&seen, r->name);
-        ok = add_region(f, trace_str(f->t, r->name), 0, ct, err);
-    }
-    if (!seen.n && ok)
+    size_t n;
+    uint32_t *steps = cp_frame_step_names(f, &n);
+    for (size_t k = 0; k < n && ok; k++)
+        ok = add_region(f, trace_str(f->t, steps[k]), 0, ct, err);
+    if (!n && ok)
         ok = add_region(f, "", 0, ct, err);
-    VEC_FREE(&seen);
+    free(steps);
     return ok;
 }
 

@@ -234,6 +234,8 @@ static unsigned diff_action(struct app *a, enum action act)
     case A_TRACEBACK:
     case A_KERNEL_NAMES:
     case A_EXPORT:
+    case A_CRITPATH:
+    case A_WHATIF:
     case A_EXPORT_SUBTREE:
     case A_EXPORT_WINDOW:
         app_message(a, "%s works in a side's trace: Enter on a side (6th view, Tab) opens it",

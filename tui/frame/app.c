@@ -613,6 +613,11 @@ void app_table_set_table(struct app *a, int view, struct table *tab)
     table_pane_set_table(a->panes[PANE_TABLE], &a->v, view, tab);
 }
 
+void app_table_swap_table(struct app *a, int view, struct table *tab)
+{
+    table_pane_swap_table(a->panes[PANE_TABLE], &a->v, view, tab);
+}
+
 const char *app_table_view(struct app *a)
 {
     return table_pane_view(a->panes[PANE_TABLE]);

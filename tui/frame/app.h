@@ -110,6 +110,11 @@ struct doc_ops {
     /* Draw the header's first line instead of the trace's; false: not
      * drawn. */
     bool (*header)(struct app *a, WINDOW *w, int cols);
+    /* A note at the end of the header's bar line in at most width
+     * columns (the shortest form that fits, "" when none does); *pending:
+     * it is still being worked out, shown only where the bar keeps its
+     * numbers. NULL: none. */
+    void (*header_note)(struct app *a, int width, char *out, size_t n, bool *pending);
     /* The help's mode (enum help_mode) and the table views v cycles. */
     int help_mode;
     const char *const *view_names;
@@ -222,6 +227,8 @@ void app_open_menu(struct app *a, const char *title, char **items, int n, int cu
  * view by name; sort by a column's name or title. False when there is no
  * such view / column. */
 void app_table_set_table(struct app *a, int view, struct table *tab);
+/* The same rows with other columns (table_pane_swap_table). */
+void app_table_swap_table(struct app *a, int view, struct table *tab);
 const char *app_table_view(struct app *a);
 bool app_table_set_view(struct app *a, const char *name);
 bool app_table_sort_by(struct app *a, const char *col);

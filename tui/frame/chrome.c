@@ -83,6 +83,9 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
     sb_free(&dev);
 }
 
+/* The fewest cells of the bar that make room for a note beside it. */
+#define BAR_MIN 10
+
 /* The breakdown as one stacked bar: computation, exposed communication,
  * exposed memcpy, idle; the numbers beside it. */
 static void header_line2(struct app *a, WINDOW *w, int cols)
@@ -102,7 +105,32 @@ static void header_line2(struct app *a, WINDOW *w, int cols)
         {(double)bd->exposed_memcpy / tot, "memcpy", a->v.g->shade_memcpy, C_MEMCPY},
         {(double)bd->idle / tot, "idle", a->v.g->shade_idle, C_IDLE},
     };
-    draw_stacked_bar(w, 1, cols, devkind_name(a->v.t->device_kind), parts, 4);
+    /* The document's note (what bounds the step) takes the right of the
+     * line: beside the bar and its numbers when it fits there, else in
+     * place of the numbers (a pending note never does that). */
+    char note[160] = "";
+    int bar_cols = cols;
+    if (a->doc->header_note) {
+        int lw = 0;
+        for (int k = 0; k < 4; k++) {
+            char item[48];
+            lw +=
+                3 + snprintf(item, sizeof(item), "%s %.1f%%", parts[k].name, 100 * parts[k].share);
+        }
+        int head = 4 + (int)strlen(devkind_name(a->v.t->device_kind)) + BAR_MIN;
+        bool pending = false;
+        a->doc->header_note(a, cols - head - lw - 2, note, sizeof(note), &pending);
+        if (!note[0] && !pending)
+            a->doc->header_note(a, cols - head - 2, note, sizeof(note), &pending);
+        else if (pending && cols - head - lw - 2 < (int)text_width(note, strlen(note)))
+            note[0] = '\0';
+        if (note[0])
+            bar_cols = cols - 2 - (int)text_width(note, strlen(note));
+    }
+    draw_stacked_bar(w, 1, bar_cols, devkind_name(a->v.t->device_kind), parts, 4);
+    if (note[0])
+        draw_str(w, 1, bar_cols + 2, cols - bar_cols - 2, note, color_attr(C_HEADER) | A_BOLD,
+                 a->v.ascii);
 }
 
 void chrome_header(struct app *a)

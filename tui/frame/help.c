@@ -85,6 +85,8 @@ static bool trace_only(enum action act)
     case A_KERNEL_NAMES:
     case A_EXPORT:
     case A_ROOFLINE:
+    case A_CRITPATH:
+    case A_WHATIF:
         return true;
     default:
         return false;

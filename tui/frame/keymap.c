@@ -25,6 +25,8 @@ static const struct keybind keys_global[] = {
     {'M', A_MAXIMIZE, "Max"},
     {'K', A_KERNEL_NAMES, NULL},
     {'E', A_EXPORT, NULL},
+    {'C', A_CRITPATH, NULL},
+    {'W', A_WHATIF, NULL},
     {'q', A_QUIT, "Quit"},
     {KEY_CTRL('c'), A_QUIT, NULL},
     {KEY_ESC, A_CANCEL, NULL},

@@ -1055,6 +1055,36 @@ void table_pane_set_table(struct pane *p, struct view *a, int view, struct table
     p->dirty = true;
 }
 
+void table_pane_swap_table(struct pane *p, struct view *a, int view, struct table *tab)
+{
+    if (!pane_is(p, &table_pane_ops))
+        return;
+    struct table_pane *tp = tp_of(p);
+    if (view < 0 || view >= tp->nviews)
+        return;
+    struct tview *v = &tp->v[view];
+    const struct table *old = v->tab;
+    if (!old || !tab || old->nrows != tab->nrows) {
+        table_pane_set_table(p, a, view, tab);
+        return;
+    }
+    int col = v->sort_col >= 0 ? table_col_index(tab, old->cols[v->sort_col].name) : -1;
+    bool desc = v->desc, user = v->user_sort;
+    size_t cur = v->lv.cur, top = v->lv.top;
+    int hscroll = v->hscroll;
+    view_set(a, tp, v, tab);
+    if (col >= 0) {
+        v->sort_col = col;
+        v->desc = desc;
+        v->user_sort = user;
+    }
+    v->lv.cur = cur;
+    v->lv.top = top;
+    v->hscroll = hscroll;
+    listview_clamp(&v->lv);
+    p->dirty = true;
+}
+
 const char *table_pane_view(struct pane *p)
 {
     if (!pane_is(p, &table_pane_ops))

@@ -59,6 +59,10 @@ struct pane *table_pane_new(struct view *a, const struct table_pane_views *v);
  * same name keeps the column the user sorted by, cursor on top. Nothing
  * when p is not a table pane. */
 void table_pane_set_table(struct pane *p, struct view *a, int view, struct table *tab);
+/* Show tab (borrowed) in view i instead of a table with the same rows in
+ * the same order and other columns: the sort (by column name), the cursor
+ * and the scroll stay. Else as table_pane_set_table. */
+void table_pane_swap_table(struct pane *p, struct view *a, int view, struct table *tab);
 /* The name of the view shown ("ops", "roofline"...); NULL when p is not a
  * table pane. */
 const char *table_pane_view(struct pane *p);

@@ -31,6 +31,7 @@ struct glyphs {
     const char *times;        /* "×" of grouped siblings */
     const char *levels[9];    /* occupancy 0/8 .. 8/8 (timeline) */
     const char *bar_start;    /* timeline: first column of a bar right after another */
+    const char *crit_wait;    /* timeline: an idle column on the critical path */
     const char *shade_comm;   /* timeline/bar glyph of exposed communication */
     const char *shade_memcpy; /* timeline/bar glyph of exposed memcpy */
     const char *shade_idle;   /* header bar glyph of idle time */

@@ -14,6 +14,7 @@
 #include "tui/frame/pattern.h"
 
 struct analysis;
+struct critpath_view;
 struct glyphs;
 struct knames;
 struct lane;
@@ -50,6 +51,8 @@ struct view {
     int nlanes;
     struct snapview *snap;     /* a memory snapshot instead of a trace */
     struct roofline_view *rlv; /* roofline and its tables, NULL: none */
+    struct critpath_view *cpv; /* the critical path, NULL: not built (yet) */
+    bool crit_shown;           /* the critical path is highlighted, its column shown */
     struct srcpath *srcpath;   /* source search path (borrowed), NULL: paths as named */
     void *doc_state;           /* the document's own state, of the type it knows */
 };

@@ -215,6 +215,8 @@ static unsigned job_action(struct app *a, enum action act)
     case A_TRACEBACK:
     case A_KERNEL_NAMES:
     case A_EXPORT:
+    case A_CRITPATH:
+    case A_WHATIF:
     case A_EXPORT_SUBTREE:
     case A_EXPORT_WINDOW:
         app_message(a, "%s works in a rank's view: Enter on a rank opens it", action_name(act));

@@ -11,6 +11,8 @@
 #include "core/report/report.h"
 #include "tui/frame/app.h"
 #include "tui/trace/bgviews.h"
+#include "tui/trace/crit_tables.h"
+#include "tui/trace/critpath_view.h"
 #include "tui/trace/roofline_view.h"
 
 struct bgviews {
@@ -24,11 +26,16 @@ struct bgviews {
     char *errs[APP_NVIEWS];
     struct roofline_view *rlv;
     double secs[APP_NVIEWS];
+    struct critpath_view *cpv; /* built first: the header shows it */
+    char cp_err[256];
+    double cp_secs;
+    _Atomic int cp_done;
     _Atomic int ndone;  /* order[0..ndone) are built */
     _Atomic int cancel; /* stop after the current view */
     /* The UI thread's. */
     int ninstalled; /* order[0..ninstalled) handed over */
-    int shown_pct;  /* percent in the "computing" notes, -1: none written */
+    bool cp_installed;
+    int shown_pct; /* percent in the "computing" notes, -1: none written */
     bool started, threaded;
     pthread_t th;
 };
@@ -89,6 +96,7 @@ struct bgviews *bgviews_new(const struct trace *t, const char *arch, const bool 
     for (int i = 0; i < APP_NVIEWS; i++)
         bg->secs[i] = -1;
     bg->shown_pct = -1;
+    bg->cp_secs = -1;
     return bg;
 }
 
@@ -107,6 +115,12 @@ static bool hta_view(int i)
 static void *worker(void *arg)
 {
     struct bgviews *bg = arg;
+    if (!atomic_load(&bg->cancel)) {
+        double t0 = now_s();
+        bg->cpv = critpath_view_new(bg->t, bg->cp_err);
+        bg->cp_secs = now_s() - t0;
+        atomic_store_explicit(&bg->cp_done, 1, memory_order_release);
+    }
     if (bg->n && !atomic_load(&bg->cancel))
         bg->an = analysis_new(bg->t);
     /* The last HTA view in build order: HTA's view of the trace is built
@@ -143,13 +157,20 @@ void bgviews_start(struct bgviews *bg)
 
 bool bgviews_pending(const struct bgviews *bg)
 {
-    return bg && bg->started && bg->ninstalled < bg->n && !atomic_load(&bg->cancel);
+    return bg && bg->started && (bg->ninstalled < bg->n || !bg->cp_installed) &&
+           !atomic_load(&bg->cancel);
 }
 
 int bgviews_percent(const struct bgviews *bg)
 {
-    int done = atomic_load_explicit(&bg->ndone, memory_order_acquire);
-    return bg->n ? 100 * done / bg->n : 100;
+    int done = atomic_load_explicit(&bg->ndone, memory_order_acquire) +
+               atomic_load_explicit(&bg->cp_done, memory_order_acquire);
+    return 100 * done / (bg->n + 1);
+}
+
+bool bgviews_critpath_coming(const struct bgviews *bg)
+{
+    return bg && !bg->cp_installed && !atomic_load(&bg->cancel);
 }
 
 bool bgviews_coming(const struct bgviews *bg, int i)
@@ -181,6 +202,13 @@ bool bgviews_install(struct bgviews *bg, struct app *a, bool wait)
     int done = atomic_load_explicit(&bg->ndone, memory_order_acquire);
     bool changed = false;
     struct pane *tp = a->panes[PANE_TABLE];
+    if (!bg->cp_installed && atomic_load_explicit(&bg->cp_done, memory_order_acquire)) {
+        bg->cp_installed = true;
+        a->v.cpv = bg->cpv;
+        bg->cpv = NULL;
+        a->v.dirty_chrome = true;
+        changed = true;
+    }
     for (; bg->ninstalled < done; bg->ninstalled++) {
         int i = bg->order[bg->ninstalled];
         free(a->views_err[i]);
@@ -194,12 +222,14 @@ bool bgviews_install(struct bgviews *bg, struct app *a, bool wait)
         } else {
             a->views[i] = bg->tabs[i];
             bg->tabs[i] = NULL;
-            if (tp)
+            if (tp) {
                 app_table_set_table(a, i, a->views[i]);
+                crit_tables_sync(a);
+            }
         }
         changed = true;
     }
-    if (done == bg->n)
+    if (done == bg->n && bg->cp_installed)
         join(bg); /* finished: reap the thread now rather than at exit */
     /* The views still being built say so, with how far the work is. */
     int pct = bgviews_percent(bg);
@@ -242,8 +272,19 @@ void bgviews_free(struct bgviews *bg)
         free(bg->errs[i]);
     }
     roofline_view_free(bg->rlv);
+    critpath_view_free(bg->cpv);
     analysis_free(bg->an);
     free(bg);
+}
+
+double bgviews_critpath_seconds(const struct bgviews *bg)
+{
+    return bg ? bg->cp_secs : -1;
+}
+
+const char *bgviews_critpath_error(const struct bgviews *bg)
+{
+    return bg && bg->cp_installed && bg->cp_err[0] ? bg->cp_err : NULL;
 }
 
 double bgviews_seconds(const struct bgviews *bg, int i)

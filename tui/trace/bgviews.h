@@ -46,7 +46,14 @@ bool bgviews_pending(const struct bgviews *bg);
 /* Whether view i is still to be handed over: wanted and not installed
  * yet (the UI then says it is being computed). NULL: false. */
 bool bgviews_coming(const struct bgviews *bg, int i);
-/* Percent of the wanted views built. */
+/* Whether the critical path (tui/trace/critpath_view.h, built first, then
+ * handed over as a->v.cpv) is still to come. NULL: false. */
+bool bgviews_critpath_coming(const struct bgviews *bg);
+/* Why the critical path could not be built, NULL: it was (or is not yet). */
+const char *bgviews_critpath_error(const struct bgviews *bg);
+/* Seconds the critical path took on the worker, -1: not built. */
+double bgviews_critpath_seconds(const struct bgviews *bg);
+/* Percent of the wanted views (and the critical path) built. */
 int bgviews_percent(const struct bgviews *bg);
 /* UI thread: hand the finished views to the app (a->views, a->views_err,
  * a->v.rlv and the table pane) and refresh the "computing" notes of the

@@ -18,6 +18,8 @@
 #include "tui/snapshot/snap_memory_pane.h"
 #include "tui/snapshot/snapview.h"
 #include "tui/trace/bgviews.h"
+#include "tui/trace/crit_tables.h"
+#include "tui/trace/critpath_view.h"
 #include "tui/trace/event_detail.h"
 #include "tui/trace/explore.h"
 #include "tui/trace/export_ui.h"
@@ -75,6 +77,8 @@ static unsigned toggle_traceback(struct app *a)
 
 static void selected(struct app *a, struct pane *src)
 {
+    /* Another table view may show: it gets the crit column then. */
+    crit_tables_sync(a);
     if (traceback_shown(a)) {
         struct tb_subject s;
         tb_subject_of(a, src, &s);
@@ -226,9 +230,89 @@ static unsigned route(struct app *a, struct pane_request *req)
     }
 }
 
+/* C: the critical path highlighted and its column shown, or hidden. */
+static unsigned toggle_critpath(struct app *a)
+{
+    if (!a->v.cpv) {
+        const char *why = bgviews_critpath_error(a->bg);
+        if (why)
+            app_error(a, "no critical path: %s", why);
+        else
+            app_message(a, "the critical path is being computed; C again once the header "
+                           "says what bounds the step");
+        return R_HANDLED;
+    }
+    a->v.crit_shown = !a->v.crit_shown;
+    crit_tables_show(a, a->v.crit_shown);
+    bool steps;
+    size_t n = critpath_view_regions(a->v.cpv, &steps);
+    char len[32];
+    text_duration(len, sizeof(len), critpath_view_length(a->v.cpv) * 1000, a->v.ascii);
+    if (a->v.crit_shown)
+        app_message(a, "critical path of %zu %s%s: %s, highlighted; crit µs: time on it; C hides",
+                    steps ? n : (size_t)1, steps ? "step" : "trace", steps && n != 1 ? "s" : "",
+                    len);
+    else
+        app_message(a, "critical path hidden");
+    return R_HANDLED | R_DIRTY_ALL | R_SYNC;
+}
+
+/* W: the paths' length were the selected event's name twice as fast,
+ * worked out on a thread (a long trace's graphs take a while); the answer
+ * comes on the message line (whatif_answer). */
+static unsigned whatif(struct app *a)
+{
+    struct critpath_view *cv = a->v.cpv;
+    if (!cv)
+        return toggle_critpath(a); /* says why there is none */
+    uint32_t ev = pane_current_event(a->panes[a->v.focus], &a->v);
+    if (ev == IDX_NONE)
+        ev = a->v.sel;
+    if (ev == IDX_NONE || ev >= a->v.t->ev.n) {
+        app_error(a, "what-if: select an op or a kernel first");
+        return R_HANDLED;
+    }
+    if (!critpath_view_whatif_start(cv, a->v.t->ev.v[ev].name, ev)) {
+        app_message(a, "what-if: the last one is still being worked out");
+        return R_HANDLED;
+    }
+    app_message(a, "what-if: %.80s 2%s faster%s", ev_name(a->v.t, ev),
+                a->v.ascii ? "x" : "\xc3\x97", a->v.ascii ? "..." : "\xe2\x80\xa6");
+    return R_HANDLED;
+}
+
+/* The what-if's answer on the message line, once it is in. */
+static unsigned whatif_answer(struct app *a, bool wait)
+{
+    struct critpath_view *cv = a->v.cpv;
+    int64_t after;
+    uint32_t ev;
+    if (!cv || !critpath_view_whatif_take(cv, wait, &after, &ev))
+        return R_NONE;
+    int64_t before = critpath_view_length(cv);
+    bool steps;
+    size_t n = critpath_view_regions(cv, &steps);
+    char subject[32];
+    if (!steps)
+        snprintf(subject, sizeof(subject), "the trace's critical path");
+    else if (n == 1)
+        snprintf(subject, sizeof(subject), "the step");
+    else
+        snprintf(subject, sizeof(subject), "the %zu steps", n);
+    app_message(a, "if %.80s ran 2%s faster %s would shorten by %lld %s (%.1f %%)",
+                ev_name(a->v.t, ev), a->v.ascii ? "x" : "\xc3\x97", subject,
+                (long long)(before - after), a->v.ascii ? "us" : "\xc2\xb5s",
+                before ? 100.0 * (double)(before - after) / (double)before : 0.0);
+    return R_DIRTY;
+}
+
 static unsigned trace_action(struct app *a, enum action act)
 {
     switch (act) {
+    case A_CRITPATH:
+        return toggle_critpath(a);
+    case A_WHATIF:
+        return whatif(a);
     case A_TRACEBACK:
         return toggle_traceback(a);
     case A_KERNEL_NAMES:
@@ -261,7 +345,7 @@ static unsigned snapshot_action(struct app *a, enum action act)
 
 static unsigned tick(struct app *a, bool wait)
 {
-    unsigned r = R_NONE;
+    unsigned r = whatif_answer(a, wait);
     /* The traceback view takes in symbolizer answers shown or not. */
     if (a->tb) {
         unsigned t = pane_tick(a->tb, &a->v, wait);
@@ -278,7 +362,8 @@ static unsigned tick(struct app *a, bool wait)
 
 static bool busy(struct app *a)
 {
-    return (a->tb && pane_busy(a->tb)) || bgviews_pending(a->bg);
+    return (a->tb && pane_busy(a->tb)) || bgviews_pending(a->bg) ||
+           (a->v.cpv && critpath_view_whatif_busy(a->v.cpv));
 }
 
 static bool settle(struct app *a)
@@ -363,11 +448,13 @@ static void close_doc(struct app *a)
         free(a->hist.v[i].label);
     }
     VEC_FREE(&a->hist);
+    crit_tables_free(a);
     for (int i = 0; i < APP_NVIEWS; i++) {
         table_free(a->views[i]);
         free(a->views_err[i]);
     }
     roofline_view_free(a->v.rlv);
+    critpath_view_free(a->v.cpv);
     if (a->owns_bg)
         bgviews_free(a->bg);
     knames_free(a->v.kn);
@@ -379,6 +466,19 @@ static void close_doc(struct app *a)
 static int trace_timeline_lines(struct app *a)
 {
     return timeline_pane_lanes(a->panes[PANE_TIMELINE]);
+}
+
+/* What bounds the steps, once the critical path is in. */
+static void trace_header_note(struct app *a, int width, char *out, size_t n, bool *pending)
+{
+    out[0] = '\0';
+    *pending = false;
+    if (a->v.cpv) {
+        critpath_view_bound_text(a->v.cpv, width, a->v.ascii, out, n);
+    } else if (bgviews_critpath_coming(a->bg)) {
+        *pending = true;
+        snprintf(out, n, "bound: computing%s", a->v.ascii ? "..." : "\xe2\x80\xa6");
+    }
 }
 
 static bool snapshot_header(struct app *a, WINDOW *w, int cols)
@@ -406,6 +506,7 @@ const struct doc_ops explore_trace_doc = {
     .selected = selected,
     .back = back,
     .timeline_lines = trace_timeline_lines,
+    .header_note = trace_header_note,
     .tick = tick,
     .busy = busy,
     .help_mode = HELP_TRACE,

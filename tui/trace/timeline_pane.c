@@ -16,6 +16,7 @@
 #include "tui/frame/detail.h"
 #include "tui/trace/event_detail.h"
 #include "tui/frame/draw.h"
+#include "tui/trace/critpath_view.h"
 #include "tui/trace/knames.h"
 #include "tui/trace/lanes.h"
 #include "tui/trace/timeline_pane.h"
@@ -40,6 +41,7 @@ struct tl_pane {
     bool more_built;
     int nthreads;     /* threads with CPU ops (lanes_cpu_threads), -1: not counted */
     lane_bars_t bars; /* scratch of draw_lane */
+    bool *crit;       /* scratch of draw_lane: columns on the critical path */
 };
 
 static struct tl_pane *tl_of(struct pane *p)
@@ -125,6 +127,28 @@ static void lane_label(struct view *a, const struct lane *l, char *buf, size_t n
 static void draw_names(struct pane *p, struct view *a, int y, const struct lane *l);
 static void draw_bar_labels(struct pane *p, struct view *a, int y, const struct lane *l);
 
+/* Mark tl->crit[0..w) where the critical path's spans on lane l fall
+ * (C shows them); false when it is not shown. */
+static bool mark_critical(struct tl_pane *tl, struct view *a, const struct lane *l, int w,
+                          int64_t cns)
+{
+    if (!a->crit_shown || !a->cpv)
+        return false;
+    tl->crit = xreallocarray(tl->crit, (size_t)w, sizeof(bool));
+    memset(tl->crit, 0, (size_t)w * sizeof(bool));
+    size_t n;
+    const struct cpv_span *sp = critpath_view_spans(a->cpv, tl->v0, &n);
+    for (size_t k = 0; k < n && sp[k].t0 < tl->v1; k++) {
+        if (sp[k].t1 < tl->v0 || !lane_has_event(l, a->t, sp[k].ev))
+            continue;
+        int c0 = (int)((MAX(sp[k].t0, tl->v0) - tl->v0) / cns);
+        int c1 = (int)((MIN(sp[k].t1, tl->v1 - 1) - tl->v0) / cns);
+        for (int c = MAX(c0, 0); c <= MIN(c1, w - 1); c++)
+            tl->crit[c] = true;
+    }
+    return true;
+}
+
 static void draw_lane(struct pane *p, struct view *a, int y, int li)
 {
     struct tl_pane *tl = tl_of(p);
@@ -144,6 +168,7 @@ static void draw_lane(struct pane *p, struct view *a, int y, int li)
     lane_bars(l, a->t, tl->v0, tl->v1, w, a->sel, &tl->bars);
     int64_t cns = col_ns(p);
     int cursor_col = (int)((tl->cursor - tl->v0) / cns);
+    bool crit = mark_critical(tl, a, l, w, cns);
     static const enum color_elem elems[LC__COUNT] = {C_COMP, C_COMM, C_MEMCPY, C_CPU};
     bool mono = color_pair(C_COMP) == 0;
     size_t bar = 0;
@@ -180,6 +205,13 @@ static void draw_lane(struct pane *p, struct view *a, int y, int li)
         else
             glyph = a->g->levels[level];
         attr_t at = color_attr(level ? elems[cls] : C_IDLE);
+        if (crit && tl->crit[col]) {
+            /* On the critical path: reversed; a wait on it (a gap between
+             * kernels, a launch delay) as a line. */
+            at |= A_REVERSE;
+            if (level == 0)
+                glyph = a->g->crit_wait;
+        }
         if (cur && col == cursor_col && a->focus == p->id) {
             at = color_attr(C_SELECT_FOCUS);
             if (level == 0)
@@ -465,7 +497,8 @@ static void timeline_draw(struct pane *p, struct view *a)
     view_time(d1, sizeof(d1), tl->v1 - a->t->t_start, tl->v1 - tl->v0, a->ascii);
     text_duration(dc, sizeof(dc), col_ns(p), a->ascii);
     struct strbuf sb = STRBUF_INIT;
-    sb_printf(&sb, " Timeline  %s .. %s  (%s/col)", d0, d1, dc);
+    sb_printf(&sb, " Timeline  %s .. %s  (%s/col)%s", d0, d1, dc,
+              a->crit_shown && a->cpv ? "  critical path" : "");
     attr_t tattr = color_attr(a->focus == p->id ? C_TITLE_FOCUS : C_TITLE);
     draw_fit(p->win, 0, 0, p->r.w, sb_str(&sb), sb.len, false, false, tattr, a->ascii);
     /* Lanes left out (above the first shown, below the last), right
@@ -686,6 +719,7 @@ static void timeline_free_priv(struct pane *p)
         lane_free(&tl->lanes[i]);
     free(tl->lanes);
     free(tl->occ);
+    free(tl->crit);
     VEC_FREE(&tl->bars);
     free(tl);
 }

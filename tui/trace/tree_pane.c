@@ -13,6 +13,7 @@
 #include "tui/frame/text.h"
 #include "tui/frame/view.h"
 #include "tui/trace/calltree.h"
+#include "tui/trace/critpath_view.h"
 #include "tui/frame/detail.h"
 #include "tui/trace/event_detail.h"
 #include "tui/frame/draw.h"
@@ -23,6 +24,17 @@
 #define NUM_W 9
 #define PCT_W 6
 #define RIGHT_W (NUM_W + 1 + NUM_W + 1 + PCT_W)
+
+/* The numbers' columns: with the critical path shown (C), its time
+ * first. */
+static bool crit_col(const struct view *a)
+{
+    return a->crit_shown && a->cpv;
+}
+static int right_w(const struct view *a)
+{
+    return RIGHT_W + (crit_col(a) ? NUM_W + 1 : 0);
+}
 /* Rows made per step while the user looks (a few ms at most). */
 #define TICK_MS 4.0
 #define TICK_ROWS 1024
@@ -148,7 +160,7 @@ static void draw_row(struct pane *p, struct view *a, int y, size_t row)
     const struct tnode *node = calltree_node(ct, n);
     bool cur = row == tr->lv.cur;
     attr_t sel = cur ? color_attr(a->focus == p->id ? C_SELECT_FOCUS : C_SELECT) : 0;
-    int name_w = p->r.w - RIGHT_W - 1;
+    int name_w = p->r.w - right_w(a) - 1;
     if (name_w < 8)
         name_w = p->r.w;
 
@@ -209,8 +221,16 @@ static void draw_row(struct pane *p, struct view *a, int y, size_t row)
         text_percent(pct, sizeof(pct), 100.0 * (double)g / (double)pg);
     else
         snprintf(pct, sizeof(pct), "-");
-    int rx = p->r.w - RIGHT_W;
+    int rx = p->r.w - right_w(a);
     attr_t num = sel ? sel : color_attr(C_NUMBER);
+    if (crit_col(a)) {
+        char crit[32] = "";
+        int64_t us = ev != IDX_NONE ? critpath_view_subtree_us(a->cpv, ev) : 0;
+        if (us)
+            text_duration(crit, sizeof(crit), us * 1000, a->ascii);
+        draw_fit(p->win, y, rx, NUM_W, crit, strlen(crit), false, true, num, a->ascii);
+        rx += NUM_W + 1;
+    }
     draw_fit(p->win, y, rx, NUM_W, cpu, strlen(cpu), false, true, num, a->ascii);
     draw_fit(p->win, y, rx + NUM_W + 1, NUM_W, gpu, strlen(gpu), false, true, num, a->ascii);
     draw_fit(p->win, y, rx + 2 * NUM_W + 2, PCT_W, pct, strlen(pct), false, true, num, a->ascii);
@@ -237,8 +257,12 @@ static void tree_draw(struct pane *p, struct view *a)
 
     draw_blank(p->win, 1, 0, p->r.w, color_attr(C_COLHEAD));
     draw_str(p->win, 1, 0, p->r.w, "name", color_attr(C_COLHEAD), a->ascii);
-    if (p->r.w - RIGHT_W - 1 >= 8) {
-        int rx = p->r.w - RIGHT_W;
+    if (p->r.w - right_w(a) - 1 >= 8) {
+        int rx = p->r.w - right_w(a);
+        if (crit_col(a)) {
+            draw_fit(p->win, 1, rx, NUM_W, "crit", 4, false, true, color_attr(C_COLHEAD), a->ascii);
+            rx += NUM_W + 1;
+        }
         draw_fit(p->win, 1, rx, NUM_W, "CPU", 3, false, true, color_attr(C_COLHEAD), a->ascii);
         draw_fit(p->win, 1, rx + NUM_W + 1, NUM_W, "GPU", 3, false, true, color_attr(C_COLHEAD),
                  a->ascii);
@@ -253,7 +277,7 @@ static void tree_draw(struct pane *p, struct view *a)
     }
     /* Scroll the guides so that the cursor row keeps a third of the name
      * column for its guides at most. */
-    int levels_fit = MAX(2, (p->r.w - RIGHT_W - 1) / 3 / 2);
+    int levels_fit = MAX(2, (p->r.w - right_w(a) - 1) / 3 / 2);
     uint32_t cdepth = calltree_node(tr->ct, cur_node(tr))->depth;
     tr->base = cdepth > (uint32_t)levels_fit ? cdepth - (uint32_t)levels_fit : 0;
     tr->room = (uint32_t)levels_fit;

@@ -1,0 +1,436 @@
+/* The explorer's critical path (tui/trace/critpath_view.h). */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/critpath/cp_frame.h"
+#include "core/critpath/critpath.h"
+#include "tui/frame/text.h"
+#include "tui/trace/critpath_view.h"
+
+/* An event touched by a path: the time attributed to it (NO_TIME: none,
+ * only one of its nodes is on the path). */
+#define NO_TIME INT64_MIN
+struct cpv_ev {
+    uint32_t ev;
+    int64_t us;
+};
+
+struct critpath_view {
+    const struct trace *t;
+    struct cp_frame *f;
+    struct cp_graph **g; /* one per region with a path */
+    size_t ng;
+    bool steps;             /* the regions are ProfilerSteps */
+    int64_t by[CPB__COUNT]; /* summed spans of the paths' edges by bound */
+    int64_t length;         /* summed path lengths */
+    struct cpv_ev *evs;     /* by ev */
+    size_t nevs;
+    struct cpv_ev *incl; /* by ev: with what each ran (critpath_view_subtree_us) */
+    size_t nincl;
+    uint64_t *in_incl; /* bit per trace event: it is in incl (most are not) */
+    uint32_t *rank;    /* per word of in_incl: the bits set before it (incl's index) */
+    /* The what-if on its thread (critpath_view_whatif_start). */
+    pthread_t wi_th;
+    bool wi_running;     /* started, not taken */
+    _Atomic int wi_done; /* the thread has written wi_after */
+    uint32_t wi_name, wi_ev;
+    int64_t wi_after;
+    struct cpv_span *spans; /* by t0 */
+    int64_t max_span;       /* the longest span, ns */
+    size_t nspans;
+};
+
+static int cpv_ev_cmp(const void *pa, const void *pb)
+{
+    const struct cpv_ev *a = pa, *b = pb;
+    return (a->ev > b->ev) - (a->ev < b->ev);
+}
+
+/* Sort by ev and merge the entries of one event, summing their times (an
+ * entry of NO_TIME only says the event is there). Returns the count kept. */
+static size_t merge_evs(struct cpv_ev *v, size_t n)
+{
+    if (n)
+        qsort(v, n, sizeof(*v), cpv_ev_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct cpv_ev x = v[i];
+        if (m && v[m - 1].ev == x.ev) {
+            struct cpv_ev *last = &v[m - 1];
+            if (x.us != NO_TIME)
+                last->us = (last->us == NO_TIME ? 0 : last->us) + x.us;
+            continue;
+        }
+        v[m++] = x;
+    }
+    return m;
+}
+
+/* The time attributed to each event summed over its subtree: GPU work's
+ * to its launch, each event's to its enclosing ops, in one post-order
+ * pass over the call tree (first_child / next_sibling), so that a deep
+ * stack costs no more than a flat one. */
+static void index_subtrees(struct critpath_view *cv)
+{
+    const struct trace *t = cv->t;
+    size_t nev = t->ev.n;
+    int64_t *acc = xcalloc(nev + 1, sizeof(int64_t));
+    for (size_t i = 0; i < cv->nevs; i++) {
+        int64_t us = cv->evs[i].us;
+        uint32_t x = cv->evs[i].ev;
+        if (us == NO_TIME || !us)
+            continue;
+        acc[x] += us;
+        const struct gpu_info *gi = ev_gpu(t, x);
+        if (gi && gi->launch != IDX_NONE && gi->launch < nev)
+            acc[gi->launch] += us;
+    }
+    /* Children before parents; the steps are bounded, against links that
+     * would loop. */
+    size_t steps = 0, limit = 4 * nev + 4;
+    for (uint32_t root = 0; root < nev && steps < limit; root++) {
+        if (t->ev.v[root].parent != IDX_NONE || t->ev.v[root].first_child == IDX_NONE)
+            continue;
+        uint32_t x = root;
+        while (t->ev.v[x].first_child != IDX_NONE && steps++ < limit)
+            x = t->ev.v[x].first_child;
+        while (x != root && steps++ < limit) {
+            uint32_t p = t->ev.v[x].parent;
+            if (p == IDX_NONE || p >= nev)
+                break;
+            acc[p] += acc[x];
+            if (t->ev.v[x].next_sibling != IDX_NONE) {
+                x = t->ev.v[x].next_sibling;
+                while (t->ev.v[x].first_child != IDX_NONE && steps++ < limit)
+                    x = t->ev.v[x].first_child;
+            } else {
+                x = p;
+            }
+        }
+    }
+    size_t n = 0;
+    for (size_t e = 0; e < nev; e++)
+        n += acc[e] != 0;
+    cv->incl = xmalloc((n + 1) * sizeof(*cv->incl));
+    cv->in_incl = xcalloc(nev / 64 + 1, sizeof(uint64_t));
+    for (size_t e = 0; e < nev; e++) {
+        if (!acc[e])
+            continue;
+        cv->incl[cv->nincl++] = (struct cpv_ev){(uint32_t)e, acc[e]};
+        cv->in_incl[e / 64] |= (uint64_t)1 << (e % 64);
+    }
+    free(acc);
+    size_t words = nev / 64 + 1;
+    cv->rank = xmalloc(words * sizeof(uint32_t));
+    uint32_t before = 0;
+    for (size_t w = 0; w < words; w++) {
+        cv->rank[w] = before;
+        before += (uint32_t)__builtin_popcountll(cv->in_incl[w]);
+    }
+}
+
+/* Node n of g in trace time (ns): its row's event's time, moved by the
+ * node's offset in HTA's whole microseconds. */
+static int64_t node_ns(const struct critpath_view *cv, const struct cp_graph *g, uint32_t n)
+{
+    const struct cp_node *nd = &g->nodes.v[n];
+    const struct cp_row *r = &cv->f->rows.v[nd->row];
+    return cv->t->ev.v[r->ev].ts + (nd->ts - r->ts) * 1000;
+}
+
+static int span_cmp(const void *pa, const void *pb)
+{
+    const struct cpv_span *a = pa, *b = pb;
+    return (a->t0 > b->t0) - (a->t0 < b->t0);
+}
+
+static void index_spans(struct critpath_view *cv)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < cv->ng; k++)
+        n += cv->g[k]->path.n;
+    cv->spans = xmalloc((n + 1) * sizeof(*cv->spans));
+    for (size_t k = 0; k < cv->ng; k++) {
+        const struct cp_graph *g = cv->g[k];
+        for (size_t i = 0; i < g->path.n; i++) {
+            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
+            uint32_t row = e->attr != IDX_NONE ? e->attr : g->nodes.v[e->dst].row;
+            int64_t t0 = node_ns(cv, g, e->src), t1 = node_ns(cv, g, e->dst);
+            cv->spans[cv->nspans++] =
+                (struct cpv_span){MIN(t0, t1), MAX(t0, t1), cv->f->rows.v[row].ev};
+            cv->max_span = MAX(cv->max_span, MAX(t0, t1) - MIN(t0, t1));
+        }
+    }
+    if (cv->nspans)
+        qsort(cv->spans, cv->nspans, sizeof(*cv->spans), span_cmp);
+}
+
+const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, int64_t from, size_t *n)
+{
+    /* The first span that starts at from - max_span or later. */
+    size_t lo = 0, hi = cv->nspans;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cv->spans[mid].t0 < from - cv->max_span)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *n = cv->nspans - lo;
+    return cv->spans + lo;
+}
+
+/* The events the paths touch, with the time attributed to each. */
+static void index_events(struct critpath_view *cv)
+{
+    VEC(struct cpv_ev) all = {0};
+    for (size_t k = 0; k < cv->ng; k++) {
+        const struct cp_graph *g = cv->g[k];
+        for (size_t i = 0; i < g->path.n; i++) {
+            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
+            if (e->attr != IDX_NONE)
+                VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[e->attr].ev, e->span}));
+            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->src].row].ev, NO_TIME}));
+            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->dst].row].ev, NO_TIME}));
+        }
+    }
+    size_t n = merge_evs(all.v, all.n);
+    cv->evs = all.v;
+    cv->nevs = n;
+}
+
+struct critpath_view *critpath_view_new(const struct trace *t, char *err)
+{
+    struct critpath_view *cv = xcalloc(1, sizeof(*cv));
+    cv->t = t;
+    cv->f = cp_frame_new(t);
+    size_t nsteps;
+    uint32_t *steps = cp_frame_step_names(cv->f, &nsteps);
+    size_t nregions = nsteps ? nsteps : 1;
+    cv->steps = nsteps > 0;
+    cv->g = xcalloc(nregions, sizeof(*cv->g));
+    err[0] = '\0';
+    for (size_t k = 0; k < nregions; k++) {
+        struct cp_graph *g = critpath_build(cv->f, nsteps ? trace_str(t, steps[k]) : "", 0, err);
+        if (!g)
+            break;
+        if (!g->ok) {
+            critpath_free(g);
+            continue;
+        }
+        cv->g[cv->ng++] = g;
+        cv->length += g->length;
+        for (size_t i = 0; i < g->path.n; i++) {
+            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
+            cv->by[critpath_bound_by(g, e)] += e->span;
+        }
+    }
+    free(steps);
+    if (!cv->ng) {
+        if (!err[0])
+            snprintf(err, 256, "the critical path's graph has a cycle");
+        critpath_view_free(cv);
+        return NULL;
+    }
+    index_events(cv);
+    index_spans(cv);
+    index_subtrees(cv);
+    return cv;
+}
+
+void critpath_view_free(struct critpath_view *cv)
+{
+    if (!cv)
+        return;
+    if (cv->wi_running)
+        pthread_join(cv->wi_th, NULL);
+    for (size_t k = 0; k < cv->ng; k++)
+        critpath_free(cv->g[k]);
+    free(cv->g);
+    free(cv->evs);
+    free(cv->spans);
+    free(cv->incl);
+    free(cv->in_incl);
+    free(cv->rank);
+    cp_frame_free(cv->f);
+    free(cv);
+}
+
+/* The bounds as the header names them. */
+static const char *bound_short(enum cp_bound b)
+{
+    static const char *const names[] = {"",         "CPU",    "GPU compute",
+                                        "GPU comm", "launch", "kernel gaps"};
+    return b < CPB__COUNT ? names[b] : "";
+}
+
+void critpath_view_bound_text(const struct critpath_view *cv, int width, bool ascii, char *out,
+                              size_t n)
+{
+    out[0] = '\0';
+    int64_t total = 0;
+    for (int b = 0; b < CPB__COUNT; b++)
+        total += cv->by[b];
+    if (total <= 0 || n < 2)
+        return;
+    /* The bounds by share, largest first (the zero-weight edges are none). */
+    int order[CPB__COUNT], m = 0;
+    for (int b = CPB_NONE + 1; b < CPB__COUNT; b++) {
+        if (100 * cv->by[b] < total)
+            continue;
+        int at = m++;
+        while (at && cv->by[order[at - 1]] < cv->by[b]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = b;
+    }
+    const char *sep = ascii ? " / " : " \xc2\xb7 ";
+    struct strbuf sb = STRBUF_INIT;
+    sb_puts(&sb, "bound:");
+    size_t kept = 0;
+    for (int k = 0; k < m; k++) {
+        size_t before = sb.len;
+        sb_printf(&sb, "%s%s %.0f %%", k ? sep : " ", bound_short((enum cp_bound)order[k]),
+                  100.0 * (double)cv->by[order[k]] / (double)total);
+        if ((int)text_width(sb_str(&sb), sb.len) > width) {
+            sb.len = before;
+            break;
+        }
+        kept = sb.len;
+    }
+    if (kept && kept < n) {
+        memcpy(out, sb_str(&sb), kept);
+        out[kept] = '\0';
+    }
+    sb_free(&sb);
+}
+
+size_t critpath_view_regions(const struct critpath_view *cv, bool *steps)
+{
+    *steps = cv->steps;
+    return cv->ng;
+}
+
+int64_t critpath_view_length(const struct critpath_view *cv)
+{
+    return cv->length;
+}
+
+static const struct cpv_ev *find_ev(const struct critpath_view *cv, uint32_t ev)
+{
+    struct cpv_ev key = {ev, 0};
+    return cv->nevs ? bsearch(&key, cv->evs, cv->nevs, sizeof(key), cpv_ev_cmp) : NULL;
+}
+
+int64_t critpath_view_event_us(const struct critpath_view *cv, uint32_t ev)
+{
+    const struct cpv_ev *x = find_ev(cv, ev);
+    return x && x->us != NO_TIME ? x->us : -1;
+}
+
+int64_t critpath_view_subtree_us(const struct critpath_view *cv, uint32_t ev)
+{
+    if (ev >= cv->t->ev.n)
+        return 0;
+    uint64_t word = cv->in_incl[ev / 64], bit = (uint64_t)1 << (ev % 64);
+    if (!(word & bit))
+        return 0;
+    /* incl is by ev: the event's index is the count of events before it. */
+    return cv->incl[cv->rank[ev / 64] + (uint32_t)__builtin_popcountll(word & (bit - 1))].us;
+}
+
+bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev)
+{
+    return find_ev(cv, ev) != NULL;
+}
+
+/* Whether frame row `row` is an event named `name` or GPU work an op of
+ * that name launched: an op ran faster runs its kernels faster too. */
+static bool named(const struct critpath_view *cv, uint32_t row, uint32_t name)
+{
+    if (row == IDX_NONE)
+        return false;
+    uint32_t ev = cv->f->rows.v[row].ev;
+    if (cv->f->rows.v[row].name == name)
+        return true;
+    const struct gpu_info *gi = ev_gpu(cv->t, ev);
+    return gi && gi->launcher != IDX_NONE && gi->launcher < cv->t->ev.n &&
+           cv->t->ev.v[gi->launcher].name == name;
+}
+
+/* A what-if in the simplest form (the weights of one name's edges halved,
+ * the path found again, the weights put back): a rule-based what-if in
+ * core/critpath can take its place. */
+int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name)
+{
+    int64_t total = 0;
+    VEC(int64_t) saved = {0};
+    for (size_t k = 0; k < cv->ng; k++) {
+        struct cp_graph *g = cv->g[k];
+        saved.n = 0;
+        for (size_t i = 0; i < g->edges.n; i++) {
+            const struct cp_edge *e = &g->edges.v[i];
+            VEC_PUSH(&saved, e->weight);
+            if (named(cv, e->attr, name))
+                critpath_set_weight(g, (uint32_t)i, e->weight / 2);
+        }
+        critpath_longest(g);
+        total += g->length;
+        for (size_t i = 0; i < g->edges.n; i++)
+            if (g->edges.v[i].weight != saved.v[i])
+                critpath_set_weight(g, (uint32_t)i, saved.v[i]);
+        critpath_longest(g);
+    }
+    VEC_FREE(&saved);
+    return total;
+}
+
+static void *whatif_thread(void *arg)
+{
+    struct critpath_view *cv = arg;
+    cv->wi_after = critpath_view_whatif_half(cv, cv->wi_name);
+    atomic_store_explicit(&cv->wi_done, 1, memory_order_release);
+    return NULL;
+}
+
+bool critpath_view_whatif_start(struct critpath_view *cv, uint32_t name, uint32_t ev)
+{
+    if (cv->wi_running)
+        return false;
+    cv->wi_name = name;
+    cv->wi_ev = ev;
+    atomic_store(&cv->wi_done, 0);
+    cv->wi_running = true;
+    if (pthread_create(&cv->wi_th, NULL, whatif_thread, cv) != 0) {
+        cv->wi_running = false;
+        cv->wi_after = critpath_view_whatif_half(cv, name);
+        atomic_store(&cv->wi_done, 1);
+    }
+    return true;
+}
+
+bool critpath_view_whatif_busy(const struct critpath_view *cv)
+{
+    return cv->wi_running || atomic_load(&cv->wi_done);
+}
+
+bool critpath_view_whatif_take(struct critpath_view *cv, bool wait, int64_t *after, uint32_t *ev)
+{
+    if (!critpath_view_whatif_busy(cv))
+        return false;
+    if (!wait && !atomic_load_explicit(&cv->wi_done, memory_order_acquire))
+        return false;
+    if (cv->wi_running)
+        pthread_join(cv->wi_th, NULL);
+    cv->wi_running = false;
+    atomic_store(&cv->wi_done, 0);
+    *after = cv->wi_after;
+    *ev = cv->wi_ev;
+    return true;
+}
