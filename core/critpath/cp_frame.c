@@ -346,11 +346,13 @@ struct cp_frame *cp_frame_new(const struct trace *t)
             if (!(r->stream >= 0 && r->corr >= 0) && r->ts < last && r->corr != -1)
                 VEC_PUSH(&kept, r->corr);
         }
-        qsort(kept.v, kept.n, sizeof(*kept.v), i64_cmp);
+        /* (qsort and bsearch take no NULL array, even of no items) */
+        if (kept.n)
+            qsort(kept.v, kept.n, sizeof(*kept.v), i64_cmp);
         for (size_t k = 0; k < all.n; k++) {
             const struct cp_row *r = &all.v[k];
             bool gpu = r->stream >= 0 && r->corr >= 0;
-            if (gpu ? bsearch(&r->corr, kept.v, kept.n, sizeof(*kept.v), i64_cmp) != NULL
+            if (gpu ? kept.n && bsearch(&r->corr, kept.v, kept.n, sizeof(*kept.v), i64_cmp)
                     : r->ts < last)
                 VEC_PUSH(&f->rows, *r);
         }

@@ -517,7 +517,9 @@ static void event_links(const struct cp_frame *f, struct event_links *el)
             VEC_PUSH(&cs, ((struct corr_stream){rows[i].wait_corr, rows[i].wait_stream,
                                                 cp_row_pid(f, &rows[i])}));
     }
-    qsort(cs.v, cs.n, sizeof(*cs.v), cs_cmp);
+    /* (qsort and bsearch take no NULL array, even of no items) */
+    if (cs.n)
+        qsort(cs.v, cs.n, sizeof(*cs.v), cs_cmp);
     struct launch *l = NULL;
     size_t nl = 0;
     if (any_record) {
@@ -527,7 +529,8 @@ static void event_links(const struct cp_frame *f, struct event_links *el)
             if (rows[i].role != CPN_EVENT_RECORD)
                 continue;
             struct corr_stream key = {rows[i].corr, 0, 0};
-            const struct corr_stream *m = bsearch(&key, cs.v, cs.n, sizeof(*cs.v), cs_cmp);
+            const struct corr_stream *m =
+                cs.n ? bsearch(&key, cs.v, cs.n, sizeof(*cs.v), cs_cmp) : NULL;
             if (!m)
                 continue;
             /* last launch on (gpu, stream) at or before the record */
@@ -547,7 +550,8 @@ static void event_links(const struct cp_frame *f, struct event_links *el)
                 lo > 0 && launch_cmp_key(&l[lo - 1], &k) == 0 ? (int32_t)l[lo - 1].row : -1;
             VEC_PUSH(&rc, ((struct record){rows[i].corr, prev}));
         }
-        qsort(rc.v, rc.n, sizeof(*rc.v), record_cmp);
+        if (rc.n)
+            qsort(rc.v, rc.n, sizeof(*rc.v), record_cmp);
         el->recs = rc.v;
         el->nrec = rc.n;
         el->have_records = rc.n > 0;
