@@ -22,9 +22,7 @@ struct cpv_ev {
 
 struct critpath_view {
     const struct trace *t;
-    struct cp_frame *f;
-    struct cp_graph **g; /* one per region with a path */
-    size_t ng;
+    size_t ng;              /* regions with a path */
     bool steps;             /* the regions are ProfilerSteps */
     int64_t by[CPB__COUNT]; /* summed spans of the paths' edges by bound */
     int64_t length;         /* summed path lengths */
@@ -136,10 +134,11 @@ static void index_subtrees(struct critpath_view *cv)
 
 /* Node n of g in trace time (ns): its row's event's time, moved by the
  * node's offset in HTA's whole microseconds. */
-static int64_t node_ns(const struct critpath_view *cv, const struct cp_graph *g, uint32_t n)
+static int64_t node_ns(const struct critpath_view *cv, const struct cp_frame *f,
+                       const struct cp_graph *g, uint32_t n)
 {
     const struct cp_node *nd = &g->nodes.v[n];
-    const struct cp_row *r = &cv->f->rows.v[nd->row];
+    const struct cp_row *r = &f->rows.v[nd->row];
     return cv->t->ev.v[r->ev].ts + (nd->ts - r->ts) * 1000;
 }
 
@@ -149,25 +148,29 @@ static int span_cmp(const void *pa, const void *pb)
     return (a->t0 > b->t0) - (a->t0 < b->t0);
 }
 
-static void index_spans(struct critpath_view *cv)
+/* Spans and events collected from the regions' paths, one graph at a
+ * time (critpath_view_new). */
+struct collected {
+    VEC(struct cpv_span) spans;
+    VEC(struct cpv_ev) evs;
+};
+
+/* Take what the explorer keeps of g's path: each edge's span on a lane
+ * and the events it touches, with the time attributed to each. */
+static void collect_path(struct critpath_view *cv, const struct cp_frame *f,
+                         const struct cp_graph *g, struct collected *c)
 {
-    size_t n = 0;
-    for (size_t k = 0; k < cv->ng; k++)
-        n += cv->g[k]->path.n;
-    cv->spans = xmalloc((n + 1) * sizeof(*cv->spans));
-    for (size_t k = 0; k < cv->ng; k++) {
-        const struct cp_graph *g = cv->g[k];
-        for (size_t i = 0; i < g->path.n; i++) {
-            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
-            uint32_t row = e->attr != IDX_NONE ? e->attr : g->nodes.v[e->dst].row;
-            int64_t t0 = node_ns(cv, g, e->src), t1 = node_ns(cv, g, e->dst);
-            cv->spans[cv->nspans++] =
-                (struct cpv_span){MIN(t0, t1), MAX(t0, t1), cv->f->rows.v[row].ev};
-            cv->max_span = MAX(cv->max_span, MAX(t0, t1) - MIN(t0, t1));
-        }
+    for (size_t i = 0; i < g->path.n; i++) {
+        const struct cp_edge *e = &g->edges.v[g->path.v[i]];
+        uint32_t row = e->attr != IDX_NONE ? e->attr : g->nodes.v[e->dst].row;
+        int64_t t0 = node_ns(cv, f, g, e->src), t1 = node_ns(cv, f, g, e->dst);
+        VEC_PUSH(&c->spans, ((struct cpv_span){MIN(t0, t1), MAX(t0, t1), f->rows.v[row].ev}));
+        cv->max_span = MAX(cv->max_span, MAX(t0, t1) - MIN(t0, t1));
+        if (e->attr != IDX_NONE)
+            VEC_PUSH(&c->evs, ((struct cpv_ev){f->rows.v[e->attr].ev, e->span}));
+        VEC_PUSH(&c->evs, ((struct cpv_ev){f->rows.v[g->nodes.v[e->src].row].ev, NO_TIME}));
+        VEC_PUSH(&c->evs, ((struct cpv_ev){f->rows.v[g->nodes.v[e->dst].row].ev, NO_TIME}));
     }
-    if (cv->nspans)
-        qsort(cv->spans, cv->nspans, sizeof(*cv->spans), span_cmp);
 }
 
 const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, int64_t from, size_t *n)
@@ -185,60 +188,58 @@ const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, int64
     return cv->spans + lo;
 }
 
-/* The events the paths touch, with the time attributed to each. */
-static void index_events(struct critpath_view *cv)
+/* The regions the explorer shows: each ProfilerStep#N, or the whole trace
+ * when there is none (*nsteps 0). Returns the step names (free them). */
+static uint32_t *regions(const struct cp_frame *f, size_t *nsteps, size_t *nregions)
 {
-    VEC(struct cpv_ev) all = {0};
-    for (size_t k = 0; k < cv->ng; k++) {
-        const struct cp_graph *g = cv->g[k];
-        for (size_t i = 0; i < g->path.n; i++) {
-            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
-            if (e->attr != IDX_NONE)
-                VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[e->attr].ev, e->span}));
-            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->src].row].ev, NO_TIME}));
-            VEC_PUSH(&all, ((struct cpv_ev){cv->f->rows.v[g->nodes.v[e->dst].row].ev, NO_TIME}));
-        }
-    }
-    size_t n = merge_evs(all.v, all.n);
-    cv->evs = all.v;
-    cv->nevs = n;
+    uint32_t *steps = cp_frame_step_names(f, nsteps);
+    *nregions = *nsteps ? *nsteps : 1;
+    return steps;
 }
 
+/* Each region's graph is built, read and freed in turn: what the
+ * explorer keeps is the paths' events and spans, not the graphs (they
+ * take several times the trace's own memory on a large trace); the
+ * what-if builds them again. */
 struct critpath_view *critpath_view_new(const struct trace *t, char *err)
 {
     struct critpath_view *cv = xcalloc(1, sizeof(*cv));
     cv->t = t;
-    cv->f = cp_frame_new(t);
-    size_t nsteps;
-    uint32_t *steps = cp_frame_step_names(cv->f, &nsteps);
-    size_t nregions = nsteps ? nsteps : 1;
+    struct cp_frame *f = cp_frame_new(t);
+    size_t nsteps, nregions;
+    uint32_t *steps = regions(f, &nsteps, &nregions);
     cv->steps = nsteps > 0;
-    cv->g = xcalloc(nregions, sizeof(*cv->g));
     err[0] = '\0';
+    struct collected c = {0};
     for (size_t k = 0; k < nregions; k++) {
-        struct cp_graph *g = critpath_build(cv->f, nsteps ? trace_str(t, steps[k]) : "", 0, err);
+        struct cp_graph *g = critpath_build(f, nsteps ? trace_str(t, steps[k]) : "", 0, err);
         if (!g)
             break;
-        if (!g->ok) {
-            critpath_free(g);
-            continue;
+        if (g->ok) {
+            cv->ng++;
+            cv->length += g->length;
+            for (size_t i = 0; i < g->path.n; i++) {
+                const struct cp_edge *e = &g->edges.v[g->path.v[i]];
+                cv->by[critpath_bound_by(g, e)] += e->span;
+            }
+            collect_path(cv, f, g, &c);
         }
-        cv->g[cv->ng++] = g;
-        cv->length += g->length;
-        for (size_t i = 0; i < g->path.n; i++) {
-            const struct cp_edge *e = &g->edges.v[g->path.v[i]];
-            cv->by[critpath_bound_by(g, e)] += e->span;
-        }
+        critpath_free(g);
     }
     free(steps);
+    cp_frame_free(f);
+    cv->spans = c.spans.v;
+    cv->nspans = c.spans.n;
+    if (cv->nspans)
+        qsort(cv->spans, cv->nspans, sizeof(*cv->spans), span_cmp);
+    cv->evs = c.evs.v;
+    cv->nevs = merge_evs(c.evs.v, c.evs.n);
     if (!cv->ng) {
         if (!err[0])
             snprintf(err, 256, "the critical path's graph has a cycle");
         critpath_view_free(cv);
         return NULL;
     }
-    index_events(cv);
-    index_spans(cv);
     index_subtrees(cv);
     return cv;
 }
@@ -249,15 +250,11 @@ void critpath_view_free(struct critpath_view *cv)
         return;
     if (cv->wi_running)
         pthread_join(cv->wi_th, NULL);
-    for (size_t k = 0; k < cv->ng; k++)
-        critpath_free(cv->g[k]);
-    free(cv->g);
     free(cv->evs);
     free(cv->spans);
     free(cv->incl);
     free(cv->in_incl);
     free(cv->rank);
-    cp_frame_free(cv->f);
     free(cv);
 }
 
@@ -352,42 +349,45 @@ bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev)
 
 /* Whether frame row `row` is an event named `name` or GPU work an op of
  * that name launched: an op ran faster runs its kernels faster too. */
-static bool named(const struct critpath_view *cv, uint32_t row, uint32_t name)
+static bool named(const struct trace *t, const struct cp_frame *f, uint32_t row, uint32_t name)
 {
     if (row == IDX_NONE)
         return false;
-    uint32_t ev = cv->f->rows.v[row].ev;
-    if (cv->f->rows.v[row].name == name)
+    uint32_t ev = f->rows.v[row].ev;
+    if (f->rows.v[row].name == name)
         return true;
-    const struct gpu_info *gi = ev_gpu(cv->t, ev);
-    return gi && gi->launcher != IDX_NONE && gi->launcher < cv->t->ev.n &&
-           cv->t->ev.v[gi->launcher].name == name;
+    const struct gpu_info *gi = ev_gpu(t, ev);
+    return gi && gi->launcher != IDX_NONE && gi->launcher < t->ev.n &&
+           t->ev.v[gi->launcher].name == name;
 }
 
-/* A what-if in the simplest form (the weights of one name's edges halved,
- * the path found again, the weights put back): a rule-based what-if in
- * core/critpath can take its place. */
+/* A what-if in the simplest form: each region's graph built again, the
+ * weights of one name's edges halved, the path found again. */
 int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name)
 {
+    const struct trace *t = cv->t;
+    struct cp_frame *f = cp_frame_new(t);
+    size_t nsteps, nregions;
+    uint32_t *steps = regions(f, &nsteps, &nregions);
+    char err[256];
     int64_t total = 0;
-    VEC(int64_t) saved = {0};
-    for (size_t k = 0; k < cv->ng; k++) {
-        struct cp_graph *g = cv->g[k];
-        saved.n = 0;
-        for (size_t i = 0; i < g->edges.n; i++) {
-            const struct cp_edge *e = &g->edges.v[i];
-            VEC_PUSH(&saved, e->weight);
-            if (named(cv, e->attr, name))
-                critpath_set_weight(g, (uint32_t)i, e->weight / 2);
+    for (size_t k = 0; k < nregions; k++) {
+        struct cp_graph *g = critpath_build(f, nsteps ? trace_str(t, steps[k]) : "", 0, err);
+        if (!g)
+            break;
+        if (g->ok) {
+            for (size_t i = 0; i < g->edges.n; i++) {
+                const struct cp_edge *e = &g->edges.v[i];
+                if (named(t, f, e->attr, name))
+                    critpath_set_weight(g, (uint32_t)i, e->weight / 2);
+            }
+            critpath_longest(g);
+            total += g->length;
         }
-        critpath_longest(g);
-        total += g->length;
-        for (size_t i = 0; i < g->edges.n; i++)
-            if (g->edges.v[i].weight != saved.v[i])
-                critpath_set_weight(g, (uint32_t)i, saved.v[i]);
-        critpath_longest(g);
+        critpath_free(g);
     }
-    VEC_FREE(&saved);
+    free(steps);
+    cp_frame_free(f);
     return total;
 }
 

@@ -54,11 +54,12 @@ const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, int64
 
 /* What-if: the paths' summed length (µs) were every edge attributed to an
  * event named `name` (strtab id), or to GPU work an op of that name
- * launched, half as long; the weights are restored and the paths found
- * again after. */
+ * launched, half as long. The graphs are built again for it (the view
+ * keeps only the paths' events and spans): it takes about as long as the
+ * view took to build. */
 int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name);
-/* The same on a thread of its own (the graphs are its until the answer is
- * taken; the rest of cv stays readable): false when one is running. */
+/* The same on a thread of its own (cv stays readable meanwhile): false
+ * when one is running. */
 bool critpath_view_whatif_start(struct critpath_view *cv, uint32_t name, uint32_t ev);
 /* Whether a what-if runs or waits to be taken. */
 bool critpath_view_whatif_busy(const struct critpath_view *cv);
