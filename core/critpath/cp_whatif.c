@@ -59,6 +59,15 @@ bool cp_whatif_parse(const char *spec, struct cp_whatif_rule *r, char *err)
     return true;
 }
 
+void cp_whatif_name_rule(struct cp_whatif_rule *r, const char *name, double factor)
+{
+    memset(r, 0, sizeof(*r));
+    r->spec = name;
+    r->target = xstrdup(name);
+    r->factor = factor;
+    r->kind = CPW_NAME;
+}
+
 void cp_whatif_free(struct cp_whatif_rule *r)
 {
     if (r->kind == CPW_REGEX && r->target)

@@ -45,6 +45,10 @@ struct cp_whatif_rule {
  * message in err (size 256) naming the fault. The rule borrows spec. */
 bool cp_whatif_parse(const char *spec, struct cp_whatif_rule *r, char *err);
 void cp_whatif_free(struct cp_whatif_rule *r);
+/* The rule that `name` (an event name taken whole, whatever it looks like:
+ * never a bound, an edge type or a regex) runs `factor` times as long:
+ * what the explorer asks of a row. Free with cp_whatif_free. */
+void cp_whatif_name_rule(struct cp_whatif_rule *r, const char *name, double factor);
 
 /* Whether rule r takes edge e of g. */
 bool cp_whatif_matches(struct cp_whatif_rule *r, const struct cp_graph *g, uint32_t e);

@@ -7,11 +7,11 @@
 #  - C highlights the path (the timeline says so) and adds the crit µs
 #    column to the op table and the call tree, C again takes them away;
 #  - W on an op row says how much the steps would shorten were it twice as
-#    fast, the number as tests/ui/cp_whatif (core/critpath alone) finds it.
+#    fast, the number `report -t critical-path --what-if NAME=0.5` gives,
+#    summed over the steps.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 need_shared
 bert="$(cd "$TRACES" && pwd)/tracelens-h100-bert-small-infer.json.gz"
-WHATIF="$(cd "$top_builddir" && pwd)/tests/ui/cp_whatif"
 
 # bound_line TRACE: the header's bound line as the report's shares give it
 # (summed over the regions, largest first, those under 1 % left out).
@@ -37,9 +37,14 @@ bound_line() {
         }'
 }
 
-# whatif_line TRACE NAME: the what-if message's "shorten by X µs (Y %)".
+# whatif_line TRACE NAME: the what-if message's "shorten by X µs (Y %)",
+# from the report's what-if table summed over the regions.
 whatif_line() {
-    "$WHATIF" "$1" "$2" | awk '{ printf "shorten by %d µs (%.1f %%)\n", $1 - $2, 100 * ($1 - $2) / $1 }'
+    "$TORCHTOP" report -t critical-path --what-if "$2=0.5" -f csv "$1" | awk -F, '
+        { sub(/\r$/, "") }
+        /^# / { table = substr($0, 3); next }
+        table == "critical_path_what_if" && $5 ~ /^[0-9]+$/ { before += $5; after += $6 }
+        END { printf "shorten by %d µs (%.1f %%)\n", before - after, 100 * (before - after) / before }'
 }
 
 line=$(bound_line "$bert")

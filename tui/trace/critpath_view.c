@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/critpath/cp_frame.h"
+#include "core/critpath/cp_whatif.h"
 #include "core/critpath/critpath.h"
 #include "tui/frame/text.h"
 #include "tui/trace/critpath_view.h"
@@ -347,25 +348,14 @@ bool critpath_view_on_path(const struct critpath_view *cv, uint32_t ev)
     return find_ev(cv, ev) != NULL;
 }
 
-/* Whether frame row `row` is an event named `name` or GPU work an op of
- * that name launched: an op ran faster runs its kernels faster too. */
-static bool named(const struct trace *t, const struct cp_frame *f, uint32_t row, uint32_t name)
-{
-    if (row == IDX_NONE)
-        return false;
-    uint32_t ev = f->rows.v[row].ev;
-    if (f->rows.v[row].name == name)
-        return true;
-    const struct gpu_info *gi = ev_gpu(t, ev);
-    return gi && gi->launcher != IDX_NONE && gi->launcher < t->ev.n &&
-           t->ev.v[gi->launcher].name == name;
-}
-
-/* A what-if in the simplest form: each region's graph built again, the
- * weights of one name's edges halved, the path found again. */
+/* The report's what-if (`--what-if NAME=0.5`, core/critpath/cp_whatif.h)
+ * over each region's graph, built again. */
 int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name)
 {
     const struct trace *t = cv->t;
+    struct cp_whatif_rule rule;
+    cp_whatif_name_rule(&rule, trace_str(t, name), 0.5);
+    struct cp_whatif_set set = {&rule, 1};
     struct cp_frame *f = cp_frame_new(t);
     size_t nsteps, nregions;
     uint32_t *steps = regions(f, &nsteps, &nregions);
@@ -376,18 +366,14 @@ int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name)
         if (!g)
             break;
         if (g->ok) {
-            for (size_t i = 0; i < g->edges.n; i++) {
-                const struct cp_edge *e = &g->edges.v[i];
-                if (named(t, f, e->attr, name))
-                    critpath_set_weight(g, (uint32_t)i, e->weight / 2);
-            }
-            critpath_longest(g);
-            total += g->length;
+            int64_t len = critpath_whatif(g, cp_whatif_factor, &set, NULL, NULL);
+            total += len >= 0 ? len : g->length;
         }
         critpath_free(g);
     }
     free(steps);
     cp_frame_free(f);
+    cp_whatif_free(&rule);
     return total;
 }
 

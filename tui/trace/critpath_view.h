@@ -52,11 +52,11 @@ struct cpv_span {
  * later (ns) to the last. */
 const struct cpv_span *critpath_view_spans(const struct critpath_view *cv, int64_t from, size_t *n);
 
-/* What-if: the paths' summed length (µs) were every edge attributed to an
- * event named `name` (strtab id), or to GPU work an op of that name
- * launched, half as long. The graphs are built again for it (the view
- * keeps only the paths' events and spans): it takes about as long as the
- * view took to build. */
+/* What-if: the paths' summed length (µs) were an event named `name`
+ * (strtab id) half as long, with the GPU work launched inside it: the
+ * report's `--what-if NAME=0.5` summed over the regions. The graphs are
+ * built again for it (the view keeps only the paths' events and spans): it
+ * takes about as long as the view took to build. */
 int64_t critpath_view_whatif_half(struct critpath_view *cv, uint32_t name);
 /* The same on a thread of its own (cv stays readable meanwhile): false
  * when one is running. */
