@@ -16,6 +16,7 @@
 #include "core/trace/load.h"
 #include "tui/frame/app.h"
 #include "tui/trace/bgviews.h"
+#include "tui/trace/critpath_view.h"
 #include "tui/trace/roofline_view.h"
 #include "testutil.h"
 
@@ -198,6 +199,7 @@ static void test_background_equals_foreground(void **state)
         free(a.views_err[i]);
     }
     roofline_view_free(a.v.rlv);
+    critpath_view_free(a.v.cpv);
     bgviews_free(bg);
     trace_free(t);
 }
