@@ -116,6 +116,11 @@ static const struct pm_param_def rmsnorm_params[] = {
 static const struct pm_param_def rope_params[] = {
     PI("num_elements"),
 };
+static const struct pm_param_def triton_params[] = {
+    P("fused_ops"),
+    PI("xnumel"),
+    PI("rnumel"),
+};
 static const struct pm_param_def infattn_params[] = {
     /* sglang::store_cache's (perf_infattn.c), first as in TraceLens's sheet */
     PO("op_shape"), POI("nelems"), PO("dtype"),  PI("B"),      PI("N_Q"),
@@ -154,6 +159,8 @@ const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n)
         return SHEET(infattn_params);
     case PM_ROPE:
         return SHEET(rope_params);
+    case PM_TRITON:
+        return SHEET(triton_params);
     default:
         break;
     }
@@ -187,6 +194,11 @@ const struct pm_model *pm_find(const char *op)
         for (size_t i = 0; i < *families[f].n; i++)
             if (strcmp(families[f].v[i].op, op) == 0)
                 return &families[f].v[i];
+    for (size_t i = 0; i < pm_triton_count; i++) {
+        const char *p = pm_triton_models[i].op;
+        if (strncmp(op, p, strlen(p)) == 0)
+            return &pm_triton_models[i];
+    }
     return NULL;
 }
 

@@ -3,7 +3,8 @@
  * "parameter combination", its FLOPs, bytes moved and compute spec.
  *
  * Each op family lives in its own file (perf_gemm.c, perf_conv.c,
- * perf_attn.c, perf_eltwise.c, perf_reduce.c, perf_norm.c, perf_rope.c) as a table of
+ * perf_attn.c, perf_eltwise.c, perf_reduce.c, perf_norm.c, perf_rope.c,
+ * perf_triton.c) as a table of
  * struct pm_model; adding an op is one line there, adding a family is one
  * file plus one line in perfmodel.c (perf_infattn.c: inference attention). The sheets (tables) and
  * their parameter columns are TraceLens's, so its CSVs can be diffed.
@@ -39,7 +40,8 @@
     _(PM_NORM, "Normalization")                                                                    \
     _(PM_INFER_ATTN, "InferenceAttention_fwd")                                                     \
     _(PM_RMSNORM, "RMSNorm_fwd")                                                                   \
-    _(PM_ROPE, "RoPE_fwd")
+    _(PM_ROPE, "RoPE_fwd")                                                                         \
+    _(PM_TRITON, "triton")
 
 enum pm_sheet {
 #define PM_SHEET_ENUM(id, name) id,
@@ -109,6 +111,10 @@ struct pm_ctx {
     const struct iterann *iter; /* the sums of the serving step the op
                                    runs under (iterann.h), NULL when no
                                    iteration annotation encloses it */
+    double inductor_flop;       /* Inductor's estimates recorded with a
+                                   Triton op (args kernel_flop, kernel_num_gb);
+                                   0 when absent or not estimated */
+    double inductor_num_gb;
 };
 
 typedef bool (*pm_model_fn)(const struct pm_ctx *c, struct pm_result *r);
@@ -122,7 +128,9 @@ struct pm_model {
     pm_model_fn fn;
 };
 
-/* The model of an op name, NULL when there is none. */
+/* The model of an op name, NULL when there is none: an exact name, else
+ * a name prefix (torch.compile's triton_poi_ / triton_red_ / triton_per_
+ * kernels, whose names carry what they fuse). */
 const struct pm_model *pm_find(const char *op);
 
 /* Evaluate: initialise *r for the sheet (bwd ? m->bwd_sheet : m->sheet) and
@@ -173,5 +181,8 @@ extern const struct pm_model pm_rmsnorm_models[];
 extern const size_t pm_rmsnorm_count;
 extern const struct pm_model pm_rope_models[];
 extern const size_t pm_rope_count;
+/* op is a name prefix (pm_find) */
+extern const struct pm_model pm_triton_models[];
+extern const size_t pm_triton_count;
 
 #endif

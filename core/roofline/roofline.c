@@ -12,6 +12,7 @@
 #include "core/base/interval.h"
 #include "core/roofline/roofline_internal.h"
 #include "core/base/sort.h"
+#include "core/trace/argpack.h"
 #include "core/trace/opname.h"
 
 /* ------------------------------------------------------------------------ */
@@ -58,6 +59,8 @@ static int family(enum pm_sheet s)
         return 6;
     case PM_ROPE:
         return 7;
+    case PM_TRITON:
+        return 8;
     default:
         return 5;
     }
@@ -310,6 +313,17 @@ static const struct iterann *iter_of(struct roofline *r, uint32_t ev)
     return best ? &best->sums : NULL;
 }
 
+/* A number-valued arg of event ev; 0 when absent or not a finite number
+ * >= 0 (Inductor's estimates, where 0 means none). */
+static double arg_number(const struct trace *t, uint32_t ev, const char *key)
+{
+    struct argval a;
+    double v;
+    if (!argpack_find(t, ev, key, &a) || !argpack_val_number(t, &a, &v) || !isfinite(v) || v < 0)
+        return 0;
+    return v;
+}
+
 static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *m)
 {
     const struct trace *t = r->t;
@@ -330,6 +344,10 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
     c.kernels = kernels;
     if (m->sheet == PM_INFER_ATTN)
         c.iter = iter_of(r, ev);
+    if (m->sheet == PM_TRITON) {
+        c.inductor_flop = arg_number(t, ev, "kernel_flop");
+        c.inductor_num_gb = arg_number(t, ev, "kernel_num_gb");
+    }
     bool have_linked = false;
     if (m->sheet == PM_CONV_FWD && args.n && !*args.concrete[3] && !*args.concrete[2]) {
         uint32_t l = find_linked(r, ev, PM_CONV_BWD, &linked);
@@ -600,6 +618,9 @@ bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_
         break;
     case PM_ROPE:
         sb_printf(out, "%s rotated", pm_param(res, 0));
+        break;
+    case PM_TRITON:
+        sb_printf(out, "%s x %s", pm_param(res, 1), pm_param(res, 2));
         break;
     default:
         put_dims(out, pm_param(res, 0), x);

@@ -117,6 +117,10 @@ static const char *sheet_note(enum pm_sheet s)
     case PM_ROPE:
         return "model v1 = TraceLens's RoPE: the rotated slice of each query and key head, "
                "read and written (docs/metrics.md §7.10)";
+    case PM_TRITON:
+        return "model v1 = TraceLens's Triton model (V2, from the trace's arguments): FLOPs per "
+               "element of the fused ops in the kernel name, the tensors' bytes (docs/metrics.md "
+               "§7.11)";
     case PM_INFER_ATTN:
         return "model v1 = TraceLens's InferenceAttention: token counts from the serving step's "
                "iteration annotation (docs/metrics.md §7.9)";

@@ -665,6 +665,68 @@ static void test_inference_attention(void **state)
     EQ(R.flops, 64.0 * 2 * 55086 * (192 + 128));
 }
 
+static void test_triton(void **state)
+{
+    (void)state;
+    /* The torch.compile trace's SiLU-mul (TraceLens: 1.34217728 GFLOPS,
+     * 1536 MB): two bf16 tensors of 2^28 elements and the written output. */
+    assert_true(run("triton_poi_fused__unsafe_view_mul_silu_2", "[[8,4096,8192],[32768,8192],[]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\"]",
+                    "[\"\",\"\",\"268435456\"]"));
+    assert_int_equal(R.sheet, PM_TRITON);
+    assert_string_equal(param("fused_ops"), "aten._unsafe_view, aten.mul, aten.silu");
+    assert_string_equal(param("xnumel"), "268435456");
+    assert_string_equal(param("rnumel"), "1");
+    EQ(R.flops, 5.0 * 268435456);
+    EQ(R.bytes, 1536.0 * 1024 * 1024);
+    EQ(R.tl_bytes, R.bytes);
+    assert_null(R.differs);
+    assert_string_equal(R.spec, "vector_bf16");
+    /* RMS norm reduction: xnumel then rnumel; the tensors only. */
+    const char *types = "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\","
+                        "\"Scalar\"]";
+    assert_true(run("triton_red_fused_add_mean_mul_pow_rsqrt_0",
+                    "[[8,4096,2048],[2048],[8,4096,2048],[],[]]", types,
+                    "[\"\",\"\",\"\",\"32768\",\"2048\"]"));
+    assert_string_equal(param("fused_ops"), "aten.add, aten.mean, aten.mul, aten.pow, aten.rsqrt");
+    assert_string_equal(param("xnumel"), "32768");
+    assert_string_equal(param("rnumel"), "2048");
+    EQ(R.flops, 7.0 * 32768 * 2048);
+    EQ(R.bytes, 256.00390625 * 1024 * 1024);
+    /* Persistent reductions; parts of the name that are no op TraceLens
+     * knows are left out; fp32 tensors have no size in TraceLens's model. */
+    assert_true(run("triton_per_fused_add_native_layer_norm_moe_forward_12", "[[4,8],[4],[]]",
+                    "[\"float\",\"float\",\"Scalar\",\"Scalar\"]", "[\"\",\"\",\"4\",\"8\"]"));
+    assert_string_equal(param("fused_ops"), "aten.add");
+    EQ(R.flops, 32);
+    EQ(R.bytes, (32.0 + 4) * 4);
+    EQ(R.tl_bytes, 0);
+    assert_non_null(R.differs);
+    /* The vLLM replay's cast: fp32 in, bf16 out (TraceLens: 16 MB, 0 FLOPs). */
+    assert_true(run("triton_poi_fused__to_copy_1", "[[131072,64],[131072,64],[]]",
+                    "[\"float\",\"c10::BFloat16\",\"Scalar\"]", "[\"\",\"\",\"8388608\"]"));
+    assert_string_equal(param("fused_ops"), "aten._to_copy");
+    EQ(R.flops, 0);
+    EQ(R.tl_bytes, 16.0 * 1024 * 1024);
+    EQ(R.bytes, 80.0 * 1024 * 1024);
+    /* No numels recorded, or not Inductor's name: no model, and says why. */
+    assert_false(run("triton_red_fused_add_0", "[[4,8],[4]]", "[\"float\",\"float\"]", NULL));
+    assert_non_null(R.why);
+    assert_false(run("triton_poi_weird", "[[4],[]]", "[\"float\",\"Scalar\"]", "[\"\",\"4\"]"));
+    assert_null(pm_find("triton_"));
+    /* Inductor's own estimates win where recorded; TraceLens's stays. */
+    struct op_args a;
+    shapes_args_parse_json(&a, "[[1024],[1024],[]]", "[\"c10::Half\",\"c10::Half\",\"Scalar\"]",
+                           NULL, "[\"\",\"\",\"1024\"]");
+    struct pm_ctx c = {.op = "triton_poi_fused_add_0", .a = &a, .inductor_num_gb = 1.2e-5};
+    assert_true(pm_eval(pm_find(c.op), &c, &R));
+    shapes_args_done(&a);
+    EQ(R.bytes, 12000);
+    EQ(R.tl_bytes, 3.0 * 1024 * 2);
+    EQ(R.flops, 1024);
+    assert_non_null(R.differs);
+}
+
 static void test_rope(void **state)
 {
     (void)state;
@@ -942,6 +1004,7 @@ int main(void)
         cmocka_unit_test(test_inference_attention),
         cmocka_unit_test(test_rmsnorm_vendor),
         cmocka_unit_test(test_rope),
+        cmocka_unit_test(test_triton),
         cmocka_unit_test(test_aiter_groupnorm),
         cmocka_unit_test(test_out_of_range),
     };
