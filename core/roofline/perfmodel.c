@@ -116,6 +116,10 @@ static const struct pm_param_def rmsnorm_params[] = {
 static const struct pm_param_def rope_params[] = {
     PI("num_elements"),
 };
+static const struct pm_param_def moe_unfused_params[] = {
+    PI("num_tokens"), PI("hidden_dim"), PI("inter_dim"),  PI("num_experts"),
+    PI("topk"),       P("gated"),       P("input_dtype"), P("weight_dtype"),
+};
 static const struct pm_param_def triton_params[] = {
     P("fused_ops"),
     PI("xnumel"),
@@ -161,6 +165,8 @@ const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n)
         return SHEET(rope_params);
     case PM_TRITON:
         return SHEET(triton_params);
+    case PM_MOE_UNFUSED:
+        return SHEET(moe_unfused_params);
     default:
         break;
     }
@@ -183,7 +189,7 @@ static const struct family families[] = {
     {pm_attn_models, &pm_attn_count},       {pm_eltwise_models, &pm_eltwise_count},
     {pm_reduce_models, &pm_reduce_count},   {pm_norm_models, &pm_norm_count},
     {pm_infattn_models, &pm_infattn_count}, {pm_rmsnorm_models, &pm_rmsnorm_count},
-    {pm_rope_models, &pm_rope_count},
+    {pm_rope_models, &pm_rope_count},       {pm_moe_models, &pm_moe_count},
 };
 
 const struct pm_model *pm_find(const char *op)

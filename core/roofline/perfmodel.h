@@ -4,7 +4,7 @@
  *
  * Each op family lives in its own file (perf_gemm.c, perf_conv.c,
  * perf_attn.c, perf_eltwise.c, perf_reduce.c, perf_norm.c, perf_rope.c,
- * perf_triton.c) as a table of
+ * perf_triton.c, perf_moe.c) as a table of
  * struct pm_model; adding an op is one line there, adding a family is one
  * file plus one line in perfmodel.c (perf_infattn.c: inference attention). The sheets (tables) and
  * their parameter columns are TraceLens's, so its CSVs can be diffed.
@@ -41,7 +41,8 @@
     _(PM_INFER_ATTN, "InferenceAttention_fwd")                                                     \
     _(PM_RMSNORM, "RMSNorm_fwd")                                                                   \
     _(PM_ROPE, "RoPE_fwd")                                                                         \
-    _(PM_TRITON, "triton")
+    _(PM_TRITON, "triton")                                                                         \
+    _(PM_MOE_UNFUSED, "MoE_unfused_fwd")
 
 enum pm_sheet {
 #define PM_SHEET_ENUM(id, name) id,
@@ -79,6 +80,9 @@ struct pm_result {
     double tl_bytes;
     char spec[24];               /* compute spec, "matrix_bf16"; "" when none */
     const char *model;           /* static: model id and version, "conv v1" */
+    const char *name;            /* static: the pseudo op the instance is
+                                    (one kernel of the op, perf_moe.c),
+                                    NULL for the op itself */
     const char *differs;         /* static: why flops/bytes differ from
                                     TraceLens's, NULL when they do not */
     const char *why;             /* static: why the model could not be
@@ -115,6 +119,13 @@ struct pm_ctx {
                                    Triton op (args kernel_flop, kernel_num_gb);
                                    0 when absent or not estimated */
     double inductor_num_gb;
+    const char *pseudo_kernel; /* a pseudo op (perf_moe.c): the name of the
+                                  one kernel of the op it stands for, NULL
+                                  when the op has none of the kind */
+    uint32_t pseudo_index;     /* that kernel's index among the op's
+                                  kernels of the kind, in time order */
+    int64_t moe_topk;          /* experts per token: the k of the TopK op
+                                  under the MoE op, 4 when there is none */
 };
 
 typedef bool (*pm_model_fn)(const struct pm_ctx *c, struct pm_result *r);
@@ -181,6 +192,11 @@ extern const struct pm_model pm_rmsnorm_models[];
 extern const size_t pm_rmsnorm_count;
 extern const struct pm_model pm_rope_models[];
 extern const size_t pm_rope_count;
+extern const struct pm_model pm_moe_models[];
+extern const size_t pm_moe_count;
+/* Whether a kernel is one of the grouped GEMMs of an unfused MoE op
+ * (Triton's matmul_ogs), each a pseudo op of its own. */
+bool perf_moe_is_gemm_kernel(const char *kernel);
 /* op is a name prefix (pm_find) */
 extern const struct pm_model pm_triton_models[];
 extern const size_t pm_triton_count;

@@ -61,6 +61,8 @@ static int family(enum pm_sheet s)
         return 7;
     case PM_TRITON:
         return 8;
+    case PM_MOE_UNFUSED:
+        return 9;
     default:
         return 5;
     }
@@ -209,7 +211,8 @@ static uint32_t group_hash_of(const void *r, uint32_t g)
 static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_result *res)
 {
     struct strbuf key = STRBUF_INIT;
-    sb_printf(&key, "%u\x1f%u", (unsigned)res->sheet, (unsigned)name);
+    sb_printf(&key, "%u\x1f%u\x1f%s", (unsigned)res->sheet, (unsigned)name,
+              res->name ? res->name : "");
     for (size_t i = 0; i < res->nparams; i++) {
         const char *p = pm_param(res, i);
         sb_putc(&key, '\x1f');
@@ -225,6 +228,7 @@ static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_resu
     struct rf_group *g = VEC_ADD(&r->groups);
     g->sheet = (uint8_t)res->sheet;
     g->name = name;
+    g->pseudo = res->name;
     g->hash = h;
     g->key = arena_strndup(&r->arena, sb_str(&key), key.len);
     g->nparams = res->nparams;
@@ -246,6 +250,9 @@ static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_resu
 
 double rf_kernel_us(const struct roofline *r, uint32_t ev)
 {
+    const struct event *self = &r->t->ev.v[ev];
+    if (evk_is_gpu(self->kind)) /* a pseudo op's own kernel */
+        return (double)self->dur / 1000.0;
     uint32_t n;
     const uint32_t *evs = gputime_subtree_events(r->a->gt, ev, &n);
     ivals_t iv = {0};
@@ -257,6 +264,11 @@ double rf_kernel_us(const struct roofline *r, uint32_t ev)
     double us = (double)ival_union_length(iv.v, iv.n) / 1000.0;
     VEC_FREE(&iv);
     return us;
+}
+
+const char *rf_group_name(const struct roofline *r, const struct rf_group *g)
+{
+    return g->pseudo ? g->pseudo : trace_str(r->t, g->name);
 }
 
 static void add_inst(struct roofline *r, uint32_t ev, uint32_t time_ev, bool bwd,
@@ -324,6 +336,78 @@ static double arg_number(const struct trace *t, uint32_t ev, const char *key)
     return v;
 }
 
+/* The k of the first TopK op under ev (through up to 12 levels of
+ * wrappers): its Concrete Inputs 1; 4 when there is none, as TraceLens
+ * assumes. */
+static int64_t moe_topk_under(const struct trace *t, uint32_t ev)
+{
+    struct item {
+        uint32_t ev;
+        int depth;
+    };
+    VEC(struct item) stack = {0};
+    int64_t k = 4;
+    bool found = false;
+    for (uint32_t c = t->ev.v[ev].first_child; c != IDX_NONE; c = t->ev.v[c].next_sibling)
+        VEC_PUSH(&stack, ((struct item){c, 1}));
+    while (stack.n && !found) {
+        struct item it = stack.v[--stack.n];
+        const struct event *e = &t->ev.v[it.ev];
+        if (e->kind == EVK_CPU_OP && strstr(trace_str(t, e->name), "TopK")) {
+            struct op_args a;
+            int64_t v;
+            if (shapes_args_of(&a, t, it.ev) && shapes_parse_int(shapes_args_concrete(&a, 1), &v) &&
+                v > 0) {
+                k = v;
+                found = true;
+            }
+            shapes_args_done(&a);
+        }
+        if (it.depth < 12)
+            for (uint32_t c = e->first_child; c != IDX_NONE; c = t->ev.v[c].next_sibling)
+                VEC_PUSH(&stack, ((struct item){c, it.depth + 1}));
+    }
+    VEC_FREE(&stack);
+    return k;
+}
+
+/* An op modelled by parts (PM_MOE_UNFUSED): one pseudo-op instance per
+ * grouped-GEMM kernel under it, in time order, each timed by its kernel. */
+static void model_parts(struct roofline *r, uint32_t ev, const struct pm_model *m, struct pm_ctx *c,
+                        const uint32_t *gpu, uint32_t ngpu, struct pm_result *res)
+{
+    const struct trace *t = r->t;
+    VEC(uint32_t) parts = {0};
+    for (uint32_t k = 0; k < ngpu; k++) {
+        const struct event *e = &t->ev.v[gpu[k]];
+        if (e->kind == EVK_KERNEL && perf_moe_is_gemm_kernel(trace_str(t, e->name)))
+            VEC_PUSH(&parts, gpu[k]);
+    }
+    for (size_t i = 1; i < parts.n; i++) /* by start; few kernels */
+        for (size_t j = i; j > 0 && t->ev.v[parts.v[j]].ts < t->ev.v[parts.v[j - 1]].ts; j--) {
+            uint32_t x = parts.v[j];
+            parts.v[j] = parts.v[j - 1];
+            parts.v[j - 1] = x;
+        }
+    c->moe_topk = moe_topk_under(t, ev);
+    const char *why = NULL;
+    if (!parts.n && !pm_eval(m, c, res))
+        why = res->why ? res->why : "arguments do not fit the model";
+    for (size_t i = 0; i < parts.n; i++) {
+        c->pseudo_kernel = trace_str(t, t->ev.v[parts.v[i]].name);
+        c->pseudo_index = (uint32_t)i;
+        if (pm_eval(m, c, res))
+            add_inst(r, ev, parts.v[i], false, res);
+        else if (!why)
+            why = res->why ? res->why : "arguments do not fit the model";
+    }
+    if (why) {
+        struct rf_fail f = {ev, why};
+        VEC_PUSH(&r->fails, f);
+    }
+    VEC_FREE(&parts);
+}
+
 static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *m)
 {
     const struct trace *t = r->t;
@@ -358,7 +442,9 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
         }
     }
     struct pm_result *res = xmalloc(sizeof(*res));
-    if (pm_eval(m, &c, res)) {
+    if (m->sheet == PM_MOE_UNFUSED) {
+        model_parts(r, ev, m, &c, gpu, ngpu, res);
+    } else if (pm_eval(m, &c, res)) {
         add_inst(r, ev, ev, false, res);
     } else {
         struct rf_fail f = {ev, res->why ? res->why : "arguments do not fit the model"};
@@ -515,6 +601,7 @@ bool roofline_instance(const struct roofline *r, uint32_t ev, struct pm_result *
             pm_set_text(res, i, g->params[i]);
         memcpy(res->spec, g->spec, sizeof(res->spec));
         res->model = g->model;
+        res->name = g->pseudo;
         res->differs = g->differs;
         res->tl_flops = g->tl_flops;
         res->tl_bytes = g->tl_bytes;
@@ -575,7 +662,8 @@ bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_
     const char *x = ascii ? "x" : "\u00d7", *dot = ascii ? " - " : " \u00b7 ";
     uint32_t k = hmap_get(&r->by_time_ev, ev);
     const struct rf_inst *in = &r->inst.v[k];
-    sb_puts(out, trace_str(r->t, r->t->ev.v[in->ev].name));
+    const struct rf_group *g = &r->groups.v[in->group];
+    sb_puts(out, g->pseudo ? g->pseudo : trace_str(r->t, r->t->ev.v[in->ev].name));
     if (in->bwd)
         sb_puts(out, " (backward)");
     sb_putc(out, ' ');

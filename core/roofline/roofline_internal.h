@@ -13,7 +13,9 @@ struct rf_inst {
     uint32_t ev;         /* the op event (the forward op for a backward
                             modelled through the link) */
     uint32_t time_ev;    /* event whose subtree GPU time is counted: ev,
-                            or the backward node */
+                            or the backward node; for a pseudo op
+                            (rf_group.pseudo), the one GPU event it
+                            stands for */
     uint32_t group;      /* index into roofline.groups */
     bool bwd;            /* modelled through the forward<->backward link */
     double flops, bytes; /* NaN when unknown */
@@ -22,8 +24,10 @@ struct rf_inst {
 
 /* One parameter combination: op name + parameter values in one sheet. */
 struct rf_group {
-    uint8_t sheet; /* enum pm_sheet */
-    uint32_t name; /* strtab id of the op name */
+    uint8_t sheet;      /* enum pm_sheet */
+    uint32_t name;      /* strtab id of the op name */
+    const char *pseudo; /* static: the pseudo op's name (pm_result.name),
+                           shown instead of the op's; NULL for the op */
     uint8_t nparams;
     const char **params; /* arena; NULL entries are empty */
     const char *key;     /* arena; the grouping key */
@@ -90,6 +94,8 @@ struct roofline {
  * correlation id by default and left unlinked by --flow-links, as
  * TraceLens leaves it; the unique-args and ops tables count the same. */
 double rf_kernel_us(const struct roofline *r, uint32_t ev);
+/* The name a group's rows show: its pseudo op's, else its op's. */
+const char *rf_group_name(const struct roofline *r, const struct rf_group *g);
 /* Roofline time in µs of flops/bytes for a spec, NaN without peaks;
  * *compute_bound says which side is larger. */
 double rf_roof_us(const struct roofline *r, const char *spec, double flops, double bytes,

@@ -99,7 +99,7 @@ static void collect_points(const struct roofline *r, uint32_t self, struct pt_ve
     const struct rf_group *sg = &r->groups.v[self];
     for (uint32_t g = 0; g < r->groups.n; g++) {
         const struct rf_group *gr = &r->groups.v[g];
-        if (gr->sheet != sg->sheet || gr->name != sg->name)
+        if (gr->sheet != sg->sheet || gr->name != sg->name || gr->pseudo != sg->pseudo)
             continue;
         const struct rf_inst *fi = &r->inst.v[gr->first];
         double tflops = group_mean_tflops(r, g);
@@ -252,7 +252,7 @@ bool roofline_plot(struct strbuf *out, const struct roofline *r, uint32_t ev, in
     draw_points(&c, &pts);
 
     struct strbuf line = STRBUF_INIT;
-    sb_printf(&line, "%s [%s] on %s", trace_str(r->t, sg->name), sg->spec[0] ? sg->spec : "?",
+    sb_printf(&line, "%s [%s] on %s", rf_group_name(r, sg), sg->spec[0] ? sg->spec : "?",
               r->have_dev ? r->dev.name : "unknown device");
     put_fit(out, &line, width, ascii);
     put_grid(out, &c);

@@ -117,6 +117,10 @@ static const char *sheet_note(enum pm_sheet s)
     case PM_ROPE:
         return "model v1 = TraceLens's RoPE: the rotated slice of each query and key head, "
                "read and written (docs/metrics.md §7.10)";
+    case PM_MOE_UNFUSED:
+        return "model v1 = TraceLens's unfused MoE pseudo ops: each grouped-GEMM kernel of the op "
+               "a row of its own, up (the first) or down, timed by that kernel (docs/metrics.md "
+               "§7.12)";
     case PM_TRITON:
         return "model v1 = TraceLens's Triton model (V2, from the trace's arguments): FLOPs per "
                "element of the fused ops in the kernel name, the tensors' bytes (docs/metrics.md "
@@ -196,7 +200,7 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
     for (size_t k = 0; k < ng; k++) {
         const struct rf_group *g = &r->groups.v[gs[k]];
         size_t row = table_add_row(tab);
-        table_set_text(tab, row, 0, trace_str(r->t, g->name));
+        table_set_text(tab, row, 0, rf_group_name(r, g));
         for (size_t i = 0; i < np; i++) {
             const char *p = g->params[pi[i]];
             if (!p)

@@ -67,7 +67,7 @@ import sys
 
 SHEETS = ["GEMM", "SDPA_fwd", "SDPA_bwd", "CONV_fwd", "CONV_bwd", "BinaryElementwise",
           "UnaryElementwise", "Reduce_fwd", "Reduce_bwd", "Normalization",
-          "InferenceAttention_fwd", "RMSNorm_fwd", "RoPE_fwd"]
+          "InferenceAttention_fwd", "RMSNorm_fwd", "RoPE_fwd", "MoE_unfused_fwd"]
 
 # Op names torchtop models and TraceLens 171dd74 does not, that can be the
 # outermost op of their family (aten::_convolution and the vendor forward

@@ -727,6 +727,55 @@ static void test_triton(void **state)
     assert_non_null(R.differs);
 }
 
+static void test_moe_unfused(void **state)
+{
+    (void)state;
+    /* GPT-OSS decode on the vLLM replay: 32 tokens of 3072, 32 experts,
+     * top 4, MXFP4 weights (TraceLens: up 4.831838208 GFLOPS,
+     * 284.92282693314729 MB; down 2.415919104, 142.93016346657365). */
+    struct op_args a;
+    shapes_args_parse_json(&a, "[[32,3072],[32,32],[],[]]",
+                           "[\"c10::BFloat16\",\"c10::BFloat16\",\"\",\"\"]", NULL, NULL);
+    const struct pm_model *m = pm_find("vllm::moe_forward");
+    assert_non_null(m);
+    assert_int_equal(m->sheet, PM_MOE_UNFUSED);
+    struct pm_ctx c = {.op = "vllm::moe_forward",
+                       .a = &a,
+                       .pseudo_kernel = "_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu",
+                       .moe_topk = 4};
+    assert_true(pm_eval(m, &c, &R));
+    assert_string_equal(R.name, "pseudo_op::moe_triton_unfused_up");
+    assert_string_equal(param("gated"), "True");
+    assert_string_equal(param("weight_dtype"), "FP4");
+    assert_string_equal(param("inter_dim"), "3072");
+    assert_string_equal(R.spec, "matrix_fp4");
+    EQ(R.flops, 4831838208.0);
+    double active = 32 * (1 - pow(28.0 / 32, 32));
+    EQ(R.bytes, 32 * 3072 * 2 + active * 2 * 3072 * 3072 * 0.5 + 32 * 3072 * 4 * 2);
+    EQ(R.bytes, 284.92282693314729 * 1024 * 1024);
+    c.pseudo_kernel = "_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1";
+    c.pseudo_index = 1;
+    assert_true(pm_eval(m, &c, &R));
+    assert_string_equal(R.name, "pseudo_op::moe_triton_unfused_down");
+    assert_string_equal(param("gated"), "False");
+    EQ(R.flops, 2415919104.0);
+    EQ(R.bytes, 142.93016346657365 * 1024 * 1024);
+    /* FP8 weights at a byte; no dtype in the name, or no GEMM kernel: no
+     * model, and says why. */
+    c.pseudo_kernel = "_matmul_ogs_NNT_bf16xbf16xfp8_16x128";
+    assert_true(pm_eval(m, &c, &R));
+    assert_string_equal(param("weight_dtype"), "FP8");
+    c.pseudo_kernel = "_matmul_ogs_NNT_bf16xbf16xbf16";
+    assert_false(pm_eval(m, &c, &R));
+    assert_non_null(R.why);
+    c.pseudo_kernel = NULL;
+    assert_false(pm_eval(m, &c, &R));
+    assert_non_null(R.why);
+    shapes_args_done(&a);
+    assert_true(perf_moe_is_gemm_kernel("_MATMUL_OGS_x"));
+    assert_false(perf_moe_is_gemm_kernel("_finalize_matmul_scatter_bf16"));
+}
+
 static void test_rope(void **state)
 {
     (void)state;
@@ -1005,6 +1054,7 @@ int main(void)
         cmocka_unit_test(test_rmsnorm_vendor),
         cmocka_unit_test(test_rope),
         cmocka_unit_test(test_triton),
+        cmocka_unit_test(test_moe_unfused),
         cmocka_unit_test(test_aiter_groupnorm),
         cmocka_unit_test(test_out_of_range),
     };
