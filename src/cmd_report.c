@@ -89,6 +89,8 @@ static void report_usage(FILE *f)
         "      --top-level-only   key-averages: only events with no enclosing op\n"
         "      --time-unit UNIT   key-averages: s, ms or us (default us)\n"
         "      --arch NAME|FILE   roofline: device peaks by built-in name or TraceLens arch JSON\n"
+        "      --recompute        ops, unique-args, roofline: tell activation checkpointing's\n"
+        "                         recomputed forward ops apart (is_recompute column)\n"
         "      --metric M         folded: self_cpu (default) or self_device\n"
         "      --idle-intervals   idle-time: add HTA's idle interval statistics\n"
         "      --region A[:I]     critical-path: the I-th (from 0) event named with A, as\n"
@@ -121,6 +123,7 @@ static void report_usage(FILE *f)
 
 enum {
     OPT_LINKED = 256,
+    OPT_RECOMPUTE,
     OPT_SHAPE,
     OPT_STACK,
     OPT_TOPLEVEL,
@@ -207,6 +210,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"cp-edges", no_argument, NULL, OPT_CPEDGES},
         {"what-if", required_argument, NULL, OPT_WHATIF},
         {"capture", required_argument, NULL, OPT_CAPTURE},
+        {"recompute", no_argument, NULL, OPT_RECOMPUTE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -242,6 +246,9 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case OPT_LINKED:
             c->ropts.linked_only = true;
+            break;
+        case OPT_RECOMPUTE:
+            c->ropts.recompute = true;
             break;
         case OPT_SHAPE:
             c->ropts.keyavg.group_by_shape = true;

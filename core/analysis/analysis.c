@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/recompute.h"
 
 struct analysis *analysis_new(const struct trace *t)
 {
@@ -12,6 +13,16 @@ struct analysis *analysis_new(const struct trace *t)
     a->gt = gputime_new(t);
     a->ops = opstats_new(t, a->gt);
     return a;
+}
+
+void analysis_mark_recompute(struct analysis *a)
+{
+    if (a->recompute_on)
+        return;
+    a->recompute_on = true;
+    a->recompute = recompute_marks(a->t, &a->recompute_regions);
+    a->ops->recompute_on = true;
+    a->ops->recompute = a->recompute;
 }
 
 const struct timeline_breakdown *analysis_breakdown(struct analysis *a, bool linked_only)
@@ -48,6 +59,7 @@ void analysis_free(struct analysis *a)
     if (!a)
         return;
     analysis_hta_drop(a);
+    free(a->recompute);
     opstats_free(a->ops);
     gputime_free(a->gt);
     free(a);

@@ -16,7 +16,23 @@ struct analysis {
     struct timeline_breakdown bd[2]; /* all devices: [0] every GPU event, [1] linked only */
     bool have_bd[2];                 /* bd[i] computed */
     struct hta *hta;                 /* HTA's view (analysis_hta), NULL: not built or dropped */
+    bool recompute_on;               /* analysis_mark_recompute was called: tables
+                                        tell recomputed ops apart */
+    uint8_t *recompute;              /* per event, 1 = recomputed (recompute.h);
+                                        NULL when off or the trace has none */
+    uint32_t recompute_regions;      /* recompute_fn frames found */
 };
+
+/* Mark activation checkpointing's recomputed ops (recompute.h): the ops,
+ * unique-args and roofline tables built afterwards get an is_recompute
+ * column and split their rows by it, as TraceLens's detect_recompute.
+ * Idempotent. */
+void analysis_mark_recompute(struct analysis *a);
+/* Whether event ev is recomputed (false when marking is off). */
+static inline bool analysis_is_recompute(const struct analysis *a, uint32_t ev)
+{
+    return a->recompute && a->recompute[ev];
+}
 
 /* Build for an indexed trace. */
 struct analysis *analysis_new(const struct trace *t);

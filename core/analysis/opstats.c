@@ -76,16 +76,16 @@ enum opcat opstats_category(const struct opstats *s, uint32_t ev)
 /* Grouping helpers                                                         */
 /* ------------------------------------------------------------------------ */
 
-/* A group key of up to 7 ids plus the launcher index; sorted to make the
+/* A group key of up to 8 ids plus the launcher index; sorted to make the
  * members of each group adjacent. */
 struct gkey {
-    uint32_t k[7];
+    uint32_t k[8];
     uint32_t li;
 };
 
 static inline bool gkey_less(const struct gkey *a, const struct gkey *b)
 {
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
         if (a->k[i] != b->k[i])
             return a->k[i] < b->k[i];
     return a->li < b->li;
@@ -97,6 +97,16 @@ static inline bool gkey_same(const struct gkey *a, const struct gkey *b)
 }
 
 SORT_DEFINE(gkey_sort, struct gkey, gkey_less)
+
+/* The is_recompute column tables add when recompute marking is on
+ * (analysis_mark_recompute), TraceLens's name for it. */
+static const struct table_col recompute_col = {"is_recompute", "recompute", COL_TEXT, 0, COLF_ASC};
+
+/* Launcher li's recompute mark as a key part: 1 recomputed, 0 not. */
+static uint32_t recompute_key(const struct opstats *s, size_t li)
+{
+    return s->recompute && s->recompute[s->l[li].ev] ? 1 : 0;
+}
 
 /* The percent column of each row's share of `col`, and the cumulative
  * percent column, the running sum of pct, in the row order (and in any
@@ -282,16 +292,20 @@ struct table *opstats_ops_table(const struct opstats *s)
      * reports, when a capture brought nn.Module frames in. */
     bool by_module = t->n_captures > 0;
     size_t kcol = by_module ? OPS__N : OPS__N - 1;
-    struct table_col all[OPS__N + 1];
+    size_t rcol = kcol + 1; /* is_recompute, when on */
+    struct table_col all[OPS__N + 2];
     memcpy(all, cols, sizeof(cols));
     all[kcol] = kind_col;
-    struct table *tab = table_new("ops_summary", "GPU time by launcher op", all, kcol + 1);
+    all[rcol] = recompute_col;
+    struct table *tab = table_new("ops_summary", "GPU time by launcher op", all,
+                                  kcol + 1 + (s->recompute_on ? 1 : 0));
     struct strtab mods;
     strtab_init(&mods);
     struct gkey *keys = xmalloc((s->n + 1) * sizeof(*keys));
     for (size_t i = 0; i < s->n; i++)
         keys[i] = (struct gkey){{opname_of(t, s->l[i].ev),
-                                 by_module ? parent_module(t, s->l[i].ev, &mods) : 0, 0, 0, 0, 0},
+                                 by_module ? parent_module(t, s->l[i].ev, &mods) : 0,
+                                 recompute_key(s, i), 0, 0, 0, 0, 0},
                                 (uint32_t)i};
     gkey_sort(keys, s->n);
     size_t *gstart = xmalloc((s->n + 2) * sizeof(size_t));
@@ -325,6 +339,8 @@ struct table *opstats_ops_table(const struct opstats *s)
         table_set_int(tab, r, OPS_COUNT, (int64_t)(b - a));
         table_set_text(tab, r, OPS_CATEGORIES, sb_str(&cats));
         table_set_text(tab, r, kcol, op_row_kinds[ORK_OP].kind);
+        if (s->recompute_on)
+            table_set_text(tab, r, rcol, keys[a].k[2] ? "True" : "False");
         if (by_module)
             table_set_text(tab, r, OPS_PARENT,
                            keys[a].k[1] ? strtab_str(&mods, keys[a].k[1]) : "NA");
@@ -533,8 +549,13 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         [UA_PARENT] = {"parent_module", "parent module", COL_TEXT, 0, COLF_ASC},
     };
     const struct trace *t = s->t;
-    struct table *tab = table_new("ops_unique_args", "GPU time by op and input shapes", cols,
-                                  t->n_captures ? UA__N : UA__N - 1);
+    size_t ncols = t->n_captures ? UA__N : UA__N - 1;
+    size_t rcol = ncols; /* is_recompute, when on */
+    struct table_col all[UA__N + 1];
+    memcpy(all, cols, sizeof(cols));
+    all[rcol] = recompute_col;
+    struct table *tab = table_new("ops_unique_args", "GPU time by op and input shapes", all,
+                                  ncols + (s->recompute_on ? 1 : 0));
     bool by_module = t->n_captures > 0;
     struct strtab mods;
     strtab_init(&mods);
@@ -544,11 +565,11 @@ struct table *opstats_unique_args_table(const struct opstats *s)
     for (size_t i = 0; i < s->n; i++) {
         uint32_t ev = s->l[i].ev;
         const struct op_info *o = ev_op(t, ev);
-        keys[i] =
-            (struct gkey){{opname_of(t, ev), canon[t->ev.v[ev].row], o ? o->input_dims : 0,
-                           o ? o->input_type : 0, o ? o->input_strides : 0,
-                           o ? o->concrete_inputs : 0, by_module ? parent_module(t, ev, &mods) : 0},
-                          (uint32_t)i};
+        keys[i] = (struct gkey){{opname_of(t, ev), canon[t->ev.v[ev].row], o ? o->input_dims : 0,
+                                 o ? o->input_type : 0, o ? o->input_strides : 0,
+                                 o ? o->concrete_inputs : 0,
+                                 by_module ? parent_module(t, ev, &mods) : 0, recompute_key(s, i)},
+                                (uint32_t)i};
         any_shapes |= o && o->input_dims;
     }
     gkey_sort(keys, s->n);
@@ -591,6 +612,8 @@ struct table *opstats_unique_args_table(const struct opstats *s)
         if (by_module)
             table_set_text(tab, r, UA_PARENT,
                            keys[a].k[6] ? strtab_str(&mods, keys[a].k[6]) : "NA");
+        if (s->recompute_on)
+            table_set_text(tab, r, rcol, keys[a].k[7] ? "True" : "False");
         table_set_int(tab, r, UA_EX_UID, (int64_t)trace_file_index(t, l0->ev));
         table_set_ref(tab, r, l0->ev);
         gstart[ng] = a;

@@ -30,7 +30,10 @@ struct opstats {
     struct gputime *gt; /* borrowed */
     struct launcher *l; /* launcher instances, event order */
     size_t n;
-    uint32_t *index; /* event -> index into l, IDX_NONE */
+    uint32_t *index;          /* event -> index into l, IDX_NONE */
+    bool recompute_on;        /* tables split rows by recompute (is_recompute
+                                 column), analysis_mark_recompute */
+    const uint8_t *recompute; /* borrowed marks per event, NULL: none */
 };
 
 /* Collect launcher instances; borrows t and gt (which must outlive it). */

@@ -232,6 +232,8 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
      * back before the tables are written. One the caller built first
      * (analysis_hta) stays for its next call. */
     bool had_hta = a->hta != NULL;
+    if (o && o->recompute)
+        analysis_mark_recompute(a);
     char *copy = xstrdup(names), *save = NULL;
     bool ok = true;
     for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {

@@ -13,6 +13,8 @@
 
 struct report_opts {
     bool linked_only;             /* only GPU events linked to a launch (TraceLens's default) */
+    bool recompute;               /* ops, unique-args, roofline: split rows by recompute
+                                     (analysis_mark_recompute) */
     struct keyavg_opts keyavg;    /* key-averages grouping and time unit */
     const char *arch;             /* device peaks: built-in name or TraceLens arch JSON path */
     bool idle_intervals;          /* idle-time: add HTA's idle interval statistics */

@@ -208,11 +208,12 @@ static uint32_t group_hash_of(const void *r, uint32_t g)
     return (uint32_t)((const struct roofline *)r)->groups.v[g].hash;
 }
 
-static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_result *res)
+static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_result *res,
+                         bool recompute)
 {
     struct strbuf key = STRBUF_INIT;
-    sb_printf(&key, "%u\x1f%u\x1f%s", (unsigned)res->sheet, (unsigned)name,
-              res->name ? res->name : "");
+    sb_printf(&key, "%u\x1f%u\x1f%s\x1f%d", (unsigned)res->sheet, (unsigned)name,
+              res->name ? res->name : "", recompute);
     for (size_t i = 0; i < res->nparams; i++) {
         const char *p = pm_param(res, i);
         sb_putc(&key, '\x1f');
@@ -229,6 +230,7 @@ static uint32_t group_of(struct roofline *r, uint32_t name, const struct pm_resu
     g->sheet = (uint8_t)res->sheet;
     g->name = name;
     g->pseudo = res->name;
+    g->recompute = recompute;
     g->hash = h;
     g->key = arena_strndup(&r->arena, sb_str(&key), key.len);
     g->nparams = res->nparams;
@@ -274,7 +276,9 @@ const char *rf_group_name(const struct roofline *r, const struct rf_group *g)
 static void add_inst(struct roofline *r, uint32_t ev, uint32_t time_ev, bool bwd,
                      const struct pm_result *res)
 {
-    uint32_t g = group_of(r, opname_of(r->t, ev), res);
+    /* A backward modelled through the link is the backward node's. */
+    bool rc = analysis_is_recompute(r->a, bwd ? time_ev : ev);
+    uint32_t g = group_of(r, opname_of(r->t, ev), res, rc);
     struct rf_inst *in = VEC_ADD(&r->inst);
     in->ev = ev;
     in->time_ev = time_ev;

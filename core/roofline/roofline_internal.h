@@ -28,6 +28,7 @@ struct rf_group {
     uint32_t name;      /* strtab id of the op name */
     const char *pseudo; /* static: the pseudo op's name (pm_result.name),
                            shown instead of the op's; NULL for the op */
+    bool recompute;     /* its instances are recomputed (analysis_is_recompute) */
     uint8_t nparams;
     const char **params; /* arena; NULL entries are empty */
     const char *key;     /* arena; the grouping key */

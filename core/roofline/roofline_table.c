@@ -168,8 +168,12 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
     struct pm_param_def defs[PM_MAX_PARAMS];
     for (size_t i = 0; i < np; i++)
         defs[i] = all[pi[i]];
-    size_t ncols = 1 + np + M__N;
+    /* is_recompute last, when recompute marking is on. */
+    bool rc = r->a->recompute_on;
+    size_t ncols = 1 + np + M__N + (rc ? 1 : 0);
     struct table_col *cols = xcalloc(ncols, sizeof(*cols));
+    if (rc)
+        cols[ncols - 1] = (struct table_col){"is_recompute", "recompute", COL_TEXT, 0, COLF_ASC};
     cols[0] = (struct table_col){"name", "op", COL_TEXT, 0, COLF_WIDE | COLF_ASC};
     /* The parameters that name a combination, its time, throughput, share
      * of the roof and bound make the first screen (COLF_KEY); dtype tuples
@@ -253,6 +257,8 @@ static struct table *sheet_table(const struct roofline *r, enum pm_sheet s, cons
         table_set_float(tab, row, m0 + M_TL_GFLOPS, g->tl_flops / 1e9);
         table_set_float(tab, row, m0 + M_TL_MB, g->tl_bytes / (1024.0 * 1024.0));
         table_set_ref(tab, row, fi->time_ev);
+        if (rc)
+            table_set_text(tab, row, ncols - 1, g->recompute ? "True" : "False");
     }
     first[ng] = (uint32_t)inst.n;
     table_set_instances(tab, first, inst.v);

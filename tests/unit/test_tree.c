@@ -14,6 +14,7 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/gputime.h"
 #include "core/analysis/opstats.h"
+#include "core/analysis/recompute.h"
 #include "core/analysis/timeline.h"
 #include "core/base/interval.h"
 #include "core/base/strbuf.h"
@@ -374,6 +375,55 @@ static void test_name_rules(void **state)
     assert_false(gpuclass_name_is_memcpy("Memcpy DtoH (Device -> Pinned)"));
 }
 
+/* Activation checkpointing: ops under torch.utils.checkpoint's
+ * recompute_fn frame are marked, the first forward's are not, and with
+ * marking on the ops table splits one name into both rows. */
+static void test_recompute(void **state)
+{
+    (void)state;
+#define RT(name, ts, dur, corr)                                                                    \
+    X("cpu_op", name, 1, ts, dur, "")                                                              \
+    "," X("cuda_runtime", "cudaLaunchKernel", 1, ts, 1,                                            \
+          "\"correlation\": " #corr) "," K("k", 7, ts, 2, corr)
+    struct trace *t = load_text("{\"traceEvents\": [" RT("aten::relu", 10, 5, 1) "," X(
+        "python_function", "torch/utils/checkpoint.py(1500): recompute_fn", 1, 100, 50,
+        "\"Python id\": 9") "," RT("aten::relu", 110, 5, 2) "]}");
+#undef RT
+    uint32_t n;
+    uint8_t *m = recompute_marks(t, &n);
+    assert_non_null(m);
+    assert_int_equal(n, 1);
+    uint32_t first = IDX_NONE, again = IDX_NONE;
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (strcmp(ev_name(t, i), "aten::relu") == 0)
+            *(first == IDX_NONE ? &first : &again) = i;
+    assert_false(m[first]);
+    assert_true(m[again]);
+    free(m);
+    struct analysis *a = analysis_new(t);
+    struct table *tab = opstats_ops_table(a->ops);
+    assert_int_equal(tab->nrows, 1);
+    assert_int_equal(table_col_index(tab, "is_recompute"), -1);
+    table_free(tab);
+    analysis_mark_recompute(a);
+    tab = opstats_ops_table(a->ops);
+    assert_int_equal(tab->nrows, 2);
+    int rc = table_col_index(tab, "is_recompute");
+    assert_true(rc >= 0);
+    assert_string_not_equal(table_cell(tab, 0, (size_t)rc).s, table_cell(tab, 1, (size_t)rc).s);
+    table_free(tab);
+    tab = opstats_unique_args_table(a->ops);
+    assert_int_equal(tab->nrows, 2);
+    table_free(tab);
+    analysis_free(a);
+    /* No recompute frame: no marks. */
+    trace_free(t);
+    t = load_text("{\"traceEvents\": [" X("cpu_op", "aten::relu", 1, 0, 5, "") "]}");
+    assert_null(recompute_marks(t, &n));
+    assert_int_equal(n, 0);
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -387,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_gpu_time_deep_chain),
         cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_name_rules),
+        cmocka_unit_test(test_recompute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,8 @@ struct view {
     struct trace *t;     /* a trace, NULL for a snapshot or a job */
     struct analysis *an; /* its analysis */
     struct knames *kn;   /* kernel names as rows show them */
+    uint8_t *recompute;  /* per event, 1 = recomputed forward (core/analysis/recompute.h);
+                            NULL: none in the trace */
     struct lane *lanes;  /* timeline lanes built while loading (owned until the
                             timeline pane takes them), NULL: the pane builds them */
     int nlanes;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analysis/recompute.h"
 #include "core/report/report.h"
 #include "tui/frame/app.h"
 #include "tui/frame/detail.h"
@@ -407,6 +408,7 @@ static void trace_open(struct app *a)
         .describe_event = event_detail,
     };
     a->v.kn = knames_new(a->v.t);
+    a->v.recompute = recompute_marks(a->v.t, NULL);
     a->bd = *analysis_breakdown(a->v.an, false);
     a->panes[PANE_TABLE] = table_pane_new(&a->v, &views);
     a->panes[PANE_TREE] = tree_pane_new(&a->v);
@@ -458,6 +460,7 @@ static void close_doc(struct app *a)
     if (a->owns_bg)
         bgviews_free(a->bg);
     knames_free(a->v.kn);
+    free(a->v.recompute);
     analysis_free(a->v.an);
     trace_free(a->v.t);
     snapview_free(a->v.snap);

@@ -197,6 +197,10 @@ static void draw_row(struct pane *p, struct view *a, int y, size_t row)
     if (ev != IDX_NONE && (trace_ev(ct->t, ev)->flags & EVF_CAPTURED) &&
         trace_ev(ct->t, ev)->parent == IDX_NONE)
         snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), " (from the capture)");
+    /* An op activation checkpointing runs again in the backward pass. */
+    if (ev != IDX_NONE && a->recompute && a->recompute[ev] &&
+        trace_ev(ct->t, ev)->kind == EVK_CPU_OP)
+        snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), " [recompute]");
     int suf_w = (int)text_width(suffix, strlen(suffix));
     int room = name_w - x - suf_w;
     if (room > 0) {
