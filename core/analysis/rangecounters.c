@@ -83,6 +83,26 @@ static int flop_weight(const char *key)
     return 0;
 }
 
+bool rangecounters_flops(const struct trace *t, uint32_t ev, double *flops)
+{
+    if (!rangecounters_is_range(t, ev))
+        return false;
+    struct argiter it;
+    struct argval a;
+    bool any = false;
+    double d;
+    *flops = 0;
+    argpack_iter_init(&it, t, ev);
+    while (argpack_iter_next(&it, &a)) {
+        int w = flop_weight(trace_str(t, a.key));
+        if (w && argpack_val_number(t, &a, &d) && isfinite(d)) {
+            *flops += w * d;
+            any = true;
+        }
+    }
+    return any;
+}
+
 /* One counter: its key and whether every value is an integer. */
 struct counter {
     uint32_t key; /* strtab id */

@@ -24,6 +24,10 @@ bool rangecounters_tables(const struct trace *t, struct table_list *out, char *e
 
 /* Whether event i is a CUPTI range-profiler range. */
 bool rangecounters_is_range(const struct trace *t, uint32_t i);
+/* The FLOPs range ev's SASS instruction counters imply (as the table's
+ * flops column); false when ev is no range or has no such counter. */
+bool rangecounters_flops(const struct trace *t, uint32_t ev, double *flops);
+
 /* The number of such ranges in t. */
 size_t rangecounters_count(const struct trace *t);
 

@@ -16,6 +16,7 @@
 #include "core/analysis/kernstats.h"
 #include "core/analysis/keyavg.h"
 #include "core/analysis/rangecounters.h"
+#include "core/analysis/utilization.h"
 #include "core/report/invariants.h"
 #include "core/report/report.h"
 #include "core/roofline/roofline.h"
@@ -126,6 +127,12 @@ static bool build_counters(struct analysis *a, const struct report_opts *o, stru
     return rangecounters_tables(a->t, out, err);
 }
 
+static bool build_utilization(struct analysis *a, const struct report_opts *o,
+                              struct table_list *out, char *err)
+{
+    return utilization_tables(a->t, out, err);
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -220,6 +227,9 @@ const struct report_table report_tables[] = {
      build_critpath, false},
     {"counters", "CUPTI range-profiler counters per kernel with its operators, summed per op",
      build_counters, false},
+    {"utilization",
+     "kernel occupancy per op; per device GPU utilization, est. SM efficiency and occupancy",
+     build_utilization, false},
     {NULL, NULL, NULL, false},
 };
 

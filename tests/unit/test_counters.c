@@ -14,7 +14,11 @@
 
 #include <cmocka.h>
 
+#include "core/analysis/analysis.h"
+#include "core/analysis/kernstats.h"
+#include "core/analysis/kernutil.h"
 #include "core/analysis/rangecounters.h"
+#include "core/analysis/utilization.h"
 #include "core/trace/tree.h"
 #include "testutil.h"
 
@@ -28,6 +32,16 @@
     "{\"ph\":\"X\",\"cat\":\"cuda_profiler_range\",\"name\":\"" name "\",\"pid\":0,\"tid\":0,"     \
     "\"ts\":" #ts ",\"dur\":100,\"args\":{" args "}}"
 #define SASS(op) "\"smsp__sass_thread_inst_executed_op_" op "_pred_on.sum\""
+
+/* A kernel on device 0 stream 7 launched by correlation corr; args
+ * are the utilization args, written out. */
+#define KERNEL(name, ts, dur, corr, args)                                                          \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts       \
+    ",\"dur\":" #dur ",\"args\":{\"device\":0,\"stream\":7,\"correlation\":" #corr args "}}"
+#define UTIL(grid, block, regs, smem, bps, wps, occ)                                               \
+    ",\"grid\":" grid ",\"block\":" block ",\"registers per thread\":" #regs                       \
+    ",\"shared memory\":" #smem ",\"blocks per SM\":" #bps ",\"warps per SM\":" #wps               \
+    ",\"est. achieved occupancy %\":" #occ
 
 /* The trace of the events given (NULL-terminated), loaded and indexed. */
 static struct trace *load_events(const char *const *evs)
@@ -166,12 +180,112 @@ static void test_no_ranges(void **state)
     trace_free(t);
 }
 
+/* Kernel utilization: the kernels table's means weigh each kernel by its
+ * time; a group without the args shows empty cells, never 0. */
+static void test_kernel_utilization(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        OP("aten::mm", 10, 100),
+        LAUNCH(12, 1),
+        LAUNCH(20, 2),
+        OP("aten::relu", 200, 100),
+        LAUNCH(210, 3),
+        /* gemm: 30 µs at 40 %, 10 µs at 80 %, blocks per SM 0.5 then 2 */
+        KERNEL("gemm", 1000, 30, 1, UTIL("[64, 1, 1]", "[128, 1, 1]", 100, 1024, 0.5, 4, 40)),
+        KERNEL("gemm", 1100, 10, 2, UTIL("[64, 1, 1]", "[256, 1, 1]", 120, 0, 2, 16, 80)),
+        KERNEL("relu_kernel", 1200, 5, 3, ""),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct kernutil_keys uk;
+    kernutil_keys_init(&uk, t);
+    struct kernutil u;
+    assert_true(kernutil_read(t, &uk, find_event(t, "gemm"), &u));
+    assert_int_equal(u.grid[0], 64);
+    assert_int_equal(u.block[0], 128);
+    assert_int_equal(u.regs, 100);
+    assert_int_equal(u.smem, 1024);
+    assert_true(u.blocks_per_sm == 0.5 && u.occupancy == 40);
+    assert_true(kernutil_sm_efficiency(&u) == 0.5);
+    assert_false(kernutil_read(t, &uk, find_event(t, "relu_kernel"), &u));
+
+    struct analysis *an = analysis_new(t);
+    struct table *k = kernstats_table(an, false);
+    assert_int_equal(k->nrows, 2);
+    assert_string_equal(cell_of(k, 0, "Kernel name").s, "gemm");
+    assert_string_equal(cell_of(k, 0, "grid").s, "[64, 1, 1]");
+    assert_string_equal(cell_of(k, 0, "block").s, "mixed");
+    assert_int_equal(cell_of(k, 0, "registers per thread").i, 120); /* the most */
+    assert_int_equal(cell_of(k, 0, "shared memory").i, 1024);
+    /* (30 * 40 + 10 * 80) / 40 = 50 */
+    assert_true(fabs(cell_of(k, 0, "est. achieved occupancy %").f - 50.0) < 1e-9);
+    /* (30 * 0.5 + 10 * 2) / 40 = 0.875 blocks per SM; SM efficiency
+     * caps the second at 1: (30 * 0.5 + 10 * 1) / 40 = 62.5 % */
+    assert_true(fabs(cell_of(k, 0, "blocks per SM").f - 0.875) < 1e-9);
+    assert_true(fabs(cell_of(k, 0, "est. SM efficiency %").f - 62.5) < 1e-9);
+    /* time x (1 - occupancy): 30 * 0.6 + 10 * 0.2 = 20 µs */
+    assert_true(fabs(cell_of(k, 0, "unoccupied_us").f - 20.0) < 1e-9);
+    /* relu_kernel has none of the args: empty, not 0 */
+    assert_null(cell_of(k, 1, "grid").s);
+    assert_int_equal(cell_of(k, 1, "registers per thread").i, TABLE_NO_INT);
+    assert_true(isnan(cell_of(k, 1, "est. achieved occupancy %").f));
+    assert_true(isnan(cell_of(k, 1, "est. SM efficiency %").f));
+    assert_true(isnan(cell_of(k, 1, "unoccupied_us").f));
+    table_free(k);
+    analysis_free(an);
+
+    struct table_list l = {0};
+    char err[256] = "";
+    assert_true(utilization_tables(t, &l, err));
+    const struct table *by = table_named(&l, "occupancy_by_op");
+    assert_int_equal(by->nrows, 2);
+    assert_string_equal(cell_of(by, 0, "op").s, "aten::mm");
+    assert_int_equal(cell_of(by, 0, "kernels").i, 2);
+    assert_true(fabs(cell_of(by, 0, "est. achieved occupancy %").f - 50.0) < 1e-9);
+    assert_true(isnan(cell_of(by, 1, "est. achieved occupancy %").f));
+    table_list_free(&l);
+    trace_free(t);
+}
+
+/* The device's SM efficiency sums the blocks per SM of kernels running at
+ * once, capped at 1, over the span: idle time counts 0. */
+static void test_device_sm_efficiency(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        /* 0.6 alone for 10 µs, 0.6 + 0.6 (capped: 1) for 10 µs, 0.6 alone
+         * for 10 µs, then 20 µs idle, then 0.25 for 10 µs: over 60 µs,
+         * (6 + 10 + 6 + 0 + 2.5) / 60 */
+        KERNEL("a", 1000, 20, 1, UTIL("[1, 1, 1]", "[1, 1, 1]", 1, 0, 0.6, 1, 10)),
+        KERNEL("b", 1010, 20, 2, UTIL("[1, 1, 1]", "[1, 1, 1]", 1, 0, 0.6, 1, 30)),
+        KERNEL("c", 1050, 10, 3, UTIL("[1, 1, 1]", "[1, 1, 1]", 1, 0, 0.25, 1, 50)),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct utilization_device u;
+    int64_t from = trace_ev(t, find_event(t, "a"))->ts;
+    utilization_device(t, 0, from, from + 60000, &u);
+    assert_true(fabs(u.sm_efficiency - 24.5 / 60.0) < 1e-12);
+    assert_true(fabs(u.busy - 40.0 / 60.0) < 1e-12);
+    /* occupancy: (20 * 10 + 20 * 30 + 10 * 50) / 50 % */
+    assert_true(fabs(u.occupancy - 26.0 / 100.0) < 1e-12);
+    /* a span that cuts kernels counts only the time inside it */
+    utilization_device(t, 0, from + 10000, from + 20000, &u);
+    assert_true(fabs(u.sm_efficiency - 1.0) < 1e-12);
+    utilization_device(t, 1, from, from + 60000, &u); /* no kernel on device 1 */
+    assert_true(isnan(u.busy) && isnan(u.sm_efficiency) && isnan(u.occupancy));
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ranges_pair_in_time_order),
         cmocka_unit_test(test_unpaired_ranges),
         cmocka_unit_test(test_no_ranges),
+        cmocka_unit_test(test_kernel_utilization),
+        cmocka_unit_test(test_device_sm_efficiency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
