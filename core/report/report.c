@@ -15,6 +15,7 @@
 #include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/keyavg.h"
+#include "core/analysis/ctracks.h"
 #include "core/analysis/rangecounters.h"
 #include "core/analysis/utilization.h"
 #include "core/report/invariants.h"
@@ -133,6 +134,12 @@ static bool build_utilization(struct analysis *a, const struct report_opts *o,
     return utilization_tables(a->t, out, err);
 }
 
+static bool build_ctracks(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                          char *err)
+{
+    return ctracks_tables(a->t, out, err);
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -230,6 +237,8 @@ const struct report_table report_tables[] = {
     {"utilization",
      "kernel occupancy per op; per device GPU utilization, est. SM efficiency and occupancy",
      build_utilization, false},
+    {"counter-tracks", "counter (ph C) series: samples, min, time-weighted mean, max per step",
+     build_ctracks, false},
     {NULL, NULL, NULL, false},
 };
 

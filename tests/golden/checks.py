@@ -30,11 +30,12 @@ def load_trace(path):
         return json.loads(f.read().decode("utf-8", "replace"))
 
 
-def csv_tables(text):
+def csv_tables(text, single=None):
     """`torchtop report -f csv` output of several tables: {table name: rows
     as dicts}. Each table starts with a "# NAME" line; other "#" lines
-    (titles, notes) are skipped."""
-    out, name, buf = {}, None, []
+    (titles, notes) are skipped. Output of one table has no such line:
+    it is named `single`."""
+    out, name, buf = {}, single, []
 
     def flush():
         if name is not None:

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/ctracks.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/kernutil.h"
 #include "core/analysis/rangecounters.h"
@@ -278,6 +279,61 @@ static void test_device_sm_efficiency(void **state)
     trace_free(t);
 }
 
+#define COUNTER(name, ts, args)                                                                    \
+    "{\"ph\":\"C\",\"name\":\"" name "\",\"pid\":0,\"ts\":" #ts ",\"args\":{" args "}}"
+
+/* Counter series: one per (row, name, key); a step function where the
+ * last of samples at one time holds. */
+static void test_counter_tracks(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        COUNTER("util", 10, "\"util\":1"),
+        COUNTER("util", 10, "\"util\":0.5"), /* supersedes the 1 at once */
+        COUNTER("mem", 15, "\"read\":4,\"write\":\"x\""),
+        COUNTER("util", 30, "\"util\":0.25"),
+        COUNTER("mem", 20, "\"read\":8,\"write\":2"), /* out of order in the file */
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct ctracks *c = ctracks_build(t);
+    assert_int_equal(c->ns, 3); /* util, mem/read, mem/write (the text is no value) */
+    char buf[128];
+    assert_string_equal(ctracks_label(t, c, 0, buf, sizeof(buf)), "util");
+    assert_string_equal(ctracks_label(t, c, 1, buf, sizeof(buf)), "mem: read");
+    assert_string_equal(ctracks_label(t, c, 2, buf, sizeof(buf)), "mem: write");
+    assert_int_equal(c->s[0].n, 3);
+    int64_t t0 = trace_ev(t, 0)->ts; /* 10 µs */
+    assert_int_equal(ctracks_at(c, 0, t0 - 1), IDX_NONE);
+    assert_true(c->pts[ctracks_at(c, 0, t0)].v == 0.5);
+    assert_true(c->pts[ctracks_at(c, 0, t0 + 19999)].v == 0.5);
+    assert_true(c->pts[ctracks_at(c, 0, t0 + 20000)].v == 0.25);
+    assert_true(c->pts[ctracks_at(c, 1, t0 + 7000)].v == 4); /* sorted by time */
+    assert_true(c->pts[ctracks_at(c, 1, t0 + 10000)].v == 8);
+    /* [0, 40 µs): 0.5 for 20 µs, 0.25 for 10 µs; the superseded 1 never
+     * holds; 3 samples */
+    struct ctrack_stats st;
+    ctracks_stats(c, 0, t0 - 10000, t0 + 30000, false, &st);
+    assert_int_equal(st.samples, 3);
+    assert_true(st.min == 0.25 && st.max == 0.5);
+    assert_true(fabs(st.mean - (0.5 * 20 + 0.25 * 10) / 30) < 1e-12);
+    /* [25, 35 µs): the 0.5 carried in, then the 0.25 */
+    ctracks_stats(c, 0, t0 + 15000, t0 + 25000, false, &st);
+    assert_int_equal(st.samples, 1);
+    assert_true(fabs(st.mean - 0.375) < 1e-12);
+    /* before the first sample: no value */
+    ctracks_stats(c, 0, t0 - 5000, t0, false, &st);
+    assert_true(isnan(st.mean) && isnan(st.min));
+    ctracks_free(c);
+
+    struct table_list l = {0};
+    char err[256] = "";
+    assert_true(ctracks_tables(t, &l, err));
+    assert_int_equal(l.items.v[0]->nrows, 3); /* no steps: the whole trace per series */
+    table_list_free(&l);
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_no_ranges),
         cmocka_unit_test(test_kernel_utilization),
         cmocka_unit_test(test_device_sm_efficiency),
+        cmocka_unit_test(test_counter_tracks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
