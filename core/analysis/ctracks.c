@@ -151,6 +151,34 @@ void ctracks_stats(const struct ctracks *c, size_t s, int64_t from, int64_t to, 
         out->mean = sum / dur;
 }
 
+void ctracks_columns(const struct ctracks *c, size_t s, int64_t t0, int64_t t1, int ncols,
+                     float *out)
+{
+    const struct ctrack_series *sr = &c->s[s];
+    const struct ctrack_point *p = c->pts + sr->first;
+    for (int col = 0; col < ncols; col++)
+        out[col] = NAN;
+    if (ncols <= 0 || t1 <= t0)
+        return;
+    double cns = (double)(t1 - t0) / ncols;
+    uint32_t k = t0 > INT64_MIN ? ctracks_at(c, s, t0 - 1) : IDX_NONE;
+    size_t i = k == IDX_NONE ? 0 : k - sr->first;
+    /* Each sample holds [a, b): it shows in the columns it overlaps. */
+    for (; i < sr->n && p[i].ts < t1; i++) {
+        int64_t a = p[i].ts > t0 ? p[i].ts : t0;
+        int64_t b = i + 1 < sr->n && p[i + 1].ts < t1 ? p[i + 1].ts : t1;
+        if (b <= a)
+            continue;
+        int c0 = (int)((double)(a - t0) / cns), c1 = (int)((double)(b - 1 - t0) / cns);
+        c0 = c0 < 0 ? 0 : c0;
+        c1 = c1 >= ncols ? ncols - 1 : c1;
+        float v = (float)p[i].v;
+        for (int col = c0; col <= c1; col++)
+            if (isnan(out[col]) || v > out[col])
+                out[col] = v;
+    }
+}
+
 const char *ctracks_label(const struct trace *t, const struct ctracks *c, size_t s, char *buf,
                           size_t n)
 {

@@ -58,6 +58,11 @@ struct ctrack_stats {
 void ctracks_stats(const struct ctracks *c, size_t s, int64_t from, int64_t to, bool closed,
                    struct ctrack_stats *out);
 
+/* The series drawn in ncols columns over [t0, t1): out[col] is the
+ * largest value in effect for some time in the column (NaN: none). */
+void ctracks_columns(const struct ctracks *c, size_t s, int64_t t0, int64_t t1, int ncols,
+                     float *out);
+
 /* The series' display name: "NAME" when the event has one arg named like
  * it or the series is its event's only one, else "NAME: KEY"; into buf. */
 const char *ctracks_label(const struct trace *t, const struct ctracks *c, size_t s, char *buf,
