@@ -56,7 +56,8 @@ struct ctracks *ctracks_build(const struct trace *t)
             }
             if (s == IDX_NONE) {
                 s = (uint32_t)series.n;
-                *VEC_ADD(&series) = (struct ctrack_series){e->name, a.key, e->row, 0, 0, v, v};
+                *VEC_ADD(&series) =
+                    (struct ctrack_series){e->name, a.key, e->row, 0, 0, v, v, false};
                 VEC_PUSH(&next, IDX_NONE);
                 if (last == IDX_NONE)
                     hmap_put(&by_name_key, nk, s);
@@ -95,10 +96,35 @@ struct ctracks *ctracks_build(const struct trace *t)
     return c;
 }
 
+void ctracks_add_series(struct ctracks *c, const char *label, const struct ctrack_point *pts,
+                        size_t n, bool bytes)
+{
+    struct ctrack_series sr = {IDX_NONE,    IDX_NONE, IDX_NONE, (uint32_t)c->npts,
+                               (uint32_t)n, 0,        0,        bytes};
+    for (size_t k = 0; k < n; k++) {
+        sr.min = k == 0 || pts[k].v < sr.min ? pts[k].v : sr.min;
+        sr.max = k == 0 || pts[k].v > sr.max ? pts[k].v : sr.max;
+    }
+    c->pts = xreallocarray(c->pts, c->npts + n + 1, sizeof(*c->pts));
+    memcpy(c->pts + c->npts, pts, n * sizeof(*pts));
+    c->npts += n;
+    c->s = xreallocarray(c->s, c->ns + 1, sizeof(*c->s));
+    if (!c->labels) /* the series so far are labelled from the trace */
+        c->labels = xcalloc(c->ns + 1, sizeof(*c->labels));
+    else
+        c->labels = xreallocarray(c->labels, c->ns + 1, sizeof(*c->labels));
+    c->s[c->ns] = sr;
+    c->labels[c->ns] = xstrdup(label);
+    c->ns++;
+}
+
 void ctracks_free(struct ctracks *c)
 {
     if (!c)
         return;
+    for (size_t s = 0; c->labels && s < c->ns; s++)
+        free(c->labels[s]);
+    free(c->labels);
     free(c->s);
     free(c->pts);
     free(c);
@@ -183,6 +209,10 @@ const char *ctracks_label(const struct trace *t, const struct ctracks *c, size_t
                           size_t n)
 {
     const struct ctrack_series *sr = &c->s[s];
+    if (c->labels && c->labels[s]) {
+        snprintf(buf, n, "%s", c->labels[s]);
+        return buf;
+    }
     bool alone = true;
     for (size_t o = 0; o < c->ns && alone; o++)
         alone = o == s || c->s[o].name != sr->name || c->s[o].row != sr->row;

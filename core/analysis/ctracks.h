@@ -28,6 +28,7 @@ struct ctrack_series {
     uint32_t row;      /* the events' row */
     uint32_t first, n; /* its points: ctracks.pts[first .. first + n), time order */
     double min, max;   /* over all its samples */
+    bool bytes;        /* values are byte counts (memory) */
 };
 
 struct ctracks {
@@ -35,12 +36,19 @@ struct ctracks {
     size_t ns;
     struct ctrack_point *pts;
     size_t npts;
+    char **labels; /* per series: its own label (ctracks_add_series), NULL = from the trace */
 };
 
 /* The counter tracks of t (none: ns == 0), series in order of first
  * appearance. */
 struct ctracks *ctracks_build(const struct trace *t);
 void ctracks_free(struct ctracks *c);
+
+/* Append a series of n points (time order) labelled `label` (copied),
+ * made elsewhere than from counter events (memory over time); its name
+ * and key are IDX_NONE. */
+void ctracks_add_series(struct ctracks *c, const char *label, const struct ctrack_point *pts,
+                        size_t n, bool bytes);
 
 /* Index into c->pts of the sample of series s in effect at ts (the last at
  * or before it), or IDX_NONE before its first. */
@@ -63,8 +71,9 @@ void ctracks_stats(const struct ctracks *c, size_t s, int64_t from, int64_t to, 
 void ctracks_columns(const struct ctracks *c, size_t s, int64_t t0, int64_t t1, int ncols,
                      float *out);
 
-/* The series' display name: "NAME" when the event has one arg named like
- * it or the series is its event's only one, else "NAME: KEY"; into buf. */
+/* The series' display name: its own label when it has one, else "NAME"
+ * when the event has one arg named like it or the series is its event's
+ * only one, else "NAME: KEY"; into buf. */
 const char *ctracks_label(const struct trace *t, const struct ctracks *c, size_t s, char *buf,
                           size_t n);
 

@@ -16,6 +16,7 @@
 #include "core/analysis/kernstats.h"
 #include "core/analysis/keyavg.h"
 #include "core/analysis/ctracks.h"
+#include "core/analysis/memtrace.h"
 #include "core/analysis/rangecounters.h"
 #include "core/analysis/utilization.h"
 #include "core/report/invariants.h"
@@ -140,6 +141,12 @@ static bool build_ctracks(struct analysis *a, const struct report_opts *o, struc
     return ctracks_tables(a->t, out, err);
 }
 
+static bool build_memory(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                         char *err)
+{
+    return memtrace_tables(a->t, out, err);
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -239,6 +246,9 @@ const struct report_table report_tables[] = {
      build_utilization, false},
     {"counter-tracks", "counter (ph C) series: samples, min, time-weighted mean, max per step",
      build_ctracks, false},
+    {"memory",
+     "[memory] events: per device the peak and its op, allocations by op, the allocated curve",
+     build_memory, false},
     {NULL, NULL, NULL, false},
 };
 

@@ -9,7 +9,7 @@ need_shared
 trace="$TRACES/kineto-tbplugin-gpu-metrics-counters.json"
 run_script counters "$trace" --size 140x42 <<'STEPS'
 focus-timeline
-expect Counters at the cursor
+expect At the cursor
 save-display counters-detail.txt
 M
 expect GPU 0…iency

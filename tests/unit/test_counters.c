@@ -18,6 +18,7 @@
 #include "core/analysis/ctracks.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/kernutil.h"
+#include "core/analysis/memtrace.h"
 #include "core/analysis/rangecounters.h"
 #include "core/analysis/utilization.h"
 #include "core/trace/tree.h"
@@ -334,6 +335,66 @@ static void test_counter_tracks(void **state)
     trace_free(t);
 }
 
+#define MEM(ts, bytes, total, addr)                                                                \
+    "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":" #ts              \
+    ",\"args\":{\"Total Reserved\":4096,\"Total Allocated\":" #total ",\"Bytes\":" #bytes          \
+    ",\"Addr\":" #addr ",\"Device Id\":0,\"Device Type\":1}}"
+
+/* Memory from [memory] events: the peak and its op, bytes per op, and
+ * what is still allocated when its step ends. */
+static void test_memory_events(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,"
+        "\"tid\":1,\"ts\":0,\"dur\":100}",
+        OP("aten::empty", 5, 10),
+        MEM(10, 100, 1100, 1), /* freed within the step */
+        OP("aten::mm", 15, 20),
+        MEM(20, 200, 1300, 2), /* freed after the step: live at its end */
+        MEM(30, 300, 1600, 3), /* never freed */
+        MEM(50, -100, 1500, 1),
+        MEM(150, -200, 1300, 2),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct memtrace *m = memtrace_build(t);
+    assert_int_equal(m->n, 5);
+    assert_int_equal(m->ndevs, 1);
+    assert_true(m->totals);
+    uint32_t py, op = memtrace_op(t, m->e[1].ev, &py);
+    assert_string_equal(ev_name(t, op), "aten::mm");
+    assert_int_equal(py, IDX_NONE);
+    memtrace_free(m);
+
+    struct table_list l = {0};
+    char err[256] = "";
+    assert_true(memtrace_tables(t, &l, err));
+    const struct table *d = table_named(&l, "memory_devices");
+    assert_string_equal(cell_of(d, 0, "device").s, "cuda:0");
+    assert_int_equal(cell_of(d, 0, "peak_allocated").i, 1600);
+    assert_string_equal(cell_of(d, 0, "peak_op").s, "aten::mm");
+    assert_int_equal(cell_of(d, 0, "last_allocated").i, 1300);
+    assert_int_equal(cell_of(d, 0, "alloc_bytes").i, 600);
+    assert_int_equal(cell_of(d, 0, "freed_bytes").i, 300);
+    const struct table *o = table_named(&l, "memory_by_op");
+    /* aten::mm: 500 bytes in 2 allocations, both live when the step ends */
+    assert_string_equal(cell_of(o, 0, "op").s, "aten::mm");
+    assert_int_equal(cell_of(o, 0, "alloc_bytes").i, 500);
+    assert_int_equal(cell_of(o, 0, "live_at_step_end").i, 2);
+    assert_int_equal(cell_of(o, 0, "live_bytes_at_step_end").i, 500);
+    assert_string_equal(cell_of(o, 1, "op").s, "aten::empty");
+    assert_int_equal(cell_of(o, 1, "live_at_step_end").i, 0);
+    /* the frees, outside any op */
+    assert_null(cell_of(o, 2, "op").s);
+    assert_int_equal(cell_of(o, 2, "freed_bytes").i, 300);
+    const struct table *c = table_named(&l, "memory_curve");
+    assert_int_equal(c->nrows, 100);
+    assert_int_equal(cell_of(c, 99, "allocated").i, 1300);
+    table_list_free(&l);
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_kernel_utilization),
         cmocka_unit_test(test_device_sm_efficiency),
         cmocka_unit_test(test_counter_tracks),
+        cmocka_unit_test(test_memory_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/ctracks.h"
+#include "core/analysis/memtrace.h"
 #include "core/trace/trace.h"
 #include "tui/frame/keymap.h"
 #include "tui/frame/pane.h"
@@ -401,11 +402,27 @@ static void draw_more(struct pane *p, struct view *a, int y, struct lane *l)
     tl->lane = cur;
 }
 
-/* The counter series (ctracks.h), built once. */
+/* The counter series (ctracks.h), then per device the memory allocated
+ * after each [memory] event (memtrace.h), built once. */
 static const struct ctracks *counters(struct tl_pane *tl, struct view *a)
 {
-    if (!tl->ct)
-        tl->ct = ctracks_build(a->t);
+    if (tl->ct)
+        return tl->ct;
+    tl->ct = ctracks_build(a->t);
+    struct memtrace *m = memtrace_build(a->t);
+    struct ctrack_point *pts = xmalloc((m->n + 1) * sizeof(*pts));
+    for (size_t d = 0; d < m->ndevs; d++) {
+        size_t n = 0;
+        for (size_t k = 0; k < m->n; k++)
+            if (m->e[k].dev == d)
+                pts[n++] = (struct ctrack_point){m->e[k].ts, (double)m->e[k].allocated};
+        char dev[48], label[64];
+        snprintf(label, sizeof(label), "mem %s",
+                 memtrace_device_name(&m->devs[d], dev, sizeof(dev)));
+        ctracks_add_series(tl->ct, label, pts, n, true);
+    }
+    free(pts);
+    memtrace_free(m);
     return tl->ct;
 }
 
@@ -723,15 +740,17 @@ static void timeline_describe(struct pane *p, struct view *a, struct detail_out 
     /* The counter series' values at the cursor (their lanes are below). */
     const struct ctracks *c = counters(tl, a);
     if (c->ns)
-        detail_heading(d, "Counters at the cursor");
+        detail_heading(d, "At the cursor");
     for (size_t k = 0; k < c->ns; k++) {
         char series[128];
         ctracks_label(a->t, c, k, series, sizeof(series));
         uint32_t at = ctracks_at(c, k, tl->cursor);
-        if (at == IDX_NONE)
-            detail_kvf(d, series, "(no sample yet)");
-        else
-            detail_kvf(d, series, "%.6g", c->pts[at].v);
+        char value[48];
+        if (at != IDX_NONE && c->s[k].bytes && c->pts[at].v >= 0)
+            text_bytes(value, sizeof(value), (uint64_t)c->pts[at].v);
+        else if (at != IDX_NONE)
+            snprintf(value, sizeof(value), "%.6g", c->pts[at].v);
+        detail_kvf(d, series, "%s", at == IDX_NONE ? "(no sample yet)" : value);
     }
     if (c->ns)
         detail_heading(d, "Event");
