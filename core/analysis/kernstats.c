@@ -7,6 +7,7 @@
 
 #include "core/symbols/demangle.h"
 #include "core/analysis/kernstats.h"
+#include "core/analysis/kernutil.h"
 #include "core/base/sort.h"
 #include "core/analysis/timeline.h"
 #include "core/trace/opname.h"
@@ -57,7 +58,8 @@ enum {
     K_MAX,
     K_PCT_KERNELS,
     K_PCT_TOTAL,
-    K__N
+    K_UTIL, /* kernutil_cols */
+    K__N = K_UTIL + KUC__N
 };
 
 #define CAT_UNLINKED OPCAT__COUNT
@@ -65,7 +67,7 @@ enum {
 struct table *kernstats_table(struct analysis *an, bool linked_only)
 {
     const struct opstats *s = an->ops;
-    static const struct table_col cols[K__N] = {
+    static const struct table_col tl_cols[K_UTIL] = {
         [K_CAT] = {"Parent op category", "category", COL_TEXT, 0, COLF_ASC},
         [K_PARENT] = {"Parent cpu_op", "launcher", COL_TEXT, 0, COLF_WIDE | COLF_ASC},
         [K_NAME] = {"Kernel name", "kernel", COL_TEXT, 0, COLF_WIDE | COLF_ASC | COLF_NAME},
@@ -78,8 +80,14 @@ struct table *kernstats_table(struct analysis *an, bool linked_only)
         [K_PCT_KERNELS] = {"Percent of kernels time (%)", "% kernels", COL_PERCENT, 2, 0},
         [K_PCT_TOTAL] = {"Percent of total time (%)", "% span", COL_PERCENT, 2, 0},
     };
+    struct table_col cols[K__N];
+    memcpy(cols, tl_cols, sizeof(tl_cols));
+    memcpy(cols + K_UTIL, kernutil_cols, sizeof(kernutil_cols));
     const struct trace *t = s->t;
     struct table *tab = table_new("kernel_summary", "GPU time by kernel", cols, K__N);
+    struct kernutil_keys uk;
+    kernutil_keys_init(&uk, t);
+    uint8_t util_has = 0;
     VEC(struct kkey) keys = {0};
     uint64_t n_unlinked = 0;
     for (uint32_t i = 0; i < t->ev.n; i++) {
@@ -109,7 +117,11 @@ struct table *kernstats_table(struct analysis *an, bool linked_only)
         while (bnd < keys.n && kkey_same(&keys.v[a], &keys.v[bnd]))
             bnd++;
         double sum = 0, mn = INFINITY, mx = -INFINITY;
+        struct kernutil_acc util = {0};
         for (size_t k = a; k < bnd; k++) {
+            struct kernutil u;
+            bool has = kernutil_read(t, &uk, keys.v[k].ev, &u);
+            kernutil_acc_add(&util, has ? &u : NULL, t->ev.v[keys.v[k].ev].dur);
             double d = (double)t->ev.v[keys.v[k].ev].dur / 1e3;
             sum += d;
             mn = fmin(mn, d);
@@ -132,12 +144,15 @@ struct table *kernstats_table(struct analysis *an, bool linked_only)
         table_set_float(tab, r, K_MAX, mx);
         table_set_float(tab, r, K_PCT_KERNELS, all > 0 ? 100.0 * sum * 1e3 / all : 0);
         table_set_float(tab, r, K_PCT_TOTAL, b->total ? 100.0 * sum * 1e3 / (double)b->total : 0);
+        kernutil_acc_put(&util, tab, r, K_UTIL);
+        util_has |= util.has;
         table_set_ref(tab, r, k0->kernel);
         first[nrows + 1] = first[nrows] + (uint32_t)(bnd - a);
         nrows++;
         a = bnd;
     }
     table_set_instances(tab, first, inst);
+    kernutil_hide_empty(tab, K_UTIL, util_has);
     VEC_FREE(&keys);
     /* A total order on the row keys first, so ties do not depend on
      * string ids (which parsing threads assign in any order). */

@@ -15,6 +15,10 @@
 #include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
 #include "core/analysis/keyavg.h"
+#include "core/analysis/ctracks.h"
+#include "core/analysis/memtrace.h"
+#include "core/analysis/rangecounters.h"
+#include "core/analysis/utilization.h"
 #include "core/report/invariants.h"
 #include "core/report/report.h"
 #include "core/roofline/roofline.h"
@@ -119,6 +123,30 @@ static bool build_critpath(struct analysis *a, const struct report_opts *o, stru
     return cp_report_tables(a->t, &co, out, err);
 }
 
+static bool build_counters(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                           char *err)
+{
+    return rangecounters_tables(a->t, out, err);
+}
+
+static bool build_utilization(struct analysis *a, const struct report_opts *o,
+                              struct table_list *out, char *err)
+{
+    return utilization_tables(a->t, out, err);
+}
+
+static bool build_ctracks(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                          char *err)
+{
+    return ctracks_tables(a->t, out, err);
+}
+
+static bool build_memory(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                         char *err)
+{
+    return memtrace_tables(a->t, out, err);
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -211,6 +239,16 @@ const struct report_table report_tables[] = {
     {"graphs", "CUDA/HIP graph replays per graph and per node position", build_graphs, false},
     {"critical-path", "HTA critical path per step: length, share by bound, ops and kernels on it",
      build_critpath, false},
+    {"counters", "CUPTI range-profiler counters per kernel with its operators, summed per op",
+     build_counters, false},
+    {"utilization",
+     "kernel occupancy per op; per device GPU utilization, est. SM efficiency and occupancy",
+     build_utilization, false},
+    {"counter-tracks", "counter (ph C) series: samples, min, time-weighted mean, max per step",
+     build_ctracks, false},
+    {"memory",
+     "[memory] events: per device the peak and its op, allocations by op, the allocated curve",
+     build_memory, false},
     {NULL, NULL, NULL, false},
 };
 
@@ -367,6 +405,10 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
     sb_printf(&v, "%llu %s event%s, %llu linked to a launch, %llu unlinked",
               (unsigned long long)t->n_gpu, dev, t->n_gpu == 1 ? "" : "s",
               (unsigned long long)(t->n_gpu - t->n_unlinked), (unsigned long long)t->n_unlinked);
+    size_t nranges = rangecounters_count(t);
+    if (nranges)
+        sb_printf(&v, "; %zu CUPTI profiler range%s with hardware counters (-t counters)", nranges,
+                  nranges == 1 ? "" : "s");
     header_line(out, md, key, &v);
     sb_clear(&v);
     sb_printf(&v, "%.3f ms of trace", (double)(t->t_end - t->t_start) / 1e6);

@@ -72,7 +72,7 @@ j
 expect selected in the call tree; Backspace goes back
 save-display tree-detail-link.txt
 <BS>
-expect detail line 1/71
+expect detail line 1/77
 click 100 22
 expect selected in the call tree; Backspace goes back
 expect aten::_flash_attention_forward

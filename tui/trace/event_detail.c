@@ -13,6 +13,8 @@
 #include "core/analysis/opstats.h"
 #include "core/trace/tree.h"
 #include "core/analysis/analysis.h"
+#include "core/analysis/kernutil.h"
+#include "core/analysis/rangecounters.h"
 #include "core/trace/trace.h"
 #include "tui/frame/keymap.h"
 #include "tui/frame/pane.h"
@@ -93,6 +95,55 @@ static void sec_event(struct detail_out *d, struct view *a, uint32_t ev)
             detail_kv(d, "op category", cat, strlen(cat));
         }
     }
+}
+
+/* A kernel's launch configuration and occupancy, as CUPTI recorded them
+ * (docs/metrics.md §19.2); a range-profiler range's FLOPs (§19.1). */
+static void sec_utilization(struct detail_out *d, struct view *a, uint32_t ev)
+{
+    const struct trace *t = a->t;
+    double flops;
+    if (rangecounters_flops(t, ev, &flops)) {
+        detail_heading(d, "Counters");
+        detail_kvf(d, "FLOPs", "%.0f (SASS instruction counters, FMA counted twice)", flops);
+        return;
+    }
+    struct kernutil_keys uk;
+    struct kernutil u;
+    kernutil_keys_init(&uk, t);
+    if (trace_ev(t, ev)->kind != EVK_KERNEL || !kernutil_read(t, &uk, ev, &u))
+        return;
+    detail_heading(d, "Utilization");
+    char grid[80] = "", block[80] = "";
+    if (u.has & KU_GRID)
+        snprintf(grid, sizeof(grid), "grid [%lld, %lld, %lld]", (long long)u.grid[0],
+                 (long long)u.grid[1], (long long)u.grid[2]);
+    if (u.has & KU_BLOCK)
+        snprintf(block, sizeof(block), "block [%lld, %lld, %lld]", (long long)u.block[0],
+                 (long long)u.block[1], (long long)u.block[2]);
+    if (*grid || *block)
+        detail_kvf(d, "launch", "%s%s%s", grid, *grid && *block ? " x " : "", block);
+    if (u.has & (KU_REGS | KU_SMEM)) {
+        char regs[48] = "", smem[48] = "";
+        if (u.has & KU_REGS)
+            snprintf(regs, sizeof(regs), "%lld regs/thread", (long long)u.regs);
+        if (u.has & KU_SMEM)
+            snprintf(smem, sizeof(smem), "%lld B smem", (long long)u.smem);
+        detail_kvf(d, "resources", "%s%s%s", regs, *regs && *smem ? ", " : "", smem);
+    }
+    if (u.has & KU_OCC)
+        detail_kvf(d, "occupancy", "%.0f %% est. achieved", u.occupancy);
+    if (u.has & (KU_BPS | KU_WPS)) {
+        char bps[48] = "", wps[48] = "";
+        if (u.has & KU_BPS)
+            snprintf(bps, sizeof(bps), "%.2f blocks", u.blocks_per_sm);
+        if (u.has & KU_WPS)
+            snprintf(wps, sizeof(wps), "%.2f warps", u.warps_per_sm);
+        detail_kvf(d, "per SM", "%s%s%s", bps, *bps && *wps ? ", " : "", wps);
+    }
+    if (u.has & KU_BPS)
+        detail_kvf(d, "SM efficiency", "%.0f %% est. (blocks per SM, at most 1)",
+                   100.0 * kernutil_sm_efficiency(&u));
 }
 
 static void sec_shapes(struct detail_out *d, struct view *a, uint32_t ev)
@@ -249,6 +300,7 @@ const struct event_detail_section event_detail_sections[] = {
     {"kernels", sec_kernels},
     {"partner", sec_partner},
     {"parents", sec_parents},
+    {"utilization", sec_utilization},
     {"args", sec_args},
     {NULL, NULL},
 };

@@ -3,11 +3,14 @@
  * class; zoom, pan, a cursor, and a marker on the selected event. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/ctracks.h"
+#include "core/analysis/memtrace.h"
 #include "core/trace/trace.h"
 #include "tui/frame/keymap.h"
 #include "tui/frame/pane.h"
@@ -39,9 +42,11 @@ struct tl_pane {
                           pane has rows to spare, e.g. maximized); built on first use */
     int nmore;
     bool more_built;
-    int nthreads;     /* threads with CPU ops (lanes_cpu_threads), -1: not counted */
-    lane_bars_t bars; /* scratch of draw_lane */
-    bool *crit;       /* scratch of draw_lane: columns on the critical path */
+    int nthreads;       /* threads with CPU ops (lanes_cpu_threads), -1: not counted */
+    lane_bars_t bars;   /* scratch of draw_lane */
+    bool *crit;         /* scratch of draw_lane: columns on the critical path */
+    struct ctracks *ct; /* the trace's counter series (one lane each, after the
+                           lanes above); built on first use, NULL before */
 };
 
 static struct tl_pane *tl_of(struct pane *p)
@@ -397,6 +402,65 @@ static void draw_more(struct pane *p, struct view *a, int y, struct lane *l)
     tl->lane = cur;
 }
 
+/* The counter series (ctracks.h), then per device the memory allocated
+ * after each [memory] event (memtrace.h), built once. */
+static const struct ctracks *counters(struct tl_pane *tl, struct view *a)
+{
+    if (tl->ct)
+        return tl->ct;
+    tl->ct = ctracks_build(a->t);
+    struct memtrace *m = memtrace_build(a->t);
+    struct ctrack_point *pts = xmalloc((m->n + 1) * sizeof(*pts));
+    for (size_t d = 0; d < m->ndevs; d++) {
+        size_t n = 0;
+        for (size_t k = 0; k < m->n; k++)
+            if (m->e[k].dev == d)
+                pts[n++] = (struct ctrack_point){m->e[k].ts, (double)m->e[k].allocated};
+        char dev[48], label[64];
+        snprintf(label, sizeof(label), "mem %s",
+                 memtrace_device_name(&m->devs[d], dev, sizeof(dev)));
+        ctracks_add_series(tl->ct, label, pts, n, true);
+    }
+    free(pts);
+    memtrace_free(m);
+    return tl->ct;
+}
+
+/* Counter series s as a lane: in each column the largest value in effect,
+ * as a level of the series' largest value over the trace; blank where it
+ * has no value. Never current: the cursor's values are in the detail. */
+static void draw_counter(struct pane *p, struct view *a, int y, size_t s)
+{
+    struct tl_pane *tl = tl_of(p);
+    const struct ctracks *c = counters(tl, a);
+    int w = plot_w(p);
+    char label[128];
+    ctracks_label(a->t, c, s, label, sizeof(label));
+    draw_fit(p->win, y, 0, LABEL_W - 1, label, strlen(label), true, false, color_attr(C_DIM),
+             a->ascii);
+    if (tl->occ_cols < w) {
+        tl->occ = xreallocarray(tl->occ, (size_t)w * LC__COUNT, sizeof(float));
+        tl->occ_cols = w;
+    }
+    ctracks_columns(c, s, tl->v0, tl->v1, w, tl->occ);
+    double top = c->s[s].max;
+    int cursor_col = (int)((tl->cursor - tl->v0) / col_ns(p));
+    for (int col = 0; col < w; col++) {
+        float v = tl->occ[col];
+        int level = 0;
+        if (!isnan(v) && v > 0 && top > 0)
+            level = MAX(1, MIN(8, (int)(v / top * 8 + 0.5)));
+        const char *glyph = a->g->levels[level];
+        attr_t at = color_attr(level ? C_CPU : C_IDLE);
+        if (col == cursor_col && a->focus == p->id) {
+            at = color_attr(C_SELECT);
+            if (level == 0)
+                glyph = a->ascii ? "|" : a->g->vline;
+        }
+        draw_raw(p->win, y, LABEL_W + col, glyph, at);
+    }
+}
+
 static void draw_axis(struct pane *p, struct view *a, int y)
 {
     struct tl_pane *tl = tl_of(p);
@@ -485,6 +549,11 @@ static void timeline_draw(struct pane *p, struct view *a)
         for (; drawn < rows && tl->lane_top + drawn < tl->nlanes; drawn++)
             draw_lane(p, a, 1 + drawn, tl->lane_top + drawn);
         if (drawn < rows && tl->lane_top + drawn >= tl->nlanes) {
+            const struct ctracks *c = counters(tl, a);
+            for (size_t k = 0; k < c->ns && drawn < rows; k++)
+                draw_counter(p, a, 1 + drawn++, k);
+        }
+        if (drawn < rows && tl->lane_top + drawn >= tl->nlanes) {
             build_more(tl, a);
             for (int k = 0; k < tl->nmore && drawn < rows; k++)
                 if (tl->more[k].row != cpu_lane(tl)->row)
@@ -503,7 +572,7 @@ static void timeline_draw(struct pane *p, struct view *a)
     draw_fit(p->win, 0, 0, p->r.w, sb_str(&sb), sb.len, false, false, tattr, a->ascii);
     /* Lanes left out (above the first shown, below the last), right
      * aligned; M (maximize) shows more of them. */
-    int hidden = rows >= 1 ? lanes_shown_max(tl, a) - drawn : 0;
+    int hidden = rows >= 1 ? lanes_shown_max(tl, a) + (int)counters(tl, a)->ns - drawn : 0;
     if (hidden > 0) {
         size_t title_w = text_width(sb_str(&sb), sb.len);
         sb_clear(&sb);
@@ -668,6 +737,23 @@ static void timeline_describe(struct pane *p, struct view *a, struct detail_out 
     lane_label(a, &tl->lanes[tl->lane], label, sizeof(label));
     detail_kvf(d, "lane", "%s", label);
     detail_kvf(d, "cursor", "%.3f ms", (double)(tl->cursor - a->t->t_start) / 1e6);
+    /* The counter series' values at the cursor (their lanes are below). */
+    const struct ctracks *c = counters(tl, a);
+    if (c->ns)
+        detail_heading(d, "At the cursor");
+    for (size_t k = 0; k < c->ns; k++) {
+        char series[128];
+        ctracks_label(a->t, c, k, series, sizeof(series));
+        uint32_t at = ctracks_at(c, k, tl->cursor);
+        char value[48];
+        if (at != IDX_NONE && c->s[k].bytes && c->pts[at].v >= 0)
+            text_bytes(value, sizeof(value), (uint64_t)c->pts[at].v);
+        else if (at != IDX_NONE)
+            snprintf(value, sizeof(value), "%.6g", c->pts[at].v);
+        detail_kvf(d, series, "%s", at == IDX_NONE ? "(no sample yet)" : value);
+    }
+    if (c->ns)
+        detail_heading(d, "Event");
     if (tl->under == IDX_NONE) {
         detail_textf(d, C_DIM, "(no event under the cursor)");
         return;
@@ -720,6 +806,7 @@ static void timeline_free_priv(struct pane *p)
     free(tl->lanes);
     free(tl->occ);
     free(tl->crit);
+    ctracks_free(tl->ct);
     VEC_FREE(&tl->bars);
     free(tl);
 }
