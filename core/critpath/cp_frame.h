@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/base/vec.h"
+#include "core/critpath/cp_links.h"
 #include "core/trace/trace.h"
 
 #define CP_IC_NONE (-1)      /* no correlation (HTA's index_correlation -1) */
@@ -55,12 +56,28 @@ struct cp_row {
     uint8_t role;        /* enum cp_name_role */
 };
 
+/* A name of the frame's rows and the first row that carries it. */
+struct cp_name_first {
+    uint32_t name; /* strtab id */
+    uint32_t row;
+};
+
 struct cp_frame {
     const struct trace *t;
     VEC(struct cp_row) rows; /* HTA's rows in file order, after its last-step filter */
     bool has_sync;           /* some event of category cuda_sync: the trace records syncs */
     bool has_wait_fields;    /* some row carries wait_on_cuda_event_record_corr_id */
     bool step_filter;        /* the last ProfilerStep was left out, as HTA does */
+    /* Indexes that let a region's graph read its own rows, not every row:
+     * building one step's graph costs that step, not the trace. */
+    uint32_t *host_by_ts; /* the rows not on a stream (stream -1), by ts, then row */
+    size_t nhost;
+    uint32_t *stream_waits; /* the Stream Wait Event rows, ascending */
+    size_t nstream_waits;
+    struct cp_name_first *step_firsts; /* each name containing "ProfilerStep", once,
+                                          with its first row, in row order */
+    size_t nstep_firsts;
+    struct cp_links links; /* event records and stream waits (cp_links.h) */
 };
 
 /* Build the frame of an indexed trace. Never fails. */
