@@ -75,7 +75,7 @@ int cp_bounds_order(const struct cp_bounds *b, enum cp_bound *order)
 
 const char *cp_bounds_short_name(enum cp_bound c)
 {
-    static const char *const names[] = {"",         "CPU",    "GPU compute",
-                                        "GPU comm", "launch", "kernel gaps"};
+    static const char *const names[] = {"",       "CPU",         "GPU compute", "GPU comm",
+                                        "launch", "kernel gaps", "data loading"};
     return c < CPB__COUNT ? names[c] : "";
 }

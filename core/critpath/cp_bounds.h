@@ -35,7 +35,7 @@ double cp_bounds_share(const struct cp_bounds *b, enum cp_bound c);
 int cp_bounds_order(const struct cp_bounds *b, enum cp_bound *order);
 
 /* A bound as a person names it: "CPU", "GPU compute", "GPU comm",
- * "launch", "kernel gaps"; "" for none. */
+ * "launch", "kernel gaps", "data loading"; "" for none. */
 const char *cp_bounds_short_name(enum cp_bound c);
 
 #endif

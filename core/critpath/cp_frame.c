@@ -470,6 +470,35 @@ void cp_frame_free(struct cp_frame *f)
     free(f);
 }
 
+size_t cp_frame_mark_data_loading(struct cp_frame *f, const regex_t *re, size_t n)
+{
+    if (!n)
+        return 0;
+    size_t nstr = strtab_count(&f->t->strs), marked = 0;
+    uint8_t *memo = xcalloc(nstr + 1, 1); /* per name: 0 not tried, 1 no, 2 yes */
+    for (size_t i = 0; i < f->rows.n; i++) {
+        struct cp_row *r = &f->rows.v[i];
+        if (r->stream != -1)
+            continue;
+        uint8_t m = r->name < nstr ? memo[r->name] : 0;
+        if (!m) {
+            const char *s = trace_str(f->t, r->name);
+            m = 1;
+            for (size_t k = 0; k < n && m == 1; k++)
+                if (regexec(&re[k], s, 0, NULL, 0) == 0)
+                    m = 2;
+            if (r->name < nstr)
+                memo[r->name] = m;
+        }
+        if (m == 2) {
+            r->flags |= CPR_DATA_LOAD;
+            marked++;
+        }
+    }
+    free(memo);
+    return marked;
+}
+
 uint32_t *cp_frame_step_names(const struct cp_frame *f, size_t *n)
 {
     VEC(uint32_t) seen = {0};

@@ -8,7 +8,9 @@
 #ifndef TORCHTOP_CORE_CP_FRAME_H
 #define TORCHTOP_CORE_CP_FRAME_H
 
+#include <regex.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/base/vec.h"
@@ -27,6 +29,8 @@ enum cp_row_flags {
     CPR_BLOCKING = 1 << 3,         /* a call that blocks on the GPU: its span weighs 0 */
     CPR_RUNTIME_LOCK = 1 << 4,     /* a runtime call that holds the runtime's lock */
     CPR_OP_OR_ANNOTATION = 1 << 5, /* category cpu_op or user_annotation */
+    CPR_DATA_LOAD = 1 << 6,        /* a host event named data loading
+                                      (cp_frame_mark_data_loading) */
 };
 
 /* Names the graph acts on, by role. */
@@ -83,6 +87,13 @@ struct cp_frame {
 /* Build the frame of an indexed trace. Never fails. */
 struct cp_frame *cp_frame_new(const struct trace *t);
 void cp_frame_free(struct cp_frame *f);
+
+/* HTA's data_load_events: the host rows (not on a stream) whose name one
+ * of the n regular expressions matches (regexec, anywhere in the name)
+ * become data loading: nodes of the graph like ops (an annotation is
+ * none otherwise), their edges bound by data_loading. Call it before
+ * building graphs; it returns how many rows it marked. */
+size_t cp_frame_mark_data_loading(struct cp_frame *f, const regex_t *re, size_t n);
 
 /* The ProfilerStep#N names (strtab ids) of the frame's CPU rows, each
  * once, in the order they first appear: the regions a per-step path is

@@ -214,7 +214,8 @@ static void make_nodes(struct builder *b)
         for (size_t k = 0; k < b->nclip; k++) {
             uint32_t i = b->clip[k];
             const struct cp_row *r = &b->rows[i];
-            if (!((r->flags & CPR_OP_OR_RUNTIME) || (r->stream != -1 && r->ic != CP_IC_NONE)))
+            if (!((r->flags & (CPR_OP_OR_RUNTIME | CPR_DATA_LOAD)) ||
+                  (r->stream != -1 && r->ic != CP_IC_NONE)))
                 continue;
             VEC_PUSH(&ns, ((struct nsort){pass ? r->ts : r->ts + r->dur, i, (uint32_t)k,
                                           (uint32_t)pass}));
@@ -765,6 +766,8 @@ enum cp_bound critpath_bound_by(const struct cp_graph *g, const struct cp_edge *
     if (e->attr == IDX_NONE)
         return CPB_NONE;
     const struct cp_row *r = &g->f->rows.v[e->attr];
+    if (r->flags & CPR_DATA_LOAD)
+        return CPB_DATA_LOADING;
     if (r->stream < 0)
         return CPB_CPU;
     /* HTA's is_comm_kernel: an NCCL or Gloo kernel */
@@ -783,6 +786,7 @@ const char *critpath_bound_name(enum cp_bound b)
         "gpu_communication_bound",
         "gpu_kernel_launch_overhead",
         "gpu_kernel_kernel_overhead",
+        "data_loading",
     };
     return b < CPB__COUNT ? names[b] : "";
 }

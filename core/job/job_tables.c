@@ -103,7 +103,8 @@ static void bound_cells(struct table *t, size_t r, size_t c, const struct cp_bou
     snprintf(top, sizeof(top), "%s %.0f %%", cp_bounds_short_name(order[0]),
              cp_bounds_share(b, order[0]));
     table_set_text(t, r, c, top);
-    for (int k = CPB_NONE + 1; k < CPB__COUNT; k++)
+    /* (a rank's trace names no data loading: it has no column) */
+    for (int k = CPB_NONE + 1; k <= CPB_KERNEL_KERNEL; k++)
         table_set_float(t, r, c + (size_t)k, cp_bounds_share(b, (enum cp_bound)k));
 }
 

@@ -334,6 +334,54 @@ static void test_steps(void **state)
     trace_free(t);
 }
 
+/* Data loading (HTA's data_load_events): a user annotation is no node of
+ * the graph until a regular expression names it; then it is one like an
+ * op, its own time bound by data_loading: 10 before the copy it wraps,
+ * 20 after it, the copy 10 and the op after it 30: 70 µs, against 40
+ * (the op, after a dependency from the copy) without it. Halving the data
+ * loading, by hand: 5 + 10 + 10 + 30 = 55. */
+static void test_data_loading(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        HOST("ProfilerStep#1", "user_annotation", 0, 200, ""),
+        HOST("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "user_annotation", 10,
+             40, ""),
+        HOST("aten::copy_", "cpu_op", 20, 10, ""),
+        HOST("aten::mm", "cpu_op", 60, 30, ""),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct cp_frame *f;
+    struct cp_graph *g = build(t, &f, "ProfilerStep#1");
+    assert_int_equal(g->length, 40);
+    int64_t by[CPB__COUNT];
+    shares(g, by);
+    assert_int_equal(by[CPB_DATA_LOADING], 0);
+    critpath_free(g);
+    regex_t re[2];
+    assert_int_equal(regcomp(&re[0], "^nothing$", REG_EXTENDED | REG_NOSUB), 0);
+    assert_int_equal(regcomp(&re[1], "DataLoader", REG_EXTENDED | REG_NOSUB), 0);
+    assert_int_equal(cp_frame_mark_data_loading(f, re, 1), 0);
+    assert_int_equal(cp_frame_mark_data_loading(f, re, 2), 1);
+    regfree(&re[0]);
+    regfree(&re[1]);
+    char err[256];
+    g = critpath_build(f, "ProfilerStep#1", 0, err);
+    assert_non_null(g);
+    assert_int_equal(g->length, 70);
+    shares(g, by);
+    assert_int_equal(by[CPB_DATA_LOADING], 30);
+    assert_int_equal(by[CPB_CPU], 40);
+    assert_string_equal(critpath_bound_name(CPB_DATA_LOADING), "data_loading");
+    size_t m;
+    assert_int_equal(whatif(g, (const char *const[]){"data_loading=0.5", NULL}, &m), 55);
+    assert_int_equal(m, 2);
+    critpath_free(g);
+    cp_frame_free(f);
+    trace_free(t);
+}
+
 /* Rules: which kind each target is, and the faults said. */
 static void test_whatif_rules(void **state)
 {
@@ -373,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_cpu_loop),     cmocka_unit_test(test_gpu_chain),
         cmocka_unit_test(test_event_sync),   cmocka_unit_test(test_missing_region),
         cmocka_unit_test(test_whatif_rules), cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_data_loading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
