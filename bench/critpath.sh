@@ -31,15 +31,17 @@ runs=${BENCH_RUNS:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# best wall of $runs runs: "wall cpu rss_kb" (cpu and rss of that run)
+# the least wall and the least CPU seconds of $runs runs, the largest peak
+# RSS: "wall cpu rss_kb"
 measure() {
-    best=""
+    bw="" bc="" bm=0
     for i in $(seq "$runs"); do
         /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" >/dev/null 2>&1 || true
         read -r w u s m <"$tmp/t"
-        if [ -z "$best" ] || [ "$(echo "$w < $bw" | bc)" = 1 ]; then
-            best=1 bw=$w bc=$(echo "$u + $s" | bc) bm=$m
-        fi
+        c=$(echo "$u + $s" | bc)
+        if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc)" = 1 ]; then bw=$w; fi
+        if [ -z "$bc" ] || [ "$(echo "$c < $bc" | bc)" = 1 ]; then bc=$c; fi
+        [ "$m" -gt "$bm" ] && bm=$m
     done
     echo "$bw $bc $bm"
 }
@@ -63,7 +65,7 @@ for a in "$@"; do
     esac
     bytes=$(gzip -dcf "$f" | wc -c)
     regions=$("$tt" report -q -t critical-path -f csv "$f" 2>/dev/null |
-        awk -F, '{ sub(/\r$/, "") } /^# / { t = $0; next } t == "# critical_path" && $1 != "region" { print $1 }' |
+        awk -F, '{ sub(/\r$/, "") } /^# / { t = $0; next } t == "# critical_path" && $1 != "region" && $1 != "" { print $1 }' |
         sort -u | wc -l)
     printf '\n%s: %.1f MB of JSON, %s region(s)\n' "$(basename "$f")" \
         "$(echo "$bytes / 1000000" | bc -l)" "$regions"
@@ -83,11 +85,17 @@ for a in "$@"; do
     # the explorer's background critical path, and the session's peak
     LC_ALL=C.UTF-8 TORCHTOP_TIMING=1 /usr/bin/time -f "%M" -o "$tmp/t" "$tt" --script \
         "$tmp/load-only" --size 120x40 "$f" 2>"$tmp/err" >/dev/null || true
-    sed -n 's/^torchtop: timing background critical-path *\([0-9.]*\) s (cpu \([0-9.]*\) s)/\1 \2/p' \
+    # (a build before the CPU seconds were printed gives wall time only)
+    sed -n 's/^torchtop: timing background critical-path *\([0-9.]*\) s\( (cpu \([0-9.]*\) s)\)*/\1 \3/p' \
         "$tmp/err" >"$tmp/cp"
     if [ -s "$tmp/cp" ]; then
         read -r w c <"$tmp/cp"
-        row explorer "$w" "$c" "$(cat "$tmp/t")"
+        if [ -n "${c:-}" ]; then
+            row explorer "$w" "$c" "$(cat "$tmp/t")"
+        else
+            printf '  %-10s %8.3f s wall %14s %8.1f MB\n' explorer "$w" "" \
+                "$(echo "$(cat "$tmp/t") / 1024" | bc -l)"
+        fi
     fi
     case $f in "$tmp"/*) rm -f "$f" ;; esac
 done
