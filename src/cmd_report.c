@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/analysis/analysis.h"
+#include "core/critpath/cp_report.h"
 #include "core/critpath/cp_whatif.h"
 #include "core/job/job_tables.h"
 #include "core/base/display.h"
@@ -48,7 +49,8 @@ struct report_cli {
     enum folded_metric metric;
     const char *captures[16]; /* --capture, in order */
     size_t ncaptures;
-    const char *whatif[16]; /* --what-if, in order */
+    const char *whatif[16];    /* --what-if, in order */
+    const char *data_load[16]; /* --cp-data-load, in order */
 };
 
 static void report_usage(FILE *f)
@@ -102,6 +104,9 @@ static void report_usage(FILE *f)
         "                         bound (cpu_bound, gpu_kernel_launch_overhead...), an\n"
         "                         edge type, an event name (an op: its own time and the\n"
         "                         GPU work it launched) or re:REGEX (POSIX extended)\n"
+        "      --cp-data-load RE  critical-path: CPU events whose name RE matches (POSIX\n"
+        "                         extended; repeatable) are data loading, as HTA's\n"
+        "                         data_load_events: nodes of the graph, bound_by data_loading\n"
         "      --max-name-width N text output: cut names to N columns (default 60)\n"
         "      --all-columns      text/md output: include the detail columns\n"
         "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
@@ -142,6 +147,7 @@ enum {
     OPT_CPREGION,
     OPT_CPEDGES,
     OPT_WHATIF,
+    OPT_CPDATALOAD,
     OPT_CAPTURE,
 };
 
@@ -209,6 +215,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"region", required_argument, NULL, OPT_CPREGION},
         {"cp-edges", no_argument, NULL, OPT_CPEDGES},
         {"what-if", required_argument, NULL, OPT_WHATIF},
+        {"cp-data-load", required_argument, NULL, OPT_CPDATALOAD},
         {"capture", required_argument, NULL, OPT_CAPTURE},
         {"recompute", no_argument, NULL, OPT_RECOMPUTE},
         {"quiet", no_argument, NULL, 'q'},
@@ -316,6 +323,25 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             c->ropts.cp_whatif = c->whatif;
             break;
         }
+        case OPT_CPDATALOAD: {
+            if (c->ropts.cp_ndata_load == ARRAY_SIZE(c->data_load)) {
+                usage_error(NULL, 0, "--cp-data-load is given more than 16 times");
+                return EXIT_USAGE;
+            }
+            regex_t re;
+            char msg[256];
+            c->data_load[c->ropts.cp_ndata_load] = optarg;
+            struct cp_report_opts one = {.data_load = &c->data_load[c->ropts.cp_ndata_load],
+                                         .ndata_load = 1};
+            if (!cp_report_data_load_compile(&one, &re, msg)) {
+                usage_error(NULL, 0, msg);
+                return EXIT_USAGE;
+            }
+            regfree(&re);
+            c->ropts.cp_ndata_load++;
+            c->ropts.cp_data_load = c->data_load;
+            break;
+        }
         case OPT_NOHEADER:
             c->no_header = true;
             break;
@@ -381,6 +407,10 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
     }
     if (c->ropts.cp_nwhatif && !names_critical_path(c->tables)) {
         usage_error(NULL, 0, "--what-if goes with -t critical-path");
+        return EXIT_USAGE;
+    }
+    if (c->ropts.cp_ndata_load && !names_critical_path(c->tables)) {
+        usage_error(NULL, 0, "--cp-data-load goes with -t critical-path");
         return EXIT_USAGE;
     }
     *path = argv[optind];

@@ -10,14 +10,11 @@
 #include "core/critpath/cp_frame.h"
 #include "core/trace/argpack.h"
 
-/* An integer argument as HTA's frame reads it; -1 when absent or not a
- * number that fits. */
-static int64_t int_arg(const struct trace *t, uint32_t ev, const char *key)
+/* An integer argument as HTA's frame reads it; -1 when not a number that
+ * fits. */
+static int64_t int_val(const struct trace *t, struct argval a)
 {
-    struct argval a;
     int64_t v;
-    if (!argpack_find(t, ev, key, &a))
-        return -1;
     switch (a.type) {
     case ARG_INT:
         return a.v.i;
@@ -28,6 +25,31 @@ static int64_t int_arg(const struct trace *t, uint32_t ev, const char *key)
     default:
         return -1;
     }
+}
+
+/* The integer arguments the frame reads, by key (strtab ids, IDX_NONE for
+ * a key no event has). */
+enum { ARG_STREAM, ARG_CORR, ARG_WAIT_STREAM, ARG_WAIT_CORR, NARGS };
+static const char *const arg_keys[NARGS] = {"stream", "correlation", "wait_on_stream",
+                                            "wait_on_cuda_event_record_corr_id"};
+
+/* Event ev's integer arguments of keys `kid` in one pass over its
+ * arguments (the first of each key, as argpack_find finds it); -1 for
+ * those it lacks. */
+static void int_args(const struct trace *t, uint32_t ev, const uint32_t *kid, int64_t *out)
+{
+    bool seen[NARGS] = {false};
+    for (int k = 0; k < NARGS; k++)
+        out[k] = -1;
+    struct argiter it;
+    struct argval a;
+    argpack_iter_init(&it, t, ev);
+    while (argpack_iter_next(&it, &a))
+        for (int k = 0; k < NARGS; k++)
+            if (a.key == kid[k] && !seen[k]) {
+                seen[k] = true;
+                out[k] = int_val(t, a);
+            }
 }
 
 /* The launch calls of HTA's get_runtime_launch_events_query. */
@@ -249,9 +271,62 @@ static bool lock_call(const char *n)
            !strcmp(n, "cudaMemcpyAsync");
 }
 
+struct ts_pos {
+    int64_t ts;
+    uint32_t row;
+};
+static inline bool ts_pos_less(const struct ts_pos *a, const struct ts_pos *b)
+{
+    return a->ts < b->ts || (a->ts == b->ts && a->row < b->row);
+}
+SORT_DEFINE(ts_pos_sort, struct ts_pos, ts_pos_less)
+
+/* The frame's indexes (struct cp_frame): host rows by time, the Stream
+ * Wait Events, the first row of each ProfilerStep name. */
+static void index_rows(struct cp_frame *f)
+{
+    const struct cp_row *rows = f->rows.v;
+    size_t n = f->rows.n, nhost = 0;
+    for (size_t i = 0; i < n; i++)
+        nhost += rows[i].stream == -1;
+    struct ts_pos *tp = xmalloc((nhost + 1) * sizeof(*tp));
+    VEC(uint32_t) swe = {0};
+    VEC(struct cp_name_first) firsts = {0};
+    size_t nstr = strtab_count(&f->t->strs);
+    uint8_t *step_name = xcalloc(nstr + 1, 1); /* 0 not tried, 1 no, 2 yes, 3 yes and seen */
+    nhost = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct cp_row *r = &rows[i];
+        if (r->stream == -1)
+            tp[nhost++] = (struct ts_pos){r->ts, (uint32_t)i};
+        else if (r->role == CPN_STREAM_WAIT_EVENT)
+            VEC_PUSH(&swe, (uint32_t)i);
+        if (r->name >= nstr)
+            continue;
+        uint8_t *m = &step_name[r->name];
+        if (!*m)
+            *m = strstr(trace_str(f->t, r->name), "ProfilerStep") ? 2 : 1;
+        if (*m == 2) {
+            *m = 3;
+            VEC_PUSH(&firsts, ((struct cp_name_first){r->name, (uint32_t)i}));
+        }
+    }
+    free(step_name);
+    ts_pos_sort(tp, nhost);
+    f->host_by_ts = xmalloc((nhost + 1) * sizeof(*f->host_by_ts));
+    for (size_t k = 0; k < nhost; k++)
+        f->host_by_ts[k] = tp[k].row;
+    f->nhost = nhost;
+    free(tp);
+    f->stream_waits = swe.v;
+    f->nstream_waits = swe.n;
+    f->step_firsts = firsts.v;
+    f->nstep_firsts = firsts.n;
+}
+
 /* Per name id: role and flags, worked out once per distinct name. */
 struct name_info {
-    uint8_t known, role, flags;
+    uint8_t known, role, flags, step; /* step: the name contains "ProfilerStep" */
 };
 
 struct cp_frame *cp_frame_new(const struct trace *t)
@@ -265,11 +340,16 @@ struct cp_frame *cp_frame_new(const struct trace *t)
     uint32_t cat_drv = strtab_find(&t->strs, "cuda_driver", 11);
     uint32_t cat_sync = strtab_find(&t->strs, "cuda_sync", 9);
     uint32_t cat_ann = strtab_find(&t->strs, "user_annotation", 15);
+    uint32_t kid[NARGS];
+    for (int k = 0; k < NARGS; k++)
+        kid[k] = strtab_find(&t->strs, arg_keys[k], strlen(arg_keys[k]));
 
     int64_t min_us = INT64_MAX;
+    size_t nrows = 0;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         bool memory;
         if (frame_row(t, i, &memory) && !memory) {
+            nrows++;
             int64_t us, end;
             whole_us(t, trace_ev(t, i), &us, &end);
             if (us < min_us)
@@ -283,6 +363,9 @@ struct cp_frame *cp_frame_new(const struct trace *t)
     bool two_steps = false;
     int64_t last = INT64_MIN;
     VEC(struct cp_row) all = {0};
+    /* the rows take most of the frame: no slack */
+    all.v = xmalloc((nrows + 1) * sizeof(*all.v));
+    all.cap = nrows + 1;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         bool memory;
         if (!frame_row(t, i, &memory) || memory)
@@ -296,10 +379,12 @@ struct cp_frame *cp_frame_new(const struct trace *t)
         r.ev = i;
         r.name = e->name;
         r.trow = e->row;
-        r.stream = int_arg(t, i, "stream");
-        r.corr = int_arg(t, i, "correlation");
-        r.wait_stream = int_arg(t, i, "wait_on_stream");
-        r.wait_corr = int_arg(t, i, "wait_on_cuda_event_record_corr_id");
+        int64_t args[NARGS];
+        int_args(t, i, kid, args);
+        r.stream = args[ARG_STREAM];
+        r.corr = args[ARG_CORR];
+        r.wait_stream = args[ARG_WAIT_STREAM];
+        r.wait_corr = args[ARG_WAIT_CORR];
         if (r.wait_corr != -1)
             f->has_wait_fields = true;
         if (e->name < nstr) {
@@ -311,10 +396,13 @@ struct cp_frame *cp_frame_new(const struct trace *t)
                 n->flags = (uint8_t)((launch_call(s) ? CPR_LAUNCH : 0) |
                                      (blocking_call(s) ? CPR_BLOCKING : 0) |
                                      (lock_call(s) ? CPR_RUNTIME_LOCK : 0));
+                n->step = strstr(s, "ProfilerStep") != NULL;
             }
             r.role = n->role;
             r.flags = n->flags;
         }
+        bool step = e->name < nstr ? ni[e->name].step
+                                   : strstr(trace_str(t, e->name), "ProfilerStep") != NULL;
         if (e->cat == cat_op || e->cat == cat_rt || e->cat == cat_drv)
             r.flags |= CPR_OP_OR_RUNTIME;
         if (e->cat == cat_op || (e->cat == cat_ann && cat_ann != IDX_NONE))
@@ -323,7 +411,7 @@ struct cp_frame *cp_frame_new(const struct trace *t)
             r.flags |= CPR_SYNC_CAT;
             f->has_sync = true;
         }
-        if (strstr(trace_str(t, e->name), "ProfilerStep")) {
+        if (step) {
             if (!step1)
                 step1 = e->name;
             else if (e->name != step1)
@@ -349,18 +437,24 @@ struct cp_frame *cp_frame_new(const struct trace *t)
         /* (qsort and bsearch take no NULL array, even of no items) */
         if (kept.n)
             qsort(kept.v, kept.n, sizeof(*kept.v), i64_cmp);
+        /* in place: one copy of the rows at a time */
+        size_t m = 0;
         for (size_t k = 0; k < all.n; k++) {
             const struct cp_row *r = &all.v[k];
             bool gpu = r->stream >= 0 && r->corr >= 0;
             if (gpu ? kept.n && bsearch(&r->corr, kept.v, kept.n, sizeof(*kept.v), i64_cmp)
                     : r->ts < last)
-                VEC_PUSH(&f->rows, *r);
+                all.v[m++] = *r;
         }
         VEC_FREE(&kept);
-        VEC_FREE(&all);
+        f->rows.v = m ? xreallocarray(all.v, m, sizeof(*all.v)) : all.v;
+        f->rows.n = m;
+        f->rows.cap = m ? m : all.cap;
     }
     link_correlations(f);
     queue_lengths(f);
+    index_rows(f);
+    cp_links_build(f, &f->links);
     return f;
 }
 
@@ -369,7 +463,40 @@ void cp_frame_free(struct cp_frame *f)
     if (!f)
         return;
     VEC_FREE(&f->rows);
+    free(f->host_by_ts);
+    free(f->stream_waits);
+    free(f->step_firsts);
+    cp_links_free(&f->links);
     free(f);
+}
+
+size_t cp_frame_mark_data_loading(struct cp_frame *f, const regex_t *re, size_t n)
+{
+    if (!n)
+        return 0;
+    size_t nstr = strtab_count(&f->t->strs), marked = 0;
+    uint8_t *memo = xcalloc(nstr + 1, 1); /* per name: 0 not tried, 1 no, 2 yes */
+    for (size_t i = 0; i < f->rows.n; i++) {
+        struct cp_row *r = &f->rows.v[i];
+        if (r->stream != -1)
+            continue;
+        uint8_t m = r->name < nstr ? memo[r->name] : 0;
+        if (!m) {
+            const char *s = trace_str(f->t, r->name);
+            m = 1;
+            for (size_t k = 0; k < n && m == 1; k++)
+                if (regexec(&re[k], s, 0, NULL, 0) == 0)
+                    m = 2;
+            if (r->name < nstr)
+                memo[r->name] = m;
+        }
+        if (m == 2) {
+            r->flags |= CPR_DATA_LOAD;
+            marked++;
+        }
+    }
+    free(memo);
+    return marked;
 }
 
 uint32_t *cp_frame_step_names(const struct cp_frame *f, size_t *n)

@@ -8,10 +8,13 @@
 #ifndef TORCHTOP_CORE_CP_FRAME_H
 #define TORCHTOP_CORE_CP_FRAME_H
 
+#include <regex.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/base/vec.h"
+#include "core/critpath/cp_links.h"
 #include "core/trace/trace.h"
 
 #define CP_IC_NONE (-1)      /* no correlation (HTA's index_correlation -1) */
@@ -26,6 +29,8 @@ enum cp_row_flags {
     CPR_BLOCKING = 1 << 3,         /* a call that blocks on the GPU: its span weighs 0 */
     CPR_RUNTIME_LOCK = 1 << 4,     /* a runtime call that holds the runtime's lock */
     CPR_OP_OR_ANNOTATION = 1 << 5, /* category cpu_op or user_annotation */
+    CPR_DATA_LOAD = 1 << 6,        /* a host event named data loading
+                                      (cp_frame_mark_data_loading) */
 };
 
 /* Names the graph acts on, by role. */
@@ -55,17 +60,40 @@ struct cp_row {
     uint8_t role;        /* enum cp_name_role */
 };
 
+/* A name of the frame's rows and the first row that carries it. */
+struct cp_name_first {
+    uint32_t name; /* strtab id */
+    uint32_t row;
+};
+
 struct cp_frame {
     const struct trace *t;
     VEC(struct cp_row) rows; /* HTA's rows in file order, after its last-step filter */
     bool has_sync;           /* some event of category cuda_sync: the trace records syncs */
     bool has_wait_fields;    /* some row carries wait_on_cuda_event_record_corr_id */
     bool step_filter;        /* the last ProfilerStep was left out, as HTA does */
+    /* Indexes that let a region's graph read its own rows, not every row:
+     * building one step's graph costs that step, not the trace. */
+    uint32_t *host_by_ts; /* the rows not on a stream (stream -1), by ts, then row */
+    size_t nhost;
+    uint32_t *stream_waits; /* the Stream Wait Event rows, ascending */
+    size_t nstream_waits;
+    struct cp_name_first *step_firsts; /* each name containing "ProfilerStep", once,
+                                          with its first row, in row order */
+    size_t nstep_firsts;
+    struct cp_links links; /* event records and stream waits (cp_links.h) */
 };
 
 /* Build the frame of an indexed trace. Never fails. */
 struct cp_frame *cp_frame_new(const struct trace *t);
 void cp_frame_free(struct cp_frame *f);
+
+/* HTA's data_load_events: the host rows (not on a stream) whose name one
+ * of the n regular expressions matches (regexec, anywhere in the name)
+ * become data loading: nodes of the graph like ops (an annotation is
+ * none otherwise), their edges bound by data_loading. Call it before
+ * building graphs; it returns how many rows it marked. */
+size_t cp_frame_mark_data_loading(struct cp_frame *f, const regex_t *re, size_t n);
 
 /* The ProfilerStep#N names (strtab ids) of the frame's CPU rows, each
  * once, in the order they first appear: the regions a per-step path is

@@ -323,6 +323,7 @@ static const struct table_col len_cols[] = {
     {"gpu_communication_bound", "gpu comm %", COL_PERCENT, 1, 0},
     {"gpu_kernel_launch_overhead", "launch %", COL_PERCENT, 1, 0},
     {"gpu_kernel_kernel_overhead", "kernel-kernel %", COL_PERCENT, 1, 0},
+    {"data_loading", "data loading %", COL_PERCENT, 1, 0},
     {"zero_weight", "zero weight %", COL_PERCENT, 1, 0},
 };
 static const struct table_col wif_cols[] = {
@@ -361,9 +362,30 @@ static bool add_steps(const struct cp_frame *f, struct cp_tables *ct, char *err)
     return ok;
 }
 
+bool cp_report_data_load_compile(const struct cp_report_opts *o, regex_t *re, char *err)
+{
+    for (size_t i = 0; i < o->ndata_load; i++) {
+        int rc = regcomp(&re[i], o->data_load[i], REG_EXTENDED | REG_NOSUB);
+        if (rc) {
+            char why[128];
+            regerror(rc, &re[i], why, sizeof(why));
+            snprintf(err, 256, "--cp-data-load '%.80s': %s", o->data_load[i], why);
+            for (size_t k = 0; k < i; k++)
+                regfree(&re[k]);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool cp_report_tables(const struct trace *t, const struct cp_report_opts *o, struct table_list *out,
                       char *err)
 {
+    regex_t *re = xcalloc(o->ndata_load + 1, sizeof(*re));
+    if (!cp_report_data_load_compile(o, re, err)) {
+        free(re);
+        return false;
+    }
     struct cp_tables ct = {0};
     ct.rules.v = xcalloc(o->nwhatif + 1, sizeof(*ct.rules.v));
     bool ok = true;
@@ -375,6 +397,9 @@ bool cp_report_tables(const struct trace *t, const struct cp_report_opts *o, str
         for (size_t i = 0; i < ct.rules.n; i++)
             cp_whatif_free(&ct.rules.v[i]);
         free(ct.rules.v);
+        for (size_t i = 0; i < o->ndata_load; i++)
+            regfree(&re[i]);
+        free(re);
         return false;
     }
     if (o->lengths_only) {
@@ -403,6 +428,13 @@ bool cp_report_tables(const struct trace *t, const struct cp_report_opts *o, str
         ct.wif->whole = true;
     }
     struct cp_frame *f = cp_frame_new(t);
+    size_t marked = cp_frame_mark_data_loading(f, re, o->ndata_load);
+    for (size_t i = 0; i < o->ndata_load; i++)
+        regfree(&re[i]);
+    free(re);
+    if (o->ndata_load && !marked)
+        table_add_note(ct.sum ? ct.sum : ct.lens,
+                       "--cp-data-load: no CPU event's name matches; nothing is data loading");
     if (!f->has_sync)
         table_add_note(ct.sum ? ct.sum : ct.lens,
                        "The trace has no CUDA synchronization events: the path has no sync "

@@ -3,6 +3,7 @@
 #ifndef TORCHTOP_CORE_CP_REPORT_H
 #define TORCHTOP_CORE_CP_REPORT_H
 
+#include <regex.h>
 #include <stdbool.h>
 
 #include "core/base/table.h"
@@ -18,7 +19,16 @@ struct cp_report_opts {
                                   the summary and the events: the per-rank view of a job */
     const char *const *whatif; /* --what-if rules (cp_whatif.h), nwhatif of them */
     size_t nwhatif;
+    const char *const *data_load; /* --cp-data-load: POSIX extended regular expressions
+                                     naming the data loading events
+                                     (cp_frame_mark_data_loading), ndata_load of them */
+    size_t ndata_load;
 };
+
+/* Compile the --cp-data-load expressions of o into re (o->ndata_load of
+ * them); false with a message in err (size 256) naming the bad one, none
+ * left to free. */
+bool cp_report_data_load_compile(const struct cp_report_opts *o, regex_t *re, char *err);
 
 /* Tables of the critical path of each region: the summary per bound_by
  * and the events on the path, or with lengths_only one row per region;

@@ -4,8 +4,8 @@
  * TARGET is, tried in this order:
  *   - a bound class (critpath_bound_name: cpu_bound, gpu_compute_bound,
  *     gpu_communication_bound, gpu_kernel_launch_overhead,
- *     gpu_kernel_kernel_overhead): every edge of the graph HTA would
- *     classify so;
+ *     gpu_kernel_kernel_overhead, data_loading): every edge of the graph
+ *     HTA would classify so;
  *   - an edge type (critpath_edge_type_name: critical_path_operator, ...):
  *     every edge of that type;
  *   - re:REGEX: a POSIX extended regular expression (regcomp), matched

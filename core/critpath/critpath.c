@@ -12,12 +12,41 @@
 /* Building blocks                                                          */
 /* ------------------------------------------------------------------------ */
 
+/* What building one region's graph works on: the rows of its clip, by
+ * their index in it (a region's own size, whatever the trace's). */
 struct builder {
     struct cp_graph *g;
     const struct cp_row *rows;
-    uint32_t *node_start, *node_end; /* per frame row, IDX_NONE */
-    uint8_t *in_clip;                /* per frame row */
+    uint32_t *clip; /* frame rows of the clip, ascending */
+    size_t nclip;
+    uint32_t *node_start, *node_end; /* per clip index, IDX_NONE */
 };
+
+/* The clip index of frame row `row`, IDX_NONE when it is not in the clip. */
+static uint32_t clip_index(const struct builder *b, uint32_t row)
+{
+    size_t lo = 0, hi = b->nclip;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->clip[mid] < row)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < b->nclip && b->clip[lo] == row ? (uint32_t)lo : IDX_NONE;
+}
+
+/* The start and end nodes of frame row `row`, IDX_NONE when it has none. */
+static uint32_t start_of(const struct builder *b, int64_t row)
+{
+    uint32_t k = row >= 0 ? clip_index(b, (uint32_t)row) : IDX_NONE;
+    return k == IDX_NONE ? IDX_NONE : b->node_start[k];
+}
+static uint32_t end_of(const struct builder *b, int64_t row)
+{
+    uint32_t k = row >= 0 ? clip_index(b, (uint32_t)row) : IDX_NONE;
+    return k == IDX_NONE ? IDX_NONE : b->node_end[k];
+}
 
 /* Add an edge; an edge between the same two nodes replaces the first one's
  * type and weight in its place (networkx's add_edge). Returns its index. */
@@ -85,6 +114,21 @@ static bool region_window(const struct cp_frame *f, const char *ann, unsigned in
         snprintf(err, 256, "the trace has no events");
         return false;
     }
+    /* A name containing the annotation contains "ProfilerStep" when the
+     * annotation does: its first instance is the first row of one of the
+     * step names (cp_frame's step_firsts), without a pass over the rows. */
+    if (inst == 0 && strstr(ann, "ProfilerStep")) {
+        uint32_t first = IDX_NONE;
+        for (size_t k = 0; k < f->nstep_firsts; k++)
+            if (f->step_firsts[k].row < first &&
+                strstr(trace_str(f->t, f->step_firsts[k].name), ann))
+                first = f->step_firsts[k].row;
+        if (first != IDX_NONE) {
+            *s = rows[first].ts;
+            *e = rows[first].ts + rows[first].dur;
+            return true;
+        }
+    }
     unsigned k = 0;
     for (size_t i = 0; i < f->rows.n; i++)
         if (strstr(trace_str(f->t, rows[i].name), ann) && k++ == inst) {
@@ -100,30 +144,56 @@ static bool region_window(const struct cp_frame *f, const char *ann, unsigned in
     return false;
 }
 
+static inline bool u32_less(const uint32_t *a, const uint32_t *b)
+{
+    return *a < *b;
+}
+SORT_DEFINE(u32_sort, uint32_t, u32_less)
+
 /* HTA's clipped frame: host rows that start in the window and last, GPU
- * rows launched by such a host row, and every Stream Wait Event. */
+ * rows launched by such a host row, and every Stream Wait Event; found
+ * through the frame's host rows by time, in the order of the rows. */
 static void clip(struct builder *b, int64_t s, int64_t e)
 {
     const struct cp_frame *f = b->g->f;
-    for (size_t i = 0; i < f->rows.n; i++) {
-        const struct cp_row *r = &b->rows[i];
-        if (r->stream != -1) {
-            if (r->role == CPN_STREAM_WAIT_EVENT)
-                b->in_clip[i] = 1;
-            continue;
-        }
-        if (r->ts < s || r->ts > e || r->dur <= 0)
-            continue;
-        b->in_clip[i] = 1;
-        if (r->ic >= 0 && b->rows[r->ic].stream != -1)
-            b->in_clip[r->ic] = 1;
+    const uint32_t *by_ts = f->host_by_ts;
+    size_t lo = 0, hi = f->nhost;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->rows[by_ts[mid]].ts < s)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    VEC(uint32_t) c = {0};
+    for (size_t k = lo; k < f->nhost && b->rows[by_ts[k]].ts <= e; k++) {
+        const struct cp_row *r = &b->rows[by_ts[k]];
+        if (r->dur <= 0)
+            continue;
+        VEC_PUSH(&c, by_ts[k]);
+        if (r->ic >= 0 && b->rows[r->ic].stream != -1)
+            VEC_PUSH(&c, (uint32_t)r->ic);
+    }
+    for (size_t k = 0; k < f->nstream_waits; k++)
+        VEC_PUSH(&c, f->stream_waits[k]);
+    u32_sort(c.v, c.n);
+    size_t m = 0;
+    for (size_t k = 0; k < c.n; k++)
+        if (!m || c.v[m - 1] != c.v[k])
+            c.v[m++] = c.v[k];
+    b->clip = c.v;
+    b->nclip = m;
+    b->node_start = xmalloc((m + 1) * sizeof(uint32_t));
+    b->node_end = xmalloc((m + 1) * sizeof(uint32_t));
+    memset(b->node_start, 0xff, (m + 1) * sizeof(uint32_t));
+    memset(b->node_end, 0xff, (m + 1) * sizeof(uint32_t));
 }
 
 struct nsort {
     int64_t ts;
     uint32_t row;
-    uint8_t is_start;
+    uint32_t local : 31; /* clip index */
+    uint32_t is_start : 1;
 };
 static inline bool nsort_less(const struct nsort *a, const struct nsort *b)
 {
@@ -139,23 +209,23 @@ SORT_DEFINE(nsort_sort, struct nsort, nsort_less)
  * then by row (a zero-length event's start before its end). */
 static void make_nodes(struct builder *b)
 {
-    const struct cp_frame *f = b->g->f;
     VEC(struct nsort) ns = {0};
     for (int pass = 1; pass >= 0; pass--)
-        for (size_t i = 0; i < f->rows.n; i++) {
+        for (size_t k = 0; k < b->nclip; k++) {
+            uint32_t i = b->clip[k];
             const struct cp_row *r = &b->rows[i];
-            if (!b->in_clip[i] ||
-                !((r->flags & CPR_OP_OR_RUNTIME) || (r->stream != -1 && r->ic != CP_IC_NONE)))
+            if (!((r->flags & (CPR_OP_OR_RUNTIME | CPR_DATA_LOAD)) ||
+                  (r->stream != -1 && r->ic != CP_IC_NONE)))
                 continue;
-            VEC_PUSH(&ns,
-                     ((struct nsort){pass ? r->ts : r->ts + r->dur, (uint32_t)i, (uint8_t)pass}));
+            VEC_PUSH(&ns, ((struct nsort){pass ? r->ts : r->ts + r->dur, i, (uint32_t)k,
+                                          (uint32_t)pass}));
         }
     nsort_sort(ns.v, ns.n);
     VEC_RESERVE(&b->g->nodes, ns.n);
     for (size_t k = 0; k < ns.n; k++) {
         struct cp_node n = {ns.v[k].ts, ns.v[k].row, IDX_NONE, ns.v[k].is_start};
         VEC_PUSH(&b->g->nodes, n);
-        (ns.v[k].is_start ? b->node_start : b->node_end)[ns.v[k].row] = (uint32_t)k;
+        (ns.v[k].is_start ? b->node_start : b->node_end)[ns.v[k].local] = (uint32_t)k;
     }
     VEC_FREE(&ns);
 }
@@ -251,13 +321,14 @@ struct snode {
 
 /* One thread's stack: the tree HTA's CallStackGraph builds (an end pops the
  * top of the stack, whichever event it is), walked depth first with HTA's
- * enter and exit steps. */
+ * enter and exit steps. `rows` are clip indices, ascending (the order of
+ * the frame's rows). */
 static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
 {
     struct sev *ev = xmalloc(2 * n * sizeof(*ev));
     struct snode *sn = xmalloc((n + 1) * sizeof(*sn));
     for (size_t i = 0; i < n; i++) {
-        const struct cp_row *r = &b->rows[rows[i]];
+        const struct cp_row *r = &b->rows[b->clip[rows[i]]];
         int64_t d = r->dur > 0 ? r->dur : 0;
         ev[2 * i] = (struct sev){r->ts, d, rows[i], 1};
         ev[2 * i + 1] = (struct sev){r->ts + d, d, rows[i], -1};
@@ -299,9 +370,10 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
         if (child != IDX_NONE) {
             it[depth - 1] = sn[child].next;
             /* enter child */
-            uint32_t row = sn[child].row;
-            int64_t parent = sn[child].parent == n ? -1 : (int64_t)sn[sn[child].parent].row;
-            uint32_t s = b->node_start[row], e = b->node_end[row];
+            uint32_t loc = sn[child].row;
+            int64_t parent =
+                sn[child].parent == n ? -1 : (int64_t)b->clip[sn[sn[child].parent].row];
+            uint32_t s = b->node_start[loc], e = b->node_end[loc];
             if (s != IDX_NONE && e != IDX_NONE) {
                 if (last_node != IDX_NONE && !shares_lock(b, last_node, s))
                     attribute(
@@ -320,9 +392,9 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
         depth--;
         if (cur == n)
             break;
-        uint32_t row = sn[cur].row;
-        int64_t parent = sn[cur].parent == n ? -1 : (int64_t)sn[sn[cur].parent].row;
-        uint32_t s = b->node_start[row], e = b->node_end[row];
+        uint32_t loc = sn[cur].row;
+        int64_t parent = sn[cur].parent == n ? -1 : (int64_t)b->clip[sn[sn[cur].parent].row];
+        uint32_t s = b->node_start[loc], e = b->node_end[loc];
         if (s == IDX_NONE || e == IDX_NONE)
             continue;
         if (last_node != IDX_NONE && !shares_lock(b, last_node, e))
@@ -341,7 +413,7 @@ static void thread_stack(struct builder *b, const uint32_t *rows, size_t n)
 
 struct thread_pos {
     int64_t pid, tid;
-    uint32_t row;
+    uint32_t row; /* clip index */
 };
 static inline bool thread_less(const struct thread_pos *a, const struct thread_pos *b)
 {
@@ -356,10 +428,9 @@ static int64_t thread_of(const struct builder *b, const char *word)
     const struct cp_frame *f = b->g->f;
     int64_t tid = -1;
     bool found = false;
-    for (size_t i = 0; i < f->rows.n; i++) {
-        const struct cp_row *r = &b->rows[i];
-        if (!b->in_clip[i] || !(r->flags & CPR_OP_OR_ANNOTATION) ||
-            !strstr(trace_str(f->t, r->name), word))
+    for (size_t k = 0; k < b->nclip; k++) {
+        const struct cp_row *r = &b->rows[b->clip[k]];
+        if (!(r->flags & CPR_OP_OR_ANNOTATION) || !strstr(trace_str(f->t, r->name), word))
             continue;
         if (found && cp_row_tid(f, r) != tid)
             return -1;
@@ -378,20 +449,19 @@ static void call_stacks(struct builder *b)
     int64_t fwd = thread_of(b, "forward"), bwd = thread_of(b, "autograd");
     bool remap = fwd != -1 && bwd != -1 && fwd != bwd;
     VEC(struct thread_pos) tp = {0};
-    for (size_t i = 0; i < f->rows.n; i++)
-        if (b->in_clip[i]) {
-            const struct cp_row *r = &b->rows[i];
-            int64_t tid = cp_row_tid(f, r);
-            VEC_PUSH(&tp, ((struct thread_pos){cp_row_pid(f, r), remap && tid == bwd ? fwd : tid,
-                                               (uint32_t)i}));
-        }
+    for (size_t k = 0; k < b->nclip; k++) {
+        const struct cp_row *r = &b->rows[b->clip[k]];
+        int64_t tid = cp_row_tid(f, r);
+        VEC_PUSH(&tp, ((struct thread_pos){cp_row_pid(f, r), remap && tid == bwd ? fwd : tid,
+                                           (uint32_t)k}));
+    }
     thread_sort(tp.v, tp.n);
     uint32_t *rows = xmalloc((tp.n + 1) * sizeof(*rows));
     for (size_t a = 0; a < tp.n;) {
         size_t z = a;
         bool cpu = true;
         while (z < tp.n && tp.v[z].pid == tp.v[a].pid && tp.v[z].tid == tp.v[a].tid) {
-            if (b->rows[tp.v[z].row].stream >= 0)
+            if (b->rows[b->clip[tp.v[z].row]].stream >= 0)
                 cpu = false;
             rows[z - a] = tp.v[z].row;
             z++;
@@ -408,196 +478,9 @@ static void call_stacks(struct builder *b)
 /* GPU work and syncs                                                       */
 /* ------------------------------------------------------------------------ */
 
-struct launch {
-    int64_t ts;
-    int64_t key1, key2, key3; /* the group: (gpu, stream) or (pid, tid, stream) */
-    uint32_t row;
-    uint32_t id; /* launch_id: order of all launches by time */
-};
-static inline bool launch_ts_less(const struct launch *a, const struct launch *b)
-{
-    return a->ts < b->ts;
-}
-SORT_DEFINE(launch_ts_sort, struct launch, launch_ts_less)
-static inline bool launch_key_less(const struct launch *a, const struct launch *b)
-{
-    if (a->key1 != b->key1)
-        return a->key1 < b->key1;
-    if (a->key2 != b->key2)
-        return a->key2 < b->key2;
-    if (a->key3 != b->key3)
-        return a->key3 < b->key3;
-    return a->ts < b->ts;
-}
-SORT_DEFINE(launch_key_sort, struct launch, launch_key_less)
-
-static int launch_cmp_key(const struct launch *a, const struct launch *b)
-{
-    if (a->key1 != b->key1)
-        return a->key1 < b->key1 ? -1 : 1;
-    if (a->key2 != b->key2)
-        return a->key2 < b->key2 ? -1 : 1;
-    if (a->key3 != b->key3)
-        return a->key3 < b->key3 ? -1 : 1;
-    return 0;
-}
-
-/* Launches (HTA's _get_cuda_runtime_calls_df): launch calls whose GPU row
- * is on a stream, numbered by time, keyed for a group. */
-static size_t launches(const struct cp_frame *f, bool by_thread, struct launch **out)
-{
-    const struct cp_row *rows = f->rows.v;
-    VEC(struct launch) l = {0};
-    for (size_t i = 0; i < f->rows.n; i++) {
-        const struct cp_row *r = &rows[i];
-        if (!(r->flags & CPR_LAUNCH) || r->ic < 0 || rows[r->ic].stream == -1 || rows[r->ic].ic < 0)
-            continue;
-        const struct cp_row *k = &rows[r->ic];
-        struct launch x = {r->ts,
-                           by_thread ? cp_row_pid(f, r) : cp_row_pid(f, k),
-                           by_thread ? cp_row_tid(f, r) : k->stream,
-                           by_thread ? k->stream : 0,
-                           (uint32_t)i,
-                           0};
-        VEC_PUSH(&l, x);
-    }
-    launch_ts_sort(l.v, l.n);
-    for (size_t i = 0; i < l.n; i++)
-        l.v[i].id = (uint32_t)i;
-    launch_key_sort(l.v, l.n);
-    *out = l.v;
-    return l.n;
-}
-
-/* For each cudaEventRecord's correlation, the launch before it on the
- * stream the event was recorded on; for each cudaStreamWaitEvent, the
- * launch after it on its thread and stream. Frame-row arrays, -1 = none. */
-struct record {
-    int64_t corr; /* the cudaEventRecord's correlation */
-    int32_t prev; /* the launch before it on its stream, -1 */
-};
-static int record_cmp(const void *a, const void *b)
-{
-    const struct record *x = a, *y = b;
-    return (x->corr > y->corr) - (x->corr < y->corr);
-}
-
-struct event_links {
-    struct record *recs; /* by correlation */
-    size_t nrec;
-    int32_t *wait_next; /* per frame row: next launch of a wait call, -1 */
-    bool have_records, have_waits;
-};
-
-struct corr_stream {
-    int64_t corr, stream, gpu;
-};
-static int cs_cmp(const void *a, const void *b)
-{
-    const struct corr_stream *x = a, *y = b;
-    return (x->corr > y->corr) - (x->corr < y->corr);
-}
-
-static void event_links(const struct cp_frame *f, struct event_links *el)
-{
-    const struct cp_row *rows = f->rows.v;
-    size_t n = f->rows.n;
-    memset(el, 0, sizeof(*el));
-    el->wait_next = xmalloc((n + 1) * sizeof(*el->wait_next));
-    for (size_t i = 0; i < n; i++)
-        el->wait_next[i] = -1;
-    /* the stream and GPU each record was made on, from the syncs on it */
-    VEC(struct corr_stream) cs = {0};
-    bool any_record = false, any_wait_call = false, any_wait_event = false;
-    for (size_t i = 0; i < n; i++) {
-        any_record |= rows[i].role == CPN_EVENT_RECORD;
-        any_wait_call |= rows[i].role == CPN_WAIT_EVENT_CALL;
-        any_wait_event |= rows[i].role == CPN_STREAM_WAIT_EVENT;
-        if (rows[i].wait_stream > -1)
-            VEC_PUSH(&cs, ((struct corr_stream){rows[i].wait_corr, rows[i].wait_stream,
-                                                cp_row_pid(f, &rows[i])}));
-    }
-    /* (qsort and bsearch take no NULL array, even of no items) */
-    if (cs.n)
-        qsort(cs.v, cs.n, sizeof(*cs.v), cs_cmp);
-    struct launch *l = NULL;
-    size_t nl = 0;
-    if (any_record) {
-        nl = launches(f, false, &l);
-        VEC(struct record) rc = {0};
-        for (size_t i = 0; i < n; i++) {
-            if (rows[i].role != CPN_EVENT_RECORD)
-                continue;
-            struct corr_stream key = {rows[i].corr, 0, 0};
-            const struct corr_stream *m =
-                cs.n ? bsearch(&key, cs.v, cs.n, sizeof(*cs.v), cs_cmp) : NULL;
-            if (!m)
-                continue;
-            /* last launch on (gpu, stream) at or before the record */
-            struct launch k = {rows[i].ts, m->gpu, m->stream, 0, 0, 0};
-            size_t lo = 0, hi = nl;
-            while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                int c = launch_cmp_key(&l[mid], &k);
-                if (c < 0 || (c == 0 && l[mid].ts <= k.ts))
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            /* the group is in time order, ties by launch id: its last
-             * launch at or before the record has the greatest id so far */
-            int32_t prev =
-                lo > 0 && launch_cmp_key(&l[lo - 1], &k) == 0 ? (int32_t)l[lo - 1].row : -1;
-            VEC_PUSH(&rc, ((struct record){rows[i].corr, prev}));
-        }
-        if (rc.n)
-            qsort(rc.v, rc.n, sizeof(*rc.v), record_cmp);
-        el->recs = rc.v;
-        el->nrec = rc.n;
-        el->have_records = rc.n > 0;
-        free(l);
-    }
-    if (any_wait_call && any_wait_event) {
-        el->have_waits = true;
-        nl = launches(f, true, &l);
-        for (size_t i = 0; i < n; i++) {
-            const struct cp_row *r = &rows[i];
-            if (r->role != CPN_WAIT_EVENT_CALL || r->ic < 0 || rows[r->ic].stream == -1)
-                continue;
-            struct launch k = {r->ts, cp_row_pid(f, r), cp_row_tid(f, r), rows[r->ic].stream, 0, 0};
-            size_t lo = 0, hi = nl;
-            while (lo < hi) { /* first launch of the group at or after the call */
-                size_t mid = (lo + hi) / 2;
-                int c = launch_cmp_key(&l[mid], &k);
-                if (c < 0 || (c == 0 && l[mid].ts < k.ts))
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < nl && launch_cmp_key(&l[lo], &k) == 0)
-                el->wait_next[i] = (int32_t)l[lo].row;
-        }
-        free(l);
-    }
-    VEC_FREE(&cs);
-}
-
-static int32_t record_prev_launch(const struct event_links *el, int64_t corr)
-{
-    size_t lo = 0, hi = el->nrec;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (el->recs[mid].corr < corr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < el->nrec && el->recs[lo].corr == corr ? el->recs[lo].prev : -1;
-}
-
 struct gsort {
     int64_t key;
-    uint32_t row;
+    uint32_t row, local; /* frame row, clip index */
 };
 static inline bool gsort_less(const struct gsort *a, const struct gsort *b)
 {
@@ -631,48 +514,52 @@ static void gpu_edges(struct builder *b, bool zero_launch_edges)
     const struct cp_frame *f = b->g->f;
     const struct cp_row *rows = b->rows;
     struct cp_graph *g = b->g;
-    struct event_links el;
-    event_links(f, &el);
-    bool records_merged = f->has_wait_fields && el.have_records;
-    int32_t *kernel_sync = xmalloc((f->rows.n + 1) * sizeof(*kernel_sync));
-    for (size_t i = 0; i < f->rows.n; i++)
-        kernel_sync[i] = -1;
+    const struct cp_links *el = &f->links;
+    bool records_merged = f->has_wait_fields && el->have_records;
+    /* per clip index: the kernel a Stream Wait Event makes it wait for */
+    int32_t *kernel_sync = xmalloc((b->nclip + 1) * sizeof(*kernel_sync));
+    for (size_t k = 0; k < b->nclip; k++)
+        kernel_sync[k] = -1;
 
     VEC(struct gsort) gs = {0};
-    for (size_t i = 0; i < f->rows.n; i++) {
+    for (size_t k = 0; k < b->nclip; k++) {
+        uint32_t i = b->clip[k];
         const struct cp_row *r = &rows[i];
-        if (!b->in_clip[i] || r->ic == CP_IC_NONE)
+        if (r->ic == CP_IC_NONE)
             continue;
         if (r->stream == -1 && r->role != CPN_EVENT_SYNC && r->role != CPN_CONTEXT_SYNC)
             continue;
         /* a sync event sorts by its end: a Stream Sync may overlap the
          * copy it waits for */
-        VEC_PUSH(&gs,
-                 ((struct gsort){(r->flags & CPR_SYNC_CAT) ? r->ts + r->dur : r->ts, (uint32_t)i}));
+        VEC_PUSH(&gs, ((struct gsort){(r->flags & CPR_SYNC_CAT) ? r->ts + r->dur : r->ts, i,
+                                      (uint32_t)k}));
     }
     gsort_sort(gs.v, gs.n);
 
     struct stream_last *sl = NULL;
     size_t nsl = 0, csl = 0;
     for (size_t k = 0; k < gs.n; k++) {
-        uint32_t i = gs.v[k].row;
-        const struct cp_row *r = &rows[i];
+        uint32_t li = gs.v[k].local;
+        const struct cp_row *r = &rows[gs.v[k].row];
         if (r->flags & CPR_SYNC_CAT) {
-            uint32_t cpu_end = r->ic >= 0 ? b->node_end[r->ic] : IDX_NONE;
+            uint32_t cpu_end = end_of(b, r->ic);
             if (r->role == CPN_STREAM_WAIT_EVENT || r->role == CPN_EVENT_SYNC) {
                 if (!records_merged)
                     continue;
-                int32_t prev = record_prev_launch(&el, r->wait_corr);
+                int32_t prev = cp_links_record_prev(el, r->wait_corr);
                 if (prev < 0 || rows[prev].ic < 0)
                     continue;
                 int32_t src_kernel = rows[prev].ic;
                 if (r->role == CPN_STREAM_WAIT_EVENT) {
-                    int32_t next = r->ic >= 0 ? el.wait_next[r->ic] : -1;
+                    int32_t next = r->ic >= 0 ? cp_links_wait_next(el, (uint32_t)r->ic) : -1;
                     if (next < 0 || rows[next].ic < 0)
                         continue;
-                    kernel_sync[rows[next].ic] = src_kernel;
-                } else if (b->node_end[src_kernel] != IDX_NONE) {
-                    add_edge(b, b->node_end[src_kernel], cpu_end, CPE_SYNC, false);
+                    /* (a kernel out of the clip is never visited) */
+                    uint32_t kl = clip_index(b, (uint32_t)rows[next].ic);
+                    if (kl != IDX_NONE)
+                        kernel_sync[kl] = src_kernel;
+                } else if (end_of(b, src_kernel) != IDX_NONE) {
+                    add_edge(b, end_of(b, src_kernel), cpu_end, CPE_SYNC, false);
                 }
             } else if (r->role == CPN_CONTEXT_SYNC) {
                 for (size_t s = 0; s < nsl; s++)
@@ -684,40 +571,38 @@ static void gpu_edges(struct builder *b, bool zero_launch_edges)
             }
             continue;
         }
-        uint32_t s = b->node_start[i], e = b->node_end[i];
+        uint32_t s = b->node_start[li], e = b->node_end[li];
         attribute(b, add_edge(b, s, e, CPE_OPERATOR, false), -1);
-        int32_t ks = kernel_sync[i];
+        int32_t ks = kernel_sync[li];
         uint32_t ks_end = IDX_NONE;
         bool launch_added = false;
         if (ks >= 0) {
-            ks_end = b->node_end[ks];
+            ks_end = end_of(b, ks);
             if (ks_end == IDX_NONE) {
                 ks = -1;
             } else {
                 add_edge(b, ks_end, s, CPE_SYNC, false);
             }
-            kernel_sync[i] = -1;
+            kernel_sync[li] = -1;
         }
         uint32_t *lastp = last_on(&sl, &nsl, &csl, r->stream, true);
         uint32_t last = *lastp;
         int32_t rt = r->ic;
         if (rt >= 0 && rows[rt].qlen == 1 && r->qlen == 0 &&
             (last == IDX_NONE || g->nodes.v[last].ts < rows[rt].ts) &&
-            (ks < 0 || g->nodes.v[ks_end].ts < rows[rt].ts) && b->node_start[rt] != IDX_NONE) {
-            add_edge(b, b->node_start[rt], s, CPE_LAUNCH_DELAY, false);
+            (ks < 0 || g->nodes.v[ks_end].ts < rows[rt].ts) && start_of(b, rt) != IDX_NONE) {
+            add_edge(b, start_of(b, rt), s, CPE_LAUNCH_DELAY, false);
             launch_added = true;
         } else if (last != IDX_NONE && (ks < 0 || g->nodes.v[ks_end].ts < g->nodes.v[last].ts)) {
             attribute(b, add_edge(b, last, s, CPE_KERNEL_KERNEL, false), -1);
         }
-        if (zero_launch_edges && !launch_added && rt >= 0 && b->node_start[rt] != IDX_NONE)
-            add_edge(b, b->node_start[rt], s, CPE_LAUNCH_DELAY, true);
+        if (zero_launch_edges && !launch_added && start_of(b, rt) != IDX_NONE)
+            add_edge(b, start_of(b, rt), s, CPE_LAUNCH_DELAY, true);
         *lastp = e;
     }
     free(sl);
     VEC_FREE(&gs);
     free(kernel_sync);
-    free(el.recs);
-    free(el.wait_next);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -833,19 +718,15 @@ struct cp_graph *critpath_build(const struct cp_frame *f, const char *annotation
     g->start_ts = s;
     g->end_ts = e;
     g->no_sync = !f->has_sync;
-    size_t n = f->rows.n;
-    struct builder b = {g, f->rows.v, xmalloc((n + 1) * sizeof(uint32_t)),
-                        xmalloc((n + 1) * sizeof(uint32_t)), xcalloc(n + 1, 1)};
-    memset(b.node_start, 0xff, (n + 1) * sizeof(uint32_t));
-    memset(b.node_end, 0xff, (n + 1) * sizeof(uint32_t));
+    struct builder b = {g, f->rows.v, NULL, 0, NULL, NULL};
     clip(&b, s, e);
     make_nodes(&b);
     runtime_lock(&b);
     call_stacks(&b);
     gpu_edges(&b, true);
+    free(b.clip);
     free(b.node_start);
     free(b.node_end);
-    free(b.in_clip);
     g->ok = topo_order(g) && critpath_longest(g);
     return g;
 }
@@ -885,6 +766,8 @@ enum cp_bound critpath_bound_by(const struct cp_graph *g, const struct cp_edge *
     if (e->attr == IDX_NONE)
         return CPB_NONE;
     const struct cp_row *r = &g->f->rows.v[e->attr];
+    if (r->flags & CPR_DATA_LOAD)
+        return CPB_DATA_LOADING;
     if (r->stream < 0)
         return CPB_CPU;
     /* HTA's is_comm_kernel: an NCCL or Gloo kernel */
@@ -903,6 +786,7 @@ const char *critpath_bound_name(enum cp_bound b)
         "gpu_communication_bound",
         "gpu_kernel_launch_overhead",
         "gpu_kernel_kernel_overhead",
+        "data_loading",
     };
     return b < CPB__COUNT ? names[b] : "";
 }

@@ -34,6 +34,8 @@ enum cp_bound {
     CPB_GPU_COMM,
     CPB_LAUNCH,
     CPB_KERNEL_KERNEL,
+    CPB_DATA_LOADING, /* an edge of an event the caller names data loading
+                         (cp_frame_mark_data_loading) */
     CPB__COUNT
 };
 

@@ -92,6 +92,22 @@ size_t job_view_straggler(const struct job_view *v)
 /* ranks                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* A rank's bound from its critical path (empty when not known): the
+ * largest bound_by and its share, then each one's share, from column c. */
+static void bound_cells(struct table *t, size_t r, size_t c, const struct cp_bounds *b)
+{
+    enum cp_bound order[CPB__COUNT];
+    if (!b->regions || !cp_bounds_order(b, order))
+        return;
+    char top[64];
+    snprintf(top, sizeof(top), "%s %.0f %%", cp_bounds_short_name(order[0]),
+             cp_bounds_share(b, order[0]));
+    table_set_text(t, r, c, top);
+    /* (a rank's trace names no data loading: it has no column) */
+    for (int k = CPB_NONE + 1; k <= CPB_KERNEL_KERNEL; k++)
+        table_set_float(t, r, c + (size_t)k, cp_bounds_share(b, (enum cp_bound)k));
+}
+
 struct table *job_tables_ranks(const struct job_view *v)
 {
     static const struct table_col cols[] = {
@@ -107,8 +123,15 @@ struct table *job_tables_ranks(const struct job_view *v)
         {"collectives", "colls", COL_INT, 0, 0},
         {"collective_wait_ms", "wait ms", COL_FLOAT, 3, 0},
         {"wait_pct", "wait %", COL_PERCENT, 2, 0},
+        {"bound", NULL, COL_TEXT, 0, COLF_ASC},
+        {"cp_cpu_pct", "cp cpu %", COL_PERCENT, 1, 0},
+        {"cp_gpu_compute_pct", "cp gpu %", COL_PERCENT, 1, 0},
+        {"cp_gpu_comm_pct", "cp comm %", COL_PERCENT, 1, 0},
+        {"cp_launch_pct", "cp launch %", COL_PERCENT, 1, 0},
+        {"cp_kernel_gaps_pct", "cp gaps %", COL_PERCENT, 1, 0},
         {"mark", NULL, COL_TEXT, 0, COLF_ASC},
     };
+    enum { C_BOUND = 12, C_MARK = 18 };
     const struct job *j = v->job;
     struct table *t = table_new("ranks", "Ranks side by side", cols, ARRAY_SIZE(cols));
     t->whole = true;
@@ -143,6 +166,7 @@ struct table *job_tables_ranks(const struct job_view *v)
         table_set_float(t, r, 10, v->colls.wait_total.v[i] / 1e6);
         if (s->tl.total > 0)
             table_set_float(t, r, 11, 100.0 * v->colls.wait_total.v[i] / s->tl.total);
+        bound_cells(t, r, C_BOUND, &s->cp);
         table_set_ref(t, r, (uint32_t)i);
     }
     if (j->ranks.n) {
@@ -150,9 +174,9 @@ struct table *job_tables_ranks(const struct job_view *v)
         const char *by = by_step ? "mean step time" : "GPU span (total)";
         size_t sg = job_view_straggler(v);
         if (sg != SIZE_MAX) {
-            table_set_text(t, sg, 12, sg == slowest ? "straggler, slowest step" : "straggler");
+            table_set_text(t, sg, C_MARK, sg == slowest ? "straggler, slowest step" : "straggler");
             if (sg != slowest)
-                table_set_text(t, slowest, 12, "slowest step");
+                table_set_text(t, slowest, C_MARK, "slowest step");
             table_add_note(t,
                            "straggler rank %d: waits least in collectives (%.3f ms), arrives "
                            "last in %u of %zu",
@@ -161,7 +185,7 @@ struct table *job_tables_ranks(const struct job_view *v)
             table_add_note(t, "slowest by %s: rank %d (spread max / median %.3f)", by,
                            rank_of(v, slowest), st.median > 0 ? st.max / st.median : NAN);
         } else {
-            table_set_text(t, slowest, 12, "slowest step");
+            table_set_text(t, slowest, C_MARK, "slowest step");
             table_add_note(t,
                            "no collectives matched, so no straggler; slowest by %s: rank %d "
                            "(spread max / median %.3f)",

@@ -167,5 +167,7 @@ struct ranksum *ranksum_from_trace(const struct trace *t)
     ranksum_coarsen_busy(s);
     coll_sort(s->colls.v, s->colls.n);
     op_sort(s->ops.v, s->ops.n);
+    char err[256];
+    cp_bounds_of_trace(t, &s->cp, err); /* (none kept when it has no path) */
     return s;
 }

@@ -18,6 +18,7 @@
 #include "core/base/source.h"
 #include "core/base/strtab.h"
 #include "core/base/vec.h"
+#include "core/critpath/cp_bounds.h"
 #include "core/trace/trace.h"
 
 /* The summary file's format version (`torchtop_rank_summary` key).
@@ -80,6 +81,10 @@ struct ranksum {
      * RANKSUM_MAX_BUSY intervals. Drawn by the job view's lanes. */
     ivals_t busy;
     int64_t busy_gap_ns; /* -1: not known (a version 1 summary; busy empty) */
+    /* What bounds the rank: the critical paths of its steps summed
+     * (cp_bounds.h); regions 0 when not known (no path, or a summary
+     * written before it was kept). */
+    struct cp_bounds cp;
 };
 
 /* A new, empty summary (ranks -1); free with ranksum_free. */

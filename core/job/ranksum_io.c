@@ -23,6 +23,13 @@
 #define MAGIC "{\"torchtop_rank_summary\":"
 
 /* The timeline object's fields, in the order of the file. */
+/* A bound_by's key in critical_path_us: HTA's name, "zero_weight" for
+ * none. */
+static const char *cp_bound_key(enum cp_bound b)
+{
+    return b == CPB_NONE ? "zero_weight" : critpath_bound_name(b);
+}
+
 static const char *const TL_KEYS[] = {"computation", "exposed_comm", "exposed_memcpy",
                                       "busy",        "idle",         "total",
                                       "total_comm",  "total_memcpy", "events"};
@@ -127,7 +134,17 @@ static void render(const struct ranksum *s, struct strbuf *sb)
         sb_putc(sb, ',');
         put_i64(sb, s->busy.v[i].end - s->busy.v[i].start);
     }
-    sb_puts(sb, "]}\n");
+    sb_putc(sb, ']');
+    if (s->cp.regions) {
+        sb_printf(sb, ",\n\"critical_path_us\": {\"regions\": %u, \"length\": ", s->cp.regions);
+        put_i64(sb, s->cp.length);
+        for (int k = 0; k < CPB__COUNT; k++) {
+            sb_printf(sb, ", \"%s\": ", cp_bound_key((enum cp_bound)k));
+            put_i64(sb, s->cp.by[k]);
+        }
+        sb_putc(sb, '}');
+    }
+    sb_puts(sb, "}\n");
 }
 
 enum status ranksum_write(const struct ranksum *s, const char *path, struct errinfo *err)
@@ -325,6 +342,29 @@ static const char *read_busy(struct ranksum *s, const cJSON *doc)
     return NULL;
 }
 
+/* The optional critical path (absent: not known): regions, length and
+ * the spans per bound_by, in µs. */
+static const char *read_critpath(struct ranksum *s, const cJSON *doc)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "critical_path_us");
+    if (!o)
+        return NULL;
+    const char *want = "\"critical_path_us\": {\"regions\": N, \"length\": N, and N per bound_by}";
+    int64_t r, len, by[CPB__COUNT];
+    if (!cJSON_IsObject(o) || !get_i64(cJSON_GetObjectItemCaseSensitive(o, "regions"), false, &r) ||
+        r <= 0 || r > UINT32_MAX ||
+        !get_i64(cJSON_GetObjectItemCaseSensitive(o, "length"), false, &len) || len < 0)
+        return want;
+    for (int b = 0; b < CPB__COUNT; b++)
+        if (!get_i64(cJSON_GetObjectItemCaseSensitive(o, cp_bound_key((enum cp_bound)b)), false,
+                     &by[b]))
+            return want;
+    s->cp.regions = (uint32_t)r;
+    s->cp.length = len;
+    memcpy(s->cp.by, by, sizeof(by));
+    return NULL;
+}
+
 static const char *read_doc(struct ranksum *s, const cJSON *doc)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "torchtop_rank_summary");
@@ -376,6 +416,9 @@ static const char *read_doc(struct ranksum *s, const cJSON *doc)
     for (const cJSON *o = os->child; o; o = o->next)
         if (!read_op(s, o))
             return "an op: [name, count, gpu_ns]";
+    const char *fault = read_critpath(s, doc);
+    if (fault)
+        return fault;
     if (version == 1) {
         s->busy_gap_ns = -1;
         return NULL;

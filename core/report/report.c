@@ -118,8 +118,9 @@ static bool build_critpath(struct analysis *a, const struct report_opts *o, stru
 {
     struct cp_report_opts co = {0};
     if (o)
-        co = (struct cp_report_opts){o->cp_region, o->cp_edges, o->cp_lengths_only, o->cp_whatif,
-                                     o->cp_nwhatif};
+        co = (struct cp_report_opts){o->cp_region,    o->cp_edges,   o->cp_lengths_only,
+                                     o->cp_whatif,    o->cp_nwhatif, o->cp_data_load,
+                                     o->cp_ndata_load};
     return cp_report_tables(a->t, &co, out, err);
 }
 

@@ -23,6 +23,8 @@ struct report_opts {
     bool cp_lengths_only;         /* critical-path: one row per region (a job's view per rank) */
     const char *const *cp_whatif; /* critical-path: --what-if rules (cp_whatif.h) */
     size_t cp_nwhatif;
+    const char *const *cp_data_load; /* critical-path: --cp-data-load expressions */
+    size_t cp_ndata_load;
 };
 
 /* Builds one or more tables into out. Returns false with a message in

@@ -20,6 +20,12 @@ for fmt in csv json; do
         fail=1
     }
 done
+# The ranks' bound (their critical paths) comes through the summaries: the
+# comparison above covers it only when it is there.
+awk -F, '{ sub(/\r$/, "") } /^# / { t = $0; next }
+    t == "# ranks" && $1 == "rank" { for (i = 1; i <= NF; i++) if ($i == "bound") c = i; next }
+    t == "# ranks" && c && $c ~ /%$/ { n++ } END { exit n == 5 ? 0 : 1 }' "$tmp/sums.csv" ||
+    { echo "FAIL: the summaries' ranks have no bound"; fail=1; }
 # A summary that is cut is bad input, named; a trace is not overwritten.
 head -c 100 "$tmp/job/rank-1.summary" >"$tmp/cut.summary"
 "$tt" report -q "$tmp/job/rank-0.summary" "$tmp/cut.summary" >/dev/null 2>"$tmp/err"

@@ -4,6 +4,7 @@
  * leaves them as they are. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "core/critpath/cp_frame.h"
+#include "core/critpath/cp_bounds.h"
 #include "core/critpath/cp_whatif.h"
 #include "core/critpath/critpath.h"
 #include "testutil.h"
@@ -265,6 +267,121 @@ static void test_missing_region(void **state)
     trace_free(t);
 }
 
+/* Steps, each its own region, built from one frame: ProfilerStep#1 holds
+ * A (20 µs), ProfilerStep#10 B and C (30 + 10 µs) and launches K (50 µs)
+ * after it, on its stream; ProfilerStep#11, the last, is cut (HTA's
+ * last-step rule). A region is the first event whose name contains the
+ * annotation (HTA's rule: "ProfilerStep#1" is in "ProfilerStep#10" too, so
+ * its second instance is step 10). The trace's bound sums both steps. */
+static void test_steps(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        HOST("ProfilerStep#1", "user_annotation", 0, 50, ""),
+        HOST("A", "cpu_op", 10, 20, ""),
+        HOST("ProfilerStep#10", "user_annotation", 100, 100, ""),
+        HOST("B", "cpu_op", 110, 30, ""),
+        HOST("cudaLaunchKernel", "cuda_runtime", 142, 4, "\"correlation\":1"),
+        HOST("C", "cpu_op", 150, 10, ""),
+        HOST("ProfilerStep#11", "user_annotation", 300, 100, ""),
+        HOST("D", "cpu_op", 310, 10, ""),
+        GPU("K", "kernel", 7, 150, 50, ",\"correlation\":1"),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct cp_frame *f = cp_frame_new(t);
+    assert_true(f->step_filter);
+    char err[256];
+    struct cp_graph *g = critpath_build(f, "ProfilerStep#1", 0, err);
+    assert_non_null(g);
+    assert_int_equal(g->length, 20);
+    critpath_free(g);
+    /* B 30, then from the call's start K's launch delay 8 and its 50 µs
+     * (C runs beside it) */
+    int64_t by[CPB__COUNT];
+    static const char *const step10[] = {"ProfilerStep#10", "ProfilerStep#1", "ProfilerStep"};
+    static const unsigned inst[] = {0, 1, 1};
+    for (size_t k = 0; k < 3; k++) {
+        g = critpath_build(f, step10[k], inst[k], err);
+        assert_non_null(g);
+        assert_int_equal(g->start_ts, 100);
+        assert_int_equal(g->length, 88);
+        shares(g, by);
+        assert_int_equal(by[CPB_CPU], 30);
+        assert_int_equal(by[CPB_LAUNCH], 8);
+        assert_int_equal(by[CPB_GPU_COMPUTE], 50);
+        /* K at half, by hand: 30 + 8 + 25 = 63 */
+        size_t m;
+        assert_int_equal(whatif(g, (const char *const[]){"K=0.5", NULL}, &m), 63);
+        critpath_free(g);
+    }
+    assert_null(critpath_build(f, "ProfilerStep#11", 0, err));
+    assert_null(critpath_build(f, "ProfilerStep#1", 2, err));
+    assert_non_null(strstr(err, "2 instances"));
+    cp_frame_free(f);
+    struct cp_bounds b;
+    assert_true(cp_bounds_of_trace(t, &b, err));
+    assert_int_equal(b.regions, 2);
+    assert_int_equal(b.length, 108);
+    assert_int_equal(b.by[CPB_CPU], 50);
+    assert_int_equal(b.by[CPB_GPU_COMPUTE], 50);
+    enum cp_bound order[CPB__COUNT];
+    assert_int_equal(cp_bounds_order(&b, order), 3);
+    assert_int_equal(order[0], CPB_CPU);
+    assert_int_equal(order[1], CPB_GPU_COMPUTE);
+    assert_int_equal(order[2], CPB_LAUNCH);
+    assert_true(fabs(cp_bounds_share(&b, CPB_GPU_COMPUTE) - 100.0 * 50 / 108) < 1e-9);
+    trace_free(t);
+}
+
+/* Data loading (HTA's data_load_events): a user annotation is no node of
+ * the graph until a regular expression names it; then it is one like an
+ * op, its own time bound by data_loading: 10 before the copy it wraps,
+ * 20 after it, the copy 10 and the op after it 30: 70 µs, against 40
+ * (the op, after a dependency from the copy) without it. Halving the data
+ * loading, by hand: 5 + 10 + 10 + 30 = 55. */
+static void test_data_loading(void **state)
+{
+    (void)state;
+    static const char *const evs[] = {
+        HOST("ProfilerStep#1", "user_annotation", 0, 200, ""),
+        HOST("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "user_annotation", 10,
+             40, ""),
+        HOST("aten::copy_", "cpu_op", 20, 10, ""),
+        HOST("aten::mm", "cpu_op", 60, 30, ""),
+        NULL,
+    };
+    struct trace *t = load_events(evs);
+    struct cp_frame *f;
+    struct cp_graph *g = build(t, &f, "ProfilerStep#1");
+    assert_int_equal(g->length, 40);
+    int64_t by[CPB__COUNT];
+    shares(g, by);
+    assert_int_equal(by[CPB_DATA_LOADING], 0);
+    critpath_free(g);
+    regex_t re[2];
+    assert_int_equal(regcomp(&re[0], "^nothing$", REG_EXTENDED | REG_NOSUB), 0);
+    assert_int_equal(regcomp(&re[1], "DataLoader", REG_EXTENDED | REG_NOSUB), 0);
+    assert_int_equal(cp_frame_mark_data_loading(f, re, 1), 0);
+    assert_int_equal(cp_frame_mark_data_loading(f, re, 2), 1);
+    regfree(&re[0]);
+    regfree(&re[1]);
+    char err[256];
+    g = critpath_build(f, "ProfilerStep#1", 0, err);
+    assert_non_null(g);
+    assert_int_equal(g->length, 70);
+    shares(g, by);
+    assert_int_equal(by[CPB_DATA_LOADING], 30);
+    assert_int_equal(by[CPB_CPU], 40);
+    assert_string_equal(critpath_bound_name(CPB_DATA_LOADING), "data_loading");
+    size_t m;
+    assert_int_equal(whatif(g, (const char *const[]){"data_loading=0.5", NULL}, &m), 55);
+    assert_int_equal(m, 2);
+    critpath_free(g);
+    cp_frame_free(f);
+    trace_free(t);
+}
+
 /* Rules: which kind each target is, and the faults said. */
 static void test_whatif_rules(void **state)
 {
@@ -303,7 +420,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cpu_loop),     cmocka_unit_test(test_gpu_chain),
         cmocka_unit_test(test_event_sync),   cmocka_unit_test(test_missing_region),
-        cmocka_unit_test(test_whatif_rules),
+        cmocka_unit_test(test_whatif_rules), cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_data_loading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,7 +28,7 @@ struct bgviews {
     double secs[APP_NVIEWS];
     struct critpath_view *cpv; /* built first: the header shows it */
     char cp_err[256];
-    double cp_secs;
+    double cp_secs, cp_cpu_secs; /* wall and the worker's CPU time */
     _Atomic int cp_done;
     _Atomic int ndone;  /* order[0..ndone) are built */
     _Atomic int cancel; /* stop after the current view */
@@ -40,11 +40,15 @@ struct bgviews {
     pthread_t th;
 };
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+static double now_s(void)
+{
+    return clock_s(CLOCK_MONOTONIC);
 }
 
 void bgviews_build_one(struct analysis *an, const char *arch, int i, struct table **tab,
@@ -96,7 +100,7 @@ struct bgviews *bgviews_new(const struct trace *t, const char *arch, const bool 
     for (int i = 0; i < APP_NVIEWS; i++)
         bg->secs[i] = -1;
     bg->shown_pct = -1;
-    bg->cp_secs = -1;
+    bg->cp_secs = bg->cp_cpu_secs = -1;
     return bg;
 }
 
@@ -116,9 +120,10 @@ static void *worker(void *arg)
 {
     struct bgviews *bg = arg;
     if (!atomic_load(&bg->cancel)) {
-        double t0 = now_s();
+        double t0 = now_s(), c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
         bg->cpv = critpath_view_new(bg->t, bg->cp_err);
         bg->cp_secs = now_s() - t0;
+        bg->cp_cpu_secs = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
         atomic_store_explicit(&bg->cp_done, 1, memory_order_release);
     }
     if (bg->n && !atomic_load(&bg->cancel))
@@ -280,6 +285,11 @@ void bgviews_free(struct bgviews *bg)
 double bgviews_critpath_seconds(const struct bgviews *bg)
 {
     return bg ? bg->cp_secs : -1;
+}
+
+double bgviews_critpath_cpu_seconds(const struct bgviews *bg)
+{
+    return bg ? bg->cp_cpu_secs : -1;
 }
 
 const char *bgviews_critpath_error(const struct bgviews *bg)

@@ -53,6 +53,9 @@ bool bgviews_critpath_coming(const struct bgviews *bg);
 const char *bgviews_critpath_error(const struct bgviews *bg);
 /* Seconds the critical path took on the worker, -1: not built. */
 double bgviews_critpath_seconds(const struct bgviews *bg);
+/* The CPU time its thread spent on it (wall time counts other processes
+ * on a shared machine too); -1 likewise. */
+double bgviews_critpath_cpu_seconds(const struct bgviews *bg);
 /* Percent of the wanted views (and the critical path) built. */
 int bgviews_percent(const struct bgviews *bg);
 /* UI thread: hand the finished views to the app (a->views, a->views_err,

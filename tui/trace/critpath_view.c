@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/critpath/cp_bounds.h"
 #include "core/critpath/cp_frame.h"
 #include "core/critpath/cp_whatif.h"
 #include "core/critpath/critpath.h"
@@ -23,11 +24,9 @@ struct cpv_ev {
 
 struct critpath_view {
     const struct trace *t;
-    size_t ng;              /* regions with a path */
-    bool steps;             /* the regions are ProfilerSteps */
-    int64_t by[CPB__COUNT]; /* summed spans of the paths' edges by bound */
-    int64_t length;         /* summed path lengths */
-    struct cpv_ev *evs;     /* by ev */
+    bool steps;          /* the regions are ProfilerSteps */
+    struct cp_bounds cb; /* the regions' paths summed */
+    struct cpv_ev *evs;  /* by ev */
     size_t nevs;
     struct cpv_ev *incl; /* by ev: with what each ran (critpath_view_subtree_us) */
     size_t nincl;
@@ -216,15 +215,9 @@ struct critpath_view *critpath_view_new(const struct trace *t, char *err)
         struct cp_graph *g = critpath_build(f, nsteps ? trace_str(t, steps[k]) : "", 0, err);
         if (!g)
             break;
-        if (g->ok) {
-            cv->ng++;
-            cv->length += g->length;
-            for (size_t i = 0; i < g->path.n; i++) {
-                const struct cp_edge *e = &g->edges.v[g->path.v[i]];
-                cv->by[critpath_bound_by(g, e)] += e->span;
-            }
+        cp_bounds_add(&cv->cb, g);
+        if (g->ok)
             collect_path(cv, f, g, &c);
-        }
         critpath_free(g);
     }
     free(steps);
@@ -235,7 +228,7 @@ struct critpath_view *critpath_view_new(const struct trace *t, char *err)
         qsort(cv->spans, cv->nspans, sizeof(*cv->spans), span_cmp);
     cv->evs = c.evs.v;
     cv->nevs = merge_evs(c.evs.v, c.evs.n);
-    if (!cv->ng) {
+    if (!cv->cb.regions) {
         if (!err[0])
             snprintf(err, 256, "the critical path's graph has a cycle");
         critpath_view_free(cv);
@@ -259,43 +252,22 @@ void critpath_view_free(struct critpath_view *cv)
     free(cv);
 }
 
-/* The bounds as the header names them. */
-static const char *bound_short(enum cp_bound b)
-{
-    static const char *const names[] = {"",         "CPU",    "GPU compute",
-                                        "GPU comm", "launch", "kernel gaps"};
-    return b < CPB__COUNT ? names[b] : "";
-}
-
 void critpath_view_bound_text(const struct critpath_view *cv, int width, bool ascii, char *out,
                               size_t n)
 {
     out[0] = '\0';
-    int64_t total = 0;
-    for (int b = 0; b < CPB__COUNT; b++)
-        total += cv->by[b];
-    if (total <= 0 || n < 2)
+    enum cp_bound order[CPB__COUNT];
+    int m = cp_bounds_order(&cv->cb, order);
+    if (!m || n < 2)
         return;
-    /* The bounds by share, largest first (the zero-weight edges are none). */
-    int order[CPB__COUNT], m = 0;
-    for (int b = CPB_NONE + 1; b < CPB__COUNT; b++) {
-        if (100 * cv->by[b] < total)
-            continue;
-        int at = m++;
-        while (at && cv->by[order[at - 1]] < cv->by[b]) {
-            order[at] = order[at - 1];
-            at--;
-        }
-        order[at] = b;
-    }
     const char *sep = ascii ? " / " : " \xc2\xb7 ";
     struct strbuf sb = STRBUF_INIT;
     sb_puts(&sb, "bound:");
     size_t kept = 0;
     for (int k = 0; k < m; k++) {
         size_t before = sb.len;
-        sb_printf(&sb, "%s%s %.0f %%", k ? sep : " ", bound_short((enum cp_bound)order[k]),
-                  100.0 * (double)cv->by[order[k]] / (double)total);
+        sb_printf(&sb, "%s%s %.0f %%", k ? sep : " ", cp_bounds_short_name(order[k]),
+                  cp_bounds_share(&cv->cb, order[k]));
         if ((int)text_width(sb_str(&sb), sb.len) > width) {
             sb.len = before;
             break;
@@ -312,12 +284,12 @@ void critpath_view_bound_text(const struct critpath_view *cv, int width, bool as
 size_t critpath_view_regions(const struct critpath_view *cv, bool *steps)
 {
     *steps = cv->steps;
-    return cv->ng;
+    return cv->cb.regions;
 }
 
 int64_t critpath_view_length(const struct critpath_view *cv)
 {
-    return cv->length;
+    return cv->cb.length;
 }
 
 static const struct cpv_ev *find_ev(const struct critpath_view *cv, uint32_t ev)

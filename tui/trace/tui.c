@@ -425,8 +425,8 @@ static void print_timing(const struct loader *ld, const struct bgviews *bg, doub
     if (ld->phase_t0[0] > 0)
         fprintf(stderr, "torchtop: timing first screen at %.3f s\n", shown - ld->phase_t0[0]);
     if (bgviews_critpath_seconds(bg) >= 0)
-        fprintf(stderr, "torchtop: timing background %-12s %.3f s\n", "critical-path",
-                bgviews_critpath_seconds(bg));
+        fprintf(stderr, "torchtop: timing background %-12s %.3f s (cpu %.3f s)\n", "critical-path",
+                bgviews_critpath_seconds(bg), bgviews_critpath_cpu_seconds(bg));
     for (int i = 0; i < APP_NVIEWS; i++)
         if (bgviews_seconds(bg, i) >= 0)
             fprintf(stderr, "torchtop: timing background %-12s %.3f s\n", app_view_names[i],
