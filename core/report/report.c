@@ -11,6 +11,7 @@
 #include "core/base/display.h"
 #include "core/analysis/hta_report.h"
 #include "core/critpath/cp_report.h"
+#include "core/findings/findings.h"
 #include "core/analysis/graphs.h"
 #include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
@@ -119,6 +120,18 @@ static bool build_critpath(struct analysis *a, const struct report_opts *o, stru
     return cp_report_tables(a->t, &co, out, err);
 }
 
+static bool build_findings(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                           char *err)
+{
+    (void)o;
+    struct findings fs;
+    if (!findings_run(a->t, &fs, err))
+        return false;
+    findings_tables(a->t, &fs, out);
+    findings_free(&fs);
+    return true;
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -211,6 +224,8 @@ const struct report_table report_tables[] = {
     {"graphs", "CUDA/HIP graph replays per graph and per node position", build_graphs, false},
     {"critical-path", "HTA critical path per step: length, share by bound, ops and kernels on it",
      build_critpath, false},
+    {"findings", "what to fix first: each finding's saving on the critical path and evidence",
+     build_findings, false},
     {NULL, NULL, NULL, false},
 };
 

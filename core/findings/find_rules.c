@@ -1,0 +1,435 @@
+/* The findings' rules: which critical-path edges each problem costs, and
+ * the evidence behind them (docs/metrics.md, "Findings"). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/critpath/cp_frame.h"
+#include "core/findings/find_rules.h"
+#include "core/symbols/traceback.h"
+
+/* A kernel shorter than this that waits at least its own time for its
+ * launch is launch-bound (µs). */
+#define FIND_SHORT_KERNEL_US 10
+/* Kernels per sequence in the launch-bound evidence. */
+#define FIND_SEQ_MAX 4
+/* Characters of each kernel's name in a sequence key. */
+#define FIND_SEQ_NAME 48
+
+/* Rule-specific sums in find_rule_acc.extra. */
+enum {
+    X_COUNT = 0,    /* syncs, short kernels, ... seen on the path */
+    X_PAGEABLE = 1, /* copy: µs of pageable host-to-device copies on the path */
+};
+
+static void add_item(struct find_rule_acc *acc, const char *key, uint32_t ev, int64_t us)
+{
+    VEC_PUSH(&acc->items, ((struct find_item){strtab_intern_cstr(&acc->keys, key), ev, us}));
+}
+
+static const struct cp_row *edge_row(const struct cp_graph *g, const struct cp_edge *e)
+{
+    return e->attr == IDX_NONE ? NULL : &g->f->rows.v[e->attr];
+}
+
+static const struct cp_row *node_row(const struct cp_graph *g, uint32_t node)
+{
+    return &g->f->rows.v[g->nodes.v[node].row];
+}
+
+/* The outermost cpu_op around ev (ev itself included), IDX_NONE: the op a
+ * user's line called. */
+static uint32_t outer_op(const struct trace *t, uint32_t ev)
+{
+    uint32_t best = IDX_NONE;
+    for (uint32_t p = ev; p != IDX_NONE; p = t->ev.v[p].parent)
+        if (t->ev.v[p].kind == EVK_CPU_OP)
+            best = p;
+    return best;
+}
+
+const char *find_python_line(const struct trace *t, uint32_t ev, struct strbuf *buf)
+{
+    struct traceback tb;
+    traceback_init(&tb);
+    traceback_of_event_forward(&tb, t, ev);
+    const struct tb_frame *pick = NULL;
+    for (size_t i = 0; i < tb.frames.n; i++) {
+        const struct tb_frame *f = &tb.frames.v[i];
+        if (f->kind != TB_PYTHON || !f->file || (f->flags & TBF_MODULE))
+            continue;
+        if (!pick)
+            pick = f;
+        if (!strstr(f->file, "torch/")) {
+            pick = f;
+            break;
+        }
+    }
+    const char *out = NULL;
+    if (pick) {
+        sb_clear(buf);
+        sb_printf(buf, "%s(%lld): %s", pick->file, (long long)pick->line, pick->name);
+        out = sb_str(buf);
+    }
+    traceback_done(&tb);
+    return out;
+}
+
+const char *find_rule_cannot(enum finding_kind k, const struct trace *t, bool has_sync)
+{
+    (void)t;
+    if (k == FK_SYNC && !has_sync)
+        return "the trace has no cuda_sync events, so the critical path cannot see the host "
+               "wait for the GPU: record with PyTorch 2.1 or newer and "
+               "experimental_config=_ExperimentalConfig(enable_cuda_sync_events=True)";
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* sync                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* After each host sync on the path (a sync edge into a host call's end),
+ * the path's edges up to the next GPU work: the GPU drained and waiting
+ * for the host to launch again. */
+static void rule_sync(struct find_step *s, struct find_rule_acc *acc)
+{
+    struct cp_graph *g = s->g;
+    struct strbuf key = STRBUF_INIT;
+    for (size_t k = 0; k < g->path.n; k++) {
+        const struct cp_edge *e = &g->edges.v[g->path.v[k]];
+        if (e->type != CPE_SYNC || cp_row_on_gpu(node_row(g, e->dst)))
+            continue;
+        int64_t drain = 0;
+        for (size_t j = k + 1; j < g->path.n; j++) {
+            const struct cp_edge *d = &g->edges.v[g->path.v[j]];
+            const struct cp_row *r = edge_row(g, d);
+            if (d->type == CPE_OPERATOR && r && cp_row_on_gpu(r))
+                break;
+            if (d->type == CPE_SYNC)
+                break;
+            s->sel[g->path.v[j]] = 1;
+            drain += d->weight;
+        }
+        acc->extra[X_COUNT]++;
+        uint32_t call = node_row(g, e->dst)->ev;
+        uint32_t op = outer_op(s->t, call);
+        sb_clear(&key);
+        if (op != IDX_NONE && op != call)
+            sb_printf(&key, "%s (%s)", trace_str(s->t, s->t->ev.v[op].name),
+                      trace_str(s->t, s->t->ev.v[call].name));
+        else
+            sb_puts(&key, trace_str(s->t, s->t->ev.v[call].name));
+        add_item(acc, sb_str(&key), call, drain);
+    }
+    sb_free(&key);
+}
+
+/* ------------------------------------------------------------------------ */
+/* data-loading                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* The DataLoader event around ev (itself included): its
+ * enumerate(DataLoader)... op or a torch/utils/data/ Python frame;
+ * IDX_NONE. */
+static uint32_t data_loader_of(const struct trace *t, uint32_t ev)
+{
+    uint32_t found = IDX_NONE;
+    for (uint32_t p = ev; p != IDX_NONE; p = t->ev.v[p].parent) {
+        const struct event *e = &t->ev.v[p];
+        const char *n = trace_str(t, e->name);
+        if (!strncmp(n, "enumerate(DataLoader)", 21) ||
+            (e->kind == EVK_PYTHON && strstr(n, "torch/utils/data/")))
+            found = p;
+    }
+    return found;
+}
+
+/* Host edges (ops, and the gaps between top-level ops) inside the
+ * DataLoader's next(). */
+static void rule_data_loading(struct find_step *s, struct find_rule_acc *acc)
+{
+    struct cp_graph *g = s->g;
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        uint32_t dl = IDX_NONE;
+        if (d->type == CPE_OPERATOR) {
+            const struct cp_row *r = edge_row(g, d);
+            if (r && !cp_row_on_gpu(r))
+                dl = data_loader_of(s->t, r->ev);
+        } else if (d->type == CPE_DEPENDENCY) {
+            const struct cp_row *a = node_row(g, d->src), *b = node_row(g, d->dst);
+            if (!cp_row_on_gpu(a) && !cp_row_on_gpu(b)) {
+                dl = data_loader_of(s->t, b->ev);
+                if (dl == IDX_NONE)
+                    dl = data_loader_of(s->t, a->ev);
+            }
+        }
+        if (dl == IDX_NONE)
+            continue;
+        s->sel[e] = 1;
+        if (s->on_path[e] && d->weight > 0)
+            add_item(acc, trace_str(s->t, s->t->ev.v[dl].name), dl, d->weight);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* copy                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Memcpy spans on the GPU and the host calls that launched them. */
+static void rule_copy(struct find_step *s, struct find_rule_acc *acc)
+{
+    struct cp_graph *g = s->g;
+    const struct cp_row *rows = g->f->rows.v;
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        const struct cp_row *r = edge_row(g, d);
+        if (d->type != CPE_OPERATOR || !r || !cp_row_on_gpu(r) ||
+            s->t->ev.v[r->ev].kind != EVK_MEMCPY)
+            continue;
+        s->sel[e] = 1;
+        int64_t us = s->on_path[e] ? d->weight : 0;
+        if (r->ic >= 0 && s->op_edge[r->ic] != IDX_NONE) {
+            uint32_t le = s->op_edge[r->ic];
+            s->sel[le] = 1;
+            us += s->on_path[le] ? g->edges.v[le].weight : 0;
+        }
+        if (!us)
+            continue;
+        const char *name = trace_str(s->t, r->name);
+        if (strstr(name, "Pageable"))
+            acc->extra[X_PAGEABLE] += us;
+        uint32_t ev = r->ic >= 0 ? rows[r->ic].ev : r->ev;
+        uint32_t op = outer_op(s->t, ev);
+        add_item(acc, name, op != IDX_NONE ? op : r->ev, us);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* launch-bound                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Whether GPU edge e is a short kernel that waited at least its own time
+ * for its launch: then its waits (launch delay, kernel-kernel gap) and its
+ * launch call are marked, and the waits on the path returned in *wait. */
+static bool short_launch_bound(struct find_step *s, uint32_t e, int64_t *wait)
+{
+    struct cp_graph *g = s->g;
+    const struct cp_edge *d = &g->edges.v[e];
+    const struct cp_row *r = edge_row(g, d);
+    if (d->type != CPE_OPERATOR || !r || !cp_row_on_gpu(r) ||
+        s->t->ev.v[r->ev].kind != EVK_KERNEL || critpath_bound_by(g, d) != CPB_GPU_COMPUTE ||
+        r->dur >= FIND_SHORT_KERNEL_US)
+        return false;
+    int64_t gap = 0;
+    for (uint32_t j = g->in_first[d->src]; j < g->in_first[d->src + 1]; j++) {
+        const struct cp_edge *in = &g->edges.v[g->in_edges[j]];
+        if ((in->type == CPE_LAUNCH_DELAY || in->type == CPE_KERNEL_KERNEL) && in->weight > gap)
+            gap = in->weight;
+    }
+    if (!gap || gap < r->dur)
+        return false;
+    *wait = 0;
+    for (uint32_t j = g->in_first[d->src]; j < g->in_first[d->src + 1]; j++) {
+        uint32_t ie = g->in_edges[j];
+        const struct cp_edge *in = &g->edges.v[ie];
+        if (in->type != CPE_LAUNCH_DELAY && in->type != CPE_KERNEL_KERNEL)
+            continue;
+        s->sel[ie] = 1;
+        if (s->on_path[ie])
+            *wait += in->weight;
+    }
+    if (r->ic >= 0 && s->op_edge[r->ic] != IDX_NONE) {
+        uint32_t le = s->op_edge[r->ic];
+        s->sel[le] = 1;
+        if (s->on_path[le])
+            *wait += g->edges.v[le].weight;
+    }
+    return true;
+}
+
+static void seq_flush(struct find_step *s, struct find_rule_acc *acc, struct strbuf *key,
+                      uint32_t first, int64_t wait, unsigned *n)
+{
+    if (*n && wait > 0) {
+        uint32_t op = outer_op(s->t, first);
+        add_item(acc, sb_str(key), op != IDX_NONE ? op : first, wait);
+    }
+    sb_clear(key);
+    *n = 0;
+}
+
+/* Short kernels that wait for their launch; the evidence is their runs
+ * along the path (up to FIND_SEQ_MAX kernels), by kernel names. */
+static void rule_launch_bound(struct find_step *s, struct find_rule_acc *acc)
+{
+    struct cp_graph *g = s->g;
+    /* a kernel off the path whose launch call is on it: the host time
+     * that launching it costs */
+    for (size_t e = 0; e < g->edges.n; e++) {
+        int64_t w;
+        if (s->on_path[e] || !short_launch_bound(s, (uint32_t)e, &w) || w <= 0)
+            continue;
+        acc->extra[X_COUNT]++;
+        const struct cp_row *r = edge_row(g, &g->edges.v[e]);
+        uint32_t ev = r->ic >= 0 ? g->f->rows.v[r->ic].ev : r->ev, op = outer_op(s->t, ev);
+        char key[FIND_SEQ_NAME + 1];
+        snprintf(key, sizeof(key), "%s", trace_str(s->t, r->name));
+        add_item(acc, key, op != IDX_NONE ? op : ev, w);
+    }
+    struct strbuf key = STRBUF_INIT;
+    unsigned n = 0;
+    uint32_t first = IDX_NONE;
+    int64_t wait = 0;
+    for (size_t k = 0; k < g->path.n; k++) {
+        uint32_t e = g->path.v[k];
+        const struct cp_edge *d = &g->edges.v[e];
+        const struct cp_row *r = edge_row(g, d);
+        if (d->type != CPE_OPERATOR || !r || !cp_row_on_gpu(r))
+            continue;
+        int64_t w;
+        if (!short_launch_bound(s, e, &w)) {
+            seq_flush(s, acc, &key, first, wait, &n);
+            continue;
+        }
+        acc->extra[X_COUNT]++;
+        if (n == FIND_SEQ_MAX)
+            seq_flush(s, acc, &key, first, wait, &n);
+        if (!n) {
+            first = r->ic >= 0 ? g->f->rows.v[r->ic].ev : r->ev;
+            wait = 0;
+        }
+        sb_printf(&key, "%s%.*s", n ? " → " : "", FIND_SEQ_NAME, trace_str(s->t, r->name));
+        wait += w;
+        n++;
+    }
+    seq_flush(s, acc, &key, first, wait, &n);
+    sb_free(&key);
+}
+
+/* ------------------------------------------------------------------------ */
+/* exposed-comm and cpu-bound                                               */
+/* ------------------------------------------------------------------------ */
+
+static void rule_exposed_comm(struct find_step *s, struct find_rule_acc *acc)
+{
+    struct cp_graph *g = s->g;
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        if (d->type != CPE_OPERATOR || critpath_bound_by(g, d) != CPB_GPU_COMM)
+            continue;
+        s->sel[e] = 1;
+        const struct cp_row *r = edge_row(g, d);
+        if (s->on_path[e] && d->weight > 0)
+            add_item(acc, trace_str(s->t, r->name), r->ev, d->weight);
+    }
+}
+
+/* Host op time no earlier rule took. */
+static void rule_cpu_bound(struct find_step *s, struct find_rule_acc *acc)
+{
+    struct cp_graph *g = s->g;
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        if (s->claimed[e] || d->type != CPE_OPERATOR || critpath_bound_by(g, d) != CPB_CPU)
+            continue;
+        s->sel[e] = 1;
+        if (!s->on_path[e] || d->weight <= 0)
+            continue;
+        const struct cp_row *r = edge_row(g, d);
+        uint32_t op = outer_op(s->t, r->ev);
+        if (op == IDX_NONE)
+            op = r->ev;
+        add_item(acc, trace_str(s->t, s->t->ev.v[op].name), op, d->weight);
+    }
+}
+
+void find_rule_select(enum finding_kind k, struct find_step *s, struct find_rule_acc *acc)
+{
+    switch (k) {
+    case FK_SYNC:
+        rule_sync(s, acc);
+        break;
+    case FK_DATA_LOADING:
+        rule_data_loading(s, acc);
+        break;
+    case FK_COPY:
+        rule_copy(s, acc);
+        break;
+    case FK_LAUNCH_BOUND:
+        rule_launch_bound(s, acc);
+        break;
+    case FK_EXPOSED_COMM:
+        rule_exposed_comm(s, acc);
+        break;
+    case FK_CPU_BOUND:
+        rule_cpu_bound(s, acc);
+        break;
+    case FK__COUNT:
+        break;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statements                                                               */
+/* ------------------------------------------------------------------------ */
+
+void find_rule_statement(enum finding_kind k, const struct find_rule_acc *acc, unsigned nsteps,
+                         const struct finding *f, struct strbuf *out)
+{
+    const char *top = f->evidence.n ? f->evidence.v[0].text : "";
+    /* the evidence text starts with its key, then " ×N/step" */
+    const char *cut = strstr(top, " ×");
+    size_t toplen = cut ? (size_t)(cut - top) : strlen(top);
+    double per = nsteps ? (double)acc->extra[X_COUNT] / nsteps : 0;
+    switch (k) {
+    case FK_SYNC:
+        sb_printf(out,
+                  "%.3g host sync%s per step drain%s the GPU, which then waits for the next "
+                  "launch; most after %.*s: move .item()/.cpu()/nonzero out of the loop or "
+                  "after the step",
+                  per, per == 1 ? "" : "s", per == 1 ? "s" : "", (int)toplen, top);
+        break;
+    case FK_DATA_LOADING:
+        sb_printf(out,
+                  "the step waits for the DataLoader (%.*s): more workers, pin_memory=True, "
+                  "prefetching",
+                  (int)toplen, top);
+        break;
+    case FK_COPY:
+        sb_printf(out, "copies on the critical path (most: %.*s)", (int)toplen, top);
+        if (acc->extra[X_PAGEABLE])
+            sb_printf(out,
+                      ", %lld µs/step pageable host-to-device: pin the host memory and copy "
+                      "with non_blocking=True",
+                      (long long)(acc->extra[X_PAGEABLE] / (nsteps ? nsteps : 1)));
+        else
+            sb_puts(out, ": overlap them with compute on a side stream, or keep the data on "
+                         "the GPU");
+        break;
+    case FK_LAUNCH_BOUND:
+        sb_printf(out,
+                  "%.3g short kernels (< %d µs) per step wait longer for their launch than "
+                  "they run, their launches or waits on the critical path; most time in %.*s: fuse "
+                  "them (torch.compile) or "
+                  "capture them in a CUDA graph",
+                  per, FIND_SHORT_KERNEL_US, (int)toplen, top);
+        break;
+    case FK_EXPOSED_COMM:
+        sb_printf(out,
+                  "communication nothing overlaps is on the critical path (most: %.*s): "
+                  "overlap it with compute (DDP buckets, FSDP prefetch) or shrink it",
+                  (int)toplen, top);
+        break;
+    case FK_CPU_BOUND:
+        sb_printf(out,
+                  "the GPU waits for the host: host ops no other finding explains are on the "
+                  "critical path, most in %.*s",
+                  (int)toplen, top);
+        break;
+    case FK__COUNT:
+        break;
+    }
+}
