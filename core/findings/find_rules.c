@@ -199,7 +199,7 @@ static void rule_copy(struct find_step *s, struct find_rule_acc *acc)
         if (!us)
             continue;
         const char *name = trace_str(s->t, r->name);
-        if (strstr(name, "Pageable"))
+        if (strstr(name, "HtoD") && strstr(name, "Pageable"))
             acc->extra[X_PAGEABLE] += us;
         uint32_t ev = r->ic >= 0 ? rows[r->ic].ev : r->ev;
         uint32_t op = outer_op(s->t, ev);
@@ -327,13 +327,16 @@ static void rule_exposed_comm(struct find_step *s, struct find_rule_acc *acc)
     }
 }
 
-/* Host op time no earlier rule took. */
+/* Host op time no earlier rule took, sync calls left out. */
 static void rule_cpu_bound(struct find_step *s, struct find_rule_acc *acc)
 {
     struct cp_graph *g = s->g;
     for (size_t e = 0; e < g->edges.n; e++) {
         const struct cp_edge *d = &g->edges.v[e];
         if (s->claimed[e] || d->type != CPE_OPERATOR || critpath_bound_by(g, d) != CPB_CPU)
+            continue;
+        /* time blocked in a sync call is the GPU's, not the host's */
+        if (strstr(trace_str(s->t, edge_row(g, d)->name), "Synchronize"))
             continue;
         s->sel[e] = 1;
         if (!s->on_path[e] || d->weight <= 0)
@@ -387,10 +390,11 @@ void find_rule_statement(enum finding_kind k, const struct find_rule_acc *acc, u
     switch (k) {
     case FK_SYNC:
         sb_printf(out,
-                  "%.3g host sync%s per step drain%s the GPU, which then waits for the next "
+                  "%.*f host sync%s per step drain%s the GPU, which then waits for the next "
                   "launch; most after %.*s: move .item()/.cpu()/nonzero out of the loop or "
                   "after the step",
-                  per, per == 1 ? "" : "s", per == 1 ? "s" : "", (int)toplen, top);
+                  per >= 10 ? 0 : 1, per, per == 1 ? "" : "s", per == 1 ? "s" : "", (int)toplen,
+                  top);
         break;
     case FK_DATA_LOADING:
         sb_printf(out,
@@ -411,11 +415,11 @@ void find_rule_statement(enum finding_kind k, const struct find_rule_acc *acc, u
         break;
     case FK_LAUNCH_BOUND:
         sb_printf(out,
-                  "%.3g short kernels (< %d µs) per step wait longer for their launch than "
+                  "%.*f short kernels (< %d µs) per step wait longer for their launch than "
                   "they run, their launches or waits on the critical path; most time in %.*s: fuse "
                   "them (torch.compile) or "
                   "capture them in a CUDA graph",
-                  per, FIND_SHORT_KERNEL_US, (int)toplen, top);
+                  per >= 10 ? 0 : 1, per, FIND_SHORT_KERNEL_US, (int)toplen, top);
         break;
     case FK_EXPOSED_COMM:
         sb_printf(out,
