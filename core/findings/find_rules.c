@@ -49,7 +49,7 @@ static uint32_t outer_op(const struct trace *t, uint32_t ev)
     return best;
 }
 
-const char *find_python_line(const struct trace *t, uint32_t ev, struct strbuf *buf)
+const char *find_rule_python_line(const struct trace *t, uint32_t ev, struct strbuf *buf)
 {
     struct traceback tb;
     traceback_init(&tb);
@@ -90,30 +90,74 @@ const char *find_rule_cannot(enum finding_kind k, const struct trace *t, bool ha
 /* sync                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* After each host sync on the path (a sync edge into a host call's end),
- * the path's edges up to the next GPU work: the GPU drained and waiting
- * for the host to launch again. */
+/* The start of the first GPU work on `stream` at or after `from` (µs),
+ * INT64_MAX when none. */
+static int64_t next_gpu_start(const struct cp_graph *g, int64_t stream, int64_t from)
+{
+    int64_t best = INT64_MAX;
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        const struct cp_row *r = edge_row(g, d);
+        if (d->type != CPE_OPERATOR || !r || r->stream != stream)
+            continue;
+        int64_t ts = g->nodes.v[d->src].ts;
+        if (ts >= from && ts < best)
+            best = ts;
+    }
+    return best;
+}
+
+/* Whether edge d lies in the drain [from, to] after a sync on host row
+ * trow: the host's ops and dependencies on that thread, the launch delays
+ * into the GPU, and the gaps of a stream across `from`. */
+static bool in_drain(const struct cp_graph *g, const struct cp_edge *d, uint32_t trow, int64_t from,
+                     int64_t to)
+{
+    int64_t a = g->nodes.v[d->src].ts, b = g->nodes.v[d->dst].ts;
+    switch (d->type) {
+    case CPE_KERNEL_KERNEL:
+        return d->weight > 0 && a <= from && b > from;
+    case CPE_LAUNCH_DELAY:
+        return a >= from && b <= to;
+    case CPE_OPERATOR:
+    case CPE_DEPENDENCY: {
+        const struct cp_row *r = node_row(g, d->src);
+        return !cp_row_on_gpu(r) && r->trow == trow && a >= from && b <= to;
+    }
+    default:
+        return false;
+    }
+}
+
+/* For each host sync (a sync edge from GPU work into a host call's end):
+ * the GPU sat drained from the sync's return until its stream ran again,
+ * while the host got to its next launch. The edges of that drain are
+ * taken: the host's edges on the sync's thread, the launch delays, the
+ * stream's gaps across the return; whichever the path went through. */
 static void rule_sync(struct find_step *s, struct find_rule_acc *acc)
 {
     struct cp_graph *g = s->g;
     struct strbuf key = STRBUF_INIT;
-    for (size_t k = 0; k < g->path.n; k++) {
-        const struct cp_edge *e = &g->edges.v[g->path.v[k]];
-        if (e->type != CPE_SYNC || cp_row_on_gpu(node_row(g, e->dst)))
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        const struct cp_row *host = node_row(g, d->dst), *gpu = node_row(g, d->src);
+        if (d->type != CPE_SYNC || cp_row_on_gpu(host) || !cp_row_on_gpu(gpu))
             continue;
+        int64_t from = g->nodes.v[d->dst].ts;
+        int64_t to = next_gpu_start(g, gpu->stream, from);
         int64_t drain = 0;
-        for (size_t j = k + 1; j < g->path.n; j++) {
-            const struct cp_edge *d = &g->edges.v[g->path.v[j]];
-            const struct cp_row *r = edge_row(g, d);
-            if (d->type == CPE_OPERATOR && r && cp_row_on_gpu(r))
-                break;
-            if (d->type == CPE_SYNC)
-                break;
-            s->sel[g->path.v[j]] = 1;
-            drain += d->weight;
+        for (size_t j = 0; j < g->edges.n; j++) {
+            const struct cp_edge *x = &g->edges.v[j];
+            if (!in_drain(g, x, host->trow, from, to))
+                continue;
+            s->sel[j] = 1;
+            if (s->on_path[j])
+                drain += x->weight;
         }
+        if (drain <= 0)
+            continue;
         acc->extra[X_COUNT]++;
-        uint32_t call = node_row(g, e->dst)->ev;
+        uint32_t call = host->ev;
         uint32_t op = outer_op(s->t, call);
         sb_clear(&key);
         if (op != IDX_NONE && op != call)

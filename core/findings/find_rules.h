@@ -51,6 +51,6 @@ void find_rule_statement(enum finding_kind k, const struct find_rule_acc *acc, u
 
 /* The Python line behind event ev ("file.py(12): func"), the innermost
  * frame outside torch/ when there is one; NULL when the trace has none. */
-const char *find_python_line(const struct trace *t, uint32_t ev, struct strbuf *buf);
+const char *find_rule_python_line(const struct trace *t, uint32_t ev, struct strbuf *buf);
 
 #endif

@@ -77,8 +77,9 @@ static struct table *findings_table(const struct findings *fs)
                        fs->step_us ? 100.0 * (double)fs->together_us / (double)fs->step_us : 0);
     if (fs->short_steps)
         table_add_note(tab,
-                       "%u step%s left out: a critical path under a tenth of the longest "
-                       "(a step the profiler cut short)",
+                       "%u step%s left out: the last one, whose events HTA's filter leaves "
+                       "out, or a critical path under a tenth of the longest (a step the "
+                       "profiler cut short)",
                        fs->short_steps, fs->short_steps == 1 ? "" : "s");
     if (!fs->v.n)
         table_add_note(tab, "no finding saves %.0f %% of the step or more", FINDINGS_MIN_PCT);

@@ -25,7 +25,8 @@ const char *findings_kind_name(enum finding_kind k)
 /* Evidence rows a finding keeps. */
 #define FINDINGS_MAX_EVIDENCE 5
 /* A step whose path is shorter than this share of the longest one is a
- * truncated step (HTA's last-step filter leaves one): left out. */
+ * truncated step: left out, as is the last step when HTA's filter left its
+ * events out (cp_frame.step_filter). */
 #define FINDINGS_SHORT_STEP 0.1
 
 static double sel_factor(const struct cp_graph *g, uint32_t e, void *ud)
@@ -153,7 +154,7 @@ static void build_evidence(const struct trace *t, struct find_rule_acc *acc, uns
         sb_printf(&sb, "%s ×%.*f/step, %lld µs/step on the path", strtab_str(&acc->keys, m[i].key),
                   per_step >= 10 || per_step == (double)(int64_t)per_step ? 0 : 1, per_step,
                   (long long)(nsteps ? m[i].us / nsteps : 0));
-        const char *line = find_python_line(t, m[i].ev, &py);
+        const char *line = find_rule_python_line(t, m[i].ev, &py);
         if (line)
             sb_printf(&sb, ", at %s", line);
         struct finding_evidence *ev = VEC_ADD(&fd->evidence);
@@ -230,7 +231,10 @@ bool findings_run(const struct trace *t, struct findings *out, char *err)
     uint32_t *kept = xcalloc(nregions, sizeof(*kept));
     size_t nkept = 0;
     for (size_t k = 0; k < nregions && ok; k++) {
-        if (len[k] <= 0 || (double)len[k] < FINDINGS_SHORT_STEP * (double)longest) {
+        /* HTA's filter left the last step's events out: its region is not
+         * a step */
+        bool filtered = r.f->step_filter && nsteps > 1 && k == nsteps - 1;
+        if (filtered || len[k] <= 0 || (double)len[k] < FINDINGS_SHORT_STEP * (double)longest) {
             out->short_steps++;
             continue;
         }

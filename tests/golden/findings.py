@@ -6,7 +6,10 @@ each saving against the step and against the critical path's own what-if
 saves at least as much; exposed-comm zeroes exactly the communication
 edges), the overlap note, and the findings, savings and top evidence in a
 golden file (tests/golden/findings.expected; UPDATE_EXPECTED=1 rewrites
-it). Prints 'N passed, N failed'."""
+it). On generated traces: nothing above 2 % of the step without an
+injected problem; each problem `gen --inject` writes, alone and several
+together, found by its rule within 10 % of its size and ranked by size.
+Prints 'N passed, N failed'."""
 import argparse
 import csv
 import glob
@@ -64,8 +67,9 @@ def whatif_saving(path, rules, kept):
     return sum(r["saving_us"] for r in rows) // max(len(rows), 1)
 
 
-def kept_regions(path):
-    """The regions findings keep: paths of at least a tenth of the longest."""
+def kept_regions(path, region):
+    """The regions findings keep: those its region names (FIRST..LAST, or
+    one), of paths at least a tenth of the longest."""
     rc, out, err = run("report", "-q", "--no-header", "-f", "json", "-t", "critical-path",
                        "--what-if", "cpu_bound=1", path)
     if rc:
@@ -73,6 +77,11 @@ def kept_regions(path):
     tabs = {t["name"]: t for t in json.loads(out)["tables"]}
     lens = {r["region"]: r["before_us"] for r in tabs["critical_path_what_if"]["rows"]}
     longest = max(lens.values(), default=0)
+    names = list(lens)
+    first, _, last = region.partition("..")
+    if first in lens:
+        names = names[names.index(first):names.index(last or first) + 1]
+        lens = {k: lens[k] for k in names}
     return {k: v for k, v in lens.items() if v > 0 and v >= 0.1 * longest}
 
 
@@ -106,7 +115,8 @@ def check_trace(path, golden):
     check(rc == 0 and lines and lines[0] == SCHEMA, "%s: CSV header %s" % (name, lines[:1]))
     check(len(lines) - 1 == len(f["rows"]), "%s: CSV %d rows, JSON %d"
           % (name, len(lines) - 1, len(f["rows"])))
-    kept = kept_regions(path)
+    region = f["rows"][0]["region"] if f["rows"] else ""
+    kept = kept_regions(path, region)
     step = sum(kept.values()) // max(len(kept), 1)
     savings = [r["saving_us"] for r in f["rows"]]
     check(savings == sorted(savings, reverse=True), "%s: not by saving: %s" % (name, savings))
@@ -153,6 +163,49 @@ def check_generated(tmp):
                   % (r["kind"], r["saving_pct"]))
 
 
+# each injected problem (torchtop gen --inject) and the rule that finds it
+INJECTED = {"sync": "sync", "small-kernels": "launch-bound", "cpu-bound": "cpu-bound",
+            "pageable-copy": "copy", "data-loading": "data-loading"}
+DEFAULT_US = {"sync": 2000, "small-kernels": 1000, "cpu-bound": 3000, "pageable-copy": 2000,
+              "data-loading": 5000}
+
+
+def check_injected(tmp, specs, extra=()):
+    """Each injected problem found by its rule, within 10 % of its size,
+    the findings of the injected problems ranked as their sizes."""
+    path = os.path.join(tmp, "inject.json")
+    args = ["gen", "-o", path, *extra]
+    want = {}
+    for kind, us in specs:
+        args += ["--inject", "%s:%d" % (kind, us) if us else kind]
+        want[INJECTED[kind]] = us or DEFAULT_US[kind]
+    rc, _, err = run(*args)
+    what = " ".join(args[3:])
+    check(rc == 0, "%s: %s" % (what, err[:200]))
+    tabs, err = findings_json(path)
+    check(tabs is not None, "%s: %s" % (what, err[:200]))
+    if not tabs:
+        return
+    got = {r["kind"]: r["saving_us"] for r in tabs["findings"]["rows"]}
+    print("%s: %s" % (what, ", ".join("%s %d µs" % kv for kv in got.items())))
+    for kind, us in want.items():
+        check(kind in got, "%s: no %s finding" % (what, kind))
+        if kind in got:
+            check(abs(got[kind] - us) <= 0.1 * us, "%s: %s saves %d µs, injected %d µs"
+                  % (what, kind, got[kind], us))
+    order = [r["kind"] for r in tabs["findings"]["rows"] if r["kind"] in want]
+    check(order == sorted(want, key=lambda k: -want[k]), "%s: ranked %s" % (what, order))
+    if len(want) == 1:
+        check(tabs["findings"]["rows"] and tabs["findings"]["rows"][0]["kind"] in want,
+              "%s: not the first finding" % what)
+
+
+def check_inject_usage():
+    for bad in ["nosuch", "sync:0", "sync:x", "cpu-bound:99999999999"]:
+        rc, _, err = run("gen", "--inject", bad, "-o", os.devnull)
+        check(rc == 64 and "--inject" in err, "gen --inject %s: exit %d: %s" % (bad, rc, err))
+
+
 def main():
     global TT
     ap = argparse.ArgumentParser()
@@ -169,6 +222,13 @@ def main():
         check_trace(p, golden)
     with tempfile.TemporaryDirectory() as tmp:
         check_generated(tmp)
+        for kind in INJECTED:
+            check_injected(tmp, [(kind, 0)])
+        check_injected(tmp, [("data-loading", 8000), ("sync", 4000), ("cpu-bound", 2000),
+                             ("pageable-copy", 1000)])
+        check_injected(tmp, [("data-loading", 6000), ("small-kernels", 3000)], ["--steps", "4"])
+        check_injected(tmp, [("sync", 3000), ("small-kernels", 1500)], ["--seed", "7", "--conv"])
+    check_inject_usage()
     text = "".join(line + "\n" for line in sorted(golden))
     if os.environ.get("UPDATE_EXPECTED"):
         with open(args.expected, "w") as f:
