@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/critpath/cp_frame.h"
@@ -90,70 +91,152 @@ const char *find_rule_cannot(enum finding_kind k, const struct trace *t, bool ha
 /* sync                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* The start of the first GPU work on `stream` at or after `from` (µs),
- * INT64_MAX when none. */
-static int64_t next_gpu_start(const struct cp_graph *g, int64_t stream, int64_t from)
+/* Edges of one kind sorted by a key (a stream, a thread) and their
+ * source's time, for the drain's searches. */
+struct drain_ix {
+    int64_t key, ts;
+    uint32_t e;
+};
+
+static int drain_ix_cmp(const void *pa, const void *pb)
 {
-    int64_t best = INT64_MAX;
-    for (size_t e = 0; e < g->edges.n; e++) {
-        const struct cp_edge *d = &g->edges.v[e];
-        const struct cp_row *r = edge_row(g, d);
-        if (d->type != CPE_OPERATOR || !r || r->stream != stream)
-            continue;
-        int64_t ts = g->nodes.v[d->src].ts;
-        if (ts >= from && ts < best)
-            best = ts;
-    }
-    return best;
+    const struct drain_ix *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return (a->e > b->e) - (a->e < b->e);
 }
 
-/* Whether edge d lies in the drain [from, to] after a sync on host row
- * trow: the host's ops and dependencies on that thread, the launch delays
- * into the GPU, and the gaps of a stream across `from`. */
-static bool in_drain(const struct cp_graph *g, const struct cp_edge *d, uint32_t trow, int64_t from,
-                     int64_t to)
+/* The first entry of v not before (key, ts). */
+static size_t drain_ix_lower(const struct drain_ix *v, size_t n, int64_t key, int64_t ts)
 {
-    int64_t a = g->nodes.v[d->src].ts, b = g->nodes.v[d->dst].ts;
-    switch (d->type) {
-    case CPE_KERNEL_KERNEL:
-        return d->weight > 0 && a <= from && b > from;
-    case CPE_LAUNCH_DELAY:
-        return a >= from && b <= to;
-    case CPE_OPERATOR:
-    case CPE_DEPENDENCY: {
-        const struct cp_row *r = node_row(g, d->src);
-        return !cp_row_on_gpu(r) && r->trow == trow && a >= from && b <= to;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].key < key || (v[mid].key == key && v[mid].ts < ts))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    default:
-        return false;
+    return lo;
+}
+
+enum { DX_GPU, DX_HOST, DX_LAUNCH, DX_GAP, DX__COUNT };
+
+struct drain_index {
+    VEC(struct drain_ix) v[DX__COUNT];
+};
+
+/* GPU work by stream and start; host ops and dependencies by thread and
+ * start; launch delays by start; kernel-kernel gaps by stream. */
+static void drain_index_build(const struct cp_graph *g, struct drain_index *x)
+{
+    memset(x, 0, sizeof(*x));
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        const struct cp_row *src = node_row(g, d->src), *dst = node_row(g, d->dst);
+        struct drain_ix it = {0, g->nodes.v[d->src].ts, (uint32_t)e};
+        int which = -1;
+        if (d->type == CPE_OPERATOR && cp_row_on_gpu(src)) {
+            which = DX_GPU;
+            it.key = src->stream;
+        } else if ((d->type == CPE_OPERATOR || d->type == CPE_DEPENDENCY) && !cp_row_on_gpu(src)) {
+            which = DX_HOST;
+            it.key = src->trow;
+        } else if (d->type == CPE_LAUNCH_DELAY) {
+            which = DX_LAUNCH;
+        } else if (d->type == CPE_KERNEL_KERNEL && d->weight > 0) {
+            which = DX_GAP;
+            it.key = dst->stream;
+        }
+        if (which >= 0)
+            VEC_PUSH(&x->v[which], it);
     }
+    for (int k = 0; k < DX__COUNT; k++)
+        if (x->v[k].n)
+            qsort(x->v[k].v, x->v[k].n, sizeof(*x->v[k].v), drain_ix_cmp);
+}
+
+static void drain_index_free(struct drain_index *x)
+{
+    for (int k = 0; k < DX__COUNT; k++)
+        VEC_FREE(&x->v[k]);
+}
+
+/* Mark edge e as the drain's; its time when it is on the path. */
+static int64_t drain_take(struct find_step *s, uint32_t e)
+{
+    s->sel[e] = 1;
+    return s->on_path[e] ? s->g->edges.v[e].weight : 0;
+}
+
+/* The drain after a host sync returning at `from` on host row trow, its
+ * stream `stream`: until the stream's next GPU work starts, the host's
+ * ops and dependencies on that thread, the launch delays, and the
+ * stream's gap across `from` (with host_part false, only that gap: a
+ * second stream of one device sync). Returns the drain's time on the
+ * path. */
+static int64_t sync_drain(struct find_step *s, const struct drain_index *x, uint32_t trow,
+                          int64_t stream, int64_t from, bool host_part)
+{
+    const struct cp_graph *g = s->g;
+    const struct drain_ix *gpu = x->v[DX_GPU].v;
+    size_t ng = x->v[DX_GPU].n;
+    size_t i = drain_ix_lower(gpu, ng, stream, from);
+    int64_t to = i < ng && gpu[i].key == stream ? gpu[i].ts : INT64_MAX;
+    int64_t drain = 0;
+    const struct drain_ix *h = x->v[DX_HOST].v;
+    size_t nh = host_part ? x->v[DX_HOST].n : 0;
+    for (i = drain_ix_lower(h, nh, trow, from); i < nh && h[i].key == trow && h[i].ts <= to; i++)
+        if (g->nodes.v[g->edges.v[h[i].e].dst].ts <= to)
+            drain += drain_take(s, h[i].e);
+    const struct drain_ix *l = x->v[DX_LAUNCH].v;
+    size_t nl = host_part ? x->v[DX_LAUNCH].n : 0;
+    for (i = drain_ix_lower(l, nl, 0, from); i < nl && l[i].ts <= to; i++)
+        if (g->nodes.v[g->edges.v[l[i].e].dst].ts <= to)
+            drain += drain_take(s, l[i].e);
+    /* the stream's gaps are disjoint: the one across `from` is the last to
+     * begin at or before it */
+    const struct drain_ix *k = x->v[DX_GAP].v;
+    size_t nk = x->v[DX_GAP].n;
+    i = drain_ix_lower(k, nk, stream, from + 1);
+    for (; i > 0 && k[i - 1].key == stream; i--) {
+        const struct cp_edge *gap = &g->edges.v[k[i - 1].e];
+        if (g->nodes.v[gap->dst].ts <= from)
+            break;
+        drain += drain_take(s, k[i - 1].e);
+    }
+    return drain;
 }
 
 /* For each host sync (a sync edge from GPU work into a host call's end):
  * the GPU sat drained from the sync's return until its stream ran again,
  * while the host got to its next launch. The edges of that drain are
- * taken: the host's edges on the sync's thread, the launch delays, the
- * stream's gaps across the return; whichever the path went through. */
+ * taken (sync_drain), whichever side the path went through. */
 static void rule_sync(struct find_step *s, struct find_rule_acc *acc)
 {
     struct cp_graph *g = s->g;
+    struct drain_index x;
+    bool indexed = false;
+    uint8_t *seen = xcalloc(g->nodes.n + 1, 1); /* sync calls' end nodes met so far */
     struct strbuf key = STRBUF_INIT;
     for (size_t e = 0; e < g->edges.n; e++) {
         const struct cp_edge *d = &g->edges.v[e];
-        const struct cp_row *host = node_row(g, d->dst), *gpu = node_row(g, d->src);
-        if (d->type != CPE_SYNC || cp_row_on_gpu(host) || !cp_row_on_gpu(gpu))
+        if (d->type != CPE_SYNC)
             continue;
-        int64_t from = g->nodes.v[d->dst].ts;
-        int64_t to = next_gpu_start(g, gpu->stream, from);
-        int64_t drain = 0;
-        for (size_t j = 0; j < g->edges.n; j++) {
-            const struct cp_edge *x = &g->edges.v[j];
-            if (!in_drain(g, x, host->trow, from, to))
-                continue;
-            s->sel[j] = 1;
-            if (s->on_path[j])
-                drain += x->weight;
+        const struct cp_row *host = node_row(g, d->dst), *gpu = node_row(g, d->src);
+        if (cp_row_on_gpu(host) || !cp_row_on_gpu(gpu))
+            continue;
+        if (!indexed) {
+            drain_index_build(g, &x);
+            indexed = true;
         }
+        /* a device sync has an edge from each stream into one call: the
+         * host's part of its drain counts once */
+        bool again = seen[d->dst];
+        seen[d->dst] = 1;
+        int64_t drain = sync_drain(s, &x, host->trow, gpu->stream, g->nodes.v[d->dst].ts, !again);
         if (drain <= 0)
             continue;
         acc->extra[X_COUNT]++;
@@ -167,6 +250,9 @@ static void rule_sync(struct find_step *s, struct find_rule_acc *acc)
             sb_puts(&key, trace_str(s->t, s->t->ev.v[call].name));
         add_item(acc, sb_str(&key), call, drain);
     }
+    if (indexed)
+        drain_index_free(&x);
+    free(seen);
     sb_free(&key);
 }
 
