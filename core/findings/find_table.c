@@ -65,10 +65,13 @@ static struct table *findings_table(const struct findings *fs)
     sb_free(&sb);
     tab->sorted_col = 3;
     tab->sorted_desc = true;
-    table_add_note(tab,
-                   "%s: %u step%s, critical path %lld µs per step; each saving is an upper "
-                   "bound: the critical path's what-if with the finding's edges at 0",
-                   fs->region, fs->nsteps, fs->nsteps == 1 ? "" : "s", (long long)fs->step_us);
+    if (fs->nsteps)
+        table_add_note(tab,
+                       "%s: %u step%s, critical path %lld µs per step; each saving is an upper "
+                       "bound: the critical path's what-if with the finding's edges at 0",
+                       fs->region, fs->nsteps, fs->nsteps == 1 ? "" : "s", (long long)fs->step_us);
+    else
+        table_add_note(tab, "no step of the trace has a critical path: no finding can be made");
     if (fs->v.n > 1 && sum > fs->together_us)
         table_add_note(tab,
                        "the findings overlap: their savings add up to %lld µs per step, every "
@@ -81,7 +84,7 @@ static struct table *findings_table(const struct findings *fs)
                        "out, or a critical path under a tenth of the longest (a step the "
                        "profiler cut short)",
                        fs->short_steps, fs->short_steps == 1 ? "" : "s");
-    if (!fs->v.n)
+    if (!fs->v.n && fs->nsteps)
         table_add_note(tab, "no finding saves %.0f %% of the step or more", FINDINGS_MIN_PCT);
     return tab;
 }

@@ -245,10 +245,16 @@ bool findings_run(const struct trace *t, struct findings *out, char *err)
             kept[nkept++] = steps[k];
     }
     if (ok && !r.nsteps) {
-        snprintf(err, 256, "no step of the trace has a critical path");
-        ok = false;
+        /* as the critical path's report: said, not an error */
+        out->region = xstrdup(nsteps ? "(no step)" : "(whole trace)");
+        for (int k = 0; k < FK__COUNT; k++) {
+            out->status[k].ran = false;
+            free(out->status[k].note);
+            out->status[k].note = xstrdup("no step of the trace has a critical path (a graph with "
+                                          "a cycle, or no event in it)");
+        }
     }
-    if (ok) {
+    if (ok && r.nsteps) {
         set_region(out, t, steps ? kept : NULL, nkept);
         out->nsteps = r.nsteps;
         out->step_us = r.total_len / r.nsteps;

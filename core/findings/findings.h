@@ -84,8 +84,9 @@ struct findings {
 };
 
 /* Run every rule over every ProfilerStep (the whole trace when there is
- * none). False with a message in err (size 256) when no critical path can
- * be built. */
+ * none). A trace where no step has a path gets no finding and nsteps 0,
+ * each rule's status saying why. False with a message in err (size 256)
+ * only when the graph cannot be built at all. */
 bool findings_run(const struct trace *t, struct findings *out, char *err);
 void findings_free(struct findings *fs);
 
