@@ -39,15 +39,56 @@ static const struct cp_row *node_row(const struct cp_graph *g, uint32_t node)
     return &g->f->rows.v[g->nodes.v[node].row];
 }
 
+void find_rule_memo_init(struct find_memo *m, const struct trace *t)
+{
+    memset(m, 0, sizeof(*m));
+    m->outer_op = xmalloc((t->ev.n + 1) * sizeof(*m->outer_op));
+    m->loader = xmalloc((t->ev.n + 1) * sizeof(*m->loader));
+    for (size_t i = 0; i <= t->ev.n; i++)
+        m->outer_op[i] = m->loader[i] = FIND_UNKNOWN;
+}
+
+void find_rule_memo_free(struct find_memo *m)
+{
+    free(m->outer_op);
+    free(m->loader);
+    VEC_FREE(&m->chain);
+}
+
+typedef bool (*find_pred_fn)(const struct trace *t, uint32_t ev);
+
+/* The outermost event around ev (itself included) that pred takes,
+ * IDX_NONE: memo holds it for ev and every event up to the first one it
+ * already knew. */
+static uint32_t outermost(const struct trace *t, struct find_memo *m, uint32_t *memo, uint32_t ev,
+                          find_pred_fn pred)
+{
+    m->chain.n = 0;
+    uint32_t p = ev;
+    while (p != IDX_NONE && memo[p] == FIND_UNKNOWN) {
+        VEC_PUSH(&m->chain, p);
+        p = t->ev.v[p].parent;
+    }
+    uint32_t cur = p == IDX_NONE ? IDX_NONE : memo[p];
+    for (size_t i = m->chain.n; i-- > 0;) {
+        uint32_t x = m->chain.v[i];
+        if (cur == IDX_NONE && pred(t, x))
+            cur = x;
+        memo[x] = cur;
+    }
+    return cur;
+}
+
+static bool is_cpu_op(const struct trace *t, uint32_t ev)
+{
+    return t->ev.v[ev].kind == EVK_CPU_OP;
+}
+
 /* The outermost cpu_op around ev (ev itself included), IDX_NONE: the op a
  * user's line called. */
-static uint32_t outer_op(const struct trace *t, uint32_t ev)
+static uint32_t outer_op(struct find_step *s, uint32_t ev)
 {
-    uint32_t best = IDX_NONE;
-    for (uint32_t p = ev; p != IDX_NONE; p = t->ev.v[p].parent)
-        if (t->ev.v[p].kind == EVK_CPU_OP)
-            best = p;
-    return best;
+    return outermost(s->t, s->memo, s->memo->outer_op, ev, is_cpu_op);
 }
 
 const char *find_rule_python_line(const struct trace *t, uint32_t ev, struct strbuf *buf)
@@ -241,7 +282,7 @@ static void rule_sync(struct find_step *s, struct find_rule_acc *acc)
             continue;
         acc->extra[X_COUNT]++;
         uint32_t call = host->ev;
-        uint32_t op = outer_op(s->t, call);
+        uint32_t op = outer_op(s, call);
         sb_clear(&key);
         if (op != IDX_NONE && op != call)
             sb_printf(&key, "%s (%s)", trace_str(s->t, s->t->ev.v[op].name),
@@ -260,20 +301,20 @@ static void rule_sync(struct find_step *s, struct find_rule_acc *acc)
 /* data-loading                                                             */
 /* ------------------------------------------------------------------------ */
 
-/* The DataLoader event around ev (itself included): its
+static bool is_loader(const struct trace *t, uint32_t ev)
+{
+    const struct event *e = &t->ev.v[ev];
+    const char *n = trace_str(t, e->name);
+    return !strncmp(n, "enumerate(DataLoader)", 21) ||
+           (e->kind == EVK_PYTHON && strstr(n, "torch/utils/data/"));
+}
+
+/* The DataLoader event around ev (itself included), the outermost: its
  * enumerate(DataLoader)... op or a torch/utils/data/ Python frame;
  * IDX_NONE. */
-static uint32_t data_loader_of(const struct trace *t, uint32_t ev)
+static uint32_t data_loader_of(struct find_step *s, uint32_t ev)
 {
-    uint32_t found = IDX_NONE;
-    for (uint32_t p = ev; p != IDX_NONE; p = t->ev.v[p].parent) {
-        const struct event *e = &t->ev.v[p];
-        const char *n = trace_str(t, e->name);
-        if (!strncmp(n, "enumerate(DataLoader)", 21) ||
-            (e->kind == EVK_PYTHON && strstr(n, "torch/utils/data/")))
-            found = p;
-    }
-    return found;
+    return outermost(s->t, s->memo, s->memo->loader, ev, is_loader);
 }
 
 /* Host edges (ops, and the gaps between top-level ops) inside the
@@ -287,13 +328,13 @@ static void rule_data_loading(struct find_step *s, struct find_rule_acc *acc)
         if (d->type == CPE_OPERATOR) {
             const struct cp_row *r = edge_row(g, d);
             if (r && !cp_row_on_gpu(r))
-                dl = data_loader_of(s->t, r->ev);
+                dl = data_loader_of(s, r->ev);
         } else if (d->type == CPE_DEPENDENCY) {
             const struct cp_row *a = node_row(g, d->src), *b = node_row(g, d->dst);
             if (!cp_row_on_gpu(a) && !cp_row_on_gpu(b)) {
-                dl = data_loader_of(s->t, b->ev);
+                dl = data_loader_of(s, b->ev);
                 if (dl == IDX_NONE)
-                    dl = data_loader_of(s->t, a->ev);
+                    dl = data_loader_of(s, a->ev);
             }
         }
         if (dl == IDX_NONE)
@@ -332,7 +373,7 @@ static void rule_copy(struct find_step *s, struct find_rule_acc *acc)
         if (strstr(name, "HtoD") && strstr(name, "Pageable"))
             acc->extra[X_PAGEABLE] += us;
         uint32_t ev = r->ic >= 0 ? rows[r->ic].ev : r->ev;
-        uint32_t op = outer_op(s->t, ev);
+        uint32_t op = outer_op(s, ev);
         add_item(acc, name, op != IDX_NONE ? op : r->ev, us);
     }
 }
@@ -384,7 +425,7 @@ static void seq_flush(struct find_step *s, struct find_rule_acc *acc, struct str
                       uint32_t first, int64_t wait, unsigned *n)
 {
     if (*n && wait > 0) {
-        uint32_t op = outer_op(s->t, first);
+        uint32_t op = outer_op(s, first);
         add_item(acc, sb_str(key), op != IDX_NONE ? op : first, wait);
     }
     sb_clear(key);
@@ -404,7 +445,7 @@ static void rule_launch_bound(struct find_step *s, struct find_rule_acc *acc)
             continue;
         acc->extra[X_COUNT]++;
         const struct cp_row *r = edge_row(g, &g->edges.v[e]);
-        uint32_t ev = r->ic >= 0 ? g->f->rows.v[r->ic].ev : r->ev, op = outer_op(s->t, ev);
+        uint32_t ev = r->ic >= 0 ? g->f->rows.v[r->ic].ev : r->ev, op = outer_op(s, ev);
         char key[FIND_SEQ_NAME + 1];
         snprintf(key, sizeof(key), "%s", trace_str(s->t, r->name));
         add_item(acc, key, op != IDX_NONE ? op : ev, w);
@@ -472,7 +513,7 @@ static void rule_cpu_bound(struct find_step *s, struct find_rule_acc *acc)
         if (!s->on_path[e] || d->weight <= 0)
             continue;
         const struct cp_row *r = edge_row(g, d);
-        uint32_t op = outer_op(s->t, r->ev);
+        uint32_t op = outer_op(s, r->ev);
         if (op == IDX_NONE)
             op = r->ev;
         add_item(acc, trace_str(s->t, s->t->ev.v[op].name), op, d->weight);

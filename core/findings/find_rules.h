@@ -29,6 +29,18 @@ struct find_rule_acc {
     int64_t extra[4];  /* rule-specific counts summed over the steps (find_rules.c) */
 };
 
+/* The outermost ancestors the rules ask for again and again (the op a
+ * user's line called, the DataLoader around an op), remembered per event
+ * so that a deep call tree costs linear time. */
+struct find_memo {
+    uint32_t *outer_op; /* per event, FIND_UNKNOWN until asked */
+    uint32_t *loader;
+    VEC(uint32_t) chain; /* scratch */
+};
+#define FIND_UNKNOWN (IDX_NONE - 1)
+void find_rule_memo_init(struct find_memo *m, const struct trace *t);
+void find_rule_memo_free(struct find_memo *m);
+
 /* A step being examined: its graph and what the rules read of it. */
 struct find_step {
     struct cp_graph *g;
@@ -37,6 +49,7 @@ struct find_step {
     uint32_t *op_edge; /* per frame row: its operator edge, IDX_NONE */
     uint8_t *claimed;  /* per edge: taken by an earlier rule (for cpu-bound) */
     uint8_t *sel;      /* per edge: what this rule takes (1) */
+    struct find_memo *memo;
 };
 
 /* Why rule k cannot run on t (a static sentence), NULL when it can. */

@@ -54,6 +54,7 @@ struct run {
     const struct trace *t;
     struct cp_frame *f;
     struct find_rule_acc acc[FK__COUNT];
+    struct find_memo memo;
     bool can[FK__COUNT];
     int64_t total_len, together;
     unsigned nsteps;
@@ -63,8 +64,13 @@ struct run {
 static void run_step(struct run *r, struct cp_graph *g)
 {
     size_t ne = g->edges.n + 1, nr = r->f->rows.n + 1;
-    struct find_step s = {
-        g, r->t, xcalloc(ne, 1), xmalloc(nr * sizeof(uint32_t)), xcalloc(ne, 1), xcalloc(ne, 1)};
+    struct find_step s = {.g = g,
+                          .t = r->t,
+                          .on_path = xcalloc(ne, 1),
+                          .op_edge = xmalloc(nr * sizeof(uint32_t)),
+                          .claimed = xcalloc(ne, 1),
+                          .sel = xcalloc(ne, 1),
+                          .memo = &r->memo};
     for (size_t k = 0; k < g->path.n; k++)
         s.on_path[g->path.v[k]] = 1;
     for (size_t i = 0; i < nr; i++)
@@ -202,6 +208,7 @@ bool findings_run(const struct trace *t, struct findings *out, char *err)
     memset(out, 0, sizeof(*out));
     out->rank = rank_of(t);
     struct run r = {.t = t, .f = cp_frame_new(t)};
+    find_rule_memo_init(&r.memo, t);
     out->no_sync = !r.f->has_sync;
     for (int k = 0; k < FK__COUNT; k++) {
         strtab_init(&r.acc[k].keys);
@@ -297,6 +304,7 @@ bool findings_run(const struct trace *t, struct findings *out, char *err)
         VEC_FREE(&r.acc[k].items);
         strtab_free(&r.acc[k].keys);
     }
+    find_rule_memo_free(&r.memo);
     free(kept);
     free(len);
     free(steps);
