@@ -15,7 +15,8 @@ static void gen_usage(FILE *f)
 {
     fprintf(f,
             "usage: torchtop gen [--events N | --size BYTES] [--steps N] [--layers N]\n"
-            "                    [--seed S] [--conv] [--gzip] [-o FILE] [--stats]\n"
+            "                    [--seed S] [--conv] [--inject KIND[:US]]... [--gzip]\n"
+            "                    [-o FILE] [--stats]\n"
             "       torchtop gen --ranks N -o DIR ...   (a multi-rank job: --ranks 1 --help)\n\n"
             "Write a synthetic PyTorch profiler (Kineto) trace: a bf16 transformer trained\n"
             "with DDP on an H100, with Python frames, aten ops with shapes, kernels on two\n"
@@ -27,6 +28,13 @@ static void gen_usage(FILE *f)
             "  --layers N      transformer blocks (default: from the size, else %d)\n"
             "  --seed S        seed for shapes, timings and ids (default 1)\n"
             "  --conv          add a conv2d + batch_norm stem to the model\n"
+            "  --inject KIND[:US]  write a problem of a known size into every step, what\n"
+            "                  'report -t findings' should find (repeatable): sync (a\n"
+            "                  .item() then US µs of host work, default 2000), small-kernels\n"
+            "                  (tiny kernels whose launches take US µs in all, 1000), cpu-bound\n"
+            "                  (a US µs host op, 3000), pageable-copy (a US µs pageable\n"
+            "                  host-to-device copy, 2000), data-loading (a US µs\n"
+            "                  DataLoader wait, 5000)\n"
             "  --gzip          compress (also implied by an output name ending in .gz)\n"
             "  --level N       gzip level 1-9 (default 1)\n"
             "  -o FILE         output file; '-' or none: standard output\n"
@@ -91,7 +99,8 @@ int cmd_gen(int argc, char **argv)
         OPT_CONV,
         OPT_GZIP,
         OPT_LEVEL,
-        OPT_STATS
+        OPT_STATS,
+        OPT_INJECT
     };
     static const struct option longopts[] = {
         {"events", required_argument, NULL, OPT_EVENTS},
@@ -104,6 +113,7 @@ int cmd_gen(int argc, char **argv)
         {"level", required_argument, NULL, OPT_LEVEL},
         {"output", required_argument, NULL, 'o'},
         {"stats", no_argument, NULL, OPT_STATS},
+        {"inject", required_argument, NULL, OPT_INJECT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -154,6 +164,14 @@ int cmd_gen(int argc, char **argv)
         case OPT_STATS:
             stats = true;
             break;
+        case OPT_INJECT: {
+            char msg[256];
+            if (!synth_inject_parse(optarg, opts.inject_us, msg)) {
+                fprintf(stderr, "torchtop gen: --inject: %s\n", msg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'h':
             gen_usage(stdout);
             return EXIT_OK;

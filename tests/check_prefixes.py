@@ -43,6 +43,9 @@ PREFIXES = {
     "job_tables": ["job_view_"],
     "hta_report_launch": ["hta_report_"],
     "critpath_whatif": ["critpath_"],
+    "find_rules": ["find_rule_"],
+    "find_table": ["findings_"],
+    "synth_inject": ["sim_inject_", "smodel_"],
 }
 
 DEF = re.compile(r"^(?!static\b)[A-Za-z_][A-Za-z0-9_ \*]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")

@@ -11,6 +11,7 @@
 #include "core/base/display.h"
 #include "core/analysis/hta_report.h"
 #include "core/critpath/cp_report.h"
+#include "core/findings/findings.h"
 #include "core/analysis/graphs.h"
 #include "core/analysis/kerncat.h"
 #include "core/analysis/kernstats.h"
@@ -148,6 +149,18 @@ static bool build_memory(struct analysis *a, const struct report_opts *o, struct
     return memtrace_tables(a->t, out, err);
 }
 
+static bool build_findings(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                           char *err)
+{
+    (void)o;
+    struct findings fs;
+    if (!findings_run(a->t, &fs, err))
+        return false;
+    findings_tables(a->t, &fs, out);
+    findings_free(&fs);
+    return true;
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -250,6 +263,8 @@ const struct report_table report_tables[] = {
     {"memory",
      "[memory] events: per device the peak and its op, allocations by op, the allocated curve",
      build_memory, false},
+    {"findings", "what to fix first: each finding's saving on the critical path and evidence",
+     build_findings, false},
     {NULL, NULL, NULL, false},
 };
 

@@ -172,6 +172,7 @@ static void generate(const struct synth_opts *opts, const struct synth_plan *pla
     smodel_init(&m, opts, plan->layers);
     struct sim s;
     sim_init(&s, &m, opts->seed, plan->data_frames);
+    s.inject = opts->inject_us;
     struct emitter e = {.o = o, .m = &m, .st = st};
     synth_emit_header(&e, opts->seed);
     for (unsigned i = 0; i < plan->steps && !o->err; i++) {

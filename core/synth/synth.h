@@ -34,16 +34,35 @@
 /* Python frames of the data pipeline per step when no size is asked for. */
 #define SYNTH_DEMO_DATA_FRAMES 16
 
+/* Problems `torchtop gen --inject` writes into every step, each of a known
+ * size: what a findings rule should report (docs/metrics.md §20.1). */
+enum synth_inject {
+    SI_SYNC,          /* a .item() sync, then host work before the next launch */
+    SI_SMALL_KERNELS, /* a loop of tiny kernels, each waiting for its launch */
+    SI_CPU_BOUND,     /* a host op while the GPU idles */
+    SI_PAGEABLE_COPY, /* a host-to-device copy from pageable memory */
+    SI_DATA_LOADING,  /* an enumerate(DataLoader) op while the GPU idles */
+    SI__COUNT
+};
+
+/* The name of an injection ("small-kernels"), and its default size (µs). */
+const char *synth_inject_name(enum synth_inject k);
+int64_t synth_inject_default_us(enum synth_inject k);
+/* Parse KIND[:AMOUNT] (AMOUNT in µs, 1 to 10^7) into us[]; false with a
+ * message in err (size 256). */
+bool synth_inject_parse(const char *spec, int64_t us[SI__COUNT], char *err);
+
 struct synth_opts {
-    uint64_t seed;          /* picks model dims, jitter, ids and the time offset */
-    uint64_t target_events; /* approximate traceEvents count; 0 = no event target */
-    uint64_t target_bytes;  /* approximate JSON text size (uncompressed); 0 = none */
-    unsigned steps;         /* ProfilerStep count; 0 = from the target, or the demo's */
-    unsigned layers;        /* transformer blocks (at most SYNTH_MAX_LAYERS); 0 = from the
-                               target, or the demo's */
-    bool conv;              /* add a conv2d + batch_norm stem to the model */
-    bool gzip;              /* compress the output (gzip format) */
-    int gzip_level;         /* zlib level 1..9; 0 = 1 (fastest) */
+    uint64_t seed;                /* picks model dims, jitter, ids and the time offset */
+    uint64_t target_events;       /* approximate traceEvents count; 0 = no event target */
+    uint64_t target_bytes;        /* approximate JSON text size (uncompressed); 0 = none */
+    unsigned steps;               /* ProfilerStep count; 0 = from the target, or the demo's */
+    unsigned layers;              /* transformer blocks (at most SYNTH_MAX_LAYERS); 0 = from the
+                                     target, or the demo's */
+    bool conv;                    /* add a conv2d + batch_norm stem to the model */
+    bool gzip;                    /* compress the output (gzip format) */
+    int gzip_level;               /* zlib level 1..9; 0 = 1 (fastest) */
+    int64_t inject_us[SI__COUNT]; /* per step, µs; 0 = not injected */
 };
 
 /* What a generation wrote. Event counts use the loader's kinds, so a

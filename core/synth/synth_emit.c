@@ -348,6 +348,29 @@ static void emit_rt(struct emitter *e, const struct sim *s, const struct rec *r)
     e->st->ac2g_s++;
 }
 
+/* A stream sync as CUPTI records it (cuda_sync): the GPU side of the
+ * cudaStreamSynchronize of the same correlation. */
+static void emit_sync(struct emitter *e, const struct rec *r)
+{
+    struct synth_out *o = e->o;
+    int stream = stream_id(r->th);
+    ev_begin(e);
+    X_HEAD(e, "cuda_sync", "Stream Sync", 11, 0, stream, r->ts, r->dur);
+    e->st->by_kind[EVK_DEVICE_OTHER]++;
+    if (r->ext) {
+        PUT(o, "\"External id\": ");
+        synth_out_u64(o, r->ext);
+        PUT(o, ",      ");
+    }
+    PUT(o, "\"cuda_sync_kind\": \"Stream Sync\", \"stream\": ");
+    synth_out_u64(o, (uint64_t)stream);
+    PUT(o, ", \"correlation\": ");
+    synth_out_u64(o, r->id);
+    PUT(o, ", \"device\": 0, \"context\": 1");
+    args_end(e);
+    ev_close(e);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Steps                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -373,6 +396,8 @@ void synth_emit_step(struct emitter *e, const struct sim *s)
             i += v[i].ngpu;
         } else if (v[i].type == R_GPU) {
             emit_gpu(e, &v[i]);
+        } else if (v[i].type == R_SYNC) {
+            emit_sync(e, &v[i]);
         }
     }
 }

@@ -201,6 +201,10 @@ enum py_frame {
     PY_ADAMW_STEP,
     PY_FUSED_ADAM,
     PY_ITEM,
+    /* frames of injected problems (synth_inject.c) */
+    PY_INJ_LOG,
+    PY_INJ_MASK,
+    PY_INJ_EMA,
     PY__COUNT
 };
 
@@ -333,6 +337,9 @@ struct model_ops {
     uint16_t item, local_scalar, k_d2h;
     /* before the window */
     uint16_t k_prev[3];
+    /* injected problems (synth_inject.c), when any is asked for */
+    uint16_t inj_loader, inj_cpu, inj_log, inj_small;
+    uint16_t k_inj_small, k_inj_pageable;
 };
 
 struct smodel {
@@ -351,6 +358,9 @@ struct smodel {
 
 /* Build the tables for opts (dims from the seed). */
 void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layers);
+/* The op and kernel variants of opts's injected problems (synth_inject.c),
+ * added after every other so that the rest keep their indices. */
+void smodel_ops_inject(struct smodel *m, const struct synth_opts *opts);
 void smodel_done(struct smodel *m);
 
 /* ------------------------------------------------------------------------ */
@@ -363,7 +373,7 @@ enum { ST_COMPUTE, ST_COMM, ST__COUNT };
 #define SYNTH_STREAM_COMPUTE 7
 #define SYNTH_STREAM_COMM 24
 
-enum rec_type { R_OP, R_ANN, R_PY, R_RT, R_GPU, R_MEM };
+enum rec_type { R_OP, R_ANN, R_PY, R_RT, R_GPU, R_MEM, R_SYNC /* cuda_sync, id the call's */ };
 
 enum rec_flags {
     RF_BACKWARD = 1 << 0,    /* op: evaluate_function on the autograd thread */
@@ -436,8 +446,9 @@ struct sim {
     uint64_t allocated, reserved;
     /* whole-trace frames, emitted last */
     int64_t boot_ts, script_ts;
-    uint64_t step_no;     /* ProfilerStep#N of the current step */
-    unsigned data_frames; /* data-pipeline frames per step */
+    uint64_t step_no;      /* ProfilerStep#N of the current step */
+    unsigned data_frames;  /* data-pipeline frames per step */
+    const int64_t *inject; /* synth_opts.inject_us, NULL: none */
 };
 
 /* A simulation of model m from the seed, with data_frames data-pipeline

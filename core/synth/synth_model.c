@@ -65,6 +65,9 @@ const char *const synth_py_names[PY__COUNT] = {
     [PY_ADAMW_STEP] = "torch/optim/adamw.py(209): step",
     [PY_FUSED_ADAM] = "torch/optim/adam.py(754): _fused_adam",
     [PY_ITEM] = "<built-in method item of Tensor object at 0x7f3b9c0e5d50>",
+    [PY_INJ_LOG] = "train.py(93): log_grad_norm",
+    [PY_INJ_MASK] = "train.py(71): build_attention_mask",
+    [PY_INJ_EMA] = "train.py(104): ema_update",
 };
 
 const char *const synth_module_names[MOD__COUNT] = {
@@ -579,6 +582,7 @@ void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layer
     ops_forward(m);
     smodel_ops_backward(m);
     smodel_ops_step(m);
+    smodel_ops_inject(m, opts);
 }
 
 void smodel_done(struct smodel *m)

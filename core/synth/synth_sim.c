@@ -16,7 +16,7 @@
 /* ------------------------------------------------------------------------ */
 
 /* Append a record; returns its index (pointers into s->r move on appends). */
-static uint32_t sim_rec_add(struct sim *s, uint8_t type, int th, uint16_t tmpl, int64_t ts)
+uint32_t sim_rec_add(struct sim *s, uint8_t type, int th, uint16_t tmpl, int64_t ts)
 {
     struct rec *r = VEC_ADD(&s->r);
     r->type = type;
@@ -156,8 +156,8 @@ uint32_t sim_rt_call(struct sim *s, int th, uint8_t api)
 
 /* GPU work of kernel variant k for runtime call rt, on stream, not
  * starting before min_start. */
-static void sim_gpu_run(struct sim *s, uint32_t rt, uint16_t k, int stream, int64_t min_start,
-                        uint8_t flags)
+void sim_gpu_run(struct sim *s, uint32_t rt, uint16_t k, int stream, int64_t min_start,
+                 uint8_t flags)
 {
     const struct skern *kp = &s->m->kerns.v[k];
     struct rec *r = &s->r.v[rt];
@@ -236,6 +236,8 @@ struct act sim_act_alloc(struct sim *s, int th, int64_t bytes)
 
 static void sim_dataload(struct sim *s, int th)
 {
+    uint32_t op;
+    int64_t start = s->now[th], total = sim_inject_loader_open(s, th, &op);
     uint32_t n = sim_py_open(s, th, PY_DL_NEXT);
     uint32_t nd = sim_py_open(s, th, PY_DL_NEXT_DATA);
     uint32_t f = sim_py_open(s, th, PY_DL_FETCH);
@@ -254,13 +256,23 @@ static void sim_dataload(struct sim *s, int th)
     /* An input pipeline that does not keep up: the GPU idles for a tenth
      * to a fifth of a step while the batch is prepared. */
     int64_t busy = s->prev_step_gpu ? s->prev_step_gpu : 10 * MS;
-    sim_cpu(s, th, 1200 * US + busy / 10, 1200 * US + busy / 5);
+    /* An injected loader takes `total` from its op's start to the end of
+     * the collate, the frames and the op closing a few µs later. */
+    if (!total)
+        sim_cpu(s, th, 1200 * US + busy / 10, 1200 * US + busy / 5);
+    else
+        s->now[th] = MAX(s->now[th], start + total - 200 * US);
     uint32_t c = sim_py_open(s, th, PY_DL_COLLATE);
-    sim_cpu(s, th, 150 * US, 400 * US);
+    if (!total)
+        sim_cpu(s, th, 150 * US, 400 * US);
+    else
+        s->now[th] = MAX(s->now[th], start + total);
     sim_py_close(s, c);
     sim_py_close(s, f);
     sim_py_close(s, nd);
     sim_py_close(s, n);
+    if (total)
+        sim_op_close(s, op);
 }
 
 static void sim_h2d(struct sim *s, int th, struct act in[2])
@@ -425,12 +437,16 @@ void sim_step(struct sim *s)
     uint32_t step = sim_ann_open(s, M, ANN_STEP);
     s->r.v[step].bytes = (int64_t)s->step_no;
     uint32_t ts = sim_py_open(s, M, PY_TRAIN_STEP);
+    sim_inject_small_kernels(s, M);
     sim_dataload(s, M);
     struct act in[2];
     sim_h2d(s, M, in);
+    sim_inject_pageable(s, M);
     sim_zero_grad(s, M);
+    sim_inject_cpu_bound(s, M);
     sim_forward(s, M);
     sim_backward(s);
+    sim_inject_sync(s, M);
     sim_clip(s, M);
     sim_optimizer(s, M);
     sim_item(s, M);

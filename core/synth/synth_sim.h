@@ -82,6 +82,19 @@ uint64_t sim_mem_alloc(struct sim *s, int th, int64_t bytes, int64_t *rounded);
 void sim_mem_free(struct sim *s, int th, uint64_t addr, int64_t bytes);
 struct act sim_act_alloc(struct sim *s, int th, int64_t bytes);
 
+/* Injected problems (synth_inject.c), each a no-op unless asked for. The
+ * data loader's: its time in all (ns), 0 = the natural one. */
+int64_t sim_inject_loader_open(struct sim *s, int th, uint32_t *op);
+void sim_inject_cpu_bound(struct sim *s, int th);
+void sim_inject_pageable(struct sim *s, int th);
+void sim_inject_sync(struct sim *s, int th);
+void sim_inject_small_kernels(struct sim *s, int th);
+/* Append a record; returns its index (synth_sim.c). */
+uint32_t sim_rec_add(struct sim *s, uint8_t type, int th, uint16_t tmpl, int64_t ts);
+/* GPU work of kernel variant k for runtime call rt (synth_sim.c). */
+void sim_gpu_run(struct sim *s, uint32_t rt, uint16_t k, int stream, int64_t min_start,
+                 uint8_t flags);
+
 /* The model's forward pass on th (main thread), leaving autograd nodes. */
 void sim_forward(struct sim *s, int th);
 /* The backward pass on the autograd thread while th waits in run_backward. */

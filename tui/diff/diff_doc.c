@@ -236,6 +236,7 @@ static unsigned diff_action(struct app *a, enum action act)
     case A_EXPORT:
     case A_CRITPATH:
     case A_WHATIF:
+    case A_FINDINGS:
     case A_EXPORT_SUBTREE:
     case A_EXPORT_WINDOW:
         app_message(a, "%s works in a side's trace: Enter on a side (6th view, Tab) opens it",

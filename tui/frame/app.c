@@ -17,9 +17,9 @@
 _Static_assert(APP_NVIEWS <= TABLE_PANE_MAX_VIEWS, "the table pane holds every report view");
 
 const char *const app_view_names[APP_NVIEWS] = {
-    "ops",          "categories", "unique-args",  "kernels", "key-averages",
-    "temporal",     "idle-time",  "kernel-types", "overlap", "launch-stats",
-    "queue-length", "memory-bw",  "roofline",     "graphs",  "graph-nodes",
+    "ops",       "categories",   "unique-args", "kernels",      "key-averages", "temporal",
+    "idle-time", "kernel-types", "overlap",     "launch-stats", "queue-length", "memory-bw",
+    "roofline",  "graphs",       "graph-nodes", "findings",
 };
 
 /* Layout slot of each pane. */

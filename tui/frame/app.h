@@ -32,10 +32,12 @@
 /* The table views: report tables, in the order `v` cycles through them:
  * torchtop's, HTA's analyses (the first table of each, docs/metrics.md
  * §14), the roofline, which shows one category at a time
- * (tui/trace/roofline_view.h), and the graph replays per graph and per node
- * position (-t graphs' two tables, docs/metrics.md §16). */
-#define APP_NVIEWS 15
+ * (tui/trace/roofline_view.h), the graph replays per graph and per node
+ * position (-t graphs' two tables, docs/metrics.md §16), and the findings
+ * (docs/metrics.md §20: Enter on one shows its evidence in the tree). */
+#define APP_NVIEWS 16
 #define APP_VIEW_ROOFLINE 12
+#define APP_VIEW_FINDINGS 15
 extern const char *const app_view_names[APP_NVIEWS];
 
 enum overlay { OV_NONE, OV_HELP, OV_MENU, OV_PROMPT };

@@ -87,6 +87,7 @@ static bool trace_only(enum action act)
     case A_ROOFLINE:
     case A_CRITPATH:
     case A_WHATIF:
+    case A_FINDINGS:
         return true;
     default:
         return false;

@@ -27,6 +27,7 @@ static const struct keybind keys_global[] = {
     {'E', A_EXPORT, NULL},
     {'C', A_CRITPATH, NULL},
     {'W', A_WHATIF, NULL},
+    {'I', A_FINDINGS, NULL},
     {'q', A_QUIT, "Quit"},
     {KEY_CTRL('c'), A_QUIT, NULL},
     {KEY_ESC, A_CANCEL, NULL},

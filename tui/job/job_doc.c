@@ -217,6 +217,7 @@ static unsigned job_action(struct app *a, enum action act)
     case A_EXPORT:
     case A_CRITPATH:
     case A_WHATIF:
+    case A_FINDINGS:
     case A_EXPORT_SUBTREE:
     case A_EXPORT_WINDOW:
         app_message(a, "%s works in a rank's view: Enter on a rank opens it", action_name(act));

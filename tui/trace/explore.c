@@ -307,6 +307,19 @@ static unsigned whatif_answer(struct app *a, bool wait)
     return R_DIRTY;
 }
 
+/* The findings key: the op table on the findings view, focused; Enter on
+ * a finding then shows its evidence in the tree. */
+static unsigned show_findings(struct app *a)
+{
+    app_table_set_view(a, app_view_names[APP_VIEW_FINDINGS]);
+    app_focus(a, PANE_TABLE);
+    const struct table *tab = a->views[APP_VIEW_FINDINGS];
+    if (tab)
+        app_message(a, "%zu finding%s; Enter shows a finding's evidence in the tree", tab->nrows,
+                    tab->nrows == 1 ? "" : "s");
+    return R_HANDLED | R_DIRTY_ALL | R_SYNC;
+}
+
 static unsigned trace_action(struct app *a, enum action act)
 {
     switch (act) {
@@ -328,6 +341,8 @@ static unsigned trace_action(struct app *a, enum action act)
         return export_ui_action(a, act);
     case A_ROOFLINE:
         return roofline_view_action(a);
+    case A_FINDINGS:
+        return show_findings(a);
     default:
         return R_NONE;
     }

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""`torchtop report -t findings` (docs/metrics.md §20) on every shared trace
+and on generated ones: the stable schema in CSV and JSON, the evidence,
+each saving against the step and against the critical path's own what-if
+(`report -t critical-path --what-if`: zeroing a superset of a rule's edges
+saves at least as much; exposed-comm zeroes exactly the communication
+edges), the overlap note, and the findings, savings and top evidence in a
+golden file (tests/golden/findings.expected; UPDATE_EXPECTED=1 rewrites
+it). On generated traces: nothing above 2 % of the step without an
+injected problem; each problem `gen --inject` writes, alone and several
+together, found by its rule within 10 % of its size and ranked by size.
+Prints 'N passed, N failed'."""
+import argparse
+import csv
+import glob
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from checks import check, summary
+
+TT = None
+SCHEMA = ["kind", "rank", "region", "saving_us", "saving_pct", "statement", "evidence"]
+RULES = ["sync", "data-loading", "copy", "launch-bound", "exposed-comm", "cpu-bound"]
+# what-if rules whose edges include every edge a finding's rule can take
+# (docs/metrics.md §20): the finding's saving is at most theirs
+BOUNDS = {
+    "sync": ["cpu_bound=0", "gpu_kernel_launch_overhead=0", "gpu_kernel_kernel_overhead=0"],
+    "data-loading": ["cpu_bound=0"],
+    "copy": ["cpu_bound=0", "gpu_compute_bound=0"],
+    "launch-bound": ["cpu_bound=0", "gpu_kernel_launch_overhead=0",
+                     "gpu_kernel_kernel_overhead=0"],
+    "exposed-comm": ["gpu_communication_bound=0"],
+    "cpu-bound": ["cpu_bound=0"],
+}
+
+
+def run(*args):
+    p = subprocess.run([TT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def findings_json(path):
+    rc, out, err = run("report", "-q", "--no-header", "-f", "json", "-t", "findings", path)
+    if rc:
+        return None, err
+    return {t["name"]: t for t in json.loads(out)["tables"]}, err
+
+
+def whatif_saving(path, rules, kept):
+    """Mean saving per kept step of the critical path's what-if with the
+    rules together."""
+    args = ["report", "-q", "--no-header", "-f", "json", "-t", "critical-path"]
+    for r in rules:
+        args += ["--what-if", r]
+    rc, out, err = run(*args, path)
+    check(rc == 0, "%s: critical-path what-if failed: %s" % (path, err[:200]))
+    if rc:
+        return None
+    tabs = {t["name"]: t for t in json.loads(out)["tables"]}
+    want = "(all together)" if len(rules) > 1 else rules[0]
+    rows = [r for r in tabs["critical_path_what_if"]["rows"]
+            if r["what_if"] == want and r["region"] in kept]
+    return sum(r["saving_us"] for r in rows) // max(len(rows), 1)
+
+
+def kept_regions(path, region):
+    """The regions findings keep: those its region names (FIRST..LAST, or
+    one), of paths at least a tenth of the longest."""
+    rc, out, err = run("report", "-q", "--no-header", "-f", "json", "-t", "critical-path",
+                       "--what-if", "cpu_bound=1", path)
+    if rc:
+        return {}
+    tabs = {t["name"]: t for t in json.loads(out)["tables"]}
+    lens = {r["region"]: r["before_us"] for r in tabs["critical_path_what_if"]["rows"]}
+    longest = max(lens.values(), default=0)
+    names = list(lens)
+    first, _, last = region.partition("..")
+    if first in lens:
+        names = names[names.index(first):names.index(last or first) + 1]
+        lens = {k: lens[k] for k in names}
+    return {k: v for k, v in lens.items() if v > 0 and v >= 0.1 * longest}
+
+
+def top_key(evidence):
+    first = evidence.split("\n")[0]
+    return first.split(" ×")[0]
+
+
+def check_trace(path, golden):
+    name = os.path.basename(path)
+    tabs, err = findings_json(path)
+    check(tabs is not None, "%s: findings failed: %s" % (name, err[:200]))
+    if tabs is None:
+        return
+    f = tabs.get("findings")
+    rules = tabs.get("findings_rules")
+    check(f is not None and rules is not None, "%s: tables %s" % (name, list(tabs)))
+    if not f or not rules:
+        return
+    check([c["name"] for c in f["columns"]] == SCHEMA,
+          "%s: columns %s" % (name, [c["name"] for c in f["columns"]]))
+    check([r["kind"] for r in rules["rows"]] == RULES,
+          "%s: rules %s" % (name, [r["kind"] for r in rules["rows"]]))
+    # CSV has the same schema and rows
+    rc, out, _ = run("report", "-q", "--no-header", "-f", "csv", "-t", "findings", path)
+    # the findings table: its "# findings" line, the header, the rows
+    text = out.split("\n# findings_rules")[0]
+    lines = [l for l in csv.reader(io.StringIO(text)) if l and not l[0].startswith("#")]
+    check(rc == 0 and lines and lines[0] == SCHEMA, "%s: CSV header %s" % (name, lines[:1]))
+    check(len(lines) - 1 == len(f["rows"]), "%s: CSV %d rows, JSON %d"
+          % (name, len(lines) - 1, len(f["rows"])))
+    region = f["rows"][0]["region"] if f["rows"] else ""
+    kept = kept_regions(path, region)
+    step = sum(kept.values()) // max(len(kept), 1)
+    savings = [r["saving_us"] for r in f["rows"]]
+    check(savings == sorted(savings, reverse=True), "%s: not by saving: %s" % (name, savings))
+    for r in f["rows"]:
+        what = "%s: %s" % (name, r["kind"])
+        check(r["kind"] in RULES, "%s: unknown kind" % what)
+        check(r["evidence"] and r["statement"], "%s: no evidence or statement" % what)
+        check(0 <= r["saving_us"] <= step, "%s: saving %s µs, step %d µs" % (what, r["saving_us"],
+                                                                            step))
+        check(1.0 <= r["saving_pct"] <= 100.0, "%s: saving %s %%" % (what, r["saving_pct"]))
+        bound = whatif_saving(path, BOUNDS[r["kind"]], kept)
+        if bound is not None:
+            check(r["saving_us"] <= bound + 1, "%s: saving %d µs above the what-if bound %d µs (%s)"
+                  % (what, r["saving_us"], bound, " ".join(BOUNDS[r["kind"]])))
+            if r["kind"] == "exposed-comm":
+                check(abs(r["saving_us"] - bound) <= 1, "%s: saving %d µs, what-if %d µs"
+                      % (what, r["saving_us"], bound))
+        golden.append("%s\t%s\t%d\t%.1f\t%s" % (name, r["kind"], r["saving_us"], r["saving_pct"],
+                                                top_key(r["evidence"])))
+    notes = " ".join(f["notes"])
+    if len(savings) > 1 and "overlap" in notes:
+        check("together save" in notes, "%s: overlap note %s" % (name, notes))
+    check("upper bound" in notes or ("no step" in notes and not f["rows"]),
+          "%s: no upper-bound note" % name)
+    status = " ".join("%s=%s" % (r["kind"], r["status"]) for r in rules["rows"])
+    golden.append("%s\trules\t%s" % (name, status))
+    found = {r["kind"] for r in f["rows"]}
+    for r in rules["rows"]:
+        check((r["status"] == "found") == (r["kind"] in found),
+              "%s: rule %s status %s" % (name, r["kind"], r["status"]))
+        if r["status"] == "not run":
+            check(bool(r["note"]), "%s: rule %s not run without a reason" % (name, r["kind"]))
+
+
+def check_generated(tmp):
+    """A generated trace has nothing worth fixing above 2 % of the step."""
+    path = os.path.join(tmp, "plain.json")
+    rc, _, err = run("gen", "-o", path)
+    check(rc == 0, "gen: %s" % err[:200])
+    tabs, err = findings_json(path)
+    check(tabs is not None, "generated: %s" % err[:200])
+    if tabs:
+        for r in tabs["findings"]["rows"]:
+            check(r["saving_pct"] <= 2.0, "generated: %s saves %.2f %% of the step"
+                  % (r["kind"], r["saving_pct"]))
+
+
+# each injected problem (torchtop gen --inject) and the rule that finds it
+INJECTED = {"sync": "sync", "small-kernels": "launch-bound", "cpu-bound": "cpu-bound",
+            "pageable-copy": "copy", "data-loading": "data-loading"}
+DEFAULT_US = {"sync": 2000, "small-kernels": 1000, "cpu-bound": 3000, "pageable-copy": 2000,
+              "data-loading": 5000}
+
+
+def check_injected(tmp, specs, extra=()):
+    """Each injected problem found by its rule, within 10 % of its size,
+    the findings of the injected problems ranked as their sizes."""
+    path = os.path.join(tmp, "inject.json")
+    args = ["gen", "-o", path, *extra]
+    want = {}
+    for kind, us in specs:
+        args += ["--inject", "%s:%d" % (kind, us) if us else kind]
+        want[INJECTED[kind]] = us or DEFAULT_US[kind]
+    rc, _, err = run(*args)
+    what = " ".join(args[3:])
+    check(rc == 0, "%s: %s" % (what, err[:200]))
+    tabs, err = findings_json(path)
+    check(tabs is not None, "%s: %s" % (what, err[:200]))
+    if not tabs:
+        return
+    got = {r["kind"]: r["saving_us"] for r in tabs["findings"]["rows"]}
+    print("%s: %s" % (what, ", ".join("%s %d µs" % kv for kv in got.items())))
+    for kind, us in want.items():
+        check(kind in got, "%s: no %s finding" % (what, kind))
+        if kind in got:
+            check(abs(got[kind] - us) <= 0.1 * us, "%s: %s saves %d µs, injected %d µs"
+                  % (what, kind, got[kind], us))
+    order = [r["kind"] for r in tabs["findings"]["rows"] if r["kind"] in want]
+    check(order == sorted(want, key=lambda k: -want[k]), "%s: ranked %s" % (what, order))
+    if len(want) == 1:
+        check(tabs["findings"]["rows"] and tabs["findings"]["rows"][0]["kind"] in want,
+              "%s: not the first finding" % what)
+
+
+def check_inject_usage():
+    for bad in ["nosuch", "sync:0", "sync:x", "cpu-bound:99999999999"]:
+        rc, _, err = run("gen", "--inject", bad, "-o", os.devnull)
+        check(rc == 64 and "--inject" in err, "gen --inject %s: exit %d: %s" % (bad, rc, err))
+
+
+def main():
+    global TT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--torchtop", required=True)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--expected", required=True)
+    args = ap.parse_args()
+    TT = args.torchtop
+    golden = []
+    traces = sorted(glob.glob(os.path.join(args.shared, "traces", "*.json")) +
+                    glob.glob(os.path.join(args.shared, "traces", "*.json.gz")))
+    check(len(traces) > 0, "no shared traces in %s" % args.shared)
+    for p in traces:
+        check_trace(p, golden)
+    with tempfile.TemporaryDirectory() as tmp:
+        check_generated(tmp)
+        for kind in INJECTED:
+            check_injected(tmp, [(kind, 0)])
+        check_injected(tmp, [("data-loading", 8000), ("sync", 4000), ("cpu-bound", 2000),
+                             ("pageable-copy", 1000)])
+        check_injected(tmp, [("data-loading", 6000), ("small-kernels", 3000)], ["--steps", "4"])
+        check_injected(tmp, [("sync", 3000), ("small-kernels", 1500)], ["--seed", "7", "--conv"])
+    check_inject_usage()
+    text = "".join(line + "\n" for line in sorted(golden))
+    if os.environ.get("UPDATE_EXPECTED"):
+        with open(args.expected, "w") as f:
+            f.write(text)
+        print("wrote", args.expected)
+    else:
+        with open(args.expected) as f:
+            want = f.read()
+        mine, theirs = text.splitlines(), want.splitlines()
+        check(mine == theirs, "golden findings differ:\n%s" % "\n".join(
+            ["- " + x for x in theirs if x not in mine][:10] +
+            ["+ " + x for x in mine if x not in theirs][:10]))
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
