@@ -15,6 +15,7 @@
 
 #include "core/base/errinfo.h"
 #include "core/base/source.h"
+#include "core/base/strbuf.h"
 #include "core/trace/trace.h"
 
 /* The phases of opening a trace, in the order they run; each reports its
@@ -62,6 +63,10 @@ struct load_opts {
     bool link_require_flow;     /* TraceLens's linking: see trace.link_require_flow */
     bool regular_only;          /* trace_load_file: a regular file only, for a file the
                                    user did not name (source_open_regular) */
+    bool use_cache;             /* read the trace from its cache when there is one, and
+                                   write one after parsing (tracecache.h) */
+    struct strbuf *cache_notes; /* the cache's notes (a bad cache ignored, a write that
+                                   failed), one line each; NULL: on stderr */
 };
 
 /* Load path ("-" = stdin). *out always receives a trace, possibly empty,

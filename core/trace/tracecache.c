@@ -1,0 +1,1161 @@
+/* The trace cache (tracecache.h): a loaded trace's arrays written as they
+ * lie in memory, read back into place.
+ *
+ * File format (host byte order and struct layout; a cache written by a
+ * build with another layout is refused, not converted):
+ *
+ *   struct tc_header          magic "TTCACHE\n", TC_VERSION, the byte-order
+ *                             mark, the section count, the trace's key,
+ *                             the file's length, the checksum of the
+ *                             section table, then the header's own
+ *                             checksum (of the bytes before it)
+ *   struct tc_section[n]      per section, in enum tc_section_id order:
+ *                             its id, element size, element count, offset
+ *                             in the file (8-aligned, after the previous
+ *                             section's end) and the checksum of its bytes
+ *   sections                  each an array of fixed-size records:
+ *     SCALARS     one struct tc_scalars: the trace's counts and spans
+ *     EVENTS ... GRAFTS       the trace's arrays as in struct trace, indices
+ *                             and offsets (never pointers); ROWS with
+ *                             row.order zeroed, their orders one after the
+ *                             other in ORDERS (row.nevents each)
+ *     STR_LENS, STR_BYTES     trace.strs: each string's length, then every
+ *                             string followed by a NUL, in id order
+ *     VAL_LENS, VAL_BYTES     trace.vals, the same
+ *     TOP                     trace.top as compact JSON text (empty: none)
+ *
+ * Reading checks, in order: the header (magic, version, byte order, its
+ * checksum, the key, the file's length), the table (ids, element sizes,
+ * offsets within the file, its checksum), each section's checksum as it is
+ * read into its array, then every index and offset (tracecache_check). The
+ * string tables are interned again, which rebuilds their hash maps; the op
+ * name map (opname.h) is built again from the events. TC_VERSION changes
+ * with any change to the records written here. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/base/xalloc.h"
+#include "core/trace/argpack.h"
+#include "core/trace/opname.h"
+#include "core/trace/tracecache.h"
+
+#define TC_MAGIC "TTCACHE\n"
+#define TC_VERSION 1u
+#define TC_BYTE_ORDER 0x01020304u
+#define TC_EDGE_BYTES (1u << 20)
+#define TC_ALIGN 8u
+/* A temporary file older than this is a writer's that died: pruned. */
+#define TC_STALE_TMP_S 3600
+
+/* The records are written as they lie in memory: a change to any of them
+ * changes TC_VERSION (and these sizes). */
+_Static_assert(sizeof(struct event) == 56, "struct event changed: bump TC_VERSION");
+_Static_assert(sizeof(struct row) == 88, "struct row changed: bump TC_VERSION");
+_Static_assert(sizeof(struct flow) == 40, "struct flow changed: bump TC_VERSION");
+_Static_assert(sizeof(struct op_info) == 32, "struct op_info changed: bump TC_VERSION");
+_Static_assert(sizeof(struct py_info) == 24, "struct py_info changed: bump TC_VERSION");
+_Static_assert(sizeof(struct launch_info) == 24, "struct launch_info changed: bump TC_VERSION");
+_Static_assert(sizeof(struct gpu_info) == 40, "struct gpu_info changed: bump TC_VERSION");
+_Static_assert(sizeof(struct coll_info) == 40, "struct coll_info changed: bump TC_VERSION");
+_Static_assert(sizeof(struct device) == 40, "struct device changed: bump TC_VERSION");
+_Static_assert(sizeof(struct rawtext) == 8, "struct rawtext changed: bump TC_VERSION");
+
+enum tc_section_id {
+    SEC_SCALARS,
+    SEC_EVENTS,
+    SEC_ROWS,
+    SEC_ORDERS,
+    SEC_FLOWS,
+    SEC_OPS,
+    SEC_PYS,
+    SEC_LAUNCHES,
+    SEC_GPUS,
+    SEC_COLLS,
+    SEC_ARGBUF,
+    SEC_DEVICES,
+    SEC_OTHERS,
+    SEC_RAWS,
+    SEC_HELD,
+    SEC_LAUNCH_GPU,
+    SEC_STR_LENS,
+    SEC_STR_BYTES,
+    SEC_VAL_LENS,
+    SEC_VAL_BYTES,
+    SEC_TOP,
+    SEC__COUNT
+};
+
+static const char *const sec_names[SEC__COUNT] = {
+    "scalars",  "events",     "rows",        "row orders", "flows",      "ops",    "pys",
+    "launches", "gpus",       "colls",       "args",       "devices",    "others", "raws",
+    "held",     "launch_gpu", "string lens", "strings",    "value lens", "values", "top-level keys",
+};
+
+struct tc_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t byte_order;
+    uint32_t nsections;
+    uint32_t reserved;
+    struct tracecache_key key;
+    uint64_t file_bytes; /* this cache file's length */
+    uint64_t table_sum;  /* checksum of the section table */
+    uint64_t header_sum; /* checksum of the bytes above */
+};
+
+struct tc_section {
+    uint32_t id;
+    uint32_t elsize;
+    uint64_t count;
+    uint64_t offset;
+    uint64_t sum;
+};
+
+/* Everything in struct trace that is not an array. */
+struct tc_scalars {
+    uint64_t file_bytes, json_bytes;
+    uint64_t n_by_kind[EVK__COUNT];
+    uint64_t n_meta_dups, n_unsupported;
+    uint64_t n_gpu, n_unlinked;
+    int64_t base_ns;
+    int64_t gpu_start, gpu_end;
+    int64_t t_start, t_end;
+    uint8_t gzip, raw_in_file, link_require_flow, device_kind;
+    uint32_t reserved;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Checksum                                                                 */
+/* ------------------------------------------------------------------------ */
+
+#define TC_P1 UINT64_C(0x9E3779B185EBCA87)
+#define TC_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
+#define TC_P3 UINT64_C(0x165667B19E3779F9)
+#define TC_P4 UINT64_C(0x85EBCA77C2B2AE63)
+
+static inline uint64_t rotl64(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static inline uint64_t rd64(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* A 64-bit checksum of n bytes, four lanes wide (xxHash64's rounds): fast
+ * enough to check a cache of hundreds of MB in a fraction of its read. */
+static uint64_t tc_sum(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h;
+    size_t len = n;
+    if (n >= 32) {
+        uint64_t a = TC_P1 + TC_P2, b = TC_P2, c = 0, d = -TC_P1;
+        do {
+            a = rotl64(a + rd64(p) * TC_P2, 31) * TC_P1;
+            b = rotl64(b + rd64(p + 8) * TC_P2, 31) * TC_P1;
+            c = rotl64(c + rd64(p + 16) * TC_P2, 31) * TC_P1;
+            d = rotl64(d + rd64(p + 24) * TC_P2, 31) * TC_P1;
+            p += 32;
+            n -= 32;
+        } while (n >= 32);
+        h = rotl64(a, 1) + rotl64(b, 7) + rotl64(c, 12) + rotl64(d, 18);
+    } else {
+        h = TC_P3;
+    }
+    h += len;
+    for (; n >= 8; p += 8, n -= 8)
+        h = rotl64(h ^ (rotl64(rd64(p) * TC_P2, 31) * TC_P1), 27) * TC_P1 + TC_P4;
+    for (; n; p++, n--)
+        h = rotl64(h ^ (*p * TC_P3), 11) * TC_P1;
+    h ^= h >> 33;
+    h *= TC_P2;
+    h ^= h >> 29;
+    h *= TC_P3;
+    h ^= h >> 32;
+    return h;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Checks of a trace read back                                              */
+/* ------------------------------------------------------------------------ */
+
+static bool fail(char *why, size_t n, const char *fmt, ...) ATTR_FORMAT(3, 4);
+static bool fail(char *why, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, n, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* Whether following next[] from every node ends at IDX_NONE; every value
+ * is IDX_NONE or below n (checked before). */
+static bool chains_end(const uint32_t *next, uint32_t n)
+{
+    uint8_t *state = xcalloc(n ? n : 1, 1); /* 0 unseen, 1 on the walk, 2 ends */
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        uint32_t j = i;
+        while (j != IDX_NONE && state[j] == 0) {
+            state[j] = 1;
+            j = next[j];
+        }
+        if (j != IDX_NONE && state[j] == 1)
+            ok = false;
+        for (uint32_t k = i; k != IDX_NONE && state[k] == 1; k = next[k])
+            state[k] = 2;
+    }
+    free(state);
+    return ok;
+}
+
+/* Length of trace.launch_gpu: every launch's GPU events. */
+static uint64_t launch_gpu_len(const struct trace *t)
+{
+    uint64_t n = 0;
+    for (size_t k = 0; k < t->launches.n; k++)
+        n += t->launches.v[k].gpu_count;
+    return n;
+}
+
+#define IN(x, n) ((uint64_t)(x) < (uint64_t)(n))
+#define IN_OR_NONE(x, n) ((x) == IDX_NONE || IN(x, n))
+
+static bool has_aux_kind(const struct trace *t, uint32_t i, bool (*pred)(unsigned))
+{
+    return IN(i, t->ev.n) && pred(t->ev.v[i].kind) && t->ev.v[i].aux != IDX_NONE;
+}
+static bool kind_is_op(unsigned k)
+{
+    return k == EVK_CPU_OP || k == EVK_ANNOTATION;
+}
+static bool kind_is_py(unsigned k)
+{
+    return k == EVK_PYTHON;
+}
+static bool kind_is_launch(unsigned k)
+{
+    return evk_is_launch(k);
+}
+static bool kind_is_gpu(unsigned k)
+{
+    return evk_on_device(k);
+}
+
+/* The links of the events that must not loop (check_links), gathered by
+ * check_events' pass: per event its parent, the event whose first child or
+ * next sibling it is, and its Python frame's parent; IDX_NONE for none. */
+struct tc_links {
+    uint32_t *parent, *pred, *py_parent;
+};
+
+static bool check_events(const struct trace *t, struct tc_links *l, char *why, size_t wn)
+{
+    size_t nstr = t->strs.ents.n;
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        l->pred[i] = IDX_NONE;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!IN(e->name, nstr) || !IN(e->cat, nstr) || !IN(e->row, t->rows.n) ||
+            !IN(e->kind, EVK__COUNT) || !IN(e->raw, t->raws.n) ||
+            !(e->args == IDX_NONE || IN(e->args, t->argbuf.n)) || !IN_OR_NONE(e->parent, t->ev.n) ||
+            !IN_OR_NONE(e->first_child, t->ev.n) || !IN_OR_NONE(e->next_sibling, t->ev.n))
+            return fail(why, wn, "event %" PRIu32 " points outside the arrays", i);
+        size_t side = SIZE_MAX;
+        if (kind_is_op(e->kind))
+            side = t->ops.n;
+        else if (e->kind == EVK_PYTHON)
+            side = t->pys.n;
+        else if (evk_is_launch(e->kind))
+            side = t->launches.n;
+        else if (evk_on_device(e->kind))
+            side = t->gpus.n;
+        if (side != SIZE_MAX && !IN_OR_NONE(e->aux, side))
+            return fail(why, wn, "event %" PRIu32 " points outside its side table", i);
+        l->parent[i] = e->parent;
+        l->py_parent[i] =
+            e->kind == EVK_PYTHON && e->aux != IDX_NONE ? t->pys.v[e->aux].py_parent : IDX_NONE;
+        uint32_t down[2] = {e->first_child, e->next_sibling};
+        for (int k = 0; k < 2; k++) {
+            if (down[k] == IDX_NONE)
+                continue;
+            if (l->pred[down[k]] != IDX_NONE || down[k] == i)
+                return fail(why, wn, "event %" PRIu32 " is reached twice in the call tree",
+                            down[k]);
+            l->pred[down[k]] = i;
+        }
+    }
+    for (size_t k = 0; k < t->ops.n; k++) {
+        const struct op_info *o = &t->ops.v[k];
+        size_t nv = t->vals.ents.n;
+        if (!IN(o->input_dims, nv) || !IN(o->input_type, nv) || !IN(o->input_strides, nv) ||
+            !IN(o->concrete_inputs, nv) || !IN_OR_NONE(o->coll, t->colls.n) ||
+            (o->partner != IDX_NONE && !has_aux_kind(t, o->partner, kind_is_op)))
+            return fail(why, wn, "op record %zu points outside the arrays", k);
+    }
+    for (size_t k = 0; k < t->pys.n; k++)
+        if (t->pys.v[k].py_parent != IDX_NONE &&
+            !has_aux_kind(t, t->pys.v[k].py_parent, kind_is_py))
+            return fail(why, wn, "python record %zu points outside the events", k);
+    uint64_t nlinks = launch_gpu_len(t);
+    if (nlinks && !t->launch_gpu)
+        return fail(why, wn, "launches without their GPU events");
+    for (size_t k = 0; k < t->launches.n; k++) {
+        const struct launch_info *li = &t->launches.v[k];
+        if ((uint64_t)li->gpu_first + li->gpu_count > nlinks)
+            return fail(why, wn, "launch record %zu points outside its GPU events", k);
+    }
+    for (size_t k = 0; k < nlinks; k++)
+        if (!has_aux_kind(t, t->launch_gpu[k], kind_is_gpu))
+            return fail(why, wn, "launched GPU event %zu is not a GPU event", k);
+    for (size_t k = 0; k < t->gpus.n; k++) {
+        const struct gpu_info *g = &t->gpus.v[k];
+        if ((g->launch != IDX_NONE && !has_aux_kind(t, g->launch, kind_is_launch)) ||
+            !IN_OR_NONE(g->launcher, t->ev.n) || !IN_OR_NONE(g->coll, t->colls.n))
+            return fail(why, wn, "GPU record %zu points outside the arrays", k);
+    }
+    for (size_t k = 0; k < t->colls.n; k++) {
+        const struct coll_info *c = &t->colls.v[k];
+        if (!IN(c->name, nstr) || !IN(c->dtype, nstr) || !IN(c->pg_name, nstr) ||
+            !IN(c->pg_desc, nstr) || !IN(c->pg_ranks, nstr))
+            return fail(why, wn, "collective record %zu points outside the strings", k);
+    }
+    return true;
+}
+
+static bool check_rows(const struct trace *t, char *why, size_t wn)
+{
+    size_t nstr = t->strs.ents.n;
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        const struct row *row = &t->rows.v[r];
+        if (!IN(row->pid_str, nstr) || !IN(row->tid_str, nstr) || !IN(row->process_name, nstr) ||
+            !IN(row->process_label, nstr) || !IN(row->thread_name, nstr) || row->cls > ROW_DEVICE ||
+            !IN_OR_NONE(row->first_root, t->ev.n))
+            return fail(why, wn, "row %" PRIu32 " points outside the arrays", r);
+        for (uint32_t k = 0; k < row->nevents; k++) {
+            uint32_t i = row->order[k];
+            if (!IN(i, t->ev.n) || t->ev.v[i].row != r || t->ev.v[i].kind == EVK_META)
+                return fail(why, wn, "row %" PRIu32 " lists an event not on it", r);
+        }
+    }
+    for (size_t k = 0; k < t->flows.n; k++) {
+        const struct flow *f = &t->flows.v[k];
+        if (!IN(f->cat, nstr) || !IN(f->name, nstr) || !IN(f->row, t->rows.n) ||
+            !IN(f->raw, t->raws.n))
+            return fail(why, wn, "flow point %zu points outside the arrays", k);
+    }
+    for (size_t k = 0; k < t->devices.n; k++)
+        if (!IN(t->devices.v[k].name, nstr) || !IN(t->devices.v[k].arch, nstr))
+            return fail(why, wn, "device %zu points outside the strings", k);
+    for (size_t k = 0; k < t->others.n; k++)
+        if (!IN(t->others.v[k], t->raws.n))
+            return fail(why, wn, "event of another phase %zu points outside the texts", k);
+    for (size_t k = 1; k < t->raws.n; k++) {
+        const struct rawtext *rt = &t->raws.v[k];
+        if (rt->len ? (uint64_t)rt->at + rt->len > t->json_bytes : !IN(rt->at, nstr))
+            return fail(why, wn, "kept text %zu lies outside the trace", k);
+    }
+    for (size_t k = 0; k < t->grafts.n; k++)
+        if (!IN(t->grafts.v[k].launch, t->ev.n) || !IN(t->grafts.v[k].row, t->rows.n))
+            return fail(why, wn, "graft %zu points outside the arrays", k);
+    return true;
+}
+
+/* The tree's links (each event is some event's first child or next sibling
+ * at most once: check_events): neither the descent nor the parents, nor
+ * the Python frames' parents, loop. Python parents are checked to be
+ * Python events with check_events. */
+static bool check_links(const struct trace *t, const struct tc_links *l, char *why, size_t wn)
+{
+    uint32_t n = (uint32_t)t->ev.n;
+    if (!chains_end(l->parent, n))
+        return fail(why, wn, "the call tree's parents loop");
+    if (!chains_end(l->pred, n))
+        return fail(why, wn, "the call tree loops");
+    for (uint32_t i = 0; i < n; i++)
+        if (l->py_parent[i] != IDX_NONE && !IN(l->py_parent[i], n))
+            return fail(why, wn, "python frame %" PRIu32 " has its parent outside the events", i);
+    if (!chains_end(l->py_parent, n))
+        return fail(why, wn, "the Python frames' parents loop");
+    return true;
+}
+
+/* check_events, then check_links over what it gathered. */
+static bool check_tree(const struct trace *t, char *why, size_t wn)
+{
+    size_t n = t->ev.n ? t->ev.n : 1;
+    struct tc_links l = {xmalloc(n * sizeof(uint32_t)), xmalloc(n * sizeof(uint32_t)),
+                         xmalloc(n * sizeof(uint32_t))};
+    bool ok = check_events(t, &l, why, wn) && check_links(t, &l, why, wn);
+    free(l.parent);
+    free(l.pred);
+    free(l.py_parent);
+    return ok;
+}
+
+static bool check_args(const struct trace *t, char *why, size_t wn)
+{
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (t->ev.v[i].args != IDX_NONE && !argpack_valid(t, i))
+            return fail(why, wn, "the arguments of event %" PRIu32 " do not read", i);
+    return true;
+}
+
+static bool check_counts(const struct trace *t, char *why, size_t whylen)
+{
+    if (t->ev.n >= IDX_NONE || t->rows.n >= IDX_NONE || t->raws.n == 0 || t->strs.ents.n == 0 ||
+        t->vals.ents.n == 0 || t->device_kind > DEVKIND_MIXED)
+        return fail(why, whylen, "the trace's counts are out of range");
+    return true;
+}
+
+bool tracecache_check(const struct trace *t, char *why, size_t whylen)
+{
+    return check_counts(t, why, whylen) && check_tree(t, why, whylen) &&
+           check_rows(t, why, whylen) && check_args(t, why, whylen);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+struct tc_writer {
+    int fd;
+    uint64_t at; /* bytes written so far */
+    struct tc_section sec[SEC__COUNT];
+    bool ok;
+    int err; /* errno of the failure */
+};
+
+static void put_bytes(struct tc_writer *w, const void *p, size_t n)
+{
+    const char *c = p;
+    while (w->ok && n) {
+        ssize_t k = write(w->fd, c, n > (1u << 30) ? (1u << 30) : n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            w->ok = false;
+            w->err = k < 0 ? errno : EIO;
+            return;
+        }
+        c += k;
+        n -= (size_t)k;
+        w->at += (uint64_t)k;
+    }
+}
+
+static void put_section(struct tc_writer *w, enum tc_section_id id, const void *p, size_t elsize,
+                        size_t count)
+{
+    static const char zeros[TC_ALIGN];
+    put_bytes(w, zeros, (TC_ALIGN - w->at % TC_ALIGN) % TC_ALIGN);
+    w->sec[id] = (struct tc_section){
+        .id = id,
+        .elsize = (uint32_t)elsize,
+        .count = count,
+        .offset = w->at,
+        .sum = tc_sum(p, elsize * count),
+    };
+    put_bytes(w, p, elsize * count);
+}
+
+#define PUT_VEC(w, id, vec) put_section(w, id, (vec).v, sizeof(*(vec).v), (vec).n)
+
+static void put_strtab(struct tc_writer *w, enum tc_section_id lens_id, const struct strtab *st)
+{
+    size_t n = st->ents.n, bytes = 0;
+    uint32_t *lens = xmalloc((n ? n : 1) * sizeof(*lens));
+    for (size_t i = 0; i < n; i++) {
+        lens[i] = st->ents.v[i].len;
+        bytes += (size_t)lens[i] + 1;
+    }
+    char *blob = xmalloc(bytes ? bytes : 1), *p = blob;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(p, st->ents.v[i].s, (size_t)lens[i] + 1);
+        p += lens[i] + 1;
+    }
+    put_section(w, lens_id, lens, sizeof(*lens), n);
+    put_section(w, lens_id + 1, blob, 1, bytes);
+    free(blob);
+    free(lens);
+}
+
+static void put_trace(struct tc_writer *w, const struct trace *t)
+{
+    struct tc_scalars sc = {
+        .file_bytes = t->file_bytes,
+        .json_bytes = t->json_bytes,
+        .n_meta_dups = t->n_meta_dups,
+        .n_unsupported = t->n_unsupported,
+        .n_gpu = t->n_gpu,
+        .n_unlinked = t->n_unlinked,
+        .base_ns = t->base_ns,
+        .gpu_start = t->gpu_start,
+        .gpu_end = t->gpu_end,
+        .t_start = t->t_start,
+        .t_end = t->t_end,
+        .gzip = t->gzip,
+        .raw_in_file = t->raw_in_file,
+        .link_require_flow = t->link_require_flow,
+        .device_kind = t->device_kind,
+    };
+    memcpy(sc.n_by_kind, t->n_by_kind, sizeof(sc.n_by_kind));
+    put_section(w, SEC_SCALARS, &sc, sizeof(sc), 1);
+    PUT_VEC(w, SEC_EVENTS, t->ev);
+
+    struct row *rows = xmalloc((t->rows.n ? t->rows.n : 1) * sizeof(*rows));
+    size_t norder = 0;
+    for (size_t r = 0; r < t->rows.n; r++) {
+        rows[r] = t->rows.v[r];
+        rows[r].order = NULL;
+        norder += rows[r].nevents;
+    }
+    put_section(w, SEC_ROWS, rows, sizeof(*rows), t->rows.n);
+    free(rows);
+    uint32_t *order = xmalloc((norder ? norder : 1) * sizeof(*order)), *o = order;
+    for (size_t r = 0; r < t->rows.n; r++) {
+        if (t->rows.v[r].nevents)
+            memcpy(o, t->rows.v[r].order, t->rows.v[r].nevents * sizeof(*o));
+        o += t->rows.v[r].nevents;
+    }
+    put_section(w, SEC_ORDERS, order, sizeof(*order), norder);
+    free(order);
+
+    PUT_VEC(w, SEC_FLOWS, t->flows);
+    PUT_VEC(w, SEC_OPS, t->ops);
+    PUT_VEC(w, SEC_PYS, t->pys);
+    PUT_VEC(w, SEC_LAUNCHES, t->launches);
+    PUT_VEC(w, SEC_GPUS, t->gpus);
+    PUT_VEC(w, SEC_COLLS, t->colls);
+    PUT_VEC(w, SEC_ARGBUF, t->argbuf);
+    PUT_VEC(w, SEC_DEVICES, t->devices);
+    PUT_VEC(w, SEC_OTHERS, t->others);
+    PUT_VEC(w, SEC_RAWS, t->raws);
+    PUT_VEC(w, SEC_HELD, t->held);
+    put_section(w, SEC_LAUNCH_GPU, t->launch_gpu, sizeof(uint32_t), launch_gpu_len(t));
+    put_strtab(w, SEC_STR_LENS, &t->strs);
+    put_strtab(w, SEC_VAL_LENS, &t->vals);
+    char *top = t->top ? cJSON_PrintUnformatted(t->top) : NULL;
+    put_section(w, SEC_TOP, top ? top : "", 1, top ? strlen(top) : 0);
+    cJSON_free(top);
+}
+
+static void header_seal(struct tc_header *h, const struct tc_section *sec)
+{
+    h->table_sum = tc_sum(sec, SEC__COUNT * sizeof(*sec));
+    h->header_sum = tc_sum(h, offsetof(struct tc_header, header_sum));
+}
+
+bool tracecache_write_file(const char *path, const struct tracecache_key *key,
+                           const struct trace *t, char *why, size_t whylen)
+{
+    /* Beside the cache, hidden, unique: renamed over it once complete. */
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    char *tmp = xasprintf("%.*s.%s.tmp-XXXXXX", (int)dirlen, path, path + dirlen);
+    struct tc_writer w = {.ok = true};
+    w.fd = mkstemp(tmp);
+    if (w.fd < 0) {
+        fail(why, whylen, "cannot create %s: %s", tmp, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    struct tc_header h = {
+        .version = TC_VERSION, .byte_order = TC_BYTE_ORDER, .nsections = SEC__COUNT, .key = *key};
+    memcpy(h.magic, TC_MAGIC, sizeof(h.magic));
+    /* The header and table last, once the sections' places are known. */
+    if (lseek(w.fd, (off_t)(sizeof(h) + sizeof(w.sec)), SEEK_SET) < 0) {
+        w.ok = false;
+        w.err = errno;
+    }
+    w.at = sizeof(h) + sizeof(w.sec);
+    put_trace(&w, t);
+    h.file_bytes = w.at;
+    header_seal(&h, w.sec);
+    if (w.ok && lseek(w.fd, 0, SEEK_SET) < 0) {
+        w.ok = false;
+        w.err = errno;
+    }
+    w.at = 0;
+    put_bytes(&w, &h, sizeof(h));
+    put_bytes(&w, w.sec, sizeof(w.sec));
+    if (close(w.fd) != 0 && w.ok) {
+        w.ok = false;
+        w.err = errno;
+    }
+    if (w.ok && rename(tmp, path) != 0) {
+        w.ok = false;
+        w.err = errno;
+    }
+    if (!w.ok) {
+        fail(why, whylen, "cannot write %s: %s", path, strerror(w.err));
+        unlink(tmp);
+    }
+    free(tmp);
+    return w.ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The cache file is mapped (private, copy on write) and the trace's arrays
+ * point into the mapping (trace.mapped): no copy, and the pages are the
+ * page cache's until someone writes to them. */
+struct tc_reader {
+    int fd;
+    uint64_t size;
+    const unsigned char *map;
+    struct tc_section sec[SEC__COUNT];
+    char *why;
+    size_t whylen;
+};
+
+static bool read_at(int fd, void *buf, size_t n, uint64_t at)
+{
+    char *p = buf;
+    while (n) {
+        ssize_t k = pread(fd, p, n > (1u << 30) ? (1u << 30) : n, (off_t)at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k;
+        n -= (size_t)k;
+        at += (uint64_t)k;
+    }
+    return true;
+}
+
+/* Section id's records in the mapping (*v, *n; NULL when empty), their
+ * size checked. Its checksum is checked later (sums_match). */
+static bool get_section(struct tc_reader *r, enum tc_section_id id, size_t elsize, void **v,
+                        size_t *n)
+{
+    const struct tc_section *s = &r->sec[id];
+    *v = NULL;
+    *n = 0;
+    if (s->elsize != elsize)
+        return fail(r->why, r->whylen, "the %s section has records of another size", sec_names[id]);
+    *v = s->count ? (void *)(r->map + s->offset) : NULL;
+    *n = (size_t)s->count; /* within the file: checked with the table */
+    return true;
+}
+
+#define GET_VEC(r, id, vec)                                                                        \
+    (get_section(r, id, sizeof(*(vec).v), (void **)&(vec).v, &(vec).n) && ((vec).cap = (vec).n, 1))
+
+/* Whether section i's bytes have the checksum the table gives. */
+static bool sum_matches(const struct tc_reader *r, enum tc_section_id i, char *why, size_t whylen)
+{
+    const struct tc_section *s = &r->sec[i];
+    if (tc_sum(r->map + s->offset, (size_t)(s->count * s->elsize)) != s->sum)
+        return fail(why, whylen, "the %s section's checksum does not match", sec_names[i]);
+    return true;
+}
+
+/* The same for every section but ROWS, whose orders the reader has set
+ * (it checks ROWS before). */
+static bool sums_match(const struct tc_reader *r, char *why, size_t whylen)
+{
+    for (unsigned i = 0; i < SEC__COUNT; i++)
+        if (i != SEC_ROWS && !sum_matches(r, i, why, whylen))
+            return false;
+    return true;
+}
+
+/* The string table from its lengths and bytes; false when they disagree or
+ * a string repeats (an interned table holds each once). */
+static bool get_strtab(struct tc_reader *r, enum tc_section_id lens_id, struct strtab *st)
+{
+    uint32_t *lens;
+    char *blob;
+    size_t n, bytes;
+    if (!get_section(r, lens_id, sizeof(*lens), (void **)&lens, &n) ||
+        !get_section(r, lens_id + 1, 1, (void **)&blob, &bytes))
+        return false;
+    if (n == 0 || n >= IDX_NONE || lens[0] != 0)
+        return fail(r->why, r->whylen, "the %s section does not start with the empty string",
+                    sec_names[lens_id + 1]);
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (lens[i] >= bytes - at || blob[at + lens[i]] != '\0')
+            return fail(r->why, r->whylen, "the %s section is cut short", sec_names[lens_id + 1]);
+        at += (size_t)lens[i] + 1;
+    }
+    if (at != bytes)
+        return fail(r->why, r->whylen, "the %s section is longer than its strings",
+                    sec_names[lens_id + 1]);
+    VEC_RESERVE(&st->ents, n);
+    at = 1;
+    for (size_t i = 1; i < n; i++) {
+        if (strtab_intern(st, blob + at, lens[i]) != i)
+            return fail(r->why, r->whylen, "the %s section repeats a string",
+                        sec_names[lens_id + 1]);
+        at += (size_t)lens[i] + 1;
+    }
+    return true;
+}
+
+static bool get_header(struct tc_reader *r, const struct tracecache_key *key)
+{
+    struct tc_header h;
+    if (r->size < sizeof(h) + sizeof(r->sec) || !read_at(r->fd, &h, sizeof(h), 0))
+        return fail(r->why, r->whylen, "too short to be a cache");
+    if (memcmp(h.magic, TC_MAGIC, sizeof(h.magic)) != 0)
+        return fail(r->why, r->whylen, "not a torchtop cache");
+    if (h.version != TC_VERSION)
+        return fail(r->why, r->whylen, "version %" PRIu32 ", this torchtop reads version %u",
+                    h.version, TC_VERSION);
+    if (h.byte_order != TC_BYTE_ORDER || h.nsections != SEC__COUNT)
+        return fail(r->why, r->whylen, "written by a build with another layout");
+    if (h.header_sum != tc_sum(&h, offsetof(struct tc_header, header_sum)))
+        return fail(r->why, r->whylen, "the header's checksum does not match");
+    if (memcmp(&h.key, key, sizeof(*key)) != 0)
+        return fail(r->why, r->whylen, "a cache of another file");
+    if (h.file_bytes != r->size)
+        return fail(r->why, r->whylen, "%" PRIu64 " bytes long, its header says %" PRIu64, r->size,
+                    h.file_bytes);
+    if (!read_at(r->fd, r->sec, sizeof(r->sec), sizeof(h)) ||
+        h.table_sum != tc_sum(r->sec, sizeof(r->sec)))
+        return fail(r->why, r->whylen, "the section table's checksum does not match");
+    uint64_t end = sizeof(h) + sizeof(r->sec);
+    for (unsigned i = 0; i < SEC__COUNT; i++) {
+        const struct tc_section *s = &r->sec[i];
+        if (s->id != i || s->elsize == 0 || s->offset < end || s->offset % TC_ALIGN ||
+            s->offset > r->size || s->count > (r->size - s->offset) / s->elsize)
+            return fail(r->why, r->whylen, "the %s section lies outside the file", sec_names[i]);
+        /* The bytes between sections are zeros, as written. */
+        char gap[TC_ALIGN];
+        size_t ngap = (size_t)(s->offset - end);
+        if (ngap >= TC_ALIGN || !read_at(r->fd, gap, ngap, end) ||
+            (ngap && (gap[0] || memcmp(gap, gap + 1, ngap - 1) != 0)))
+            return fail(r->why, r->whylen, "the bytes before the %s section are not padding",
+                        sec_names[i]);
+        end = s->offset + s->count * s->elsize;
+    }
+    if (end != r->size)
+        return fail(r->why, r->whylen, "bytes follow the last section");
+    return true;
+}
+
+/* The checks a second thread runs beside the others: the sections'
+ * checksums, then the packed arguments. */
+struct tc_side {
+    const struct tc_reader *r;
+    const struct trace *t;
+    bool ok;
+    char why[256];
+};
+
+static void *side_checks(void *arg)
+{
+    struct tc_side *sd = arg;
+    sd->ok =
+        sums_match(sd->r, sd->why, sizeof(sd->why)) && check_args(sd->t, sd->why, sizeof(sd->why));
+    return NULL;
+}
+
+/* Every check of the sections and of the trace they make (tracecache_check),
+ * on two threads. */
+static bool checks_pass(struct tc_reader *r, const struct trace *t)
+{
+    struct tc_side sd = {.r = r, .t = t};
+    pthread_t th;
+    bool threaded = pthread_create(&th, NULL, side_checks, &sd) == 0;
+    if (!threaded)
+        side_checks(&sd);
+    bool ok = check_counts(t, r->why, r->whylen) && check_tree(t, r->why, r->whylen) &&
+              check_rows(t, r->why, r->whylen);
+    if (threaded)
+        pthread_join(th, NULL);
+    if (ok && !sd.ok) {
+        snprintf(r->why, r->whylen, "%s", sd.why);
+        ok = false;
+    }
+    return ok;
+}
+
+/* The trace the sections hold; NULL with why filled. */
+static struct trace *get_trace(struct tc_reader *r, const char *name)
+{
+    struct trace *t = xcalloc(1, sizeof(*t));
+    t->path = xstrdup(name);
+    t->mapped = (void *)r->map;
+    t->mapped_len = (size_t)r->size;
+    strtab_init(&t->strs);
+    strtab_init(&t->vals);
+    const struct tc_scalars *sc = NULL;
+    uint32_t *order = NULL;
+    const char *top = NULL;
+    size_t n, norder = 0, ntop = 0, nlinks = 0;
+    bool ok = get_section(r, SEC_SCALARS, sizeof(*sc), (void **)&sc, &n);
+    if (ok && n != 1)
+        ok = fail(r->why, r->whylen, "the scalars section holds %zu records", n);
+    ok = ok && GET_VEC(r, SEC_EVENTS, t->ev) && GET_VEC(r, SEC_ROWS, t->rows) &&
+         get_section(r, SEC_ORDERS, sizeof(*order), (void **)&order, &norder) &&
+         GET_VEC(r, SEC_FLOWS, t->flows) && GET_VEC(r, SEC_OPS, t->ops) &&
+         GET_VEC(r, SEC_PYS, t->pys) && GET_VEC(r, SEC_LAUNCHES, t->launches) &&
+         GET_VEC(r, SEC_GPUS, t->gpus) && GET_VEC(r, SEC_COLLS, t->colls) &&
+         GET_VEC(r, SEC_ARGBUF, t->argbuf) && GET_VEC(r, SEC_DEVICES, t->devices) &&
+         GET_VEC(r, SEC_OTHERS, t->others) && GET_VEC(r, SEC_RAWS, t->raws) &&
+         GET_VEC(r, SEC_HELD, t->held) &&
+         get_section(r, SEC_LAUNCH_GPU, sizeof(uint32_t), (void **)&t->launch_gpu, &nlinks) &&
+         get_strtab(r, SEC_STR_LENS, &t->strs) && get_strtab(r, SEC_VAL_LENS, &t->vals) &&
+         get_section(r, SEC_TOP, 1, (void **)&top, &ntop);
+
+    /* The rows' orders: each row's share of ORDERS, in row order, set in
+     * the mapping once its checksum is checked. */
+    ok = ok && sum_matches(r, SEC_ROWS, r->why, r->whylen);
+    size_t at = 0;
+    for (size_t i = 0; ok && i < t->rows.n; i++) {
+        struct row *row = &t->rows.v[i];
+        if (row->nevents > norder - at) {
+            ok = fail(r->why, r->whylen, "the rows hold more events than their orders");
+            break;
+        }
+        row->order = row->nevents ? order + at : NULL;
+        at += row->nevents;
+    }
+    if (!ok) /* no row's order to free: none is the trace's own */
+        for (size_t i = 0; i < t->rows.n; i++)
+            t->rows.v[i].order = NULL;
+    if (ok && at != norder)
+        ok = fail(r->why, r->whylen, "the rows hold fewer events than their orders");
+    if (ok && nlinks != launch_gpu_len(t))
+        ok = fail(r->why, r->whylen, "the launches' GPU events do not add up");
+    if (ok && ntop) {
+        t->top = cJSON_ParseWithLength(top, ntop);
+        if (!cJSON_IsObject(t->top))
+            ok = fail(r->why, r->whylen, "the top-level keys do not read");
+    }
+    if (ok) {
+        t->file_bytes = sc->file_bytes;
+        t->json_bytes = sc->json_bytes;
+        memcpy(t->n_by_kind, sc->n_by_kind, sizeof(t->n_by_kind));
+        t->n_meta_dups = sc->n_meta_dups;
+        t->n_unsupported = sc->n_unsupported;
+        t->n_gpu = sc->n_gpu;
+        t->n_unlinked = sc->n_unlinked;
+        t->base_ns = sc->base_ns;
+        t->gpu_start = sc->gpu_start;
+        t->gpu_end = sc->gpu_end;
+        t->t_start = sc->t_start;
+        t->t_end = sc->t_end;
+        t->gzip = sc->gzip != 0;
+        t->raw_in_file = sc->raw_in_file != 0;
+        t->link_require_flow = sc->link_require_flow != 0;
+        t->device_kind = sc->device_kind;
+        t->indexed = true;
+        ok = checks_pass(r, t);
+    }
+    if (ok)
+        opname_index(t);
+    if (!ok) {
+        trace_free(t); /* unmaps */
+        return NULL;
+    }
+    return t;
+}
+
+enum tracecache_result tracecache_read_file(const char *path, const struct tracecache_key *key,
+                                            const char *name, struct trace **out, char *why,
+                                            size_t whylen)
+{
+    *out = NULL;
+    struct tc_reader r = {.why = why, .whylen = whylen};
+    r.fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (r.fd < 0) {
+        if (errno == ENOENT)
+            return TRACECACHE_MISSING;
+        fail(why, whylen, "cannot open: %s", strerror(errno));
+        return TRACECACHE_BAD;
+    }
+    struct stat st;
+    if (fstat(r.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(r.fd);
+        fail(why, whylen, "not a regular file");
+        return TRACECACHE_BAD;
+    }
+    r.size = (uint64_t)st.st_size;
+    if (get_header(&r, key)) {
+        /* Populated read-only: the page cache's pages, not copies (a
+         * writable private mapping is populated with copies); writable
+         * after, a page copied when written to. */
+        void *m = r.size > SIZE_MAX
+                      ? MAP_FAILED
+                      : mmap(NULL, (size_t)r.size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r.fd, 0);
+        if (m != MAP_FAILED && mprotect(m, (size_t)r.size, PROT_READ | PROT_WRITE) != 0) {
+            munmap(m, (size_t)r.size);
+            m = MAP_FAILED;
+        }
+        if (m == MAP_FAILED) {
+            fail(why, whylen, "cannot map: %s", strerror(errno));
+        } else {
+            r.map = m;
+            *out = get_trace(&r, name);
+        }
+    }
+    if (*out)
+        futimens(r.fd, NULL); /* used now: pruned last */
+    close(r.fd);
+    return *out ? TRACECACHE_OK : TRACECACHE_BAD;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The cache folder                                                         */
+/* ------------------------------------------------------------------------ */
+
+static void note(const struct tracecache *tc, const char *fmt, ...) ATTR_FORMAT(2, 3);
+static void note(const struct tracecache *tc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (tc->notes) {
+        sb_puts(tc->notes, "torchtop: ");
+        sb_vprintf(tc->notes, fmt, ap);
+        sb_putc(tc->notes, '\n');
+    } else {
+        fputs("torchtop: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
+    va_end(ap);
+}
+
+/* A size from the environment (digits only), else def. */
+static uint64_t env_bytes(const char *name, uint64_t def)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return def;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    return errno || *end || *s == '-' ? def : (uint64_t)v;
+}
+
+/* $XDG_CACHE_HOME/torchtop, else ~/.cache/torchtop (XDG: a relative
+ * XDG_CACHE_HOME is ignored); NULL without a home. */
+static char *cache_dir(void)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg && xdg[0] == '/')
+        return xasprintf("%s/torchtop", xdg);
+    const char *home = getenv("HOME");
+    if (home && home[0] == '/')
+        return xasprintf("%s/.cache/torchtop", home);
+    return NULL;
+}
+
+/* Make dir and its parents (private to the user); false with errno. */
+static bool make_dirs(const char *dir)
+{
+    char *p = xstrdup(dir);
+    bool ok = true;
+    for (char *s = p + 1; ok; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(p, 0700) != 0 && errno != EEXIST)
+            ok = false;
+        *s = c;
+        if (!c)
+            break;
+    }
+    free(p);
+    struct stat st;
+    return ok && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Whether dir is the folder the trace at path lies in. */
+static bool same_dir(const char *dir, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *tdir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+    struct stat a, b;
+    bool same =
+        stat(dir, &a) == 0 && stat(tdir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    free(tdir);
+    return same;
+}
+
+/* A cache file's name: 16 hex digits and ".ttc". */
+static bool is_cache_name(const char *s)
+{
+    for (int i = 0; i < 16; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return strcmp(s + 16, ".ttc") == 0;
+}
+
+/* A temporary file of tracecache_write_file: ".NAME.ttc.tmp-XXXXXX". */
+static bool is_tmp_name(const char *s)
+{
+    return s[0] == '.' && is_cache_name(s + 1) && strncmp(s + 21, ".tmp-", 5) == 0 &&
+           strlen(s + 26) == 6;
+}
+
+struct tc_entry {
+    char *path;
+    uint64_t bytes;
+    int64_t mtime_ns;
+};
+
+static int entry_older(const void *a, const void *b)
+{
+    const struct tc_entry *x = a, *y = b;
+    return x->mtime_ns < y->mtime_ns ? -1 : x->mtime_ns > y->mtime_ns;
+}
+
+/* Keep the folder's caches within max_bytes, the ones used longest ago
+ * deleted first; temporary files of writers that died go too. */
+static void prune(const char *dir, uint64_t max_bytes)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    VEC(struct tc_entry) ents = {0};
+    uint64_t total = 0;
+    time_t now = time(NULL);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        bool cache = is_cache_name(de->d_name), tmp = is_tmp_name(de->d_name);
+        if (!cache && !tmp)
+            continue;
+        char *p = xasprintf("%s/%s", dir, de->d_name);
+        struct stat st;
+        if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+            free(p);
+            continue;
+        }
+        if (tmp) {
+            if (now - st.st_mtime > TC_STALE_TMP_S)
+                unlink(p);
+            free(p);
+            continue;
+        }
+        *VEC_ADD(&ents) = (struct tc_entry){
+            p, (uint64_t)st.st_size, (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec};
+        total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    if (ents.n)
+        qsort(ents.v, ents.n, sizeof(*ents.v), entry_older);
+    for (size_t i = 0; i < ents.n; i++) {
+        if (total > max_bytes && unlink(ents.v[i].path) == 0)
+            total -= ents.v[i].bytes;
+        free(ents.v[i].path);
+    }
+    VEC_FREE(&ents);
+}
+
+/* Hash of the first and last TC_EDGE_BYTES of the file open at fd. */
+static bool edges_hash(int fd, uint64_t size, uint64_t *out)
+{
+    size_t n = size < TC_EDGE_BYTES ? (size_t)size : TC_EDGE_BYTES;
+    unsigned char *buf = xmalloc(n ? n : 1);
+    bool ok = read_at(fd, buf, n, 0);
+    uint64_t h = ok ? tc_sum(buf, n) : 0;
+    ok = ok && read_at(fd, buf, n, size - n);
+    if (ok)
+        *out = h ^ rotl64(tc_sum(buf, n), 17);
+    free(buf);
+    return ok;
+}
+
+bool tracecache_begin(struct tracecache *tc, struct source *src, const struct load_opts *opts,
+                      struct strbuf *notes)
+{
+    memset(tc, 0, sizeof(*tc));
+    tc->notes = notes;
+    const char *onoff = getenv("TORCHTOP_CACHE");
+    if (!opts->use_cache || opts->no_index || (onoff && strcmp(onoff, "0") == 0))
+        return false;
+    struct stat st;
+    /* A regular file named by its path, nothing read from it yet. */
+    uint64_t next = src->out_done - (src->peek_len - src->peek_pos); /* peeked bytes come again */
+    if (src->mem || src->fd < 0 || strcmp(src->name, "-") == 0 || next != 0 ||
+        fstat(src->fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    if ((uint64_t)st.st_size < env_bytes("TORCHTOP_CACHE_MIN_BYTES", TRACECACHE_MIN_BYTES))
+        return false;
+    tc->key.size = (uint64_t)st.st_size;
+    tc->key.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    tc->key.options = opts->link_require_flow ? TRACECACHE_LINK_REQUIRE_FLOW : 0;
+    if (!edges_hash(src->fd, tc->key.size, &tc->key.edges))
+        return false;
+    tc->dir = cache_dir();
+    if (!tc->dir)
+        return false;
+    if (same_dir(tc->dir, src->name)) {
+        free(tc->dir);
+        tc->dir = NULL;
+        return false;
+    }
+    tc->max_bytes = env_bytes("TORCHTOP_CACHE_MAX_BYTES", TRACECACHE_MAX_BYTES);
+    tc->path = xasprintf("%s/%016" PRIx64 ".ttc", tc->dir, tc_sum(&tc->key, sizeof(tc->key)));
+    tc->active = true;
+    return true;
+}
+
+struct trace *tracecache_open(struct tracecache *tc, const char *name)
+{
+    if (!tc->active)
+        return NULL;
+    char why[256];
+    struct trace *t = NULL;
+    switch (tracecache_read_file(tc->path, &tc->key, name, &t, why, sizeof(why))) {
+    case TRACECACHE_OK:
+        return t;
+    case TRACECACHE_MISSING:
+        return NULL;
+    case TRACECACHE_BAD:
+        note(tc, "cache %s ignored (%s); reading the trace", tc->path, why);
+        return NULL;
+    }
+    return NULL;
+}
+
+void tracecache_store(struct tracecache *tc, const struct trace *t)
+{
+    if (!tc->active || !t->indexed || t->n_captures || t->grafts.n)
+        return;
+    char why[512];
+    if (!make_dirs(tc->dir)) {
+        note(tc, "cannot make the cache folder %s: %s", tc->dir, strerror(errno));
+        return;
+    }
+    if (!tracecache_write_file(tc->path, &tc->key, t, why, sizeof(why)))
+        note(tc, "%s", why);
+    prune(tc->dir, tc->max_bytes);
+}
+
+void tracecache_end(struct tracecache *tc)
+{
+    free(tc->path);
+    free(tc->dir);
+    memset(tc, 0, sizeof(*tc));
+}
