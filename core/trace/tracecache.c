@@ -845,11 +845,6 @@ static struct trace *get_trace(struct tc_reader *r, const char *name)
         ok = fail(r->why, r->whylen, "the rows hold fewer events than their orders");
     if (ok && nlinks != launch_gpu_len(t))
         ok = fail(r->why, r->whylen, "the launches' GPU events do not add up");
-    if (ok && ntop) {
-        t->top = cJSON_ParseWithLength(top, ntop);
-        if (!cJSON_IsObject(t->top))
-            ok = fail(r->why, r->whylen, "the top-level keys do not read");
-    }
     if (ok) {
         t->file_bytes = sc->file_bytes;
         t->json_bytes = sc->json_bytes;
@@ -869,6 +864,11 @@ static struct trace *get_trace(struct tc_reader *r, const char *name)
         t->device_kind = sc->device_kind;
         t->indexed = true;
         ok = checks_pass(r, t);
+    }
+    if (ok && ntop) {
+        t->top = cJSON_ParseWithLength(top, ntop);
+        if (!cJSON_IsObject(t->top))
+            ok = fail(r->why, r->whylen, "the top-level keys do not read");
     }
     if (ok)
         opname_index(t);
