@@ -4,7 +4,8 @@
 # - for every shared trace, `report` opened fresh (--no-cache), opened while
 #   writing its cache, and opened from the cache print the same bytes, with
 #   nothing on stderr, and the warm open reads the cache (it is not written
-#   again);
+#   again); `export` of the whole trace from the cache is the fresh one; the
+#   explorer's views are the same from the cache;
 # - a cache truncated, with a byte flipped, of another version, or of another
 #   file is ignored with a note, the report is the fresh one and the cache is
 #   written again; processes opening one trace at once all print the fresh
@@ -61,6 +62,13 @@ for f in "$SHARED"/traces/*.json "$SHARED"/traces/*.json.gz; do
     ino=$(stat -c %i "$c")
     run "$f" "$tmp/warm"
     [ "$(stat -c %i "$c")" = "$ino" ] || bad "$b: the warm open wrote the cache again"
+    # The export reads the texts kept as written from the trace again, at
+    # the offsets the cache holds.
+    "$tt" export -q --no-cache --chrome "$tmp/exp-fresh.json" "$f" 2>"$tmp/exp-fresh.err"
+    "$tt" export -q --chrome "$tmp/exp-warm.json" "$f" 2>"$tmp/exp-warm.err"
+    [ "$(stat -c %i "$c")" = "$ino" ] || bad "$b: the export wrote the cache again"
+    cmp -s "$tmp/exp-fresh.json" "$tmp/exp-warm.json" || bad "$b: the export from the cache differs"
+    cmp -s "$tmp/exp-fresh.err" "$tmp/exp-warm.err" || bad "$b: the export from the cache says $(cat "$tmp/exp-warm.err")"
     for k in cold warm; do
         cmp -s "$tmp/fresh" "$tmp/$k" || bad "$b: the $k report differs from the fresh one"
         cmp -s "$tmp/fresh.rc" "$tmp/$k.rc" || bad "$b: the $k exit status differs"
@@ -69,7 +77,7 @@ for f in "$SHARED"/traces/*.json "$SHARED"/traces/*.json.gz; do
     n=$((n + 1))
 done
 [ "$n" -ge 20 ] || bad "only $n shared traces"
-echo "ok: $n shared traces, fresh = cold = warm report"
+echo "ok: $n shared traces, fresh = cold = warm report, export fresh = warm"
 
 # TraceLens's linking (--flow-links) builds another trace: a cache of its own.
 f="$SHARED/traces/tracelens-mi300-vllm-graph-replay.json.gz"
