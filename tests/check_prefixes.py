@@ -43,6 +43,8 @@ PREFIXES = {
     "job_tables": ["job_view_"],
     "hta_report_launch": ["hta_report_"],
     "critpath_whatif": ["critpath_"],
+    "tracecache_file": ["tracecache_"],
+    "tracecache_check": ["tracecache_"],
 }
 
 DEF = re.compile(r"^(?!static\b)[A-Za-z_][A-Za-z0-9_ \*]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
