@@ -97,19 +97,25 @@ static bool same_dir(const char *dir, const char *path)
     return same;
 }
 
-/* A cache file's name: 16 hex digits and ".ttc". */
-static bool is_cache_name(const char *s)
+/* Whether s starts with 16 lowercase hex digits and ".ttc" (a cache's name). */
+static bool cache_name_prefix(const char *s)
 {
     for (int i = 0; i < 16; i++)
         if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
             return false;
-    return strcmp(s + 16, ".ttc") == 0;
+    return strncmp(s + 16, ".ttc", 4) == 0;
+}
+
+/* A cache file's name: "0123456789abcdef.ttc". */
+static bool is_cache_name(const char *s)
+{
+    return cache_name_prefix(s) && s[20] == '\0';
 }
 
 /* A temporary file of tracecache_write_file: ".NAME.ttc.tmp-XXXXXX". */
 static bool is_tmp_name(const char *s)
 {
-    return s[0] == '.' && is_cache_name(s + 1) && strncmp(s + 21, ".tmp-", 5) == 0 &&
+    return s[0] == '.' && cache_name_prefix(s + 1) && strncmp(s + 21, ".tmp-", 5) == 0 &&
            strlen(s + 26) == 6;
 }
 

@@ -524,8 +524,8 @@ static bool get_header(struct tc_reader *r, const struct tracecache_key *key)
     return true;
 }
 
-/* The checks a second thread runs beside the others: the sections'
- * checksums, then the packed arguments. */
+/* The check a second thread runs beside the others (the checksums, the
+ * tree, the rows), about as long as they are: the packed arguments. */
 struct tc_side {
     const struct tc_reader *r;
     const struct trace *t;
@@ -536,8 +536,7 @@ struct tc_side {
 static void *side_checks(void *arg)
 {
     struct tc_side *sd = arg;
-    sd->ok = sums_match(sd->r, sd->why, sizeof(sd->why)) &&
-             tracecache_check_args(sd->t, sd->why, sizeof(sd->why));
+    sd->ok = tracecache_check_args(sd->t, sd->why, sizeof(sd->why));
     return NULL;
 }
 
@@ -550,7 +549,7 @@ static bool checks_pass(struct tc_reader *r, const struct trace *t)
     bool threaded = pthread_create(&th, NULL, side_checks, &sd) == 0;
     if (!threaded)
         side_checks(&sd);
-    bool ok = tracecache_check_counts(t, r->why, r->whylen) &&
+    bool ok = sums_match(r, r->why, r->whylen) && tracecache_check_counts(t, r->why, r->whylen) &&
               tracecache_check_tree(t, r->why, r->whylen) &&
               tracecache_check_rows(t, r->why, r->whylen);
     if (threaded)
