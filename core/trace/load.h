@@ -7,7 +7,10 @@
  * not depend on the thread count. Other top-level keys, before or after
  * `traceEvents`, are kept in trace.top.
  *
- * After the events, trace_index() (tree.h) builds the call tree and links. */
+ * After the events, trace_index() (tree.h) builds the call tree and links.
+ * With load_opts.use_cache, a large trace opened again is mapped from its
+ * cache instead, indexed already, and one parsed is written to it
+ * (tracecache.h). */
 #ifndef TORCHTOP_CORE_LOAD_H
 #define TORCHTOP_CORE_LOAD_H
 
