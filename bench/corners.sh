@@ -11,6 +11,9 @@
 #   bench/corners.sh [BUILD_DIR] [COUNTS...]       e.g. bench/corners.sh build 100000
 #   CORNERS_TIMEOUT=SECONDS (default 300) bounds each run.
 set -eu
+# Parsing is measured: no trace read from its cache (bench/cache.sh times that).
+TORCHTOP_CACHE=0
+export TORCHTOP_CACHE
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 [ $# -gt 0 ] && shift

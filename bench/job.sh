@@ -10,6 +10,9 @@
 #
 #   bench/job.sh [BUILD_DIR] [RANKS] [SIZE]     (SIZE default 1G; 0 skips it)
 set -eu
+# Parsing is measured: no trace read from its cache (bench/cache.sh times that).
+TORCHTOP_CACHE=0
+export TORCHTOP_CACHE
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
 ranks=${2:-1000}

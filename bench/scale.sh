@@ -15,6 +15,9 @@
 #   TILE_SOURCE=trace.json.gz  the trace to tile (default: the H100 OWL-ViT trace)
 #   SERIES="generated tiled"   the series to run
 set -eu
+# Parsing is measured: no trace read from its cache (bench/cache.sh times that).
+TORCHTOP_CACHE=0
+export TORCHTOP_CACHE
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 [ $# -gt 0 ] && shift

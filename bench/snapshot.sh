@@ -8,6 +8,9 @@
 #
 # The file is written under ${TMPDIR:-/tmp} and deleted afterwards.
 set -eu
+# Parsing is measured: no trace read from its cache (bench/cache.sh times that).
+TORCHTOP_CACHE=0
+export TORCHTOP_CACHE
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 size_mb=${2:-1024}

@@ -11,6 +11,9 @@
 # The default trace is made by bench/tile.py from the H100 OWL-ViT trace
 # (found through TORCHTOP_SHARED) unless TRACE is given.
 set -eu
+# Parsing is measured: no trace read from its cache (bench/cache.sh times that).
+TORCHTOP_CACHE=0
+export TORCHTOP_CACHE
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 tt="$build/torchtop"

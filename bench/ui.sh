@@ -25,6 +25,9 @@
 # other views held back by TORCHTOP_HOLD_ANALYSIS) with the report's load
 # and index phases: the target is within 0.3 s of them.
 set -eu
+# Parsing is measured: no trace read from its cache (bench/cache.sh times that).
+TORCHTOP_CACHE=0
+export TORCHTOP_CACHE
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 [ $# -gt 0 ] && shift

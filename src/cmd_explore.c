@@ -27,6 +27,8 @@ void explore_options(FILE *f)
     fprintf(f, "      --no-color         monochrome (also when NO_COLOR is set)\n"
                "      --ascii            ASCII glyphs only (automatic outside UTF-8 locales)\n"
                "      --threads N        parser threads (default: one per core, at most 4)\n"
+               "      --no-cache         neither read nor write the trace's cache (a trace of\n"
+               "                         64 MiB or more opens again from ~/.cache/torchtop)\n"
                "      --arch NAME|FILE   roofline: device peaks (built-in name or TraceLens JSON)\n"
                "      --capture CAPTURE  graph capture trace or directory (repeatable): count\n"
                "                         graph-replayed kernels under the captured ops\n"
@@ -69,7 +71,8 @@ enum {
     OPT_ARCH,
     OPT_CAPTURE,
     OPT_SOURCE_PATH,
-    OPT_SOURCE_MAP
+    OPT_SOURCE_MAP,
+    OPT_NOCACHE
 };
 
 /* Whether --arch can be used, before the trace is read: an arch file that
@@ -106,6 +109,7 @@ static int explore(int argc, char **argv, struct srcpath *sp)
         {"no-colour", no_argument, NULL, OPT_NOCOLOR},
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"no-cache", no_argument, NULL, OPT_NOCACHE},
         {"script", required_argument, NULL, OPT_SCRIPT},
         {"script-timing", required_argument, NULL, OPT_TIMING},
         {"size", required_argument, NULL, OPT_SIZE},
@@ -128,6 +132,9 @@ static int explore(int argc, char **argv, struct srcpath *sp)
             break;
         case OPT_ASCII:
             o.ascii = true;
+            break;
+        case OPT_NOCACHE:
+            o.no_cache = true;
             break;
         case OPT_THREADS: {
             char *end;

@@ -29,6 +29,7 @@ static void export_usage(FILE *f)
                "  --capture CAPTURE  graph capture trace or directory (repeatable): the captured\n"
                "                     ops are written in, each replayed kernel correlated and\n"
                "                     flow-linked to its captured launch\n"
+               "  --no-cache         neither read nor write the trace's cache\n"
                "  -q, --quiet        no summary line on standard error\n"
                "  -h, --help         this help\n\n"
                "A window or step keeps whole host spans overlapping it and the GPU work they\n"
@@ -52,14 +53,19 @@ static int64_t window_edge(int64_t start, double ms)
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"chrome", required_argument, NULL, 'c'},  {"step", required_argument, NULL, 's'},
-        {"window", required_argument, NULL, 'w'},  {"match", required_argument, NULL, 'm'},
-        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {"capture", required_argument, NULL, 'C'}, {NULL, 0, NULL, 0},
+        {"chrome", required_argument, NULL, 'c'},
+        {"step", required_argument, NULL, 's'},
+        {"window", required_argument, NULL, 'w'},
+        {"match", required_argument, NULL, 'm'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {"capture", required_argument, NULL, 'C'},
+        {"no-cache", no_argument, NULL, 'N'},
+        {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *window = NULL;
     struct export_sel sel = {.kind = EXPORT_ALL};
-    bool quiet = false;
+    bool quiet = false, no_cache = false;
     int ch, nsel = 0;
     const char *captures[16]; /* --capture, in order */
     size_t ncaptures = 0;
@@ -92,6 +98,9 @@ int cmd_export(int argc, char **argv)
             break;
         case 'q':
             quiet = true;
+            break;
+        case 'N':
+            no_cache = true;
             break;
         case 'C':
             if (ncaptures == sizeof(captures) / sizeof(captures[0])) {
@@ -130,7 +139,7 @@ int cmd_export(int argc, char **argv)
         return EXIT_FAILURE_RUN;
     struct trace *t = NULL;
     /* With captures, the merge comes before the index (capture.h). */
-    struct load_opts lo = {.no_index = ncaptures > 0};
+    struct load_opts lo = {.no_index = ncaptures > 0, .use_cache = !no_cache};
     enum status st = trace_load_file(argv[optind], &lo, &t, &err);
     if (st == ST_OK && ncaptures) {
         struct trace **caps = NULL;

@@ -45,6 +45,7 @@ struct report_cli {
     bool no_header;
     bool quiet;
     bool flow_links;
+    bool no_cache;
     unsigned threads;
     enum folded_metric metric;
     const char *captures[16]; /* --capture, in order */
@@ -118,6 +119,8 @@ static void report_usage(FILE *f)
         "      --svg FILE         with -t roofline: the roofline plot as SVG; with -t folded:\n"
         "                         an interactive flame graph (hover, click to zoom) as SVG\n"
         "      --threads N        parser threads (default: one per core, at most 4)\n"
+        "      --no-cache         neither read nor write the trace's cache (a trace of\n"
+        "                         64 MiB or more opens again from ~/.cache/torchtop)\n"
         "  -q, --quiet            no progress bar\n"
         "  -h, --help             this help\n\n"
         "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
@@ -139,6 +142,7 @@ enum {
     OPT_THREADS,
     OPT_ARCH,
     OPT_FLOWLINKS,
+    OPT_NOCACHE,
     OPT_XLSX,
     OPT_METRIC,
     OPT_CSVRAW,
@@ -218,6 +222,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"cp-data-load", required_argument, NULL, OPT_CPDATALOAD},
         {"capture", required_argument, NULL, OPT_CAPTURE},
         {"recompute", no_argument, NULL, OPT_RECOMPUTE},
+        {"no-cache", no_argument, NULL, OPT_NOCACHE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -357,6 +362,9 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case OPT_FLOWLINKS:
             c->flow_links = true;
+            break;
+        case OPT_NOCACHE:
+            c->no_cache = true;
             break;
         case OPT_CAPTURE:
             if (c->ncaptures == ARRAY_SIZE(c->captures)) {
@@ -645,11 +653,14 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     struct trace *t = NULL;
     struct progress prog;
     progress_init(&prog, src->name, c->quiet);
+    /* Indexed while loading (and so cached) unless captures are merged in
+     * first. */
     struct load_opts lo = {.threads = c->threads,
                            .progress = progress_update,
                            .progress_ud = &prog,
                            .link_require_flow = c->flow_links,
-                           .no_index = true};
+                           .no_index = c->ncaptures > 0,
+                           .use_cache = !c->no_cache};
     struct phase_timer pt;
     phase_timer_init(&pt);
     enum status st = trace_load_source(src, &lo, &t, err);

@@ -46,6 +46,8 @@ PREFIXES = {
     "find_rules": ["find_rule_"],
     "find_table": ["findings_"],
     "synth_inject": ["sim_inject_", "smodel_"],
+    "tracecache_file": ["tracecache_"],
+    "tracecache_check": ["tracecache_"],
 }
 
 DEF = re.compile(r"^(?!static\b)[A-Za-z_][A-Za-z0-9_ \*]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")

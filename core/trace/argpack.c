@@ -50,7 +50,7 @@ void argpack_put(argbytes_t *b, const struct argval *a)
     }
 }
 
-static bool get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+static inline bool get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
 {
     const uint8_t *p = *pp;
     uint64_t v = 0;
@@ -81,7 +81,8 @@ void argpack_iter_init(struct argiter *it, const struct trace *t, uint32_t ev)
         it->left = 0;
 }
 
-bool argpack_iter_next(struct argiter *it, struct argval *out)
+/* argpack_iter_next, inline for the loops of this file. */
+static inline bool iter_next(struct argiter *it, struct argval *out)
 {
     if (!it->left)
         return false;
@@ -130,6 +131,11 @@ corrupt:
     return false;
 }
 
+bool argpack_iter_next(struct argiter *it, struct argval *out)
+{
+    return iter_next(it, out);
+}
+
 bool argpack_find(const struct trace *t, uint32_t ev, const char *key, struct argval *out)
 {
     uint32_t kid = strtab_find(&t->strs, key, strlen(key));
@@ -137,10 +143,32 @@ bool argpack_find(const struct trace *t, uint32_t ev, const char *key, struct ar
         return false;
     struct argiter it;
     argpack_iter_init(&it, t, ev);
-    while (argpack_iter_next(&it, out))
+    while (iter_next(&it, out))
         if (out->key == kid)
             return true;
     return false;
+}
+
+bool argpack_valid(const struct trace *t, uint32_t ev)
+{
+    uint32_t off = t->ev.v[ev].args;
+    if (off == IDX_NONE)
+        return true;
+    if (off >= t->argbuf.n)
+        return false;
+    struct argiter it;
+    struct argval a;
+    argpack_iter_init(&it, t, ev);
+    uint64_t left = it.left;
+    size_t nstr = t->strs.ents.n, nval = t->vals.ents.n;
+    for (; left; left--) {
+        if (!iter_next(&it, &a) || a.key >= nstr)
+            return false;
+        if ((a.type == ARG_STR || a.type == ARG_JSON) ? a.v.s >= nstr
+                                                      : a.type == ARG_VALUE && a.v.s >= nval)
+            return false;
+    }
+    return true;
 }
 
 bool argpack_val_number(const struct trace *t, const struct argval *a, double *out)
@@ -259,7 +287,7 @@ void argpack_put_json(struct strbuf *sb, const struct trace *t, uint32_t ev)
     argpack_iter_init(&it, t, ev);
     sb_putc(sb, '{');
     bool first = true;
-    while (argpack_iter_next(&it, &a)) {
+    while (iter_next(&it, &a)) {
         if (!first)
             sb_puts(sb, ", ");
         first = false;

@@ -59,6 +59,10 @@ void argpack_iter_init(struct argiter *it, const struct trace *t, uint32_t ev);
 bool argpack_iter_next(struct argiter *it, struct argval *out);
 /* The arg named key of event ev. */
 bool argpack_find(const struct trace *t, uint32_t ev, const char *key, struct argval *out);
+/* Whether the args of event ev read to their end, every key and string id
+ * within trace.strs and every value id within trace.vals: what a trace
+ * from an untrusted store (tracecache.h) must hold. */
+bool argpack_valid(const struct trace *t, uint32_t ev);
 /* Numeric value of an arg (ints, doubles, and numeric strings such as HIP's
  * "0x0" or "2560"); false when it has none. */
 bool argpack_val_number(const struct trace *t, const struct argval *a, double *out);

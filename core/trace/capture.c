@@ -483,6 +483,7 @@ static void merge_launch(struct merger *m, const struct capseq *qs, size_t nq, u
 
 void capture_merge(struct trace *t, struct trace *const *caps, size_t ncaps)
 {
+    trace_own_arrays(t); /* events, rows and flows are added */
     t->n_captures += (uint32_t)ncaps;
     struct merger m = {.t = t, .ac2g = strtab_intern_cstr(&t->strs, "ac2g")};
     /* Fresh correlations above every one in the replay. */

@@ -19,6 +19,8 @@
 #include "core/trace/jsonscan.h"
 #include "core/trace/load.h"
 #include "core/trace/load_internal.h"
+#include "core/trace/rawtext.h"
+#include "core/trace/tracecache.h"
 #include "core/trace/tree.h"
 #include "core/base/hmap.h"
 #include "core/base/utf8.h"
@@ -1061,12 +1063,10 @@ static bool input_rereadable(const struct source *src, struct rawtext_origin *o)
     return true;
 }
 
-enum status trace_load_source(struct source *src, const struct load_opts *opts, struct trace **out,
+/* Parse src into a new trace (trace_load_source without the cache). */
+static enum status load_parse(struct source *src, const struct load_opts *opts, struct trace **out,
                               struct errinfo *err)
 {
-    static const struct load_opts defaults = {0};
-    if (!opts)
-        opts = &defaults;
     load_hooks_install();
 
     struct trace *t = xcalloc(1, sizeof(*t));
@@ -1139,6 +1139,44 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
     report_progress(&L, t->ev.n);
     if (!opts->no_index)
         trace_index_steps(t, opts->progress ? report_index_step : NULL, &L);
+    return st;
+}
+
+/* A trace read from its cache: the input's identity as it is now (the
+ * export reads kept texts from it), and each phase reported done. */
+static void cached_trace_adopt(struct trace *t, struct source *src, const struct load_opts *opts)
+{
+    struct stat st;
+    if (fstat(src->fd, &st) == 0)
+        rawtext_origin_of(&t->origin, &st);
+    if (opts->progress) {
+        opts->progress(opts->progress_ud, LOAD_PHASE_READ, t->file_bytes, src->in_total, t->ev.n);
+        opts->progress(opts->progress_ud, LOAD_PHASE_INDEX, 1, 1, t->ev.n);
+    }
+}
+
+enum status trace_load_source(struct source *src, const struct load_opts *opts, struct trace **out,
+                              struct errinfo *err)
+{
+    static const struct load_opts defaults = {0};
+    if (!opts)
+        opts = &defaults;
+    struct tracecache tc;
+    if (tracecache_begin(&tc, src, opts, opts->cache_notes)) {
+        struct trace *t = tracecache_open(&tc, src->name);
+        if (t) {
+            cached_trace_adopt(t, src, opts);
+            tracecache_end(&tc);
+            *out = t;
+            return ST_OK;
+        }
+    }
+    enum status st = load_parse(src, opts, out, err);
+    struct trace *t = *out;
+    if (st == ST_OK && !t->partial && !t->truncated && t->raw_in_file && t->ev.n &&
+        !(opts->cancel && *opts->cancel))
+        tracecache_store(&tc, t);
+    tracecache_end(&tc);
     return st;
 }
 

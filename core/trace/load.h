@@ -7,7 +7,10 @@
  * not depend on the thread count. Other top-level keys, before or after
  * `traceEvents`, are kept in trace.top.
  *
- * After the events, trace_index() (tree.h) builds the call tree and links. */
+ * After the events, trace_index() (tree.h) builds the call tree and links.
+ * With load_opts.use_cache, a large trace opened again is mapped from its
+ * cache instead, indexed already, and one parsed is written to it
+ * (tracecache.h). */
 #ifndef TORCHTOP_CORE_LOAD_H
 #define TORCHTOP_CORE_LOAD_H
 
@@ -15,6 +18,7 @@
 
 #include "core/base/errinfo.h"
 #include "core/base/source.h"
+#include "core/base/strbuf.h"
 #include "core/trace/trace.h"
 
 /* The phases of opening a trace, in the order they run; each reports its
@@ -62,6 +66,10 @@ struct load_opts {
     bool link_require_flow;     /* TraceLens's linking: see trace.link_require_flow */
     bool regular_only;          /* trace_load_file: a regular file only, for a file the
                                    user did not name (source_open_regular) */
+    bool use_cache;             /* read the trace from its cache when there is one, and
+                                   write one after parsing (tracecache.h) */
+    struct strbuf *cache_notes; /* the cache's notes (a bad cache ignored, a write that
+                                   failed), one line each; NULL: on stderr */
 };
 
 /* Load path ("-" = stdin). *out always receives a trace, possibly empty,

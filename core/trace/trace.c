@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/base/strbuf.h"
+#include "core/base/xalloc.h"
 #include "core/trace/trace.h"
 
 const char *ev_kind_name(enum ev_kind k)
@@ -20,31 +22,88 @@ const char *ev_kind_name(enum ev_kind k)
     return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "?";
 }
 
+/* Whether p lies in t's cache mapping (trace.mapped). */
+static bool in_mapping(const struct trace *t, const void *p)
+{
+    const char *c = p, *m = t->mapped;
+    return m && c >= m && c < m + t->mapped_len;
+}
+
+/* Every array of t that the mapping may hold, with its size in bytes. */
+#define TRACE_MAPPED_ARRAYS(t, _)                                                                  \
+    _((t)->ev.v, (t)->ev.n * sizeof(*(t)->ev.v))                                                   \
+    _((t)->rows.v, (t)->rows.n * sizeof(*(t)->rows.v))                                             \
+    _((t)->flows.v, (t)->flows.n * sizeof(*(t)->flows.v))                                          \
+    _((t)->held.v, (t)->held.n * sizeof(*(t)->held.v))                                             \
+    _((t)->grafts.v, (t)->grafts.n * sizeof(*(t)->grafts.v))                                       \
+    _((t)->ops.v, (t)->ops.n * sizeof(*(t)->ops.v))                                                \
+    _((t)->pys.v, (t)->pys.n * sizeof(*(t)->pys.v))                                                \
+    _((t)->launches.v, (t)->launches.n * sizeof(*(t)->launches.v))                                 \
+    _((t)->gpus.v, (t)->gpus.n * sizeof(*(t)->gpus.v))                                             \
+    _((t)->colls.v, (t)->colls.n * sizeof(*(t)->colls.v))                                          \
+    _((t)->argbuf.v, (t)->argbuf.n * sizeof(*(t)->argbuf.v))                                       \
+    _((t)->devices.v, (t)->devices.n * sizeof(*(t)->devices.v))                                    \
+    _((t)->others.v, (t)->others.n * sizeof(*(t)->others.v))                                       \
+    _((t)->raws.v, (t)->raws.n * sizeof(*(t)->raws.v))
+
+static size_t launch_gpu_count(const struct trace *t)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < t->launches.n; k++)
+        n += t->launches.v[k].gpu_count;
+    return n;
+}
+
+/* A malloc'd copy of n bytes at p (NULL for none). */
+static void *copy_out(const void *p, size_t n)
+{
+    if (!p)
+        return NULL;
+    void *q = xmalloc(n ? n : 1);
+    memcpy(q, p, n);
+    return q;
+}
+
+void trace_own_arrays(struct trace *t)
+{
+    if (!t->mapped)
+        return;
+    for (size_t r = 0; r < t->rows.n; r++)
+        if (in_mapping(t, t->rows.v[r].order))
+            t->rows.v[r].order =
+                copy_out(t->rows.v[r].order, t->rows.v[r].nevents * sizeof(uint32_t));
+    if (in_mapping(t, t->launch_gpu))
+        t->launch_gpu = copy_out(t->launch_gpu, launch_gpu_count(t) * sizeof(uint32_t));
+#define OWN(v, bytes)                                                                              \
+    if (in_mapping(t, v))                                                                          \
+        (v) = copy_out(v, bytes);
+    TRACE_MAPPED_ARRAYS(t, OWN)
+#undef OWN
+    munmap(t->mapped, t->mapped_len);
+    t->mapped = NULL;
+    t->mapped_len = 0;
+}
+
 void trace_free(struct trace *t)
 {
     if (!t)
         return;
     for (size_t r = 0; r < t->rows.n; r++)
-        free(t->rows.v[r].order);
+        if (!in_mapping(t, t->rows.v[r].order))
+            free(t->rows.v[r].order);
+    if (!in_mapping(t, t->launch_gpu))
+        free(t->launch_gpu);
+#define FREE_OWN(v, bytes)                                                                         \
+    if (!in_mapping(t, v))                                                                         \
+        free(v);
+    TRACE_MAPPED_ARRAYS(t, FREE_OWN)
+#undef FREE_OWN
+    if (t->mapped)
+        munmap(t->mapped, t->mapped_len);
     free(t->path);
     strtab_free(&t->strs);
     strtab_free(&t->vals);
-    VEC_FREE(&t->ev);
-    VEC_FREE(&t->rows);
-    VEC_FREE(&t->flows);
-    VEC_FREE(&t->held);
     hmap_free(&t->op_names);
-    VEC_FREE(&t->grafts);
-    VEC_FREE(&t->ops);
-    VEC_FREE(&t->pys);
-    VEC_FREE(&t->launches);
-    VEC_FREE(&t->gpus);
-    VEC_FREE(&t->colls);
-    VEC_FREE(&t->argbuf);
-    VEC_FREE(&t->devices);
-    VEC_FREE(&t->others);
-    VEC_FREE(&t->raws);
-    free(t->launch_gpu);
     cJSON_Delete(t->top);
     free(t);
 }

@@ -316,6 +316,13 @@ struct trace {
     struct cJSON *top; /* every top-level key except traceEvents,
                           in file order (an object) */
 
+    /* A trace read from its cache (tracecache.h): the mapping of the cache
+     * file that its arrays (events, rows and their orders, side tables,
+     * args, kept texts, ...) lie in, NULL otherwise. trace_free unmaps it;
+     * trace_own_arrays copies them out before anything grows them. */
+    void *mapped;
+    size_t mapped_len;
+
     /* Counts gathered while loading. */
     uint64_t n_by_kind[EVK__COUNT];
     uint64_t n_meta_dups;   /* duplicate metadata records dropped */
@@ -347,6 +354,10 @@ struct trace {
 };
 
 void trace_free(struct trace *t);
+/* Give t arrays of its own (malloc'd) where they lie in its cache
+ * file's mapping (trace.mapped), which is released: for a caller about to
+ * add events, rows or anything else to t. */
+void trace_own_arrays(struct trace *t);
 
 static inline const char *trace_str(const struct trace *t, uint32_t id)
 {

@@ -74,6 +74,8 @@ struct loader {
     struct lane *lanes;    /* the timeline's lanes (lanes_build_all), for the app */
     int nlanes;
     struct timeline_breakdown bd; /* the header's breakdown, beside the lanes */
+    struct strbuf cache_notes;    /* the trace cache's notes (tracecache.h) */
+    bool notes_to_stderr;         /* free_loader prints them (the terminal is closed) */
 };
 
 static double now_s(void)
@@ -169,6 +171,8 @@ static void *load_thread(void *arg)
         .progress = on_progress,
         .progress_ud = ld,
         .cancel = &ld->cancel,
+        .use_cache = !ld->o->no_cache,
+        .cache_notes = &ld->cache_notes,
     };
     const char *name = ld->o->name ? ld->o->name : ld->o->path;
     ld->phase_t0[LOAD_PHASE_READ] = now_s();
@@ -393,8 +397,19 @@ static void apply_typeahead(struct app *a, const struct typeahead *ta)
                   ta->dropped, TYPEAHEAD_MAX);
 }
 
+/* The cache's notes on stderr, once the terminal is closed. */
+static void print_cache_notes(struct loader *ld)
+{
+    if (ld->cache_notes.len)
+        fputs(sb_str(&ld->cache_notes), stderr);
+    sb_clear(&ld->cache_notes);
+}
+
 static void free_loader(struct loader *ld)
 {
+    if (ld->notes_to_stderr)
+        print_cache_notes(ld);
+    sb_free(&ld->cache_notes);
     for (int i = 0; i < APP_NVIEWS; i++) {
         table_free(ld->views[i]);
         free(ld->views_err[i]);
@@ -493,6 +508,11 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
         free(kept);
         free(m);
     }
+    if (!warning && ld.cache_notes.len) {
+        /* Shown at start: the terminal is the explorer's. */
+        warning = sb_steal(&ld.cache_notes);
+        warning[strcspn(warning, "\n")] = '\0';
+    }
     struct app *a = xcalloc(1, sizeof(*a));
     take_loaded(a, &ld, shown, warning, o);
     a->owns_bg = true;
@@ -571,7 +591,7 @@ int tui_main(const struct tui_opts *o)
     bool mono = wants_mono(o);
     const char *shown = o->name ? o->name : base_name(o->path);
 
-    struct loader ld = {.o = o};
+    struct loader ld = {.o = o, .notes_to_stderr = true};
     bool headless = o->script != NULL;
     if (headless) {
         load_thread(&ld);
@@ -666,6 +686,8 @@ int tui_main(const struct tui_opts *o)
     term_close();
     bgviews_stop(bg);
     trace_free(t);
+    print_cache_notes(&ld);
+    sb_free(&ld.cache_notes);
     print_timing(&ld, bg, t_first);
     bgviews_free(bg);
     return rc ? rc : status;

@@ -26,6 +26,7 @@ struct tui_opts {
     const char *script_timing;     /* script mode: write per-step times here */
     int script_lines, script_cols; /* script mode screen size (0: 30x100) */
     unsigned threads;              /* parser threads; 0 = default */
+    bool no_cache;                 /* neither read nor write the trace's cache (tracecache.h) */
     const char *arch;              /* roofline device peaks (--arch); NULL: from the trace */
     bool back_quits;               /* opened from another view: Backspace with
                                       nothing to go back to returns there */
