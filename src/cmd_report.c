@@ -28,6 +28,7 @@
 #include "core/roofline/devices.h"
 #include "src/cmd_job.h"
 #include "src/cliout.h"
+#include "src/cliscope.h"
 #include "src/commands.h"
 #include "core/trace/capture.h"
 #include "core/trace/tree.h"
@@ -49,6 +50,7 @@ struct report_cli {
     const char *captures[16]; /* --capture, in order */
     size_t ncaptures;
     const char *whatif[16]; /* --what-if, in order */
+    struct scope scope;
 };
 
 static void report_usage(FILE *f)
@@ -112,11 +114,13 @@ static void report_usage(FILE *f)
         "                         an interactive flame graph (hover, click to zoom) as SVG\n"
         "      --threads N        parser threads (default: one per core, at most 4)\n"
         "  -q, --quiet            no progress bar\n"
-        "  -h, --help             this help\n\n"
-        "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
-        "is malformed or truncated (the report of everything read before the fault is\n"
-        "still printed; faults that lose nothing, such as invalid UTF-8, keep every\n"
-        "event), 64 on usage errors.\n");
+        "  -h, --help             this help\n\n");
+    cliscope_usage(f);
+    fprintf(f, "\n"
+               "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
+               "is malformed or truncated (the report of everything read before the fault is\n"
+               "still printed; faults that lose nothing, such as invalid UTF-8, keep every\n"
+               "event), 64 on usage errors (also a scope the trace does not have).\n");
 }
 
 enum {
@@ -207,6 +211,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"cp-edges", no_argument, NULL, OPT_CPEDGES},
         {"what-if", required_argument, NULL, OPT_WHATIF},
         {"capture", required_argument, NULL, OPT_CAPTURE},
+        CLISCOPE_LONGOPTS,
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -343,6 +348,13 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
                 fprintf(stderr, "torchtop report: --metric is self_cpu or self_device\n");
                 return EXIT_USAGE;
             }
+            break;
+        case CLISCOPE_STEP:
+        case CLISCOPE_SKIP:
+        case CLISCOPE_WINDOW:
+        case CLISCOPE_MATCH:
+            if (!cliscope_option("report", ch, optarg, &c->scope))
+                return EXIT_USAGE;
             break;
         case 'q':
             c->quiet = true;
@@ -487,6 +499,11 @@ static int report_snapshot(const struct report_cli *c, struct source *src, struc
 {
     if (c->svg_path) {
         fprintf(stderr, "torchtop report: --svg is for traces, not memory snapshots\n");
+        return EXIT_USAGE;
+    }
+    if (scope_any(&c->scope)) {
+        fprintf(stderr, "torchtop report: --step, --skip-steps, --window and --match are for "
+                        "traces, not memory snapshots\n");
         return EXIT_USAGE;
     }
     char *names = c->tables && strcmp(c->tables, "all") ? xstrdup(c->tables) : NULL;
@@ -657,6 +674,12 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
                 t->partial ? "" : "; the fault dropped none");
         free(kept);
     }
+    int sc = cliscope_apply("report", &t, &c->scope, &lo);
+    phase_timer_mark(&pt, "scope");
+    if (sc) {
+        trace_free(t);
+        return status ? status : sc;
+    }
 
     if (folded) {
         /* Folded stacks are lines for flame-graph tools, not a table. */
@@ -738,6 +761,11 @@ int cmd_report(int argc, char **argv)
         return rc;
     /* Several traces, a directory, a glob or rank summaries: one job. */
     if (job_report_wanted(argv + optind, (size_t)(argc - optind))) {
+        if (scope_any(&c.scope)) {
+            fprintf(stderr, "torchtop report: --step, --skip-steps, --window and --match are for "
+                            "one trace, not a job\n");
+            return EXIT_USAGE;
+        }
         if (c.svg_path || wants_folded(&c, &rc)) {
             fprintf(stderr, "torchtop report: --svg and -t folded are for one trace, not a job\n");
             return EXIT_USAGE;

@@ -295,6 +295,11 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
               (double)t->json_bytes / 1e6, t->truncated ? ", TRUNCATED" : "");
     header_line(out, md, "trace", &v);
     sb_clear(&v);
+    if (t->scope_text) {
+        sb_puts(&v, t->scope_text);
+        header_line(out, md, "scope", &v);
+        sb_clear(&v);
+    }
     if (!t->devices.n) {
         /* The devices the work ran on, named by kind ("MTIA 9"). */
         const char *dev = devkind_name(t->device_kind);
@@ -420,6 +425,10 @@ void report_header_json(struct strbuf *out, const struct trace *t)
     sb_printf(out, ", \"gzip\": %s, \"json_bytes\": %llu, \"truncated\": %s",
               t->gzip ? "true" : "false", (unsigned long long)t->json_bytes,
               t->truncated ? "true" : "false");
+    if (t->scope_text) {
+        sb_puts(out, ", \"scope\": ");
+        sb_put_json_string(out, t->scope_text, strlen(t->scope_text));
+    }
     sb_puts(out, ", \"devices\": [");
     for (size_t d = 0; d < t->devices.n; d++) {
         const struct device *dev = &t->devices.v[d];

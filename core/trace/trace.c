@@ -27,6 +27,7 @@ void trace_free(struct trace *t)
     for (size_t r = 0; r < t->rows.n; r++)
         free(t->rows.v[r].order);
     free(t->path);
+    free(t->scope_text);
     strtab_free(&t->strs);
     strtab_free(&t->vals);
     VEC_FREE(&t->ev);
