@@ -154,12 +154,17 @@ static void put_edge(struct strbuf *out, const struct scope_edge *e)
         sb_putc(out, '-');
     }
     uint64_t a = e->off_ns < 0 ? 0 - (uint64_t)e->off_ns : (uint64_t)e->off_ns;
-    if (a % 1000000 == 0)
-        sb_printf(out, "%" PRIu64 "ms", a / 1000000);
-    else if (a % 1000 == 0)
-        sb_printf(out, "%" PRIu64 "us", a / 1000);
-    else
-        sb_printf(out, "%" PRIu64 "ns", a);
+    /* Milliseconds, exact: as many decimals as the nanoseconds need. */
+    sb_printf(out, "%" PRIu64, a / 1000000);
+    if (a % 1000000) {
+        char frac[8];
+        snprintf(frac, sizeof(frac), "%06" PRIu64, a % 1000000);
+        size_t n = strlen(frac);
+        while (n > 1 && frac[n - 1] == '0')
+            n--;
+        sb_printf(out, ".%.*s", (int)n, frac);
+    }
+    sb_puts(out, "ms");
 }
 
 void scope_describe(const struct scope *s, struct strbuf *out)

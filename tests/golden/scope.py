@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Scoped reports: for each shared trace, `torchtop report SCOPE` equals
+`torchtop report` on the trace `torchtop export SCOPE` writes, table for
+table and cell for cell (CSV), for a step, a range of steps, the steps
+after the first, a window anchored at a step, a window in milliseconds and
+a match; then the same over generated traces (torchtop gen) with random
+windows. A scope the trace does not have fails both the same way.
+Prints 'N passed, N failed'."""
+import argparse
+import glob
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+from checks import check, load_trace, summary
+
+TABLES = "all,roofline,critical-path,key-averages,events"
+STEP = re.compile(r"^ProfilerStep#(0|[1-9][0-9]*)$")
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout, p.stderr
+
+
+def steps_of(path):
+    doc = load_trace(path)
+    evs = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+    out = set()
+    for e in evs:
+        if isinstance(e, dict) and e.get("ph") == "X":
+            m = STEP.match(str(e.get("name", "")))
+            if m:
+                out.add(int(m.group(1)))
+    return sorted(out)
+
+
+def span_ms(tt, path):
+    rc, out, _ = run([tt, "report", "-q", "-t", "timeline", "-f", "json", path])
+    if rc:
+        return 0.0
+    return float(json.loads(out)["trace"]["span_ms"])
+
+
+def compare(tt, tmp, path, scope, tables, name):
+    """report SCOPE vs report of export SCOPE."""
+    rc1, out1, err1 = run([tt, "report", "-q", "--no-header", "-f", "csv", "-t", tables] +
+                          scope + [path])
+    sliced = os.path.join(tmp, "slice.json")
+    rc2, _, err2 = run([tt, "export", "-q", "--chrome", sliced] + scope + [path])
+    if rc2:
+        # A scope the trace does not have: report refuses it too.
+        check(rc1 == 64 and err1.strip(), "%s %s: export failed (%s) but report gave %d"
+              % (name, scope, err2.decode().strip(), rc1))
+        return False
+    rc3, out3, err3 = run([tt, "report", "-q", "--no-header", "-f", "csv", "-t", tables, sliced])
+    check(rc1 == rc3, "%s %s: exit %d scoped, %d on the export (%s / %s)"
+          % (name, scope, rc1, rc3, err1.decode().strip(), err3.decode().strip()))
+    if out1 != out3:
+        a, b = out1.decode().splitlines(), out3.decode().splitlines()
+        first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        table = next((a[i] for i in range(min(first, len(a) - 1), -1, -1) if a[i].startswith("# ")),
+                     "?")
+        check(False, "%s %s: %s, line %d differs: %r vs %r" % (
+            name, scope, table, first + 1, a[first] if first < len(a) else None,
+            b[first] if first < len(b) else None))
+    else:
+        check(rc1 != 0 or len(out1) > 0, "%s %s: empty report" % (name, scope))
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--torchtop", required=True)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--generated", type=int, default=4)
+    a = ap.parse_args()
+    tt = a.torchtop
+    rng = random.Random(31)
+    with tempfile.TemporaryDirectory() as tmp:
+        traces = sorted(glob.glob(os.path.join(a.shared, "traces", "*.json*")))
+        for path in traces:
+            name = os.path.basename(path)
+            steps = steps_of(path)
+            scopes = []
+            if steps:
+                mid = steps[len(steps) // 2]
+                scopes.append(["--step", str(mid)])
+                scopes.append(["--window", "step%d+1ms:step%d+3ms" % (mid, mid)])
+                scopes.append(["--step", str(mid), "--match", "aten::"])
+            if len(steps) >= 2:
+                scopes.append(["--step", "%d-%d" % (steps[0], steps[1])])
+                scopes.append(["--skip-steps", "1"])
+            span = span_ms(tt, path)
+            if span > 0:
+                scopes.append(["--window", "%.6f:%.6f" % (span / 3, 2 * span / 3)])
+            scopes.append(["--match", "^aten::(mm|addmm|linear|conv|_conv|cudnn_conv|add)"])
+            for scope in scopes:
+                compare(tt, tmp, path, scope, TABLES, name)
+            if "graph-replay" in name or "piecewise-replay" in name:
+                for scope in scopes[:2]:
+                    compare(tt, tmp, path, scope, "graphs", name)
+        # A step the trace does not have.
+        rc, _, err = run([tt, "report", "-q", "--step", "999999", traces[0]])
+        check(rc == 64 and b"ProfilerStep#999999" in err, "missing step: exit %d, %r" % (rc, err))
+        # Generated traces, random windows (in µs, ms and s) and steps.
+        for k in range(a.generated):
+            gen = os.path.join(tmp, "gen%d.json" % k)
+            rc, _, err = run([tt, "gen", "--events", str(rng.choice([3000, 6000, 12000])),
+                              "--steps", str(rng.randint(2, 5)), "--seed", str(k + 1), "-o", gen])
+            check(rc == 0, "gen %d: %s" % (k, err))
+            span = span_ms(tt, gen)
+            for _ in range(3):
+                x, y = sorted(rng.uniform(-0.1, 1.1) * span for _ in range(2))
+                unit = rng.choice(["ms", "us", "s", ""])
+                f = {"ms": 1, "": 1, "us": 1e3, "s": 1e-3}[unit]
+                w = "%.3f%s:%.3f%s" % (x * f, unit, (y + 1e-3) * f, unit)
+                compare(tt, tmp, gen, ["--window", w], TABLES, "gen%d" % k)
+            compare(tt, tmp, gen, ["--skip-steps", "1", "--match", "nn.Module"], TABLES,
+                    "gen%d" % k)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
