@@ -8,6 +8,7 @@ windows. A scope the trace does not have fails both the same way.
 Prints 'N passed, N failed'."""
 import argparse
 import glob
+import gzip
 import json
 import os
 import random
@@ -104,6 +105,34 @@ def main():
             if "graph-replay" in name or "piecewise-replay" in name:
                 for scope in scopes[:2]:
                     compare(tt, tmp, path, scope, "graphs", name)
+        # summarize SCOPE: the summary of the exported scope (but its source).
+        path = os.path.join(a.shared, "traces", "hta-nccl-a100-2rank-rank0.json.gz")
+        for scope in (["--step", "5"], ["--skip-steps", "1", "--match", "ProfilerStep"]):
+            s1, s2 = os.path.join(tmp, "s1.summary"), os.path.join(tmp, "s2.summary")
+            sliced = os.path.join(tmp, "slice.json")
+            rc1, _, e1 = run([tt, "summarize"] + scope + [path, "-o", s1])
+            rc2, _, e2 = run([tt, "export", "-q", "--chrome", sliced] + scope + [path])
+            rc3, _, e3 = run([tt, "summarize", sliced, "-o", s2])
+            check(rc1 == rc2 == rc3 == 0, "summarize %s: %r %r %r" % (scope, e1, e2, e3))
+            if rc1 == rc2 == rc3 == 0:
+                with gzip.open(s1) as f1, gzip.open(s2) as f2:
+                    d1, d2 = json.load(f1), json.load(f2)
+                d1.pop("source", None)
+                d2.pop("source", None)
+                check(d1 == d2, "summarize %s: differs from the exported scope's" % scope)
+        # diff SCOPE: each side scoped, as diff of the two exported scopes.
+        ctl = os.path.join(a.shared, "traces", "kineto-v100-resnet50-pt19.pt.trace.json.gz")
+        tst = os.path.join(a.shared, "traces", "hta-a100-8rank-rank3-async_cpu_to_gpu.json.gz")
+        for scope in (["--skip-steps", "1"], ["--match", "^aten::(conv|mm|addmm)"]):
+            e1, e2 = os.path.join(tmp, "c.json"), os.path.join(tmp, "t.json")
+            rcs = [run([tt, "export", "-q", "--chrome", out] + scope + [p])[0]
+                   for out, p in ((e1, ctl), (e2, tst))]
+            r1 = run([tt, "diff", "-q", "--no-header", "-f", "csv", "-t", "all"] + scope +
+                     [ctl, tst])
+            r2 = run([tt, "diff", "-q", "--no-header", "-f", "csv", "-t", "all", e1, e2])
+            check(rcs == [0, 0] and r1[0] == r2[0] == 0 and r1[1] == r2[1] and r1[1],
+                  "diff %s: differs from the diff of the exported scopes (%r / %r)"
+                  % (scope, r1[2], r2[2]))
         # A step the trace does not have.
         rc, _, err = run([tt, "report", "-q", "--step", "999999", traces[0]])
         check(rc == 64 and b"ProfilerStep#999999" in err, "missing step: exit %d, %r" % (rc, err))
