@@ -17,6 +17,7 @@
 #include "core/analysis/keyavg.h"
 #include "core/report/invariants.h"
 #include "core/report/report.h"
+#include "core/report/steptable.h"
 #include "core/roofline/roofline.h"
 #include "core/report/tabfmt.h"
 #include "core/trace/devkind.h"
@@ -119,6 +120,13 @@ static bool build_critpath(struct analysis *a, const struct report_opts *o, stru
     return cp_report_tables(a->t, &co, out, err);
 }
 
+static bool build_steps(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                        char *err)
+{
+    (void)o;
+    return steptable_build(a->t, out, err);
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -211,6 +219,8 @@ const struct report_table report_tables[] = {
     {"graphs", "CUDA/HIP graph replays per graph and per node position", build_graphs, false},
     {"critical-path", "HTA critical path per step: length, share by bound, ops and kernels on it",
      build_critpath, false},
+    {"steps", "one row per profiler step: duration, GPU busy and idle, CPU busy, GPU work, bound",
+     build_steps, false},
     {NULL, NULL, NULL, false},
 };
 

@@ -74,6 +74,51 @@ def compare(tt, tmp, path, scope, tables, name):
     return True
 
 
+GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset"}
+
+
+def check_steps_table(tt, path, name):
+    rc, out, err = run([tt, "report", "-q", "-t", "steps", "-f", "json", path])
+    check(rc == 0, "%s -t steps: %r" % (name, err))
+    if rc:
+        return
+    rows = json.loads(out)["tables"][0]["rows"]
+    doc = load_trace(path)
+    evs = [e for e in doc["traceEvents"] if isinstance(e, dict) and e.get("ph") == "X"]
+    t0 = min(float(e["ts"]) for e in doc["traceEvents"]
+             if isinstance(e, dict) and "ts" in e and e.get("ph") != "M")
+    win = {}
+    for e in evs:
+        m = STEP.match(str(e.get("name", "")))
+        if m:
+            n = int(m.group(1))
+            a, b = float(e["ts"]), float(e["ts"]) + float(e["dur"])
+            win[n] = (min(a, win.get(n, (a, b))[0]), max(b, win.get(n, (a, b))[1]))
+    gpu = sorted((float(e["ts"]), float(e["ts"]) + float(e["dur"])) for e in evs
+                 if e.get("cat") in GPU_CATS and float(e.get("dur", 0)) > 0)
+    check(sorted(r["step"] for r in rows) == sorted(win), "%s: steps %r vs %r"
+          % (name, [r["step"] for r in rows], sorted(win)))
+    for r in rows:
+        a, b = win.get(r["step"], (0, 0))
+        check(abs(r["duration_ms"] - (b - a) / 1e3) < 1e-3, "%s step %d: duration %r vs %r"
+              % (name, r["step"], r["duration_ms"], (b - a) / 1e3))
+        check(abs(r["start_ms"] - (a - t0) / 1e3) < 1e-3, "%s step %d: start %r vs %r"
+              % (name, r["step"], r["start_ms"], (a - t0) / 1e3))
+        n = sum(1 for x, y in gpu if a <= x < b)
+        check(r["gpu_events"] == n, "%s step %d: %d GPU events, %d starting in it"
+              % (name, r["step"], r["gpu_events"], n))
+        busy, end = 0.0, a
+        for x, y in gpu:
+            x, y = max(x, end), min(y, b)
+            if y > x:
+                busy += y - x
+                end = y
+        check(abs(r["gpu_busy_ms"] - busy / 1e3) < 2e-3, "%s step %d: GPU busy %r vs %r"
+              % (name, r["step"], r["gpu_busy_ms"], busy / 1e3))
+        check(abs(r["gpu_busy_ms"] + r["gpu_idle_ms"] - r["duration_ms"]) < 2e-3,
+              "%s step %d: busy + idle != duration" % (name, r["step"]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torchtop", required=True)
@@ -133,6 +178,12 @@ def main():
             check(rcs == [0, 0] and r1[0] == r2[0] == 0 and r1[1] == r2[1] and r1[1],
                   "diff %s: differs from the diff of the exported scopes (%r / %r)"
                   % (scope, r1[2], r2[2]))
+        # report -t steps against the raw events: each step's window, its GPU
+        # work (count starting in it, busy union clipped to it).
+        for name in ("kineto-v100-resnet50-pt19.pt.trace.json.gz",
+                     "hta-nccl-a100-2rank-rank0.json.gz"):
+            path = os.path.join(a.shared, "traces", name)
+            check_steps_table(tt, path, name)
         # A step the trace does not have.
         rc, _, err = run([tt, "report", "-q", "--step", "999999", traces[0]])
         check(rc == 64 and b"ProfilerStep#999999" in err, "missing step: exit %d, %r" % (rc, err))
