@@ -37,16 +37,15 @@ bool cliscope_option(const char *cmd, int ch, const char *arg, struct scope *s)
 
 void cliscope_usage(FILE *f)
 {
-    fprintf(f,
-            "Scope (the parts combine; every table then covers what 'torchtop export' writes\n"
-            "for the same options, and the header says how much of the trace that is):\n"
-            "      --step LIST        profiler steps: N, N,M or N-M (ProfilerStep#N)\n"
-            "      --skip-steps K     every step but the first K (warm-up left out)\n"
-            "      --window A:B       from A to B after the trace's first event (ms, or with\n"
-            "                         a unit: 300us, 2.5ms, 1s), or after a step's start:\n"
-            "                         step5+2ms:step5+8ms\n"
-            "      --match REGEX      the subtrees of host spans (ops, annotations) whose\n"
-            "                         names match (POSIX extended), with their GPU work\n");
+    fprintf(f, "Scope (the parts combine; every table then covers what 'torchtop export' writes\n"
+               "for the same options, and the header says how much of the trace that is):\n"
+               "      --step LIST        profiler steps: N, N,M or N-M (ProfilerStep#N)\n"
+               "      --skip-steps K     every step but the first K (warm-up left out)\n"
+               "      --window A:B       from A to B after the trace's first event (ms, or with\n"
+               "                         a unit: 300us, 2.5ms, 1s), or after a step's start:\n"
+               "                         step5+2ms:step5+8ms\n"
+               "      --match REGEX      the subtrees of host spans (ops, annotations) whose\n"
+               "                         names match (POSIX extended), with their GPU work\n");
 }
 
 int cliscope_apply(const char *cmd, struct trace **t, const struct scope *s,

@@ -22,7 +22,9 @@ enum {
     {"step", required_argument, NULL, CLISCOPE_STEP},                                              \
         {"skip-steps", required_argument, NULL, CLISCOPE_SKIP},                                    \
         {"window", required_argument, NULL, CLISCOPE_WINDOW},                                      \
-        {"match", required_argument, NULL, CLISCOPE_MATCH}
+    {                                                                                              \
+        "match", required_argument, NULL, CLISCOPE_MATCH                                           \
+    }
 
 /* Whether ch is a scope option. */
 static inline bool cliscope_is_option(int ch)

@@ -49,7 +49,7 @@ struct diff_cli {
     const char *script;            /* --script: the explorer on the diff, headless */
     const char *script_timing;     /* --script-timing: each step's time */
     int script_lines, script_cols; /* --size */
-    int picked[2]; /* the rank a side's file was picked as; -1 = a file named alone */
+    int picked[2];      /* the rank a side's file was picked as; -1 = a file named alone */
     struct scope scope; /* applied to each side */
 };
 

@@ -44,10 +44,8 @@ static const struct table_col cols[C__N] = {
 
 /* The bound columns of the critical path's per-region table, in its order
  * (cp_report.h, lengths_only), from the first of them. */
-static const char *const bound_names[] = {"cpu_bound",
-                                          "gpu_compute_bound",
-                                          "gpu_communication_bound",
-                                          "gpu_kernel_launch_overhead",
+static const char *const bound_names[] = {"cpu_bound", "gpu_compute_bound",
+                                          "gpu_communication_bound", "gpu_kernel_launch_overhead",
                                           "gpu_kernel_kernel_overhead"};
 
 static int col_of(const struct table *t, const char *name)
@@ -152,8 +150,8 @@ bool steptable_build(const struct trace *t, struct table_list *out, char *err)
     char cperr[256];
     bool have_cp = cp_report_tables(t, &co, &cp, cperr) && cp.items.n;
     const struct table *lens = have_cp ? cp.items.v[0] : NULL;
-    struct table *tab = table_new("steps", "Per profiler step: time, GPU and CPU busy, critical path",
-                                  cols, C__N);
+    struct table *tab =
+        table_new("steps", "Per profiler step: time, GPU and CPU busy, critical path", cols, C__N);
     size_t ng, nh;
     int64_t mdg, mdh;
     uint32_t *gpu = collect(t, true, &ng, &mdg);
@@ -171,7 +169,8 @@ bool steptable_build(const struct trace *t, struct table_list *out, char *err)
         int64_t busy = union_in(&buf, from, to);
         table_set_float(tab, r, C_GPU_BUSY, (double)busy / 1e6);
         table_set_float(tab, r, C_GPU_IDLE, (double)(to - from - busy) / 1e6);
-        table_set_float(tab, r, C_GPU_UTIL, to > from ? 100.0 * (double)busy / (double)(to - from) : 0);
+        table_set_float(tab, r, C_GPU_UTIL,
+                        to > from ? 100.0 * (double)busy / (double)(to - from) : 0);
         table_set_int(tab, r, C_GPU_EVENTS, (int64_t)count);
         table_set_float(tab, r, C_KERNEL_MS, (double)sum / 1e6);
         gather(t, host, nh, mdh, from, to, &buf, NULL, NULL);

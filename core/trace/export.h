@@ -50,12 +50,12 @@ struct export_window {
 
 struct export_sel {
     enum export_kind kind;
-    int64_t from, to; /* EXPORT_WINDOW: ns, same clock as event.ts */
+    int64_t from, to;                    /* EXPORT_WINDOW: ns, same clock as event.ts */
     const struct export_window *windows; /* EXPORT_WINDOWS: what overlaps any */
     size_t nwindows;                     /* of them, as a window would keep */
-    int64_t step;      /* EXPORT_STEP: N of ProfilerStep#N */
-    const char *regex; /* EXPORT_MATCH: POSIX extended regex */
-    uint32_t root;     /* EXPORT_SUBTREE: the span */
+    int64_t step;                        /* EXPORT_STEP: N of ProfilerStep#N */
+    const char *regex;                   /* EXPORT_MATCH: POSIX extended regex */
+    uint32_t root;                       /* EXPORT_SUBTREE: the span */
 };
 
 /* Mark the events to keep: keep[i] = 1 for each (keep has t->ev.n bytes).

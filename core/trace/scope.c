@@ -210,9 +210,8 @@ static bool step_wanted(const struct scope *s, int64_t n)
 /* The windows of the steps the scope names into *out (caller frees);
  * false with a message when one it names alone is not in the trace or
  * none is left. */
-static bool step_windows(const struct trace *t, const struct scope *s,
-                         struct trace_step *steps, size_t nsteps, struct export_window **out,
-                         size_t *n, char *err)
+static bool step_windows(const struct trace *t, const struct scope *s, struct trace_step *steps,
+                         size_t nsteps, struct export_window **out, size_t *n, char *err)
 {
     for (size_t k = 0; k < s->nsteps; k++) {
         bool found = false;
@@ -265,8 +264,8 @@ static bool edge_time(const struct trace *t, const struct scope_edge *e, int64_t
 }
 
 /* keep &= what sel keeps. */
-static bool narrow(const struct trace *t, const struct export_sel *sel, uint8_t *keep,
-                   uint8_t *tmp, char *err)
+static bool narrow(const struct trace *t, const struct export_sel *sel, uint8_t *keep, uint8_t *tmp,
+                   char *err)
 {
     if (!export_select(t, sel, tmp, err))
         return false;
