@@ -15,6 +15,7 @@
 #include "core/base/outfile.h"
 #include "core/symbols/folded.h"
 #include "core/trace/load.h"
+#include "core/report/perstep.h"
 #include "core/report/report.h"
 #include "core/snapshot/snapreport.h"
 #include "core/snapshot/snapshot.h"
@@ -51,6 +52,7 @@ struct report_cli {
     size_t ncaptures;
     const char *whatif[16]; /* --what-if, in order */
     struct scope scope;
+    bool per_step;
 };
 
 static void report_usage(FILE *f)
@@ -107,6 +109,8 @@ static void report_usage(FILE *f)
         "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
         "                         are (by default they get a leading ' so that a\n"
         "                         spreadsheet does not run them as formulas)\n"
+        "      --per-step         the tables of each profiler step in turn, one table per\n"
+        "                         name with a leading step column (the rows of --step N)\n"
         "      --no-header        leave out the trace header\n"
         "  -o, --output FILE      write to FILE instead of standard output\n"
         "      --xlsx FILE        write the tables as an Excel workbook instead, charts first\n"
@@ -144,6 +148,7 @@ enum {
     OPT_CPEDGES,
     OPT_WHATIF,
     OPT_CAPTURE,
+    OPT_PERSTEP,
 };
 
 /* One line for a bad command line: the option (`arg` as given, or the
@@ -212,6 +217,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"what-if", required_argument, NULL, OPT_WHATIF},
         {"capture", required_argument, NULL, OPT_CAPTURE},
         CLISCOPE_LONGOPTS,
+        {"per-step", no_argument, NULL, OPT_PERSTEP},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -348,6 +354,9 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
                 fprintf(stderr, "torchtop report: --metric is self_cpu or self_device\n");
                 return EXIT_USAGE;
             }
+            break;
+        case OPT_PERSTEP:
+            c->per_step = true;
             break;
         case CLISCOPE_STEP:
         case CLISCOPE_SKIP:
@@ -622,6 +631,10 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         fprintf(stderr, "torchtop report: --svg and --xlsx are two reports; ask for one\n");
         return EXIT_USAGE;
     }
+    if (c->per_step && (folded || c->svg_path)) {
+        fprintf(stderr, "torchtop report: --per-step gives tables, not folded stacks or SVG\n");
+        return EXIT_USAGE;
+    }
     struct trace *t = NULL;
     struct progress prog;
     progress_init(&prog, src->name, c->quiet);
@@ -709,7 +722,8 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     char msg[256];
     /* A workbook gets the roofline sheets too unless tables were chosen. */
     const char *names = c->tables ? c->tables : c->xlsx_path ? "all,roofline" : "all";
-    bool built = report_build(a, names, &c->ropts, &tables, msg);
+    bool built = c->per_step ? perstep_build(t, names, &c->ropts, &lo, c->fmt.top, &tables, msg)
+                             : report_build(a, names, &c->ropts, &tables, msg);
     phase_timer_mark(&pt, "tables");
     if (!built) {
         fprintf(stderr, "torchtop report: %s\n", msg);

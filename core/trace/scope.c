@@ -339,10 +339,11 @@ static void put_share(struct strbuf *out, int64_t part, int64_t whole, const cha
     sb_printf(out, "%.1f %% of %s", pct, of);
 }
 
-enum scope_result scope_apply(struct trace **tp, const struct scope *s, const struct load_opts *lo,
-                              char *msg, struct errinfo *err)
+enum scope_result scope_load(const struct trace *t, const struct scope *s,
+                             const struct load_opts *lo, struct trace **out, char *msg,
+                             struct errinfo *err)
 {
-    struct trace *t = *tp;
+    *out = NULL;
     msg[0] = '\0';
     if (!t->ev.n) {
         snprintf(msg, 256, "the trace holds no events to scope");
@@ -359,7 +360,7 @@ enum scope_result scope_apply(struct trace **tp, const struct scope *s, const st
         sb_free(&doc);
         return SCOPE_IO;
     }
-    /* How much of the trace the scope covers, said before the whole goes. */
+    /* How much of the trace the scope covers. */
     struct strbuf text = STRBUF_INIT;
     scope_describe(s, &text);
     sb_puts(&text, " \xc2\xb7 ");
@@ -399,7 +400,18 @@ enum scope_result scope_apply(struct trace **tp, const struct scope *s, const st
     sub->partial = t->partial;
     free(sub->scope_text);
     sub->scope_text = sb_steal(&text);
-    trace_free(t);
-    *tp = sub;
+    *out = sub;
     return SCOPE_OK;
+}
+
+enum scope_result scope_apply(struct trace **tp, const struct scope *s, const struct load_opts *lo,
+                              char *msg, struct errinfo *err)
+{
+    struct trace *sub;
+    enum scope_result r = scope_load(*tp, s, lo, &sub, msg, err);
+    if (r == SCOPE_OK) {
+        trace_free(*tp);
+        *tp = sub;
+    }
+    return r;
 }

@@ -76,11 +76,17 @@ enum scope_result {
     SCOPE_IO,    /* the input could not be read again (err says why) */
 };
 
-/* Replace *t (indexed) by the trace of its scope, loaded with lo's linking
- * rules, indexed, its path and file facts (size, gzip, truncation) those
- * of *t and its scope_text set to the scope's description with how much
- * of the trace it covers. The old trace is freed on success; on failure
- * *t is left as it was. msg has 256 bytes. */
+/* The trace of t's scope (t indexed) into *out: loaded with lo's linking
+ * rules and threads, indexed, its path and file facts (size, gzip,
+ * truncation) those of t and its scope_text set to the scope's
+ * description with how much of the trace it covers. On failure *out is
+ * NULL, with a message in msg (256 bytes) or err. */
+enum scope_result scope_load(const struct trace *t, const struct scope *s,
+                             const struct load_opts *lo, struct trace **out, char *msg,
+                             struct errinfo *err);
+
+/* scope_load in place: *t replaced by its scope and freed on success, left
+ * as it was on failure. */
 enum scope_result scope_apply(struct trace **t, const struct scope *s, const struct load_opts *lo,
                               char *msg, struct errinfo *err);
 

@@ -7,8 +7,10 @@ a match; then the same over generated traces (torchtop gen) with random
 windows. A scope the trace does not have fails both the same way.
 Prints 'N passed, N failed'."""
 import argparse
+import csv
 import glob
 import gzip
+import io
 import json
 import os
 import random
@@ -119,6 +121,44 @@ def check_steps_table(tt, path, name):
               "%s step %d: busy + idle != duration" % (name, r["step"]))
 
 
+def csv_tables(text):
+    """{table name: [rows as lists]} of a CSV report (header rows left out)."""
+    out, cur = {}, None
+    for row in csv.reader(io.StringIO(text)):
+        if row and row[0].startswith("# "):
+            cur = out.setdefault(row[0][2:], [])
+            cur.append(None)  # the column header follows
+        elif cur is not None and row:
+            if cur and cur[-1] is None:
+                cur[-1] = "header"
+            else:
+                cur.append(row)
+    return {k: [r for r in v if r not in (None, "header")] for k, v in out.items()}
+
+
+def check_per_step(tt, path, name, steps):
+    tables = "timeline,ops,categories,kernels,temporal"
+    rc, out, err = run([tt, "report", "-q", "--per-step", "--no-header", "-f", "csv", "-t",
+                        tables, path])
+    check(rc == 0, "%s --per-step: %r" % (name, err))
+    if rc:
+        return
+    per = csv_tables(out.decode())
+    for n in steps:
+        rc, one, err = run([tt, "report", "-q", "--step", str(n), "--no-header", "-f", "csv",
+                            "-t", tables, path])
+        check(rc == 0, "%s --step %d: %r" % (name, n, err))
+        check(sum(len(v) for v in csv_tables(one.decode()).values()) > 0,
+              "%s --step %d: no rows" % (name, n))
+        for tname, rows in csv_tables(one.decode()).items():
+            mine = [r[1:] for r in per.get(tname, []) if r[0] == str(n)]
+            check(mine == rows, "%s --per-step, %s, step %d: %d rows, --step gives %d%s" % (
+                name, tname, n, len(mine), len(rows),
+                "" if len(mine) != len(rows) else
+                ": first differing %r vs %r" % next(((x, y) for x, y in zip(mine, rows)
+                                                     if x != y), (None, None))))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torchtop", required=True)
@@ -184,6 +224,11 @@ def main():
                      "hta-nccl-a100-2rank-rank0.json.gz"):
             path = os.path.join(a.shared, "traces", name)
             check_steps_table(tt, path, name)
+        # --per-step: step N's rows are report --step N's.
+        for name in ("kineto-v100-resnet50-pt19.pt.trace.json.gz",
+                     "hta-a100-8rank-rank3-async_cpu_to_gpu.json.gz"):
+            path = os.path.join(a.shared, "traces", name)
+            check_per_step(tt, path, name, steps_of(path))
         # A step the trace does not have.
         rc, _, err = run([tt, "report", "-q", "--step", "999999", traces[0]])
         check(rc == 64 and b"ProfilerStep#999999" in err, "missing step: exit %d, %r" % (rc, err))
