@@ -15,21 +15,23 @@ enum {
     CLISCOPE_SKIP,
     CLISCOPE_WINDOW,
     CLISCOPE_MATCH,
+    CLISCOPE_ITERATION,
 };
 
 /* The options, to put in a getopt_long table. */
-#define CLISCOPE_LONGOPTS                                                                          \
-    {"step", required_argument, NULL, CLISCOPE_STEP},                                              \
-        {"skip-steps", required_argument, NULL, CLISCOPE_SKIP},                                    \
-        {"window", required_argument, NULL, CLISCOPE_WINDOW},                                      \
-    {                                                                                              \
-        "match", required_argument, NULL, CLISCOPE_MATCH                                           \
-    }
+/* clang-format off */
+#define CLISCOPE_LONGOPTS                                       \
+    {"step", required_argument, NULL, CLISCOPE_STEP},           \
+    {"skip-steps", required_argument, NULL, CLISCOPE_SKIP},     \
+    {"window", required_argument, NULL, CLISCOPE_WINDOW},       \
+    {"match", required_argument, NULL, CLISCOPE_MATCH},         \
+    {"iteration", required_argument, NULL, CLISCOPE_ITERATION}
+/* clang-format on */
 
 /* Whether ch is a scope option. */
 static inline bool cliscope_is_option(int ch)
 {
-    return ch >= CLISCOPE_STEP && ch <= CLISCOPE_MATCH;
+    return ch >= CLISCOPE_STEP && ch <= CLISCOPE_ITERATION;
 }
 
 /* Take option ch's value into s; false after a one-line message on stderr
@@ -38,6 +40,14 @@ bool cliscope_option(const char *cmd, int ch, const char *arg, struct scope *s);
 
 /* The options' lines for --help. */
 void cliscope_usage(FILE *f);
+
+/* scope_apply, the windows of --iteration's iterations found in *t first
+ * (core/roofline/iterations.h). */
+enum scope_result cliscope_scope(struct trace **t, const struct scope *s,
+                                 const struct load_opts *lo, char *msg, struct errinfo *err);
+
+/* scope_select, likewise. */
+bool cliscope_select(const struct trace *t, const struct scope *s, uint8_t *keep, char *msg);
 
 /* Scope *t (loaded and indexed) when s holds any part; 0, else one line
  * on stderr and the exit status (EXIT_USAGE for a scope the trace does

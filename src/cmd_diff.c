@@ -236,6 +236,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
         case CLISCOPE_SKIP:
         case CLISCOPE_WINDOW:
         case CLISCOPE_MATCH:
+        case CLISCOPE_ITERATION:
             if (!cliscope_option("diff", ch, optarg, &c->scope))
                 return EXIT_USAGE;
             break;
@@ -431,7 +432,7 @@ static bool load_one_side(void *ud, size_t k)
         trace_index(sd->t);
     if (sd->t && scope_any(S->scope)) {
         struct load_opts so = {.threads = sd->threads};
-        sd->scoped = scope_apply(&sd->t, S->scope, &so, sd->scope_msg, &sd->err);
+        sd->scoped = cliscope_scope(&sd->t, S->scope, &so, sd->scope_msg, &sd->err);
         if (sd->scoped != SCOPE_OK) {
             trace_free(sd->t);
             sd->t = NULL;

@@ -59,6 +59,7 @@ int cmd_export(int argc, char **argv)
         case CLISCOPE_SKIP:
         case CLISCOPE_WINDOW:
         case CLISCOPE_MATCH:
+        case CLISCOPE_ITERATION:
             if (!cliscope_option("export", ch, optarg, &scope))
                 return EXIT_USAGE;
             break;
@@ -125,7 +126,7 @@ int cmd_export(int argc, char **argv)
     uint8_t *keep = xmalloc(t->ev.n + 1);
     char msg[256];
     bool none = !t->ev.n && !t->others.n;
-    if (none || !scope_select(t, &scope, keep, msg)) {
+    if (none || !cliscope_select(t, &scope, keep, msg)) {
         fprintf(stderr, "torchtop export: %s\n", none ? "no events to export" : msg);
         status = status ? status : EXIT_FAILURE_RUN;
     } else {

@@ -362,6 +362,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         case CLISCOPE_SKIP:
         case CLISCOPE_WINDOW:
         case CLISCOPE_MATCH:
+        case CLISCOPE_ITERATION:
             if (!cliscope_option("report", ch, optarg, &c->scope))
                 return EXIT_USAGE;
             break;

@@ -74,6 +74,7 @@ int cmd_summarize(int argc, char **argv)
         case CLISCOPE_SKIP:
         case CLISCOPE_WINDOW:
         case CLISCOPE_MATCH:
+        case CLISCOPE_ITERATION:
             if (!cliscope_option("summarize", ch, optarg, &scope))
                 return EXIT_USAGE;
             break;

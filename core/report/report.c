@@ -18,6 +18,7 @@
 #include "core/report/invariants.h"
 #include "core/report/report.h"
 #include "core/report/steptable.h"
+#include "core/report/itertable.h"
 #include "core/roofline/roofline.h"
 #include "core/report/tabfmt.h"
 #include "core/trace/devkind.h"
@@ -127,6 +128,13 @@ static bool build_steps(struct analysis *a, const struct report_opts *o, struct 
     return steptable_build(a->t, out, err);
 }
 
+static bool build_iterations(struct analysis *a, const struct report_opts *o,
+                             struct table_list *out, char *err)
+{
+    (void)o;
+    return itertable_build(a->t, out, err);
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -221,6 +229,8 @@ const struct report_table report_tables[] = {
      build_critpath, false},
     {"steps", "one row per profiler step: duration, GPU busy and idle, CPU busy, GPU work, bound",
      build_steps, false},
+    {"iterations", "serving iterations: kind, requests, tokens, GPU time, time per token",
+     build_iterations, false},
     {NULL, NULL, NULL, false},
 };
 

@@ -20,7 +20,7 @@ void scope_init(struct scope *s)
 
 bool scope_any(const struct scope *s)
 {
-    return s->nsteps || s->skip_steps || s->window || s->match;
+    return s->nsteps || s->skip_steps || s->window || s->match || s->iteration;
 }
 
 /* A step number at *p (decimal, no sign), advancing *p. */
@@ -194,7 +194,10 @@ void scope_describe(const struct scope *s, struct strbuf *out)
     }
     if (s->match) {
         sb_printf(out, "%smatch '%s'", sep, s->match);
+        sep = ", ";
     }
+    if (s->iteration)
+        sb_printf(out, "%s%s iterations", sep, s->iteration);
 }
 
 static bool step_wanted(const struct scope *s, int64_t n)
@@ -305,6 +308,16 @@ bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, c
     if (ok && s->match) {
         struct export_sel sel = {.kind = EXPORT_MATCH, .regex = s->match};
         ok = narrow(t, &sel, keep, tmp, err);
+    }
+    if (ok && s->iteration) {
+        if (!s->n_iter_windows) {
+            snprintf(err, 256, "the trace has no %s iterations", s->iteration);
+            ok = false;
+        } else {
+            struct export_sel sel = {
+                .kind = EXPORT_WINDOWS, .windows = s->iter_windows, .nwindows = s->n_iter_windows};
+            ok = narrow(t, &sel, keep, tmp, err);
+        }
     }
     free(tmp);
     if (!ok)

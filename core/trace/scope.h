@@ -15,7 +15,11 @@
  *               are milliseconds (export's --window); units ns, us, ms, s;
  *   match       the subtrees of host spans (ops, annotations, ...) whose
  *               name matches a POSIX extended regular expression, with the
- *               GPU work launched inside them. */
+ *               GPU work launched inside them;
+ *   iteration   the serving iterations of one kind (prefill, decode,
+ *               mixed): what their windows keep. Which spans they are is
+ *               the caller's to find (core/roofline/iterations.h, a layer
+ *               above this one), given as windows. */
 #ifndef TORCHTOP_CORE_SCOPE_H
 #define TORCHTOP_CORE_SCOPE_H
 
@@ -25,6 +29,7 @@
 
 #include "core/base/errinfo.h"
 #include "core/base/strbuf.h"
+#include "core/trace/export.h"
 #include "core/trace/load.h"
 #include "core/trace/trace.h"
 
@@ -46,7 +51,10 @@ struct scope {
     int64_t skip_steps; /* 0 = none */
     bool window;
     struct scope_edge from, to;
-    const char *match; /* borrowed; NULL = none */
+    const char *match;                        /* borrowed; NULL = none */
+    const char *iteration;                    /* the kind's name; NULL = none */
+    const struct export_window *iter_windows; /* the spans of those iterations */
+    size_t n_iter_windows;                    /* (borrowed), set by the caller */
 };
 
 /* A scope that holds the whole trace: scope_any() is false. */

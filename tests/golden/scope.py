@@ -159,6 +159,46 @@ def check_per_step(tt, path, name, steps):
                                                      if x != y), (None, None))))
 
 
+VLLM = re.compile(r"^execute_\d+_context_(\d+)\(sq(\d+)sk\d+sqsq\d+sqsk\d+\)"
+                  r"_generation_(\d+)\(sq(\d+)sk\d+sqsq\d+sqsk\d+\)")
+
+
+def check_iterations(tt, path, name):
+    """The iterations table against the vLLM-form annotations of the trace;
+    returns the kinds seen."""
+    rc, out, err = run([tt, "report", "-q", "-t", "iterations", "-f", "json", path])
+    check(rc == 0, "%s -t iterations: %r" % (name, err))
+    if rc:
+        return set()
+    tab = json.loads(out)["tables"][0]
+    rows = tab["rows"]
+    doc = load_trace(path)
+    evs = [e for e in doc["traceEvents"] if isinstance(e, dict) and e.get("ph") == "X"]
+    anns = sorted((float(e["ts"]), e["name"]) for e in evs
+                  if e.get("cat") == "user_annotation" and VLLM.match(e["name"]))
+    check(len(rows) == len(anns), "%s: %d iterations, %d annotations" % (name, len(rows), len(anns)))
+    for r, (_, ann) in zip(rows, anns):
+        m = VLLM.match(ann)
+        creq, ctok, greq, gtok = (int(m.group(i)) for i in range(1, 5))
+        check((r["prefill_requests"], r["prefill_tokens"], r["decode_requests"],
+               r["decode_tokens"]) == (creq, ctok, greq, gtok),
+              "%s iteration %d: %r vs the annotation %r" % (name, r["iteration"], r, ann))
+        kind = "mixed" if ctok and gtok else "prefill" if ctok else "decode"
+        check(r["kind"] == kind, "%s iteration %d: kind %s, not %s" % (name, r["iteration"],
+                                                                         r["kind"], kind))
+    gpu = sum(float(e["dur"]) for e in evs if e.get("cat") in GPU_CATS) / 1e3
+    note = " ".join(tab.get("notes", []))
+    m = re.search(r"GPU time of the trace: ([0-9.]+) ms, of which ([0-9.]+) ms", note)
+    check(m is not None, "%s: no GPU time note in %r" % (name, note))
+    if m:
+        total, outside = float(m.group(1)), float(m.group(2))
+        inside = sum(r["gpu_time_ms"] for r in rows)
+        check(abs(total - gpu) < 1e-3, "%s: GPU time %r, the events' %r" % (name, total, gpu))
+        check(abs(inside + outside - total) < 1e-3 * max(1, len(rows)),
+              "%s: iterations %r + outside %r != %r" % (name, inside, outside, total))
+    return {r["kind"] for r in rows}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torchtop", required=True)
@@ -229,6 +269,16 @@ def main():
                      "hta-a100-8rank-rank3-async_cpu_to_gpu.json.gz"):
             path = os.path.join(a.shared, "traces", name)
             check_per_step(tt, path, name, steps_of(path))
+        # Serving iterations: tokens and requests are the annotations', the
+        # GPU times add up to the trace's; --iteration KIND as its export.
+        for name in ("tracelens-mi300-sglang-prefilldecode.json.gz",
+                     "tracelens-mi300-vllm-graph-replay.json.gz",
+                     "tracelens-mi300-vllm-piecewise-replay.json.gz"):
+            path = os.path.join(a.shared, "traces", name)
+            kinds = check_iterations(tt, path, name)
+            for kind in ("prefill", "decode", "mixed"):
+                compare(tt, tmp, path, ["--iteration", kind], TABLES, name)
+            check(kinds, "%s: no iterations" % name)
         # A step the trace does not have.
         rc, _, err = run([tt, "report", "-q", "--step", "999999", traces[0]])
         check(rc == 64 and b"ProfilerStep#999999" in err, "missing step: exit %d, %r" % (rc, err))
