@@ -352,11 +352,20 @@ static void put_share(struct strbuf *out, int64_t part, int64_t whole, const cha
     sb_printf(out, "%.1f %% of %s", pct, of);
 }
 
-enum scope_result scope_load(const struct trace *t, const struct scope *s,
-                             const struct load_opts *lo, struct trace **out, char *msg,
-                             struct errinfo *err)
+/* The facts of the whole trace the scoped one keeps. */
+struct whole {
+    char *path;
+    bool gzip, truncated, partial;
+    uint64_t file_bytes, json_bytes, lost_bytes;
+    int64_t t_start, t_end;
+    size_t nev;
+    int64_t gpu_kept, gpu_all; /* GPU work time in the scope, in all */
+};
+
+/* The scope's document (export's) and the facts that go with it. */
+static enum scope_result scope_doc(const struct trace *t, const struct scope *s, struct strbuf *doc,
+                                   struct whole *w, char *msg, struct errinfo *err)
 {
-    *out = NULL;
     msg[0] = '\0';
     if (!t->ev.n) {
         snprintf(msg, 256, "the trace holds no events to scope");
@@ -367,64 +376,97 @@ enum scope_result scope_load(const struct trace *t, const struct scope *s,
         free(keep);
         return SCOPE_EMPTY;
     }
-    struct strbuf doc = STRBUF_INIT;
-    if (export_chrome_mem(t, keep, &doc, err) != ST_OK) {
+    if (export_chrome_mem(t, keep, doc, err) != ST_OK) {
         free(keep);
-        sb_free(&doc);
+        sb_free(doc);
         return SCOPE_IO;
     }
-    /* How much of the trace the scope covers. */
-    struct strbuf text = STRBUF_INIT;
-    scope_describe(s, &text);
-    sb_puts(&text, " \xc2\xb7 ");
-    int64_t gk, ga;
-    gpu_time(t, keep, &gk, &ga);
+    *w = (struct whole){xstrdup(t->path),
+                        t->gzip,
+                        t->truncated,
+                        t->partial,
+                        t->file_bytes,
+                        t->json_bytes,
+                        t->lost_bytes,
+                        t->t_start,
+                        t->t_end,
+                        t->ev.n,
+                        0,
+                        0};
+    gpu_time(t, keep, &w->gpu_kept, &w->gpu_all);
     free(keep);
+    return SCOPE_OK;
+}
+
+/* Load the document as the scoped trace (doc freed). */
+static enum scope_result scope_read(struct strbuf *doc, struct whole *w, const struct scope *s,
+                                    const struct load_opts *lo, struct trace **out,
+                                    struct errinfo *err)
+{
     struct load_opts o = {.threads = lo ? lo->threads : 0,
                           .link_require_flow = lo && lo->link_require_flow,
                           .cancel = lo ? lo->cancel : NULL};
     struct trace *sub = NULL;
     struct errinfo lerr = {0};
-    enum status st = trace_load_mem(t->path, doc.s, doc.len, &o, &sub, &lerr);
-    sb_free(&doc);
+    enum status st = trace_load_mem(w->path, doc->s, doc->len, &o, &sub, &lerr);
+    sb_free(doc);
     if (st != ST_OK) {
         /* What export wrote does not load: report it as the read error. */
-        errinfo_set(err, st, t->path, -1, "the scope's events do not load back: %s",
+        errinfo_set(err, st, w->path, -1, "the scope's events do not load back: %s",
                     lerr.msg ? lerr.msg : "?");
         errinfo_clear(&lerr);
         trace_free(sub);
-        sb_free(&text);
+        free(w->path);
         return SCOPE_IO;
     }
     errinfo_clear(&lerr);
-    if (ga > 0)
-        put_share(&text, gk, ga, "GPU time");
+    /* How much of the trace the scope covers. */
+    struct strbuf text = STRBUF_INIT;
+    scope_describe(s, &text);
+    sb_puts(&text, " \xc2\xb7 ");
+    if (w->gpu_all > 0)
+        put_share(&text, w->gpu_kept, w->gpu_all, "GPU time");
     else
-        sb_printf(&text, "%zu of %zu events", sub->ev.n, t->ev.n);
-    if (t->t_end > t->t_start) {
+        sb_printf(&text, "%zu of %zu events", sub->ev.n, w->nev);
+    if (w->t_end > w->t_start) {
         sb_puts(&text, ", ");
-        put_share(&text, sub->t_end - sub->t_start, t->t_end - t->t_start, "the span");
+        put_share(&text, sub->t_end - sub->t_start, w->t_end - w->t_start, "the span");
     }
-    sub->gzip = t->gzip;
-    sub->file_bytes = t->file_bytes;
-    sub->json_bytes = t->json_bytes;
-    sub->truncated = t->truncated;
-    sub->lost_bytes = t->lost_bytes;
-    sub->partial = t->partial;
+    sub->gzip = w->gzip;
+    sub->file_bytes = w->file_bytes;
+    sub->json_bytes = w->json_bytes;
+    sub->truncated = w->truncated;
+    sub->lost_bytes = w->lost_bytes;
+    sub->partial = w->partial;
     free(sub->scope_text);
     sub->scope_text = sb_steal(&text);
+    free(w->path);
     *out = sub;
     return SCOPE_OK;
+}
+
+enum scope_result scope_load(const struct trace *t, const struct scope *s,
+                             const struct load_opts *lo, struct trace **out, char *msg,
+                             struct errinfo *err)
+{
+    *out = NULL;
+    struct strbuf doc = STRBUF_INIT;
+    struct whole w;
+    enum scope_result r = scope_doc(t, s, &doc, &w, msg, err);
+    return r == SCOPE_OK ? scope_read(&doc, &w, s, lo, out, err) : r;
 }
 
 enum scope_result scope_apply(struct trace **tp, const struct scope *s, const struct load_opts *lo,
                               char *msg, struct errinfo *err)
 {
-    struct trace *sub;
-    enum scope_result r = scope_load(*tp, s, lo, &sub, msg, err);
-    if (r == SCOPE_OK) {
-        trace_free(*tp);
-        *tp = sub;
-    }
-    return r;
+    struct strbuf doc = STRBUF_INIT;
+    struct whole w;
+    enum scope_result r = scope_doc(*tp, s, &doc, &w, msg, err);
+    if (r != SCOPE_OK)
+        return r;
+    /* The whole trace goes before the scope is read: the peak is the
+     * larger of the two with the document, not both. */
+    trace_free(*tp);
+    *tp = NULL;
+    return scope_read(&doc, &w, s, lo, tp, err);
 }
