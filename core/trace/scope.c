@@ -213,8 +213,8 @@ static bool step_wanted(const struct scope *s, int64_t n)
 /* The windows of the steps the scope names into *out (caller frees);
  * false with a message when one it names alone is not in the trace or
  * none is left. */
-static bool step_windows(const struct trace *t, const struct scope *s, struct trace_step *steps,
-                         size_t nsteps, struct export_window **out, size_t *n, char *err)
+static bool step_windows(const struct scope *s, const struct trace_step *steps, size_t nsteps,
+                         struct export_window **out, size_t *n, char *err)
 {
     for (size_t k = 0; k < s->nsteps; k++) {
         bool found = false;
@@ -229,7 +229,6 @@ static bool step_windows(const struct trace *t, const struct scope *s, struct tr
             return false;
         }
     }
-    (void)t;
     struct export_window *w = xmalloc((nsteps + 1) * sizeof(*w));
     size_t m = 0;
     for (size_t i = 0; i < nsteps; i++)
@@ -292,7 +291,7 @@ bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, c
         size_t nsteps = steps_list(t, &steps);
         struct export_window *w = NULL;
         size_t nw = 0;
-        ok = step_windows(t, s, steps, nsteps, &w, &nw, err);
+        ok = step_windows(s, steps, nsteps, &w, &nw, err);
         if (ok) {
             struct export_sel sel = {.kind = EXPORT_WINDOWS, .windows = w, .nwindows = nw};
             ok = narrow(t, &sel, keep, tmp, err);
