@@ -24,6 +24,7 @@
 #include "core/trace/load.h"
 #include "core/trace/tree.h"
 #include "src/cliout.h"
+#include "src/cliscope.h"
 #include "src/commands.h"
 #include "src/progress.h"
 #include "tui/diff/diff_doc.h"
@@ -48,7 +49,8 @@ struct diff_cli {
     const char *script;            /* --script: the explorer on the diff, headless */
     const char *script_timing;     /* --script-timing: each step's time */
     int script_lines, script_cols; /* --size */
-    int picked[2]; /* the rank a side's file was picked as; -1 = a file named alone */
+    int picked[2];      /* the rank a side's file was picked as; -1 = a file named alone */
+    struct scope scope; /* applied to each side */
 };
 
 static void diff_usage(FILE *f)
@@ -94,11 +96,13 @@ static void diff_usage(FILE *f)
             "      --ascii            the diff view in ASCII only\n"
             "      --no-color         the diff view in monochrome\n"
             "  -q, --quiet            no progress bar\n"
-            "  -h, --help             this help\n\n"
-            "Exit status: 0 on success, 1 when the output cannot be written, 2 when an input\n"
-            "is malformed or truncated (the diff of what was read before the fault is still\n"
-            "printed), 64 on usage errors (also a step that a trace does not have).\n",
+            "  -h, --help             this help\n\n",
             "all", "every table above");
+    cliscope_usage(f);
+    fprintf(f, "  Each side is scoped alone before the steps above are picked in it.\n\n"
+               "Exit status: 0 on success, 1 when the output cannot be written, 2 when an input\n"
+               "is malformed or truncated (the diff of what was read before the fault is still\n"
+               "printed), 64 on usage errors (also a step or scope that a trace does not have).\n");
 }
 
 enum {
@@ -180,6 +184,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
         {"size", required_argument, NULL, OPT_SIZE},
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-color", no_argument, NULL, OPT_NOCOLOR},
+        CLISCOPE_LONGOPTS,
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -226,6 +231,14 @@ static int parse_args(int argc, char **argv, struct diff_cli *c, const char **pa
             break;
         case OPT_NOCOLOR:
             c->no_color = true;
+            break;
+        case CLISCOPE_STEP:
+        case CLISCOPE_SKIP:
+        case CLISCOPE_WINDOW:
+        case CLISCOPE_MATCH:
+        case CLISCOPE_ITERATION:
+            if (!cliscope_option("diff", ch, optarg, &c->scope))
+                return EXIT_USAGE;
             break;
         case 't':
             c->tables = optarg;
@@ -377,6 +390,8 @@ struct side {
     int k;            /* 0 control, 1 test */
     struct sides *all;
     struct tracediff_side prep; /* the side's share of the per-name diff */
+    enum scope_result scoped;   /* what scoping it gave */
+    char scope_msg[256];        /* why not, for SCOPE_EMPTY */
 };
 
 /* Both sides, read at once: one progress line for the two. */
@@ -387,6 +402,7 @@ struct sides {
     uint64_t done[2], total[2], events[2];
     const struct tracediff_opts *dopts;
     bool index; /* a table reads the call tree (diffreport_needs_index) */
+    const struct scope *scope;
 };
 
 static void side_progress(void *ud, enum load_phase phase, uint64_t done, uint64_t total,
@@ -412,8 +428,17 @@ static bool load_one_side(void *ud, size_t k)
         .threads = sd->threads, .progress = side_progress, .progress_ud = sd, .no_index = true};
     sd->st = trace_load_source(&sd->src, &lo, &sd->t, &sd->err);
     /* What each side needs of itself is computed here, both sides at once. */
-    if (sd->t && S->index)
+    if (sd->t && (S->index || scope_any(S->scope)))
         trace_index(sd->t);
+    if (sd->t && scope_any(S->scope)) {
+        struct load_opts so = {.threads = sd->threads};
+        sd->scoped = cliscope_scope(&sd->t, S->scope, &so, sd->scope_msg, &sd->err);
+        if (sd->scoped != SCOPE_OK) {
+            trace_free(sd->t);
+            sd->t = NULL;
+            return true;
+        }
+    }
     if (sd->t)
         tracediff_side_prepare(sd->t, S->dopts, (int)k, &sd->prep);
     return true;
@@ -452,6 +477,7 @@ static void load_sides(const struct diff_cli *c, const char *const *paths, bool 
     memset(&S, 0, sizeof(S));
     S.dopts = &c->dopts;
     S.index = index;
+    S.scope = &c->scope;
     pthread_mutex_init(&S.mu, NULL);
     progress_init(&S.prog, "control and test", c->quiet);
     bool opened[2] = {false, false}, stdin_used = false;
@@ -477,8 +503,22 @@ static void load_sides(const struct diff_cli *c, const char *const *paths, bool 
         jobpar_run(2, workers, load_one_side, NULL, &S);
         progress_done(&S.prog);
         for (int k = 0; k < 2; k++) {
-            if (S.s[k].st != ST_OK)
+            if (S.s[k].scoped == SCOPE_EMPTY) {
+                struct strbuf sb = STRBUF_INIT;
+                display_sanitize(&sb, S.s[k].scope_msg, strlen(S.s[k].scope_msg));
+                fprintf(stderr, "torchtop diff: %s: %s\n", k ? "test" : "control", sb_str(&sb));
+                sb_free(&sb);
+                *status = *status ? *status : EXIT_USAGE;
+                continue;
+            }
+            if (S.s[k].st != ST_OK || S.s[k].scoped == SCOPE_IO)
                 *status = EXIT_BAD_INPUT;
+            if (S.s[k].scoped == SCOPE_IO) {
+                char *m = errinfo_format(&S.s[k].err);
+                fprintf(stderr, "torchtop: %s\n", m);
+                free(m);
+                continue;
+            }
             side_report(&S.s[k]);
             t[k] = S.s[k].t;
             prep[k] = S.s[k].prep;

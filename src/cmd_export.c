@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,60 +12,43 @@
 #include "core/trace/load.h"
 #include "core/trace/tree.h"
 #include "src/cliout.h"
+#include "src/cliscope.h"
 #include "src/commands.h"
 
 static void export_usage(FILE *f)
 {
-    fprintf(f, "usage: torchtop export --chrome OUT.json[.gz] [--step N | --window START:END |\n"
-               "                       --match REGEX] [--capture CAPTURE] TRACE\n\n"
+    fprintf(f, "usage: torchtop export --chrome OUT.json[.gz] [SCOPE] [--capture CAPTURE] TRACE\n\n"
                "Write a slice of TRACE as a Kineto (Chrome trace) JSON file that Perfetto and\n"
                "chrome://tracing open; .gz output names are gzip-compressed.\n\n"
                "  --chrome FILE      the output file (- for standard output)\n"
-               "  --step N           profiler step N (the ProfilerStep#N span's time)\n"
-               "  --window A:B       from A to B milliseconds after the trace's first event\n"
-               "  --match REGEX      ops whose names match (POSIX extended), with everything\n"
-               "                     nested under them and the GPU work they launched\n"
                "  --capture CAPTURE  graph capture trace or directory (repeatable): the captured\n"
                "                     ops are written in, each replayed kernel correlated and\n"
                "                     flow-linked to its captured launch\n"
                "  --no-cache         neither read nor write the trace's cache\n"
                "  -q, --quiet        no summary line on standard error\n"
-               "  -h, --help         this help\n\n"
-               "A window or step keeps whole host spans overlapping it and the GPU work they\n"
+               "  -h, --help         this help\n\n");
+    cliscope_usage(f);
+    fprintf(f, "\nA window or step keeps whole host spans overlapping it and the GPU work they\n"
                "launched. Instants such as [memory] go with the innermost span around them.\n"
                "Metadata, top-level keys and the flows between kept events are kept.\n");
-}
-
-/* start + ms milliseconds in ns. Trace times lie within +-2^62 ns
- * (LOAD_MAX_TIME_NS), so an offset beyond that reaches past every event and
- * is clamped rather than added. */
-static int64_t window_edge(int64_t start, double ms)
-{
-    double ns = ms * 1e6;
-    if (ns >= (double)LOAD_MAX_TIME_NS)
-        return INT64_MAX;
-    if (ns <= -(double)LOAD_MAX_TIME_NS)
-        return INT64_MIN;
-    return start + llround(ns);
 }
 
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"chrome", required_argument, NULL, 'c'},
-        {"step", required_argument, NULL, 's'},
-        {"window", required_argument, NULL, 'w'},
-        {"match", required_argument, NULL, 'm'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"capture", required_argument, NULL, 'C'},
         {"no-cache", no_argument, NULL, 'N'},
+        CLISCOPE_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
-    const char *out = NULL, *window = NULL;
-    struct export_sel sel = {.kind = EXPORT_ALL};
+    const char *out = NULL;
+    struct scope scope;
+    scope_init(&scope);
     bool quiet = false, no_cache = false;
-    int ch, nsel = 0;
+    int ch;
     const char *captures[16]; /* --capture, in order */
     size_t ncaptures = 0;
     optind = 1;
@@ -75,26 +57,13 @@ int cmd_export(int argc, char **argv)
         case 'c':
             out = optarg;
             break;
-        case 's': {
-            char *end;
-            sel.step = strtoll(optarg, &end, 10);
-            if (!*optarg || *end) {
-                fprintf(stderr, "torchtop export: --step needs a step number\n");
+        case CLISCOPE_STEP:
+        case CLISCOPE_SKIP:
+        case CLISCOPE_WINDOW:
+        case CLISCOPE_MATCH:
+        case CLISCOPE_ITERATION:
+            if (!cliscope_option("export", ch, optarg, &scope))
                 return EXIT_USAGE;
-            }
-            sel.kind = EXPORT_STEP;
-            nsel++;
-            break;
-        }
-        case 'w':
-            window = optarg;
-            sel.kind = EXPORT_WINDOW;
-            nsel++;
-            break;
-        case 'm':
-            sel.regex = optarg;
-            sel.kind = EXPORT_MATCH;
-            nsel++;
             break;
         case 'q':
             quiet = true;
@@ -117,21 +86,10 @@ int cmd_export(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (!out || optind != argc - 1 || nsel > 1) {
-        fprintf(stderr,
-                "torchtop export: expected --chrome OUT, at most one selection, and TRACE\n");
+    if (!out || optind != argc - 1) {
+        fprintf(stderr, "torchtop export: expected --chrome OUT and TRACE\n");
         export_usage(stderr);
         return EXIT_USAGE;
-    }
-    double a_ms = 0, b_ms = 0;
-    if (window) {
-        char *end;
-        a_ms = strtod(window, &end);
-        if (*end != ':' || !*(end + 1) || (b_ms = strtod(end + 1, &end), *end) || !isfinite(a_ms) ||
-            !isfinite(b_ms)) {
-            fprintf(stderr, "torchtop export: --window needs START:END in milliseconds\n");
-            return EXIT_USAGE;
-        }
     }
     struct errinfo err = {0};
     const char *outs[] = {out};
@@ -170,16 +128,10 @@ int cmd_export(int argc, char **argv)
         free(m);
         status = EXIT_BAD_INPUT;
     }
-    if (window) {
-        /* Rounded: a window given to the nanosecond (as the explorer
-         * prints it) selects exactly that window. */
-        sel.from = window_edge(t->t_start, a_ms);
-        sel.to = window_edge(t->t_start, b_ms);
-    }
     uint8_t *keep = xmalloc(t->ev.n + 1);
     char msg[256];
     bool none = !t->ev.n && !t->others.n;
-    if (none || !export_select(t, &sel, keep, msg)) {
+    if (none || !cliscope_select(t, &scope, keep, msg)) {
         fprintf(stderr, "torchtop export: %s\n", none ? "no events to export" : msg);
         status = status ? status : EXIT_FAILURE_RUN;
     } else {

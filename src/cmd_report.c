@@ -16,6 +16,7 @@
 #include "core/base/outfile.h"
 #include "core/symbols/folded.h"
 #include "core/trace/load.h"
+#include "core/report/perstep.h"
 #include "core/report/report.h"
 #include "core/snapshot/snapreport.h"
 #include "core/snapshot/snapshot.h"
@@ -29,6 +30,7 @@
 #include "core/roofline/devices.h"
 #include "src/cmd_job.h"
 #include "src/cliout.h"
+#include "src/cliscope.h"
 #include "src/commands.h"
 #include "core/trace/capture.h"
 #include "core/trace/tree.h"
@@ -52,6 +54,8 @@ struct report_cli {
     size_t ncaptures;
     const char *whatif[16];    /* --what-if, in order */
     const char *data_load[16]; /* --cp-data-load, in order */
+    struct scope scope;
+    bool per_step;
 };
 
 static void report_usage(FILE *f)
@@ -113,6 +117,8 @@ static void report_usage(FILE *f)
         "      --csv-raw          CSV: write text cells that begin with = + - @ as they\n"
         "                         are (by default they get a leading ' so that a\n"
         "                         spreadsheet does not run them as formulas)\n"
+        "      --per-step         the tables of each profiler step in turn, one table per\n"
+        "                         name with a leading step column (the rows of --step N)\n"
         "      --no-header        leave out the trace header\n"
         "  -o, --output FILE      write to FILE instead of standard output\n"
         "      --xlsx FILE        write the tables as an Excel workbook instead, charts first\n"
@@ -122,11 +128,13 @@ static void report_usage(FILE *f)
         "      --no-cache         neither read nor write the trace's cache (a trace of\n"
         "                         64 MiB or more opens again from ~/.cache/torchtop)\n"
         "  -q, --quiet            no progress bar\n"
-        "  -h, --help             this help\n\n"
-        "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
-        "is malformed or truncated (the report of everything read before the fault is\n"
-        "still printed; faults that lose nothing, such as invalid UTF-8, keep every\n"
-        "event), 64 on usage errors.\n");
+        "  -h, --help             this help\n\n");
+    cliscope_usage(f);
+    fprintf(f, "\n"
+               "Exit status: 0 on success, 1 when the output cannot be written, 2 when the input\n"
+               "is malformed or truncated (the report of everything read before the fault is\n"
+               "still printed; faults that lose nothing, such as invalid UTF-8, keep every\n"
+               "event), 64 on usage errors (also a scope the trace does not have).\n");
 }
 
 enum {
@@ -153,6 +161,7 @@ enum {
     OPT_WHATIF,
     OPT_CPDATALOAD,
     OPT_CAPTURE,
+    OPT_PERSTEP,
 };
 
 /* One line for a bad command line: the option (`arg` as given, or the
@@ -223,6 +232,8 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"capture", required_argument, NULL, OPT_CAPTURE},
         {"recompute", no_argument, NULL, OPT_RECOMPUTE},
         {"no-cache", no_argument, NULL, OPT_NOCACHE},
+        CLISCOPE_LONGOPTS,
+        {"per-step", no_argument, NULL, OPT_PERSTEP},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -385,6 +396,17 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
                 return EXIT_USAGE;
             }
             break;
+        case OPT_PERSTEP:
+            c->per_step = true;
+            break;
+        case CLISCOPE_STEP:
+        case CLISCOPE_SKIP:
+        case CLISCOPE_WINDOW:
+        case CLISCOPE_MATCH:
+        case CLISCOPE_ITERATION:
+            if (!cliscope_option("report", ch, optarg, &c->scope))
+                return EXIT_USAGE;
+            break;
         case 'q':
             c->quiet = true;
             break;
@@ -534,6 +556,11 @@ static int report_snapshot(const struct report_cli *c, struct source *src, struc
         fprintf(stderr, "torchtop report: --svg is for traces, not memory snapshots\n");
         return EXIT_USAGE;
     }
+    if (scope_any(&c->scope)) {
+        fprintf(stderr, "torchtop report: --step, --skip-steps, --window and --match are for "
+                        "traces, not memory snapshots\n");
+        return EXIT_USAGE;
+    }
     char *names = c->tables && strcmp(c->tables, "all") ? xstrdup(c->tables) : NULL;
     if (names) {
         char *copy = xstrdup(names), *save = NULL;
@@ -650,6 +677,10 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         fprintf(stderr, "torchtop report: --svg and --xlsx are two reports; ask for one\n");
         return EXIT_USAGE;
     }
+    if (c->per_step && (folded || c->svg_path)) {
+        fprintf(stderr, "torchtop report: --per-step gives tables, not folded stacks or SVG\n");
+        return EXIT_USAGE;
+    }
     struct trace *t = NULL;
     struct progress prog;
     progress_init(&prog, src->name, c->quiet);
@@ -705,6 +736,12 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
                 t->partial ? "" : "; the fault dropped none");
         free(kept);
     }
+    int sc = cliscope_apply("report", &t, &c->scope, &lo);
+    phase_timer_mark(&pt, "scope");
+    if (sc) {
+        trace_free(t);
+        return status ? status : sc;
+    }
 
     if (folded) {
         /* Folded stacks are lines for flame-graph tools, not a table. */
@@ -734,7 +771,8 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     char msg[256];
     /* A workbook gets the roofline sheets too unless tables were chosen. */
     const char *names = c->tables ? c->tables : c->xlsx_path ? "all,roofline" : "all";
-    bool built = report_build(a, names, &c->ropts, &tables, msg);
+    bool built = c->per_step ? perstep_build(t, names, &c->ropts, &lo, c->fmt.top, &tables, msg)
+                             : report_build(a, names, &c->ropts, &tables, msg);
     phase_timer_mark(&pt, "tables");
     if (!built) {
         fprintf(stderr, "torchtop report: %s\n", msg);
@@ -786,6 +824,11 @@ int cmd_report(int argc, char **argv)
         return rc;
     /* Several traces, a directory, a glob or rank summaries: one job. */
     if (job_report_wanted(argv + optind, (size_t)(argc - optind))) {
+        if (scope_any(&c.scope)) {
+            fprintf(stderr, "torchtop report: --step, --skip-steps, --window and --match are for "
+                            "one trace, not a job\n");
+            return EXIT_USAGE;
+        }
         if (c.svg_path || wants_folded(&c, &rc)) {
             fprintf(stderr, "torchtop report: --svg and -t folded are for one trace, not a job\n");
             return EXIT_USAGE;

@@ -12,11 +12,12 @@
 #include "core/job/job_inputs.h"
 #include "core/job/ranksum.h"
 #include "core/trace/load.h"
+#include "src/cliscope.h"
 #include "src/commands.h"
 
 static void summarize_usage(FILE *f)
 {
-    fprintf(f, "usage: torchtop summarize [--threads N] [--flow-links] TRACE -o FILE\n\n"
+    fprintf(f, "usage: torchtop summarize [--threads N] [--flow-links] [SCOPE] TRACE -o FILE\n\n"
                "Write the rank summary of one rank's trace: the GPU timeline, profiler steps,\n"
                "every collective kernel with its metadata and GPU time by op, as gzip JSON (a\n"
                "few hundred KB; the schema is in torchtop(1), SUMMARY FILES). 'torchtop report'\n"
@@ -26,9 +27,11 @@ static void summarize_usage(FILE *f)
                "  -o, --output FILE  the summary file (required)\n"
                "      --threads N    parser threads (default: one per core, at most 4)\n"
                "      --flow-links   link GPU work to a launch only through an ac2g flow\n"
-               "  -h, --help         this help\n\n"
-               "Exit status: 0 on success, 1 when the output cannot be written, 2 when the\n"
-               "trace is malformed or truncated (nothing is written), 64 on usage errors.\n");
+               "  -h, --help         this help\n\n");
+    cliscope_usage(f);
+    fprintf(f, "\nExit status: 0 on success, 1 when the output cannot be written, 2 when the\n"
+               "trace is malformed or truncated (nothing is written), 64 on usage errors (also\n"
+               "a scope the trace does not have).\n");
 }
 
 int cmd_summarize(int argc, char **argv)
@@ -39,9 +42,12 @@ int cmd_summarize(int argc, char **argv)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"flow-links", no_argument, NULL, OPT_FLOW},
         {"help", no_argument, NULL, 'h'},
+        CLISCOPE_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL;
+    struct scope scope;
+    scope_init(&scope);
     struct load_opts lo = {0};
     int ch;
     optind = 1;
@@ -64,6 +70,14 @@ int cmd_summarize(int argc, char **argv)
         case OPT_FLOW:
             lo.link_require_flow = true;
             break;
+        case CLISCOPE_STEP:
+        case CLISCOPE_SKIP:
+        case CLISCOPE_WINDOW:
+        case CLISCOPE_MATCH:
+        case CLISCOPE_ITERATION:
+            if (!cliscope_option("summarize", ch, optarg, &scope))
+                return EXIT_USAGE;
+            break;
         case 'h':
             summarize_usage(stdout);
             return EXIT_OK;
@@ -85,6 +99,9 @@ int cmd_summarize(int argc, char **argv)
         rc = EXIT_FAILURE_RUN;
     } else if (trace_load_file(path, &lo, &t, &err) != ST_OK) {
         rc = EXIT_BAD_INPUT;
+    } else if ((rc = cliscope_apply("summarize", &t, &scope, &lo)) != EXIT_OK) {
+        trace_free(t);
+        return rc; /* told */
     } else {
         struct ranksum *s = ranksum_from_trace(t);
         enum status st = ranksum_write(s, out, &err);

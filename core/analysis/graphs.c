@@ -48,7 +48,7 @@ struct ggroup {
     VEC(uint32_t) launches; /* every replay's graph launch (the row's instances) */
 };
 
-static bool is_graph_launch(const struct trace *t, uint32_t i)
+bool graphs_is_launch(const struct trace *t, uint32_t i)
 {
     const struct event *e = &t->ev.v[i];
     if (!evk_is_launch(e->kind) || e->aux == IDX_NONE)
@@ -65,7 +65,7 @@ bool graphs_share(const struct trace *t, struct graph_share *out)
     memset(out, 0, sizeof(*out));
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
-        if (is_graph_launch(t, i))
+        if (graphs_is_launch(t, i))
             out->launches++;
         if (!evk_is_gpu(e->kind))
             continue;
@@ -285,7 +285,7 @@ bool graphs_tables(const struct trace *t, struct table_list *out, char *err)
             gpu_ns = wide_add_sat(gpu_ns, e->dur);
     }
     for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (!is_graph_launch(t, i))
+        if (!graphs_is_launch(t, i))
             continue;
         uint32_t n;
         struct gnode *v = replay_nodes(t, i, &n);

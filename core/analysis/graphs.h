@@ -28,6 +28,10 @@ struct graph_share {
  * replays. */
 bool graphs_share(const struct trace *t, struct graph_share *out);
 
+/* Whether event i is a graph launch: a runtime or driver call that owns
+ * graph-replayed GPU work (EVF_GRAPH). */
+bool graphs_is_launch(const struct trace *t, uint32_t i);
+
 /* The GPU time still owned by graph launches split by kernel category
  * (kerncat.h): ns[c] is the sum of the durations of those GPU events of
  * category c. False when there are none. */

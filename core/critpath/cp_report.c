@@ -455,8 +455,12 @@ bool cp_report_tables(const struct trace *t, const struct cp_report_opts *o, str
         tables_free(&ct);
         return false;
     }
-    if (ct.evs)
-        table_sort(ct.evs, 4, true);
+    if (ct.evs) {
+        /* Ties by region, name and stream: the order of equal times must
+         * not follow the string ids, which depend on the load. */
+        static const struct table_sort_key keys[] = {{4, true}, {0, false}, {1, false}, {2, false}};
+        table_sort_keys(ct.evs, keys, 4);
+    }
     struct table *order[] = {ct.sum, ct.lens, ct.evs, ct.edg, ct.wif};
     for (size_t i = 0; i < NCOLS(order); i++)
         if (order[i])

@@ -218,12 +218,22 @@ void diffreport_header(struct strbuf *out, const struct tracediff *td, bool mark
             tabfmt_md_text(out, td->label[k], strlen(td->label[k]));
             sb_puts(out, ": ");
             tabfmt_md_text(out, path, strlen(path));
-            sb_printf(out, ", %s\n", sb_str(&steps));
+            sb_printf(out, ", %s", sb_str(&steps));
+            if (td->t[k]->scope_text) {
+                sb_puts(out, "; scope: ");
+                tabfmt_md_text(out, td->t[k]->scope_text, strlen(td->t[k]->scope_text));
+            }
+            sb_putc(out, '\n');
         } else {
             display_sanitize(out, td->label[k], strlen(td->label[k]));
             sb_puts(out, ": ");
             display_sanitize(out, path, strlen(path));
-            sb_printf(out, "  (%s)\n", sb_str(&steps));
+            sb_printf(out, "  (%s", sb_str(&steps));
+            if (td->t[k]->scope_text) {
+                sb_puts(out, "; scope: ");
+                display_sanitize(out, td->t[k]->scope_text, strlen(td->t[k]->scope_text));
+            }
+            sb_puts(out, ")\n");
         }
     }
     sb_printf(out, "%sdevice: %s%s\n", markdown ? "- " : "", device_name(td->o.device),
@@ -255,6 +265,10 @@ void diffreport_header_json(struct strbuf *out, const struct tracediff *td)
         tracediff_describe_side(td, k, &steps);
         sb_puts(out, "], \"covers\": ");
         sb_put_json_string(out, sb_str(&steps), steps.len);
+        if (t->scope_text) {
+            sb_puts(out, ", \"scope\": ");
+            sb_put_json_string(out, t->scope_text, strlen(t->scope_text));
+        }
         sb_putc(out, '}');
     }
     sb_printf(out, ", \"device\": \"%s\", \"short_names\": %s, \"per_step\": %s",

@@ -22,6 +22,8 @@
 #include "core/analysis/utilization.h"
 #include "core/report/invariants.h"
 #include "core/report/report.h"
+#include "core/report/steptable.h"
+#include "core/report/itertable.h"
 #include "core/roofline/roofline.h"
 #include "core/report/tabfmt.h"
 #include "core/trace/devkind.h"
@@ -161,6 +163,20 @@ static bool build_findings(struct analysis *a, const struct report_opts *o, stru
     return true;
 }
 
+static bool build_steps(struct analysis *a, const struct report_opts *o, struct table_list *out,
+                        char *err)
+{
+    (void)o;
+    return steptable_build(a->t, out, err);
+}
+
+static bool build_iterations(struct analysis *a, const struct report_opts *o,
+                             struct table_list *out, char *err)
+{
+    (void)o;
+    return itertable_build(a->t, out, err);
+}
+
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
@@ -265,6 +281,10 @@ const struct report_table report_tables[] = {
      build_memory, false},
     {"findings", "what to fix first: each finding's saving on the critical path and evidence",
      build_findings, false},
+    {"steps", "one row per profiler step: duration, GPU busy and idle, CPU busy, GPU work, bound",
+     build_steps, false},
+    {"iterations", "serving iterations: kind, requests, tokens, GPU time, time per token",
+     build_iterations, false},
     {NULL, NULL, NULL, false},
 };
 
@@ -351,6 +371,11 @@ static void header(struct strbuf *out, const struct trace *t, bool md)
               (double)t->json_bytes / 1e6, t->truncated ? ", TRUNCATED" : "");
     header_line(out, md, "trace", &v);
     sb_clear(&v);
+    if (t->scope_text) {
+        sb_puts(&v, t->scope_text);
+        header_line(out, md, "scope", &v);
+        sb_clear(&v);
+    }
     if (!t->devices.n) {
         /* The devices the work ran on, named by kind ("MTIA 9"). */
         const char *dev = devkind_name(t->device_kind);
@@ -480,6 +505,10 @@ void report_header_json(struct strbuf *out, const struct trace *t)
     sb_printf(out, ", \"gzip\": %s, \"json_bytes\": %llu, \"truncated\": %s",
               t->gzip ? "true" : "false", (unsigned long long)t->json_bytes,
               t->truncated ? "true" : "false");
+    if (t->scope_text) {
+        sb_puts(out, ", \"scope\": ");
+        sb_put_json_string(out, t->scope_text, strlen(t->scope_text));
+    }
     sb_puts(out, ", \"devices\": [");
     for (size_t d = 0; d < t->devices.n; d++) {
         const struct device *dev = &t->devices.v[d];

@@ -51,8 +51,8 @@ static bool parse_vllm(const char *s, struct iterann *o)
 {
     int64_t skip;
     return take_lit(&s, "execute_") && take_num(&s, &skip) && take_lit(&s, "_context_") &&
-           take_num(&s, &skip) && take_sums(&s, &o->c_sq, &o->c_sk, &o->c_sqsq, &o->c_sqsk) &&
-           take_lit(&s, "_generation_") && take_num(&s, &skip) &&
+           take_num(&s, &o->c_n) && take_sums(&s, &o->c_sq, &o->c_sk, &o->c_sqsq, &o->c_sqsk) &&
+           take_lit(&s, "_generation_") && take_num(&s, &o->g_n) &&
            take_sums(&s, &o->g_sq, &o->g_sk, &o->g_sqsq, &o->g_sqsk);
 }
 
@@ -104,7 +104,8 @@ static bool parse_sglang(const char *s, struct iterann *o)
     return kv_num(s, e, "c_sq", &o->c_sq) && kv_num(s, e, "c_sk", &o->c_sk) &&
            kv_num(s, e, "c_sqsq", &o->c_sqsq) && kv_num(s, e, "c_sqsk", &o->c_sqsk) &&
            kv_num(s, e, "g_sq", &o->g_sq) && kv_num(s, e, "g_sk", &o->g_sk) &&
-           kv_num(s, e, "g_sqsq", &o->g_sqsq) && kv_num(s, e, "g_sqsk", &o->g_sqsk);
+           kv_num(s, e, "g_sqsq", &o->g_sqsq) && kv_num(s, e, "g_sqsk", &o->g_sqsk) &&
+           kv_num(s, e, "c", &o->c_n) && kv_num(s, e, "g", &o->g_n);
 }
 
 /* ATOM: prefill[bs=.. tok=.. ... sqsq=.. sqsk=.. sk=..] or decode[...]:
@@ -117,14 +118,14 @@ static bool parse_atom(const char *s, struct iterann *o)
     const char *e = strrchr(s, ']');
     if (!e || !has_sqsq(s, e) || !strstr(s, "sqsk="))
         return false;
-    int64_t tok, sk, sqsq, sqsk;
+    int64_t tok, sk, sqsq, sqsk, bs;
     if (!kv_num(s, e, "tok", &tok) || !kv_num(s, e, "sk", &sk) || !kv_num(s, e, "sqsq", &sqsq) ||
-        !kv_num(s, e, "sqsk", &sqsk))
+        !kv_num(s, e, "sqsk", &sqsk) || !kv_num(s, e, "bs", &bs))
         return false;
     if (prefill) {
-        o->c_sq = tok, o->c_sk = sk, o->c_sqsq = sqsq, o->c_sqsk = sqsk;
+        o->c_sq = tok, o->c_sk = sk, o->c_sqsq = sqsq, o->c_sqsk = sqsk, o->c_n = bs;
     } else {
-        o->g_sq = tok, o->g_sk = sk, o->g_sqsq = sqsq, o->g_sqsk = sqsk;
+        o->g_sq = tok, o->g_sk = sk, o->g_sqsq = sqsq, o->g_sqsk = sqsk, o->g_n = bs;
     }
     return true;
 }

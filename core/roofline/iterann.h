@@ -14,6 +14,8 @@
 struct iterann {
     int64_t c_sq, c_sk, c_sqsq, c_sqsk;
     int64_t g_sq, g_sk, g_sqsq, g_sqsk;
+    int64_t c_n, g_n; /* requests: vLLM's context_R and generation_R, SGLang's
+                         c= and g=, ATOM's bs= for its phase; 0 when absent */
 };
 
 /* Parse one annotation name. True for the three forms that carry the sums:

@@ -15,6 +15,7 @@
 #include "core/trace/argpack.h"
 #include "core/trace/export.h"
 #include "core/trace/rawtext.h"
+#include "core/trace/steps.h"
 #include "core/base/strbuf.h"
 #include "core/base/hmap.h"
 
@@ -55,11 +56,43 @@ static bool overlaps(const struct event *e, int64_t from, int64_t to)
     return e->dur ? e->ts < to && end > from : e->ts >= from && e->ts < to;
 }
 
-static void keep_window(const struct trace *t, int64_t from, int64_t to, uint8_t *keep)
+static int by_from(const void *a, const void *b)
 {
-    for (uint32_t i = 0; i < t->ev.n; i++) {
+    const struct export_window *x = a, *y = b;
+    return (x->from > y->from) - (x->from < y->from);
+}
+
+/* Keep what overlaps any of the n windows (each from < to). Overlapping
+ * or touching windows are merged first: a span overlaps their union
+ * exactly when it overlaps one of them. */
+static void keep_windows(const struct trace *t, const struct export_window *wins, size_t n,
+                         uint8_t *keep)
+{
+    struct export_window *w = xmalloc((n + 1) * sizeof(*w));
+    memcpy(w, wins, n * sizeof(*w));
+    qsort(w, n, sizeof(*w), by_from);
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (m && w[k].from <= w[m - 1].to)
+            w[m - 1].to = MAX(w[m - 1].to, w[k].to);
+        else
+            w[m++] = w[k];
+    }
+    for (uint32_t i = 0; i < t->ev.n && m; i++) {
         const struct event *e = &t->ev.v[i];
-        if (e->kind == EVK_META || !overlaps(e, from, to))
+        if (e->kind == EVK_META)
+            continue;
+        /* The first window ending after the event starts: the only one
+         * it can overlap without overlapping an earlier one too. */
+        size_t lo = 0, hi = m;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (w[mid].to > e->ts)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (lo == m || !overlaps(e, w[lo].from, w[lo].to))
             continue;
         if (evk_is_gpu(e->kind) && (e->flags & EVF_LINKED))
             continue; /* comes with its launch */
@@ -67,6 +100,13 @@ static void keep_window(const struct trace *t, int64_t from, int64_t to, uint8_t
         if (evk_is_launch(e->kind))
             keep_gpu_of(t, i, keep);
     }
+    free(w);
+}
+
+static void keep_window(const struct trace *t, int64_t from, int64_t to, uint8_t *keep)
+{
+    struct export_window w = {from, to};
+    keep_windows(t, &w, 1, keep);
 }
 
 /* Instants ([memory] and others) are no one's child in the tree: each goes
@@ -97,21 +137,18 @@ bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t 
         }
         keep_window(t, sel->from, sel->to, keep);
         break;
-    case EXPORT_STEP: {
-        char want[48];
-        snprintf(want, sizeof(want), "ProfilerStep#%" PRId64, sel->step);
-        uint32_t id = strtab_find(&t->strs, want, strlen(want));
-        int64_t from = INT64_MAX, to = INT64_MIN;
-        for (uint32_t i = 0; id != IDX_NONE && i < t->ev.n; i++) {
-            const struct event *e = &t->ev.v[i];
-            /* user_annotation; "Operator" (a cpu_op) in pre-1.10 traces. */
-            if (e->name == id && evk_is_host_span(e->kind) && e->ph == 'X') {
-                from = MIN(from, e->ts);
-                to = MAX(to, ev_end(e));
+    case EXPORT_WINDOWS:
+        for (size_t k = 0; k < sel->nwindows; k++)
+            if (sel->windows[k].to <= sel->windows[k].from) {
+                snprintf(err, 256, "a window ends before it starts");
+                return false;
             }
-        }
-        if (from > to) {
-            snprintf(err, 256, "the trace has no %s", want);
+        keep_windows(t, sel->windows, sel->nwindows, keep);
+        break;
+    case EXPORT_STEP: {
+        int64_t from, to;
+        if (!steps_find(t, sel->step, &from, &to)) {
+            snprintf(err, 256, "the trace has no ProfilerStep#%" PRId64, sel->step);
             return false;
         }
         keep_window(t, from, to, keep);
@@ -257,7 +294,7 @@ struct writer {
 
 static void w_flush(struct writer *w)
 {
-    if (!w->buf.len || w->failed)
+    if (!w->buf.len || w->failed || (!w->gz && !w->f))
         return;
     if (w->gz)
         w->failed = gzwrite(w->gz, w->buf.s, (unsigned)w->buf.len) != (int)w->buf.len;
@@ -533,6 +570,83 @@ static void put_top(struct strbuf *sb, const struct trace *t)
     }
 }
 
+/* The document: the kept events, then the flows, into w (flushed as it
+ * grows when w has a file). */
+static void write_document(struct writer *w, const struct trace *t, const uint8_t *keep,
+                           uint64_t *n_events, uint64_t *n_flows)
+{
+    /* Every event kept: the whole trace, every flow point and every event
+     * of another phase with it, bound or not. */
+    bool all = true;
+    for (uint32_t i = 0; i < t->ev.n && all; i++)
+        all = keep[i] != 0;
+    uint8_t *fkeep = all ? NULL : select_flows(t, keep);
+    uint32_t *lanes = copy_lanes(t);
+    uint64_t ne = 0, nf = 0;
+    sb_puts(&w->buf, "{\n");
+    put_top(&w->buf, t);
+    sb_puts(&w->buf, "\"traceEvents\": [\n");
+    bool first = true;
+    for (uint32_t i = 0; i < t->ev.n && !w->raw_failed; i++) {
+        if (!keep[i])
+            continue;
+        /* A metadata record as many times as the file repeated it. */
+        uint32_t times = t->ev.v[i].kind == EVK_META ? t->ev.v[i].aux + 1 : 1;
+        for (uint32_t k = 0; k < times; k++) {
+            if (!first)
+                sb_puts(&w->buf, ",\n");
+            first = false;
+            put_event(w, t, i, lanes);
+            ne++;
+            w_maybe_flush(w);
+        }
+    }
+    for (size_t k = 0; all && k < t->others.n && !w->raw_failed; k++) {
+        if (!first)
+            sb_puts(&w->buf, ",\n");
+        first = false;
+        put_raw(w, t->others.v[k]);
+        ne++;
+        w_maybe_flush(w);
+    }
+    for (size_t k = 0; k < t->flows.n && !w->raw_failed; k++) {
+        if (fkeep && !fkeep[k])
+            continue;
+        /* A graph launch's flow to a kernel the capture attributed: that
+         * kernel's flow comes from its captured launch now. */
+        if (t->n_captures && t->flows.v[k].ph != 's') {
+            uint32_t b = flow_event(t, &t->flows.v[k]);
+            if (b != IDX_NONE && aligned_gpu(t, b))
+                continue;
+        }
+        if (!first)
+            sb_puts(&w->buf, ",\n");
+        first = false;
+        put_flow(w, t, &t->flows.v[k], lanes);
+        nf++;
+        w_maybe_flush(w);
+    }
+    for (uint32_t i = 0; t->n_captures && i < t->ev.n; i++) {
+        if (!keep[i] || !aligned_gpu(t, i))
+            continue;
+        if (!first)
+            sb_puts(&w->buf, ",\n");
+        first = false;
+        put_flow_end(&w->buf, t, i);
+        nf++;
+        w_maybe_flush(w);
+    }
+    sb_puts(&w->buf, "\n]}\n");
+    if (!w->raw_failed)
+        w_flush(w);
+    free(fkeep);
+    free(lanes);
+    if (n_events)
+        *n_events = ne;
+    if (n_flows)
+        *n_flows = nf;
+}
+
 enum status export_chrome(const struct trace *t, const uint8_t *keep, const char *path, bool gzip,
                           uint64_t *n_events, uint64_t *n_flows, struct errinfo *err)
 {
@@ -554,74 +668,11 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
         if (fd >= 0)
             close(fd);
         outfile_discard(&of);
+        rawtext_reader_close(&w.raw);
         return ST_IO;
     }
-    /* Every event kept: the whole trace, every flow point and every event
-     * of another phase with it, bound or not. */
-    bool all = true;
-    for (uint32_t i = 0; i < t->ev.n && all; i++)
-        all = keep[i] != 0;
-    uint8_t *fkeep = all ? NULL : select_flows(t, keep);
-    uint32_t *lanes = copy_lanes(t);
     uint64_t ne = 0, nf = 0;
-    sb_puts(&w.buf, "{\n");
-    put_top(&w.buf, t);
-    sb_puts(&w.buf, "\"traceEvents\": [\n");
-    bool first = true;
-    for (uint32_t i = 0; i < t->ev.n && !w.raw_failed; i++) {
-        if (!keep[i])
-            continue;
-        /* A metadata record as many times as the file repeated it. */
-        uint32_t times = t->ev.v[i].kind == EVK_META ? t->ev.v[i].aux + 1 : 1;
-        for (uint32_t k = 0; k < times; k++) {
-            if (!first)
-                sb_puts(&w.buf, ",\n");
-            first = false;
-            put_event(&w, t, i, lanes);
-            ne++;
-            w_maybe_flush(&w);
-        }
-    }
-    for (size_t k = 0; all && k < t->others.n && !w.raw_failed; k++) {
-        if (!first)
-            sb_puts(&w.buf, ",\n");
-        first = false;
-        put_raw(&w, t->others.v[k]);
-        ne++;
-        w_maybe_flush(&w);
-    }
-    for (size_t k = 0; k < t->flows.n && !w.raw_failed; k++) {
-        if (fkeep && !fkeep[k])
-            continue;
-        /* A graph launch's flow to a kernel the capture attributed: that
-         * kernel's flow comes from its captured launch now. */
-        if (t->n_captures && t->flows.v[k].ph != 's') {
-            uint32_t b = flow_event(t, &t->flows.v[k]);
-            if (b != IDX_NONE && aligned_gpu(t, b))
-                continue;
-        }
-        if (!first)
-            sb_puts(&w.buf, ",\n");
-        first = false;
-        put_flow(&w, t, &t->flows.v[k], lanes);
-        nf++;
-        w_maybe_flush(&w);
-    }
-    for (uint32_t i = 0; t->n_captures && i < t->ev.n; i++) {
-        if (!keep[i] || !aligned_gpu(t, i))
-            continue;
-        if (!first)
-            sb_puts(&w.buf, ",\n");
-        first = false;
-        put_flow_end(&w.buf, t, i);
-        nf++;
-        w_maybe_flush(&w);
-    }
-    sb_puts(&w.buf, "\n]}\n");
-    if (!w.raw_failed)
-        w_flush(&w);
-    free(fkeep);
-    free(lanes);
+    write_document(&w, t, keep, &ne, &nf);
     rawtext_reader_close(&w.raw);
     bool bad = w.failed || w.raw_failed;
     errno = 0;
@@ -643,5 +694,22 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
         *n_events = ne;
     if (n_flows)
         *n_flows = nf;
+    return ST_OK;
+}
+
+enum status export_chrome_mem(const struct trace *t, const uint8_t *keep, struct strbuf *out,
+                              struct errinfo *err)
+{
+    struct writer w = {0}; /* neither file nor gz: the document stays in w.buf */
+    rawtext_reader_init(&w.raw, t);
+    w.raw_err = err;
+    write_document(&w, t, keep, NULL, NULL);
+    rawtext_reader_close(&w.raw);
+    if (w.raw_failed) {
+        sb_free(&w.buf);
+        return err->status ? err->status : ST_IO;
+    }
+    sb_free(out);
+    *out = w.buf;
     return ST_OK;
 }

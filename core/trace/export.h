@@ -4,7 +4,9 @@
  * Selections:
  *   window  host spans that overlap [from, to), whole; the GPU work their
  *           runtime calls launched; any device-row event, instant or
- *           counter that overlaps the window;
+ *           counter that overlaps the window (GPU work linked to a launch
+ *           goes with its launch, in or out);
+ *   windows what any of several windows keeps (several steps);
  *   step    the window of profiler step N (the "ProfilerStep#N" host span:
  *           an annotation, or an op in pre-1.10 traces);
  *   match   host spans whose name matches a regular expression, with their
@@ -30,16 +32,30 @@
 #include <stdint.h>
 
 #include "core/base/errinfo.h"
+#include "core/base/strbuf.h"
 #include "core/trace/trace.h"
 
-enum export_kind { EXPORT_ALL, EXPORT_WINDOW, EXPORT_STEP, EXPORT_MATCH, EXPORT_SUBTREE };
+enum export_kind {
+    EXPORT_ALL,
+    EXPORT_WINDOW,
+    EXPORT_WINDOWS,
+    EXPORT_STEP,
+    EXPORT_MATCH,
+    EXPORT_SUBTREE
+};
+
+struct export_window {
+    int64_t from, to; /* ns, same clock as event.ts; from < to */
+};
 
 struct export_sel {
     enum export_kind kind;
-    int64_t from, to;  /* EXPORT_WINDOW: ns, same clock as event.ts */
-    int64_t step;      /* EXPORT_STEP: N of ProfilerStep#N */
-    const char *regex; /* EXPORT_MATCH: POSIX extended regex */
-    uint32_t root;     /* EXPORT_SUBTREE: the span */
+    int64_t from, to;                    /* EXPORT_WINDOW: ns, same clock as event.ts */
+    const struct export_window *windows; /* EXPORT_WINDOWS: what overlaps any */
+    size_t nwindows;                     /* of them, as a window would keep */
+    int64_t step;                        /* EXPORT_STEP: N of ProfilerStep#N */
+    const char *regex;                   /* EXPORT_MATCH: POSIX extended regex */
+    uint32_t root;                       /* EXPORT_SUBTREE: the span */
 };
 
 /* Mark the events to keep: keep[i] = 1 for each (keep has t->ev.n bytes).
@@ -52,5 +68,11 @@ bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t 
  * of what was written go to *n_events and *n_flows when not NULL. */
 enum status export_chrome(const struct trace *t, const uint8_t *keep, const char *path, bool gzip,
                           uint64_t *n_events, uint64_t *n_flows, struct errinfo *err);
+
+/* The same document into out (replacing what it held), for a scope
+ * (scope.h) that loads it back. Fails only when the input cannot be read
+ * again for the texts kept as written (err filled). */
+enum status export_chrome_mem(const struct trace *t, const uint8_t *keep, struct strbuf *out,
+                              struct errinfo *err);
 
 #endif

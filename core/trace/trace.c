@@ -101,6 +101,7 @@ void trace_free(struct trace *t)
     if (t->mapped)
         munmap(t->mapped, t->mapped_len);
     free(t->path);
+    free(t->scope_text);
     strtab_free(&t->strs);
     strtab_free(&t->vals);
     hmap_free(&t->op_names);

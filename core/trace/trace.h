@@ -285,6 +285,8 @@ struct trace {
     bool truncated;      /* the input ended early */
     uint64_t lost_bytes; /* bytes of incomplete data at the cut */
     bool partial;        /* a fault stopped loading: events after it are missing */
+    char *scope_text;    /* the part of the file this trace holds, in words, with
+                            how much of it that is (scope.h); NULL = all of it */
 
     struct strtab strs;   /* every string */
     struct strtab vals;   /* op argument lists, encoded (pyval.h);

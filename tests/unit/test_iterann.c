@@ -26,6 +26,8 @@ static void test_vllm(void **state)
     assert_int_equal(a.g_sk, 34489);
     assert_int_equal(a.g_sqsq, 37);
     assert_int_equal(a.g_sqsk, 34489);
+    assert_int_equal(a.c_n, 9);
+    assert_int_equal(a.g_n, 37);
     /* Anything after the match is not looked at (re.match). */
     assert_true(iterann_parse("execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32"
                               "(sq32sk55086sqsq32sqsk55086)_tail",
@@ -58,6 +60,8 @@ static void test_sglang(void **state)
     assert_int_equal(a.c_sqsq, 25);
     assert_int_equal(a.c_sqsk, 40);
     assert_int_equal(a.g_sk, 12);
+    assert_int_equal(a.c_n, 1);
+    assert_int_equal(a.g_n, 1);
     assert_true(
         iterann_parse("step[DECODE bs=64 g_sq=128 g_sqsq=256 g_sqsk=262144 g_sk=131072]", &a));
     assert_int_equal(a.c_sq, 0);
@@ -78,6 +82,7 @@ static void test_atom(void **state)
     assert_int_equal(a.c_sq, 14721);
     assert_int_equal(a.c_sk, 14721);
     assert_int_equal(a.c_sqsq, 108745533);
+    assert_int_equal(a.c_n, 2);
     assert_int_equal(a.g_sq, 0);
     assert_true(
         iterann_parse("decode[bs=32 tok=128 d=32 spec=3 sqsq=512 sqsk=262144 sk=65536]", &a));
@@ -85,6 +90,7 @@ static void test_atom(void **state)
     assert_int_equal(a.g_sk, 65536);
     assert_int_equal(a.g_sqsq, 512);
     assert_int_equal(a.g_sqsk, 262144);
+    assert_int_equal(a.g_n, 32);
     assert_int_equal(a.c_sq, 0);
     assert_false(iterann_parse("decode[bs=64 tok=64 d=64]", &a));
 }

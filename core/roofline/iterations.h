@@ -1,0 +1,34 @@
+/* Serving iterations: the steps of an inference server, each recorded
+ * under an iteration annotation (iterann.h), with the kind TraceLens's
+ * inference split gives them: prefill (context requests only), decode
+ * (generation requests only) or mixed (both). */
+#ifndef TORCHTOP_CORE_ITERATIONS_H
+#define TORCHTOP_CORE_ITERATIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/roofline/iterann.h"
+#include "core/trace/trace.h"
+
+enum iter_kind { ITER_PREFILL, ITER_DECODE, ITER_MIXED, ITER_EMPTY, ITER__COUNT };
+
+struct iteration {
+    uint32_t ev;      /* the annotation (a user_annotation span) */
+    int64_t from, to; /* its span, ns, event clock */
+    uint8_t kind;     /* enum iter_kind */
+    struct iterann sums;
+};
+
+/* The iterations of t: every host span of phase X whose name iterann_parse
+ * reads, by start (ties: file order); *out (caller frees). A span inside
+ * another one is left out: the outer one is the iteration. */
+size_t iterations_list(const struct trace *t, struct iteration **out);
+
+/* "prefill", "decode", "mixed", "empty". */
+const char *iterations_kind_name(unsigned kind);
+/* The kind a name says; false for another word. */
+bool iterations_kind_parse(const char *name, unsigned *kind);
+
+#endif

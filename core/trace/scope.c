@@ -1,0 +1,471 @@
+/* Scopes: parsing, selection, and the scoped trace. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/xalloc.h"
+#include "core/trace/export.h"
+#include "core/trace/scope.h"
+#include "core/trace/steps.h"
+#include "core/trace/tree.h"
+
+void scope_init(struct scope *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+bool scope_any(const struct scope *s)
+{
+    return s->nsteps || s->skip_steps || s->window || s->match || s->iteration;
+}
+
+/* A step number at *p (decimal, no sign), advancing *p. */
+static bool parse_number(const char **p, int64_t *v)
+{
+    const char *q = *p;
+    int64_t n = 0;
+    if (*q < '0' || *q > '9')
+        return false;
+    for (; *q >= '0' && *q <= '9'; q++) {
+        if (n > (INT64_MAX - 9) / 10)
+            return false;
+        n = n * 10 + (*q - '0');
+    }
+    *p = q;
+    *v = n;
+    return true;
+}
+
+bool scope_parse_steps(struct scope *s, const char *arg, char *err)
+{
+    const char *p = arg;
+    do {
+        int64_t lo, hi;
+        if (!parse_number(&p, &lo)) {
+            snprintf(err, 256, "--step takes step numbers and ranges: N, N,M or N-M");
+            return false;
+        }
+        hi = lo;
+        if (*p == '-') {
+            p++;
+            if (!parse_number(&p, &hi) || hi < lo) {
+                snprintf(err, 256, "--step takes ranges N-M with N <= M");
+                return false;
+            }
+        }
+        if (*p && *p != ',') {
+            snprintf(err, 256, "--step takes step numbers and ranges: N, N,M or N-M");
+            return false;
+        }
+        if (s->nsteps == SCOPE_MAX_RANGES) {
+            snprintf(err, 256, "--step takes at most %d numbers and ranges", SCOPE_MAX_RANGES);
+            return false;
+        }
+        s->steps[s->nsteps].lo = lo;
+        s->steps[s->nsteps].hi = hi;
+        s->nsteps++;
+    } while (*p++ == ',');
+    return true;
+}
+
+bool scope_parse_skip(struct scope *s, const char *arg, char *err)
+{
+    const char *p = arg;
+    int64_t k;
+    if (!parse_number(&p, &k) || *p) {
+        snprintf(err, 256, "--skip-steps takes a number of steps");
+        return false;
+    }
+    s->skip_steps = k;
+    return true;
+}
+
+/* "[stepN][+-]TIME[unit]" or "stepN" into e; text ends at end. */
+static bool parse_edge(const char *p, const char *end, struct scope_edge *e)
+{
+    memset(e, 0, sizeof(*e));
+    if (end - p > 4 && strncmp(p, "step", 4) == 0) {
+        p += 4;
+        if (!parse_number(&p, &e->step) || p > end)
+            return false;
+        e->at_step = true;
+        if (p == end)
+            return true;
+        if (*p != '+' && *p != '-')
+            return false;
+    }
+    char buf[64];
+    size_t len = (size_t)(end - p);
+    if (!len || len >= sizeof(buf))
+        return false;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    char *q;
+    double v = strtod(buf, &q);
+    if (q == buf || !isfinite(v))
+        return false;
+    double scale;
+    if (!*q || strcmp(q, "ms") == 0)
+        scale = 1e6;
+    else if (strcmp(q, "us") == 0 || strcmp(q, "\xc2\xb5s") == 0)
+        scale = 1e3;
+    else if (strcmp(q, "ns") == 0)
+        scale = 1;
+    else if (strcmp(q, "s") == 0)
+        scale = 1e9;
+    else
+        return false;
+    double ns = v * scale;
+    /* Beyond every event's time (LOAD_MAX_TIME_NS): clamped. */
+    if (ns > (double)LOAD_MAX_TIME_NS)
+        ns = (double)LOAD_MAX_TIME_NS;
+    if (ns < -(double)LOAD_MAX_TIME_NS)
+        ns = -(double)LOAD_MAX_TIME_NS;
+    e->off_ns = llround(ns);
+    return true;
+}
+
+bool scope_parse_window(struct scope *s, const char *arg, char *err)
+{
+    const char *colon = strchr(arg, ':');
+    if (!colon || !parse_edge(arg, colon, &s->from) ||
+        !parse_edge(colon + 1, colon + 1 + strlen(colon + 1), &s->to)) {
+        snprintf(err, 256,
+                 "--window takes START:END, each a time after the trace's first event "
+                 "(ms, or with a unit: ns, us, ms, s) or stepN+TIME");
+        return false;
+    }
+    s->window = true;
+    return true;
+}
+
+static void put_edge(struct strbuf *out, const struct scope_edge *e)
+{
+    if (e->at_step) {
+        sb_printf(out, "step%" PRId64, e->step);
+        if (!e->off_ns)
+            return;
+        sb_putc(out, e->off_ns < 0 ? '-' : '+');
+    } else if (e->off_ns < 0) {
+        sb_putc(out, '-');
+    }
+    uint64_t a = e->off_ns < 0 ? 0 - (uint64_t)e->off_ns : (uint64_t)e->off_ns;
+    /* Milliseconds, exact: as many decimals as the nanoseconds need. */
+    sb_printf(out, "%" PRIu64, a / 1000000);
+    if (a % 1000000) {
+        char frac[8];
+        snprintf(frac, sizeof(frac), "%06" PRIu64, a % 1000000);
+        size_t n = strlen(frac);
+        while (n > 1 && frac[n - 1] == '0')
+            n--;
+        sb_printf(out, ".%.*s", (int)n, frac);
+    }
+    sb_puts(out, "ms");
+}
+
+void scope_describe(const struct scope *s, struct strbuf *out)
+{
+    const char *sep = "";
+    if (s->nsteps) {
+        bool one = s->nsteps == 1 && s->steps[0].lo == s->steps[0].hi;
+        sb_puts(out, one ? "step " : "steps ");
+        for (size_t k = 0; k < s->nsteps; k++) {
+            sb_printf(out, "%s%" PRId64, k ? "," : "", s->steps[k].lo);
+            if (s->steps[k].hi != s->steps[k].lo)
+                sb_printf(out, "-%" PRId64, s->steps[k].hi);
+        }
+        sep = ", ";
+    }
+    if (s->skip_steps) {
+        sb_printf(out, "%sthe first %" PRId64 " step%s skipped", sep, s->skip_steps,
+                  s->skip_steps == 1 ? "" : "s");
+        sep = ", ";
+    }
+    if (s->window) {
+        sb_printf(out, "%swindow ", sep);
+        put_edge(out, &s->from);
+        sb_putc(out, ':');
+        put_edge(out, &s->to);
+        sep = ", ";
+    }
+    if (s->match) {
+        sb_printf(out, "%smatch '%s'", sep, s->match);
+        sep = ", ";
+    }
+    if (s->iteration)
+        sb_printf(out, "%s%s iterations", sep, s->iteration);
+}
+
+static bool step_wanted(const struct scope *s, int64_t n)
+{
+    if (!s->nsteps)
+        return true;
+    for (size_t k = 0; k < s->nsteps; k++)
+        if (n >= s->steps[k].lo && n <= s->steps[k].hi)
+            return true;
+    return false;
+}
+
+/* The windows of the steps the scope names into *out (caller frees);
+ * false with a message when one it names alone is not in the trace or
+ * none is left. */
+static bool step_windows(const struct scope *s, const struct trace_step *steps, size_t nsteps,
+                         struct export_window **out, size_t *n, char *err)
+{
+    for (size_t k = 0; k < s->nsteps; k++) {
+        bool found = false;
+        for (size_t i = 0; i < nsteps && !found; i++)
+            found = steps[i].n >= s->steps[k].lo && steps[i].n <= s->steps[k].hi;
+        if (!found) {
+            if (s->steps[k].lo == s->steps[k].hi)
+                snprintf(err, 256, "the trace has no ProfilerStep#%" PRId64, s->steps[k].lo);
+            else
+                snprintf(err, 256, "the trace has no step from %" PRId64 " to %" PRId64,
+                         s->steps[k].lo, s->steps[k].hi);
+            return false;
+        }
+    }
+    struct export_window *w = xmalloc((nsteps + 1) * sizeof(*w));
+    size_t m = 0;
+    for (size_t i = 0; i < nsteps; i++)
+        if ((int64_t)i >= s->skip_steps && step_wanted(s, steps[i].n) &&
+            steps[i].to > steps[i].from)
+            w[m++] = (struct export_window){steps[i].from, steps[i].to};
+    if (!m) {
+        if (s->skip_steps && (size_t)s->skip_steps >= nsteps)
+            snprintf(err, 256, "the trace has %zu step%s: none is left after skipping %" PRId64,
+                     nsteps, nsteps == 1 ? "" : "s", s->skip_steps);
+        else
+            snprintf(err, 256, "the steps asked for hold no time");
+        free(w);
+        return false;
+    }
+    *out = w;
+    *n = m;
+    return true;
+}
+
+/* An edge's time on the event clock. */
+static bool edge_time(const struct trace *t, const struct scope_edge *e, int64_t *ns, char *err)
+{
+    int64_t base = t->t_start;
+    if (e->at_step) {
+        int64_t to;
+        if (!steps_find(t, e->step, &base, &to)) {
+            snprintf(err, 256, "the trace has no ProfilerStep#%" PRId64, e->step);
+            return false;
+        }
+    }
+    /* Both within +-2^62 (LOAD_MAX_TIME_NS): the sum fits. */
+    *ns = base + e->off_ns;
+    return true;
+}
+
+/* keep &= what sel keeps. */
+static bool narrow(const struct trace *t, const struct export_sel *sel, uint8_t *keep, uint8_t *tmp,
+                   char *err)
+{
+    if (!export_select(t, sel, tmp, err))
+        return false;
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        keep[i] &= tmp[i];
+    return true;
+}
+
+bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, char *err)
+{
+    err[0] = '\0';
+    memset(keep, 1, t->ev.n);
+    if (!scope_any(s)) {
+        struct export_sel all = {.kind = EXPORT_ALL};
+        return export_select(t, &all, keep, err);
+    }
+    uint8_t *tmp = xmalloc(t->ev.n + 1);
+    bool ok = true;
+    if (s->nsteps || s->skip_steps) {
+        struct trace_step *steps;
+        size_t nsteps = steps_list(t, &steps);
+        struct export_window *w = NULL;
+        size_t nw = 0;
+        ok = step_windows(s, steps, nsteps, &w, &nw, err);
+        if (ok) {
+            struct export_sel sel = {.kind = EXPORT_WINDOWS, .windows = w, .nwindows = nw};
+            ok = narrow(t, &sel, keep, tmp, err);
+        }
+        free(w);
+        free(steps);
+    }
+    if (ok && s->window) {
+        struct export_sel sel = {.kind = EXPORT_WINDOW};
+        ok = edge_time(t, &s->from, &sel.from, err) && edge_time(t, &s->to, &sel.to, err);
+        ok = ok && narrow(t, &sel, keep, tmp, err);
+    }
+    if (ok && s->match) {
+        struct export_sel sel = {.kind = EXPORT_MATCH, .regex = s->match};
+        ok = narrow(t, &sel, keep, tmp, err);
+    }
+    if (ok && s->iteration) {
+        if (!s->n_iter_windows) {
+            snprintf(err, 256, "the trace has no %s iterations", s->iteration);
+            ok = false;
+        } else {
+            struct export_sel sel = {
+                .kind = EXPORT_WINDOWS, .windows = s->iter_windows, .nwindows = s->n_iter_windows};
+            ok = narrow(t, &sel, keep, tmp, err);
+        }
+    }
+    free(tmp);
+    if (!ok)
+        return false;
+    bool any = false;
+    for (uint32_t i = 0; i < t->ev.n && !any; i++)
+        any = keep[i] && t->ev.v[i].kind != EVK_META;
+    if (!any) {
+        snprintf(err, 256, "the scope holds no events");
+        return false;
+    }
+    return true;
+}
+
+/* GPU work time (the sum of its durations) of the kept events, and of all. */
+static void gpu_time(const struct trace *t, const uint8_t *keep, int64_t *kept, int64_t *all)
+{
+    *kept = *all = 0;
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!evk_is_gpu(e->kind))
+            continue;
+        *all += e->dur;
+        if (keep[i])
+            *kept += e->dur;
+    }
+}
+
+static void put_share(struct strbuf *out, int64_t part, int64_t whole, const char *of)
+{
+    double pct = whole > 0 ? 100.0 * (double)part / (double)whole : 0;
+    sb_printf(out, "%.1f %% of %s", pct, of);
+}
+
+/* The facts of the whole trace the scoped one keeps. */
+struct whole {
+    char *path;
+    bool gzip, truncated, partial;
+    uint64_t file_bytes, json_bytes, lost_bytes;
+    int64_t t_start, t_end;
+    size_t nev;
+    int64_t gpu_kept, gpu_all; /* GPU work time in the scope, in all */
+};
+
+/* The scope's document (export's) and the facts that go with it. */
+static enum scope_result scope_doc(const struct trace *t, const struct scope *s, struct strbuf *doc,
+                                   struct whole *w, char *msg, struct errinfo *err)
+{
+    msg[0] = '\0';
+    if (!t->ev.n) {
+        snprintf(msg, 256, "the trace holds no events to scope");
+        return SCOPE_EMPTY;
+    }
+    uint8_t *keep = xmalloc(t->ev.n + 1);
+    if (!scope_select(t, s, keep, msg)) {
+        free(keep);
+        return SCOPE_EMPTY;
+    }
+    if (export_chrome_mem(t, keep, doc, err) != ST_OK) {
+        free(keep);
+        sb_free(doc);
+        return SCOPE_IO;
+    }
+    *w = (struct whole){xstrdup(t->path),
+                        t->gzip,
+                        t->truncated,
+                        t->partial,
+                        t->file_bytes,
+                        t->json_bytes,
+                        t->lost_bytes,
+                        t->t_start,
+                        t->t_end,
+                        t->ev.n,
+                        0,
+                        0};
+    gpu_time(t, keep, &w->gpu_kept, &w->gpu_all);
+    free(keep);
+    return SCOPE_OK;
+}
+
+/* Load the document as the scoped trace (doc freed). */
+static enum scope_result scope_read(struct strbuf *doc, struct whole *w, const struct scope *s,
+                                    const struct load_opts *lo, struct trace **out,
+                                    struct errinfo *err)
+{
+    struct load_opts o = {.threads = lo ? lo->threads : 0,
+                          .link_require_flow = lo && lo->link_require_flow,
+                          .cancel = lo ? lo->cancel : NULL};
+    struct trace *sub = NULL;
+    struct errinfo lerr = {0};
+    enum status st = trace_load_mem(w->path, doc->s, doc->len, &o, &sub, &lerr);
+    sb_free(doc);
+    if (st != ST_OK) {
+        /* What export wrote does not load: report it as the read error. */
+        errinfo_set(err, st, w->path, -1, "the scope's events do not load back: %s",
+                    lerr.msg ? lerr.msg : "?");
+        errinfo_clear(&lerr);
+        trace_free(sub);
+        free(w->path);
+        return SCOPE_IO;
+    }
+    errinfo_clear(&lerr);
+    /* How much of the trace the scope covers. */
+    struct strbuf text = STRBUF_INIT;
+    scope_describe(s, &text);
+    sb_puts(&text, " \xc2\xb7 ");
+    if (w->gpu_all > 0)
+        put_share(&text, w->gpu_kept, w->gpu_all, "GPU time");
+    else
+        sb_printf(&text, "%zu of %zu events", sub->ev.n, w->nev);
+    if (w->t_end > w->t_start) {
+        sb_puts(&text, ", ");
+        put_share(&text, sub->t_end - sub->t_start, w->t_end - w->t_start, "the span");
+    }
+    sub->gzip = w->gzip;
+    sub->file_bytes = w->file_bytes;
+    sub->json_bytes = w->json_bytes;
+    sub->truncated = w->truncated;
+    sub->lost_bytes = w->lost_bytes;
+    sub->partial = w->partial;
+    free(sub->scope_text);
+    sub->scope_text = sb_steal(&text);
+    free(w->path);
+    *out = sub;
+    return SCOPE_OK;
+}
+
+enum scope_result scope_load(const struct trace *t, const struct scope *s,
+                             const struct load_opts *lo, struct trace **out, char *msg,
+                             struct errinfo *err)
+{
+    *out = NULL;
+    struct strbuf doc = STRBUF_INIT;
+    struct whole w;
+    enum scope_result r = scope_doc(t, s, &doc, &w, msg, err);
+    return r == SCOPE_OK ? scope_read(&doc, &w, s, lo, out, err) : r;
+}
+
+enum scope_result scope_apply(struct trace **tp, const struct scope *s, const struct load_opts *lo,
+                              char *msg, struct errinfo *err)
+{
+    struct strbuf doc = STRBUF_INIT;
+    struct whole w;
+    enum scope_result r = scope_doc(*tp, s, &doc, &w, msg, err);
+    if (r != SCOPE_OK)
+        return r;
+    /* The whole trace goes before the scope is read: the peak is the
+     * larger of the two with the document, not both. */
+    trace_free(*tp);
+    *tp = NULL;
+    return scope_read(&doc, &w, s, lo, tp, err);
+}
