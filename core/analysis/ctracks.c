@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/analysis/ctracks.h"
-#include "core/analysis/steps.h"
+#include "core/trace/steps.h"
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
 #include "core/trace/argpack.h"
@@ -247,7 +247,7 @@ bool ctracks_tables(const struct trace *t, struct table_list *out, char *err)
     tab->whole = true;
     struct ctracks *c = ctracks_build(t);
     size_t nsteps;
-    struct step_span *steps = steps_find(t, &nsteps);
+    struct step_span *steps = steps_spans(t, &nsteps);
     char label[512];
     for (size_t s = 0; s < c->ns; s++) {
         const struct row *row = &t->rows.v[c->s[s].row];

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/analysis/memtrace.h"
-#include "core/analysis/steps.h"
+#include "core/trace/steps.h"
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
 #include "core/trace/argpack.h"
@@ -262,7 +262,7 @@ static bool *live_at_step_end(const struct trace *t, const struct memtrace *m)
     }
     hmap_free(&open);
     size_t nsteps, s = 0;
-    struct step_span *steps = steps_find(t, &nsteps);
+    struct step_span *steps = steps_spans(t, &nsteps);
     for (size_t k = 0; k < m->n; k++) {
         const struct mem_event *e = &m->e[k];
         if (e->bytes <= 0)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/analysis/kernutil.h"
-#include "core/analysis/steps.h"
+#include "core/trace/steps.h"
 #include "core/analysis/utilization.h"
 #include "core/base/hmap.h"
 #include "core/base/sort.h"
@@ -198,7 +198,7 @@ static struct table *gpu_utilization(const struct trace *t)
         table_new("gpu_utilization", "GPU summary per device, over the steps", cols, D__N);
     tab->whole = true;
     size_t nsteps;
-    struct step_span *steps = steps_find(t, &nsteps);
+    struct step_span *steps = steps_spans(t, &nsteps);
     /* Devices in order of id, each over the steps or, without steps, over
      * its own span of kernels. */
     VEC(int32_t) devs = {0};

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "core/base/hmap.h"
+#include "core/base/sort.h"
+#include "core/base/vec.h"
 #include "core/base/xalloc.h"
 #include "core/trace/steps.h"
 
@@ -86,4 +88,23 @@ bool steps_find(const struct trace *t, int64_t n, int64_t *from, int64_t *to)
         }
     free(v);
     return found;
+}
+
+static inline bool span_before(const struct step_span *a, const struct step_span *b)
+{
+    return a->ts < b->ts;
+}
+SORT_DEFINE(span_sort, struct step_span, span_before)
+
+struct step_span *steps_spans(const struct trace *t, size_t *n)
+{
+    VEC(struct step_span) v = {0};
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = trace_ev(t, i);
+        if (evk_is_host_span(e->kind) && strncmp(ev_name(t, i), STEP_PREFIX, 13) == 0)
+            *VEC_ADD(&v) = (struct step_span){i, e->ts, ev_end(e)};
+    }
+    span_sort(v.v, v.n);
+    *n = v.n;
+    return v.v;
 }
