@@ -13,12 +13,11 @@ why they differ."""
 import argparse
 import collections
 import csv
-import io
 import os
 import subprocess
 import sys
 
-from checks import check, summary
+from checks import check, csv_tables, summary
 
 ANN = "[param|pytorch.model.alex_net|0|0|0|measure|forward]"
 # (oracle folder, trace, annotation, instance)
@@ -44,26 +43,6 @@ REGIONS = [
 KNOWN = {}
 
 
-def tables(text):
-    """CSV output of several tables: {name: rows as dicts}."""
-    out, name, buf = {}, None, []
-
-    def flush():
-        if name is not None:
-            out[name] = list(csv.DictReader(io.StringIO("".join(buf))))
-
-    for line in text.splitlines(keepends=True):
-        if line.startswith("# ") and len(line.split()) == 2:
-            flush()
-            name, buf = line.split()[1], []
-        elif line.startswith("#"):
-            continue
-        elif name is not None and line.strip():
-            buf.append(line)
-    flush()
-    return out
-
-
 def key(name, typ, ts):
     return (name, typ, str(int(float(ts))) if ts not in ("", None) else "")
 
@@ -86,7 +65,7 @@ def main():
         if res.returncode != 0:
             check(False, "%s: torchtop failed: %s" % (folder, res.stderr.strip()))
             continue
-        t = tables(res.stdout)
+        t = csv_tables(res.stdout)
         with open(os.path.join(odir, folder, "hta_cpa_breakdown.csv")) as f:
             theirs = list(csv.DictReader(f))
         with open(os.path.join(odir, folder, "hta_cpa_summary.csv")) as f:

@@ -45,23 +45,10 @@
     ",\"shared memory\":" #smem ",\"blocks per SM\":" #bps ",\"warps per SM\":" #wps               \
     ",\"est. achieved occupancy %\":" #occ
 
-/* The trace of the events given (NULL-terminated), loaded and indexed. */
-static struct trace *load_events(const char *const *evs)
+/* load_events, then indexed as a loaded file is. */
+static struct trace *load_indexed(const char *const *evs)
 {
-    size_t n = 32;
-    for (size_t i = 0; evs[i]; i++)
-        n += strlen(evs[i]) + 1;
-    char *json = malloc(n);
-    assert_non_null(json);
-    strcpy(json, "{\"traceEvents\":[");
-    for (size_t i = 0; evs[i]; i++) {
-        if (i)
-            strcat(json, ",");
-        strcat(json, evs[i]);
-    }
-    strcat(json, "]}");
-    struct trace *t = load_text(json);
-    free(json);
+    struct trace *t = load_events(evs);
     trace_index(t);
     return t;
 }
@@ -102,7 +89,7 @@ static void test_ranges_pair_in_time_order(void **state)
                                                "\"ratio\":2"),
         NULL,
     };
-    struct trace *t = load_events(evs);
+    struct trace *t = load_indexed(evs);
     assert_int_equal(rangecounters_count(t), 2);
     struct table_list l = {0};
     char err[256] = "";
@@ -149,7 +136,7 @@ static void test_unpaired_ranges(void **state)
         RANGE("b", 2000, SASS("fadd") ":2"),
         NULL,
     };
-    struct trace *t = load_events(evs);
+    struct trace *t = load_indexed(evs);
     struct table_list l = {0};
     char err[256] = "";
     assert_true(rangecounters_tables(t, &l, err));
@@ -171,7 +158,7 @@ static void test_no_ranges(void **state)
 {
     (void)state;
     static const char *const evs[] = {OP("aten::mm", 10, 50), NULL};
-    struct trace *t = load_events(evs);
+    struct trace *t = load_indexed(evs);
     struct table_list l = {0};
     char err[256] = "";
     assert_int_equal(rangecounters_count(t), 0);
@@ -199,7 +186,7 @@ static void test_kernel_utilization(void **state)
         KERNEL("relu_kernel", 1200, 5, 3, ""),
         NULL,
     };
-    struct trace *t = load_events(evs);
+    struct trace *t = load_indexed(evs);
     struct kernutil_keys uk;
     kernutil_keys_init(&uk, t);
     struct kernutil u;
@@ -264,7 +251,7 @@ static void test_device_sm_efficiency(void **state)
         KERNEL("c", 1050, 10, 3, UTIL("[1, 1, 1]", "[1, 1, 1]", 1, 0, 0.25, 1, 50)),
         NULL,
     };
-    struct trace *t = load_events(evs);
+    struct trace *t = load_indexed(evs);
     struct utilization_device u;
     int64_t from = trace_ev(t, find_event(t, "a"))->ts;
     utilization_device(t, 0, from, from + 60000, &u);
@@ -296,7 +283,7 @@ static void test_counter_tracks(void **state)
         COUNTER("mem", 20, "\"read\":8,\"write\":2"), /* out of order in the file */
         NULL,
     };
-    struct trace *t = load_events(evs);
+    struct trace *t = load_indexed(evs);
     struct ctracks *c = ctracks_build(t);
     assert_int_equal(c->ns, 3); /* util, mem/read, mem/write (the text is no value) */
     char buf[128];
@@ -357,7 +344,7 @@ static void test_memory_events(void **state)
         MEM(150, -200, 1300, 2),
         NULL,
     };
-    struct trace *t = load_events(evs);
+    struct trace *t = load_indexed(evs);
     struct memtrace *m = memtrace_build(t);
     assert_int_equal(m->n, 5);
     assert_int_equal(m->ndevs, 1);

@@ -28,26 +28,6 @@
     "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":0,\"tid\":" #stream           \
     ",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"device\":0,\"stream\":" #stream args "}}"
 
-/* The trace of the events given (NULL-terminated), loaded. */
-static struct trace *load_events(const char *const *evs)
-{
-    size_t n = 32;
-    for (size_t i = 0; evs[i]; i++)
-        n += strlen(evs[i]) + 1;
-    char *json = malloc(n);
-    assert_non_null(json);
-    strcpy(json, "{\"traceEvents\":[");
-    for (size_t i = 0; evs[i]; i++) {
-        if (i)
-            strcat(json, ",");
-        strcat(json, evs[i]);
-    }
-    strcat(json, "]}");
-    struct trace *t = load_text(json);
-    free(json);
-    return t;
-}
-
 /* The time on the path per bound_by. */
 static void shares(const struct cp_graph *g, int64_t by[CPB__COUNT])
 {

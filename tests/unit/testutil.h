@@ -28,6 +28,27 @@ static inline struct trace *load_text(const char *json)
     return t;
 }
 
+/* The trace of the events given (a NULL-terminated list of JSON objects)
+ * in one traceEvents array, loaded as load_text does. */
+static inline struct trace *load_events(const char *const *evs)
+{
+    size_t n = 32;
+    for (size_t i = 0; evs[i]; i++)
+        n += strlen(evs[i]) + 1;
+    char *json = malloc(n);
+    assert_non_null(json);
+    strcpy(json, "{\"traceEvents\":[");
+    for (size_t i = 0; evs[i]; i++) {
+        if (i)
+            strcat(json, ",");
+        strcat(json, evs[i]);
+    }
+    strcat(json, "]}");
+    struct trace *t = load_text(json);
+    free(json);
+    return t;
+}
+
 /* Load and expect a failure; returns the status, fills *msg (malloc'd). */
 static inline enum status load_fail(const char *json, size_t len, struct trace **out, char **msg)
 {
