@@ -407,6 +407,103 @@ static void chart_roofline(struct charts *c, const struct xlsx_sheet_ref *s, siz
     place(c, ch, 2.5);
 }
 
+/* One device's memory chart: allocated and reserved lines over rows
+ * first..last of sheet s (x from column xc), and, when peak is a row, that
+ * row's allocated value as a marked point labelled peak_label. The caller
+ * titles the chart and names its x axis. */
+static lxw_chart *memory_lines(struct charts *c, const struct xlsx_sheet_ref *s, size_t first,
+                               size_t last, int xc, int ac, int rc, size_t peak,
+                               const char *peak_label)
+{
+    lxw_chart *ch = workbook_add_chart(c->wb, LXW_CHART_SCATTER_STRAIGHT);
+    static const struct {
+        const char *name;
+        uint32_t color;
+    } lines[2] = {{"allocated", 0x4F81BD}, {"reserved", 0x9BBB59}};
+    int cols[2] = {ac, rc};
+    for (int k = 0; k < 2; k++) {
+        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+        chart_series_set_categories(se, s->name, (lxw_row_t)first + 1, (lxw_col_t)xc,
+                                    (lxw_row_t)last + 1, (lxw_col_t)xc);
+        chart_series_set_values(se, s->name, (lxw_row_t)first + 1, (lxw_col_t)cols[k],
+                                (lxw_row_t)last + 1, (lxw_col_t)cols[k]);
+        chart_series_set_name(se, lines[k].name);
+        lxw_chart_line line = {.color = lines[k].color, .width = 1.5};
+        chart_series_set_line(se, &line);
+        chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
+    }
+    if (peak != SIZE_MAX) {
+        /* The peak: one marked point on the allocated line's cell. */
+        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+        chart_series_set_categories(se, s->name, (lxw_row_t)peak + 1, (lxw_col_t)xc,
+                                    (lxw_row_t)peak + 1, (lxw_col_t)xc);
+        chart_series_set_values(se, s->name, (lxw_row_t)peak + 1, (lxw_col_t)ac,
+                                (lxw_row_t)peak + 1, (lxw_col_t)ac);
+        chart_series_set_name(se, "peak allocated");
+        chart_series_set_marker_type(se, LXW_CHART_MARKER_DIAMOND);
+        chart_series_set_marker_size(se, 9);
+        lxw_chart_fill red = {.color = 0xC0504D};
+        chart_series_set_marker_fill(se, &red);
+        lxw_chart_line none = {.none = LXW_TRUE};
+        chart_series_set_line(se, &none);
+        lxw_chart_data_label lab = {.value = (char *)peak_label};
+        lxw_chart_data_label *lp[2] = {&lab, NULL};
+        chart_series_set_labels_custom(se, lp);
+        chart_series_set_labels_position(se, LXW_CHART_LABEL_POSITION_ABOVE);
+    }
+    chart_axis_set_name(ch->y_axis, "memory (GB, 10^9 bytes)");
+    chart_axis_set_num_format(ch->y_axis, "0.00,,,");
+    chart_axis_set_min(ch->x_axis, 0);
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+    return ch;
+}
+
+/* The last row of the run of rows from first with column dc's text. */
+static size_t device_run_end(const struct table *t, size_t first, size_t dc)
+{
+    const char *dev = table_cell(t, first, dc).s;
+    size_t last = first;
+    while (last + 1 < t->nrows && strcmp(table_cell(t, last + 1, dc).s, dev) == 0)
+        last++;
+    return last;
+}
+
+/* A trace's memory_curve sheet (from its [memory] events): one chart per
+ * device of the most allocated and the reserved bytes of each slice over
+ * the trace's time, the largest marked. */
+static void chart_memory_curve(struct charts *c, const struct xlsx_sheet_ref *s)
+{
+    const struct table *t = s->t;
+    int dc = table_col_index(t, "device"), tc = table_col_index(t, "t_ms");
+    int ac = table_col_index(t, "max_allocated"), rc = table_col_index(t, "reserved");
+    if (dc < 0 || tc < 0 || ac < 0 || rc < 0)
+        return;
+    for (size_t first = 0; first < t->nrows;) {
+        size_t last = device_run_end(t, first, (size_t)dc);
+        size_t peak = first;
+        for (size_t r = first; r <= last; r++)
+            if (table_cell(t, r, (size_t)ac).i > table_cell(t, peak, (size_t)ac).i)
+                peak = r;
+        int64_t most = table_cell(t, peak, (size_t)ac).i;
+        bool gb = most >= 1000000000;
+        sb_clear(&c->sb);
+        sb_printf(&c->sb, "peak %.3f %s at %.3f ms", (double)most / (gb ? 1e9 : 1e6),
+                  gb ? "GB" : "MB", table_cell(t, peak, (size_t)tc).f);
+        char label[96];
+        snprintf(label, sizeof(label), "%s", sb_str(&c->sb));
+        lxw_chart *ch = memory_lines(c, s, first, last, tc, ac, rc, peak, label);
+        sb_clear(&c->sb);
+        sb_printf(&c->sb,
+                  "Memory of %s over the trace (the most allocated of each of %zu slices, "
+                  "sheet %s)",
+                  table_cell(t, first, (size_t)dc).s, last - first + 1, s->name);
+        chart_title_set_name(ch, sb_str(&c->sb));
+        chart_axis_set_name(ch->x_axis, "ms after the trace's first event");
+        place(c, ch, 1.5);
+        first = last + 1;
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Entry points                                                             */
 /* ------------------------------------------------------------------------ */
@@ -430,6 +527,9 @@ void xlsx_charts_write(lxw_workbook *wb, lxw_worksheet *ws, const struct xlsx_sh
     if (k)
         chart_ranking(&c, k, "Kernel name", "Kernel duration (µs)_sum", "kernels", "µs");
     chart_roofline(&c, sheets, n, peaks);
+    const struct xlsx_sheet_ref *mem = find_sheet(sheets, n, "memory_curve");
+    if (mem)
+        chart_memory_curve(&c, mem);
     sb_free(&c.sb);
 }
 
@@ -601,53 +701,17 @@ uint32_t xlsx_charts_memory(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
     /* One chart per device: its rows are contiguous. */
     for (size_t first = 0; first < t->nrows;) {
         const char *dev = table_cell(t, first, (size_t)dc).s;
-        size_t last = first;
-        while (last + 1 < t->nrows && strcmp(table_cell(t, last + 1, (size_t)dc).s, dev) == 0)
-            last++;
+        size_t last = device_run_end(t, first, (size_t)dc);
         size_t peak = SIZE_MAX;
         for (size_t r = first; r <= last; r++)
             if (strcmp(table_cell(t, r, (size_t)mc).s, "peak") == 0)
                 peak = r;
-        lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_SCATTER_STRAIGHT);
-        static const struct {
-            const char *name;
-            uint32_t color;
-        } lines[2] = {{"allocated", 0x4F81BD}, {"reserved", 0x9BBB59}};
-        int cols[2] = {ac, rc};
-        for (int k = 0; k < 2; k++) {
-            lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
-            chart_series_set_categories(se, s->name, (lxw_row_t)first + 1, (lxw_col_t)ec,
-                                        (lxw_row_t)last + 1, (lxw_col_t)ec);
-            chart_series_set_values(se, s->name, (lxw_row_t)first + 1, (lxw_col_t)cols[k],
-                                    (lxw_row_t)last + 1, (lxw_col_t)cols[k]);
-            chart_series_set_name(se, lines[k].name);
-            lxw_chart_line line = {.color = lines[k].color, .width = 1.5};
-            chart_series_set_line(se, &line);
-            chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
-        }
-        if (peak != SIZE_MAX) {
-            /* The peak: one marked point on the allocated line's cell. */
-            lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
-            chart_series_set_categories(se, s->name, (lxw_row_t)peak + 1, (lxw_col_t)ec,
-                                        (lxw_row_t)peak + 1, (lxw_col_t)ec);
-            chart_series_set_values(se, s->name, (lxw_row_t)peak + 1, (lxw_col_t)ac,
-                                    (lxw_row_t)peak + 1, (lxw_col_t)ac);
-            chart_series_set_name(se, "peak allocated");
-            chart_series_set_marker_type(se, LXW_CHART_MARKER_DIAMOND);
-            chart_series_set_marker_size(se, 9);
-            lxw_chart_fill red = {.color = 0xC0504D};
-            chart_series_set_marker_fill(se, &red);
-            lxw_chart_line none = {.none = LXW_TRUE};
-            chart_series_set_line(se, &none);
-            sb_clear(&c.sb);
-            sb_printf(&c.sb, "peak %.3f GB at entry %lld",
-                      (double)table_cell(t, peak, (size_t)ac).i / 1e9,
-                      (long long)table_cell(t, peak, (size_t)ec).i);
-            lxw_chart_data_label lab = {.value = (char *)sb_str(&c.sb)};
-            lxw_chart_data_label *lp[2] = {&lab, NULL};
-            chart_series_set_labels_custom(se, lp);
-            chart_series_set_labels_position(se, LXW_CHART_LABEL_POSITION_ABOVE);
-        }
+        char label[96] = "";
+        if (peak != SIZE_MAX)
+            snprintf(label, sizeof(label), "peak %.3f GB at entry %lld",
+                     (double)table_cell(t, peak, (size_t)ac).i / 1e9,
+                     (long long)table_cell(t, peak, (size_t)ec).i);
+        lxw_chart *ch = memory_lines(&c, s, first, last, ec, ac, rc, peak, label);
         /* The title says when the points are a sample of the entries. */
         int64_t entries = 0, run = 1;
         for (size_t r = first; r <= last; r++) {
@@ -663,10 +727,6 @@ uint32_t xlsx_charts_memory(lxw_workbook *wb, lxw_worksheet *ws, uint32_t row,
                       npts, (long long)entries, (long long)run);
         chart_title_set_name(ch, sb_str(&c.sb));
         chart_axis_set_name(ch->x_axis, "trace entry");
-        chart_axis_set_name(ch->y_axis, "memory (GB, 10^9 bytes)");
-        chart_axis_set_num_format(ch->y_axis, "0.00,,,");
-        chart_axis_set_min(ch->x_axis, 0);
-        chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
         place(&c, ch, 1.5);
         first = last + 1;
     }

@@ -15,6 +15,8 @@
  * - for a multi-rank job, the breakdown per rank and the wait per rank;
  * - a memory snapshot's allocated and reserved memory over its trace
  *   entries, with the peak marked (xlsx_charts_memory).
+ * - a trace's memory_curve (from its [memory] events): allocated and
+ *   reserved memory per device over the trace's time, the peak marked.
  *
  * Only in builds with libxlsxwriter (HAVE_XLSXWRITER). */
 #ifndef TORCHTOP_CORE_XLSX_CHARTS_H

@@ -569,6 +569,46 @@ def check_snapshot_workbook(tt, tmp, n_events, label, snapshot=None):
     check(not bad, "%s: points that are not their run's largest allocation: %s" % (label, bad[:3]))
 
 
+def check_trace_memory_workbook(tt, trace, label, tmp):
+    """The memory chart of `report -t memory --xlsx` on a trace with
+    [memory] events: per device of memory_curve a chart of its most
+    allocated and reserved bytes over the slices' times, read from the
+    sheet's cells, the largest marked and labelled."""
+    book_path = os.path.join(tmp, "memory.xlsx")
+    rc, _, err = run(tt, "report", "-q", "-t", "memory", "--xlsx", book_path, trace)
+    check(rc == 0, "%s: -t memory --xlsx exit %d: %s" % (label, rc, err[:200]))
+    if rc:
+        return
+    rc, out, _ = run(tt, "report", "-q", "--no-header", "-f", "csv", "-t", "memory", trace)
+    grid = csv_tables(out).get("memory_curve") or [[]]
+    curve = [dict(zip(grid[0], r)) for r in grid[1:] if r]
+    devices = list(dict.fromkeys(r["device"] for r in curve))
+    sheets, charts = read_book(book_path)
+    mem = [c for c in charts.get("Charts", []) if chart_title(c).startswith("Memory of ")]
+    check(len(mem) == len(devices) and devices,
+          "%s: %d memory charts for devices %s" % (label, len(mem), devices))
+    for dev, ch in zip(devices, mem):
+        check(chart_title(ch).startswith("Memory of %s over the trace" % dev),
+              "%s: title %r for %s" % (label, chart_title(ch), dev))
+        ser = series(ch)
+        check([x["name"] for x in ser] == ["allocated", "reserved", "peak allocated"],
+              "%s %s: series %s" % (label, dev, [x["name"] for x in ser]))
+        if len(ser) != 3:
+            continue
+        rows = [r for r in curve if r["device"] == dev]
+        ys = range_values(sheets, ser[0]["y"])
+        rs = range_values(sheets, ser[1]["y"])
+        xs = range_values(sheets, ser[0]["x"])
+        check(ys == [float(r["max_allocated"]) for r in rows] and
+              rs == [float(r["reserved"]) for r in rows] and
+              xs == [float(r["t_ms"]) for r in rows],
+              "%s %s: chart points differ from memory_curve's CSV" % (label, dev))
+        py = range_values(sheets, ser[2]["y"])
+        check(py == [max(ys)] and ser[2]["labels"] and "peak" in ser[2]["labels"][0],
+              "%s %s: peak point %s (largest %s), label %s" % (label, dev, py, max(ys),
+                                                               ser[2]["labels"]))
+
+
 def check_cli(tt, trace, tmp):
     rc, _, err = run(tt, "report", "-q", "-t", "ops", "--svg", os.path.join(tmp, "x.svg"), trace)
     check(rc == 64 and "--svg" in err, "--svg with -t ops: exit %d %r" % (rc, err))
@@ -607,6 +647,8 @@ def main():
         check_escaping(tt, tmp)
         check_cli(tt, gen, tmp)
         if a.xlsx:
+            for t in a.traces:
+                check_trace_memory_workbook(tt, t, os.path.basename(t), tmp)
             check_snapshot_workbook(tt, tmp, 900, "snapshot of 1200 entries")
             check_snapshot_workbook(tt, tmp, 7500, "snapshot of 10000 entries")
             for snap in a.snapshots:
