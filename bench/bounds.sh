@@ -13,6 +13,10 @@
 # diff -t tree, the explorer's expanded tree); 10,000 and 100,000 graph
 # launches of a 1,000-deep capture.
 set -eu
+# Every run parses: the trace cache (bench/cache.sh) would turn the second
+# run of a large trace into a cache read.
+TORCHTOP_CACHE=0
+export TORCHTOP_CACHE
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
 base=${2:-}

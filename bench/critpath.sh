@@ -21,6 +21,10 @@
 # written to a temporary directory removed at the end.
 # Default: the H100 OWL-ViT trace, 1G, gen:256M.
 set -eu
+# Every run parses: the trace cache (bench/cache.sh) would turn the second
+# run of a large trace into a cache read.
+TORCHTOP_CACHE=0
+export TORCHTOP_CACHE
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 [ $# -gt 0 ] && shift
