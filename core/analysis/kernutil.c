@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/wide.h"
 #include "core/analysis/kernutil.h"
 #include "core/trace/argpack.h"
 
@@ -89,7 +90,7 @@ static void same_dim3(int64_t acc[3], uint8_t *state, const int64_t d[3])
 
 void kernutil_acc_add(struct kernutil_acc *a, const struct kernutil *u, int64_t dur_ns)
 {
-    a->ns += dur_ns;
+    a->ns = wide_add_sat(a->ns, dur_ns);
     if (!u)
         return;
     double w = (double)dur_ns;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/wide.h"
 #include "core/analysis/memtrace.h"
 #include "core/trace/steps.h"
 #include "core/base/hmap.h"
@@ -83,7 +84,7 @@ struct memtrace *memtrace_build(const struct trace *t)
     if (!all_totals) {
         int64_t *run = xcalloc(devs.n + 1, sizeof(*run));
         for (size_t k = 0; k < v.n; k++) {
-            run[v.v[k].dev] += v.v[k].bytes;
+            run[v.v[k].dev] = wide_add_sat(run[v.v[k].dev], v.v[k].bytes);
             v.v[k].allocated = run[v.v[k].dev];
         }
         free(run);
@@ -135,6 +136,13 @@ uint32_t memtrace_op(const struct trace *t, uint32_t ev, uint32_t *py)
 /* ------------------------------------------------------------------------ */
 /* Tables                                                                   */
 /* ------------------------------------------------------------------------ */
+
+/* The bytes a free returns (its Bytes negated; INT64_MIN, which has no
+ * negation, as INT64_MAX). */
+static inline int64_t freed_bytes(const struct mem_event *e)
+{
+    return e->bytes == INT64_MIN ? INT64_MAX : -e->bytes;
+}
 
 static double ms_of(const struct trace *t, int64_t ts)
 {
@@ -188,9 +196,9 @@ static struct table *devices_table(const struct trace *t, const struct memtrace 
             if (e->dev != d)
                 continue;
             if (e->bytes >= 0)
-                allocs++, ab += e->bytes;
+                allocs++, ab = wide_add_sat(ab, e->bytes);
             else
-                frees++, fb -= e->bytes;
+                frees++, fb = wide_add_sat(fb, freed_bytes(e));
             if (e->allocated > peak)
                 peak = e->allocated, at = k; /* the first event reaching it */
             if (e->reserved > peak_res)
@@ -321,14 +329,14 @@ static struct table *by_op_table(const struct trace *t, const struct memtrace *m
         union cell *row = &tab->cells[(size_t)r * O__N];
         if (e->bytes >= 0) {
             row[O_ALLOCS].i++;
-            row[O_ALLOC_BYTES].i += e->bytes;
+            row[O_ALLOC_BYTES].i = wide_add_sat(row[O_ALLOC_BYTES].i, e->bytes);
         } else {
             row[O_FREES].i++;
-            row[O_FREED_BYTES].i -= e->bytes;
+            row[O_FREED_BYTES].i = wide_add_sat(row[O_FREED_BYTES].i, freed_bytes(e));
         }
         if (live[k]) {
             row[O_LIVE].i++;
-            row[O_LIVE_BYTES].i += e->bytes;
+            row[O_LIVE_BYTES].i = wide_add_sat(row[O_LIVE_BYTES].i, e->bytes);
         }
     }
     uint32_t *first = xcalloc(tab->nrows + 1, sizeof(*first));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/wide.h"
 #include "core/analysis/kernutil.h"
 #include "core/trace/steps.h"
 #include "core/analysis/utilization.h"
@@ -67,13 +68,13 @@ void utilization_device(const struct trace *t, int32_t device, int64_t from, int
             occ_sum += (double)(b - a) * u.occupancy;
         }
     }
-    double span = (double)(to - from);
+    double span = (double)((__int128)to - from);
     ival_sort(busy.v, busy.n);
     int64_t busy_ns = 0, cur_a = 0, cur_b = INT64_MIN;
     for (size_t k = 0; k < busy.n; k++) {
         if (busy.v[k].a > cur_b) {
             if (cur_b > cur_a)
-                busy_ns += cur_b - cur_a;
+                busy_ns = wide_add_sat(busy_ns, wide_clamp((__int128)cur_b - cur_a));
             cur_a = busy.v[k].a;
             cur_b = busy.v[k].b;
         } else if (busy.v[k].b > cur_b) {
@@ -81,7 +82,7 @@ void utilization_device(const struct trace *t, int32_t device, int64_t from, int
         }
     }
     if (cur_b > cur_a)
-        busy_ns += cur_b - cur_a;
+        busy_ns = wide_add_sat(busy_ns, wide_clamp((__int128)cur_b - cur_a));
     if (busy.n)
         out->busy = (double)busy_ns / span;
     if (eps.n) {

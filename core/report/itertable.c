@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/wide.h"
 #include "core/analysis/graphs.h"
 #include "core/base/xalloc.h"
 #include "core/report/itertable.h"
@@ -96,13 +97,13 @@ bool itertable_build(const struct trace *t, struct table_list *out, char *err)
         const struct gpu_info *g = ev_gpu(t, i);
         int64_t at = g && g->launch != IDX_NONE ? t->ev.v[g->launch].ts : e->ts;
         long k = iteration_at(v, n, at);
-        all_ns += e->dur;
+        all_ns = wide_add_sat(all_ns, e->dur);
         if (k < 0) {
-            out_ns += e->dur;
+            out_ns = wide_add_sat(out_ns, e->dur);
             out_n++;
             continue;
         }
-        gpu_ns[k] += e->dur;
+        gpu_ns[k] = wide_add_sat(gpu_ns[k], e->dur);
         gpu_n[k]++;
     }
     struct table *tab =

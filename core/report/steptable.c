@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/wide.h"
 #include "core/base/interval.h"
 #include "core/base/xalloc.h"
 #include "core/critpath/cp_report.h"
@@ -130,7 +131,7 @@ static void gather(const struct trace *t, const uint32_t *idx, size_t n, int64_t
         VEC_PUSH(buf, ((struct ival){e->ts, ev_end(e)}));
         if (count && e->ts >= from) {
             (*count)++;
-            *sum += e->dur;
+            *sum = wide_add_sat(*sum, e->dur);
         }
     }
 }
