@@ -1,6 +1,7 @@
 #include "src/cliout.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,18 @@ static void write_error(const char *cmd, const char *path, int e)
     display_sanitize(&sb, path, strlen(path));
     fprintf(stderr, "torchtop %s: cannot write %s: %s\n", cmd, sb_str(&sb), strerror(e));
     sb_free(&sb);
+}
+
+void cliout_release_stdout(void)
+{
+    fflush(stdout);
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (fd != STDOUT_FILENO) {
+        dup2(fd, STDOUT_FILENO);
+        close(fd);
+    }
 }
 
 int cliout_write(const char *cmd, const char *path, const struct strbuf *sb)

@@ -18,6 +18,11 @@ bool cliout_parse_count(const char *s, long lo, long hi, long *out);
  * sanitized) goes to stderr. Returns EXIT_OK or EXIT_FAILURE_RUN. */
 int cliout_write(const char *cmd, const char *path, const struct strbuf *sb);
 
+/* The command's output is complete and work it does not show follows (a
+ * cache write): standard output is flushed, then pointed at /dev/null, so
+ * that a reader of a pipe gets its end of file now. */
+void cliout_release_stdout(void);
+
 /* Before anything is read: refuse an output outs[i] (NULL entries are
  * skipped) that is the input `in` or a file of a --capture argument
  * (a capture file, or each trace of a capture directory). One line

@@ -10,6 +10,7 @@
 #include "core/trace/capture.h"
 #include "core/trace/export.h"
 #include "core/trace/load.h"
+#include "core/trace/tracecache.h"
 #include "core/trace/tree.h"
 #include "src/cliout.h"
 #include "src/cliscope.h"
@@ -98,7 +99,11 @@ int cmd_export(int argc, char **argv)
     struct trace *t = NULL;
     /* With captures, the merge comes before the index (capture.h). */
     struct load_opts lo = {.no_index = ncaptures > 0, .use_cache = !no_cache};
+    /* The cache is written once the export is (tracecache.h). */
+    struct tracecache_later *later = NULL;
+    lo.cache_later = &later;
     enum status st = trace_load_file(argv[optind], &lo, &t, &err);
+    lo.cache_later = NULL;
     if (st == ST_OK && ncaptures) {
         struct trace **caps = NULL;
         size_t ncaps = 0;
@@ -151,6 +156,7 @@ int cmd_export(int argc, char **argv)
         errinfo_clear(&werr);
     }
     free(keep);
+    tracecache_later_write(later, t);
     trace_free(t);
     errinfo_clear(&err);
     return status;

@@ -16,6 +16,7 @@
 #include "core/base/outfile.h"
 #include "core/symbols/folded.h"
 #include "core/trace/load.h"
+#include "core/trace/tracecache.h"
 #include "core/report/perstep.h"
 #include "core/report/report.h"
 #include "core/snapshot/snapreport.h"
@@ -662,6 +663,20 @@ static int save_svg(const char *path, const struct strbuf *svg)
     return rc;
 }
 
+/* The end of a trace's report: its output is complete, so the cache the
+ * load put off (load_opts.cache_later) is written now, with standard
+ * output released first so that a pipe's reader is not kept waiting; then
+ * the trace is freed. Returns status. */
+static int report_done(struct trace *t, struct tracecache_later *later, int status)
+{
+    if (later) {
+        cliout_release_stdout();
+        tracecache_later_write(later, t);
+    }
+    trace_free(t);
+    return status;
+}
+
 /* A profiler trace: load (with progress), index, analyse, print. */
 static int report_trace(const struct report_cli *c, struct source *src, struct errinfo *err)
 {
@@ -692,9 +707,12 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
                            .link_require_flow = c->flow_links,
                            .no_index = c->ncaptures > 0,
                            .use_cache = !c->no_cache};
+    struct tracecache_later *later = NULL;
+    lo.cache_later = &later;
     struct phase_timer pt;
     phase_timer_init(&pt);
     enum status st = trace_load_source(src, &lo, &t, err);
+    lo.cache_later = NULL; /* for the loads below (captures, scopes) */
     phase_timer_mark(&pt, "load");
     if (st == ST_OK && c->ncaptures) {
         struct trace **caps = NULL;
@@ -736,6 +754,11 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
                 t->partial ? "" : "; the fault dropped none");
         free(kept);
     }
+    if (scope_any(&c->scope)) {
+        /* The scope replaces the trace the cache is made of. */
+        tracecache_later_write(later, t);
+        later = NULL;
+    }
     int sc = cliscope_apply("report", &t, &c->scope, &lo);
     phase_timer_mark(&pt, "scope");
     if (sc) {
@@ -762,8 +785,7 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
             w = cliout_write("report", c->out_path, &out);
         }
         sb_free(&out);
-        trace_free(t);
-        return status ? status : w;
+        return report_done(t, later, status ? status : w);
     }
     struct analysis *a = analysis_new(t);
     phase_timer_mark(&pt, "analysis");
@@ -809,8 +831,7 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     phase_timer_mark(&pt, "output");
     table_list_free(&tables);
     analysis_free(a);
-    trace_free(t);
-    return status;
+    return report_done(t, later, status);
 }
 
 int cmd_report(int argc, char **argv)

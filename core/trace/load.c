@@ -1174,8 +1174,12 @@ enum status trace_load_source(struct source *src, const struct load_opts *opts, 
     enum status st = load_parse(src, opts, out, err);
     struct trace *t = *out;
     if (st == ST_OK && !t->partial && !t->truncated && t->raw_in_file && t->ev.n &&
-        !(opts->cancel && *opts->cancel))
-        tracecache_store(&tc, t);
+        !(opts->cancel && *opts->cancel)) {
+        if (opts->cache_later && tc.active)
+            *opts->cache_later = tracecache_later_new(&tc);
+        else
+            tracecache_store(&tc, t);
+    }
     tracecache_end(&tc);
     return st;
 }

@@ -57,19 +57,27 @@ const char *load_phase_name(enum load_phase phase);
  * int64. An event outside is a fault (ST_LIMIT). */
 #define LOAD_MAX_TIME_NS (INT64_C(1) << 62)
 
+struct tracecache_later;
+
 struct load_opts {
     unsigned threads;          /* parser threads, 1..LOAD_MAX_THREADS; 0 = one per core (max 4) */
     load_progress_fn progress; /* optional */
     void *progress_ud;
-    const volatile int *cancel; /* optional: loading stops when *cancel != 0 */
-    bool no_index;              /* skip trace_index() (for tests of the loader) */
-    bool link_require_flow;     /* TraceLens's linking: see trace.link_require_flow */
-    bool regular_only;          /* trace_load_file: a regular file only, for a file the
-                                   user did not name (source_open_regular) */
-    bool use_cache;             /* read the trace from its cache when there is one, and
-                                   write one after parsing (tracecache.h) */
-    struct strbuf *cache_notes; /* the cache's notes (a bad cache ignored, a write that
-                                   failed), one line each; NULL: on stderr */
+    const volatile int *cancel;            /* optional: loading stops when *cancel != 0 */
+    bool no_index;                         /* skip trace_index() (for tests of the loader) */
+    bool link_require_flow;                /* TraceLens's linking: see trace.link_require_flow */
+    bool regular_only;                     /* trace_load_file: a regular file only, for a file the
+                                              user did not name (source_open_regular) */
+    bool use_cache;                        /* read the trace from its cache when there is one, and
+                                              write one after parsing (tracecache.h) */
+    struct strbuf *cache_notes;            /* the cache's notes (a bad cache ignored, a write that
+                                              failed), one line each; NULL: on stderr */
+    struct tracecache_later **cache_later; /* optional, with use_cache: a cache to write
+                                              is not written during the load but handed
+                                              out here (NULL: none), for the caller to
+                                              write once its output is out
+                                              (tracecache.h); *cache_later is set only
+                                              when there is one */
 };
 
 /* Load path ("-" = stdin). *out always receives a trace, possibly empty,

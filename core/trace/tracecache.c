@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -241,7 +242,8 @@ struct trace *tracecache_open(struct tracecache *tc, const char *name)
     return NULL;
 }
 
-void tracecache_store(struct tracecache *tc, const struct trace *t)
+/* tracecache_store, stopped (silently) once *stop != 0 (stop optional). */
+static void store(struct tracecache *tc, const struct trace *t, const volatile int *stop)
 {
     if (!tc->active || !t->indexed || t->n_captures || t->grafts.n)
         return;
@@ -250,9 +252,17 @@ void tracecache_store(struct tracecache *tc, const struct trace *t)
         note(tc, "cannot make the cache folder %s: %s", tc->dir, strerror(errno));
         return;
     }
-    if (!tracecache_write_file(tc->path, &tc->key, t, why, sizeof(why)))
-        note(tc, "%s", why);
+    if (!tracecache_write_file(tc->path, &tc->key, t, stop, why, sizeof(why))) {
+        if (!(stop && *stop))
+            note(tc, "%s", why);
+        return;
+    }
     prune(tc->dir, tc->max_bytes);
+}
+
+void tracecache_store(struct tracecache *tc, const struct trace *t)
+{
+    store(tc, t, NULL);
 }
 
 void tracecache_end(struct tracecache *tc)
@@ -260,4 +270,78 @@ void tracecache_end(struct tracecache *tc)
     free(tc->path);
     free(tc->dir);
     memset(tc, 0, sizeof(*tc));
+}
+
+/* ------------------------------------------------------------------------ */
+/* A write put off                                                          */
+/* ------------------------------------------------------------------------ */
+
+struct tracecache_later {
+    struct tracecache tc;
+    const struct trace *t;
+    pthread_t thread;
+    bool started;
+    volatile int stop;
+    struct strbuf notes; /* a started write's: tc.notes points here */
+};
+
+struct tracecache_later *tracecache_later_new(struct tracecache *tc)
+{
+    struct tracecache_later *l = xcalloc(1, sizeof(*l));
+    l->tc = *tc;
+    memset(tc, 0, sizeof(*tc));
+    return l;
+}
+
+static void later_free(struct tracecache_later *l)
+{
+    tracecache_end(&l->tc);
+    sb_free(&l->notes);
+    free(l);
+}
+
+void tracecache_later_write(struct tracecache_later *l, const struct trace *t)
+{
+    if (!l)
+        return;
+    store(&l->tc, t, NULL);
+    later_free(l);
+}
+
+static void *later_thread(void *arg)
+{
+    struct tracecache_later *l = arg;
+    store(&l->tc, l->t, &l->stop);
+    return NULL;
+}
+
+void tracecache_later_start(struct tracecache_later *l, const struct trace *t)
+{
+    if (!l || l->started)
+        return;
+    l->t = t;
+    struct strbuf *to = l->tc.notes;
+    l->tc.notes = &l->notes;
+    l->started = pthread_create(&l->thread, NULL, later_thread, l) == 0;
+    if (!l->started) {
+        l->tc.notes = to;
+        store(&l->tc, t, NULL);
+        l->tc.active = false; /* written: nothing left to do */
+    }
+}
+
+char *tracecache_later_finish(struct tracecache_later *l, bool abandon)
+{
+    if (!l)
+        return NULL;
+    char *notes = NULL;
+    if (l->started) {
+        if (abandon)
+            l->stop = 1;
+        pthread_join(l->thread, NULL);
+        if (l->notes.len)
+            notes = sb_steal(&l->notes);
+    }
+    later_free(l);
+    return notes;
 }

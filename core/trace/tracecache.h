@@ -20,7 +20,10 @@
  * is ignored with a note and written again from the parse. A cache is
  * written to a temporary file in the folder and renamed into place, so
  * that processes opening the same trace at once each read a whole cache
- * or none. The format is described in tracecache.c. */
+ * or none. The load writes it at once, or hands the write out
+ * (load_opts.cache_later) for after the caller's output: in the explorer
+ * on a thread of its own, which a quit stops (tracecache_later_*). The
+ * format is described in tracecache_file.c. */
 #ifndef TORCHTOP_CORE_TRACECACHE_H
 #define TORCHTOP_CORE_TRACECACHE_H
 
@@ -73,13 +76,36 @@ struct trace *tracecache_open(struct tracecache *tc, const char *name);
 void tracecache_store(struct tracecache *tc, const struct trace *t);
 void tracecache_end(struct tracecache *tc);
 
+/* A cache write put off until the caller's first output is out
+ * (load_opts.cache_later): writing a large cache takes about a third of
+ * the parse, which the user should not wait for. It takes over tc (left
+ * inactive); its notes go where tc's went. */
+struct tracecache_later *tracecache_later_new(struct tracecache *tc);
+/* Write the cache of t (the trace that load handed out, unchanged since)
+ * here and now, then free l. NULL is fine. */
+void tracecache_later_write(struct tracecache_later *l, const struct trace *t);
+/* Write it on a thread of its own and return at once: t must stay
+ * unchanged and allocated until tracecache_later_finish. Without a thread
+ * it is written here. */
+void tracecache_later_start(struct tracecache_later *l, const struct trace *t);
+/* Wait for a started write, or with abandon stop it: the write stops
+ * within a few MiB, its temporary file is removed, and the cache is either
+ * whole (it was renamed into place first) or not there. A write never
+ * started is dropped. Frees l (NULL is fine); returns the notes of a
+ * started write (owned; NULL: none), which the caller shows when the
+ * terminal is its own again. */
+char *tracecache_later_finish(struct tracecache_later *l, bool abandon);
+
 /* Which outcome tracecache_read_file had. */
 enum tracecache_result { TRACECACHE_OK, TRACECACHE_MISSING, TRACECACHE_BAD };
 
-/* Write t to path (through a temporary file beside it) under key. false
- * with why filled on failure. */
+/* Write t to path (through a temporary file beside it, renamed onto path
+ * once whole) under key. false with why filled on failure; stop
+ * (optional) set makes it fail with ECANCELED, the temporary file
+ * removed. */
 bool tracecache_write_file(const char *path, const struct tracecache_key *key,
-                           const struct trace *t, char *why, size_t whylen);
+                           const struct trace *t, const volatile int *stop, char *why,
+                           size_t whylen);
 /* Read path, which must be a cache under key. TRACECACHE_OK with *out a
  * trace named name; TRACECACHE_MISSING when there is no such file;
  * TRACECACHE_BAD with why filled when it is not a cache, another

@@ -196,9 +196,13 @@ uint64_t tracecache_sum(const void *data, size_t n)
 /* Writing                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Bytes written at a time: a stop is seen within one of them. */
+#define TC_WRITE_CHUNK (4u << 20)
+
 struct tc_writer {
     int fd;
-    uint64_t at; /* bytes written so far */
+    const volatile int *stop; /* optional: the write fails (ECANCELED) once *stop != 0 */
+    uint64_t at;              /* bytes written so far */
     struct tc_section sec[SEC__COUNT];
     bool ok;
     int err; /* errno of the failure */
@@ -208,7 +212,12 @@ static void put_bytes(struct tc_writer *w, const void *p, size_t n)
 {
     const char *c = p;
     while (w->ok && n) {
-        ssize_t k = write(w->fd, c, n > (1u << 30) ? (1u << 30) : n);
+        if (w->stop && *w->stop) {
+            w->ok = false;
+            w->err = ECANCELED;
+            return;
+        }
+        ssize_t k = write(w->fd, c, n > TC_WRITE_CHUNK ? TC_WRITE_CHUNK : n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0) {
@@ -342,13 +351,14 @@ static void header_seal(struct tc_header *h, const struct tc_section *sec)
 }
 
 bool tracecache_write_file(const char *path, const struct tracecache_key *key,
-                           const struct trace *t, char *why, size_t whylen)
+                           const struct trace *t, const volatile int *stop, char *why,
+                           size_t whylen)
 {
     /* Beside the cache, hidden, unique: renamed over it once complete. */
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     char *tmp = xasprintf("%.*s.%s.tmp-XXXXXX", (int)dirlen, path, path + dirlen);
-    struct tc_writer w = {.ok = true};
+    struct tc_writer w = {.ok = true, .stop = stop};
     w.fd = mkstemp(tmp);
     if (w.fd < 0) {
         tracecache_fail(why, whylen, "cannot create %s: %s", tmp, strerror(errno));

@@ -79,6 +79,44 @@ done
 [ "$n" -ge 20 ] || bad "only $n shared traces"
 echo "ok: $n shared traces, fresh = cold = warm report, export fresh = warm"
 
+# The cache is written after the output (tracecache_later): through a pipe,
+# into a file, as folded stacks, scoped, and by export, the first open's
+# output is the fresh one and the cache is there once the command is done.
+f="$SHARED/traces/tracelens-h100-bert-small-infer.json.gz"
+# $1: name; the rest: the command after torchtop, run fresh (--no-cache
+# appended) into $tmp/after-$1.fresh and first (cold) into .cold, through a
+# pipe; the cache must be there after the cold run only.
+after_output() {
+    name=$1
+    shift
+    rm -rf "$dir"
+    "$tt" "$@" --no-cache 2>"$tmp/after-$name.fresh.err" | cat >"$tmp/after-$name.fresh"
+    [ -n "$(cache_file)" ] && bad "after output, $name: --no-cache wrote a cache"
+    "$tt" "$@" 2>"$tmp/after-$name.cold.err" | cat >"$tmp/after-$name.cold"
+    [ -n "$(cache_file)" ] || bad "after output, $name: no cache written"
+    ls -A "$dir" | grep -q tmp && bad "after output, $name: a temporary file was left"
+    [ -s "$tmp/after-$name.fresh" ] || [ "$name" = export ] ||
+        bad "after output, $name: no output"
+    cmp -s "$tmp/after-$name.fresh" "$tmp/after-$name.cold" ||
+        bad "after output, $name: the first open's output differs from the fresh one"
+    cmp -s "$tmp/after-$name.fresh.err" "$tmp/after-$name.cold.err" ||
+        bad "after output, $name: stderr differs: $(cat "$tmp/after-$name.cold.err")"
+}
+after_output pipe report -q "$f"
+after_output folded report -q -t folded "$f"
+after_output scoped report -q --window 0:5 "$f"
+after_output per-step report -q --per-step -t ops "$f"
+rm -rf "$dir"
+"$tt" report -q -o "$tmp/after-file.fresh" --no-cache "$f"
+"$tt" report -q -o "$tmp/after-file.cold" "$f"
+[ -n "$(cache_file)" ] || bad "after output, report -o: no cache written"
+cmp -s "$tmp/after-file.fresh" "$tmp/after-file.cold" || bad "after output, report -o: differs"
+after_output export export -q --chrome "$tmp/after-exp.json" "$f"
+cp "$tmp/after-exp.json" "$tmp/after-exp.cold.json"
+"$tt" export -q --no-cache --chrome "$tmp/after-exp.json" "$f"
+cmp -s "$tmp/after-exp.json" "$tmp/after-exp.cold.json" || bad "after output, export: differs"
+echo "ok: the first open's output is the fresh one, the cache written after it"
+
 # TraceLens's linking (--flow-links) builds another trace: a cache of its own.
 f="$SHARED/traces/tracelens-mi300-vllm-graph-replay.json.gz"
 rm -rf "$dir"
@@ -124,6 +162,17 @@ for v in $views; do
     cmp -s "$tmp/ui-fresh.$v" "$tmp/ui-warm.$v" || bad "explorer: warm $v screen differs"
 done
 echo "ok: explorer fresh = cold = warm"
+
+# A trace opened on top of another (a rank of a job) writes its cache too,
+# behind its screen.
+rm -rf "$dir"
+"$tt" gen --ranks 2 -o "$tmp/job" >/dev/null 2>&1 || bad "gen --ranks 2 failed"
+printf '%s\n' focus-table g j '<Enter>' 'expect q or Backspace returns to the job' '<BS>' \
+    'expect back from rank-1.json' quit >"$tmp/job-steps"
+LC_ALL=C.UTF-8 "$tt" --script "$tmp/job-steps" --size 140x42 "$tmp/job" >"$tmp/job.out" 2>&1 ||
+    bad "job session: $(head -3 "$tmp/job.out")"
+[ "$(ls "$dir"/*.ttc 2>/dev/null | wc -l)" = 1 ] || bad "the rank's view left $(ls -A "$dir")"
+echo "ok: a rank's view writes its cache"
 
 # 2. Damaged and foreign caches: a note, the fresh report, a new cache.
 f="$SHARED/traces/tracelens-h100-bert-small-infer.json.gz"

@@ -3,6 +3,8 @@
  * refused with a reason, whether its checksums match or not. */
 #include "config.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -119,7 +121,7 @@ static void test_round_trip(void **state)
     char why[256] = "";
     assert_true(tracecache_check(t, why, sizeof(why)));
     char *path = tmp_path("a.ttc");
-    assert_true(tracecache_write_file(path, &KEY, t, why, sizeof(why)));
+    assert_true(tracecache_write_file(path, &KEY, t, NULL, why, sizeof(why)));
     struct trace *back = NULL;
     assert_int_equal(tracecache_read_file(path, &KEY, "back.json", &back, why, sizeof(why)),
                      TRACECACHE_OK);
@@ -141,7 +143,7 @@ static void test_round_trip(void **state)
 static unsigned char *cache_bytes(const struct trace *t, const char *path, size_t *n)
 {
     char why[256];
-    assert_true(tracecache_write_file(path, &KEY, t, why, sizeof(why)));
+    assert_true(tracecache_write_file(path, &KEY, t, NULL, why, sizeof(why)));
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     unsigned char *buf = xmalloc(1 << 20);
@@ -338,12 +340,116 @@ static void test_checks(void **state)
     expect_check_fails(spoil_val, "op record");
 }
 
+/* Files in the folder of path whose names start with prefix. */
+static int files_named(const char *path, const char *prefix)
+{
+    char *dir = xstrdup(path);
+    *strrchr(dir, '/') = '\0';
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    free(dir);
+    return n;
+}
+
+/* A cache write to path under KEY, as the load hands one out. */
+static struct tracecache_later *later_to(const char *path, struct strbuf *notes)
+{
+    struct tracecache tc = {
+        .active = true,
+        .path = xstrdup(path),
+        .dir = xstrdup(path),
+        .max_bytes = UINT64_MAX,
+        .key = KEY,
+        .notes = notes,
+    };
+    *strrchr(tc.dir, '/') = '\0';
+    struct tracecache_later *l = tracecache_later_new(&tc);
+    assert_false(tc.active); /* taken over */
+    assert_null(tc.path);
+    return l;
+}
+
+/* A stopped write leaves nothing; a write put off is made here, or behind
+ * the caller, or dropped when never started; an abandoned one leaves a
+ * whole cache or none, and never its temporary file. */
+static void test_later(void **state)
+{
+    (void)state;
+    struct trace *t = load_indexed();
+    char why[256] = "";
+    char *path = tmp_path("later.ttc");
+    struct trace *back = NULL;
+
+    volatile int stop = 1;
+    assert_false(tracecache_write_file(path, &KEY, t, &stop, why, sizeof(why)));
+    assert_non_null(strstr(why, strerror(ECANCELED)));
+    assert_int_equal(files_named(path, "later.ttc"), 0);
+    assert_int_equal(files_named(path, ".later.ttc"), 0);
+
+    struct strbuf notes = STRBUF_INIT;
+    tracecache_later_write(later_to(path, &notes), t);
+    assert_int_equal(tracecache_read_file(path, &KEY, "x", &back, why, sizeof(why)), TRACECACHE_OK);
+    assert_same_trace(t, back);
+    trace_free(back);
+    unlink(path);
+
+    struct tracecache_later *l = later_to(path, &notes);
+    tracecache_later_start(l, t);
+    assert_null(tracecache_later_finish(l, false));
+    assert_int_equal(tracecache_read_file(path, &KEY, "x", &back, why, sizeof(why)), TRACECACHE_OK);
+    assert_same_trace(t, back);
+    trace_free(back);
+    unlink(path);
+
+    assert_null(tracecache_later_finish(later_to(path, &notes), false)); /* never started */
+    assert_int_equal(files_named(path, "later.ttc"), 0);
+
+    for (int i = 0; i < 20; i++) {
+        l = later_to(path, &notes);
+        tracecache_later_start(l, t);
+        assert_null(tracecache_later_finish(l, true));
+        assert_int_equal(files_named(path, ".later.ttc"), 0);
+        enum tracecache_result r = tracecache_read_file(path, &KEY, "x", &back, why, sizeof(why));
+        assert_true(r == TRACECACHE_OK || r == TRACECACHE_MISSING);
+        if (r == TRACECACHE_OK) {
+            assert_same_trace(t, back);
+            trace_free(back);
+        }
+        unlink(path);
+    }
+    assert_int_equal(notes.len, 0);
+
+    /* A write that fails: its note comes back from finish, not from the
+     * thread. */
+    char *file = tmp_path("a-file"), *nowhere = xasprintf("%s/sub/later.ttc", file);
+    put_bytes(file, (const unsigned char *)"x", 1); /* a folder no one can make */
+    l = later_to(nowhere, &notes);
+    tracecache_later_start(l, t);
+    char *n = tracecache_later_finish(l, false);
+    assert_non_null(n);
+    assert_non_null(strstr(n, "cannot make the cache folder"));
+    free(n);
+    assert_int_equal(notes.len, 0);
+    unlink(file);
+    free(file);
+    free(nowhere);
+    sb_free(&notes);
+    trace_free(t);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_checks),
+        cmocka_unit_test(test_later),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

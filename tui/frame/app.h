@@ -47,6 +47,7 @@ struct knames;
 struct roofline_view;
 struct snapview;
 struct srcpath;
+struct tracecache_later;
 
 /* The prompt was answered: ctx is what it was opened with. */
 typedef void (*prompt_done_fn)(struct app *a, void *ctx, const char *text);
@@ -137,19 +138,23 @@ struct app {
     struct app *child;         /* a view opened from this one (owned), shown instead of it
                                   and given its keys until it quits; NULL: none */
     /* What is shown. */
-    struct table *views[APP_NVIEWS]; /* report tables, owned (NULL when not built) */
-    char *views_err[APP_NVIEWS];     /* why a view could not be built (owned) */
-    char *name;                      /* trace name for the header (owned) */
-    struct timeline_breakdown bd;    /* the header's bar */
-    char *load_warning;              /* load fault shown at start (owned) */
-    struct export_ui *exp;           /* the export in progress (owned), made on first use */
-    struct bgviews *bg;              /* views still being built behind the first screen, or
-                                        NULL: borrowed (tui.c frees it after app_done) unless
-                                        owns_bg */
-    bool owns_bg;                    /* the document stops and frees bg when it closes (a view
-                                        opened on top of another) */
-    uint32_t roofline_asked;         /* r was pressed before the roofline was built: the event
-                                        whose category to show once it is (IDX_NONE: not asked) */
+    struct table *views[APP_NVIEWS];      /* report tables, owned (NULL when not built) */
+    char *views_err[APP_NVIEWS];          /* why a view could not be built (owned) */
+    char *name;                           /* trace name for the header (owned) */
+    struct timeline_breakdown bd;         /* the header's bar */
+    char *load_warning;                   /* load fault shown at start (owned) */
+    struct export_ui *exp;                /* the export in progress (owned), made on first use */
+    struct bgviews *bg;                   /* views still being built behind the first screen, or
+                                             NULL: borrowed (tui.c frees it after app_done) unless
+                                             owns_bg */
+    bool owns_bg;                         /* the document stops and frees bg when it closes (a view
+                                             opened on top of another) */
+    struct tracecache_later *cache_later; /* the trace's cache, written behind the screens
+                                             (core/trace/tracecache.h); the document
+                                             abandons it before freeing the trace, unless
+                                             tui.c took it over */
+    uint32_t roofline_asked;              /* r was pressed before the roofline was built: the event
+                                             whose category to show once it is (IDX_NONE: not asked) */
 
     /* Screen. */
     int lines, cols;

@@ -10,6 +10,7 @@
 
 #include "core/analysis/recompute.h"
 #include "core/report/report.h"
+#include "core/trace/tracecache.h"
 #include "tui/frame/app.h"
 #include "tui/frame/detail.h"
 #include "tui/frame/detail_pane.h"
@@ -477,6 +478,10 @@ static void close_doc(struct app *a)
     knames_free(a->v.kn);
     free(a->v.recompute);
     analysis_free(a->v.an);
+    /* A view closed: the write of its cache is abandoned, as at a quit
+     * (tui.c), and waited for in a script; no one is left to show its
+     * notes. */
+    free(tracecache_later_finish(a->cache_later, !a->v.headless));
     trace_free(a->v.t);
     snapview_free(a->v.snap);
 }

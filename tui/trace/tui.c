@@ -15,6 +15,7 @@
 
 #include "core/trace/capture.h"
 #include "core/trace/load.h"
+#include "core/trace/tracecache.h"
 #include "core/trace/tree.h"
 #include "core/report/report.h"
 #include "core/snapshot/snapshot.h"
@@ -73,9 +74,10 @@ struct loader {
     struct bgviews *bg;    /* the other views, not started yet */
     struct lane *lanes;    /* the timeline's lanes (lanes_build_all), for the app */
     int nlanes;
-    struct timeline_breakdown bd; /* the header's breakdown, beside the lanes */
-    struct strbuf cache_notes;    /* the trace cache's notes (tracecache.h) */
-    bool notes_to_stderr;         /* free_loader prints them (the terminal is closed) */
+    struct timeline_breakdown bd;         /* the header's breakdown, beside the lanes */
+    struct strbuf cache_notes;            /* the trace cache's notes (tracecache.h) */
+    struct tracecache_later *cache_later; /* the cache to write once the first screen shows */
+    bool notes_to_stderr;                 /* free_loader prints them (the terminal is closed) */
 };
 
 static double now_s(void)
@@ -173,6 +175,7 @@ static void *load_thread(void *arg)
         .cancel = &ld->cancel,
         .use_cache = !ld->o->no_cache,
         .cache_notes = &ld->cache_notes,
+        .cache_later = &ld->cache_later,
     };
     const char *name = ld->o->name ? ld->o->name : ld->o->path;
     ld->phase_t0[LOAD_PHASE_READ] = now_s();
@@ -410,6 +413,7 @@ static void free_loader(struct loader *ld)
     if (ld->notes_to_stderr)
         print_cache_notes(ld);
     sb_free(&ld->cache_notes);
+    free(tracecache_later_finish(ld->cache_later, true)); /* never started */
     for (int i = 0; i < APP_NVIEWS; i++) {
         table_free(ld->views[i]);
         free(ld->views_err[i]);
@@ -478,6 +482,8 @@ static void take_loaded(struct app *a, struct loader *ld, const char *shown, cha
     a->v.nlanes = ld->nlanes;
     ld->lanes = NULL;
     ld->nlanes = 0;
+    a->cache_later = ld->cache_later;
+    ld->cache_later = NULL;
     errinfo_clear(&ld->err);
 }
 
@@ -523,6 +529,9 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
     if (!headless || !hold || !*hold)
         bgviews_start(a->bg);
     bgviews_install(a->bg, a, wait);
+    /* The trace is read-only from here on: its cache is written behind
+     * the screens, stopped if the view is closed first. */
+    tracecache_later_start(a->cache_later, a->v.t);
     /* Keys typed while it loaded, as on the first screen. */
     apply_typeahead(a, &ld.ahead);
     return a;
@@ -667,6 +676,11 @@ int tui_main(const struct tui_opts *o)
     double t_first = now_s();
     if (!headless || !hold || !*hold)
         bgviews_start(a.bg);
+    /* The trace is read-only from here on: its cache is written behind the
+     * first screen (tui.c finishes it, not the document). */
+    struct tracecache_later *later = a.cache_later;
+    a.cache_later = NULL;
+    tracecache_later_start(later, a.v.t);
     bgviews_install(a.bg, &a, wait);
     int rc = 0;
     if (headless) {
@@ -685,8 +699,15 @@ int tui_main(const struct tui_opts *o)
     app_done(&a);
     term_close();
     bgviews_stop(bg);
+    /* A quit does not wait for the cache: its write is abandoned (the
+     * cache is then whole or not there). A script's run waits for it, so
+     * that what it leaves does not depend on timing. */
+    char *later_notes = tracecache_later_finish(later, !headless);
     trace_free(t);
     print_cache_notes(&ld);
+    if (later_notes)
+        fputs(later_notes, stderr);
+    free(later_notes);
     sb_free(&ld.cache_notes);
     print_timing(&ld, bg, t_first);
     bgviews_free(bg);
