@@ -29,18 +29,34 @@ export XDG_CACHE_HOME
 unset TORCHTOP_CACHE TORCHTOP_CACHE_MIN_BYTES TORCHTOP_CACHE_MAX_BYTES
 echo quit >"$tmp/load-only"
 
-# "wall cpu rss_kb" of one run of a command.
+# "out wall cpu rss_kb" of one run of a command: out is the seconds until
+# a reader of its standard output saw the end of it (the cache is written
+# after that), wall until the command ended.
+# The output goes through a FIFO that only the command opens (time(1) would
+# hold a pipe open to the end).
 timed() {
-    /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || true
-    awk '{ printf "%.2f %.2f %d\n", $1, $2 + $3, $4 }' "$tmp/t"
+    rm -f "$tmp/fifo"
+    mkfifo "$tmp/fifo"
+    {
+        cat "$tmp/fifo" >/dev/null
+        date +%s.%N >"$tmp/eof"
+    } &
+    reader=$!
+    t0=$(date +%s.%N)
+    /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" sh -c 'exec "$@" >"$0"' "$tmp/fifo" "$@" \
+        2>"$tmp/err" || true
+    wait $reader
+    out=$(echo "$(cat "$tmp/eof") - $t0" | bc -l)
+    awk -v out="$out" '{ printf "%.2f %.2f %.2f %d\n", out, $1, $2 + $3, $4 }' "$tmp/t"
 }
 
 # The explorer's first screen (seconds from the start of the load), as
 # TORCHTOP_TIMING tells it, the other views held back; then "wall cpu rss".
+# Options for the explorer in "$@".
 screen() {
     TORCHTOP_HOLD_ANALYSIS=1 TORCHTOP_TIMING=1 LC_ALL=C.UTF-8 \
         /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" \
-        "$tt" --script "$tmp/load-only" --size 120x40 "$f" >/dev/null 2>"$tmp/err" || true
+        "$tt" "$@" --script "$tmp/load-only" --size 120x40 "$f" >/dev/null 2>"$tmp/err" || true
     first=$(awk '/timing first screen at/ { print $6 }' "$tmp/err")
     printf '%.2f ' "$first"
     awk '{ printf "%.2f %.2f %d\n", $1, $2 + $3, $4 }' "$tmp/t"
@@ -59,24 +75,28 @@ best2() {
 
 json=$(stat -c %s "$f")
 printf 'trace %s: %.0f MB\n\n' "$(basename "$f")" "$(echo "$json / 1000000" | bc -l)"
-printf '%-34s %9s %9s %9s %9s\n' "" "screen s" "wall s" "CPU s" "RSS MB"
+printf '%-34s %10s %9s %9s %9s\n' "" "output s" "wall s" "CPU s" "RSS MB"
 
 rm -rf "$XDG_CACHE_HOME"
 set -- $(timed "$tt" report -q --no-cache "$f")
-printf '%-34s %9s %9s %9s %9d\n' "report -q, no cache" - "$1" "$2" $(($3 / 1024))
+printf '%-34s %10s %9s %9s %9d\n' "report -q, no cache" "$1" "$2" "$3" $(($4 / 1024))
 set -- $(timed "$tt" report -q "$f")
-printf '%-34s %9s %9s %9s %9d\n' "report -q, first open (writes)" - "$1" "$2" $(($3 / 1024))
+printf '%-34s %10s %9s %9s %9d\n' "report -q, first open (writes)" "$1" "$2" "$3" $(($4 / 1024))
 cache=$(cat "$XDG_CACHE_HOME"/torchtop/*.ttc | wc -c)
 set -- $(best2 timed "$tt" report -q "$f")
-rq=$1
-printf '%-34s %9s %9s %9s %9d\n' "report -q, second open (cache)" - "$1" "$2" $(($3 / 1024))
+rq=$2
+printf '%-34s %10s %9s %9s %9d\n' "report -q, second open (cache)" "$1" "$2" "$3" $(($4 / 1024))
 
+echo
+printf '%-34s %10s %9s %9s %9s\n' "" "screen s" "wall s" "CPU s" "RSS MB"
 rm -rf "$XDG_CACHE_HOME"
+set -- $(screen --no-cache)
+printf '%-34s %10s %9s %9s %9d\n' "explorer, no cache" "$1" "$2" "$3" $(($4 / 1024))
 set -- $(screen)
-printf '%-34s %9s %9s %9s %9d\n' "explorer, first open (writes)" "$1" "$2" "$3" $(($4 / 1024))
+printf '%-34s %10s %9s %9s %9d\n' "explorer, first open (writes)" "$1" "$2" "$3" $(($4 / 1024))
 set -- $(best2 screen)
 sc=$1
-printf '%-34s %9s %9s %9s %9d\n' "explorer, second open (cache)" "$1" "$2" "$3" $(($4 / 1024))
+printf '%-34s %10s %9s %9s %9d\n' "explorer, second open (cache)" "$1" "$2" "$3" $(($4 / 1024))
 
 echo
 ratio=$(echo "$cache / $json" | bc -l)
