@@ -25,19 +25,24 @@ first=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# best-of-3 wall seconds and the peak RSS (KB) of a command
+# best-of-3 wall seconds, the peak RSS (KB) and the least CPU seconds (user
+# + system: the steadier figure on a shared machine) of a command
 measure() {
-    best="" rss=0
+    best="" rss=0 cpu=""
     for i in 1 2 3; do
-        /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" >/dev/null 2>&1 || true
-        read -r s m <"$tmp/t"
+        /usr/bin/time -f "%e %M %U %S" -o "$tmp/t" "$@" >/dev/null 2>&1 || true
+        read -r s m u y <"$tmp/t"
+        c=$(echo "$u + $y" | bc)
         if [ -z "$best" ] || [ "$(echo "$s < $best" | bc)" = 1 ]; then best=$s; fi
+        if [ -z "$cpu" ] || [ "$(echo "$c < $cpu" | bc)" = 1 ]; then cpu=$c; fi
         [ "$m" -gt "$rss" ] && rss=$m
     done
-    echo "$best $rss"
+    echo "$best $rss $cpu"
 }
 
-printf '%-42s %9s %9s %8s %8s %9s %7s\n' trace "JSON MB" "torchtop" "RSS MB" "python" "RSS MB" ratio
+python3 --version
+printf '%-42s %9s %9s %7s %8s %8s %7s %9s %7s %7s\n' trace "JSON MB" "torchtop" "CPU s" "RSS MB" \
+    "python" "CPU s" "RSS MB" ratio "CPU x"
 for orig in "$@"; do
     for style in kineto python; do
         f=$orig
@@ -49,12 +54,13 @@ for orig in "$@"; do
         fi
         size=$(gzip -dcf "$f" | wc -c)
         set -- $(measure "$tt" report -q "$f")
-        t_tt=$1 r_tt=$2
+        t_tt=$1 r_tt=$2 c_tt=$3
         set -- $(measure python3 -c 'import json,gzip,sys; f=sys.argv[1]; json.load(gzip.open(f) if f.endswith(".gz") else open(f))' "$f")
-        t_py=$1 r_py=$2
-        printf '%-42s %9.1f %8.3fs %8.1f %7.2fs %9.1f %6.1fx\n' "$name" \
-            "$(echo "$size / 1000000" | bc -l)" "$t_tt" "$(echo "$r_tt / 1024" | bc -l)" "$t_py" \
-            "$(echo "$r_py / 1024" | bc -l)" "$(echo "$t_py / $t_tt" | bc -l)"
+        t_py=$1 r_py=$2 c_py=$3
+        printf '%-42s %9.1f %8.3fs %7.2f %8.1f %7.2fs %7.2f %9.1f %6.1fx %6.1fx\n' "$name" \
+            "$(echo "$size / 1000000" | bc -l)" "$t_tt" "$c_tt" "$(echo "$r_tt / 1024" | bc -l)" \
+            "$t_py" "$c_py" "$(echo "$r_py / 1024" | bc -l)" "$(echo "$t_py / $t_tt" | bc -l)" \
+            "$(echo "$c_py / $c_tt" | bc -l)"
         if [ "$style" = python ]; then rm -f "$f"; fi
     done
 done

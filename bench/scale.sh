@@ -7,7 +7,7 @@
 #              (the numbers as Kineto writes them) and python (the events as
 #              json.dumps rewrites them: 17-digit shortest floats, ", "),
 #              then the two side by side.
-# Each row: wall time, MB/s, events/s, peak RSS, the I/O floor of the same
+# Each row: wall time, CPU time (user + system), MB/s, events/s, peak RSS, the I/O floor of the same
 # file (cat | wc -c, or gzip -dc | wc -c) and the time as a multiple of the
 # series' first size (linear scaling: 1G = 16 x 64M).
 #
@@ -30,9 +30,9 @@ tmp=${TMPDIR:-/tmp}/torchtop-scale.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
-secs() { # wall seconds and peak RSS (KB) of a command (output discarded)
-    /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || true
-    cat "$tmp/t"
+secs() { # wall seconds, peak RSS (KB) and CPU seconds (user + system) of a command
+    /usr/bin/time -f "%e %M %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || true
+    awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$tmp/t"
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -47,8 +47,8 @@ for kind in $series; do
         label=$kind
         [ "$style" = - ] || label="$kind $style"
         echo
-        printf '%-16s %9s %9s %8s %9s %11s %8s %9s %6s %6s\n' "$label" "JSON MB" events "load s" \
-            "MB/s" "events/s" "RSS MB" "floor s" floor x1st
+        printf '%-16s %9s %9s %8s %7s %9s %11s %8s %9s %6s %6s\n' "$label" "JSON MB" events \
+            "load s" "CPU s" "MB/s" "events/s" "RSS MB" "floor s" floor x1st
         t_first=""
         for spec in "$@"; do
             case $spec in
@@ -69,14 +69,14 @@ for kind in $series; do
             cat "$f" >/dev/null
             set -- $(secs sh -c "$floor \"\$1\" | wc -c" sh "$f") "$@"
             t_floor=$1
-            shift 2
+            shift 3
             set -- $(secs "$tt" report -q -o /dev/null "$f") "$@"
-            t=$1 rss=$2
-            shift 2
+            t=$1 rss=$2 cpu=$3
+            shift 3
             [ -n "$t_first" ] || t_first=$t
             [ "$style" = - ] || echo "$spec $t" >>"$tmp/side-$style"
-            printf '%-16s %9.1f %9d %8.2f %9.0f %11.0f %8.1f %9.2f %5.1fx %5.1fx\n' "$spec" \
-                "$(echo "$json / 1000000" | bc -l)" "$events" "$t" \
+            printf '%-16s %9.1f %9d %8.2f %7.2f %9.0f %11.0f %8.1f %9.2f %5.1fx %5.1fx\n' "$spec" \
+                "$(echo "$json / 1000000" | bc -l)" "$events" "$t" "$cpu" \
                 "$(echo "$json / 1000000 / $t" | bc -l)" "$(echo "$events / $t" | bc -l)" \
                 "$(echo "$rss / 1024" | bc -l)" "$t_floor" "$(echo "$t / $t_floor" | bc -l)" \
                 "$(echo "$t / $t_first" | bc -l)"
