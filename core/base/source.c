@@ -254,6 +254,22 @@ static ssize_t read_decoded(struct source *src, void *buf, size_t cap, struct er
     ssize_t got;
     if (src->gzip) {
         got = read_gzip(src, buf, cap, err);
+    } else if (!src->mem && src->inbuf_pos == src->inbuf_len && !src->in_eof && cap >= INBUF_SIZE) {
+        /* A large read with nothing buffered goes straight into the
+         * caller's buffer: no copy through inbuf. */
+        ssize_t n;
+        do
+            n = read(src->fd, buf, cap);
+        while (n < 0 && errno == EINTR);
+        if (n < 0) {
+            errinfo_set(err, ST_IO, src->name, (int64_t)src->in_done, "read failed: %s",
+                        strerror(errno));
+            return -1;
+        }
+        if (n == 0)
+            src->in_eof = true;
+        src->in_done += (uint64_t)n;
+        got = n;
     } else {
         if (!fill_raw(src, 1, err))
             return -1;
