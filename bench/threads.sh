@@ -56,6 +56,8 @@ done
 printf '%-10s %8s %8s %8s %8s\n' threads "load s" "index s" "wall s" "cpu s"
 printf '%-10s %8s %8s %8s %8s\n' 1 "$l1" "$i1" "$w1" "$c1"
 printf '%-10s %8s %8s %8s %8s\n' 2 "$l2" "$i2" "$w2" "$c2"
-printf '%-10s %8.2f %8.2f %8.2f\n' "1/2" "$(echo "$l1 / $l2" | bc -l)" \
-    "$(echo "$i1 / $i2" | bc -l)" "$(echo "$w1 / $w2" | bc -l)"
+# The index runs inside the load phase (report indexes while loading), so
+# its own phase takes 0 s: a phase of 0 s has no ratio.
+ratio() { if [ "$(echo "$2 > 0" | bc)" = 1 ]; then printf '%8.2f' "$(echo "$1 / $2" | bc -l)"; else printf '%8s' -; fi; }
+printf '%-10s %s %s %s\n' "1/2" "$(ratio "$l1" "$l2")" "$(ratio "$i1" "$i2")" "$(ratio "$w1" "$w2")"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
