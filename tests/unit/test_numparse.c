@@ -248,6 +248,48 @@ static void test_random_text(void **state)
     }
 }
 
+/* Digits read eight at a time: every length from 1 to 40, a dot at each
+ * place, leading zeros after it; and a byte that is not a digit at each
+ * place refuses the text. */
+static void test_digit_blocks(void **state)
+{
+    (void)state;
+    static const char digits[] = "9876543210123456789098765432101234567890";
+    char buf[96];
+    for (int n = 1; n <= 40; n++) {
+        for (int dot = 0; dot <= n; dot++) {
+            for (int zeros = 0; zeros <= 9; zeros += 9) {
+                int len = 0;
+                for (int k = 0; k < n; k++) {
+                    if (k == dot) {
+                        buf[len++] = '.';
+                        for (int z = 0; z < zeros; z++)
+                            buf[len++] = '0';
+                    }
+                    buf[len++] = digits[k];
+                }
+                buf[len] = '\0';
+                if (buf[0] == '.' || (buf[0] == '0' && len > 1 && buf[1] != '.'))
+                    continue;
+                check(buf);
+                for (int bad = 0; bad < len; bad++) {
+                    char c = buf[bad];
+                    if (c == '.')
+                        continue;
+                    static const char others[] = {'/', ':', 'a', '\x80', '\xb9', ' '};
+                    for (size_t o = 0; o < sizeof(others); o++) {
+                        buf[bad] = others[o];
+                        double v;
+                        if (numparse_json(buf, (size_t)len, &v))
+                            fail_msg("accepted %.*s", len, buf);
+                    }
+                    buf[bad] = c;
+                }
+            }
+        }
+    }
+}
+
 /* Halfway points between neighbouring doubles and the numbers next to them,
  * written with the exact decimal expansion glibc prints ("%.*e"). */
 static void test_halfway(void **state)
@@ -319,9 +361,10 @@ int main(void)
 {
     setlocale(LC_NUMERIC, "C");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixed),       cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_random_bits), cmocka_unit_test(test_random_text),
-        cmocka_unit_test(test_halfway),     cmocka_unit_test(test_locale),
+        cmocka_unit_test(test_fixed),        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_random_bits),  cmocka_unit_test(test_random_text),
+        cmocka_unit_test(test_halfway),      cmocka_unit_test(test_locale),
+        cmocka_unit_test(test_digit_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
