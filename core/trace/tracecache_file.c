@@ -236,6 +236,12 @@ static void put_section(struct tc_writer *w, enum tc_section_id id, const void *
 {
     static const char zeros[TC_ALIGN];
     put_bytes(w, zeros, (TC_ALIGN - w->at % TC_ALIGN) % TC_ALIGN);
+    if (w->ok && w->stop && *w->stop) {
+        w->ok = false;
+        w->err = ECANCELED;
+    }
+    if (!w->ok)
+        return; /* failed or stopped: no checksum to take */
     w->sec[id] = (struct tc_section){
         .id = id,
         .elsize = (uint32_t)elsize,

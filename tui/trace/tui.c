@@ -698,11 +698,12 @@ int tui_main(const struct tui_opts *o)
     a.v.t = NULL;
     app_done(&a);
     term_close();
-    bgviews_stop(bg);
     /* A quit does not wait for the cache: its write is abandoned (the
-     * cache is then whole or not there). A script's run waits for it, so
-     * that what it leaves does not depend on timing. */
+     * cache is then whole or not there), before the wait for the views'
+     * worker, which may be in the middle of a view. A script's run waits
+     * for it, so that what it leaves does not depend on timing. */
     char *later_notes = tracecache_later_finish(later, !headless);
+    bgviews_stop(bg);
     trace_free(t);
     print_cache_notes(&ld);
     if (later_notes)
