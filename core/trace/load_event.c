@@ -617,67 +617,76 @@ static bool pack_args(struct worker *w, const cJSON *args, const char *text, siz
 /* Events                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* The keys of an event the loader reads. keys has bit i set for each key
+ * of event_key index i present; odd is set when a key is not one of them,
+ * or comes twice (the event then keeps its text: rebuildable). */
 struct fields {
     const cJSON *ph, *cat, *name, *pid, *tid, *ts, *dur, *args, *id, *bp, *scope;
+    unsigned keys;
+    bool odd;
 };
 
+/* Whether k is the short key lit: compared byte by byte, up to k's end
+ * (every key of every event goes through here: no call). */
+static inline bool key_is(const char *k, const char *lit)
+{
+    size_t i = 0;
+    for (; lit[i]; i++)
+        if (k[i] != lit[i])
+            return false;
+    return k[i] == '\0';
+}
+
+/* Index of a key the export writes: ph cat name pid tid ts args dur s id
+ * bp are 0..10; -1 for any other. */
+static int event_key(const char *k)
+{
+    if (!k)
+        return -1;
+    switch (k[0]) {
+    case 'p':
+        return key_is(k, "ph") ? 0 : key_is(k, "pid") ? 3 : -1;
+    case 'c':
+        return key_is(k, "cat") ? 1 : -1;
+    case 'n':
+        return key_is(k, "name") ? 2 : -1;
+    case 't':
+        return key_is(k, "tid") ? 4 : key_is(k, "ts") ? 5 : -1;
+    case 'a':
+        return key_is(k, "args") ? 6 : -1;
+    case 'd':
+        return key_is(k, "dur") ? 7 : -1;
+    case 's':
+        return k[1] == '\0' ? 8 : -1;
+    case 'i':
+        return key_is(k, "id") ? 9 : -1;
+    case 'b':
+        return key_is(k, "bp") ? 10 : -1;
+    default:
+        return -1;
+    }
+}
+
+/* Where f keeps the value of the key of event_key index i. */
+static const cJSON **field_slot(struct fields *f, int i)
+{
+    const cJSON **slots[] = {&f->ph,   &f->cat, &f->name,  &f->pid, &f->tid, &f->ts,
+                             &f->args, &f->dur, &f->scope, &f->id,  &f->bp};
+    return slots[i];
+}
+
+/* The event's keys: the first value of each. */
 static void collect_fields(const cJSON *obj, struct fields *f)
 {
     memset(f, 0, sizeof(*f));
     for (const cJSON *c = obj->child; c; c = c->next) {
-        const char *k = c->string;
-        if (!k)
+        int i = event_key(c->string);
+        if (i < 0 || (f->keys & (1u << i))) {
+            f->odd = true;
             continue;
-        switch (k[0]) {
-        case 'p':
-            if (strcmp(k, "ph") == 0) {
-                if (!f->ph)
-                    f->ph = c;
-            } else if (strcmp(k, "pid") == 0) {
-                if (!f->pid)
-                    f->pid = c;
-            }
-            break;
-        case 'c':
-            if (strcmp(k, "cat") == 0 && !f->cat)
-                f->cat = c;
-            break;
-        case 'n':
-            if (strcmp(k, "name") == 0 && !f->name)
-                f->name = c;
-            break;
-        case 't':
-            if (strcmp(k, "tid") == 0) {
-                if (!f->tid)
-                    f->tid = c;
-            } else if (strcmp(k, "ts") == 0) {
-                if (!f->ts)
-                    f->ts = c;
-            }
-            break;
-        case 'd':
-            if (strcmp(k, "dur") == 0 && !f->dur)
-                f->dur = c;
-            break;
-        case 'a':
-            if (strcmp(k, "args") == 0 && !f->args)
-                f->args = c;
-            break;
-        case 'i':
-            if (strcmp(k, "id") == 0 && !f->id)
-                f->id = c;
-            break;
-        case 'b':
-            if (strcmp(k, "bp") == 0 && !f->bp)
-                f->bp = c;
-            break;
-        case 's':
-            if (strcmp(k, "s") == 0 && !f->scope)
-                f->scope = c;
-            break;
-        default:
-            break;
         }
+        f->keys |= 1u << i;
+        *field_slot(f, i) = c;
     }
 }
 
@@ -894,53 +903,19 @@ static bool id_exact(const cJSON *item, int64_t num, uint32_t text, bool *quoted
     return cJSON_IsString(item) && strcmp(buf, item->valuestring) == 0;
 }
 
-/* Index of a key the export writes: ph cat name pid tid ts args dur s id
- * bp are 0..10; -1 for any other. */
-static int event_key(const char *k)
-{
-    if (!k)
-        return -1;
-    switch (k[0]) {
-    case 'p':
-        return strcmp(k, "ph") == 0 ? 0 : strcmp(k, "pid") == 0 ? 3 : -1;
-    case 'c':
-        return strcmp(k, "cat") == 0 ? 1 : -1;
-    case 'n':
-        return strcmp(k, "name") == 0 ? 2 : -1;
-    case 't':
-        return strcmp(k, "tid") == 0 ? 4 : strcmp(k, "ts") == 0 ? 5 : -1;
-    case 'a':
-        return strcmp(k, "args") == 0 ? 6 : -1;
-    case 'd':
-        return strcmp(k, "dur") == 0 ? 7 : -1;
-    case 's':
-        return k[1] == '\0' ? 8 : -1;
-    case 'i':
-        return strcmp(k, "id") == 0 ? 9 : -1;
-    case 'b':
-        return strcmp(k, "bp") == 0 ? 10 : -1;
-    default:
-        return -1;
-    }
-}
-
 /* Whether the export (export.c) rebuilds the event exactly from what the
  * loader keeps: "ph", "cat" (when not empty), "name", "pid", "tid", "ts",
  * "dur" (X), "s": "t" (instants) and "args"; flow points "id" and "bp":
  * "e". Any other key, a key twice, or a value that would not be written
  * back as it was read makes the event keep its text (event.raw).
  * *quoted gets bit 0 for a quoted pid, bit 1 for a quoted tid. */
-static bool rebuildable(const cJSON *obj, const struct fields *f, char ph, const struct rowkey *key,
-                        int64_t ts, int64_t dur, uint8_t *quoted)
+static bool rebuildable(const struct fields *f, char ph, const struct rowkey *key, int64_t ts,
+                        int64_t dur, uint8_t *quoted)
 {
     bool flow = ph == 's' || ph == 't' || ph == 'f';
-    unsigned seen = 0;
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        int k = event_key(c->string);
-        if (k < 0 || (seen & (1u << k)))
-            return false;
-        seen |= 1u << k;
-    }
+    if (f->odd)
+        return false;
+    unsigned seen = f->keys;
     bool allowed = (!(seen & (1u << 6)) || !flow) && (!(seen & (1u << 7)) || ph == 'X') &&
                    (!(seen & (1u << 8)) || ph == 'i' || ph == 'I') && (!(seen & (3u << 9)) || flow);
     if (!allowed || strlen(f->ph->valuestring) != 1 || !f->name || !cJSON_IsString(f->name))
@@ -1067,7 +1042,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
         add_flow(w, &f, ph, row, ts, out);
         VEC_PUSH(&out->held, (uint32_t)out->ev.n);
         struct flow *fl = &out->flows.v[out->flows.n - 1];
-        if (exact && rebuildable(obj, &f, ph, &key, ts, 0, &quoted))
+        if (exact && rebuildable(&f, ph, &key, ts, 0, &quoted))
             fl->quoted =
                 (uint8_t)((quoted & 1 ? FLOW_PID_QUOTED : 0) | (quoted & 2 ? FLOW_TID_QUOTED : 0));
         else
@@ -1106,7 +1081,7 @@ static void convert_event(struct worker *w, const cJSON *obj, const char *text, 
         e->kind = (uint8_t)(kind = EVK_KERNEL);
     uint16_t flags = 0;
     e->aux = add_aux(kind, &h, name, out, &flags);
-    if (exact && rebuildable(obj, &f, ph, &key, ts, dur, &quoted))
+    if (exact && rebuildable(&f, ph, &key, ts, dur, &quoted))
         flags |= (quoted & 1 ? EVF_PID_QUOTED : 0) | (quoted & 2 ? EVF_TID_QUOTED : 0);
     else
         e->raw = keep_raw(w, orig, len, offset, ph == 'M', out);
