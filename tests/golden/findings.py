@@ -24,7 +24,8 @@ from checks import check, summary
 
 TT = None
 SCHEMA = ["kind", "rank", "region", "saving_us", "saving_pct", "statement", "evidence"]
-RULES = ["sync", "data-loading", "copy", "launch-bound", "exposed-comm", "cpu-bound"]
+RULES = ["sync", "data-loading", "copy", "launch-bound", "exposed-comm", "cpu-bound",
+         "far-from-roofline", "recompute", "straggler"]
 # what-if rules whose edges include every edge a finding's rule can take
 # (docs/metrics.md §20): the finding's saving is at most theirs
 BOUNDS = {
@@ -35,6 +36,8 @@ BOUNDS = {
                      "gpu_kernel_kernel_overhead=0"],
     "exposed-comm": ["gpu_communication_bound=0"],
     "cpu-bound": ["cpu_bound=0"],
+    "far-from-roofline": ["gpu_compute_bound=0"],
+    "recompute": ["gpu_compute_bound=0"],
 }
 
 
@@ -149,6 +152,45 @@ def check_trace(path, golden):
             check(bool(r["note"]), "%s: rule %s not run without a reason" % (name, r["kind"]))
 
 
+def csv_rows(text, table):
+    """The rows of one table of a CSV report (the whole text when it has
+    one table, written without its name line), as dicts."""
+    part = text.split("# %s\n" % table, 1)
+    body = part[1] if len(part) == 2 else text
+    return list(csv.DictReader(io.StringIO(body.split("\n# ", 1)[0])))
+
+
+def check_recompute(shared):
+    """The recompute rule's whole-trace GPU time equals the recomputed ops'
+    kernel time of `report --recompute -t ops` and is within 5 % of
+    TraceLens's is_recompute ops (its ops_summary)."""
+    name = "tracelens-mi300-resnet-ddp-8rank-rank0"
+    path = os.path.join(shared, "traces", name + ".json.gz")
+    oracle = os.path.join(shared, "oracle", name, "recompute", "ops_summary.csv")
+    if not os.path.exists(path) or not os.path.exists(oracle):
+        check(False, "missing %s or %s" % (path, oracle))
+        return
+    tabs, err = findings_json(path)
+    if tabs is None:
+        check(False, "recompute: %s" % err[:200])
+        return
+    row = [r for r in tabs["findings_rules"]["rows"] if r["kind"] == "recompute"][0]
+    note = row["note"] or ""
+    check(row["status"] == "ran" and "µs of GPU time in the trace" in note,
+          "recompute: status %s, note %s" % (row["status"], note))
+    mine = int(note.split("recomputed ops run ")[1].split(" ")[0]) if "run " in note else -1
+    with open(oracle) as f:
+        tl = sum(float(r["total_direct_kernel_time_sum"]) for r in csv.DictReader(f)
+                 if r["is_recompute"] == "True")
+    rc, out, _ = run("report", "-q", "--no-header", "-f", "csv", "--recompute", "-t", "ops", path)
+    ops = sum(float(r["total_direct_kernel_time_sum"]) for r in csv_rows(out, "ops")
+              if r.get("is_recompute") == "True")
+    print("recompute GPU time: findings %d µs, report --recompute -t ops %.0f µs, TraceLens "
+          "%.0f µs" % (mine, ops, tl))
+    check(abs(mine - ops) <= 1, "recompute: findings %d µs, ops table %.0f µs" % (mine, ops))
+    check(abs(mine - tl) <= 0.05 * tl, "recompute: findings %d µs, TraceLens %.0f µs" % (mine, tl))
+
+
 def check_generated(tmp):
     """A generated trace has nothing worth fixing above 2 % of the step."""
     path = os.path.join(tmp, "plain.json")
@@ -164,9 +206,10 @@ def check_generated(tmp):
 
 # each injected problem (torchtop gen --inject) and the rule that finds it
 INJECTED = {"sync": "sync", "small-kernels": "launch-bound", "cpu-bound": "cpu-bound",
-            "pageable-copy": "copy", "data-loading": "data-loading"}
+            "pageable-copy": "copy", "data-loading": "data-loading",
+            "misaligned-gemm": "far-from-roofline"}
 DEFAULT_US = {"sync": 2000, "small-kernels": 1000, "cpu-bound": 3000, "pageable-copy": 2000,
-              "data-loading": 5000}
+              "data-loading": 5000, "misaligned-gemm": 2000}
 
 
 def check_injected(tmp, specs, extra=()):
@@ -200,7 +243,7 @@ def check_injected(tmp, specs, extra=()):
 
 
 def check_inject_usage():
-    for bad in ["nosuch", "sync:0", "sync:x", "cpu-bound:99999999999"]:
+    for bad in ["nosuch", "sync:0", "sync:x", "cpu-bound:99999999999", "misaligned-gemm:-5"]:
         rc, _, err = run("gen", "--inject", bad, "-o", os.devnull)
         check(rc == 64 and "--inject" in err, "gen --inject %s: exit %d: %s" % (bad, rc, err))
 
@@ -219,6 +262,7 @@ def main():
     check(len(traces) > 0, "no shared traces in %s" % args.shared)
     for p in traces:
         check_trace(p, golden)
+    check_recompute(args.shared)
     with tempfile.TemporaryDirectory() as tmp:
         check_generated(tmp)
         for kind in INJECTED:
@@ -227,6 +271,8 @@ def main():
                              ("pageable-copy", 1000)])
         check_injected(tmp, [("data-loading", 6000), ("small-kernels", 3000)], ["--steps", "4"])
         check_injected(tmp, [("sync", 3000), ("small-kernels", 1500)], ["--seed", "7", "--conv"])
+        check_injected(tmp, [("misaligned-gemm", 6000), ("cpu-bound", 3000), ("sync", 1500)])
+        check_injected(tmp, [("misaligned-gemm", 500)], ["--seed", "3", "--steps", "4"])
     check_inject_usage()
     text = "".join(line + "\n" for line in sorted(golden))
     if os.environ.get("UPDATE_EXPECTED"):
