@@ -151,7 +151,8 @@ const char *find_rule_cannot(enum finding_kind k, const struct trace *t, bool ha
         return "no activation checkpointing: no recompute_fn frame (torch/utils/checkpoint.py) "
                "in the trace, or Python frames not recorded (with_stack=True)";
     if (k == FK_STRAGGLER)
-        return "one trace: stragglers are found on a job (report -t findings TRACE... or DIR)";
+        return "stragglers are found across a job's ranks, not in one rank's trace (report -t "
+               "findings TRACE... or DIR)";
     return NULL;
 }
 

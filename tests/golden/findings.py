@@ -242,6 +242,78 @@ def check_injected(tmp, specs, extra=()):
               "%s: not the first finding" % what)
 
 
+def job_tables(args):
+    rc, out, err = run("report", "-q", "--no-header", "-f", "json", "-t", "findings,stragglers",
+                       *args)
+    if rc:
+        return None, err
+    return {t["name"]: t for t in json.loads(out)["tables"]}, err
+
+
+def check_job(what, args, golden=None, injected=None):
+    """Findings on a job: each rank's findings, the rank column filled, equal
+    to those of its trace alone; the straggler finding names the rank
+    `-t stragglers` names, with evidence, a saving at most its step and, on
+    a generated job, within 10 % of the injected waiting."""
+    tabs, err = job_tables(args)
+    check(tabs is not None, "%s: %s" % (what, err[:200]))
+    if not tabs:
+        return
+    rows = tabs["findings"]["rows"]
+    check([c["name"] for c in tabs["findings"]["columns"]] == ["rank"] + [
+        c for c in SCHEMA if c != "rank"], "%s: columns %s" % (what, tabs["findings"]["columns"]))
+    strag = [r for r in rows if r["kind"] == "straggler"]
+    note = " ".join(tabs["stragglers"]["notes"])
+    named = int(note.split("most often: rank ")[1].split()[0]) if "most often: rank" in note else None
+    check(len(strag) == 1, "%s: %d straggler rows" % (what, len(strag)))
+    if strag:
+        r = strag[0]
+        print("%s: straggler rank %s, %d µs/step (%.1f %%)" % (what, r["rank"], r["saving_us"],
+                                                             r["saving_pct"]))
+        check(r["rank"] == named, "%s: straggler rank %s, -t stragglers %s" % (what, r["rank"],
+                                                                                named))
+        check(bool(r["evidence"]) and "while the others wait" in r["evidence"],
+              "%s: straggler evidence %r" % (what, r["evidence"]))
+        check(0 < r["saving_pct"] <= 100.0, "%s: straggler %s %%" % (what, r["saving_pct"]))
+        if injected:
+            check(abs(r["saving_us"] - injected) <= 0.1 * injected,
+                  "%s: straggler saves %d µs, injected %d µs" % (what, r["saving_us"], injected))
+        if golden is not None:
+            golden.append("%s\tstraggler\t%d\t%d\t%.1f\t%s" % (what, r["rank"], r["saving_us"],
+                                                              r["saving_pct"],
+                                                              top_key(r["evidence"])))
+    # every rank's own findings, as on its trace alone
+    files = [a for a in args if os.path.isfile(a)] or sorted(
+        glob.glob(os.path.join(args[0], "rank-*.json")))
+    for f in files[:2]:
+        alone, _ = findings_json(f)
+        if not alone:
+            continue
+        rank = json.load(open(f)).get("distributedInfo", {}).get("rank")
+        mine = [(r["kind"], r["saving_us"]) for r in rows
+                if r["rank"] == rank and r["kind"] != "straggler"]
+        theirs = [(r["kind"], r["saving_us"]) for r in alone["findings"]["rows"]]
+        check(mine == theirs, "%s: rank %s findings %s, alone %s" % (what, rank, mine, theirs))
+
+
+def check_jobs(tmp, shared, golden):
+    for n, extra, us in [(8, [], 1200), (4, ["--steps", "3", "--straggler", "1"], 400),
+                         (2, ["--collectives", "6"], 3000)]:
+        d = os.path.join(tmp, "job%d" % n)
+        args = ["gen", "--ranks", str(n), "-o", d, *extra, "--inject",
+                "straggler" if us == 1200 else "straggler:%d" % us]
+        rc, _, err = run(*args)
+        check(rc == 0, "%s: %s" % (" ".join(args), err[:200]))
+        check_job(" ".join(args[1:3] + args[5:]), [d], injected=us)
+    dlrm = sorted(glob.glob(os.path.join(shared, "traces", "param-dlrm-v100-8rank-rank*.json")))
+    check(len(dlrm) == 8, "DLRM job: %d traces" % len(dlrm))
+    if dlrm:
+        check_job("param-dlrm-v100-8rank (job)", dlrm, golden)
+    for bad in ["straggler:0", "nosuch", "straggler:x"]:
+        rc, _, err = run("gen", "--ranks", "2", "--inject", bad, "-o", os.path.join(tmp, "bad"))
+        check(rc == 64, "gen --ranks 2 --inject %s: exit %d: %s" % (bad, rc, err[:100]))
+
+
 def check_inject_usage():
     for bad in ["nosuch", "sync:0", "sync:x", "cpu-bound:99999999999", "misaligned-gemm:-5"]:
         rc, _, err = run("gen", "--inject", bad, "-o", os.devnull)
@@ -274,6 +346,8 @@ def main():
         check_injected(tmp, [("misaligned-gemm", 6000), ("cpu-bound", 3000), ("sync", 1500)])
         check_injected(tmp, [("misaligned-gemm", 500)], ["--seed", "3", "--steps", "4"])
     check_inject_usage()
+    with tempfile.TemporaryDirectory() as tmp:
+        check_jobs(tmp, args.shared, golden)
     text = "".join(line + "\n" for line in sorted(golden))
     if os.environ.get("UPDATE_EXPECTED"):
         with open(args.expected, "w") as f:
