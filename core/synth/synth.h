@@ -43,6 +43,7 @@ enum synth_inject {
     SI_PAGEABLE_COPY,   /* a host-to-device copy from pageable memory */
     SI_DATA_LOADING,    /* an enumerate(DataLoader) op while the GPU idles */
     SI_MISALIGNED_GEMM, /* a GEMM with dims not a multiple of 8, slower by a known time */
+    SI_RECOMPUTE,       /* a checkpointed forward op run again in the backward pass */
     SI__COUNT
 };
 

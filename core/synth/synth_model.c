@@ -69,6 +69,7 @@ const char *const synth_py_names[PY__COUNT] = {
     [PY_INJ_MASK] = "train.py(71): build_attention_mask",
     [PY_INJ_EMA] = "train.py(104): ema_update",
     [PY_INJ_PROJ] = "model.py(131): project_vocab_slice",
+    [PY_INJ_RECOMPUTE] = "torch/utils/checkpoint.py(1553): recompute_fn",
 };
 
 const char *const synth_module_names[MOD__COUNT] = {

@@ -207,9 +207,10 @@ def check_generated(tmp):
 # each injected problem (torchtop gen --inject) and the rule that finds it
 INJECTED = {"sync": "sync", "small-kernels": "launch-bound", "cpu-bound": "cpu-bound",
             "pageable-copy": "copy", "data-loading": "data-loading",
-            "misaligned-gemm": "far-from-roofline"}
+            "misaligned-gemm": "far-from-roofline", "recompute": "recompute"}
 DEFAULT_US = {"sync": 2000, "small-kernels": 1000, "cpu-bound": 3000, "pageable-copy": 2000,
-              "data-loading": 5000, "misaligned-gemm": 2000}
+              "data-loading": 5000, "misaligned-gemm": 2000,
+              "recompute": 1500}
 
 
 def check_injected(tmp, specs, extra=()):
@@ -345,6 +346,8 @@ def main():
         check_injected(tmp, [("sync", 3000), ("small-kernels", 1500)], ["--seed", "7", "--conv"])
         check_injected(tmp, [("misaligned-gemm", 6000), ("cpu-bound", 3000), ("sync", 1500)])
         check_injected(tmp, [("misaligned-gemm", 500)], ["--seed", "3", "--steps", "4"])
+        check_injected(tmp, [("recompute", 4000), ("misaligned-gemm", 2500), ("sync", 1000)],
+                       ["--seed", "5"])
     check_inject_usage()
     with tempfile.TemporaryDirectory() as tmp:
         check_jobs(tmp, args.shared, golden)
