@@ -9,6 +9,11 @@ golden file (tests/golden/findings.expected; UPDATE_EXPECTED=1 rewrites
 it). On generated traces: nothing above 2 % of the step without an
 injected problem; each problem `gen --inject` writes, alone and several
 together, found by its rule within 10 % of its size and ranked by size.
+The recompute rule's whole-trace GPU time against `report --recompute -t
+ops` and TraceLens's is_recompute ops (MI300 ResNet DDP). On jobs (`gen
+--ranks N --inject straggler:US`, the eight DLRM ranks): each rank's
+findings as on its trace alone, and the straggler finding naming the rank
+`-t stragglers` names, within 10 % of the injected waiting.
 Prints 'N passed, N failed'."""
 import argparse
 import csv
