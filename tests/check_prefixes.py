@@ -44,6 +44,8 @@ PREFIXES = {
     "hta_report_launch": ["hta_report_"],
     "critpath_whatif": ["critpath_"],
     "find_rules": ["find_rule_"],
+    "find_roof": ["find_roof_"],
+    "job_findings": ["job_findings_"],
     "find_table": ["findings_"],
     "synth_inject": ["sim_inject_", "smodel_"],
     "tracecache_file": ["tracecache_"],

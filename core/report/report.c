@@ -154,9 +154,8 @@ static bool build_memory(struct analysis *a, const struct report_opts *o, struct
 static bool build_findings(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
-    (void)o;
     struct findings fs;
-    if (!findings_run(a->t, &fs, err))
+    if (!findings_run(a, o ? o->arch : NULL, &fs, err))
         return false;
     findings_tables(a->t, &fs, out);
     findings_free(&fs);

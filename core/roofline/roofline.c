@@ -655,22 +655,9 @@ static void put_num(struct strbuf *out, double v)
         sb_printf(out, "%.3g", v);
 }
 
-bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii)
+/* The shape part of a summary line (roofline_shape_text) from res. */
+static void put_shape(struct strbuf *out, const struct pm_result *res, const char *x)
 {
-    struct pm_result *res = xmalloc(sizeof(*res));
-    struct roofline_point pt;
-    if (!roofline_instance(r, ev, res, &pt)) {
-        free(res);
-        return false;
-    }
-    const char *x = ascii ? "x" : "\u00d7", *dot = ascii ? " - " : " \u00b7 ";
-    uint32_t k = hmap_get(&r->by_time_ev, ev);
-    const struct rf_inst *in = &r->inst.v[k];
-    const struct rf_group *g = &r->groups.v[in->group];
-    sb_puts(out, g->pseudo ? g->pseudo : trace_str(r->t, r->t->ev.v[in->ev].name));
-    if (in->bwd)
-        sb_puts(out, " (backward)");
-    sb_putc(out, ' ');
     switch (res->sheet) {
     case PM_GEMM:
     case PM_GEMM_BWD: {
@@ -718,6 +705,55 @@ bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_
         put_dims(out, pm_param(res, 0), x);
         break;
     }
+}
+
+bool roofline_shape_text(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii)
+{
+    struct pm_result *res = xmalloc(sizeof(*res));
+    bool ok = roofline_instance(r, ev, res, NULL);
+    if (ok) {
+        put_shape(out, res, ascii ? "x" : "\u00d7");
+        const char *us = strchr(res->spec, '_');
+        if (us)
+            sb_printf(out, " %s", us + 1);
+    }
+    free(res);
+    return ok;
+}
+
+size_t roofline_ninstances(const struct roofline *r)
+{
+    return r->inst.n;
+}
+
+uint32_t roofline_instance_event(const struct roofline *r, size_t i)
+{
+    return i < r->inst.n ? r->inst.v[i].time_ev : IDX_NONE;
+}
+
+uint32_t roofline_instance_op(const struct roofline *r, uint32_t ev)
+{
+    uint32_t k = hmap_get(&r->by_time_ev, ev);
+    return k == IDX_NONE ? IDX_NONE : r->inst.v[k].ev;
+}
+
+bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii)
+{
+    struct pm_result *res = xmalloc(sizeof(*res));
+    struct roofline_point pt;
+    if (!roofline_instance(r, ev, res, &pt)) {
+        free(res);
+        return false;
+    }
+    const char *x = ascii ? "x" : "\u00d7", *dot = ascii ? " - " : " \u00b7 ";
+    uint32_t k = hmap_get(&r->by_time_ev, ev);
+    const struct rf_inst *in = &r->inst.v[k];
+    const struct rf_group *g = &r->groups.v[in->group];
+    sb_puts(out, g->pseudo ? g->pseudo : trace_str(r->t, r->t->ev.v[in->ev].name));
+    if (in->bwd)
+        sb_puts(out, " (backward)");
+    sb_putc(out, ' ');
+    put_shape(out, res, x);
     const char *us = strchr(res->spec, '_');
     if (us)
         sb_printf(out, " %s", us + 1);

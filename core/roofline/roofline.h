@@ -91,6 +91,18 @@ const char *roofline_failure(const struct roofline *r, uint32_t ev);
  * sanitize before display. */
 bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii);
 
+/* The shape and dtype part of ev's summary line ("4096×4096×4096 bf16");
+ * appends nothing and returns false when ev is not a modelled instance. */
+bool roofline_shape_text(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii);
+
+/* The modelled instances: roofline_ninstances of them, instance i's event
+ * (the one roofline_instance takes: the op, or the backward node of a
+ * backward modelled through its forward op), and for such an event the op
+ * whose arguments were modelled (IDX_NONE when ev is no instance). */
+size_t roofline_ninstances(const struct roofline *r);
+uint32_t roofline_instance_event(const struct roofline *r, size_t i);
+uint32_t roofline_instance_op(const struct roofline *r, uint32_t ev);
+
 /* A roofline plot, `height` text lines of at most `width` columns (each
  * ending in '\n'), for the parameter combinations of ev's op (same sheet,
  * same name): log-log axes of FLOP/byte and TFLOP/s, the device's roof for

@@ -205,6 +205,8 @@ enum py_frame {
     PY_INJ_LOG,
     PY_INJ_MASK,
     PY_INJ_EMA,
+    PY_INJ_PROJ,
+    PY_INJ_RECOMPUTE,
     PY__COUNT
 };
 
@@ -340,6 +342,8 @@ struct model_ops {
     /* injected problems (synth_inject.c), when any is asked for */
     uint16_t inj_loader, inj_cpu, inj_log, inj_small;
     uint16_t k_inj_small, k_inj_pageable;
+    uint16_t inj_mm, k_inj_mm;
+    uint16_t inj_gelu, k_inj_gelu;
 };
 
 struct smodel {
