@@ -61,6 +61,12 @@ expect cudaStreamSynchronize
 save-display findings-header-tree-140x42.txt
 keys <BS>
 expect table 2/
+# With the critical path shown the view holds a copy with a crit column:
+# Enter still finds the finding's kind.
+keys C I j j
+expect crit µs
+keys <Enter>
+expect launch-bound: its largest evidence on the timeline
 STEPS
 n=1
 while [ $n -le 3 ]; do
@@ -98,6 +104,12 @@ keys k <Enter>
 expect instances of
 keys <BS>
 expect table 1/
+# A double click on a header line: that finding's evidence at once (the
+# copy's, in the call tree); Backspace comes back to it in the view.
+double-click 30 4
+expect instances of
+keys <BS>
+expect table 3/
 STEPS
 n=1
 while [ $n -le 3 ]; do

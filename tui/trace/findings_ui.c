@@ -156,10 +156,14 @@ static uint32_t gpu_work(struct app *a, uint32_t ev)
 
 bool findings_ui_evidence(struct app *a, const struct pane_request *req)
 {
-    const struct table *tab, *ftab = findings_table(a);
+    /* The view, not the table: with the critical path shown the view
+     * holds a copy with its crit column (tui/trace/crit_tables.h). */
+    const char *shown = app_table_view(a);
+    const struct table *tab;
     size_t row;
-    if (!ftab || req->kind != REQ_INSTANCES || !req->n || !app_table_current_row(a, &tab, &row) ||
-        tab != ftab)
+    if (req->kind != REQ_INSTANCES || !req->n || !shown ||
+        strcmp(shown, app_view_names[APP_VIEW_FINDINGS]) != 0 ||
+        !app_table_current_row(a, &tab, &row))
         return false;
     const char *kind = cell_text(tab, row, "kind");
     if (!timeline_kind(kind))
