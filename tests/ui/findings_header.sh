@@ -120,6 +120,19 @@ done
 [ "$(sed -n 2p "$tmp/dlrm.top" | cut -d' ' -f1)" = launch-bound ] ||
     fail "DLRM's second finding is not launch-bound: $(cat "$tmp/dlrm.top")"
 
+# Exposed communication (MI300 ResNet DDP, rank 0): the collective on its
+# stream's lane, the compute stream beside it.
+run_script findings-header-ddp "$TRACES/tracelens-mi300-resnet-ddp-8rank-rank0.json.gz" \
+    --size 140x42 <<'STEPS'
+expect −42.8 % exposed-comm:
+keys I <Enter>
+expect exposed-comm: its largest evidence on the timeline
+expect ncclDevKernel_Generic
+save-display findings-header-ddp-timeline-140x42.txt
+keys <BS>
+expect table 1/
+STEPS
+
 check_screen findings-header-held-140x42.txt
 check_screen findings-header-140x42.txt
 check_screen findings-header-80x24.txt
@@ -127,4 +140,5 @@ check_screen findings-header-timeline-140x42.txt
 check_screen findings-header-tree-140x42.txt
 check_screen findings-header-dlrm-140x42.txt
 check_screen findings-header-dlrm-timeline-140x42.txt
+check_screen findings-header-ddp-timeline-140x42.txt
 finish

@@ -169,8 +169,9 @@ bool findings_ui_evidence(struct app *a, const struct pane_request *req)
     if (!timeline_kind(kind))
         return false; /* the call tree, the evidence's paths only: the caller's drill */
     /* The largest evidence selected as a step back undoes, then the
-     * timeline around it: a few times its length, so that its neighbours
-     * and the gaps between them show. */
+     * timeline around it: short kernels at 16 times their fitted view, so
+     * that their neighbours and the launch gaps between them show; a
+     * collective at twice, so that what runs (or not) beside it shows. */
     size_t steps = a->hist.n;
     struct pane_request jump = {.kind = REQ_JUMP, .ev = req->evs[0]};
     app_route(a, &jump);
@@ -184,7 +185,8 @@ bool findings_ui_evidence(struct app *a, const struct pane_request *req)
     app_focus(a, PANE_TIMELINE);
     struct pane_request none = {0};
     unsigned r = pane_action(tl, &a->v, A_ZOOM_SELECTION, &none);
-    for (int k = 0; k < 4; k++)
+    int zoom_outs = strcmp(kind, findings_kind_name(FK_LAUNCH_BOUND)) == 0 ? 4 : 1;
+    for (int k = 0; k < zoom_outs; k++)
         r |= pane_action(tl, &a->v, A_ZOOM_OUT, &none);
     /* The selection stays the evidence, not what the zoom's cursor is over. */
     app_react(a, (r & ~(unsigned)R_SYNC) | R_DIRTY_ALL);
