@@ -43,7 +43,7 @@ enum action_group {
     _(A_EXPORT,         "export",         AG_GLOBAL,   "Export the selected subtree or the timeline window as a Kineto JSON trace") \
     _(A_CRITPATH,       "critical-path",  AG_GLOBAL,   "Highlight the critical path (timeline) and show its time per row (crit µs); again: hide") \
     _(A_WHATIF,         "what-if",        AG_GLOBAL,   "What-if: how much the steps' critical path shortens were the selected op or kernel 2x faster") \
-    _(A_FINDINGS,       "findings",       AG_GLOBAL,   "Findings: what to fix first, by its saving on the critical path (Enter: its evidence in the tree)") \
+    _(A_FINDINGS,       "findings",       AG_GLOBAL,   "Findings, largest saving on the critical path first; Enter: its evidence, Backspace: back") \
     _(A_MOVE_UP,        "move-up",        AG_MOVE,     "Move up")                              \
     _(A_MOVE_DOWN,      "move-down",      AG_MOVE,     "Move down")                            \
     _(A_MOVE_LEFT,      "move-left",      AG_MOVE,     "Tree: collapse or go to parent; timeline: earlier; else back") \

@@ -117,6 +117,14 @@ struct doc_ops {
      * it is still being worked out, shown only where the bar keeps its
      * numbers. NULL: none. */
     void (*header_note)(struct app *a, int width, char *out, size_t n, bool *pending);
+    /* Lines the document adds to the header below its two on a screen
+     * of this many lines (0..LAYOUT_MAX_HEADER_EXTRA): a function of the
+     * screen size alone, so that the layout stays put while what they
+     * show is worked out; draw them (n lines from line y of w); a click
+     * on line `line` of them. NULL: none. */
+    int (*header_extra_lines)(struct app *a, int lines);
+    void (*header_extra)(struct app *a, WINDOW *w, int y, int n, int cols);
+    unsigned (*header_click)(struct app *a, int line, bool dbl);
     /* The help's mode (enum help_mode) and the table views v cycles. */
     int help_mode;
     const char *const *view_names;
@@ -232,6 +240,11 @@ void app_table_set_table(struct app *a, int view, struct table *tab);
 /* The same rows with other columns (table_pane_swap_table). */
 void app_table_swap_table(struct app *a, int view, struct table *tab);
 const char *app_table_view(struct app *a);
+/* Put the cursor of the view shown on row `row` of its table (in the
+ * order the user sorted it by); false when that row is not shown. */
+bool app_table_select_row(struct app *a, size_t row);
+/* The table shown and the row of it under the cursor; false when none. */
+bool app_table_current_row(struct app *a, const struct table **tab, size_t *row);
 bool app_table_set_view(struct app *a, const char *name);
 bool app_table_sort_by(struct app *a, const char *col);
 

@@ -143,6 +143,9 @@ void chrome_header(struct app *a)
         header_line1(a, w, a->cols);
         header_line2(a, w, a->cols);
     }
+    int extra = a->lay.r[L_HEADER].h - 2;
+    if (extra > 0 && a->doc->header_extra)
+        a->doc->header_extra(a, w, 2, extra, a->cols);
     wnoutrefresh(w);
 }
 

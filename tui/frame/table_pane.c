@@ -1107,6 +1107,20 @@ bool table_pane_set_view(struct pane *p, struct view *a, const char *name)
     return false;
 }
 
+bool table_pane_select_row(struct pane *p, size_t row)
+{
+    if (!pane_is(p, &table_pane_ops))
+        return false;
+    struct tview *v = cur_view(p);
+    for (size_t i = 0; i < v->rows.n; i++)
+        if (v->rows.v[i] == row) {
+            listview_jump(&v->lv, i);
+            p->dirty = true;
+            return true;
+        }
+    return false;
+}
+
 bool table_pane_sort_by(struct pane *p, struct view *a, const char *col)
 {
     if (!pane_is(p, &table_pane_ops))

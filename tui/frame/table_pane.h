@@ -70,6 +70,9 @@ const char *table_pane_view(struct pane *p);
  * there is no such view / column (or p is not a table pane). */
 bool table_pane_set_view(struct pane *p, struct view *a, const char *name);
 bool table_pane_sort_by(struct pane *p, struct view *a, const char *col);
+/* Put the cursor on row `row` of the table shown; false when the filter
+ * hides it (or p is not a table pane). */
+bool table_pane_select_row(struct pane *p, size_t row);
 /* The table shown and the table row under the cursor; false when there is
  * none (or p is not a table pane). */
 bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row);

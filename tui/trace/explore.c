@@ -24,6 +24,7 @@
 #include "tui/trace/event_detail.h"
 #include "tui/trace/explore.h"
 #include "tui/trace/export_ui.h"
+#include "tui/trace/findings_ui.h"
 #include "tui/trace/knames.h"
 #include "tui/trace/roofline_view.h"
 #include "tui/trace/timeline_pane.h"
@@ -211,7 +212,7 @@ static unsigned route(struct app *a, struct pane_request *req)
             jump(a, req->ev);
         return R_NONE;
     case REQ_INSTANCES:
-        if (has_tree)
+        if (has_tree && !findings_ui_evidence(a, req))
             drill(a, req->evs, req->n, req->label);
         return R_NONE;
     case REQ_TRACEBACK:
@@ -307,19 +308,6 @@ static unsigned whatif_answer(struct app *a, bool wait)
     return R_DIRTY;
 }
 
-/* The findings key: the op table on the findings view, focused; Enter on
- * a finding then shows its evidence in the tree. */
-static unsigned show_findings(struct app *a)
-{
-    app_table_set_view(a, app_view_names[APP_VIEW_FINDINGS]);
-    app_focus(a, PANE_TABLE);
-    const struct table *tab = a->views[APP_VIEW_FINDINGS];
-    if (tab)
-        app_message(a, "%zu finding%s; Enter shows a finding's evidence in the tree", tab->nrows,
-                    tab->nrows == 1 ? "" : "s");
-    return R_HANDLED | R_DIRTY_ALL | R_SYNC;
-}
-
 static unsigned trace_action(struct app *a, enum action act)
 {
     switch (act) {
@@ -342,7 +330,7 @@ static unsigned trace_action(struct app *a, enum action act)
     case A_ROOFLINE:
         return roofline_view_action(a);
     case A_FINDINGS:
-        return show_findings(a);
+        return findings_ui_show(a, 0);
     default:
         return R_NONE;
     }
@@ -525,6 +513,9 @@ const struct doc_ops explore_trace_doc = {
     .back = back,
     .timeline_lines = trace_timeline_lines,
     .header_note = trace_header_note,
+    .header_extra_lines = findings_ui_header_lines,
+    .header_extra = findings_ui_header,
+    .header_click = findings_ui_header_click,
     .tick = tick,
     .busy = busy,
     .help_mode = HELP_TRACE,
