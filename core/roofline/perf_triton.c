@@ -197,8 +197,8 @@ static bool model_triton(const struct pm_ctx *c, struct pm_result *r)
 
 /* Matched by prefix (pm_find): the kernel name follows. */
 const struct pm_model pm_triton_models[] = {
-    {"triton_poi_", PM_TRITON, PM_NONE, model_triton},
-    {"triton_red_", PM_TRITON, PM_NONE, model_triton},
-    {"triton_per_", PM_TRITON, PM_NONE, model_triton},
+    {"triton_poi_", PM_TRITON, PM_NONE, model_triton, NULL},
+    {"triton_red_", PM_TRITON, PM_NONE, model_triton, NULL},
+    {"triton_per_", PM_TRITON, PM_NONE, model_triton, NULL},
 };
 const size_t pm_triton_count = ARRAY_SIZE(pm_triton_models);
