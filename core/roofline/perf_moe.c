@@ -76,19 +76,20 @@ double perf_moe_active_experts(int64_t e, int64_t topk, int64_t m)
     return (double)e * (1.0 - pow((double)(e - topk) / (double)e, (double)m));
 }
 
+/* Evaluated in TraceLens's order (left to right, as Python does), so the
+ * rounding of E_active's products is the same. */
 void perf_moe_stage_cost(bool up, const struct perf_moe_dims *d, double ibpe, double wbpe,
                          double obpe, double *flops, double *bytes)
 {
     double active = perf_moe_active_experts(d->e, d->topk, d->m);
-    double mk = (double)d->m * (double)d->k, mn = (double)d->m * (double)d->n,
-           kn = (double)d->k * (double)d->n;
+    double m = (double)d->m, k = (double)d->k, n = (double)d->n, topk = (double)d->topk;
     if (up) {
         double g = d->gated ? 2 : 1;
-        *flops = 2.0 * mk * (double)d->n * (double)d->topk * g;
-        *bytes = mk * ibpe + active * g * kn * wbpe + mn * (double)d->topk * obpe;
+        *flops = 2 * m * k * n * topk * g;
+        *bytes = m * k * ibpe + active * g * k * n * wbpe + m * n * topk * obpe;
     } else {
-        *flops = 2.0 * mn * (double)d->k * (double)d->topk;
-        *bytes = mn * (double)d->topk * ibpe + active * kn * wbpe + mk * obpe;
+        *flops = 2 * m * n * k * topk;
+        *bytes = m * n * topk * ibpe + active * n * k * wbpe + m * k * obpe;
     }
 }
 

@@ -53,15 +53,16 @@ static bool dims_from_weights(const struct shape *w1, const struct shape *w2, in
     return d->m > 0 && d->k > 0 && d->n > 0 && d->e > 0 && d->topk > 0 && d->topk <= d->e;
 }
 
+/* Evaluated in TraceLens's order (left to right, as Python does), so the
+ * rounding of E_active's products is the same. */
 static void fused_cost(const struct perf_moe_dims *d, double ibpe, double wbpe, double obpe,
                        struct pm_result *r)
 {
-    double mk = (double)d->m * (double)d->k, nk = (double)d->n * (double)d->k;
-    double g = d->gated ? 2 : 1, topk = (double)d->topk;
+    double m = (double)d->m, k = (double)d->k, n = (double)d->n, topk = (double)d->topk;
+    double g = d->gated ? 2 : 1;
     double active = perf_moe_active_experts(d->e, d->topk, d->m);
-    r->flops = 2.0 * mk * (double)d->n * topk * g + 2.0 * mk * (double)d->n * topk +
-               mk * (2.0 * topk - 1.0);
-    r->bytes = mk * ibpe + active * nk * wbpe * g + active * nk * wbpe + mk * obpe;
+    r->flops = 2 * m * k * n * topk * g + 2 * m * k * n * topk + m * k * (2 * topk - 1);
+    r->bytes = m * k * ibpe + active * n * k * wbpe * g + active * n * k * wbpe + m * k * obpe;
     r->tl_flops = r->flops;
     r->tl_bytes = r->bytes;
 }
