@@ -12,7 +12,12 @@
  * aiter's two-stage MoE ops (aiter::ck_moe_stage1/2,
  * aiter::moe_cktile2stages_gemm1_ck/gemm2_ck) are each one stage already:
  * TraceLens models them whole, with the same formulas and their own
- * argument layouts (moe_aiter_ck_stage1/2, moe_aiter_unfused_up/down). */
+ * argument layouts (moe_aiter_ck_stage1/2, moe_aiter_unfused_up/down).
+ *
+ * SGLang's Triton fused MoE launches invoke_fused_moe_kernel twice per
+ * block, up then down, each one grouped GEMM over the tokens' topk
+ * experts: TraceLens's moe_triton_invoke_grouped_gemm models either from
+ * its own arguments. */
 #include "config.h"
 
 #include <math.h>
@@ -247,11 +252,57 @@ static bool model_ck_stage2(const struct pm_ctx *c, struct pm_result *r)
     return aiter_stage(r, false, &d, false, shapes_args_type(a, 0), shapes_args_type(a, 2));
 }
 
+enum { P_M_WORK = 8, P_N, P_K, P_OUT_DTYPE };
+
+/* sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel (A
+ * [tokens (·topk), K], B [E, N, K], C, A_scale, C [tokens·topk, N], ...,
+ * topk_ids [tokens, topk] as argument 8, ...):
+ *   FLOPs = 2·M_work·N·K, M_work = tokens·topk
+ *   bytes = M_work·K·bpe_in + E_active·N·K·bpe_w + M_work·N·bpe_out
+ * bpe from DTYPE_TO_BYTES (defaults 2, 1, 2); the output dtype is argument
+ * 3's when recorded, else the input's; the spec is the weights'. */
+static bool model_invoke_fused_moe(const struct pm_ctx *c, struct pm_result *r)
+{
+    const struct op_args *a = c->a;
+    if (a->n < 9 || !shapes_args_tensor(a, 1) || a->dims[1].nd != 3 || a->dims[8].nd != 2)
+        return false;
+    int64_t e = a->dims[1].d[0], n = a->dims[1].d[1], k = a->dims[1].d[2];
+    int64_t tokens = a->dims[8].d[0], topk = a->dims[8].d[1];
+    if (e <= 0 || n <= 0 || k <= 0 || tokens <= 0 || topk <= 0 || topk > e)
+        return false;
+    const char *idt = shapes_args_type(a, 0), *wdt = shapes_args_type(a, 1);
+    const char *odt = *shapes_args_type(a, 3) ? shapes_args_type(a, 3) : idt;
+    double ibpe = perf_moe_dtype_bytes(idt, 2), wbpe = perf_moe_dtype_bytes(wdt, 1),
+           obpe = perf_moe_dtype_bytes(odt, 2);
+    double m_work = (double)tokens * (double)topk;
+    pm_set_int(r, 0, tokens);
+    pm_set_int(r, 3, e);
+    pm_set_int(r, 4, topk);
+    pm_set_text(r, 6, idt);
+    pm_set_text(r, 7, wdt);
+    pm_set_int(r, P_M_WORK, tokens * topk);
+    pm_set_int(r, P_N, n);
+    pm_set_int(r, P_K, k);
+    pm_set_text(r, P_OUT_DTYPE, odt);
+    pm_set_spec(r, "matrix", wdt);
+    r->model = "moe unfused v1";
+    /* TraceLens's order of evaluation (see perf_moe_stage_cost) */
+    r->flops = 2 * m_work * (double)n * (double)k;
+    r->bytes = m_work * (double)k * ibpe +
+               perf_moe_active_experts(e, topk, tokens) * (double)n * (double)k * wbpe +
+               m_work * (double)n * obpe;
+    r->tl_flops = r->flops;
+    r->tl_bytes = r->bytes;
+    return true;
+}
+
 const struct pm_model pm_moe_models[] = {
     {"vllm::moe_forward", PM_MOE_UNFUSED, PM_NONE, model_moe_unfused, perf_moe_is_gemm_kernel},
     {"aiter::moe_cktile2stages_gemm1_ck", PM_MOE_UNFUSED, PM_NONE, model_cktile_gemm1, NULL},
     {"aiter::moe_cktile2stages_gemm2_ck", PM_MOE_UNFUSED, PM_NONE, model_cktile_gemm2, NULL},
     {"aiter::ck_moe_stage1", PM_MOE_UNFUSED, PM_NONE, model_ck_stage1, NULL},
     {"aiter::ck_moe_stage2", PM_MOE_UNFUSED, PM_NONE, model_ck_stage2, NULL},
+    {"sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", PM_MOE_UNFUSED, PM_NONE,
+     model_invoke_fused_moe, NULL},
 };
 const size_t pm_moe_count = ARRAY_SIZE(pm_moe_models);

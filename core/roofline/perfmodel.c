@@ -117,8 +117,19 @@ static const struct pm_param_def rope_params[] = {
     PI("num_elements"),
 };
 static const struct pm_param_def moe_unfused_params[] = {
-    PI("num_tokens"), PI("hidden_dim"), PI("inter_dim"),  PI("num_experts"),
-    PI("topk"),       P("gated"),       P("input_dtype"), P("weight_dtype"),
+    PI("num_tokens"),
+    PI("hidden_dim"),
+    PI("inter_dim"),
+    PI("num_experts"),
+    PI("topk"),
+    P("gated"),
+    P("input_dtype"),
+    P("weight_dtype"),
+    /* SGLang's invoke_fused_moe_kernel's (perf_moe.c) */
+    POI("m_work"),
+    POI("N"),
+    POI("K"),
+    PO("output_dtype"),
 };
 static const struct pm_param_def moe_fused_params[] = {
     PI("num_tokens"), PI("hidden_dim"), PI("inter_dim"),   PI("num_experts"),  PI("topk"),

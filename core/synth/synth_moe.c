@@ -2,7 +2,8 @@
  * serving and training stacks whose roofline models have no shared trace
  * to be checked on (docs/metrics.md §7.13 to §7.17): vLLM's aiter fused
  * MoE with its sorting and quantization kernels, aiter's block-scale fused
- * MoE, aiter's two-stage CK and CK-tile MoE GEMMs, Primus-Turbo's grouped
+ * MoE, aiter's two-stage CK and CK-tile MoE GEMMs, SGLang's Triton fused
+ * MoE (two invoke_fused_moe_kernel launches), Primus-Turbo's grouped
  * GEMMs, MoE token dispatch and combine, and a fused cross-entropy loss.
  * Arguments are laid out as those libraries record them, with the
  * model's hidden size, its tokens, 8 experts of twice the hidden size and
@@ -88,6 +89,20 @@ void smodel_ops_moe(struct smodel *m)
     o->moe_k[i][0] =
         smodel_kern(m, "ck_tile_moe_gemm2_fp8_256x128x128", RT_LAUNCH, down_ns, grid(Y * 8));
     i++;
+
+    /* SGLang's Triton fused MoE: up, then down; the profiler name carries
+     * the source line, as SGLang records it; topk_ids is argument 8 */
+    for (int up = 1; up >= 0; up--) {
+        int64_t n = up ? 2 * N : H, k = up ? H : N;
+        o->moe_op[i] =
+            OP("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel_718",
+               up ? T2(BF, T, H) : T2(BF, TK, N), T3(FP8, E, n, k), NONE,
+               up ? T2(BF, TK, n) : T3(BF, T, K, H), NONE, T1(F32, E), T2(F32, T, K), T1(I32, X),
+               T2(I32, T, K), T1(I32, Y), T1(I32, 1), SC("%d", up ? 0 : 1), SC("%d", MOE_TOPK));
+        o->moe_k[i][0] =
+            smodel_kern(m, "fused_moe_kernel", RT_LAUNCH, up ? up_ns : down_ns, grid(Y * 8));
+        i++;
+    }
 
     /* Primus-Turbo grouped GEMMs: fixed K (weights [G, N, K]), variable K */
     o->moe_op[i] = OP("primus_turbo::grouped_gemm", T2(BF, TK, H), T3(BF, E, N, H), T1(I64, E),

@@ -19,6 +19,7 @@ usage: moe_models.py --torchtop PATH [--keep DIR]
 import argparse
 import json
 import math
+import re
 import os
 import subprocess
 import sys
@@ -138,6 +139,19 @@ def model(name, a):
         f, b = unfused_down(M, hidden, inter, E, topk, ib, wb, ib)
         return "MoE_unfused_fwd", None, [M, hidden, inter, E, topk, "nan", types[0],
                                          types[2]], f, b, types[0]
+    if name == "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel":
+        # moe_triton_invoke_grouped_gemm (moe_perf_model_extensions.py)
+        E, N, K = dims[1]
+        tokens, topk = dims[8]
+        m_work = tokens * topk
+        idt, wdt = types[0], types[1]
+        odt = types[3] if len(types) > 3 and types[3] else idt
+        ib, wb = DTYPE_TO_BYTES.get(idt, 2), DTYPE_TO_BYTES.get(wdt, 1)
+        ob = DTYPE_TO_BYTES.get(odt, 2)
+        f = 2 * m_work * N * K
+        b = m_work * K * ib + e_active(E, topk, tokens) * N * K * wb + m_work * N * ob
+        p = [tokens, "nan", "nan", E, topk, "nan", idt, wdt, m_work, N, K, odt]
+        return "MoE_unfused_fwd", None, p, f, b, wdt
     if name.startswith(("primus_turbo::grouped_gemm", "primus_turbo_cpp_extension::")):
         # primus_turbo_grouped_gemm._extract_impl_dims and
         # primus_turbo_grouped_gemm_variable_k._extract_impl_pairs, with
@@ -181,6 +195,11 @@ def model(name, a):
     return None
 
 
+def opname(name):
+    """TraceLens's name for an SGLang op: without the source line suffix."""
+    return re.sub(r"_\d+$", "", name) if name.startswith("sglang_profiler::") else name
+
+
 def pstr(v):
     return str(v)
 
@@ -212,7 +231,7 @@ def run(args, tmp):
         for e in evs:
             if e.get("ph") != "X" or e.get("cat") != "cpu_op" or "Input Dims" not in e["args"]:
                 continue
-            m = model(e["name"], e["args"])
+            m = model(opname(e["name"]), e["args"])
             if m is not None:
                 modelled.append((e, m))
         for e, m in modelled:
@@ -233,7 +252,9 @@ def run(args, tmp):
                     fails.append(f"seed {seed}: {e['name']}: {len(ks)} fmoe kernels")
                     continue
             us = sum(k["dur"] for k in ks)
-            key = (sheet, pseudo or e["name"], tuple(pstr(p) for p in params))
+            if sheet == "MoE_unfused_fwd" and len(params) == 8:
+                params = params + ["nan"] * 4  # the invoke rows' columns
+            key = (sheet, pseudo or opname(e["name"]), tuple(pstr(p) for p in params))
             x = expected.setdefault(key, [f, b, [], 0])
             x[2].append(us)
             x[3] += 1

@@ -853,6 +853,18 @@ static void test_moe_fused(void **state)
                     "[\"unsigned char\",\"unsigned char\",\"c10::BFloat16\"]", NULL));
     assert_null(param("gated"));
     EQ(R.flops, 2.0 * 4 * 128 * 64 * 2);
+    /* SGLang's Triton fused MoE (name without its source line): B is
+     * [E, N, K], topk_ids argument 8; bf16 input and output, fp8 weights;
+     * fewer than 9 arguments: no model. */
+    const char *op2 = "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel";
+    const char *itypes = "[\"c10::BFloat16\",\"c10::Float8_e4m3fn\",\"\",\"c10::BFloat16\","
+                         "\"\",\"\",\"\",\"\",\"int\"]";
+    assert_true(run(op2, "[[4,64],[8,256,64],[],[8,256],[],[],[],[],[4,2]]", itypes, NULL));
+    assert_string_equal(param("m_work"), "8");
+    assert_string_equal(R.spec, "matrix_fp8");
+    EQ(R.flops, 2.0 * 8 * 256 * 64);
+    EQ(R.bytes, 8.0 * 64 * 2 + 5.46875 * 256 * 64 + 8 * 256 * 2);
+    assert_false(run(op2, "[[4,64],[8,256,64],[],[8,256]]", itypes, NULL));
     EQ(R.bytes, 4 * 128 * 2 * 2 + 5.46875 * 128 * 64 * 1 + 4 * 64 * 2);
 }
 
