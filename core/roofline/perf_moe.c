@@ -76,6 +76,11 @@ double perf_moe_dtype_bytes(const char *dtype, double dflt)
     return dflt;
 }
 
+bool perf_moe_twice(int64_t rows, int64_t n)
+{
+    return rows % 2 == 0 && rows / 2 == n;
+}
+
 double perf_moe_active_experts(int64_t e, int64_t topk, int64_t m)
 {
     return (double)e * (1.0 - pow((double)(e - topk) / (double)e, (double)m));
@@ -204,7 +209,7 @@ static bool model_cktile_gemm1(const struct pm_ctx *c, struct pm_result *r)
         return false;
     struct perf_moe_dims d = {a->dims[0].d[0], a->dims[0].d[1], a->dims[2].d[2],
                               a->dims[1].d[0], a->dims[2].d[1], false};
-    d.gated = a->dims[1].d[1] == 2 * d.n;
+    d.gated = perf_moe_twice(a->dims[1].d[1], d.n);
     return aiter_stage(r, true, &d, true, shapes_args_type(a, 0), shapes_args_type(a, 1));
 }
 
@@ -236,7 +241,7 @@ static bool model_ck_stage1(const struct pm_ctx *c, struct pm_result *r)
     int64_t pack = w2->d[1] / w1->d[w1->nd - 1];
     struct perf_moe_dims d = {a->dims[0].d[0], a->dims[0].d[1], w2->d[2] * pack,
                               w2->d[0],        a->dims[6].d[1], false};
-    d.gated = w1->d[1] == 2 * d.n;
+    d.gated = perf_moe_twice(w1->d[1], d.n);
     return aiter_stage(r, true, &d, true, shapes_args_type(a, 0), shapes_args_type(a, 1));
 }
 

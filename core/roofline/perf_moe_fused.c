@@ -49,7 +49,7 @@ static bool dims_from_weights(const struct shape *w1, const struct shape *w2, in
     d->n = w2->d[2] * (w2->d[1] / w1->d[2]);
     d->e = w1->d[0];
     d->topk = topk;
-    d->gated = w1->d[1] == 2 * d->n;
+    d->gated = perf_moe_twice(w1->d[1], d->n);
     return d->m > 0 && d->k > 0 && d->n > 0 && d->e > 0 && d->topk > 0 && d->topk <= d->e;
 }
 

@@ -219,6 +219,9 @@ struct perf_moe_dims {
 /* TraceLens's DTYPE_TO_BYTES: bytes per element of the exact dtype names
  * its MoE models know, dflt for any other. */
 double perf_moe_dtype_bytes(const char *dtype, double dflt);
+/* Whether a weight's rows are 2·n (gate and up projections stacked: a
+ * gated MoE), without overflowing. */
+bool perf_moe_twice(int64_t rows, int64_t n);
 /* E_active: the experts m tokens reach under uniform routing,
  * E·(1 − ((E − topk)/E)^m). */
 double perf_moe_active_experts(int64_t e, int64_t topk, int64_t m);
