@@ -17,7 +17,14 @@
  * SGLang's Triton fused MoE launches invoke_fused_moe_kernel twice per
  * block, up then down, each one grouped GEMM over the tokens' topk
  * experts: TraceLens's moe_triton_invoke_grouped_gemm models either from
- * its own arguments. */
+ * its own arguments.
+ *
+ * vLLM's vllm::outplace_fused_experts with GPTQ/AWQ int4 weights runs the
+ * up and down projections as two fused_moe_kernel_gptq_awq kernels: as
+ * TraceLens's pseudo ops (create_pseudo_ops_moe_gptq_awq,
+ * Trace2Tree/extensions/moe_gptq_awq_pseudo_ops.py) each is an instance of
+ * its own, pseudo_op::moe_gptq_awq_up for the first in time and _down for
+ * the others, with moe_gptq_awq_up / _down's dimensions. */
 #include "config.h"
 
 #include <math.h>
@@ -257,6 +264,45 @@ static bool model_ck_stage2(const struct pm_ctx *c, struct pm_result *r)
     return aiter_stage(r, false, &d, false, shapes_args_type(a, 0), shapes_args_type(a, 2));
 }
 
+static bool is_gptq_awq_kernel(const char *kernel)
+{
+    return kernel && strstr(kernel, "fused_moe_kernel_gptq_awq");
+}
+
+/* vllm::outplace_fused_experts (hidden [T, K], w1 [E, 2N, K/2], w2
+ * [E, K, N/2], topk_weights, topk_ids [T, topk], ...), one of its
+ * fused_moe_kernel_gptq_awq kernels: int4 weights at half a byte, the
+ * up kernel always gated (SwiGLU), topk from topk_ids (8 without). */
+static bool model_gptq_awq(const struct pm_ctx *c, struct pm_result *r)
+{
+    const struct op_args *a = c->a;
+    if (!c->pseudo_kernel) {
+        r->why = "no fused_moe_kernel_gptq_awq kernel ran under the op";
+        return false;
+    }
+    bool up = c->pseudo_index == 0;
+    const struct shape *w = &a->dims[up ? 1 : 2];
+    if (!shapes_args_tensor(a, up ? 1 : 2) || a->dims[0].nd < 2 || w->nd != 3)
+        return false;
+    int64_t topk = 8;
+    if (shapes_args_tensor(a, 4) && a->dims[4].nd >= 2)
+        topk = a->dims[4].d[1];
+    struct perf_moe_dims d = {
+        a->dims[0].d[0], a->dims[0].d[1], up ? w->d[1] / 2 : w->d[2] * 2, w->d[0], topk, up};
+    const char *idt = a->n ? shapes_args_type(a, 0) : "BFloat16";
+    if (d.m <= 0 || d.k <= 0 || d.n <= 0 || d.e <= 0 || d.topk <= 0 || d.topk > d.e)
+        return false;
+    double ibpe = perf_moe_dtype_bytes(idt, 2);
+    r->name = up ? "pseudo_op::moe_gptq_awq_up" : "pseudo_op::moe_gptq_awq_down";
+    perf_moe_set_dims(r, &d, up, idt, NULL);
+    pm_set_spec(r, "matrix", idt);
+    r->model = "moe unfused v1";
+    perf_moe_stage_cost(up, &d, ibpe, 0.5, ibpe, &r->flops, &r->bytes);
+    r->tl_flops = r->flops;
+    r->tl_bytes = r->bytes;
+    return true;
+}
+
 enum { P_M_WORK = 8, P_N, P_K, P_OUT_DTYPE };
 
 /* sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel (A
@@ -307,6 +353,7 @@ const struct pm_model pm_moe_models[] = {
     {"aiter::moe_cktile2stages_gemm2_ck", PM_MOE_UNFUSED, PM_NONE, model_cktile_gemm2, NULL},
     {"aiter::ck_moe_stage1", PM_MOE_UNFUSED, PM_NONE, model_ck_stage1, NULL},
     {"aiter::ck_moe_stage2", PM_MOE_UNFUSED, PM_NONE, model_ck_stage2, NULL},
+    {"vllm::outplace_fused_experts", PM_MOE_UNFUSED, PM_NONE, model_gptq_awq, is_gptq_awq_kernel},
     {"sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", PM_MOE_UNFUSED, PM_NONE,
      model_invoke_fused_moe, NULL},
 };

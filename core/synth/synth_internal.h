@@ -287,7 +287,7 @@ struct lin_ops {
 
 /* Every op and kernel variant the simulation uses. */
 /* Ops of `gen --moe` (synth_moe.c). */
-#define SYNTH_MOE_OPS 13
+#define SYNTH_MOE_OPS 14
 
 struct model_ops {
     /* input copy */

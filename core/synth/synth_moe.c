@@ -3,7 +3,9 @@
  * to be checked on (docs/metrics.md §7.13 to §7.17): vLLM's aiter fused
  * MoE with its sorting and quantization kernels, aiter's block-scale fused
  * MoE, aiter's two-stage CK and CK-tile MoE GEMMs, SGLang's Triton fused
- * MoE (two invoke_fused_moe_kernel launches), Primus-Turbo's grouped
+ * MoE (two invoke_fused_moe_kernel launches), vLLM's GPTQ/AWQ fused
+ * experts (int4 weights, two fused_moe_kernel_gptq_awq kernels),
+ * Primus-Turbo's grouped
  * GEMMs, MoE token dispatch and combine, and a fused cross-entropy loss.
  * Arguments are laid out as those libraries record them, with the
  * model's hidden size, its tokens, 8 experts of twice the hidden size and
@@ -103,6 +105,19 @@ void smodel_ops_moe(struct smodel *m)
             smodel_kern(m, "fused_moe_kernel", RT_LAUNCH, up ? up_ns : down_ns, grid(Y * 8));
         i++;
     }
+
+    /* vLLM's GPTQ/AWQ fused experts: int4 weights packed two per byte
+     * (w1 [E, 2N, H/2], w2 [E, H, N/2]); block alignment, then up and down */
+    o->moe_op[i] = OP("vllm::outplace_fused_experts", T2(BF, T, H),
+                      T3("unsigned char", E, 2 * N, H / 2), T3("unsigned char", E, H, N / 2),
+                      T2(F32, T, K), T2(I32, T, K), SC("silu"), SC("False"), SC("True"), NONE);
+    o->moe_k[i][0] = smodel_kern(m,
+                                 "void vllm::moe::moe_align_block_size_kernel<int>(int const*, "
+                                 "int*, int*, int*, int, int, int, int, unsigned long, int*)",
+                                 RT_LAUNCH, sort_ns, grid(1));
+    o->moe_k[i][1] = smodel_kern(m, "fused_moe_kernel_gptq_awq", RT_LAUNCH, up_ns, grid(Y * 8));
+    o->moe_k[i][2] = smodel_kern(m, "fused_moe_kernel_gptq_awq", RT_LAUNCH, down_ns, grid(Y * 8));
+    i++;
 
     /* Primus-Turbo grouped GEMMs: fixed K (weights [G, N, K]), variable K */
     o->moe_op[i] = OP("primus_turbo::grouped_gemm", T2(BF, TK, H), T3(BF, E, N, H), T1(I64, E),

@@ -81,9 +81,58 @@ def from_weights(w1, w2):
     return hidden, inter, w1[0], w1[1] == 2 * inter
 
 
+def is_fmoe(k):
+    """moe_aiter_pseudo_ops.py is_aiter_fused_moe_kernel"""
+    n = k["name"]
+    return "aiter::" in n and "fmoe" in n and "MoeSorting" not in n and "quant" not in n.lower()
+
+
+def gptq_awq(a):
+    """create_pseudo_ops_moe_gptq_awq (Trace2Tree/extensions/
+    moe_gptq_awq_pseudo_ops.py) with moe_gptq_awq_up / _down: one pseudo op
+    per fused_moe_kernel_gptq_awq kernel, in time order, the first up."""
+    dims, types = a["Input Dims"], a.get("Input type") or ["BFloat16"]
+    topk = int(dims[4][1]) if len(dims) > 4 and len(dims[4]) >= 2 else 8
+    T, K = dims[0][0], dims[0][1]
+    ib = DTYPE_TO_BYTES.get(types[0], 2)
+    out = []
+    for idx, gemm in enumerate(("up", "down")):
+        if gemm == "up":
+            E, n_rows = dims[1][0], dims[1][1]
+            N = n_rows // 2  # gated (MoE GEMM gated = idx == 0)
+            f, b = unfused_up(T, K, N, E, topk, True, ib, 0.5, ib)
+            p = [T, K, N, E, topk, True, types[0], "nan"]
+        else:
+            E, N = dims[2][0], dims[2][2] * 2
+            f, b = unfused_down(T, K, N, E, topk, ib, 0.5, ib)
+            p = [T, K, N, E, topk, "nan", types[0], "nan"]
+
+        def pick(ks, idx=idx):
+            g = sorted((k for k in ks if "fused_moe_kernel_gptq_awq" in k["name"]),
+                       key=lambda k: k["ts"])
+            return g[idx:idx + 1] if idx == 0 else g[1:]
+        out.append(("MoE_unfused_fwd", f"pseudo_op::moe_gptq_awq_{gemm}", p, f, b, types[0],
+                    pick))
+    return out
+
+
 def model(name, a):
-    """(sheet, pseudo name or None, params, flops, bytes, spec dtype) of one
-    op, or None when no model applies. a: the event's args."""
+    """[(sheet, pseudo name or None, params, flops, bytes, spec dtype, the
+    op's kernels that time it or None for all)] of one op, [] when no model
+    applies. a: the event's args."""
+    if name == "vllm::outplace_fused_experts":
+        return gptq_awq(a)
+    r = model1(name, a)
+    if r is None:
+        return []
+    if r[1] == "pseudo_op::moe_aiter_fused_1stage":
+        return [r + (lambda ks: [k for k in ks if is_fmoe(k)],)]
+    return [r + (None,)]
+
+
+def model1(name, a):
+    """(sheet, pseudo name or None, params, flops, bytes, spec dtype) of an
+    op modelled whole or as one pseudo op, or None."""
     dims, types, conc = a["Input Dims"], a["Input type"], a.get("Concrete Inputs", [])
     if name == "vllm::rocm_aiter_fused_moe":
         # moe_aiter_fused_1stage.get_param_details
@@ -231,11 +280,10 @@ def run(args, tmp):
         for e in evs:
             if e.get("ph") != "X" or e.get("cat") != "cpu_op" or "Input Dims" not in e["args"]:
                 continue
-            m = model(opname(e["name"]), e["args"])
-            if m is not None:
+            for m in model(opname(e["name"]), e["args"]):
                 modelled.append((e, m))
         for e, m in modelled:
-            sheet, pseudo, params, f, b, _ = m
+            sheet, pseudo, params, f, b, _, pick = m
             # An op inside another of the same sheet (aten::_softmax under
             # aten::softmax) is the outer op's work: only the outer counts.
             if any(o is not e and om[0] == sheet and o["tid"] == e["tid"] and
@@ -245,11 +293,10 @@ def run(args, tmp):
             ks = [kern[r["args"]["correlation"]] for r in rt
                   if r["tid"] == e["tid"] and e["ts"] <= r["ts"] <= e["ts"] + e["dur"]
                   and r["args"].get("correlation") in kern]
-            if pseudo:  # create_pseudo_ops_moe_fused_aiter: the one fmoe kernel
-                ks = [k for k in ks if "aiter::" in k["name"] and "fmoe" in k["name"]
-                      and "MoeSorting" not in k["name"] and "quant" not in k["name"].lower()]
+            if pick:  # a pseudo op: its kernel
+                ks = pick(ks)
                 if len(ks) != 1:
-                    fails.append(f"seed {seed}: {e['name']}: {len(ks)} fmoe kernels")
+                    fails.append(f"seed {seed}: {e['name']}: {len(ks)} kernels for {pseudo}")
                     continue
             us = sum(k["dur"] for k in ks)
             if sheet == "MoE_unfused_fwd" and len(params) == 8:

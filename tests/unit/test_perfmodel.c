@@ -868,6 +868,46 @@ static void test_moe_fused(void **state)
     assert_false(run(op2, "[[4,64],[8,256,64],[],[8,256]]", itypes, NULL));
 }
 
+static void test_moe_gptq_awq(void **state)
+{
+    (void)state;
+    /* 4 tokens of 64, 8 experts of 128 in int4 (w1 [8, 256, 32], w2
+     * [8, 64, 64]), top 2: the first kernel up (gated), the next down. */
+    const char *op = "vllm::outplace_fused_experts";
+    const char *dims = "[[4,64],[8,256,32],[8,64,64],[4,2],[4,2]]";
+    const char *types = "[\"c10::BFloat16\",\"unsigned char\",\"unsigned char\",\"float\","
+                        "\"int\"]";
+    const struct pm_model *m = pm_find(op);
+    assert_non_null(m);
+    assert_true(m->part_kernel("fused_moe_kernel_gptq_awq"));
+    assert_false(m->part_kernel("fused_moe_kernel"));
+    assert_true(run_part(op, dims, types, NULL, "fused_moe_kernel_gptq_awq", 2));
+    assert_string_equal(R.name, "pseudo_op::moe_gptq_awq_up");
+    assert_string_equal(param("inter_dim"), "128");
+    assert_string_equal(param("gated"), "True");
+    assert_null(param("weight_dtype"));
+    EQ(R.flops, 2.0 * 4 * 64 * 128 * 2 * 2);
+    EQ(R.bytes, 4 * 64 * 2 + 5.46875 * 2 * 64 * 128 * 0.5 + 4 * 128 * 2 * 2);
+    struct op_args a;
+    shapes_args_parse_json(&a, dims, types, NULL, NULL);
+    struct pm_ctx c = {.op = op,
+                       .a = &a,
+                       .pseudo_kernel = "fused_moe_kernel_gptq_awq",
+                       .pseudo_index = 1,
+                       .pseudo_count = 2};
+    assert_true(pm_eval(m, &c, &R));
+    assert_string_equal(R.name, "pseudo_op::moe_gptq_awq_down");
+    assert_null(param("gated"));
+    EQ(R.bytes, 4 * 128 * 2 * 2 + 5.46875 * 128 * 64 * 0.5 + 4 * 64 * 2);
+    shapes_args_done(&a);
+    /* No topk_ids: TraceLens's default of 8 (all 8 experts active). */
+    assert_true(
+        run_part(op, "[[4,64],[8,256,32],[8,64,64]]", types, NULL, "fused_moe_kernel_gptq_awq", 2));
+    assert_string_equal(param("topk"), "8");
+    assert_false(run_part(op, dims, types, NULL, NULL, 0));
+    assert_non_null(R.why);
+}
+
 static void test_grouped_gemm(void **state)
 {
     (void)state;
@@ -1212,6 +1252,7 @@ int main(void)
         cmocka_unit_test(test_triton),
         cmocka_unit_test(test_moe_unfused),
         cmocka_unit_test(test_moe_fused),
+        cmocka_unit_test(test_moe_gptq_awq),
         cmocka_unit_test(test_grouped_gemm),
         cmocka_unit_test(test_moe_comm_xent_softmax),
         cmocka_unit_test(test_aiter_groupnorm),
