@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "core/analysis/shapes.h"
+#include "core/roofline/inductor_cache.h"
 #include "core/roofline/iterann.h"
 
 /* Sheets, in report order; the names are TraceLens's sheet names. */
@@ -125,15 +126,19 @@ struct pm_ctx {
                                    Triton op (args kernel_flop, kernel_num_gb);
                                    0 when absent or not estimated */
     double inductor_num_gb;
-    const char *pseudo_kernel; /* a pseudo op (perf_moe.c): the name of the
-                                  one kernel of the op it stands for, NULL
-                                  when the op has none of the kind */
-    uint32_t pseudo_index;     /* that kernel's index among the op's
-                                  kernels of the kind, in time order */
-    uint32_t pseudo_count;     /* how many kernels of the kind ran under
-                                  the op */
-    int64_t moe_topk;          /* experts per token: the k of the TopK op
-                                  under the MoE op, 4 when there is none */
+    const char *pseudo_kernel;              /* a pseudo op (perf_moe.c): the name of the
+                                               one kernel of the op it stands for, NULL
+                                               when the op has none of the kind */
+    uint32_t pseudo_index;                  /* that kernel's index among the op's
+                                               kernels of the kind, in time order */
+    uint32_t pseudo_count;                  /* how many kernels of the kind ran under
+                                               the op */
+    int64_t moe_topk;                       /* experts per token: the k of the TopK op
+                                               under the MoE op, 4 when there is none */
+    const struct inductor_kernel *inductor; /* a Triton op's kernel in the
+                                               --inductor-cache directory
+                                               (inductor_cache.h), NULL when
+                                               none */
 };
 
 typedef bool (*pm_model_fn)(const struct pm_ctx *c, struct pm_result *r);

@@ -445,6 +445,7 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
     if (m->sheet == PM_INFER_ATTN)
         c.iter = iter_of(r, ev);
     if (m->sheet == PM_TRITON) {
+        c.inductor = inductor_cache_find(r->ic, c.op);
         c.inductor_flop = arg_number(t, ev, "kernel_flop");
         c.inductor_num_gb = arg_number(t, ev, "kernel_num_gb");
     }
@@ -507,9 +508,16 @@ static void build_members(struct roofline *r)
 
 struct roofline *roofline_new(struct analysis *a, const char *arch, char *err)
 {
+    return roofline_new_ic(a, arch, NULL, err);
+}
+
+struct roofline *roofline_new_ic(struct analysis *a, const char *arch,
+                                 const struct inductor_cache *ic, char *err)
+{
     err[0] = '\0';
     struct roofline *r = xcalloc(1, sizeof(*r));
     r->a = a;
+    r->ic = ic;
     r->t = a->t;
     const struct trace *t = r->t;
     char msg[sizeof(r->note)];
