@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Roofline models without a shared trace (fused MoE, aiter's two-stage MoE,
-grouped GEMM, MoE dispatch/combine, cross-entropy, softmax) against an
-independent reference.
+SGLang's Triton and vLLM's GPTQ/AWQ fused MoE, grouped GEMM, MoE
+dispatch/combine, cross-entropy, softmax) against an independent reference.
 
 A trace from `torchtop gen --moe` holds these ops with their arguments as
 the libraries record them. This script reads the trace's JSON itself and

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The roofline models no shared trace holds (fused and two-stage MoE,
-# grouped GEMM, MoE dispatch/combine, cross-entropy, softmax) on traces of
-# `torchtop gen --moe`, against TraceLens's formulas transcribed in
-# moe_models.py.
+# The roofline models no shared trace holds (fused, two-stage, Triton and
+# GPTQ/AWQ MoE, grouped GEMM, MoE dispatch/combine, cross-entropy, softmax)
+# on traces of `torchtop gen --moe`, against TraceLens's formulas
+# transcribed in moe_models.py.
 set -u
 [ -n "${PYTHON3:-}" ] || PYTHON3=python3
 if ! command -v "$PYTHON3" >/dev/null 2>&1; then
