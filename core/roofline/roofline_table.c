@@ -118,9 +118,10 @@ static const char *sheet_note(enum pm_sheet s)
         return "model v1 = TraceLens's RoPE: the rotated slice of each query and key head, "
                "read and written (docs/metrics.md §7.10)";
     case PM_MOE_UNFUSED:
-        return "model v1 = TraceLens's unfused MoE pseudo ops: each grouped-GEMM kernel of the op "
-               "a row of its own, up (the first) or down, timed by that kernel (docs/metrics.md "
-               "§7.12)";
+        return "model v1 = TraceLens's unfused MoE: each grouped-GEMM kernel of vllm::moe_forward "
+               "and of vllm::outplace_fused_experts a row of its own (pseudo ops), up (the first) "
+               "or down, timed by that kernel; aiter's two-stage and SGLang's Triton MoE GEMM ops "
+               "whole (docs/metrics.md §7.12)";
     case PM_MOE_FUSED:
         return "model v1 = TraceLens's FusedMoE: both projections and the weighted sum in one "
                "kernel; vllm::rocm_aiter_fused_moe as its pseudo op, timed by its fmoe kernel "
