@@ -32,6 +32,7 @@ PREFIXES = {
     "synth_model_bwd": ["smodel_"],
     "synth_sim": ["sim_"],
     "synth_sim_pass": ["sim_"],
+    "synth_moe": ["smodel_", "sim_"],
     "synth_emit": ["synth_"],
     "snapload": ["snapshot_"],
     "snapquery": ["snapshot_"],

@@ -41,6 +41,11 @@ struct roofline;
  * name); an unrecognised device gives a roofline without peaks (see
  * roofline_device_note). The result borrows a; free with roofline_free. */
 struct roofline *roofline_new(struct analysis *a, const char *arch, char *err);
+/* The same, with Triton kernels whose numels the trace lacks read from an
+ * Inductor cache (inductor_cache.h; NULL: none); ic must outlive r. */
+struct inductor_cache;
+struct roofline *roofline_new_ic(struct analysis *a, const char *arch,
+                                 const struct inductor_cache *ic, char *err);
 void roofline_free(struct roofline *r);
 
 /* Whether any op of the trace has recorded shapes (record_shapes=True). */

@@ -62,6 +62,8 @@ struct synth_opts {
     unsigned layers;              /* transformer blocks (at most SYNTH_MAX_LAYERS); 0 = from the
                                      target, or the demo's */
     bool conv;                    /* add a conv2d + batch_norm stem to the model */
+    bool moe;                     /* add MoE, grouped-GEMM, routing and loss ops of
+                                     serving and MoE stacks after the forward pass */
     bool gzip;                    /* compress the output (gzip format) */
     int gzip_level;               /* zlib level 1..9; 0 = 1 (fastest) */
     int64_t inject_us[SI__COUNT]; /* per step, µs; 0 = not injected */

@@ -574,6 +574,7 @@ void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layer
     m->IMG = 224;
     m->layers = layers ? layers : 1;
     m->conv = opts->conv;
+    m->moe = opts->moe;
     m->layer_params = 12 * m->H * m->H + 13 * m->H;
     m->other_params = m->V * m->H + 2 * m->H + (m->conv ? m->C * 3 * 49 + 2 * m->C : 0);
 
@@ -586,6 +587,7 @@ void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layer
     smodel_ops_backward(m);
     smodel_ops_step(m);
     smodel_ops_inject(m, opts);
+    smodel_ops_moe(m);
 }
 
 void smodel_done(struct smodel *m)
