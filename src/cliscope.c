@@ -61,33 +61,11 @@ void cliscope_usage(FILE *f)
                "                         names match (POSIX extended), with their GPU work\n");
 }
 
-/* s with the windows of its --iteration kind's iterations in t (the
- * caller frees *w). */
-static struct scope with_iterations(const struct trace *t, const struct scope *s,
-                                    struct export_window **w)
-{
-    struct scope with = *s;
-    *w = NULL;
-    if (!s->iteration)
-        return with;
-    struct iteration *it;
-    size_t n = iterations_list(t, &it);
-    *w = xmalloc((n + 1) * sizeof(**w));
-    size_t m = 0;
-    for (size_t k = 0; k < n; k++)
-        if (strcmp(iterations_kind_name(it[k].kind), s->iteration) == 0 && it[k].to > it[k].from)
-            (*w)[m++] = (struct export_window){it[k].from, it[k].to};
-    free(it);
-    with.iter_windows = *w;
-    with.n_iter_windows = m;
-    return with;
-}
-
 enum scope_result cliscope_scope(struct trace **t, const struct scope *s,
                                  const struct load_opts *lo, char *msg, struct errinfo *err)
 {
     struct export_window *w;
-    struct scope with = with_iterations(*t, s, &w);
+    struct scope with = iterations_scope(*t, s, &w);
     enum scope_result r = scope_apply(t, &with, lo, msg, err);
     free(w);
     return r;
@@ -96,7 +74,7 @@ enum scope_result cliscope_scope(struct trace **t, const struct scope *s,
 bool cliscope_select(const struct trace *t, const struct scope *s, uint8_t *keep, char *msg)
 {
     struct export_window *w;
-    struct scope with = with_iterations(t, s, &w);
+    struct scope with = iterations_scope(t, s, &w);
     bool ok = scope_select(t, &with, keep, msg);
     free(w);
     return ok;

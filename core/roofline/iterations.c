@@ -79,3 +79,23 @@ size_t iterations_list(const struct trace *t, struct iteration **out)
     *out = v;
     return m;
 }
+
+struct scope iterations_scope(const struct trace *t, const struct scope *s,
+                              struct export_window **w)
+{
+    struct scope with = *s;
+    *w = NULL;
+    if (!s->iteration)
+        return with;
+    struct iteration *it;
+    size_t n = iterations_list(t, &it);
+    *w = xmalloc((n + 1) * sizeof(**w));
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(iterations_kind_name(it[k].kind), s->iteration) == 0 && it[k].to > it[k].from)
+            (*w)[m++] = (struct export_window){it[k].from, it[k].to};
+    free(it);
+    with.iter_windows = *w;
+    with.n_iter_windows = m;
+    return with;
+}

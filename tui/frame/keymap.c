@@ -28,6 +28,7 @@ static const struct keybind keys_global[] = {
     {'C', A_CRITPATH, NULL},
     {'W', A_WHATIF, NULL},
     {'I', A_FINDINGS, NULL},
+    {'T', A_STEPS, NULL},
     {'q', A_QUIT, "Quit"},
     {KEY_CTRL('c'), A_QUIT, NULL},
     {KEY_ESC, A_CANCEL, NULL},
@@ -100,6 +101,7 @@ static const struct keybind keys_tree[] = {
     {'p', A_PARENT, NULL},
     {'P', A_HIDE_PYTHON, "Python"},
     {'a', A_GROUP, "Group"},
+    {'O', A_SCOPE_SUBTREE, NULL},
     {'E', A_EXPORT_SUBTREE, NULL},
     {0, A_NONE, NULL},
 };
@@ -115,6 +117,7 @@ static const struct keybind keys_timeline[] = {
     {'L', A_PAN_RIGHT, NULL},
     {'[', A_EVENT_PREV, NULL},
     {']', A_EVENT_NEXT, NULL},
+    {'m', A_MARK, NULL},
     {'E', A_EXPORT_WINDOW, NULL},
     {0, A_NONE, NULL},
 };
