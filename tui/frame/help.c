@@ -88,6 +88,7 @@ static bool trace_only(enum action act)
     case A_CRITPATH:
     case A_WHATIF:
     case A_FINDINGS:
+    case A_STEPS:
         return true;
     default:
         return false;
