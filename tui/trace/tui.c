@@ -717,11 +717,13 @@ int tui_main(const struct tui_opts *o)
             return 2;
         }
     } else if (ld.scope_msg[0]) {
+        /* A scope the trace does not have: the usage error report's scope
+         * options give (src/commands.h's EXIT_USAGE). */
         if (!headless)
             term_close();
         fprintf(stderr, "torchtop: %s\n", ld.scope_msg);
         free_loader(&ld);
-        return 2;
+        return 64;
     } else if (ld.st != ST_OK) {
         char *m = errinfo_format(&ld.err);
         char *kept = trace_load_kept(ld.t);

@@ -40,7 +40,8 @@ struct tui_opts {
 };
 
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,
- * 2 bad input). Errors go to stderr after the terminal is restored. */
+ * 2 bad input, 64 a scope the trace does not have). Errors go to stderr after the terminal is
+ * restored. */
 int tui_main(const struct tui_opts *o);
 
 struct app;
