@@ -34,8 +34,10 @@ bool cliscope_option(const char *cmd, int ch, const char *arg, struct scope *s)
         ok = iterations_kind_parse(arg, &k) && k != ITER_EMPTY;
         if (ok)
             s->iteration = iterations_kind_name(k);
+        else if ((ok = strcmp(arg, ITERATIONS_STEADY) == 0))
+            s->iteration = ITERATIONS_STEADY;
         else
-            snprintf(err, 256, "--iteration is prefill, decode or mixed");
+            snprintf(err, 256, "--iteration is prefill, decode, mixed or steady");
         break;
     }
     }
@@ -58,7 +60,10 @@ void cliscope_usage(FILE *f)
                "                         a unit: 300us, 2.5ms, 1s), or after a step's start:\n"
                "                         step5+2ms:step5+8ms\n"
                "      --match REGEX      the subtrees of host spans (ops, annotations) whose\n"
-               "                         names match (POSIX extended), with their GPU work\n");
+               "                         names match (POSIX extended), with their GPU work\n"
+               "      --iteration KIND   serving iterations: prefill, decode or mixed, or\n"
+               "                         steady (the steady-state window: the longest run of\n"
+               "                         one kind while the server runs at its peak load)\n");
 }
 
 enum scope_result cliscope_scope(struct trace **t, const struct scope *s,

@@ -32,7 +32,11 @@ const char *iterations_kind_name(unsigned kind);
 /* The kind a name says; false for another word. */
 bool iterations_kind_parse(const char *name, unsigned *kind);
 
-/* s with the windows of its iterations (s->iteration's kind) in t, for
+/* The --iteration name of the steady-state window (core/roofline/steady.h). */
+#define ITERATIONS_STEADY "steady"
+
+/* s with the windows of its iterations (s->iteration's kind, or the
+ * steady-state window's, which iter_text then names) in t, for
  * scope_select and scope_load (core/trace/scope.h sees no iterations);
  * *w (the caller frees it after the scope's use) holds them. s itself when
  * it names no iteration kind. */
