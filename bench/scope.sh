@@ -10,9 +10,9 @@
 #
 #   bench/scope.sh [BUILD_DIR] [SIZE | TRACE ...]
 #
-# A SIZE (256M, 1G) tiles the shared OWLv2 trace with bench/tile.py (no
-# profiler steps: the range only) and generates a trace with steps of the
-# same size with torchtop gen, both in a temporary directory removed at
+# A SIZE (256M, 1G) tiles the shared OWLv2 trace with bench/tile.py (its
+# one step repeated: the range only) and generates a trace with steps of
+# the same size with torchtop gen, both in a temporary directory removed at
 # the end (under $TMPDIR, else /tmp). Default: 256M. Wall and CPU time
 # (every thread's, user + system) are printed for each step: the machine
 # may be shared.
@@ -79,7 +79,10 @@ for f in $traces; do
     TORCHTOP_HOLD_ANALYSIS=1 LC_ALL=C.UTF-8 "$tt" --script "$tmp/range" \
         --script-timing "$tmp/timing" --size 120x40 "$f"
     show "range (m, m)"
-    if "$tt" report -q --no-header -t steps -f csv "$f" > /dev/null 2>&1; then
+    # A tiled trace repeats its steps' numbers (one step would be all the
+    # copies): the step list is timed on traces with two steps or more.
+    nsteps=$("$tt" report -q --no-header -t steps -f csv "$f" 2>/dev/null | awk 'END { print NR - 1 }')
+    if [ "${nsteps:-0}" -ge 2 ]; then
         TORCHTOP_HOLD_ANALYSIS=1 LC_ALL=C.UTF-8 "$tt" --script "$tmp/step" \
             --script-timing "$tmp/timing" --size 120x40 "$f"
         show "slowest step (T, Enter)"
