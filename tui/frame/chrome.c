@@ -86,8 +86,9 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
     int dev_room = cols - x - (t->scope_text ? 0 : rest_w) - 2;
     if (dev_room >= 8) {
         x += draw_str(w, 0, x, 2, "  ", at, a->v.ascii);
+        /* A scope is cut at its end (its name and GPU share first). */
         x += draw_fit(w, 0, x, MIN(dev_room, (int)text_width(sb_str(&dev), dev.len)), sb_str(&dev),
-                      dev.len, true, false, at, a->v.ascii);
+                      dev.len, !t->scope_text, false, at, a->v.ascii);
     }
     if (x < cols)
         draw_str(w, 0, x, cols - x, sb_str(&rest), at, a->v.ascii);
