@@ -888,7 +888,15 @@ struct pane *timeline_pane_new(struct view *a)
     }
     tl->v0 = t->t_start;
     tl->v1 = MAX(t->t_end, t->t_start + 1);
-    tl->cursor = t->t_start;
+    if (t->scope_text && t->gpu_end > t->gpu_start) {
+        /* A scope keeps the spans around it whole (the profiler's own
+         * span is the whole trace): it opens on its GPU work, 0 shows
+         * everything. */
+        int64_t pad = (t->gpu_end - t->gpu_start) / 50;
+        tl->v0 = MAX(t->t_start, t->gpu_start - pad);
+        tl->v1 = MIN(tl->v1, t->gpu_end + pad);
+    }
+    tl->cursor = tl->v0;
     tl->under = IDX_NONE;
     tl->nthreads = -1;
     return pane_new(&timeline_pane_ops, PANE_TIMELINE, tl);
