@@ -80,6 +80,19 @@ static const struct keybind keys_table[] = {
     {0, A_NONE, NULL},
 };
 
+/* A trace's step list (and its iterations): the op table's keys, Enter
+ * opening the row's scope. */
+static const struct keybind keys_scope_table[] = {
+    {'\n', A_ACTIVATE, "Scope"},
+    {'v', A_VIEW_NEXT, "View"},
+    {'V', A_VIEW_PREV, NULL},
+    {'s', A_SORT_MENU, "Sort"},
+    {'S', A_SORT_REVERSE, "Reverse"},
+    TABLE_COLUMN_KEYS,
+    {'r', A_ROOFLINE, NULL},
+    {0, A_NONE, NULL},
+};
+
 /* A job's ranks and collectives: one view each, no roofline; Enter opens
  * the rank's trace. */
 static const struct keybind keys_job_table[] = {
@@ -265,6 +278,8 @@ const struct keybind *keymap_table(int pane)
         return keys_diff_sides;
     case KEYS_JOB_TABLE:
         return keys_job_table;
+    case KEYS_SCOPE_TABLE:
+        return keys_scope_table;
     default:
         return keys_global;
     }

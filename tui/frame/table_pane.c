@@ -43,6 +43,7 @@ struct table_pane {
     int keytab;                          /* key table (enum pane_id or enum keytab) */
     enum request_kind enter;             /* Enter on a row without instances, REQ_NONE: REQ_SHOW */
     const enum request_kind *view_enter; /* per view, before the instances (NULL: none) */
+    int view_enter_keytab;               /* key table while such a view shows (0: keytab) */
     table_pick_fn pick;                  /* the pick op's answer, NULL: none */
     table_text_fn text;                  /* text cells as shown, NULL: as they are */
     bool text_widths; /* columns as wide as text shows them, not as the table has them */
@@ -947,7 +948,10 @@ static void table_position(struct pane *p, struct view *a, char *buf, size_t n)
 
 static int table_keytab(struct pane *p, struct view *a)
 {
-    return tp_of(p)->keytab;
+    struct table_pane *tp = tp_of(p);
+    if (tp->view_enter_keytab && tp->view_enter && tp->view_enter[tp->view] != REQ_NONE)
+        return tp->view_enter_keytab;
+    return tp->keytab;
 }
 
 bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row)
@@ -1028,6 +1032,7 @@ struct pane *table_pane_new(struct view *a, const struct table_pane_views *v)
     tp->keytab = v->keytab;
     tp->enter = v->enter;
     tp->view_enter = v->view_enter;
+    tp->view_enter_keytab = v->view_enter_keytab;
     tp->pick = v->pick;
     tp->text = v->text;
     tp->ctx = a;

@@ -434,6 +434,7 @@ static void trace_open(struct app *a)
         .keytab = PANE_TABLE,
         .enter = REQ_NONE,
         .view_enter = view_enter,
+        .view_enter_keytab = KEYS_SCOPE_TABLE,
         .text = table_text,
         .describe_event = event_detail,
     };
