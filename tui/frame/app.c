@@ -19,7 +19,7 @@ _Static_assert(APP_NVIEWS <= TABLE_PANE_MAX_VIEWS, "the table pane holds every r
 const char *const app_view_names[APP_NVIEWS] = {
     "ops",       "categories",   "unique-args", "kernels",      "key-averages", "temporal",
     "idle-time", "kernel-types", "overlap",     "launch-stats", "queue-length", "memory-bw",
-    "roofline",  "graphs",       "graph-nodes", "findings",
+    "roofline",  "graphs",       "graph-nodes", "findings",     "steps",        "iterations",
 };
 
 /* Layout slot of each pane. */
@@ -366,6 +366,8 @@ static unsigned global_action(struct app *a, enum action act)
         if (pattern_active(&a->v.search)) {
             pattern_clear(&a->v.search);
             app_message(a, "search cleared");
+        } else if (a->cancel_quits) {
+            a->quit = true; /* back to the view this one was opened from */
         } else {
             a->v.msg[0] = '\0';
         }

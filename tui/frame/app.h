@@ -34,10 +34,14 @@
  * §14), the roofline, which shows one category at a time
  * (tui/trace/roofline_view.h), the graph replays per graph and per node
  * position (-t graphs' two tables, docs/metrics.md §16), and the findings
- * (docs/metrics.md §20: Enter on one shows its evidence in the tree). */
-#define APP_NVIEWS 16
+ * (docs/metrics.md §20: Enter on one shows its evidence in the tree), the
+ * profiler steps and the serving iterations (Enter on one shows every view
+ * for it alone: a scope, tui/trace/scope_ui.h). */
+#define APP_NVIEWS 18
 #define APP_VIEW_ROOFLINE 12
 #define APP_VIEW_FINDINGS 15
+#define APP_VIEW_STEPS 16
+#define APP_VIEW_ITERATIONS 17
 extern const char *const app_view_names[APP_NVIEWS];
 
 enum overlay { OV_NONE, OV_HELP, OV_MENU, OV_PROMPT };
@@ -177,7 +181,10 @@ struct app {
     int help_top; /* help overlay scroll */
     VEC(struct hist) hist;
     bool quit;
-    bool back_quits; /* Backspace with nothing to go back to quits (to the view below) */
+    bool back_quits;   /* Backspace with nothing to go back to quits (to the view below) */
+    bool cancel_quits; /* so does Esc with nothing to cancel (a scope opened on its trace) */
+    void *opened_with; /* a copy of the options the document was opened with, of the type
+                          it knows (owned: its close hook frees it; NULL: none) */
 };
 
 /* Set up the app for a document: its panes, the windows and the first

@@ -27,6 +27,7 @@
 #include "tui/trace/findings_ui.h"
 #include "tui/trace/knames.h"
 #include "tui/trace/roofline_view.h"
+#include "tui/trace/scope_ui.h"
 #include "tui/trace/timeline_pane.h"
 #include "tui/trace/traceback_pane.h"
 #include "tui/trace/tree_pane.h"
@@ -217,6 +218,10 @@ static unsigned route(struct app *a, struct pane_request *req)
         return R_NONE;
     case REQ_TRACEBACK:
         return toggle_traceback(a);
+    case REQ_SCOPE:
+        return scope_ui_window(a, req->from, req->to);
+    case REQ_OPEN:
+        return scope_ui_row(a, req->ev);
     case REQ_SEARCH_TREE: {
         if (!has_tree || !tree->ops->search)
             return R_NONE;
@@ -331,6 +336,10 @@ static unsigned trace_action(struct app *a, enum action act)
         return roofline_view_action(a);
     case A_FINDINGS:
         return findings_ui_show(a, 0);
+    case A_STEPS:
+        return scope_ui_steps(a);
+    case A_SCOPE_SUBTREE:
+        return scope_ui_subtree(a);
     default:
         return R_NONE;
     }
@@ -400,6 +409,11 @@ static const char *table_text(struct view *a, const struct table *tab, size_t ro
 
 static void trace_open(struct app *a)
 {
+    /* Enter on a step or an iteration: every view for it alone. */
+    static const enum request_kind view_enter[APP_NVIEWS] = {
+        [APP_VIEW_STEPS] = REQ_OPEN,
+        [APP_VIEW_ITERATIONS] = REQ_OPEN,
+    };
     const struct table_pane_views views = {
         .n = APP_NVIEWS,
         .names = app_view_names,
@@ -407,6 +421,8 @@ static void trace_open(struct app *a)
         .errs = a->views_err,
         .keytab = PANE_TABLE,
         .enter = REQ_NONE,
+        .view_enter = view_enter,
+        .view_enter_keytab = KEYS_SCOPE_TABLE,
         .text = table_text,
         .describe_event = event_detail,
     };
@@ -467,6 +483,8 @@ static void close_doc(struct app *a)
     analysis_free(a->v.an);
     trace_free(a->v.t);
     snapview_free(a->v.snap);
+    free(a->opened_with);
+    a->opened_with = NULL;
 }
 
 static int trace_timeline_lines(struct app *a)
