@@ -34,8 +34,10 @@ bool cliscope_option(const char *cmd, int ch, const char *arg, struct scope *s)
         ok = iterations_kind_parse(arg, &k) && k != ITER_EMPTY;
         if (ok)
             s->iteration = iterations_kind_name(k);
+        else if ((ok = strcmp(arg, ITERATIONS_STEADY) == 0))
+            s->iteration = ITERATIONS_STEADY;
         else
-            snprintf(err, 256, "--iteration is prefill, decode or mixed");
+            snprintf(err, 256, "--iteration is prefill, decode, mixed or steady");
         break;
     }
     }
@@ -58,36 +60,17 @@ void cliscope_usage(FILE *f)
                "                         a unit: 300us, 2.5ms, 1s), or after a step's start:\n"
                "                         step5+2ms:step5+8ms\n"
                "      --match REGEX      the subtrees of host spans (ops, annotations) whose\n"
-               "                         names match (POSIX extended), with their GPU work\n");
-}
-
-/* s with the windows of its --iteration kind's iterations in t (the
- * caller frees *w). */
-static struct scope with_iterations(const struct trace *t, const struct scope *s,
-                                    struct export_window **w)
-{
-    struct scope with = *s;
-    *w = NULL;
-    if (!s->iteration)
-        return with;
-    struct iteration *it;
-    size_t n = iterations_list(t, &it);
-    *w = xmalloc((n + 1) * sizeof(**w));
-    size_t m = 0;
-    for (size_t k = 0; k < n; k++)
-        if (strcmp(iterations_kind_name(it[k].kind), s->iteration) == 0 && it[k].to > it[k].from)
-            (*w)[m++] = (struct export_window){it[k].from, it[k].to};
-    free(it);
-    with.iter_windows = *w;
-    with.n_iter_windows = m;
-    return with;
+               "                         names match (POSIX extended), with their GPU work\n"
+               "      --iteration KIND   serving iterations: prefill, decode or mixed, or\n"
+               "                         steady (the steady-state window: the longest run of\n"
+               "                         one kind while the server runs at its peak load)\n");
 }
 
 enum scope_result cliscope_scope(struct trace **t, const struct scope *s,
                                  const struct load_opts *lo, char *msg, struct errinfo *err)
 {
     struct export_window *w;
-    struct scope with = with_iterations(*t, s, &w);
+    struct scope with = iterations_scope(*t, s, &w);
     enum scope_result r = scope_apply(t, &with, lo, msg, err);
     free(w);
     return r;
@@ -96,7 +79,7 @@ enum scope_result cliscope_scope(struct trace **t, const struct scope *s,
 bool cliscope_select(const struct trace *t, const struct scope *s, uint8_t *keep, char *msg)
 {
     struct export_window *w;
-    struct scope with = with_iterations(t, s, &w);
+    struct scope with = iterations_scope(t, s, &w);
     bool ok = scope_select(t, &with, keep, msg);
     free(w);
     return ok;

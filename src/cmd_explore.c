@@ -16,6 +16,7 @@
 #include "core/synth/synth.h"
 #include "src/cmd_job.h"
 #include "src/cliout.h"
+#include "src/cliscope.h"
 #include "src/commands.h"
 #include "tui/frame/help.h"
 #include "tui/frame/keymap.h"
@@ -57,6 +58,8 @@ static void explore_usage(FILE *f)
         "time, live allocations, allocation sites, segments and tracebacks.\n\n"
         "Options:\n");
     explore_options(f);
+    fprintf(f, "\n");
+    cliscope_usage(f);
     fprintf(f, "\nPress ? in the explorer for the keys.\n");
 }
 
@@ -119,9 +122,12 @@ static int explore(int argc, char **argv, struct srcpath *sp)
         {"source-path", required_argument, NULL, OPT_SOURCE_PATH},
         {"source-map", required_argument, NULL, OPT_SOURCE_MAP},
         {"help", no_argument, NULL, 'h'},
+        CLISCOPE_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     struct tui_opts o = {.srcpath = sp};
+    struct scope scope;
+    scope_init(&scope);
     const char *captures[16];
     int ch;
     optind = 1;
@@ -193,10 +199,17 @@ static int explore(int argc, char **argv, struct srcpath *sp)
             explore_usage(stdout);
             return EXIT_OK;
         default:
+            if (cliscope_is_option(ch)) {
+                if (!cliscope_option("explorer", ch, optarg, &scope))
+                    return EXIT_USAGE;
+                break;
+            }
             explore_usage(stderr);
             return EXIT_USAGE;
         }
     }
+    if (scope_any(&scope))
+        o.scope = &scope;
     size_t dashes = 0;
     for (int i = optind; i < argc; i++)
         dashes += strcmp(argv[i], "-") == 0;
@@ -205,7 +218,12 @@ static int explore(int argc, char **argv, struct srcpath *sp)
         return EXIT_USAGE;
     }
     /* Several traces, a directory, a glob or summaries: the job view. */
-    if (job_report_wanted(argv + optind, (size_t)(argc - optind)))
+    bool job = job_report_wanted(argv + optind, (size_t)(argc - optind));
+    if (o.scope && (job || optind == argc)) {
+        fprintf(stderr, "torchtop: a scope (--step, --window, ...) applies to one trace\n");
+        return EXIT_USAGE;
+    }
+    if (job)
         return job_explore(argv + optind, (size_t)(argc - optind), &o);
     if (o.script_timing && !o.script) {
         fprintf(stderr, "torchtop: --script-timing needs --script\n");
@@ -238,6 +256,13 @@ static int explore(int argc, char **argv, struct srcpath *sp)
         return EXIT_BAD_INPUT;
     }
     o.snapshot = source_sniff(&src, &err) == INPUT_PICKLE;
+    if (o.snapshot && o.scope) {
+        fprintf(stderr, "torchtop: a scope (--step, --window, ...) applies to a trace, not to a "
+                        "memory snapshot\n");
+        source_close(&src);
+        errinfo_clear(&err);
+        return EXIT_USAGE;
+    }
     o.src = &src;
     int rc = tui_main(&o);
     source_close(&src);

@@ -15,7 +15,7 @@ static void gen_usage(FILE *f)
 {
     fprintf(f,
             "usage: torchtop gen [--events N | --size BYTES] [--steps N] [--layers N]\n"
-            "                    [--seed S] [--conv] [--inject KIND[:US]]... [--gzip]\n"
+            "                    [--seed S] [--conv] [--moe] [--inject KIND[:US]]... [--gzip]\n"
             "                    [-o FILE] [--stats]\n"
             "       torchtop gen --ranks N -o DIR ...   (a multi-rank job: --ranks 1 --help)\n\n"
             "Write a synthetic PyTorch profiler (Kineto) trace: a bf16 transformer trained\n"
@@ -28,13 +28,20 @@ static void gen_usage(FILE *f)
             "  --layers N      transformer blocks (default: from the size, else %d)\n"
             "  --seed S        seed for shapes, timings and ids (default 1)\n"
             "  --conv          add a conv2d + batch_norm stem to the model\n"
+            "  --moe           after each forward pass, the ops of MoE serving and training\n"
+            "                  stacks: aiter fused and two-stage MoE, SGLang's Triton and vLLM's\n"
+            "                  GPTQ/AWQ fused MoE, Primus-Turbo grouped GEMMs, MoE\n"
+            "                  dispatch/combine and a fused cross-entropy loss\n"
             "  --inject KIND[:US]  write a problem of a known size into every step, what\n"
             "                  'report -t findings' should find (repeatable): sync (a\n"
             "                  .item() then US µs of host work, default 2000), small-kernels\n"
             "                  (tiny kernels whose launches take US µs in all, 1000), cpu-bound\n"
             "                  (a US µs host op, 3000), pageable-copy (a US µs pageable\n"
             "                  host-to-device copy, 2000), data-loading (a US µs\n"
-            "                  DataLoader wait, 5000)\n"
+            "                  DataLoader wait, 5000), misaligned-gemm (a GEMM with dims not\n"
+            "                  a multiple of 8, US µs slower than its shape allows, 2000),\n"
+            "                  recompute (a checkpointed GELU recomputed in the backward\n"
+            "                  pass, its kernel US µs, 1500)\n"
             "  --gzip          compress (also implied by an output name ending in .gz)\n"
             "  --level N       gzip level 1-9 (default 1)\n"
             "  -o FILE         output file; '-' or none: standard output\n"
@@ -100,7 +107,8 @@ int cmd_gen(int argc, char **argv)
         OPT_GZIP,
         OPT_LEVEL,
         OPT_STATS,
-        OPT_INJECT
+        OPT_INJECT,
+        OPT_MOE
     };
     static const struct option longopts[] = {
         {"events", required_argument, NULL, OPT_EVENTS},
@@ -109,6 +117,7 @@ int cmd_gen(int argc, char **argv)
         {"layers", required_argument, NULL, OPT_LAYERS},
         {"seed", required_argument, NULL, OPT_SEED},
         {"conv", no_argument, NULL, OPT_CONV},
+        {"moe", no_argument, NULL, OPT_MOE},
         {"gzip", no_argument, NULL, OPT_GZIP},
         {"level", required_argument, NULL, OPT_LEVEL},
         {"output", required_argument, NULL, 'o'},
@@ -149,6 +158,9 @@ int cmd_gen(int argc, char **argv)
             break;
         case OPT_CONV:
             opts.conv = true;
+            break;
+        case OPT_MOE:
+            opts.moe = true;
             break;
         case OPT_GZIP:
             opts.gzip = true;

@@ -10,11 +10,15 @@
 #include "core/synth/synth_job.h"
 #include "src/commands.h"
 
+/* `--inject straggler` without an amount: µs per step. */
+#define GENJOB_INJECT_DEFAULT_US 1200
+
 static void genjob_usage(FILE *f)
 {
     fprintf(f,
             "usage: torchtop gen --ranks N -o DIR [--steps N] [--collectives N]\n"
-            "                    [--straggler R] [--straggler-us US] [--no-metadata] [--gzip]\n\n"
+            "                    [--straggler R] [--straggler-us US] [--inject straggler[:US]]\n"
+            "                    [--no-metadata] [--gzip]\n\n"
             "Write the traces of one synthetic data-parallel job, DIR/rank-K.json, one per rank:\n"
             "per step, compute kernels and collectives (all-reduce, all-gather, reduce-scatter,\n"
             "all-to-all, then a broadcast) on a communication stream with NCCL's metadata, a\n"
@@ -26,6 +30,10 @@ static void genjob_usage(FILE *f)
             "  --collectives N   implicit-sync collectives per step (default 4)\n"
             "  --straggler R     the slow rank (default N/2)\n"
             "  --straggler-us US its extra delay in microseconds (default 300)\n"
+            "  --inject straggler[:US]  the straggler arrives after the last of the others,\n"
+            "                    so that they wait US µs a step for it in all (split evenly\n"
+            "                    over the step's collectives; default 1200), what\n"
+            "                    'report -t findings DIR' finds as the straggler\n"
             "  --no-metadata     plain NCCL kernels without collective metadata (and no\n"
             "                    broadcast): collectives are then matched by order\n"
             "  --gzip            write rank-K.json.gz\n",
@@ -42,7 +50,7 @@ static bool num(const char *s, long lo, long hi, long *v)
 
 int cmd_gen_job(int argc, char **argv)
 {
-    enum { O_RANKS = 256, O_STEPS, O_COLLS, O_STRAG, O_STRAGUS, O_NOMETA, O_GZIP };
+    enum { O_RANKS = 256, O_STEPS, O_COLLS, O_STRAG, O_STRAGUS, O_NOMETA, O_GZIP, O_INJECT };
     static const struct option longopts[] = {
         {"ranks", required_argument, NULL, O_RANKS},
         {"output", required_argument, NULL, 'o'},
@@ -52,12 +60,13 @@ int cmd_gen_job(int argc, char **argv)
         {"straggler-us", required_argument, NULL, O_STRAGUS},
         {"no-metadata", no_argument, NULL, O_NOMETA},
         {"gzip", no_argument, NULL, O_GZIP},
+        {"inject", required_argument, NULL, O_INJECT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct synth_job_opts o = {.straggler = -1, .metadata = true};
     const char *dir = NULL;
-    long v;
+    long v, inject_us = 0;
     int ch;
     optind = 1;
     opterr = 0;
@@ -97,6 +106,14 @@ int cmd_gen_job(int argc, char **argv)
         case O_GZIP:
             o.gzip = true;
             break;
+        case O_INJECT:
+            /* straggler[:US]: US µs of waiting for the straggler per step */
+            if (strncmp(optarg, "straggler", 9) != 0 || (optarg[9] && optarg[9] != ':'))
+                goto bad;
+            inject_us = GENJOB_INJECT_DEFAULT_US;
+            if (optarg[9] && !num(optarg + 10, 1, 10000000, &inject_us))
+                goto bad;
+            break;
         case 'h':
             genjob_usage(stdout);
             return EXIT_OK;
@@ -107,6 +124,13 @@ int cmd_gen_job(int argc, char **argv)
     if (optind != argc || !o.ranks || !dir ||
         (o.straggler >= 0 && (unsigned)o.straggler >= o.ranks))
         goto bad;
+    if (inject_us) {
+        unsigned colls = o.colls ? o.colls : 4, per = (unsigned)(inject_us / colls);
+        if (!per || o.straggler_us)
+            goto bad; /* at least 1 µs a collective; --straggler-us is the other way */
+        o.straggler_us = per;
+        o.straggler_after_last = true;
+    }
     struct errinfo err = {0};
     if (synth_job_write(&o, dir, &err) != ST_OK) {
         char *m = errinfo_format(&err);

@@ -11,6 +11,7 @@
 #include "core/base/display.h"
 #include "core/base/outfile.h"
 #include "core/job/job.h"
+#include "core/job/job_findings.h"
 #include "core/job/job_hta.h"
 #include "core/job/job_tables.h"
 #include "core/report/report.h"
@@ -155,6 +156,8 @@ int job_report(char *const *args, size_t n, const struct job_report_opts *o)
     for (size_t i = 0; i < hta_tables.items.n; i++)
         table_list_add(&tables, hta_tables.items.v[i]);
     VEC_FREE(&hta_tables.items);
+    if (!rc)
+        job_findings_straggler(&v, &lo, &tables);
     sb_free(&job_names);
     sb_free(&hta_names);
     if (!rc && o->sort) {

@@ -97,6 +97,8 @@ static void report_usage(FILE *f)
         "      --top-level-only   key-averages: only events with no enclosing op\n"
         "      --time-unit UNIT   key-averages: s, ms or us (default us)\n"
         "      --arch NAME|FILE   roofline: device peaks by built-in name or TraceLens arch JSON\n"
+        "      --inductor-cache DIR  roofline: torch.compile's Inductor cache, read for Triton\n"
+        "                         kernels the trace records without their sizes\n"
         "      --recompute        ops, unique-args, roofline: tell activation checkpointing's\n"
         "                         recomputed forward ops apart (is_recompute column)\n"
         "      --metric M         folded: self_cpu (default) or self_device\n"
@@ -150,6 +152,7 @@ enum {
     OPT_NOHEADER,
     OPT_THREADS,
     OPT_ARCH,
+    OPT_INDUCTOR_CACHE,
     OPT_FLOWLINKS,
     OPT_NOCACHE,
     OPT_XLSX,
@@ -220,6 +223,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
         {"no-header", no_argument, NULL, OPT_NOHEADER},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"arch", required_argument, NULL, OPT_ARCH},
+        {"inductor-cache", required_argument, NULL, OPT_INDUCTOR_CACHE},
         {"flow-links", no_argument, NULL, OPT_FLOWLINKS},
         {"xlsx", required_argument, NULL, OPT_XLSX},
         {"metric", required_argument, NULL, OPT_METRIC},
@@ -371,6 +375,9 @@ static int parse_args(int argc, char **argv, struct report_cli *c, const char **
             break;
         case OPT_ARCH:
             c->ropts.arch = optarg;
+            break;
+        case OPT_INDUCTOR_CACHE:
+            c->ropts.inductor_cache = optarg;
             break;
         case OPT_FLOWLINKS:
             c->flow_links = true;

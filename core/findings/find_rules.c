@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/wide.h"
 #include "core/critpath/cp_frame.h"
 #include "core/findings/find_rules.h"
 #include "core/symbols/traceback.h"
@@ -22,7 +23,27 @@
 enum {
     X_COUNT = 0,    /* syncs, short kernels, ... seen on the path */
     X_PAGEABLE = 1, /* copy: µs of pageable host-to-device copies on the path */
+    X_ALIGN = 1,    /* far-from-roofline: µs of the saving from rows with unaligned dims */
+    X_FP32 = 2,     /* ... from fp32 rows where most time is bf16/fp16 */
+    X_TINY = 3,     /* ... from rows of a tiny batch */
+    X_GPU_US = 1,   /* recompute: GPU µs of recomputed ops in the steps' graphs */
+    X_TRACE_NS = 2, /* ... GPU ns of recomputed ops in the whole trace (find_rule_recompute_scan) */
+    X_NULL_NS = 3,  /* ... of which on stream 0, which the graphs leave out */
 };
+
+void find_rule_recompute_scan(const struct trace *t, const uint8_t *marks,
+                              struct find_rule_acc *acc)
+{
+    for (uint32_t i = 0; marks && i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        const struct gpu_info *gi = evk_is_gpu(e->kind) ? ev_gpu(t, i) : NULL;
+        if (!gi || gi->launch == IDX_NONE || !marks[gi->launch] || e->dur <= 0)
+            continue;
+        acc->extra[X_TRACE_NS] = wide_add_sat(acc->extra[X_TRACE_NS], e->dur);
+        if (gi->stream <= 0)
+            acc->extra[X_NULL_NS] = wide_add_sat(acc->extra[X_NULL_NS], e->dur);
+    }
+}
 
 static void add_item(struct find_rule_acc *acc, const char *key, uint32_t ev, int64_t us)
 {
@@ -118,13 +139,20 @@ const char *find_rule_python_line(const struct trace *t, uint32_t ev, struct str
     return out;
 }
 
-const char *find_rule_cannot(enum finding_kind k, const struct trace *t, bool has_sync)
+const char *find_rule_cannot(enum finding_kind k, const struct trace *t, bool has_sync,
+                             const uint8_t *recompute)
 {
     (void)t;
     if (k == FK_SYNC && !has_sync)
         return "the trace has no cuda_sync events, so the critical path cannot see the host "
                "wait for the GPU: record with PyTorch 2.1 or newer and "
                "experimental_config=_ExperimentalConfig(enable_cuda_sync_events=True)";
+    if (k == FK_RECOMPUTE && !recompute)
+        return "no activation checkpointing: no recompute_fn frame (torch/utils/checkpoint.py) "
+               "in the trace, or Python frames not recorded (with_stack=True)";
+    if (k == FK_STRAGGLER)
+        return "stragglers are found across a job's ranks, not in one rank's trace (report -t "
+               "findings TRACE... or DIR)";
     return NULL;
 }
 
@@ -520,6 +548,73 @@ static void rule_cpu_bound(struct find_step *s, struct find_rule_acc *acc)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* far-from-roofline and recompute                                          */
+/* ------------------------------------------------------------------------ */
+
+/* The kernels of GEMM/convolution/attention rows below the reachable share
+ * of their roof, each shrunk to its row's time at that share. */
+static void rule_far_from_roof(struct find_step *s, struct find_rule_acc *acc)
+{
+    struct cp_graph *g = s->g;
+    const struct find_roof *fr = s->roof;
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        const struct cp_row *r = edge_row(g, d);
+        if (d->type != CPE_OPERATOR || !r || !cp_row_on_gpu(r) || fr->inst_of[r->ev] == IDX_NONE)
+            continue;
+        const struct find_roof_inst *in = &fr->inst.v[fr->inst_of[r->ev]];
+        s->sel[e] = 1;
+        s->factor[e] = in->factor;
+        if (!s->on_path[e] || d->weight <= 0)
+            continue;
+        int64_t us = (int64_t)((double)d->weight * (1.0 - in->factor));
+        if (us <= 0)
+            continue;
+        acc->extra[X_COUNT]++;
+        if (in->flags & FRF_ALIGN)
+            acc->extra[X_ALIGN] += us;
+        if (in->flags & FRF_FP32)
+            acc->extra[X_FP32] += us;
+        if (in->flags & FRF_TINY)
+            acc->extra[X_TINY] += us;
+        add_item(acc, strtab_str(&fr->keys, in->key), in->op, us);
+    }
+}
+
+/* The op that launched GPU row r: the innermost cpu_op around its launch
+ * call, else the call; IDX_NONE without a launch. */
+static uint32_t launcher_op(const struct find_step *s, const struct cp_row *r)
+{
+    if (r->ic < 0)
+        return IDX_NONE;
+    uint32_t call = s->g->f->rows.v[r->ic].ev;
+    for (uint32_t p = call; p != IDX_NONE; p = s->t->ev.v[p].parent)
+        if (s->t->ev.v[p].kind == EVK_CPU_OP)
+            return p;
+    return call;
+}
+
+/* GPU work launched by recomputed ops (recompute.h). */
+static void rule_recompute(struct find_step *s, struct find_rule_acc *acc)
+{
+    struct cp_graph *g = s->g;
+    for (size_t e = 0; e < g->edges.n; e++) {
+        const struct cp_edge *d = &g->edges.v[e];
+        const struct cp_row *r = edge_row(g, d);
+        if (d->type != CPE_OPERATOR || !r || !cp_row_on_gpu(r) || r->ic < 0 ||
+            !s->recompute[g->f->rows.v[r->ic].ev])
+            continue;
+        s->sel[e] = 1;
+        acc->extra[X_GPU_US] += d->weight > 0 ? d->weight : 0;
+        if (!s->on_path[e] || d->weight <= 0)
+            continue;
+        acc->extra[X_COUNT]++;
+        uint32_t op = launcher_op(s, r);
+        add_item(acc, trace_str(s->t, s->t->ev.v[op].name), op, d->weight);
+    }
+}
+
 void find_rule_select(enum finding_kind k, struct find_step *s, struct find_rule_acc *acc)
 {
     switch (k) {
@@ -541,9 +636,44 @@ void find_rule_select(enum finding_kind k, struct find_step *s, struct find_rule
     case FK_CPU_BOUND:
         rule_cpu_bound(s, acc);
         break;
+    case FK_FAR_FROM_ROOF:
+        rule_far_from_roof(s, acc);
+        break;
+    case FK_RECOMPUTE:
+        rule_recompute(s, acc);
+        break;
+    case FK_STRAGGLER: /* a job's: job_findings.c */
     case FK__COUNT:
         break;
     }
+}
+
+bool find_rule_status_note(enum finding_kind k, const struct find_rule_acc *acc, unsigned nsteps,
+                           const struct find_roof *roof, struct strbuf *out)
+{
+    int64_t n = nsteps ? nsteps : 1;
+    if (k == FK_FAR_FROM_ROOF && roof && roof->inst.n) {
+        sb_printf(out,
+                  "%zu GEMM/convolution/attention instances below the share of their roof a "
+                  "well-shaped one reaches, %.0f µs above it in the trace; %lld µs/step of that "
+                  "on the critical path",
+                  roof->inst.n, roof->excess_us, (long long)(acc->saving_us / n));
+        return true;
+    }
+    if (k == FK_RECOMPUTE && acc->extra[X_TRACE_NS] > 0) {
+        sb_printf(out,
+                  "recomputed ops run %lld µs of GPU time in the trace; %lld µs/step of it is "
+                  "in the critical path's graph, %lld µs/step on the path",
+                  (long long)(acc->extra[X_TRACE_NS] / 1000), (long long)(acc->extra[X_GPU_US] / n),
+                  (long long)(acc->saving_us / n));
+        if (!acc->extra[X_GPU_US] && acc->extra[X_NULL_NS])
+            sb_printf(out,
+                      " (%lld µs of it ran on stream 0, which the graph leaves out: "
+                      "§18.1)",
+                      (long long)(acc->extra[X_NULL_NS] / 1000));
+        return true;
+    }
+    return false;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -604,6 +734,32 @@ void find_rule_statement(enum finding_kind k, const struct find_rule_acc *acc, u
                   "critical path, most in %.*s",
                   (int)toplen, top);
         break;
+    case FK_FAR_FROM_ROOF: {
+        int64_t n = nsteps ? nsteps : 1;
+        sb_printf(out,
+                  "GEMM/convolution/attention kernels on the critical path run below %.0f %% of "
+                  "their roofline (attention %.0f %%); most time above it in %.*s",
+                  100 * FIND_ROOF_REACHABLE_GEMM, 100 * FIND_ROOF_REACHABLE_ATTN, (int)toplen, top);
+        if (acc->extra[X_ALIGN])
+            sb_printf(out,
+                      "; %lld µs/step in rows with a dimension not a multiple of 8/16/64: pad it",
+                      (long long)(acc->extra[X_ALIGN] / n));
+        if (acc->extra[X_FP32])
+            sb_printf(out, "; %lld µs/step in fp32 rows where the rest is bf16/fp16: autocast them",
+                      (long long)(acc->extra[X_FP32] / n));
+        if (acc->extra[X_TINY])
+            sb_printf(out, "; %lld µs/step in rows of a tiny batch: batch more work per call",
+                      (long long)(acc->extra[X_TINY] / n));
+        break;
+    }
+    case FK_RECOMPUTE:
+        sb_printf(out,
+                  "activation checkpointing recomputes forward ops in the backward pass: %lld "
+                  "µs/step of GPU time, most in %.*s; checkpoint fewer layers (or cheaper ones) "
+                  "where memory allows",
+                  (long long)(acc->extra[X_GPU_US] / (nsteps ? nsteps : 1)), (int)toplen, top);
+        break;
+    case FK_STRAGGLER:
     case FK__COUNT:
         break;
     }

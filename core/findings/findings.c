@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analysis/recompute.h"
 #include "core/critpath/cp_frame.h"
 #include "core/critpath/critpath.h"
 #include "core/findings/find_rules.h"
@@ -29,10 +30,17 @@ const char *findings_kind_name(enum finding_kind k)
  * events out (cp_frame.step_filter). */
 #define FINDINGS_SHORT_STEP 0.1
 
+/* The edges a what-if changes and the share of each one's weight left. */
+struct sel_ud {
+    const uint8_t *sel;
+    const float *factor;
+};
+
 static double sel_factor(const struct cp_graph *g, uint32_t e, void *ud)
 {
     (void)g;
-    return ((const uint8_t *)ud)[e] ? 0.0 : -1.0;
+    const struct sel_ud *u = ud;
+    return u->sel[e] ? (double)u->factor[e] : -1.0;
 }
 
 static int rank_of(const struct trace *t)
@@ -46,8 +54,9 @@ static int rank_of(const struct trace *t)
 
 /* The rules in the order they claim edges: the specific ones first, so
  * that cpu-bound keeps only the host time no other rule explains. */
-static const enum finding_kind rule_order[FK__COUNT] = {
-    FK_SYNC, FK_DATA_LOADING, FK_COPY, FK_LAUNCH_BOUND, FK_EXPOSED_COMM, FK_CPU_BOUND,
+static const enum finding_kind rule_order[FK__COUNT - 1] = {
+    FK_SYNC,         FK_DATA_LOADING, FK_COPY,          FK_LAUNCH_BOUND,
+    FK_EXPOSED_COMM, FK_RECOMPUTE,    FK_FAR_FROM_ROOF, FK_CPU_BOUND,
 };
 
 struct run {
@@ -55,6 +64,8 @@ struct run {
     struct cp_frame *f;
     struct find_rule_acc acc[FK__COUNT];
     struct find_memo memo;
+    struct find_roof roof;
+    uint8_t *recompute;
     bool can[FK__COUNT];
     int64_t total_len, together;
     unsigned nsteps;
@@ -70,7 +81,14 @@ static void run_step(struct run *r, struct cp_graph *g)
                           .op_edge = xmalloc(nr * sizeof(uint32_t)),
                           .claimed = xcalloc(ne, 1),
                           .sel = xcalloc(ne, 1),
-                          .memo = &r->memo};
+                          .factor = xcalloc(ne, sizeof(float)),
+                          .memo = &r->memo,
+                          .roof = r->can[FK_FAR_FROM_ROOF] ? &r->roof : NULL,
+                          .recompute = r->recompute};
+    /* all rules' edges together: each at the smallest share any rule leaves */
+    float *together = xmalloc(ne * sizeof(float));
+    for (size_t e = 0; e < ne; e++)
+        together[e] = 1.0f;
     for (size_t k = 0; k < g->path.n; k++)
         s.on_path[g->path.v[k]] = 1;
     for (size_t i = 0; i < nr; i++)
@@ -79,27 +97,32 @@ static void run_step(struct run *r, struct cp_graph *g)
         if (g->edges.v[e].type == CPE_OPERATOR && g->edges.v[e].attr != IDX_NONE)
             s.op_edge[g->edges.v[e].attr] = (uint32_t)e;
     bool any = false;
-    for (size_t i = 0; i < FK__COUNT; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(rule_order); i++) {
         enum finding_kind k = rule_order[i];
         if (!r->can[k])
             continue;
         memset(s.sel, 0, ne);
+        memset(s.factor, 0, ne * sizeof(float));
         find_rule_select(k, &s, &r->acc[k]);
         bool some = false;
         for (size_t e = 0; e < g->edges.n; e++)
             if (s.sel[e]) {
                 some = true;
                 s.claimed[e] = 1;
+                if (s.factor[e] < together[e])
+                    together[e] = s.factor[e];
             }
         if (!some)
             continue;
         any = true;
-        int64_t after = critpath_whatif(g, sel_factor, s.sel, NULL, NULL);
+        struct sel_ud ud = {s.sel, s.factor};
+        int64_t after = critpath_whatif(g, sel_factor, &ud, NULL, NULL);
         if (after >= 0 && after < g->length)
             r->acc[k].saving_us += g->length - after;
     }
     if (any) {
-        int64_t after = critpath_whatif(g, sel_factor, s.claimed, NULL, NULL);
+        struct sel_ud ud = {s.claimed, together};
+        int64_t after = critpath_whatif(g, sel_factor, &ud, NULL, NULL);
         if (after >= 0 && after < g->length)
             r->together += g->length - after;
     }
@@ -109,6 +132,8 @@ static void run_step(struct run *r, struct cp_graph *g)
     free(s.op_edge);
     free(s.claimed);
     free(s.sel);
+    free(s.factor);
+    free(together);
 }
 
 struct merged {
@@ -203,22 +228,29 @@ static struct cp_graph *build_region(const struct cp_frame *f, const uint32_t *s
     return critpath_build(f, steps ? trace_str(f->t, steps[k]) : "", 0, err);
 }
 
-bool findings_run(const struct trace *t, struct findings *out, char *err)
+bool findings_run(struct analysis *a, const char *arch, struct findings *out, char *err)
 {
+    const struct trace *t = a->t;
     memset(out, 0, sizeof(*out));
     out->rank = rank_of(t);
     struct run r = {.t = t, .f = cp_frame_new(t)};
     find_rule_memo_init(&r.memo, t);
+    r.recompute = recompute_marks(t, NULL);
+    const char *roof_why = NULL;
+    bool roof_ok = find_roof_init(&r.roof, a, arch, &roof_why);
     out->no_sync = !r.f->has_sync;
     for (int k = 0; k < FK__COUNT; k++) {
         strtab_init(&r.acc[k].keys);
-        const char *why = find_rule_cannot((enum finding_kind)k, t, r.f->has_sync);
+        const char *why = k == FK_FAR_FROM_ROOF ? (roof_ok ? NULL : roof_why)
+                                                : find_rule_cannot((enum finding_kind)k, t,
+                                                                   r.f->has_sync, r.recompute);
         r.can[k] = !why;
         out->status[k].kind = (uint8_t)k;
         out->status[k].ran = !why;
         if (why)
             out->status[k].note = xstrdup(why);
     }
+    find_rule_recompute_scan(t, r.recompute, &r.acc[FK_RECOMPUTE]);
     size_t nsteps;
     uint32_t *steps = cp_frame_step_names(r.f, &nsteps);
     size_t nregions = nsteps ? nsteps : 1;
@@ -255,6 +287,8 @@ bool findings_run(const struct trace *t, struct findings *out, char *err)
         /* as the critical path's report: said, not an error */
         out->region = xstrdup(nsteps ? "(no step)" : "(whole trace)");
         for (int k = 0; k < FK__COUNT; k++) {
+            if (!out->status[k].ran)
+                continue; /* its own reason stands */
             out->status[k].ran = false;
             free(out->status[k].note);
             out->status[k].note = xstrdup("no step of the trace has a critical path (a graph with "
@@ -286,7 +320,10 @@ bool findings_run(const struct trace *t, struct findings *out, char *err)
                 continue;
             }
             sb_clear(&sb);
-            if (!acc->items.n)
+            if (find_rule_status_note((enum finding_kind)k, acc, r.nsteps,
+                                      r.can[FK_FAR_FROM_ROOF] ? &r.roof : NULL, &sb))
+                sb_puts(&sb, fd.saving_pct > 0 ? ", below the threshold" : "");
+            else if (!acc->items.n)
                 sb_puts(&sb, "nothing on the critical path");
             else
                 sb_printf(&sb, "%.2f %% of the step, below the %.0f %% threshold", fd.saving_pct,
@@ -305,6 +342,8 @@ bool findings_run(const struct trace *t, struct findings *out, char *err)
         strtab_free(&r.acc[k].keys);
     }
     find_rule_memo_free(&r.memo);
+    find_roof_free(&r.roof);
+    free(r.recompute);
     free(kept);
     free(len);
     free(steps);

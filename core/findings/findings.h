@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/analysis/analysis.h"
 #include "core/base/table.h"
 #include "core/base/vec.h"
 #include "core/trace/trace.h"
@@ -28,7 +29,10 @@
     _(FK_COPY,           "copy")           /* memcpy on the path, pageable H2D */ \
     _(FK_LAUNCH_BOUND,   "launch-bound")   /* short kernels waiting for launch */ \
     _(FK_EXPOSED_COMM,   "exposed-comm")   /* collectives nothing overlaps */     \
-    _(FK_CPU_BOUND,      "cpu-bound")      /* other host time on the path */
+    _(FK_CPU_BOUND,      "cpu-bound")      /* other host time on the path */      \
+    _(FK_FAR_FROM_ROOF,  "far-from-roofline") /* GEMM/conv/attention far below roof */ \
+    _(FK_RECOMPUTE,      "recompute")      /* checkpointing's recomputed forward */ \
+    _(FK_STRAGGLER,      "straggler")      /* a job's rank the others wait for */
 /* clang-format on */
 
 enum finding_kind {
@@ -83,11 +87,13 @@ struct findings {
     unsigned short_steps; /* steps left out: a truncated last step */
 };
 
-/* Run every rule over every ProfilerStep (the whole trace when there is
- * none). A trace where no step has a path gets no finding and nsteps 0,
- * each rule's status saying why. False with a message in err (size 256)
- * only when the graph cannot be built at all. */
-bool findings_run(const struct trace *t, struct findings *out, char *err);
+/* Run every rule over every ProfilerStep of a's trace (the whole trace
+ * when there is none); arch is --arch for the roofline (NULL: from the
+ * trace). A trace where no step has a path gets no finding and nsteps 0,
+ * each rule's status saying why; the straggler rule runs on jobs only
+ * (job_findings.h). False with a message in err (size 256) only when the
+ * graph cannot be built at all. */
+bool findings_run(struct analysis *a, const char *arch, struct findings *out, char *err);
 void findings_free(struct findings *fs);
 
 /* The findings as a table (kind, rank, region, saving_us, saving_pct,

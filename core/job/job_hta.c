@@ -19,8 +19,8 @@
 /* The report registry's tables that come from HTA's analyses
  * (core/report/report.c, docs/metrics.md §14 and §18). */
 static const char *const hta_names[] = {
-    "temporal",     "idle-time", "kernel-types",  "overlap", "launch-stats",
-    "queue-length", "memory-bw", "critical-path", NULL,
+    "temporal",     "idle-time", "kernel-types",  "overlap",  "launch-stats",
+    "queue-length", "memory-bw", "critical-path", "findings", NULL,
 };
 
 bool job_hta_is_table(const char *name)

@@ -24,6 +24,7 @@
 #include "core/report/report.h"
 #include "core/report/steptable.h"
 #include "core/report/itertable.h"
+#include "core/roofline/inductor_cache.h"
 #include "core/roofline/roofline.h"
 #include "core/report/tabfmt.h"
 #include "core/trace/devkind.h"
@@ -154,9 +155,8 @@ static bool build_memory(struct analysis *a, const struct report_opts *o, struct
 static bool build_findings(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
-    (void)o;
     struct findings fs;
-    if (!findings_run(a->t, &fs, err))
+    if (!findings_run(a, o ? o->arch : NULL, &fs, err))
         return false;
     findings_tables(a->t, &fs, out);
     findings_free(&fs);
@@ -180,12 +180,16 @@ static bool build_iterations(struct analysis *a, const struct report_opts *o,
 static bool build_roofline(struct analysis *a, const struct report_opts *o, struct table_list *out,
                            char *err)
 {
-    struct roofline *r = roofline_new(a, o ? o->arch : NULL, err);
-    if (!r)
+    struct inductor_cache *ic = NULL;
+    if (o && o->inductor_cache && !(ic = inductor_cache_load(o->inductor_cache, err)))
         return false;
-    roofline_tables(r, out);
-    roofline_free(r);
-    return true;
+    struct roofline *r = roofline_new_ic(a, o ? o->arch : NULL, ic, err);
+    if (r) {
+        roofline_tables(r, out);
+        roofline_free(r);
+    }
+    inductor_cache_free(ic);
+    return r != NULL;
 }
 
 /* HTA's analyses (docs/metrics.md §14), all from the analysis's one HTA

@@ -17,6 +17,8 @@ struct report_opts {
                                      (analysis_mark_recompute) */
     struct keyavg_opts keyavg;    /* key-averages grouping and time unit */
     const char *arch;             /* device peaks: built-in name or TraceLens arch JSON path */
+    const char *inductor_cache;   /* roofline: Inductor cache directory for Triton kernels
+                                     without recorded numels; NULL: none */
     bool idle_intervals;          /* idle-time: add HTA's idle interval statistics */
     const char *cp_region;        /* critical-path: ANNOTATION[:INSTANCE], NULL = each step */
     bool cp_edges;                /* critical-path: list the path's edges too */

@@ -1,11 +1,13 @@
 /* Serving iterations and their kinds. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/base/xalloc.h"
 #include "core/roofline/iterations.h"
+#include "core/roofline/steady.h"
 
 static const char *const kind_names[ITER__COUNT] = {"prefill", "decode", "mixed", "empty"};
 
@@ -78,4 +80,39 @@ size_t iterations_list(const struct trace *t, struct iteration **out)
     }
     *out = v;
     return m;
+}
+
+struct scope iterations_scope(const struct trace *t, const struct scope *s,
+                              struct export_window **w)
+{
+    struct scope with = *s;
+    *w = NULL;
+    if (!s->iteration)
+        return with;
+    struct iteration *it;
+    size_t n = iterations_list(t, &it);
+    *w = xmalloc((n + 1) * sizeof(**w));
+    size_t m = 0, from = 0, to = n;
+    bool steady = strcmp(s->iteration, ITERATIONS_STEADY) == 0;
+    struct steady st;
+    if (steady && steady_window(it, n, &st)) {
+        from = st.from;
+        to = st.to;
+        if (to - from == 1)
+            snprintf(with.iter_text, sizeof(with.iter_text),
+                     "steady state: iteration %zu (%s) of %zu", from, iterations_kind_name(st.kind),
+                     n);
+        else
+            snprintf(with.iter_text, sizeof(with.iter_text),
+                     "steady state: iterations %zu-%zu (%s) of %zu", from, to - 1,
+                     iterations_kind_name(st.kind), n);
+    }
+    for (size_t k = from; k < to; k++)
+        if ((steady || strcmp(iterations_kind_name(it[k].kind), s->iteration) == 0) &&
+            it[k].to > it[k].from)
+            (*w)[m++] = (struct export_window){it[k].from, it[k].to};
+    free(it);
+    with.iter_windows = *w;
+    with.n_iter_windows = m;
+    return with;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/roofline/iterann.h"
+#include "core/trace/scope.h"
 #include "core/trace/trace.h"
 
 enum iter_kind { ITER_PREFILL, ITER_DECODE, ITER_MIXED, ITER_EMPTY, ITER__COUNT };
@@ -30,5 +31,16 @@ size_t iterations_list(const struct trace *t, struct iteration **out);
 const char *iterations_kind_name(unsigned kind);
 /* The kind a name says; false for another word. */
 bool iterations_kind_parse(const char *name, unsigned *kind);
+
+/* The --iteration name of the steady-state window (core/roofline/steady.h). */
+#define ITERATIONS_STEADY "steady"
+
+/* s with the windows of its iterations (s->iteration's kind, or the
+ * steady-state window's, which iter_text then names) in t, for
+ * scope_select and scope_load (core/trace/scope.h sees no iterations);
+ * *w (the caller frees it after the scope's use) holds them. s itself when
+ * it names no iteration kind. */
+struct scope iterations_scope(const struct trace *t, const struct scope *s,
+                              struct export_window **w);
 
 #endif

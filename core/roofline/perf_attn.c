@@ -218,17 +218,18 @@ SIG(model_fa_bwd, .q = 1, .bnhd = true, .dropout = -1, .causal = -1, .scan = 6, 
     .bwd_op = true, .tl_model = true, .tl_real_dtype = true)
 
 const struct pm_model pm_attn_models[] = {
-    {"aten::_scaled_dot_product_flash_attention", PM_SDPA_FWD, PM_SDPA_BWD, model_aten_flash},
-    {"aten::_scaled_dot_product_efficient_attention", PM_SDPA_FWD, PM_SDPA_BWD, model_aten_mem_eff},
-    {"aten::_scaled_dot_product_cudnn_attention", PM_SDPA_FWD, PM_SDPA_BWD, model_aten_cudnn},
+    {"aten::_scaled_dot_product_flash_attention", PM_SDPA_FWD, PM_SDPA_BWD, model_aten_flash, NULL},
+    {"aten::_scaled_dot_product_efficient_attention", PM_SDPA_FWD, PM_SDPA_BWD, model_aten_mem_eff,
+     NULL},
+    {"aten::_scaled_dot_product_cudnn_attention", PM_SDPA_FWD, PM_SDPA_BWD, model_aten_cudnn, NULL},
     {"aten::_scaled_dot_product_flash_attention_backward", PM_SDPA_BWD, PM_NONE,
-     model_aten_flash_bwd},
+     model_aten_flash_bwd, NULL},
     {"aten::_scaled_dot_product_efficient_attention_backward", PM_SDPA_BWD, PM_NONE,
-     model_aten_mem_eff_bwd},
+     model_aten_mem_eff_bwd, NULL},
     {"aten::_scaled_dot_product_cudnn_attention_backward", PM_SDPA_BWD, PM_NONE,
-     model_aten_cudnn_bwd},
-    {"flash_attn::_flash_attn_forward", PM_SDPA_FWD, PM_SDPA_BWD, model_fa_fwd},
-    {"FlashAttnFunc", PM_SDPA_FWD, PM_SDPA_BWD, model_fa_fwd},
-    {"flash_attn::_flash_attn_backward", PM_SDPA_BWD, PM_NONE, model_fa_bwd},
+     model_aten_cudnn_bwd, NULL},
+    {"flash_attn::_flash_attn_forward", PM_SDPA_FWD, PM_SDPA_BWD, model_fa_fwd, NULL},
+    {"FlashAttnFunc", PM_SDPA_FWD, PM_SDPA_BWD, model_fa_fwd, NULL},
+    {"flash_attn::_flash_attn_backward", PM_SDPA_BWD, PM_NONE, model_fa_bwd, NULL},
 };
 const size_t pm_attn_count = ARRAY_SIZE(pm_attn_models);

@@ -418,12 +418,12 @@ static bool model_vendor_bwd(const struct pm_ctx *c, struct pm_result *r)
 }
 
 const struct pm_model pm_conv_models[] = {
-    {"aten::convolution", PM_CONV_FWD, PM_CONV_BWD, model_conv},
-    {"aten::_convolution", PM_CONV_FWD, PM_CONV_BWD, model_conv},
-    {"aten::cudnn_convolution", PM_CONV_FWD, PM_CONV_BWD, model_cudnn},
-    {"aten::miopen_convolution", PM_CONV_FWD, PM_CONV_BWD, model_miopen},
-    {"aten::convolution_backward", PM_CONV_BWD, PM_NONE, model_conv_bwd},
-    {"aten::cudnn_convolution_backward", PM_CONV_BWD, PM_NONE, model_vendor_bwd},
-    {"aten::miopen_convolution_backward", PM_CONV_BWD, PM_NONE, model_vendor_bwd},
+    {"aten::convolution", PM_CONV_FWD, PM_CONV_BWD, model_conv, NULL},
+    {"aten::_convolution", PM_CONV_FWD, PM_CONV_BWD, model_conv, NULL},
+    {"aten::cudnn_convolution", PM_CONV_FWD, PM_CONV_BWD, model_cudnn, NULL},
+    {"aten::miopen_convolution", PM_CONV_FWD, PM_CONV_BWD, model_miopen, NULL},
+    {"aten::convolution_backward", PM_CONV_BWD, PM_NONE, model_conv_bwd, NULL},
+    {"aten::cudnn_convolution_backward", PM_CONV_BWD, PM_NONE, model_vendor_bwd, NULL},
+    {"aten::miopen_convolution_backward", PM_CONV_BWD, PM_NONE, model_vendor_bwd, NULL},
 };
 const size_t pm_conv_count = ARRAY_SIZE(pm_conv_models);

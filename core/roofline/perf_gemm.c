@@ -186,10 +186,10 @@ static bool model_scaled_mm(const struct pm_ctx *c, struct pm_result *r)
 }
 
 const struct pm_model pm_gemm_models[] = {
-    {"aten::mm", PM_GEMM, PM_GEMM_BWD, model_mm},
-    {"aten::addmm", PM_GEMM, PM_GEMM_BWD, model_mm},
-    {"aten::bmm", PM_GEMM, PM_GEMM_BWD, model_bmm},
-    {"aten::baddbmm", PM_GEMM, PM_GEMM_BWD, model_bmm},
-    {"aten::_scaled_mm", PM_GEMM, PM_NONE, model_scaled_mm},
+    {"aten::mm", PM_GEMM, PM_GEMM_BWD, model_mm, NULL},
+    {"aten::addmm", PM_GEMM, PM_GEMM_BWD, model_mm, NULL},
+    {"aten::bmm", PM_GEMM, PM_GEMM_BWD, model_bmm, NULL},
+    {"aten::baddbmm", PM_GEMM, PM_GEMM_BWD, model_bmm, NULL},
+    {"aten::_scaled_mm", PM_GEMM, PM_NONE, model_scaled_mm, NULL},
 };
 const size_t pm_gemm_count = ARRAY_SIZE(pm_gemm_models);

@@ -158,10 +158,10 @@ static bool model_store_cache(const struct pm_ctx *c, struct pm_result *r)
 }
 
 const struct pm_model pm_infattn_models[] = {
-    {"vllm::unified_attention_with_output", PM_INFER_ATTN, PM_NONE, model_infattn},
-    {"aiter::mha_varlen_fwd", PM_INFER_ATTN, PM_NONE, model_infattn},
-    {"aiter::fmha_v3_varlen_fwd", PM_INFER_ATTN, PM_NONE, model_infattn_v2},
-    {"aiter::mha_batch_prefill", PM_INFER_ATTN, PM_NONE, model_infattn_v2},
-    {"sglang::store_cache", PM_INFER_ATTN, PM_NONE, model_store_cache},
+    {"vllm::unified_attention_with_output", PM_INFER_ATTN, PM_NONE, model_infattn, NULL},
+    {"aiter::mha_varlen_fwd", PM_INFER_ATTN, PM_NONE, model_infattn, NULL},
+    {"aiter::fmha_v3_varlen_fwd", PM_INFER_ATTN, PM_NONE, model_infattn_v2, NULL},
+    {"aiter::mha_batch_prefill", PM_INFER_ATTN, PM_NONE, model_infattn_v2, NULL},
+    {"sglang::store_cache", PM_INFER_ATTN, PM_NONE, model_store_cache, NULL},
 };
 const size_t pm_infattn_count = sizeof(pm_infattn_models) / sizeof(pm_infattn_models[0]);

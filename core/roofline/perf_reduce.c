@@ -93,18 +93,18 @@ static bool model_reduce(const struct pm_ctx *c, struct pm_result *r)
 }
 
 const struct pm_model pm_reduce_models[] = {
-    {"aten::sum", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::mean", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::max", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::min", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::norm", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::linalg_norm", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::std", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::var", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::logsumexp", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::cumsum", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::cumprod", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::amin", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
-    {"aten::amax", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce},
+    {"aten::sum", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::mean", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::max", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::min", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::norm", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::linalg_norm", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::std", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::var", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::logsumexp", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::cumsum", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::cumprod", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::amin", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
+    {"aten::amax", PM_REDUCE_FWD, PM_REDUCE_BWD, model_reduce, NULL},
 };
 const size_t pm_reduce_count = ARRAY_SIZE(pm_reduce_models);

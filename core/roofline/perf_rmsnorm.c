@@ -145,16 +145,17 @@ SIG(model_add_fp8_gq, .in = 0, .weight = 2, .fuse = RF_ADD_GQUANT, .extra = 4)
 SIG(model_add_pad, .in = 0, .weight = 1, .fuse = RF_ADD_PAD, .extra = 4)
 
 const struct pm_model pm_rmsnorm_models[] = {
-    {"aiter::rms_norm", PM_RMSNORM, PM_NONE, model_x_w},
-    {"aiter::rmsnorm2d_fwd_ck", PM_RMSNORM, PM_NONE, model_x_w},
-    {"aiter::rmsnorm", PM_RMSNORM, PM_NONE, model_out_x_w},
-    {"aiter::rmsnorm2d_fwd_with_add_ck", PM_RMSNORM, PM_NONE, model_add},
-    {"aiter::add_rmsnorm", PM_RMSNORM, PM_NONE, model_add},
-    {"aiter::rmsnorm2d_fwd_with_dynamicquant_ck", PM_RMSNORM, PM_NONE, model_dquant},
-    {"aiter::rmsnorm_quant", PM_RMSNORM, PM_NONE, model_quant},
-    {"vllm::rocm_aiter_rmsnorm_fp8_group_quant", PM_RMSNORM, PM_NONE, model_fp8_gq},
-    {"vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant", PM_RMSNORM, PM_NONE, model_add_fp8_gq},
-    {"vllm::rocm_aiter_triton_add_rmsnorm_pad", PM_RMSNORM, PM_NONE, model_add_pad},
-    {"aiter::fused_add_rmsnorm_pad_", PM_RMSNORM, PM_NONE, model_add_pad},
+    {"aiter::rms_norm", PM_RMSNORM, PM_NONE, model_x_w, NULL},
+    {"aiter::rmsnorm2d_fwd_ck", PM_RMSNORM, PM_NONE, model_x_w, NULL},
+    {"aiter::rmsnorm", PM_RMSNORM, PM_NONE, model_out_x_w, NULL},
+    {"aiter::rmsnorm2d_fwd_with_add_ck", PM_RMSNORM, PM_NONE, model_add, NULL},
+    {"aiter::add_rmsnorm", PM_RMSNORM, PM_NONE, model_add, NULL},
+    {"aiter::rmsnorm2d_fwd_with_dynamicquant_ck", PM_RMSNORM, PM_NONE, model_dquant, NULL},
+    {"aiter::rmsnorm_quant", PM_RMSNORM, PM_NONE, model_quant, NULL},
+    {"vllm::rocm_aiter_rmsnorm_fp8_group_quant", PM_RMSNORM, PM_NONE, model_fp8_gq, NULL},
+    {"vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant", PM_RMSNORM, PM_NONE, model_add_fp8_gq,
+     NULL},
+    {"vllm::rocm_aiter_triton_add_rmsnorm_pad", PM_RMSNORM, PM_NONE, model_add_pad, NULL},
+    {"aiter::fused_add_rmsnorm_pad_", PM_RMSNORM, PM_NONE, model_add_pad, NULL},
 };
 const size_t pm_rmsnorm_count = sizeof(pm_rmsnorm_models) / sizeof(pm_rmsnorm_models[0]);

@@ -65,6 +65,6 @@ static bool model_sgl_rope(const struct pm_ctx *c, struct pm_result *r)
 }
 
 const struct pm_model pm_rope_models[] = {
-    {"sgl_kernel::rotary_embedding", PM_ROPE, PM_NONE, model_sgl_rope},
+    {"sgl_kernel::rotary_embedding", PM_ROPE, PM_NONE, model_sgl_rope, NULL},
 };
 const size_t pm_rope_count = ARRAY_SIZE(pm_rope_models);

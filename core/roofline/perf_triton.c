@@ -16,7 +16,12 @@
  *   buffer once); TraceLens gives fp32 tensors no size (tl_bytes);
  * - where the op carries Inductor's own estimates (kernel_num_gb, and
  *   kernel_flop when it counted any; 0 means not estimated), torchtop uses
- *   them and keeps the estimate above as TraceLens's value. */
+ *   them and keeps the estimate above as TraceLens's value.
+ *
+ * A kernel whose numels are not recorded is read from the Inductor cache
+ * directory given with --inductor-cache when it holds the kernel
+ * (TraceLens's "V1", inductor_cache.h): the aten ops of its "Original
+ * ATen" comment, its size hints and its pointer arguments' sizes. */
 #include "config.h"
 
 #include <math.h>
@@ -119,6 +124,52 @@ static char kind_of(const char *name)
     return 0;
 }
 
+/* TraceLens's V1, from the kernel's wrapper in the Inductor cache:
+ *   FLOPs = (Σ FLOPs per element of the comment's aten ops) · x · r
+ *   bytes = Σ ptr · x                         (r = 1)
+ *         = Σ ptr[0..n-2] · x · r + ptr[n-1] · x  (r > 1)
+ * with x, r the size hints and ptr the pointer arguments' sizes. */
+static bool model_triton_cache(const struct inductor_kernel *k, struct pm_result *r)
+{
+    int fpe = 0;
+    for (const char *s = k->aten_ops; *s;) {
+        const char *e = strstr(s, ", ");
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        int f = 0;
+        if (n > 5 && memcmp(s, "aten.", 5) == 0 && known_op(s + 5, n - 5, &f) == n - 5)
+            fpe += f;
+        s += n + (e ? 2 : 0);
+    }
+    if (k->xnumel < 0 || k->rnumel < 0) {
+        r->why = "the wrapper's size hints are negative";
+        return false;
+    }
+    double x = (double)k->xnumel, rn = (double)k->rnumel, ptr = 0;
+    for (int i = 0; i < k->nptr; i++)
+        ptr += k->ptr_bytes[i];
+    pm_set_text(r, P_FUSED, k->aten_ops);
+    pm_set_int(r, P_XNUMEL, k->xnumel);
+    pm_set_int(r, P_RNUMEL, k->rnumel);
+    static const struct {
+        const char *sig, *prec;
+    } precs[] = {
+        {"bf16", "bf16"}, {"fp16", "fp16"}, {"f16", "fp16"}, {"fp32", "fp32"}, {"f32", "fp32"}};
+    for (size_t i = 0; i < ARRAY_SIZE(precs); i++)
+        if (strcmp(k->dtype, precs[i].sig) == 0)
+            snprintf(r->spec, sizeof(r->spec), "vector_%s", precs[i].prec);
+    r->model = "triton v1 (inductor cache)";
+    r->flops = fpe * x * rn;
+    if (!k->nptr)
+        r->bytes = 0;
+    else if (k->rnumel > 1)
+        r->bytes = (ptr - k->ptr_bytes[k->nptr - 1]) * x * rn + k->ptr_bytes[k->nptr - 1] * x;
+    else
+        r->bytes = ptr * x;
+    r->tl_flops = r->flops;
+    r->tl_bytes = r->bytes;
+    return true;
+}
+
 static bool model_triton(const struct pm_ctx *c, struct pm_result *r)
 {
     const struct op_args *a = c->a;
@@ -147,6 +198,8 @@ static bool model_triton(const struct pm_ctx *c, struct pm_result *r)
     } else if (kind == 'r' && nnum >= 2) {
         xnumel = num[1];
         rnumel = num[0];
+    } else if (c->inductor) {
+        return model_triton_cache(c->inductor, r);
     } else {
         r->why = "the kernel's numels (xnumel, and rnumel for a reduction) are not recorded "
                  "in Concrete Inputs";
@@ -197,8 +250,8 @@ static bool model_triton(const struct pm_ctx *c, struct pm_result *r)
 
 /* Matched by prefix (pm_find): the kernel name follows. */
 const struct pm_model pm_triton_models[] = {
-    {"triton_poi_", PM_TRITON, PM_NONE, model_triton},
-    {"triton_red_", PM_TRITON, PM_NONE, model_triton},
-    {"triton_per_", PM_TRITON, PM_NONE, model_triton},
+    {"triton_poi_", PM_TRITON, PM_NONE, model_triton, NULL},
+    {"triton_red_", PM_TRITON, PM_NONE, model_triton, NULL},
+    {"triton_per_", PM_TRITON, PM_NONE, model_triton, NULL},
 };
 const size_t pm_triton_count = ARRAY_SIZE(pm_triton_models);

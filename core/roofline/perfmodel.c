@@ -117,8 +117,41 @@ static const struct pm_param_def rope_params[] = {
     PI("num_elements"),
 };
 static const struct pm_param_def moe_unfused_params[] = {
-    PI("num_tokens"), PI("hidden_dim"), PI("inter_dim"),  PI("num_experts"),
-    PI("topk"),       P("gated"),       P("input_dtype"), P("weight_dtype"),
+    PI("num_tokens"),
+    PI("hidden_dim"),
+    PI("inter_dim"),
+    PI("num_experts"),
+    PI("topk"),
+    P("gated"),
+    P("input_dtype"),
+    P("weight_dtype"),
+    /* SGLang's invoke_fused_moe_kernel's (perf_moe.c) */
+    POI("m_work"),
+    POI("N"),
+    POI("K"),
+    PO("output_dtype"),
+};
+static const struct pm_param_def moe_fused_params[] = {
+    PI("num_tokens"), PI("hidden_dim"), PI("inter_dim"),   PI("num_experts"),  PI("topk"),
+    P("gated"),       P("input_dtype"), P("weight_dtype"), PO("output_dtype"),
+};
+static const struct pm_param_def grouped_gemm_params[] = {
+    PI("M"), PI("K"), PI("N"), PI("G"), PI("bpe_in"), PI("bpe_out"),
+};
+static const struct pm_param_def moe_comm_params[] = {
+    PI("num_tokens"),
+    PI("hidden_dim"),
+    PI("bpe"),
+};
+static const struct pm_param_def xent_params[] = {
+    PI("batch"),
+    PI("vocab_size"),
+    P("logits_shape"),
+};
+static const struct pm_param_def softmax_params[] = {
+    P("op_shape"),
+    PI("dim"),
+    P("dtype_in_out"),
 };
 static const struct pm_param_def triton_params[] = {
     P("fused_ops"),
@@ -167,6 +200,16 @@ const struct pm_param_def *pm_sheet_params(enum pm_sheet s, size_t *n)
         return SHEET(triton_params);
     case PM_MOE_UNFUSED:
         return SHEET(moe_unfused_params);
+    case PM_MOE_FUSED:
+        return SHEET(moe_fused_params);
+    case PM_GROUPED_GEMM:
+        return SHEET(grouped_gemm_params);
+    case PM_MOE_COMM:
+        return SHEET(moe_comm_params);
+    case PM_XENT:
+        return SHEET(xent_params);
+    case PM_SOFTMAX:
+        return SHEET(softmax_params);
     default:
         break;
     }
@@ -185,11 +228,14 @@ struct family {
 };
 
 static const struct family families[] = {
-    {pm_gemm_models, &pm_gemm_count},       {pm_conv_models, &pm_conv_count},
-    {pm_attn_models, &pm_attn_count},       {pm_eltwise_models, &pm_eltwise_count},
-    {pm_reduce_models, &pm_reduce_count},   {pm_norm_models, &pm_norm_count},
-    {pm_infattn_models, &pm_infattn_count}, {pm_rmsnorm_models, &pm_rmsnorm_count},
-    {pm_rope_models, &pm_rope_count},       {pm_moe_models, &pm_moe_count},
+    {pm_gemm_models, &pm_gemm_count},           {pm_conv_models, &pm_conv_count},
+    {pm_attn_models, &pm_attn_count},           {pm_eltwise_models, &pm_eltwise_count},
+    {pm_reduce_models, &pm_reduce_count},       {pm_norm_models, &pm_norm_count},
+    {pm_infattn_models, &pm_infattn_count},     {pm_rmsnorm_models, &pm_rmsnorm_count},
+    {pm_rope_models, &pm_rope_count},           {pm_moe_models, &pm_moe_count},
+    {pm_moe_fused_models, &pm_moe_fused_count}, {pm_grouped_gemm_models, &pm_grouped_gemm_count},
+    {pm_moe_comm_models, &pm_moe_comm_count},   {pm_xent_models, &pm_xent_count},
+    {pm_softmax_models, &pm_softmax_count},
 };
 
 const struct pm_model *pm_find(const char *op)

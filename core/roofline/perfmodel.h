@@ -4,7 +4,8 @@
  *
  * Each op family lives in its own file (perf_gemm.c, perf_conv.c,
  * perf_attn.c, perf_eltwise.c, perf_reduce.c, perf_norm.c, perf_rope.c,
- * perf_triton.c, perf_moe.c) as a table of
+ * perf_triton.c, perf_moe.c, perf_moe_fused.c, perf_grouped_gemm.c,
+ * perf_moe_comm.c, perf_xent.c, perf_softmax.c) as a table of
  * struct pm_model; adding an op is one line there, adding a family is one
  * file plus one line in perfmodel.c (perf_infattn.c: inference attention). The sheets (tables) and
  * their parameter columns are TraceLens's, so its CSVs can be diffed.
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "core/analysis/shapes.h"
+#include "core/roofline/inductor_cache.h"
 #include "core/roofline/iterann.h"
 
 /* Sheets, in report order; the names are TraceLens's sheet names. */
@@ -42,7 +44,12 @@
     _(PM_RMSNORM, "RMSNorm_fwd")                                                                   \
     _(PM_ROPE, "RoPE_fwd")                                                                         \
     _(PM_TRITON, "triton")                                                                         \
-    _(PM_MOE_UNFUSED, "MoE_unfused_fwd")
+    _(PM_MOE_UNFUSED, "MoE_unfused_fwd")                                                           \
+    _(PM_MOE_FUSED, "MoE_fused_fwd")                                                               \
+    _(PM_GROUPED_GEMM, "GroupedGEMM_fwd")                                                          \
+    _(PM_MOE_COMM, "MoE_comm_fwd")                                                                 \
+    _(PM_XENT, "CrossEntropy_fwd")                                                                 \
+    _(PM_SOFTMAX, "Softmax_fwd")
 
 enum pm_sheet {
 #define PM_SHEET_ENUM(id, name) id,
@@ -119,13 +126,19 @@ struct pm_ctx {
                                    Triton op (args kernel_flop, kernel_num_gb);
                                    0 when absent or not estimated */
     double inductor_num_gb;
-    const char *pseudo_kernel; /* a pseudo op (perf_moe.c): the name of the
-                                  one kernel of the op it stands for, NULL
-                                  when the op has none of the kind */
-    uint32_t pseudo_index;     /* that kernel's index among the op's
-                                  kernels of the kind, in time order */
-    int64_t moe_topk;          /* experts per token: the k of the TopK op
-                                  under the MoE op, 4 when there is none */
+    const char *pseudo_kernel;              /* a pseudo op (perf_moe.c): the name of the
+                                               one kernel of the op it stands for, NULL
+                                               when the op has none of the kind */
+    uint32_t pseudo_index;                  /* that kernel's index among the op's
+                                               kernels of the kind, in time order */
+    uint32_t pseudo_count;                  /* how many kernels of the kind ran under
+                                               the op */
+    int64_t moe_topk;                       /* experts per token: the k of the TopK op
+                                               under the MoE op, 4 when there is none */
+    const struct inductor_kernel *inductor; /* a Triton op's kernel in the
+                                               --inductor-cache directory
+                                               (inductor_cache.h), NULL when
+                                               none */
 };
 
 typedef bool (*pm_model_fn)(const struct pm_ctx *c, struct pm_result *r);
@@ -137,6 +150,10 @@ struct pm_model {
                                 PM_NONE when the family has no backward
                                 model or the op is itself a backward */
     pm_model_fn fn;
+    /* An op modelled by parts (TraceLens's pseudo ops): the kernels under
+     * it this accepts are each an instance of their own, timed by that
+     * kernel (pm_ctx.pseudo_kernel); NULL for an op modelled whole. */
+    bool (*part_kernel)(const char *kernel);
 };
 
 /* The model of an op name, NULL when there is none: an exact name, else
@@ -197,6 +214,43 @@ extern const size_t pm_moe_count;
 /* Whether a kernel is one of the grouped GEMMs of an unfused MoE op
  * (Triton's matmul_ogs), each a pseudo op of its own. */
 bool perf_moe_is_gemm_kernel(const char *kernel);
+/* The dimensions of a MoE op or stage, TraceLens's names: M tokens, K the
+ * hidden size, N the intermediate size, E experts, topk experts per token,
+ * gated (gate and up projections in one). */
+struct perf_moe_dims {
+    int64_t m, k, n, e, topk;
+    bool gated;
+};
+/* TraceLens's DTYPE_TO_BYTES: bytes per element of the exact dtype names
+ * its MoE models know, dflt for any other. */
+double perf_moe_dtype_bytes(const char *dtype, double dflt);
+/* Whether a weight's rows are 2·n (gate and up projections stacked: a
+ * gated MoE), without overflowing. */
+bool perf_moe_twice(int64_t rows, int64_t n);
+/* E_active: the experts m tokens reach under uniform routing,
+ * E·(1 − ((E − topk)/E)^m). */
+double perf_moe_active_experts(int64_t e, int64_t topk, int64_t m);
+/* FLOPs and bytes of one stage (TraceLens 171dd74's UnfusedMoE_Up when
+ * up, else UnfusedMoE_Down), with the input's, weights' and output's bytes
+ * per element: the intermediate activations (up's output, down's input)
+ * are M·N·topk elements. */
+void perf_moe_stage_cost(bool up, const struct perf_moe_dims *d, double ibpe, double wbpe,
+                         double obpe, double *flops, double *bytes);
+/* Parameters 0..7 of the MoE sheets (num_tokens, hidden_dim, inter_dim,
+ * num_experts, topk, gated unless !set_gated, input_dtype, weight_dtype
+ * unless NULL). */
+void perf_moe_set_dims(struct pm_result *r, const struct perf_moe_dims *d, bool set_gated,
+                       const char *in_dtype, const char *w_dtype);
+extern const struct pm_model pm_moe_fused_models[];
+extern const size_t pm_moe_fused_count;
+extern const struct pm_model pm_grouped_gemm_models[];
+extern const size_t pm_grouped_gemm_count;
+extern const struct pm_model pm_moe_comm_models[];
+extern const size_t pm_moe_comm_count;
+extern const struct pm_model pm_xent_models[];
+extern const size_t pm_xent_count;
+extern const struct pm_model pm_softmax_models[];
+extern const size_t pm_softmax_count;
 /* op is a name prefix (pm_find) */
 extern const struct pm_model pm_triton_models[];
 extern const size_t pm_triton_count;

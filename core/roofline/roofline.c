@@ -62,7 +62,16 @@ static int family(enum pm_sheet s)
     case PM_TRITON:
         return 8;
     case PM_MOE_UNFUSED:
+    case PM_MOE_FUSED:
         return 9;
+    case PM_GROUPED_GEMM:
+        return 10;
+    case PM_MOE_COMM:
+        return 11;
+    case PM_XENT:
+        return 12;
+    case PM_SOFTMAX:
+        return 13;
     default:
         return 5;
     }
@@ -375,8 +384,9 @@ static int64_t moe_topk_under(const struct trace *t, uint32_t ev)
     return k;
 }
 
-/* An op modelled by parts (PM_MOE_UNFUSED): one pseudo-op instance per
- * grouped-GEMM kernel under it, in time order, each timed by its kernel. */
+/* An op modelled by parts (m->part_kernel): one pseudo-op instance per
+ * kernel under it that part_kernel accepts, in time order, each timed by
+ * its kernel. */
 static void model_parts(struct roofline *r, uint32_t ev, const struct pm_model *m, struct pm_ctx *c,
                         const uint32_t *gpu, uint32_t ngpu, struct pm_result *res)
 {
@@ -384,7 +394,7 @@ static void model_parts(struct roofline *r, uint32_t ev, const struct pm_model *
     VEC(uint32_t) parts = {0};
     for (uint32_t k = 0; k < ngpu; k++) {
         const struct event *e = &t->ev.v[gpu[k]];
-        if (e->kind == EVK_KERNEL && perf_moe_is_gemm_kernel(trace_str(t, e->name)))
+        if (e->kind == EVK_KERNEL && m->part_kernel(trace_str(t, e->name)))
             VEC_PUSH(&parts, gpu[k]);
     }
     for (size_t i = 1; i < parts.n; i++) /* by start; few kernels */
@@ -393,7 +403,9 @@ static void model_parts(struct roofline *r, uint32_t ev, const struct pm_model *
             parts.v[j] = parts.v[j - 1];
             parts.v[j - 1] = x;
         }
-    c->moe_topk = moe_topk_under(t, ev);
+    if (m->sheet == PM_MOE_UNFUSED)
+        c->moe_topk = moe_topk_under(t, ev);
+    c->pseudo_count = (uint32_t)parts.n;
     const char *why = NULL;
     if (!parts.n && !pm_eval(m, c, res))
         why = res->why ? res->why : "arguments do not fit the model";
@@ -433,6 +445,7 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
     if (m->sheet == PM_INFER_ATTN)
         c.iter = iter_of(r, ev);
     if (m->sheet == PM_TRITON) {
+        c.inductor = inductor_cache_find(r->ic, c.op);
         c.inductor_flop = arg_number(t, ev, "kernel_flop");
         c.inductor_num_gb = arg_number(t, ev, "kernel_num_gb");
     }
@@ -446,7 +459,7 @@ static void model_event(struct roofline *r, uint32_t ev, const struct pm_model *
         }
     }
     struct pm_result *res = xmalloc(sizeof(*res));
-    if (m->sheet == PM_MOE_UNFUSED) {
+    if (m->part_kernel) {
         model_parts(r, ev, m, &c, gpu, ngpu, res);
     } else if (pm_eval(m, &c, res)) {
         add_inst(r, ev, ev, false, res);
@@ -495,9 +508,16 @@ static void build_members(struct roofline *r)
 
 struct roofline *roofline_new(struct analysis *a, const char *arch, char *err)
 {
+    return roofline_new_ic(a, arch, NULL, err);
+}
+
+struct roofline *roofline_new_ic(struct analysis *a, const char *arch,
+                                 const struct inductor_cache *ic, char *err)
+{
     err[0] = '\0';
     struct roofline *r = xcalloc(1, sizeof(*r));
     r->a = a;
+    r->ic = ic;
     r->t = a->t;
     const struct trace *t = r->t;
     char msg[sizeof(r->note)];
@@ -655,22 +675,9 @@ static void put_num(struct strbuf *out, double v)
         sb_printf(out, "%.3g", v);
 }
 
-bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii)
+/* The shape part of a summary line (roofline_shape_text) from res. */
+static void put_shape(struct strbuf *out, const struct pm_result *res, const char *x)
 {
-    struct pm_result *res = xmalloc(sizeof(*res));
-    struct roofline_point pt;
-    if (!roofline_instance(r, ev, res, &pt)) {
-        free(res);
-        return false;
-    }
-    const char *x = ascii ? "x" : "\u00d7", *dot = ascii ? " - " : " \u00b7 ";
-    uint32_t k = hmap_get(&r->by_time_ev, ev);
-    const struct rf_inst *in = &r->inst.v[k];
-    const struct rf_group *g = &r->groups.v[in->group];
-    sb_puts(out, g->pseudo ? g->pseudo : trace_str(r->t, r->t->ev.v[in->ev].name));
-    if (in->bwd)
-        sb_puts(out, " (backward)");
-    sb_putc(out, ' ');
     switch (res->sheet) {
     case PM_GEMM:
     case PM_GEMM_BWD: {
@@ -718,6 +725,55 @@ bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_
         put_dims(out, pm_param(res, 0), x);
         break;
     }
+}
+
+bool roofline_shape_text(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii)
+{
+    struct pm_result *res = xmalloc(sizeof(*res));
+    bool ok = roofline_instance(r, ev, res, NULL);
+    if (ok) {
+        put_shape(out, res, ascii ? "x" : "\u00d7");
+        const char *us = strchr(res->spec, '_');
+        if (us)
+            sb_printf(out, " %s", us + 1);
+    }
+    free(res);
+    return ok;
+}
+
+size_t roofline_ninstances(const struct roofline *r)
+{
+    return r->inst.n;
+}
+
+uint32_t roofline_instance_event(const struct roofline *r, size_t i)
+{
+    return i < r->inst.n ? r->inst.v[i].time_ev : IDX_NONE;
+}
+
+uint32_t roofline_instance_op(const struct roofline *r, uint32_t ev)
+{
+    uint32_t k = hmap_get(&r->by_time_ev, ev);
+    return k == IDX_NONE ? IDX_NONE : r->inst.v[k].ev;
+}
+
+bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii)
+{
+    struct pm_result *res = xmalloc(sizeof(*res));
+    struct roofline_point pt;
+    if (!roofline_instance(r, ev, res, &pt)) {
+        free(res);
+        return false;
+    }
+    const char *x = ascii ? "x" : "\u00d7", *dot = ascii ? " - " : " \u00b7 ";
+    uint32_t k = hmap_get(&r->by_time_ev, ev);
+    const struct rf_inst *in = &r->inst.v[k];
+    const struct rf_group *g = &r->groups.v[in->group];
+    sb_puts(out, g->pseudo ? g->pseudo : trace_str(r->t, r->t->ev.v[in->ev].name));
+    if (in->bwd)
+        sb_puts(out, " (backward)");
+    sb_putc(out, ' ');
+    put_shape(out, res, x);
     const char *us = strchr(res->spec, '_');
     if (us)
         sb_printf(out, " %s", us + 1);

@@ -41,6 +41,11 @@ struct roofline;
  * name); an unrecognised device gives a roofline without peaks (see
  * roofline_device_note). The result borrows a; free with roofline_free. */
 struct roofline *roofline_new(struct analysis *a, const char *arch, char *err);
+/* The same, with Triton kernels whose numels the trace lacks read from an
+ * Inductor cache (inductor_cache.h; NULL: none); ic must outlive r. */
+struct inductor_cache;
+struct roofline *roofline_new_ic(struct analysis *a, const char *arch,
+                                 const struct inductor_cache *ic, char *err);
 void roofline_free(struct roofline *r);
 
 /* Whether any op of the trace has recorded shapes (record_shapes=True). */
@@ -90,6 +95,18 @@ const char *roofline_failure(const struct roofline *r, uint32_t ev);
  * writes "x" and "-" for "×" and "·". Op names are written as recorded:
  * sanitize before display. */
 bool roofline_summary_line(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii);
+
+/* The shape and dtype part of ev's summary line ("4096×4096×4096 bf16");
+ * appends nothing and returns false when ev is not a modelled instance. */
+bool roofline_shape_text(struct strbuf *out, const struct roofline *r, uint32_t ev, bool ascii);
+
+/* The modelled instances: roofline_ninstances of them, instance i's event
+ * (the one roofline_instance takes: the op, or the backward node of a
+ * backward modelled through its forward op), and for such an event the op
+ * whose arguments were modelled (IDX_NONE when ev is no instance). */
+size_t roofline_ninstances(const struct roofline *r);
+uint32_t roofline_instance_event(const struct roofline *r, size_t i);
+uint32_t roofline_instance_op(const struct roofline *r, uint32_t ev);
 
 /* A roofline plot, `height` text lines of at most `width` columns (each
  * ending in '\n'), for the parameter combinations of ev's op (same sheet,

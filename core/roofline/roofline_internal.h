@@ -62,6 +62,7 @@ struct rf_fail {
 
 struct roofline {
     struct analysis *a;
+    const struct inductor_cache *ic; /* --inductor-cache, NULL without */
     const struct trace *t;
     bool has_shapes;
     bool have_dev;

@@ -118,9 +118,26 @@ static const char *sheet_note(enum pm_sheet s)
         return "model v1 = TraceLens's RoPE: the rotated slice of each query and key head, "
                "read and written (docs/metrics.md §7.10)";
     case PM_MOE_UNFUSED:
-        return "model v1 = TraceLens's unfused MoE pseudo ops: each grouped-GEMM kernel of the op "
-               "a row of its own, up (the first) or down, timed by that kernel (docs/metrics.md "
-               "§7.12)";
+        return "model v1 = TraceLens's unfused MoE: each grouped-GEMM kernel of vllm::moe_forward "
+               "and of vllm::outplace_fused_experts a row of its own (pseudo ops), up (the first) "
+               "or down, timed by that kernel; aiter's two-stage and SGLang's Triton MoE GEMM ops "
+               "whole (docs/metrics.md §7.12)";
+    case PM_MOE_FUSED:
+        return "model v1 = TraceLens's FusedMoE: both projections and the weighted sum in one "
+               "kernel; vllm::rocm_aiter_fused_moe as its pseudo op, timed by its fmoe kernel "
+               "(docs/metrics.md §7.13)";
+    case PM_GROUPED_GEMM:
+        return "model v1 = TraceLens's GroupedGemm: 2MKN FLOPs, X and the G weights read, Y "
+               "written (docs/metrics.md §7.14)";
+    case PM_MOE_COMM:
+        return "model v1 = TraceLens's MoEComm: the tokens' bytes, no FLOPs, no compute spec "
+               "(docs/metrics.md §7.15)";
+    case PM_XENT:
+        return "model v1 = TraceLens's CrossEntropy: 5 FLOPs per logit, logits, targets and "
+               "losses (docs/metrics.md §7.16)";
+    case PM_SOFTMAX:
+        return "model v1, torchtop's own (TraceLens has none): 3 FLOPs per element, input read "
+               "and output written (docs/metrics.md §7.17)";
     case PM_TRITON:
         return "model v1 = TraceLens's Triton model (V2, from the trace's arguments): FLOPs per "
                "element of the fused ops in the kernel name, the tensors' bytes (docs/metrics.md "

@@ -37,11 +37,13 @@
 /* Problems `torchtop gen --inject` writes into every step, each of a known
  * size: what a findings rule should report (docs/metrics.md §20.1). */
 enum synth_inject {
-    SI_SYNC,          /* a .item() sync, then host work before the next launch */
-    SI_SMALL_KERNELS, /* a loop of tiny kernels, each waiting for its launch */
-    SI_CPU_BOUND,     /* a host op while the GPU idles */
-    SI_PAGEABLE_COPY, /* a host-to-device copy from pageable memory */
-    SI_DATA_LOADING,  /* an enumerate(DataLoader) op while the GPU idles */
+    SI_SYNC,            /* a .item() sync, then host work before the next launch */
+    SI_SMALL_KERNELS,   /* a loop of tiny kernels, each waiting for its launch */
+    SI_CPU_BOUND,       /* a host op while the GPU idles */
+    SI_PAGEABLE_COPY,   /* a host-to-device copy from pageable memory */
+    SI_DATA_LOADING,    /* an enumerate(DataLoader) op while the GPU idles */
+    SI_MISALIGNED_GEMM, /* a GEMM with dims not a multiple of 8, slower by a known time */
+    SI_RECOMPUTE,       /* a checkpointed forward op run again in the backward pass */
     SI__COUNT
 };
 
@@ -60,6 +62,8 @@ struct synth_opts {
     unsigned layers;              /* transformer blocks (at most SYNTH_MAX_LAYERS); 0 = from the
                                      target, or the demo's */
     bool conv;                    /* add a conv2d + batch_norm stem to the model */
+    bool moe;                     /* add MoE, grouped-GEMM, routing and loss ops of
+                                     serving and MoE stacks after the forward pass */
     bool gzip;                    /* compress the output (gzip format) */
     int gzip_level;               /* zlib level 1..9; 0 = 1 (fastest) */
     int64_t inject_us[SI__COUNT]; /* per step, µs; 0 = not injected */

@@ -21,7 +21,14 @@ static const struct {
     [SI_CPU_BOUND] = {"cpu-bound", 3000},
     [SI_PAGEABLE_COPY] = {"pageable-copy", 2000},
     [SI_DATA_LOADING] = {"data-loading", 5000},
+    [SI_MISALIGNED_GEMM] = {"misaligned-gemm", 2000},
+    [SI_RECOMPUTE] = {"recompute", 1500},
 };
+
+/* The misaligned GEMM's shape: M and K not multiples of 8. */
+#define INJ_MM_M 4097
+#define INJ_MM_N 1024
+#define INJ_MM_K 1030
 
 /* Most µs an injection may take per step. */
 #define INJECT_MAX_US 10000000
@@ -59,7 +66,7 @@ bool synth_inject_parse(const char *spec, int64_t us[SI__COUNT], char *err)
     }
     snprintf(err, 256,
              "unknown problem '%.*s' (sync, small-kernels, cpu-bound, pageable-copy, "
-             "data-loading)",
+             "data-loading, misaligned-gemm, recompute)",
              (int)(n > 64 ? 64 : n), spec);
     return false;
 }
@@ -84,6 +91,12 @@ void smodel_ops_inject(struct smodel *m, const struct synth_opts *opts)
         "2> >(int, at::native::BUnaryFunctor<float, float, float, "
         "at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2>)",
         RT_LAUNCH, 1500, g);
+    o->inj_mm = OP("aten::mm", T2(BF, INJ_MM_M, INJ_MM_K), T2(BF, INJ_MM_K, INJ_MM_N));
+    o->k_inj_mm = smodel_kern_gemm(
+        m, CUTLASS_GEMM("cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align1"),
+        RT_LAUNCH, INJ_MM_M, INJ_MM_N, INJ_MM_K, 1);
+    o->inj_gelu = OP("aten::gelu", T2(BF, m->S, 4096), SC("tanh"));
+    o->k_inj_gelu = smodel_kern_ew(m, VEC_EW(GELU_FN, "2"), m->S * 4096, 4);
     int64_t copy_ns = opts->inject_us[SI_PAGEABLE_COPY] * 1000;
     /* about 10 GB/s, as pageable copies go */
     o->k_inj_pageable = smodel_kern_copy(m, "Memcpy HtoD (Pageable -> Device)", RT_MEMCPY,
@@ -203,5 +216,49 @@ void sim_inject_small_kernels(struct sim *s, int th)
         launching += ((r->ts + r->dur) / US - (r->ts + US - 1) / US) * US;
         sim_op_close(s, op);
     }
+    sim_py_close(s, p);
+}
+
+/* After the forward pass, with the GPU busy: a projection whose M and K
+ * are not multiples of 8, so that it runs the asked time longer than the
+ * generator's GEMM of its shape (smodel_gemm_ns, above the share of its
+ * roof findings take as reachable): the time padding the dims would save. */
+void sim_inject_misaligned_gemm(struct sim *s, int th)
+{
+    int64_t ns = amount_ns(s, SI_MISALIGNED_GEMM);
+    if (!ns)
+        return;
+    const struct model_ops *o = &s->m->o;
+    uint32_t p = sim_py_open(s, th, PY_INJ_PROJ);
+    uint32_t op = sim_op_open(s, th, o->inj_mm, -1);
+    uint32_t rt = sim_rt_call(s, th, RT_LAUNCH);
+    sim_gpu_run(s, rt, o->k_inj_mm, ST_COMPUTE, 0, 0);
+    struct rec *g = &s->r.v[s->r.n - 1];
+    g->dur = smodel_gemm_ns(INJ_MM_M, INJ_MM_N, INJ_MM_K) + ns; /* not the jittered time */
+    s->stream_free[ST_COMPUTE] = g->ts + g->dur + 1 * US;
+    s->step_gpu_hi = MAX(s->step_gpu_hi, g->ts + g->dur);
+    sim_op_close(s, op);
+    sim_py_close(s, p);
+}
+
+/* After the backward pass's launches, with the GPU busy: activation
+ * checkpointing's recompute of a GELU (under torch.utils.checkpoint's
+ * recompute_fn frame, as recompute.h marks it) whose kernel runs the asked
+ * time: GPU time on the path that checkpointing less would save. */
+void sim_inject_recompute(struct sim *s, int th)
+{
+    int64_t ns = amount_ns(s, SI_RECOMPUTE);
+    if (!ns)
+        return;
+    const struct model_ops *o = &s->m->o;
+    uint32_t p = sim_py_open(s, th, PY_INJ_RECOMPUTE);
+    uint32_t op = sim_op_open(s, th, o->inj_gelu, -1);
+    uint32_t rt = sim_rt_call(s, th, RT_LAUNCH);
+    sim_gpu_run(s, rt, o->k_inj_gelu, ST_COMPUTE, 0, 0);
+    struct rec *g = &s->r.v[s->r.n - 1];
+    g->dur = ns; /* exactly the amount, not the variant's jittered time */
+    s->stream_free[ST_COMPUTE] = g->ts + g->dur + 1 * US;
+    s->step_gpu_hi = MAX(s->step_gpu_hi, g->ts + g->dur);
+    sim_op_close(s, op);
     sim_py_close(s, p);
 }

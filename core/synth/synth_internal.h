@@ -205,6 +205,8 @@ enum py_frame {
     PY_INJ_LOG,
     PY_INJ_MASK,
     PY_INJ_EMA,
+    PY_INJ_PROJ,
+    PY_INJ_RECOMPUTE,
     PY__COUNT
 };
 
@@ -286,6 +288,9 @@ struct lin_ops {
 };
 
 /* Every op and kernel variant the simulation uses. */
+/* Ops of `gen --moe` (synth_moe.c). */
+#define SYNTH_MOE_OPS 14
+
 struct model_ops {
     /* input copy */
     uint16_t to, to_copy, empty_strided, copy_h2d;
@@ -340,6 +345,12 @@ struct model_ops {
     /* injected problems (synth_inject.c), when any is asked for */
     uint16_t inj_loader, inj_cpu, inj_log, inj_small;
     uint16_t k_inj_small, k_inj_pageable;
+    uint16_t inj_mm, k_inj_mm;
+    uint16_t inj_gelu, k_inj_gelu;
+    /* MoE and loss ops of serving and MoE training stacks (synth_moe.c),
+     * with --moe: op, kernels */
+    uint16_t moe_op[SYNTH_MOE_OPS];
+    uint16_t moe_k[SYNTH_MOE_OPS][3];
 };
 
 struct smodel {
@@ -347,6 +358,7 @@ struct smodel {
     int64_t C, IMG;                   /* conv stem: channels, image side */
     unsigned layers;
     bool conv;
+    bool moe;
     int64_t layer_params;    /* parameters per block */
     int64_t other_params;    /* embedding, final norm, stem */
     unsigned adamw_launches; /* multi_tensor_apply chunks per step */
@@ -361,6 +373,8 @@ void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layer
 /* The op and kernel variants of opts's injected problems (synth_inject.c),
  * added after every other so that the rest keep their indices. */
 void smodel_ops_inject(struct smodel *m, const struct synth_opts *opts);
+/* The --moe ops (synth_moe.c); a no-op without it. */
+void smodel_ops_moe(struct smodel *m);
 void smodel_done(struct smodel *m);
 
 /* ------------------------------------------------------------------------ */

@@ -70,9 +70,20 @@ static int64_t step_base(const struct synth_job_opts *o, unsigned s)
 static int64_t arrival(const struct synth_job_opts *o, unsigned r, unsigned c, unsigned s)
 {
     int64_t t = step_base(o, s) + 1000 + 2000 * (int64_t)c + ((7 * r + 3 * c + s) % 13) * 4;
-    if ((int)r == opt_straggler(o))
-        t += opt_delay(o);
-    return t;
+    if ((int)r != opt_straggler(o))
+        return t;
+    if (o->straggler_after_last && o->ranks > 1) {
+        /* the latest of the others (a skew is at most 12 x 4 µs: stop there) */
+        int64_t own = t;
+        t = INT64_MIN;
+        for (unsigned k = 0;
+             k < o->ranks && t < own - (int64_t)(((7 * r + 3 * c + s) % 13) * 4) + 48; k++)
+            if ((int)k != opt_straggler(o)) {
+                int64_t a = arrival(o, k, c, s);
+                t = a > t ? a : t;
+            }
+    }
+    return t + opt_delay(o);
 }
 
 static int64_t latest_arrival(const struct synth_job_opts *o, unsigned c, unsigned s)

@@ -7,7 +7,8 @@
  * Per step and collective c, rank r launches its collective at
  *   T(step) + 1000 + 2000 c + skew(r, c, step) µs,
  * skew = ((7 r + 3 c + step) mod 13) x 4 µs, plus straggler_us for the
- * straggler; every rank's kernel ends at the latest arrival + latency(c) +
+ * straggler (with straggler_after_last, the latest of the others' arrivals
+ * plus straggler_us instead); every rank's kernel ends at the latest arrival + latency(c) +
  * (r mod 3) µs. A compute kernel (stream 7) precedes each collective
  * (stream 20). Times are whole µs from a fixed epoch; the same options
  * always give the same bytes. */
@@ -28,9 +29,14 @@ struct synth_job_opts {
     unsigned colls;        /* implicit-sync collectives per step, 1..1000 (0 = 4) */
     int straggler;         /* the slow rank; -1 = ranks / 2 */
     unsigned straggler_us; /* its extra delay (0 = 300) */
-    bool metadata;         /* collective metadata args (else plain kernels,
-                              matched by order) */
-    bool gzip;             /* write rank-K.json.gz instead of rank-K.json */
+    /* `gen --inject straggler:US`: the straggler arrives straggler_us
+     * after the last of the others at every collective (instead of after
+     * its own skewed time), so that each step holds exactly colls x
+     * straggler_us of waiting for it */
+    bool straggler_after_last;
+    bool metadata; /* collective metadata args (else plain kernels,
+                      matched by order) */
+    bool gzip;     /* write rank-K.json.gz instead of rank-K.json */
 };
 
 /* The JSON text of rank r's trace, appended to out. */

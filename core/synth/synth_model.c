@@ -68,6 +68,8 @@ const char *const synth_py_names[PY__COUNT] = {
     [PY_INJ_LOG] = "train.py(93): log_grad_norm",
     [PY_INJ_MASK] = "train.py(71): build_attention_mask",
     [PY_INJ_EMA] = "train.py(104): ema_update",
+    [PY_INJ_PROJ] = "model.py(131): project_vocab_slice",
+    [PY_INJ_RECOMPUTE] = "torch/utils/checkpoint.py(1553): recompute_fn",
 };
 
 const char *const synth_module_names[MOD__COUNT] = {
@@ -248,15 +250,16 @@ uint16_t smodel_kern_ew(struct smodel *m, const char *name, int64_t n, int64_t b
 }
 
 /* batch GEMMs of rows x cols x k. */
-static uint16_t smodel_kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
-                                 int64_t cols, int64_t k, int64_t batch)
+uint16_t smodel_kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
+                          int64_t cols, int64_t k, int64_t batch)
 {
     bool big = rows * cols >= 4096 * 4096;
     struct geom g = {{smodel_cdiv(cols, big ? 256 : 128), smodel_cdiv(rows, 128), batch},
                      big ? 384 : 256,
                      168,
                      big ? 213248 : 164864};
-    return smodel_kern(m, name, api, smodel_gemm_ns(rows, cols, k) * batch, g);
+    /* one launch for the batch: its fixed cost once */
+    return smodel_kern(m, name, api, smodel_gemm_ns(rows, cols, k * batch), g);
 }
 
 uint16_t smodel_kern_copy(struct smodel *m, const char *name, uint8_t api, int64_t bytes,
@@ -571,6 +574,7 @@ void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layer
     m->IMG = 224;
     m->layers = layers ? layers : 1;
     m->conv = opts->conv;
+    m->moe = opts->moe;
     m->layer_params = 12 * m->H * m->H + 13 * m->H;
     m->other_params = m->V * m->H + 2 * m->H + (m->conv ? m->C * 3 * 49 + 2 * m->C : 0);
 
@@ -583,6 +587,7 @@ void smodel_init(struct smodel *m, const struct synth_opts *opts, unsigned layer
     smodel_ops_backward(m);
     smodel_ops_step(m);
     smodel_ops_inject(m, opts);
+    smodel_ops_moe(m);
 }
 
 void smodel_done(struct smodel *m)

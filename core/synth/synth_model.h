@@ -73,6 +73,10 @@ static inline int64_t smodel_cdiv(int64_t a, int64_t b)
 
 /* Durations in ns: a GEMM of m x n x k, a memory-bound pass over `bytes`. */
 int64_t smodel_gemm_ns(int64_t m, int64_t n, int64_t k);
+/* A GEMM kernel of rows x cols x k, batch of them in one launch, timed by
+ * smodel_gemm_ns. */
+uint16_t smodel_kern_gemm(struct smodel *m, const char *name, uint8_t api, int64_t rows,
+                          int64_t cols, int64_t k, int64_t batch);
 int64_t smodel_mem_ns(int64_t bytes);
 /* New kernel variants; each returns its index in m->kerns. */
 uint16_t smodel_kern(struct smodel *m, const char *name, uint8_t api, int64_t dur, struct geom g);

@@ -445,7 +445,10 @@ void sim_step(struct sim *s)
     sim_zero_grad(s, M);
     sim_inject_cpu_bound(s, M);
     sim_forward(s, M);
+    sim_inject_misaligned_gemm(s, M);
+    sim_moe(s, M);
     sim_backward(s);
+    sim_inject_recompute(s, M);
     sim_inject_sync(s, M);
     sim_clip(s, M);
     sim_optimizer(s, M);

@@ -89,6 +89,10 @@ void sim_inject_cpu_bound(struct sim *s, int th);
 void sim_inject_pageable(struct sim *s, int th);
 void sim_inject_sync(struct sim *s, int th);
 void sim_inject_small_kernels(struct sim *s, int th);
+void sim_inject_misaligned_gemm(struct sim *s, int th);
+void sim_inject_recompute(struct sim *s, int th);
+/* The --moe ops, each with its kernels (synth_moe.c); a no-op without it. */
+void sim_moe(struct sim *s, int th);
 /* Append a record; returns its index (synth_sim.c). */
 uint32_t sim_rec_add(struct sim *s, uint8_t type, int th, uint16_t tmpl, int64_t ts);
 /* GPU work of kernel variant k for runtime call rt (synth_sim.c). */

@@ -196,7 +196,9 @@ void scope_describe(const struct scope *s, struct strbuf *out)
         sb_printf(out, "%smatch '%s'", sep, s->match);
         sep = ", ";
     }
-    if (s->iteration)
+    if (s->iteration && s->iter_text[0])
+        sb_printf(out, "%s%s", sep, s->iter_text);
+    else if (s->iteration)
         sb_printf(out, "%s%s iterations", sep, s->iteration);
 }
 

@@ -17,7 +17,8 @@
  *               name matches a POSIX extended regular expression, with the
  *               GPU work launched inside them;
  *   iteration   the serving iterations of one kind (prefill, decode,
- *               mixed): what their windows keep. Which spans they are is
+ *               mixed) or the steady-state window (steady): what their
+ *               windows keep. Which spans they are is
  *               the caller's to find (core/roofline/iterations.h, a layer
  *               above this one), given as windows. */
 #ifndef TORCHTOP_CORE_SCOPE_H
@@ -52,9 +53,10 @@ struct scope {
     bool window;
     struct scope_edge from, to;
     const char *match;                        /* borrowed; NULL = none */
-    const char *iteration;                    /* the kind's name; NULL = none */
+    const char *iteration;                    /* the kind's name, or "steady"; NULL = none */
     const struct export_window *iter_windows; /* the spans of those iterations */
     size_t n_iter_windows;                    /* (borrowed), set by the caller */
+    char iter_text[96]; /* which iterations, in words ("" : "KIND iterations"), set with them */
 };
 
 /* A scope that holds the whole trace: scope_any() is false. */

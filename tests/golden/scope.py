@@ -20,6 +20,7 @@ import sys
 import tempfile
 
 from checks import check, load_trace, summary
+from steady import check_steady
 
 TABLES = "all,roofline,critical-path,key-averages,events"
 STEP = re.compile(r"^ProfilerStep#(0|[1-9][0-9]*)$")
@@ -279,6 +280,13 @@ def main():
             for kind in ("prefill", "decode", "mixed"):
                 compare(tt, tmp, path, ["--iteration", kind], TABLES, name)
             check(kinds, "%s: no iterations" % name)
+        # The steady-state window: on a serving trace written for it, and
+        # on the shared ones.
+        check_steady(tt, run, compare, TABLES, tmp,
+                     [os.path.join(a.shared, "traces", n) for n in
+                      ("tracelens-mi300-sglang-prefilldecode.json.gz",
+                       "tracelens-mi300-vllm-graph-replay.json.gz",
+                       "tracelens-mi300-vllm-piecewise-replay.json.gz")])
         # A step the trace does not have.
         rc, _, err = run([tt, "report", "-q", "--step", "999999", traces[0]])
         check(rc == 64 and b"ProfilerStep#999999" in err, "missing step: exit %d, %r" % (rc, err))

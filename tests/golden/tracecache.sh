@@ -174,6 +174,26 @@ LC_ALL=C.UTF-8 "$tt" --script "$tmp/job-steps" --size 140x42 "$tmp/job" >"$tmp/j
 [ "$(ls "$dir"/*.ttc 2>/dev/null | wc -l)" = 1 ] || bad "the rank's view left $(ls -A "$dir")"
 echo "ok: a rank's view writes its cache"
 
+# The explorer opened on a scope (--step) caches the whole trace, not the
+# scope: the scoped screen is the fresh one, and a report from the cache is
+# the whole trace's.
+rm -rf "$dir"
+"$tt" gen --steps 3 -o "$tmp/steps.json" >/dev/null 2>&1 || bad "gen --steps 3 failed"
+printf '%s\n' "save-display $tmp/scoped.KIND" quit >"$tmp/scoped-steps"
+for kind in fresh cold; do
+    opt=
+    [ "$kind" = fresh ] && opt=--no-cache
+    sed "s/KIND/$kind/" "$tmp/scoped-steps" >"$tmp/scoped-steps.$kind"
+    LC_ALL=C.UTF-8 "$tt" $opt --step 5 --script "$tmp/scoped-steps.$kind" --size 120x30 \
+        "$tmp/steps.json" >"$tmp/scoped.$kind.out" 2>&1 || bad "explorer --step 5 ($kind) failed"
+done
+cmp -s "$tmp/scoped.fresh" "$tmp/scoped.cold" || bad "explorer --step 5: the first open's screen differs"
+[ -n "$(cache_file)" ] || bad "explorer --step 5: no cache written"
+run "$tmp/steps.json" "$tmp/steps-fresh" --no-cache
+run "$tmp/steps.json" "$tmp/steps-warm"
+cmp -s "$tmp/steps-fresh" "$tmp/steps-warm" || bad "the cache the scoped explorer wrote is not the whole trace's"
+echo "ok: a scoped explorer caches the whole trace"
+
 # 2. Damaged and foreign caches: a note, the fresh report, a new cache.
 f="$SHARED/traces/tracelens-h100-bert-small-infer.json.gz"
 g="$SHARED/traces/hta-a100-alexnet-cudasync.json.gz"

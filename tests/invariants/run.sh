@@ -38,12 +38,13 @@ fi
 "$TT" gen --seed 1 --events 4000 -o "$tmp/gen-model.json" &&
 "$TT" gen --seed 2 --conv --events 4000 -o "$tmp/gen-conv.json.gz" &&
 "$TT" gen --seed 3 --steps 2 --layers 2 -o "$tmp/gen-small.json" &&
+"$TT" gen --seed 4 --moe --steps 2 --layers 2 -o "$tmp/gen-moe.json" &&
 "$TT" gen --ranks 4 --steps 2 -o "$tmp/gen-job4" &&
 "$TT" gen --ranks 3 --no-metadata --gzip -o "$tmp/gen-job3-plain" &&
 "$TT" gen --ranks 1 -o "$tmp/gen-job1" &&
 "$TT" gen --ranks 8 --straggler 5 --straggler-us 2000 --collectives 6 -o "$tmp/gen-job8" ||
     { echo "FAIL: torchtop gen"; exit 1; }
-set -- "$@" "$tmp"/gen-model.json "$tmp"/gen-conv.json.gz "$tmp"/gen-small.json \
+set -- "$@" "$tmp"/gen-model.json "$tmp"/gen-conv.json.gz "$tmp"/gen-small.json "$tmp"/gen-moe.json \
     "$tmp"/gen-job4 "$tmp"/gen-job3-plain "$tmp"/gen-job1 "$tmp"/gen-job8
 
 for f in "$FUZZ"/trace/* "$FUZZ"/trace_gzip/*; do

@@ -33,8 +33,8 @@ wait_for() {
 T new-session -d -s dv -x 140 -y 42 -e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 \
     "cd '$tmp' && '$TORCHTOP' diff -q a.json b.json; echo EXIT=\$?; sleep 60"
 wait_for "torchtop diff  [1 ops]"
-wait_for "GPU change: +15.70 ms (+83.6 %)"
-wait_for "test:    test  GPU 34.47 ms  ProfilerStep#9"
+wait_for "GPU change: +11.15 ms (+59.4 %)"
+wait_for "test:    test  GPU 29.92 ms  ProfilerStep#9"
 T send-keys -t dv Tab
 wait_for "[2 tree]"
 wait_for "train.py(212): <module>"

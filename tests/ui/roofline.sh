@@ -16,15 +16,21 @@ save-display roofline-menu.txt
 <Down>
 <Enter>
 expect Roofline: SDPA_fwd (H100 SXM)
-# v cycles through the report views (past the graph views and the
-# findings) and comes back to the roofline.
+# v cycles through the report views (past the graph views, the findings,
+# the steps and the iterations) and comes back to the roofline.
 v
 expect no graph launch (cudaGraphLaunch, hipGraphLaunch) owns GPU work
 v
 v
 expect findings: Findings
 v
+expect steps: Per profiler step
+v
+expect the trace has no iteration annotations
+v
 expect ops: GPU time by launcher op
+V
+V
 V
 V
 V

@@ -25,7 +25,7 @@ s
 5
 expect sort category ▲
 # A click on a column header sorts by it.
-click 45 3
+click 45 6
 expect sort subtree ms ▼
 # Wide text columns make room for the count and the sort column.
 view unique-args

@@ -40,18 +40,18 @@ save-display tree-drilled.txt
 expect instances of aten::addmm (26)
 back
 expect table 1/10
-# Mouse: focus the tree with a click on its second row (screen line 12 at
-# 100x30), open it with a double-click.
+# Mouse: focus the tree with a click on its second row (screen line 14 at
+# 100x30, below the header's three finding lines), open it with a double-click.
 focus-tree
 collapse-all
 focus-table
-click 3 12
+click 3 14
 expect tree 2/
-double-click 3 12
+double-click 3 14
 save-display tree-mouse.txt
-wheel-down 3 12
+wheel-down 3 14
 expect tree 3/3
-wheel-up 3 12
+wheel-up 3 14
 expect tree 1/3
 h
 expect nothing to go back to
@@ -73,7 +73,7 @@ expect selected in the call tree; Backspace goes back
 save-display tree-detail-link.txt
 <BS>
 expect detail line 1/77
-click 100 22
+click 100 25
 expect selected in the call tree; Backspace goes back
 expect aten::_flash_attention_forward
 expect tree 78/106

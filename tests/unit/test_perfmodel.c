@@ -776,6 +776,202 @@ static void test_moe_unfused(void **state)
     assert_false(perf_moe_is_gemm_kernel("_finalize_matmul_scatter_bf16"));
 }
 
+/* Evaluate op's model as one part (pseudo op) of count kernels. */
+static bool run_part(const char *op, const char *dims, const char *types, const char *concrete,
+                     const char *kernel, uint32_t count)
+{
+    struct op_args a;
+    shapes_args_parse_json(&a, dims, types, NULL, concrete);
+    const struct pm_model *m = pm_find(op);
+    assert_non_null(m);
+    struct pm_ctx c = {.op = op, .a = &a, .pseudo_kernel = kernel, .pseudo_count = count};
+    bool ok = pm_eval(m, &c, &R);
+    shapes_args_done(&a);
+    return ok;
+}
+
+static void test_moe_fused(void **state)
+{
+    (void)state;
+    /* 4 tokens of 64, 8 experts of 128 (gated: w1 holds 256 rows), top 2,
+     * bf16 input, fp8 weights: E_active = 8·(1 − (6/8)^4) = 5.46875. */
+    const char *dims = "[[4,64],[8,256,64],[8,64,128],[4,2]]";
+    const char *types = "[\"c10::BFloat16\",\"c10::Float8_e4m3fn\",\"c10::Float8_e4m3fn\","
+                        "\"float\"]";
+    const char *op = "vllm::rocm_aiter_fused_moe";
+    const struct pm_model *m = pm_find(op);
+    assert_non_null(m);
+    assert_non_null(m->part_kernel);
+    assert_true(m->part_kernel("aiter::fmoe_bf16_g1u1_silu"));
+    assert_false(m->part_kernel("aiter::fmoe_MoeSorting_x"));
+    assert_false(m->part_kernel("aiter::fmoe_dynamic_QUANT"));
+    assert_false(m->part_kernel("fmoe_kernel"));
+    assert_true(run_part(op, dims, types, NULL, "aiter::fmoe_bf16_g1u1_silu", 1));
+    assert_int_equal(R.sheet, PM_MOE_FUSED);
+    assert_string_equal(R.name, "pseudo_op::moe_aiter_fused_1stage");
+    assert_string_equal(param("inter_dim"), "128");
+    assert_string_equal(param("gated"), "True");
+    assert_string_equal(R.spec, "matrix_bf16");
+    EQ(R.flops, 2.0 * 4 * 64 * 128 * 2 * 2 + 2.0 * 4 * 64 * 128 * 2 + 4 * 64 * 3);
+    EQ(R.bytes, 512 + 5.46875 * 128 * 64 * 2 + 5.46875 * 128 * 64 + 512);
+    EQ(R.tl_bytes, R.bytes);
+    /* TraceLens makes the pseudo op only with exactly one fmoe kernel. */
+    assert_false(run_part(op, dims, types, NULL, "aiter::fmoe_a", 2));
+    assert_non_null(R.why);
+    assert_false(run_part(op, dims, types, NULL, NULL, 0));
+    assert_non_null(R.why);
+    /* int4 weights packed two per byte: w1's last dim is K/2, N doubles. */
+    assert_true(run_part(op, "[[4,64],[8,256,32],[8,64,64],[4,2]]", types, NULL, "aiter::fmoe", 1));
+    assert_string_equal(param("inter_dim"), "128");
+    assert_false(run_part(op, "[[4,64],[8,256,0],[8,64,64],[4,2]]", types, NULL, "aiter::fmoe", 1));
+    assert_false(run_part(op, "[[4,64],[8,256,64]]", types, NULL, "aiter::fmoe", 1));
+
+    /* aiter::fmoe_fp8_blockscale_g1u1: topk is Concrete Inputs 8; the
+     * output (argument 0) bf16, input and weights fp8. */
+    const char *bdims = "[[4,64],[4,64],[8,256,64],[8,64,128],[],[],[],[],[],[]]";
+    const char *btypes = "[\"c10::BFloat16\",\"c10::Float8_e4m3fn\",\"c10::Float8_e4m3fn\","
+                         "\"c10::Float8_e4m3fn\",\"\",\"\",\"\",\"\",\"Scalar\",\"\"]";
+    assert_false(run("aiter::fmoe_fp8_blockscale_g1u1", bdims, btypes, NULL));
+    assert_non_null(R.why);
+    assert_true(run("aiter::fmoe_fp8_blockscale_g1u1", bdims, btypes,
+                    "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"2\",\"\"]"));
+    assert_string_equal(param("output_dtype"), "c10::BFloat16");
+    assert_string_equal(R.spec, "matrix_fp8");
+    EQ(R.bytes, 256 + 5.46875 * 128 * 64 * 2 + 5.46875 * 128 * 64 + 512);
+
+    /* aiter's two-stage ops; unknown dtype names take TraceLens's defaults
+     * (input 2 bytes, weight 1). */
+    assert_true(run("aiter::ck_moe_stage1", "[[4,64],[8,256,64],[8,64,128],[9],[1],[1],[4,2,128]]",
+                    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"int\",\"int\","
+                    "\"int\",\"c10::BFloat16\"]",
+                    NULL));
+    assert_int_equal(R.sheet, PM_MOE_UNFUSED);
+    assert_string_equal(param("gated"), "True");
+    EQ(R.flops, 2.0 * 4 * 64 * 128 * 2 * 2);
+    EQ(R.bytes, 4 * 64 * 2 + 5.46875 * 2 * 64 * 128 * 2 + 4 * 128 * 2 * 2);
+    assert_true(run("aiter::moe_cktile2stages_gemm2_ck", "[[4,2,128],[8,64,128],[4,64]]",
+                    "[\"unsigned char\",\"unsigned char\",\"c10::BFloat16\"]", NULL));
+    assert_null(param("gated"));
+    EQ(R.flops, 2.0 * 4 * 128 * 64 * 2);
+    EQ(R.bytes, 4 * 128 * 2 * 2 + 5.46875 * 128 * 64 * 1 + 4 * 64 * 2);
+    /* SGLang's Triton fused MoE (name without its source line): B is
+     * [E, N, K], topk_ids argument 8; bf16 input and output, fp8 weights;
+     * fewer than 9 arguments: no model. */
+    const char *op2 = "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel";
+    const char *itypes = "[\"c10::BFloat16\",\"c10::Float8_e4m3fn\",\"\",\"c10::BFloat16\","
+                         "\"\",\"\",\"\",\"\",\"int\"]";
+    assert_true(run(op2, "[[4,64],[8,256,64],[],[8,256],[],[],[],[],[4,2]]", itypes, NULL));
+    assert_string_equal(param("m_work"), "8");
+    assert_string_equal(R.spec, "matrix_fp8");
+    EQ(R.flops, 2.0 * 8 * 256 * 64);
+    EQ(R.bytes, 8.0 * 64 * 2 + 5.46875 * 256 * 64 + 8 * 256 * 2);
+    assert_false(run(op2, "[[4,64],[8,256,64],[],[8,256]]", itypes, NULL));
+}
+
+static void test_moe_gptq_awq(void **state)
+{
+    (void)state;
+    /* 4 tokens of 64, 8 experts of 128 in int4 (w1 [8, 256, 32], w2
+     * [8, 64, 64]), top 2: the first kernel up (gated), the next down. */
+    const char *op = "vllm::outplace_fused_experts";
+    const char *dims = "[[4,64],[8,256,32],[8,64,64],[4,2],[4,2]]";
+    const char *types = "[\"c10::BFloat16\",\"unsigned char\",\"unsigned char\",\"float\","
+                        "\"int\"]";
+    const struct pm_model *m = pm_find(op);
+    assert_non_null(m);
+    assert_true(m->part_kernel("fused_moe_kernel_gptq_awq"));
+    assert_false(m->part_kernel("fused_moe_kernel"));
+    assert_true(run_part(op, dims, types, NULL, "fused_moe_kernel_gptq_awq", 2));
+    assert_string_equal(R.name, "pseudo_op::moe_gptq_awq_up");
+    assert_string_equal(param("inter_dim"), "128");
+    assert_string_equal(param("gated"), "True");
+    assert_null(param("weight_dtype"));
+    EQ(R.flops, 2.0 * 4 * 64 * 128 * 2 * 2);
+    EQ(R.bytes, 4 * 64 * 2 + 5.46875 * 2 * 64 * 128 * 0.5 + 4 * 128 * 2 * 2);
+    struct op_args a;
+    shapes_args_parse_json(&a, dims, types, NULL, NULL);
+    struct pm_ctx c = {.op = op,
+                       .a = &a,
+                       .pseudo_kernel = "fused_moe_kernel_gptq_awq",
+                       .pseudo_index = 1,
+                       .pseudo_count = 2};
+    assert_true(pm_eval(m, &c, &R));
+    assert_string_equal(R.name, "pseudo_op::moe_gptq_awq_down");
+    assert_null(param("gated"));
+    EQ(R.bytes, 4 * 128 * 2 * 2 + 5.46875 * 128 * 64 * 0.5 + 4 * 64 * 2);
+    shapes_args_done(&a);
+    /* No topk_ids: TraceLens's default of 8 (all 8 experts active). */
+    assert_true(
+        run_part(op, "[[4,64],[8,256,32],[8,64,64]]", types, NULL, "fused_moe_kernel_gptq_awq", 2));
+    assert_string_equal(param("topk"), "8");
+    assert_false(run_part(op, dims, types, NULL, NULL, 0));
+    assert_non_null(R.why);
+}
+
+static void test_grouped_gemm(void **state)
+{
+    (void)state;
+    const char *bf = "[\"c10::BFloat16\",\"c10::BFloat16\",\"long int\"]";
+    /* [G, N, K] weights: dim 2 equals K. */
+    assert_true(run("primus_turbo::grouped_gemm", "[[16,64],[4,128,64],[4]]", bf, NULL));
+    assert_int_equal(R.sheet, PM_GROUPED_GEMM);
+    assert_string_equal(param("N"), "128");
+    assert_string_equal(param("G"), "4");
+    EQ(R.flops, 2.0 * 16 * 64 * 128);
+    EQ(R.bytes, (16.0 * 64 + 4 * 64 * 128) * 2 + 16 * 128 * 2);
+    assert_string_equal(R.spec, "matrix_bf16");
+    /* Both dims equal K: dim 1 first. */
+    assert_true(
+        run("primus_turbo_cpp_extension::ck_grouped_gemm", "[[16,64],[4,64,64],[4]]", bf, NULL));
+    assert_string_equal(param("N"), "64");
+    assert_false(run("primus_turbo::grouped_gemm", "[[16,64],[4,32,32],[4]]", bf, NULL));
+    assert_false(run("primus_turbo::grouped_gemm", "[[16,64],[0,64,64],[4]]", bf, NULL));
+    assert_true(run("primus_turbo::grouped_gemm_variable_k", "[[16,64],[16,128],[4]]", bf, NULL));
+    assert_string_equal(param("G"), "1");
+    EQ(R.bytes, (16.0 * 64 + 64 * 128) * 2 + 16 * 128 * 2);
+    assert_false(run("primus_turbo::grouped_gemm_variable_k", "[[16,64],[16,128]]",
+                     "[\"c10::BFloat16\",\"mystery\"]", NULL));
+    assert_non_null(R.why);
+}
+
+static void test_moe_comm_xent_softmax(void **state)
+{
+    (void)state;
+    assert_true(run("MoEDispatch", "[[16,64],[16,8]]", "[\"c10::BFloat16\",\"float\"]", NULL));
+    assert_int_equal(R.sheet, PM_MOE_COMM);
+    EQ(R.flops, 0);
+    EQ(R.bytes, 16 * 64 * 2);
+    assert_string_equal(R.spec, "");
+    assert_false(run("MoECombine", "[[16]]", "[\"c10::BFloat16\"]", NULL));
+
+    assert_true(run("CrossEntropyFunction", "[[4,1,1000],[4,1]]",
+                    "[\"c10::BFloat16\",\"long int\"]", NULL));
+    assert_int_equal(R.sheet, PM_XENT);
+    assert_string_equal(param("logits_shape"), "(4, 1, 1000)");
+    EQ(R.flops, 5.0 * 4 * 1000);
+    EQ(R.bytes, 4000.0 * 2 + 4 * 8 + 4 * 4);
+    /* A dtype without a size counts 2 bytes, as TraceLens. */
+    assert_true(run("CrossEntropyFunction", "[[4,1000]]", "[\"mystery\"]", NULL));
+    EQ(R.bytes, 4000.0 * 2 + 4 * 8 + 4 * 4);
+
+    assert_true(run("aten::_softmax", "[[2,3,8],[],[]]",
+                    "[\"c10::BFloat16\",\"Scalar\",\"Scalar\"]", "[\"\",\"-1\",\"True\"]"));
+    assert_int_equal(R.sheet, PM_SOFTMAX);
+    assert_string_equal(param("dim"), "2");
+    assert_string_equal(param("dtype_in_out"), "('c10::BFloat16', 'float')");
+    EQ(R.flops, 3.0 * 48);
+    EQ(R.bytes, 48.0 * (2 + 4));
+    assert_non_null(R.differs);
+    assert_true(isnan(R.tl_flops) && isnan(R.tl_bytes));
+    assert_true(run("aten::softmax", "[[2,3,8],[],[]]", "[\"float\",\"Scalar\",\"\"]",
+                    "[\"\",\"0\",\"\"]"));
+    EQ(R.bytes, 48.0 * 8);
+    assert_false(run("aten::softmax", "[[2,3,8],[],[]]", "[\"float\",\"Scalar\",\"\"]",
+                     "[\"\",\"3\",\"\"]"));
+    assert_false(run("aten::softmax", "[[2,3,8]]", "[\"float\"]", NULL));
+    assert_non_null(R.why);
+}
+
 static void test_rope(void **state)
 {
     (void)state;
@@ -1055,6 +1251,10 @@ int main(void)
         cmocka_unit_test(test_rope),
         cmocka_unit_test(test_triton),
         cmocka_unit_test(test_moe_unfused),
+        cmocka_unit_test(test_moe_fused),
+        cmocka_unit_test(test_moe_gptq_awq),
+        cmocka_unit_test(test_grouped_gemm),
+        cmocka_unit_test(test_moe_comm_xent_softmax),
         cmocka_unit_test(test_aiter_groupnorm),
         cmocka_unit_test(test_out_of_range),
     };

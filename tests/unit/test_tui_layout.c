@@ -53,6 +53,38 @@ static void test_minimum(void **state)
     assert_true(l.r[L_DETAIL].h >= 2);
 }
 
+/* Lines a document adds to the header come out of the body: the header
+ * grows by them, the panes start below it, the screen stays tiled, and
+ * more than LAYOUT_MAX_HEADER_EXTRA are not given. */
+static void test_header_extra(void **state)
+{
+    for (int extra = 0; extra <= LAYOUT_MAX_HEADER_EXTRA + 2; extra++) {
+        int sizes[][2] = {{24, 80}, {42, 140}, {30, 120}, {20, 60}};
+        for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+            int lines = sizes[k][0], cols = sizes[k][1];
+            struct layout_cfg cfg = {.timeline_lanes = 3, .maximized = -1, .header_extra = extra};
+            struct layout l, plain;
+            assert_true(layout_compute(lines, cols, &cfg, &l));
+            check_tiling(lines, cols, &l);
+            int want = 2 + (extra < LAYOUT_MAX_HEADER_EXTRA ? extra : LAYOUT_MAX_HEADER_EXTRA);
+            assert_int_equal(l.r[L_HEADER].h, want);
+            assert_int_equal(l.r[L_TABLE].y, want);
+            cfg.header_extra = 0;
+            assert_true(layout_compute(lines, cols, &cfg, &plain));
+            /* The message line and key bar stay at the bottom. */
+            assert_int_equal(l.r[L_KEYBAR].y, plain.r[L_KEYBAR].y);
+            assert_int_equal(l.r[L_MESSAGE].y, plain.r[L_MESSAGE].y);
+            assert_true(layout_compute(lines, cols,
+                                       &(struct layout_cfg){.timeline_lanes = 3,
+                                                            .maximized = L_TREE,
+                                                            .header_extra = extra},
+                                       &l));
+            assert_int_equal(l.r[L_TREE].y, want);
+            assert_int_equal(l.r[L_TREE].h, lines - 2 - want);
+        }
+    }
+}
+
 static void test_wide_and_narrow(void **state)
 {
     struct layout_cfg cfg = {.timeline_lanes = 3, .maximized = -1};
@@ -223,9 +255,10 @@ static void test_listview(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_minimum),    cmocka_unit_test(test_wide_and_narrow),
-        cmocka_unit_test(test_every_size), cmocka_unit_test(test_maximized),
-        cmocka_unit_test(test_listview),   cmocka_unit_test(test_focus_height),
+        cmocka_unit_test(test_minimum),         cmocka_unit_test(test_header_extra),
+        cmocka_unit_test(test_wide_and_narrow), cmocka_unit_test(test_every_size),
+        cmocka_unit_test(test_maximized),       cmocka_unit_test(test_listview),
+        cmocka_unit_test(test_focus_height),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

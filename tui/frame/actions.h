@@ -43,7 +43,8 @@ enum action_group {
     _(A_EXPORT,         "export",         AG_GLOBAL,   "Export the selected subtree or the timeline window as a Kineto JSON trace") \
     _(A_CRITPATH,       "critical-path",  AG_GLOBAL,   "Highlight the critical path (timeline) and show its time per row (crit µs); again: hide") \
     _(A_WHATIF,         "what-if",        AG_GLOBAL,   "What-if: how much the steps' critical path shortens were the selected op or kernel 2x faster") \
-    _(A_FINDINGS,       "findings",       AG_GLOBAL,   "Findings: what to fix first, by its saving on the critical path (Enter: its evidence in the tree)") \
+    _(A_STEPS,          "steps",          AG_GLOBAL,   "Step list (or the serving iterations): Enter shows every view for that step alone (Esc: the whole trace)") \
+    _(A_FINDINGS,       "findings",       AG_GLOBAL,   "Findings, largest saving on the critical path first; Enter: its evidence, Backspace: back") \
     _(A_MOVE_UP,        "move-up",        AG_MOVE,     "Move up")                              \
     _(A_MOVE_DOWN,      "move-down",      AG_MOVE,     "Move down")                            \
     _(A_MOVE_LEFT,      "move-left",      AG_MOVE,     "Tree: collapse or go to parent; timeline: earlier; else back") \
@@ -84,6 +85,7 @@ enum action_group {
     _(A_PARENT,         "parent",         AG_TREE,     "Go to the parent node")                \
     _(A_HIDE_PYTHON,    "hide-python",    AG_TREE,     "Hide or show Python frames")           \
     _(A_GROUP,          "group",          AG_TREE,     "Group identical siblings (aten::mm x126)") \
+    _(A_SCOPE_SUBTREE,  "scope-subtree",  AG_TREE,     "Every view for the subtrees of the ops named as the selected one (--match; Esc: the whole trace)") \
     _(A_EXPORT_SUBTREE, "export-subtree", AG_TREE,     "Export the selected node's subtree (with its GPU work) as a Kineto JSON trace") \
     _(A_SELECT_EVENT,   "select-event",   AG_TIMELINE, "Select the event under the cursor in the call tree") \
     _(A_ZOOM_IN,        "zoom-in",        AG_TIMELINE, "Zoom in around the cursor")            \
@@ -94,6 +96,7 @@ enum action_group {
     _(A_PAN_RIGHT,      "pan-right",      AG_TIMELINE, "Pan right half a screen")              \
     _(A_EVENT_PREV,     "event-prev",     AG_TIMELINE, "Previous event on the lane")           \
     _(A_EVENT_NEXT,     "event-next",     AG_TIMELINE, "Next event on the lane")               \
+    _(A_MARK,           "mark",           AG_TIMELINE, "Mark a range's start at the cursor; again at its end: every view then covers the range (Esc: the whole trace)") \
     _(A_EXPORT_WINDOW,  "export-window",  AG_TIMELINE, "Export the visible time window as a Kineto JSON trace") \
     _(A_TRACEBACK,      "traceback",      AG_TRACEBACK, "Show the traceback of the selection (again: its details)") \
     _(A_SOURCE,         "source",         AG_TRACEBACK, "Show the source file of the frame at its line") \

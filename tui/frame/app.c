@@ -19,7 +19,7 @@ _Static_assert(APP_NVIEWS <= TABLE_PANE_MAX_VIEWS, "the table pane holds every r
 const char *const app_view_names[APP_NVIEWS] = {
     "ops",       "categories",   "unique-args", "kernels",      "key-averages", "temporal",
     "idle-time", "kernel-types", "overlap",     "launch-stats", "queue-length", "memory-bw",
-    "roofline",  "graphs",       "graph-nodes", "findings",
+    "roofline",  "graphs",       "graph-nodes", "findings",     "steps",        "iterations",
 };
 
 /* Layout slot of each pane. */
@@ -93,6 +93,7 @@ void app_resize(struct app *a, int lines, int cols)
     a->lcfg.timeline_pct = a->doc->timeline_pct;
     a->v.maximized = a->lcfg.maximized >= 0;
     a->lcfg.focus = pane_slot[a->v.focus];
+    a->lcfg.header_extra = a->doc->header_extra_lines ? a->doc->header_extra_lines(a, lines) : 0;
     layout_compute(lines, cols, &a->lcfg, &a->lay);
     struct rect none = {0, 0, 0, 0};
     bool ok = !a->lay.too_small;
@@ -365,6 +366,8 @@ static unsigned global_action(struct app *a, enum action act)
         if (pattern_active(&a->v.search)) {
             pattern_clear(&a->v.search);
             app_message(a, "search cleared");
+        } else if (a->cancel_quits) {
+            a->quit = true; /* back to the view this one was opened from */
         } else {
             a->v.msg[0] = '\0';
         }
@@ -557,6 +560,12 @@ unsigned app_mouse(struct app *a, int y, int x, int kind)
         enum action act = chrome_keybar_action(&a->chrome, x);
         return act != A_NONE ? app_action(a, act) : R_NONE;
     }
+    if (rect_contains(&a->lay.r[L_HEADER], y, x) && y >= 2 && a->doc->header_click &&
+        (kind == MOUSE_CLICK || kind == MOUSE_DOUBLE)) {
+        unsigned r = a->doc->header_click(a, y - 2, kind == MOUSE_DOUBLE);
+        app_react(a, r);
+        return r;
+    }
     for (int i = 0; i < PANE__COUNT; i++) {
         struct pane *p = a->panes[i];
         if (!p->win || !rect_contains(&p->r, y, x))
@@ -626,6 +635,16 @@ const char *app_table_view(struct app *a)
 bool app_table_set_view(struct app *a, const char *name)
 {
     return table_pane_set_view(a->panes[PANE_TABLE], &a->v, name);
+}
+
+bool app_table_select_row(struct app *a, size_t row)
+{
+    return table_pane_select_row(a->panes[PANE_TABLE], row);
+}
+
+bool app_table_current_row(struct app *a, const struct table **tab, size_t *row)
+{
+    return table_pane_current_row(a->panes[PANE_TABLE], tab, row);
 }
 
 bool app_table_sort_by(struct app *a, const char *col)

@@ -34,10 +34,14 @@
  * §14), the roofline, which shows one category at a time
  * (tui/trace/roofline_view.h), the graph replays per graph and per node
  * position (-t graphs' two tables, docs/metrics.md §16), and the findings
- * (docs/metrics.md §20: Enter on one shows its evidence in the tree). */
-#define APP_NVIEWS 16
+ * (docs/metrics.md §20: Enter on one shows its evidence in the tree), the
+ * profiler steps and the serving iterations (Enter on one shows every view
+ * for it alone: a scope, tui/trace/scope_ui.h). */
+#define APP_NVIEWS 18
 #define APP_VIEW_ROOFLINE 12
 #define APP_VIEW_FINDINGS 15
+#define APP_VIEW_STEPS 16
+#define APP_VIEW_ITERATIONS 17
 extern const char *const app_view_names[APP_NVIEWS];
 
 enum overlay { OV_NONE, OV_HELP, OV_MENU, OV_PROMPT };
@@ -118,6 +122,14 @@ struct doc_ops {
      * it is still being worked out, shown only where the bar keeps its
      * numbers. NULL: none. */
     void (*header_note)(struct app *a, int width, char *out, size_t n, bool *pending);
+    /* Lines the document adds to the header below its two on a screen
+     * of this many lines (0..LAYOUT_MAX_HEADER_EXTRA): a function of the
+     * screen size alone, so that the layout stays put while what they
+     * show is worked out; draw them (n lines from line y of w); a click
+     * on line `line` of them. NULL: none. */
+    int (*header_extra_lines)(struct app *a, int lines);
+    void (*header_extra)(struct app *a, WINDOW *w, int y, int n, int cols);
+    unsigned (*header_click)(struct app *a, int line, bool dbl);
     /* The help's mode (enum help_mode) and the table views v cycles. */
     int help_mode;
     const char *const *view_names;
@@ -174,7 +186,10 @@ struct app {
     int help_top; /* help overlay scroll */
     VEC(struct hist) hist;
     bool quit;
-    bool back_quits; /* Backspace with nothing to go back to quits (to the view below) */
+    bool back_quits;   /* Backspace with nothing to go back to quits (to the view below) */
+    bool cancel_quits; /* so does Esc with nothing to cancel (a scope opened on its trace) */
+    void *opened_with; /* a copy of the options the document was opened with, of the type
+                          it knows (owned: its close hook frees it; NULL: none) */
 };
 
 /* Set up the app for a document: its panes, the windows and the first
@@ -237,6 +252,11 @@ void app_table_set_table(struct app *a, int view, struct table *tab);
 /* The same rows with other columns (table_pane_swap_table). */
 void app_table_swap_table(struct app *a, int view, struct table *tab);
 const char *app_table_view(struct app *a);
+/* Put the cursor of the view shown on row `row` of its table (in the
+ * order the user sorted it by); false when that row is not shown. */
+bool app_table_select_row(struct app *a, size_t row);
+/* The table shown and the row of it under the cursor; false when none. */
+bool app_table_current_row(struct app *a, const struct table **tab, size_t *row);
 bool app_table_set_view(struct app *a, const char *name);
 bool app_table_sort_by(struct app *a, const char *col);
 

@@ -36,6 +36,17 @@ static void devices_text(const struct trace *t, struct strbuf *sb)
     }
 }
 
+/* What the header says beside the trace's name: the scope a scoped trace
+ * holds and how much of the whole it covers (as the report's scope: line),
+ * else the devices. */
+static void header_subject(const struct trace *t, struct strbuf *sb)
+{
+    if (t->scope_text)
+        sb_printf(sb, "scope: %s", t->scope_text);
+    else
+        devices_text(t, sb);
+}
+
 static void header_line1(struct app *a, WINDOW *w, int cols)
 {
     const struct trace *t = a->v.t;
@@ -45,7 +56,7 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
     text_duration(busy, sizeof(busy), a->bd.busy, a->v.ascii);
     text_count(evs, sizeof(evs), t->ev.n);
     struct strbuf rest = STRBUF_INIT, dev = STRBUF_INIT;
-    devices_text(t, &dev);
+    header_subject(t, &dev);
     /* Busy time is the union of GPU work; the span of GPU activity, first
      * start to last end, is said apart so that neither reads as the
      * other. The span is left out first when the line is short of room
@@ -71,11 +82,13 @@ static void header_line1(struct app *a, WINDOW *w, int cols)
     int rest_w = (int)text_width(sb_str(&rest), rest.len);
     x += draw_fit(w, 0, x, MIN(name_w, cols - x), a->name, strlen(a->name), true, false, at,
                   a->v.ascii);
-    int dev_room = cols - x - rest_w - 2;
+    /* A scope goes before the numbers, which the panes below repeat. */
+    int dev_room = cols - x - (t->scope_text ? 0 : rest_w) - 2;
     if (dev_room >= 8) {
         x += draw_str(w, 0, x, 2, "  ", at, a->v.ascii);
+        /* A scope is cut at its end (its name and GPU share first). */
         x += draw_fit(w, 0, x, MIN(dev_room, (int)text_width(sb_str(&dev), dev.len)), sb_str(&dev),
-                      dev.len, true, false, at, a->v.ascii);
+                      dev.len, !t->scope_text, false, at, a->v.ascii);
     }
     if (x < cols)
         draw_str(w, 0, x, cols - x, sb_str(&rest), at, a->v.ascii);
@@ -143,6 +156,9 @@ void chrome_header(struct app *a)
         header_line1(a, w, a->cols);
         header_line2(a, w, a->cols);
     }
+    int extra = a->lay.r[L_HEADER].h - 2;
+    if (extra > 0 && a->doc->header_extra)
+        a->doc->header_extra(a, w, 2, extra, a->cols);
     wnoutrefresh(w);
 }
 

@@ -66,6 +66,7 @@ static enum action_group pane_group(int pane)
     case KEYS_SNAP_CHART:
         return AG_SNAPSHOT;
     case KEYS_JOB_TABLE:
+    case KEYS_SCOPE_TABLE:
         return AG_TABLE;
     default:
         return AG__COUNT;
@@ -88,6 +89,7 @@ static bool trace_only(enum action act)
     case A_CRITPATH:
     case A_WHATIF:
     case A_FINDINGS:
+    case A_STEPS:
         return true;
     default:
         return false;

@@ -28,6 +28,7 @@ static const struct keybind keys_global[] = {
     {'C', A_CRITPATH, NULL},
     {'W', A_WHATIF, NULL},
     {'I', A_FINDINGS, NULL},
+    {'T', A_STEPS, NULL},
     {'q', A_QUIT, "Quit"},
     {KEY_CTRL('c'), A_QUIT, NULL},
     {KEY_ESC, A_CANCEL, NULL},
@@ -79,6 +80,19 @@ static const struct keybind keys_table[] = {
     {0, A_NONE, NULL},
 };
 
+/* A trace's step list (and its iterations): the op table's keys, Enter
+ * opening the row's scope. */
+static const struct keybind keys_scope_table[] = {
+    {'\n', A_ACTIVATE, "Scope"},
+    {'v', A_VIEW_NEXT, "View"},
+    {'V', A_VIEW_PREV, NULL},
+    {'s', A_SORT_MENU, "Sort"},
+    {'S', A_SORT_REVERSE, "Reverse"},
+    TABLE_COLUMN_KEYS,
+    {'r', A_ROOFLINE, NULL},
+    {0, A_NONE, NULL},
+};
+
 /* A job's ranks and collectives: one view each, no roofline; Enter opens
  * the rank's trace. */
 static const struct keybind keys_job_table[] = {
@@ -100,6 +114,7 @@ static const struct keybind keys_tree[] = {
     {'p', A_PARENT, NULL},
     {'P', A_HIDE_PYTHON, "Python"},
     {'a', A_GROUP, "Group"},
+    {'O', A_SCOPE_SUBTREE, NULL},
     {'E', A_EXPORT_SUBTREE, NULL},
     {0, A_NONE, NULL},
 };
@@ -115,6 +130,7 @@ static const struct keybind keys_timeline[] = {
     {'L', A_PAN_RIGHT, NULL},
     {'[', A_EVENT_PREV, NULL},
     {']', A_EVENT_NEXT, NULL},
+    {'m', A_MARK, NULL},
     {'E', A_EXPORT_WINDOW, NULL},
     {0, A_NONE, NULL},
 };
@@ -262,6 +278,8 @@ const struct keybind *keymap_table(int pane)
         return keys_diff_sides;
     case KEYS_JOB_TABLE:
         return keys_job_table;
+    case KEYS_SCOPE_TABLE:
+        return keys_scope_table;
     default:
         return keys_global;
     }

@@ -31,10 +31,11 @@ enum keytab {
     KEYS_SNAP_TABLE,
     KEYS_SNAP_MEMORY,
     KEYS_SNAP_CHART,
-    KEYS_DIFF_TABLE, /* a trace diff's tables (tui/diff/diff_doc.h) */
-    KEYS_DIFF_TREE,  /* a trace diff's merged call tree */
-    KEYS_DIFF_SIDES, /* a trace diff's two sides: Enter opens one */
-    KEYS_JOB_TABLE,  /* a job's tables (tui/job/job_doc.h): Enter opens a rank */
+    KEYS_DIFF_TABLE,  /* a trace diff's tables (tui/diff/diff_doc.h) */
+    KEYS_DIFF_TREE,   /* a trace diff's merged call tree */
+    KEYS_DIFF_SIDES,  /* a trace diff's two sides: Enter opens one */
+    KEYS_JOB_TABLE,   /* a job's tables (tui/job/job_doc.h): Enter opens a rank */
+    KEYS_SCOPE_TABLE, /* a trace's step list: Enter shows every view for the step */
     KEYS__COUNT
 };
 

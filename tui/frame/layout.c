@@ -23,10 +23,11 @@ bool layout_compute(int lines, int cols, const struct layout_cfg *cfg, struct la
         out->too_small = true;
         return false;
     }
-    out->r[L_HEADER] = mk(0, 0, 2, cols);
+    int head = 2 + CLAMP(cfg->header_extra, 0, LAYOUT_MAX_HEADER_EXTRA);
+    out->r[L_HEADER] = mk(0, 0, head, cols);
     out->r[L_MESSAGE] = mk(lines - 2, 0, 1, cols);
     out->r[L_KEYBAR] = mk(lines - 1, 0, 1, cols);
-    int top = 2, body = lines - 4;
+    int top = head, body = lines - 2 - head;
 
     if (cfg->maximized >= 0 && cfg->maximized < L__COUNT && cfg->maximized != L_HEADER &&
         cfg->maximized != L_MESSAGE && cfg->maximized != L_KEYBAR) {

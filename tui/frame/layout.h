@@ -1,7 +1,7 @@
 /* Screen layout: a pure function from the terminal size and a few settings
  * to the rectangle of every pane. No curses; unit-tested.
  *
- *   header (2 lines)
+ *   header (2 lines, and the lines the document adds below them)
  *   table  | detail        (wide terminals: detail on the right)
  *   tree   | detail
  *   timeline (full width)
@@ -27,6 +27,8 @@
 #define LAYOUT_TALL_LINES 40
 /* Width from which the detail pane sits beside the table and tree. */
 #define LAYOUT_SIDE_COLS 110
+/* The most lines a document's header may add below its two. */
+#define LAYOUT_MAX_HEADER_EXTRA 4
 
 struct rect {
     int y, x, h, w;
@@ -45,6 +47,9 @@ struct layout_cfg {
     bool focus_first;   /* the focused pane of table, tree and detail gets the height at
                            every size, as on short terminals (a document whose panes are
                            views the user picks one of) */
+    int header_extra;   /* lines the document's header adds below its two (0..4): taken
+                           from the body; fixed for a screen size, so that the panes do
+                           not move when what the lines show arrives */
 };
 
 struct layout {

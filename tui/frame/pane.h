@@ -57,6 +57,7 @@ enum request_kind {
     REQ_SEARCH_TREE, /* go to the next match of the search in the call tree */
     REQ_MENU,        /* open the menu described by menu */
     REQ_OPEN,        /* open what row ev of the table shown stands for (a job's rank) */
+    REQ_SCOPE,       /* show every view for the time range [from, to) (ns, trace time) */
 };
 
 struct pane_request {
@@ -64,8 +65,9 @@ struct pane_request {
     uint32_t ev;         /* REQ_SELECT, REQ_SHOW, REQ_JUMP */
     const uint32_t *evs; /* REQ_INSTANCES (borrowed until routed) */
     size_t n;
-    char *label; /* REQ_INSTANCES (owned by the request; the router frees it) */
-    int dir;     /* REQ_SEARCH_TREE: 1 forward, -1 backward */
+    char *label;      /* REQ_INSTANCES (owned by the request; the router frees it) */
+    int dir;          /* REQ_SEARCH_TREE: 1 forward, -1 backward */
+    int64_t from, to; /* REQ_SCOPE */
     struct {
         const char *title; /* static text */
         char **items;      /* owned by the request until the menu takes them */

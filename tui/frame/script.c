@@ -51,11 +51,23 @@ int script_save_display(const char *path)
     return ok;
 }
 
-static double now_ms(void)
+static double clock_ms(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double now_ms(void)
+{
+    return clock_ms(CLOCK_MONOTONIC);
+}
+
+/* CPU time of the process, every thread's (user + system): on a shared
+ * machine the wall time counts other processes too. */
+static double cpu_ms(void)
+{
+    return clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static bool parse_xy(const char *s, int *x, int *y)
@@ -199,7 +211,7 @@ int script_run(struct app *a, const char *path, const char *timing_path)
     int rc = 0;
     char *s;
     while (!a->quit && (s = script_reader_next(&r))) {
-        double t0 = now_ms();
+        double t0 = now_ms(), c0 = cpu_ms();
         rc = step(a, &r, s);
         if (rc)
             break;
@@ -207,7 +219,7 @@ int script_run(struct app *a, const char *path, const char *timing_path)
         if (timing) {
             char *sp = strpbrk(s, " \t");
             int wl = sp ? (int)(sp - s) : (int)strlen(s);
-            fprintf(timing, "%.*s\t%.3f\n", wl, s, now_ms() - t0);
+            fprintf(timing, "%.*s\t%.3f\t%.3f\n", wl, s, now_ms() - t0, cpu_ms() - c0);
         }
         /* Work left in the background (rows still to be made, symbolizer
          * answers) is done before the next step, so that screens never
@@ -215,12 +227,12 @@ int script_run(struct app *a, const char *path, const char *timing_path)
          * takes between keys, each timed as "(idle)": the longest a key
          * can wait behind one. */
         while (app_busy(a)) {
-            double t1 = now_ms();
+            double t1 = now_ms(), c1 = cpu_ms();
             if (!app_tick(a, false))
                 app_tick(a, true);
             app_render(a);
             if (timing)
-                fprintf(timing, "(idle)\t%.3f\n", now_ms() - t1);
+                fprintf(timing, "(idle)\t%.3f\t%.3f\n", now_ms() - t1, cpu_ms() - c1);
         }
     }
     script_reader_close(&r);

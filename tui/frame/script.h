@@ -21,8 +21,10 @@
  * Every step ends with the same render the terminal loop does, then the
  * background work is done in the steps the terminal loop takes between
  * keys. With a timing file, each step's wall time (monotonic clock, step +
- * render) is written as "STEP<TAB>MILLISECONDS", and each background step
- * as "(idle)<TAB>MILLISECONDS". quit (or the end) ends the script. */
+ * render) and the process's CPU time in it (every thread's, user + system)
+ * are written as "STEP<TAB>MILLISECONDS<TAB>CPU MILLISECONDS", and each
+ * background step likewise as "(idle)<TAB>...". quit (or the end) ends the
+ * script. */
 #ifndef TORCHTOP_TUI_SCRIPT_H
 #define TORCHTOP_TUI_SCRIPT_H
 

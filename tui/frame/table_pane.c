@@ -36,15 +36,17 @@ struct tview {
 };
 
 struct table_pane {
-    int view;                 /* index into names */
-    int nviews;               /* views in v */
-    const char *const *names; /* view names (app_view_names for a trace) */
-    char *const *errs;        /* why a view has no table (borrowed) */
-    int keytab;               /* key table (enum pane_id or enum keytab) */
-    enum request_kind enter;  /* Enter on a row without instances, REQ_NONE: REQ_SHOW */
-    table_pick_fn pick;       /* the pick op's answer, NULL: none */
-    table_text_fn text;       /* text cells as shown, NULL: as they are */
-    bool text_widths;         /* columns as wide as text shows them, not as the table has them */
+    int view;                            /* index into names */
+    int nviews;                          /* views in v */
+    const char *const *names;            /* view names (app_view_names for a trace) */
+    char *const *errs;                   /* why a view has no table (borrowed) */
+    int keytab;                          /* key table (enum pane_id or enum keytab) */
+    enum request_kind enter;             /* Enter on a row without instances, REQ_NONE: REQ_SHOW */
+    const enum request_kind *view_enter; /* per view, before the instances (NULL: none) */
+    int view_enter_keytab;               /* key table while such a view shows (0: keytab) */
+    table_pick_fn pick;                  /* the pick op's answer, NULL: none */
+    table_text_fn text;                  /* text cells as shown, NULL: as they are */
+    bool text_widths; /* columns as wide as text shows them, not as the table has them */
     void (*describe_event)(struct detail_out *d, struct view *a, uint32_t ev); /* NULL: none */
     void (*describe_row)(struct detail_out *d, struct view *a, const struct table *tab,
                          size_t row); /* NULL: none */
@@ -678,6 +680,11 @@ static unsigned drill(struct pane *p, struct view *a, struct pane_request *req)
     if (!v->tab || v->lv.cur >= v->rows.n)
         return R_HANDLED;
     uint32_t r = v->rows.v[v->lv.cur];
+    if (tp_of(p)->view_enter && tp_of(p)->view_enter[tp_of(p)->view] != REQ_NONE) {
+        req->kind = tp_of(p)->view_enter[tp_of(p)->view];
+        req->ev = r;
+        return R_HANDLED;
+    }
     if (v->tab->inst_first) {
         uint32_t lo = v->tab->inst_first[r], hi = v->tab->inst_first[r + 1];
         if (hi > lo) {
@@ -941,7 +948,10 @@ static void table_position(struct pane *p, struct view *a, char *buf, size_t n)
 
 static int table_keytab(struct pane *p, struct view *a)
 {
-    return tp_of(p)->keytab;
+    struct table_pane *tp = tp_of(p);
+    if (tp->view_enter_keytab && tp->view_enter && tp->view_enter[tp->view] != REQ_NONE)
+        return tp->view_enter_keytab;
+    return tp->keytab;
 }
 
 bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row)
@@ -1021,6 +1031,8 @@ struct pane *table_pane_new(struct view *a, const struct table_pane_views *v)
     tp->errs = v->errs;
     tp->keytab = v->keytab;
     tp->enter = v->enter;
+    tp->view_enter = v->view_enter;
+    tp->view_enter_keytab = v->view_enter_keytab;
     tp->pick = v->pick;
     tp->text = v->text;
     tp->ctx = a;
@@ -1101,6 +1113,20 @@ bool table_pane_set_view(struct pane *p, struct view *a, const char *name)
     for (int i = 0; i < tp->nviews; i++)
         if (strcmp(tp->names[i], name) == 0) {
             tp_of(p)->view = i;
+            p->dirty = true;
+            return true;
+        }
+    return false;
+}
+
+bool table_pane_select_row(struct pane *p, size_t row)
+{
+    if (!pane_is(p, &table_pane_ops))
+        return false;
+    struct tview *v = cur_view(p);
+    for (size_t i = 0; i < v->rows.n; i++)
+        if (v->rows.v[i] == row) {
+            listview_jump(&v->lv, i);
             p->dirty = true;
             return true;
         }

@@ -17,7 +17,7 @@ struct table;
 extern const struct pane_ops table_pane_ops;
 
 /* The most views one table pane holds. */
-#define TABLE_PANE_MAX_VIEWS 16
+#define TABLE_PANE_MAX_VIEWS 18
 
 /* Snapshot mode: the allocation stack behind row `row` of tab (*out
  * zeroed); false when it has none. */
@@ -40,11 +40,17 @@ struct table_pane_views {
     int keytab;                /* key table: enum pane_id or enum keytab */
     enum request_kind enter;   /* Enter on a row without instances; REQ_NONE: show
                                   its event in the call tree */
-    table_pick_fn pick;        /* the pick op's answer; NULL: none */
-    table_text_fn text;        /* text cells as shown; NULL: as the table has them */
-    bool text_widths;          /* columns sized to text's cells (shorter: a job's base names)
-                                  rather than the table's (a trace's kernel names, which K
-                                  shows whole in the same columns) */
+    /* Per view (n of them), what Enter on a row asks for first, with ev the
+     * table row (REQ_OPEN: a step list opens the step's scope); REQ_NONE:
+     * the row's instances. NULL: none for any view. */
+    const enum request_kind *view_enter;
+    int view_enter_keytab; /* the key table while such a view shows (its Enter
+                              labelled for what it asks); 0: keytab */
+    table_pick_fn pick;    /* the pick op's answer; NULL: none */
+    table_text_fn text;    /* text cells as shown; NULL: as the table has them */
+    bool text_widths;      /* columns sized to text's cells (shorter: a job's base names)
+                              rather than the table's (a trace's kernel names, which K
+                              shows whole in the same columns) */
     /* The event a row stands for (its first instance), described below the
      * row's cells; NULL: none. */
     void (*describe_event)(struct detail_out *d, struct view *a, uint32_t ev);
@@ -70,6 +76,9 @@ const char *table_pane_view(struct pane *p);
  * there is no such view / column (or p is not a table pane). */
 bool table_pane_set_view(struct pane *p, struct view *a, const char *name);
 bool table_pane_sort_by(struct pane *p, struct view *a, const char *col);
+/* Put the cursor on row `row` of the table shown; false when the filter
+ * hides it (or p is not a table pane). */
+bool table_pane_select_row(struct pane *p, size_t row);
 /* The table shown and the table row under the cursor; false when there is
  * none (or p is not a table pane). */
 bool table_pane_current_row(struct pane *p, const struct table **tab, size_t *row);

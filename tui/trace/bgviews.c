@@ -92,8 +92,11 @@ struct bgviews *bgviews_new(const struct trace *t, const char *arch, const bool 
     struct bgviews *bg = xcalloc(1, sizeof(*bg));
     bg->t = t;
     bg->arch = arch;
+    /* The findings first: the header shows them (tui/trace/findings_ui.h). */
+    if (want[APP_VIEW_FINDINGS])
+        bg->order[bg->n++] = APP_VIEW_FINDINGS;
     for (int i = 0; i < APP_NVIEWS; i++)
-        if (want[i] && i != APP_VIEW_ROOFLINE)
+        if (want[i] && i != APP_VIEW_ROOFLINE && i != APP_VIEW_FINDINGS)
             bg->order[bg->n++] = i;
     if (want[APP_VIEW_ROOFLINE])
         bg->order[bg->n++] = APP_VIEW_ROOFLINE;
@@ -227,6 +230,8 @@ bool bgviews_install(struct bgviews *bg, struct app *a, bool wait)
         } else {
             a->views[i] = bg->tabs[i];
             bg->tabs[i] = NULL;
+            if (i == APP_VIEW_FINDINGS)
+                a->v.dirty_chrome = true; /* the header's lines show them */
             if (tp) {
                 app_table_set_table(a, i, a->views[i]);
                 crit_tables_sync(a);

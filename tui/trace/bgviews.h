@@ -1,7 +1,8 @@
 /* The explorer's table views built on a worker thread, so that the first
  * screen (header, breakdown, op table) shows as soon as its own data is
- * ready and the slower views (key averages, HTA's analyses, the roofline)
- * fill in while the UI answers keys.
+ * ready and the slower views (the findings first, which the header shows,
+ * then key averages, HTA's analyses, the roofline) fill in while the UI
+ * answers keys.
  *
  * Threads: the worker reads the trace (read-only once indexed) and its own
  * struct analysis (gputime's caches are not thread-safe, so it never

@@ -25,8 +25,10 @@
 #include "tui/trace/event_detail.h"
 #include "tui/trace/explore.h"
 #include "tui/trace/export_ui.h"
+#include "tui/trace/findings_ui.h"
 #include "tui/trace/knames.h"
 #include "tui/trace/roofline_view.h"
+#include "tui/trace/scope_ui.h"
 #include "tui/trace/timeline_pane.h"
 #include "tui/trace/traceback_pane.h"
 #include "tui/trace/tree_pane.h"
@@ -212,11 +214,15 @@ static unsigned route(struct app *a, struct pane_request *req)
             jump(a, req->ev);
         return R_NONE;
     case REQ_INSTANCES:
-        if (has_tree)
+        if (has_tree && !findings_ui_evidence(a, req))
             drill(a, req->evs, req->n, req->label);
         return R_NONE;
     case REQ_TRACEBACK:
         return toggle_traceback(a);
+    case REQ_SCOPE:
+        return scope_ui_window(a, req->from, req->to);
+    case REQ_OPEN:
+        return scope_ui_row(a, req->ev);
     case REQ_SEARCH_TREE: {
         if (!has_tree || !tree->ops->search)
             return R_NONE;
@@ -308,19 +314,6 @@ static unsigned whatif_answer(struct app *a, bool wait)
     return R_DIRTY;
 }
 
-/* The findings key: the op table on the findings view, focused; Enter on
- * a finding then shows its evidence in the tree. */
-static unsigned show_findings(struct app *a)
-{
-    app_table_set_view(a, app_view_names[APP_VIEW_FINDINGS]);
-    app_focus(a, PANE_TABLE);
-    const struct table *tab = a->views[APP_VIEW_FINDINGS];
-    if (tab)
-        app_message(a, "%zu finding%s; Enter shows a finding's evidence in the tree", tab->nrows,
-                    tab->nrows == 1 ? "" : "s");
-    return R_HANDLED | R_DIRTY_ALL | R_SYNC;
-}
-
 static unsigned trace_action(struct app *a, enum action act)
 {
     switch (act) {
@@ -343,7 +336,11 @@ static unsigned trace_action(struct app *a, enum action act)
     case A_ROOFLINE:
         return roofline_view_action(a);
     case A_FINDINGS:
-        return show_findings(a);
+        return findings_ui_show(a, 0);
+    case A_STEPS:
+        return scope_ui_steps(a);
+    case A_SCOPE_SUBTREE:
+        return scope_ui_subtree(a);
     default:
         return R_NONE;
     }
@@ -413,6 +410,11 @@ static const char *table_text(struct view *a, const struct table *tab, size_t ro
 
 static void trace_open(struct app *a)
 {
+    /* Enter on a step or an iteration: every view for it alone. */
+    static const enum request_kind view_enter[APP_NVIEWS] = {
+        [APP_VIEW_STEPS] = REQ_OPEN,
+        [APP_VIEW_ITERATIONS] = REQ_OPEN,
+    };
     const struct table_pane_views views = {
         .n = APP_NVIEWS,
         .names = app_view_names,
@@ -420,6 +422,8 @@ static void trace_open(struct app *a)
         .errs = a->views_err,
         .keytab = PANE_TABLE,
         .enter = REQ_NONE,
+        .view_enter = view_enter,
+        .view_enter_keytab = KEYS_SCOPE_TABLE,
         .text = table_text,
         .describe_event = event_detail,
     };
@@ -484,6 +488,8 @@ static void close_doc(struct app *a)
     free(tracecache_later_finish(a->cache_later, !a->v.headless));
     trace_free(a->v.t);
     snapview_free(a->v.snap);
+    free(a->opened_with);
+    a->opened_with = NULL;
 }
 
 static int trace_timeline_lines(struct app *a)
@@ -530,6 +536,9 @@ const struct doc_ops explore_trace_doc = {
     .back = back,
     .timeline_lines = trace_timeline_lines,
     .header_note = trace_header_note,
+    .header_extra_lines = findings_ui_header_lines,
+    .header_extra = findings_ui_header,
+    .header_click = findings_ui_header_click,
     .tick = tick,
     .busy = busy,
     .help_mode = HELP_TRACE,

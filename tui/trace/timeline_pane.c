@@ -47,11 +47,23 @@ struct tl_pane {
     bool *crit;         /* scratch of draw_lane: columns on the critical path */
     struct ctracks *ct; /* the trace's counter series (one lane each, after the
                            lanes above); built on first use, NULL before */
+    bool marking;       /* a range's start is marked (m): at mark, its end at the cursor */
+    int64_t mark;
 };
 
 static struct tl_pane *tl_of(struct pane *p)
 {
     return pane_priv(p, &timeline_pane_ops);
+}
+
+/* Whether column col lies in the range being marked (from the mark to the
+ * cursor, either way round). */
+static bool in_marked_range(const struct tl_pane *tl, int col, int cursor_col, int64_t cns)
+{
+    if (!tl->marking)
+        return false;
+    int64_t mc = (tl->mark - tl->v0) / cns;
+    return col >= MIN(mc, (int64_t)cursor_col) && col <= MAX(mc, (int64_t)cursor_col);
 }
 
 static int plot_w(struct pane *p)
@@ -221,6 +233,10 @@ static void draw_lane(struct pane *p, struct view *a, int y, int li)
             at = color_attr(C_SELECT_FOCUS);
             if (level == 0)
                 glyph = a->ascii ? "|" : a->g->vline;
+        } else if (in_marked_range(tl, col, cursor_col, cns)) {
+            at |= A_UNDERLINE;
+            if (level == 0)
+                glyph = a->ascii ? "_" : a->g->crit_wait;
         }
         draw_raw(p->win, y, LABEL_W + col, glyph, at);
     }
@@ -636,6 +652,27 @@ static unsigned select_in_tree(struct pane *p, struct view *a, struct pane_reque
     return R_HANDLED | R_DIRTY_ALL | R_SYNC;
 }
 
+/* m: the range's start at the cursor; again: its end, and every view for
+ * the range (REQ_SCOPE). The end's column is in the range, so that a range
+ * marked at one column is that column's time. */
+static unsigned mark_range(struct pane *p, struct view *a, struct pane_request *req)
+{
+    struct tl_pane *tl = tl_of(p);
+    if (!tl->marking) {
+        tl->marking = true;
+        tl->mark = tl->cursor;
+        view_message(a, "range from %.3f ms: move to its end and press m again (Esc: unmark)",
+                     (double)(tl->cursor - a->t->t_start) / 1e6);
+        return R_HANDLED | R_DIRTY | R_SYNC;
+    }
+    tl->marking = false;
+    int64_t cns = col_ns(p);
+    req->kind = REQ_SCOPE;
+    req->from = MIN(tl->mark, tl->cursor);
+    req->to = MAX(tl->mark, tl->cursor) + cns;
+    return R_HANDLED | R_DIRTY | R_SYNC;
+}
+
 static unsigned timeline_action(struct pane *p, struct view *a, enum action act,
                                 struct pane_request *req)
 {
@@ -705,6 +742,14 @@ static unsigned timeline_action(struct pane *p, struct view *a, enum action act,
     case A_SELECT_EVENT:
     case A_ACTIVATE:
         return select_in_tree(p, a, req);
+    case A_MARK:
+        return mark_range(p, a, req);
+    case A_CANCEL:
+        if (!tl->marking)
+            return R_NONE;
+        tl->marking = false;
+        view_message(a, "range unmarked");
+        return R_HANDLED | R_DIRTY | R_SYNC;
     default:
         return R_NONE;
     }
@@ -737,6 +782,9 @@ static void timeline_describe(struct pane *p, struct view *a, struct detail_out 
     lane_label(a, &tl->lanes[tl->lane], label, sizeof(label));
     detail_kvf(d, "lane", "%s", label);
     detail_kvf(d, "cursor", "%.3f ms", (double)(tl->cursor - a->t->t_start) / 1e6);
+    if (tl->marking)
+        detail_kvf(d, "range from", "%.3f ms (m at its end scopes every view to it)",
+                   (double)(tl->mark - a->t->t_start) / 1e6);
     /* The counter series' values at the cursor (their lanes are below). */
     const struct ctracks *c = counters(tl, a);
     if (c->ns)
@@ -840,7 +888,15 @@ struct pane *timeline_pane_new(struct view *a)
     }
     tl->v0 = t->t_start;
     tl->v1 = MAX(t->t_end, t->t_start + 1);
-    tl->cursor = t->t_start;
+    if (t->scope_text && t->gpu_end > t->gpu_start) {
+        /* A scope keeps the spans around it whole (the profiler's own
+         * span is the whole trace): it opens on its GPU work, 0 shows
+         * everything. */
+        int64_t pad = (t->gpu_end - t->gpu_start) / 50;
+        tl->v0 = MAX(t->t_start, t->gpu_start - pad);
+        tl->v1 = MIN(tl->v1, t->gpu_end + pad);
+    }
+    tl->cursor = tl->v0;
     tl->under = IDX_NONE;
     tl->nthreads = -1;
     return pane_new(&timeline_pane_ops, PANE_TIMELINE, tl);

@@ -13,8 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/roofline/iterations.h"
 #include "core/trace/capture.h"
 #include "core/trace/load.h"
+#include "core/trace/scope.h"
 #include "core/trace/tracecache.h"
 #include "core/trace/tree.h"
 #include "core/report/report.h"
@@ -58,7 +60,9 @@ struct typeahead {
 
 struct loader {
     const struct tui_opts *o;
-    struct typeahead ahead; /* the UI thread's */
+    const struct trace *parent; /* scope this trace (o->scope) instead of reading o's input */
+    char scope_msg[256];        /* why the scope cannot be taken ("": it was) */
+    struct typeahead ahead;     /* the UI thread's */
     _Atomic uint64_t done, total, events;
     _Atomic int phase; /* enum load_phase, then PH_DONE */
     volatile int cancel;
@@ -165,6 +169,30 @@ static void build_first_views(struct loader *ld)
         ld->bg = bgviews_new(ld->t, ld->o->arch, want);
 }
 
+/* o->scope of the trace loaded (or of ld->parent) in its place. When the
+ * scope cannot be taken scope_msg says why and the trace is dropped. */
+static void take_scope(struct loader *ld, const struct load_opts *lo)
+{
+    const struct trace *src = ld->parent ? ld->parent : ld->t;
+    struct export_window *w;
+    struct scope with = iterations_scope(src, ld->o->scope, &w);
+    enum scope_result r;
+    if (ld->parent) {
+        r = scope_load(ld->parent, &with, lo, &ld->t, ld->scope_msg, &ld->err);
+    } else {
+        r = scope_apply(&ld->t, &with, lo, ld->scope_msg, &ld->err);
+        if (r == SCOPE_EMPTY) {
+            trace_free(ld->t);
+            ld->t = NULL;
+        }
+    }
+    free(w);
+    if (r == SCOPE_IO)
+        ld->st = ld->err.status != ST_OK ? ld->err.status : ST_IO;
+    if (r == SCOPE_EMPTY && !ld->scope_msg[0])
+        snprintf(ld->scope_msg, sizeof(ld->scope_msg), "the scope holds no events");
+}
+
 static void *load_thread(void *arg)
 {
     struct loader *ld = arg;
@@ -190,12 +218,22 @@ static void *load_thread(void *arg)
         return NULL;
     }
     lo.no_index = ld->o->ncaptures > 0; /* the captures are merged in first */
+    if (ld->parent) {
+        lo.use_cache = false;
+        lo.cache_later = NULL;
+        take_scope(ld, &lo);
+        if (ld->t && ld->t->ev.n && !ld->cancel)
+            build_first_views(ld);
+        set_phase(ld, PH_DONE);
+        return NULL;
+    }
     if (ld->o->src)
         ld->st = trace_load_source(ld->o->src, &lo, &ld->t, &ld->err);
     else if (ld->o->mem)
         ld->st = trace_load_mem(name, ld->o->mem, ld->o->mem_len, &lo, &ld->t, &ld->err);
     else
         ld->st = trace_load_file(ld->o->path, &lo, &ld->t, &ld->err);
+    lo.cache_later = NULL; /* for the loads below (captures, the scope) */
     if (ld->o->ncaptures && ld->t) {
         struct trace **caps = NULL;
         size_t ncaps = 0;
@@ -207,6 +245,13 @@ static void *load_thread(void *arg)
             trace_free(caps[k]);
         free(caps);
         trace_index_steps(ld->t, on_index_step, ld);
+    }
+    if (ld->t && ld->st == ST_OK && ld->o->scope && scope_any(ld->o->scope) && !ld->cancel) {
+        /* The scope replaces the trace the cache is made of: written now,
+         * as report does. */
+        tracecache_later_write(ld->cache_later, ld->t);
+        ld->cache_later = NULL;
+        take_scope(ld, &lo);
     }
     if (ld->t && ld->t->ev.n && ld->st != ST_CANCELLED && !ld->cancel)
         build_first_views(ld);
@@ -474,6 +519,8 @@ static void take_loaded(struct app *a, struct loader *ld, const char *shown, cha
         ld->views_err[i] = NULL;
     }
     a->name = xstrdup(shown);
+    a->opened_with = xmalloc(sizeof(*o));
+    memcpy(a->opened_with, o, sizeof(*o));
     a->load_warning = warning;
     a->v.srcpath = o->srcpath;
     a->bg = ld->bg;
@@ -486,6 +533,9 @@ static void take_loaded(struct app *a, struct loader *ld, const char *shown, cha
     ld->cache_later = NULL;
     errinfo_clear(&ld->err);
 }
+
+static struct app *open_loaded(struct loader *ld, const char *shown, char *warning,
+                               const struct tui_opts *o, bool headless, bool ascii);
 
 struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, char **why)
 {
@@ -519,8 +569,16 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
         warning = sb_steal(&ld.cache_notes);
         warning[strcspn(warning, "\n")] = '\0';
     }
+    return open_loaded(&ld, shown, warning, o, headless, ascii);
+}
+
+/* The app over what ld loaded (a view to open on top of another), its
+ * other views started behind the first screen; ld is left empty. */
+static struct app *open_loaded(struct loader *ld, const char *shown, char *warning,
+                               const struct tui_opts *o, bool headless, bool ascii)
+{
     struct app *a = xcalloc(1, sizeof(*a));
-    take_loaded(a, &ld, shown, warning, o);
+    take_loaded(a, ld, shown, warning, o);
     a->owns_bg = true;
     app_init(a, &explore_trace_doc, ascii, headless);
     /* A script sees every view from its first step, as in tui_main. */
@@ -533,8 +591,51 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
      * the screens, stopped if the view is closed first. */
     tracecache_later_start(a->cache_later, a->v.t);
     /* Keys typed while it loaded, as on the first screen. */
-    apply_typeahead(a, &ld.ahead);
+    apply_typeahead(a, &ld->ahead);
+    free_loader(ld);
     return a;
+}
+
+/* The panes again after the progress screen covered them. */
+static unsigned redraw_below(struct app *a)
+{
+    int lines, cols;
+    getmaxyx(stdscr, lines, cols);
+    app_resize(a, lines, cols);
+    return R_HANDLED | R_DIRTY_ALL;
+}
+
+unsigned tui_push_scope(struct app *a, const struct scope *s)
+{
+    struct app *top = app_top(a);
+    if (!top->v.t) {
+        app_error(top, "only a trace's views can be scoped");
+        return R_HANDLED;
+    }
+    static const struct tui_opts none;
+    struct tui_opts o = top->opened_with ? *(const struct tui_opts *)top->opened_with : none;
+    o.scope = s;
+    struct loader ld = {.o = &o, .parent = top->v.t};
+    if (top->v.headless) {
+        load_thread(&ld);
+    } else if (!load_interactive(&ld, top->name, top->v.ascii)) {
+        free_loader(&ld);
+        app_message(top, "scope cancelled");
+        return redraw_below(top);
+    }
+    o.scope = NULL; /* s is the caller's */
+    if (!ld.t || !ld.t->ev.n) {
+        char *m = ld.scope_msg[0] ? xstrdup(ld.scope_msg) : errinfo_format(&ld.err);
+        free_loader(&ld);
+        app_error(top, "no scope: %s", m);
+        free(m);
+        return top->v.headless ? R_HANDLED : redraw_below(top);
+    }
+    struct app *child = open_loaded(&ld, top->name, NULL, &o, top->v.headless, top->v.ascii);
+    app_push(a, child);
+    child->cancel_quits = true;
+    app_message(child, "every view is for the scope; Esc or Backspace returns to the whole trace");
+    return R_HANDLED | R_DIRTY_ALL;
 }
 
 unsigned tui_push_view(struct app *a, const struct tui_opts *o, const char *below)
@@ -631,6 +732,14 @@ int tui_main(const struct tui_opts *o)
             free_loader(&ld);
             return 2;
         }
+    } else if (ld.scope_msg[0]) {
+        /* A scope the trace does not have: the usage error report's scope
+         * options give (src/commands.h's EXIT_USAGE). */
+        if (!headless)
+            term_close();
+        fprintf(stderr, "torchtop: %s\n", ld.scope_msg);
+        free_loader(&ld);
+        return 64;
     } else if (ld.st != ST_OK) {
         char *m = errinfo_format(&ld.err);
         char *kept = trace_load_kept(ld.t);

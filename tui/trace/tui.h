@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct scope;
 struct source;
 struct srcpath;
 
@@ -32,12 +33,15 @@ struct tui_opts {
                                       nothing to go back to returns there */
     const char *const *captures;   /* --capture paths (capture.h), ncaptures of them */
     size_t ncaptures;
-    struct srcpath *srcpath; /* where frames' source files are looked for (borrowed); NULL:
-                                as named, from the current directory */
+    struct srcpath *srcpath;   /* where frames' source files are looked for (borrowed); NULL:
+                                  as named, from the current directory */
+    const struct scope *scope; /* open the trace's scope (core/trace/scope.h) in its place;
+                                  NULL: the whole trace */
 };
 
 /* Run the explorer. Returns the process exit status (0 ok, 1 run failure,
- * 2 bad input). Errors go to stderr after the terminal is restored. */
+ * 2 bad input, 64 a scope the trace does not have). Errors go to stderr after the terminal is
+ * restored. */
 int tui_main(const struct tui_opts *o);
 
 struct app;
@@ -52,6 +56,13 @@ struct app *tui_open_view(const struct tui_opts *o, bool headless, bool ascii, c
  * job"). When it cannot be shown, the reason is on a's message line.
  * Returns the reactions for a. */
 unsigned tui_push_view(struct app *a, const struct tui_opts *o, const char *below);
+/* Open the scope s of a's trace (the top view's) as a view on top of it:
+ * every view computed for the scope (the first screen's before it shows,
+ * the others behind it), its header saying what the scope holds; Esc or
+ * Backspace returns to the whole trace. When the scope cannot be taken
+ * (nothing in it, the file changed), the reason is on the message line.
+ * Returns the reactions for a. */
+unsigned tui_push_scope(struct app *a, const struct scope *s);
 /* The terminal's key loop over a (and the views opened from it) until a
  * quits. */
 void tui_loop(struct app *a);
