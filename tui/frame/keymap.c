@@ -69,14 +69,15 @@ static const struct keybind keys_global[] = {
         {'8', A_SORT_8, NULL}, {'9', A_SORT_9, NULL}, {'w', A_ALL_COLUMNS, "Columns"},             \
         {'[', A_SCROLL_LEFT, NULL}, {']', A_SCROLL_RIGHT, NULL}
 
+/* A trace's table views after Enter: the view cycle, sorting, columns and
+ * the roofline of the selected op. */
+#define TABLE_VIEW_KEYS                                                                            \
+    {'v', A_VIEW_NEXT, "View"}, {'V', A_VIEW_PREV, NULL}, {'s', A_SORT_MENU, "Sort"},              \
+        {'S', A_SORT_REVERSE, "Reverse"}, TABLE_COLUMN_KEYS, {'r', A_ROOFLINE, NULL}
+
 static const struct keybind keys_table[] = {
     {'\n', A_ACTIVATE, "Instances"},
-    {'v', A_VIEW_NEXT, "View"},
-    {'V', A_VIEW_PREV, NULL},
-    {'s', A_SORT_MENU, "Sort"},
-    {'S', A_SORT_REVERSE, "Reverse"},
-    TABLE_COLUMN_KEYS,
-    {'r', A_ROOFLINE, NULL},
+    TABLE_VIEW_KEYS,
     {0, A_NONE, NULL},
 };
 
@@ -84,12 +85,7 @@ static const struct keybind keys_table[] = {
  * opening the row's scope. */
 static const struct keybind keys_scope_table[] = {
     {'\n', A_ACTIVATE, "Scope"},
-    {'v', A_VIEW_NEXT, "View"},
-    {'V', A_VIEW_PREV, NULL},
-    {'s', A_SORT_MENU, "Sort"},
-    {'S', A_SORT_REVERSE, "Reverse"},
-    TABLE_COLUMN_KEYS,
-    {'r', A_ROOFLINE, NULL},
+    TABLE_VIEW_KEYS,
     {0, A_NONE, NULL},
 };
 
