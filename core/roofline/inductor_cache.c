@@ -388,9 +388,12 @@ static int cmp_path(const void *a, const void *b)
 struct inductor_cache *inductor_cache_load(const char *dir, char *err)
 {
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, 256, "--inductor-cache: %.200s: %s", dir,
-                 errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+    if (stat(dir, &st) != 0) {
+        snprintf(err, 256, "--inductor-cache: %.200s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, 256, "--inductor-cache: %.200s: not a directory", dir);
         return NULL;
     }
     walk_paths.n = 0;
