@@ -1,8 +1,12 @@
-/* File, stdin and memory sources with transparent gzip decompression. */
+/* File, stdin and memory sources with transparent gzip decompression.
+ * Gzip is inflated by ISA-L's igzip: streaming in constant memory, and two
+ * to three times as fast as zlib on x86, where inflating is most of the
+ * time of a load that parses on other threads. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <isa-l/igzip_lib.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -97,8 +101,7 @@ void source_open_mem(struct source *src, const char *name, const void *buf, size
 
 void source_close(struct source *src)
 {
-    if (src->zinit)
-        inflateEnd(&src->zs);
+    free(src->zs);
     if (src->own_fd)
         close(src->fd);
     free(src->inbuf);
@@ -169,25 +172,75 @@ static bool detect(struct source *src, struct errinfo *err)
     src->detected = true;
     src->gzip = n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
     if (src->gzip) {
-        if (inflateInit2(&src->zs, 15 + 16) != Z_OK) {
-            errinfo_set(err, ST_GZIP, src->name, 0, "cannot initialise zlib");
-            return false;
-        }
-        src->zinit = true;
+        /* Each member's header (every optional field) is parsed and its
+         * trailer (CRC-32 and size) checked by the inflater. */
+        src->zs = xcalloc(1, sizeof(*src->zs));
+        isal_inflate_init(src->zs);
+        src->zs->crc_flag = ISAL_GZIP;
     }
     return true;
 }
 
-/* A gzip fault in the words of gzip -t where zlib's are less clear. */
-static void gzip_fault(struct source *src, uint64_t at, const char *zmsg, struct errinfo *err)
+/* Remember the last raw bytes the inflater consumed: p[0..used). */
+static void keep_tail(struct source *src, const uint8_t *p, size_t used)
 {
-    if (zmsg && strcmp(zmsg, "incorrect length check") == 0)
-        errinfo_set_at(err, ST_GZIP, src->name, "compressed byte", at,
-                       "corrupt gzip data (length error: the size in the member's trailer is "
-                       "not the size of its data)");
-    else
-        errinfo_set_at(err, ST_GZIP, src->name, "compressed byte", at, "corrupt gzip data (%s)",
-                       zmsg ? zmsg : "no progress");
+    size_t keep = sizeof(src->ztail);
+    if (used >= keep) {
+        memcpy(src->ztail, p + used - keep, keep);
+    } else if (used) {
+        memmove(src->ztail, src->ztail + used, keep - used);
+        memcpy(src->ztail + keep - used, p, used);
+    }
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static bool in_header(enum isal_block_state s)
+{
+    return s == ISAL_GZIP_EXTRA_LEN || s == ISAL_GZIP_EXTRA || s == ISAL_GZIP_NAME ||
+           s == ISAL_GZIP_COMMENT || s == ISAL_GZIP_HCRC;
+}
+
+/* The words for the inflater's fault r and the compressed offset it lies
+ * at (*at: consumed so far on entry). The inflater reads ahead a few bytes
+ * into its bit buffer; those bytes are not yet decoded and not counted. A
+ * failed trailer check names the field that disagrees, as gzip -t does. */
+static const char *inflate_fault(struct source *src, int r, uint64_t *at)
+{
+    const struct inflate_state *zs = src->zs;
+    if (zs->read_in_length > 0 && (uint64_t)zs->read_in_length / 8 <= *at)
+        *at -= (uint64_t)zs->read_in_length / 8;
+    switch (r) {
+    case ISAL_INVALID_BLOCK:
+        return "invalid deflate block";
+    case ISAL_INVALID_SYMBOL:
+        return "invalid code in a deflate block";
+    case ISAL_INVALID_LOOKBACK:
+        return "invalid distance too far back";
+    case ISAL_INVALID_WRAPPER:
+        return "invalid gzip header";
+    case ISAL_UNSUPPORTED_METHOD:
+        return "unknown compression method";
+    case ISAL_INCORRECT_CHECKSUM:
+        if (in_header(zs->block_state))
+            return "header crc mismatch";
+        /* The trailer was the last 8 bytes read: CRC-32, then ISIZE. */
+        if (le32(src->ztail) != zs->crc) {
+            *at = *at >= 4 ? *at - 4 : 0;
+            return "incorrect data check";
+        }
+        return "length error: the size in the member's trailer is not the size of its data";
+    default:
+        return "no progress";
+    }
+}
+
+static void gzip_fault(struct source *src, uint64_t at, const char *what, struct errinfo *err)
+{
+    errinfo_set_at(err, ST_GZIP, src->name, "compressed byte", at, "corrupt gzip data (%s)", what);
 }
 
 static ssize_t read_gzip(struct source *src, uint8_t *buf, size_t cap, struct errinfo *err)
@@ -197,50 +250,56 @@ static ssize_t read_gzip(struct source *src, uint8_t *buf, size_t cap, struct er
         gzip_fault(src, src->zfail_at, src->zfail, err);
         return -1;
     }
+    struct inflate_state *zs = src->zs;
     while (produced < cap && !src->zend) {
         if (!fill_raw(src, 1, err))
             return produced ? (ssize_t)produced : -1;
         const uint8_t *p;
         size_t n;
         raw_window(src, &p, &n);
-        if (n == 0) {
-            if (produced)
-                break;
-            errinfo_set_at(err, ST_TRUNCATED, src->name, "compressed byte", src->in_done,
-                           "gzip stream ends early: the file is truncated");
-            return -1;
-        }
-        src->zs.next_in = (Bytef *)p;
-        src->zs.avail_in = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
-        src->zs.next_out = buf + produced;
-        src->zs.avail_out = (uInt)(cap - produced > UINT32_MAX ? UINT32_MAX : cap - produced);
-        uInt out_before = src->zs.avail_out, in_before = src->zs.avail_in;
-        int r = inflate(&src->zs, Z_NO_FLUSH);
-        size_t used = in_before - src->zs.avail_in;
-        size_t made = out_before - src->zs.avail_out;
+        /* At the end of the input (n == 0) the inflater is called still:
+         * it may hold decoded bytes that did not fit the last output. */
+        zs->next_in = (uint8_t *)p;
+        zs->avail_in = (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n);
+        zs->next_out = buf + produced;
+        zs->avail_out = (uint32_t)(cap - produced > UINT32_MAX ? UINT32_MAX : cap - produced);
+        uint32_t out_before = zs->avail_out, in_before = zs->avail_in;
+        int r = isal_inflate(zs);
+        size_t used = in_before - zs->avail_in;
+        size_t made = out_before - zs->avail_out;
+        keep_tail(src, p, used);
         raw_consume(src, used);
         produced += made;
-        if (r == Z_STREAM_END) {
+        if (r == ISAL_DECOMP_OK && zs->block_state == ISAL_BLOCK_FINISH) {
             /* Another member may follow (concatenated gzip files); anything
              * else after the last member is ignored, as gzip does. */
             if (!fill_raw(src, 2, err))
                 return produced ? (ssize_t)produced : -1;
             raw_window(src, &p, &n);
             if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-                inflateReset(&src->zs);
+                isal_inflate_reset(zs);
             else
                 src->zend = true;
             continue;
         }
-        if (r != Z_OK && !(r == Z_BUF_ERROR && (used || made))) {
+        if (r == ISAL_DECOMP_OK && !used && !made && n == 0) {
+            if (produced)
+                break;
+            errinfo_set_at(err, ST_TRUNCATED, src->name, "compressed byte", src->in_done,
+                           "gzip stream ends early: the file is truncated");
+            return -1;
+        }
+        if (r != ISAL_DECOMP_OK || (!used && !made)) {
+            uint64_t at = src->in_done;
+            const char *what = inflate_fault(src, r, &at);
             if (produced) {
                 /* Hand out what decoded; the next call reports the fault
-                 * (kept: the bytes zlib read for it may have been the last). */
-                src->zfail = src->zs.msg ? src->zs.msg : "no progress";
-                src->zfail_at = src->in_done;
+                 * (kept: the bytes read for it may have been the last). */
+                src->zfail = what;
+                src->zfail_at = at;
                 break;
             }
-            gzip_fault(src, src->in_done, src->zs.msg, err);
+            gzip_fault(src, at, what, err);
             return -1;
         }
     }

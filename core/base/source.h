@@ -8,9 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <zlib.h>
 
 #include "core/base/errinfo.h"
+
+struct inflate_state; /* ISA-L's igzip inflater (isa-l/igzip_lib.h) */
 
 struct source {
     char *name;         /* for messages: the path, "-" or a label */
@@ -18,18 +19,19 @@ struct source {
     bool own_fd;        /* close fd in source_close */
     const uint8_t *mem; /* memory input, or NULL */
     size_t mem_len, mem_pos;
-    bool gzip;  /* input is gzip-compressed */
-    bool zinit; /* zs initialised */
-    bool zend;  /* last gzip member ended */
-    z_stream zs;
-    uint8_t *inbuf; /* compressed input window */
+    bool gzip;                /* input is gzip-compressed */
+    bool zend;                /* last gzip member ended */
+    struct inflate_state *zs; /* the inflater, allocated for gzip input */
+    uint8_t ztail[8];         /* the last raw bytes the inflater consumed:
+                                 a member's trailer when it is checked */
+    uint8_t *inbuf;           /* compressed input window */
     size_t inbuf_len, inbuf_pos;
     bool in_eof;               /* the raw input is exhausted */
     uint64_t in_total;         /* size of the raw input, 0 when unknown */
     uint64_t in_done;          /* raw bytes consumed so far */
     uint64_t out_done;         /* decompressed bytes returned so far */
     bool detected;             /* plain vs gzip decided */
-    const char *zfail;         /* zlib's message of a fault found after data
+    const char *zfail;         /* the words of a gzip fault found after data
                                   was handed out: reported by the next read */
     uint64_t zfail_at;         /* compressed offset of that fault */
     uint8_t *peek;             /* bytes decoded by source_sniff, handed */
