@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <isa-l/igzip_lib.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base/common.h"
 #include "core/base/input_registry.h"
 #include "core/base/source.h"
 #include "core/base/xalloc.h"
@@ -159,6 +161,143 @@ static void raw_consume(struct source *src, size_t n)
     src->in_done += n;
 }
 
+/* The parts of a gzip member (RFC 1952), in the order they come: the
+ * header's fixed fields and its optional ones, the deflate data, the
+ * trailer. The header and trailer are read here: ISA-L 2.30's own header
+ * parser fails on a header with FHCRC that arrives in more than one
+ * piece, as it does across input windows. */
+enum gz_phase { GZ_FIXED, GZ_XLEN, GZ_EXTRA, GZ_NAME, GZ_COMMENT, GZ_HCRC, GZ_DATA, GZ_TRAILER };
+
+enum { GZ_FHCRC = 2, GZ_FEXTRA = 4, GZ_FNAME = 8, GZ_FCOMMENT = 16, GZ_FRESERVED = 0xe0 };
+
+/* The next part of the member after `after`: an optional header field
+ * when its flag is set. */
+static enum gz_phase gz_next(const struct source *src, enum gz_phase after)
+{
+    static const uint8_t flag_of[] = {[GZ_XLEN] = GZ_FEXTRA,
+                                      [GZ_EXTRA] = GZ_FEXTRA,
+                                      [GZ_NAME] = GZ_FNAME,
+                                      [GZ_COMMENT] = GZ_FCOMMENT,
+                                      [GZ_HCRC] = GZ_FHCRC};
+    enum gz_phase ph = after + 1;
+    while (ph < GZ_DATA && !(src->zflags & flag_of[ph]))
+        ph++;
+    return ph;
+}
+
+static void gz_enter(struct source *src, enum gz_phase ph)
+{
+    src->zphase = (uint8_t)ph;
+    src->zhave = 0;
+}
+
+/* A new member starts: its header is read next. */
+static void gz_member_start(struct source *src)
+{
+    isal_inflate_reset(src->zs);
+    src->zs->crc_flag = ISAL_GZIP_NO_HDR; /* CRC-32 of the output; no wrapper */
+    src->zflags = 0;
+    src->zhcrc = 0;
+    src->zsize = 0;
+    gz_enter(src, GZ_FIXED);
+}
+
+static uint32_t le16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return le16(p) | le16(p + 2) << 16;
+}
+
+/* Read header bytes from p[0..n) until the header ends (zphase GZ_DATA)
+ * or the bytes do. Returns the bytes used; *bad gets the words of a fault
+ * in the header. */
+static size_t gz_header_bytes(struct source *src, const uint8_t *p, size_t n, const char **bad)
+{
+    size_t i = 0;
+    while (i < n && src->zphase < GZ_DATA && !*bad) {
+        enum gz_phase ph = src->zphase;
+        size_t take;
+        bool done;
+        if (ph == GZ_EXTRA) {
+            take = MIN(src->zskip, n - i);
+            src->zskip -= (uint32_t)take;
+            done = src->zskip == 0;
+        } else if (ph == GZ_NAME || ph == GZ_COMMENT) {
+            const uint8_t *nul = memchr(p + i, 0, n - i);
+            take = nul ? (size_t)(nul - (p + i)) + 1 : n - i;
+            done = nul != NULL;
+        } else {
+            size_t want = ph == GZ_FIXED ? 10 : 2;
+            take = MIN(want - src->zhave, n - i);
+            memcpy(src->zfield + src->zhave, p + i, take);
+            src->zhave = (uint16_t)(src->zhave + take);
+            done = src->zhave == want;
+        }
+        if (ph != GZ_HCRC)
+            src->zhcrc = (uint32_t)crc32(src->zhcrc, p + i, (uInt)take);
+        i += take;
+        if (!done)
+            break;
+        if (ph == GZ_FIXED) {
+            if (src->zfield[2] != 8)
+                *bad = "unknown compression method";
+            else if (src->zfield[3] & GZ_FRESERVED)
+                *bad = "unknown header flags set";
+            src->zflags = src->zfield[3];
+        } else if (ph == GZ_XLEN) {
+            src->zskip = le16(src->zfield);
+            if (src->zskip) {
+                gz_enter(src, GZ_EXTRA);
+                continue;
+            }
+            ph = GZ_EXTRA;
+        } else if (ph == GZ_HCRC && le16(src->zfield) != (src->zhcrc & 0xffff)) {
+            *bad = "header crc mismatch";
+        }
+        gz_enter(src, gz_next(src, ph));
+    }
+    return i;
+}
+
+/* The deflate data ended: the trailer follows. The inflater has read up
+ * to 8 of its bytes into its bit buffer, past the last byte's padding. */
+static void gz_data_end(struct source *src)
+{
+    const struct inflate_state *zs = src->zs;
+    gz_enter(src, GZ_TRAILER);
+    int bits = zs->read_in_length > 0 ? zs->read_in_length : 0;
+    uint64_t ahead = zs->read_in >> (bits % 8);
+    for (int k = 0; k < bits / 8 && k < 8; k++)
+        src->zfield[src->zhave++] = (uint8_t)(ahead >> (8 * k));
+}
+
+/* The bytes the inflater has read ahead into its bit buffer: consumed from
+ * the input, not yet decoded. */
+static uint64_t gz_read_ahead(const struct source *src)
+{
+    int bits = src->zs->read_in_length;
+    return bits > 0 ? (uint64_t)bits / 8 : 0;
+}
+
+/* The words for the inflater's fault r. */
+static const char *inflate_fault(int r)
+{
+    switch (r) {
+    case ISAL_INVALID_BLOCK:
+        return "invalid deflate block";
+    case ISAL_INVALID_SYMBOL:
+        return "invalid code in a deflate block";
+    case ISAL_INVALID_LOOKBACK:
+        return "invalid distance too far back";
+    default:
+        return "no progress";
+    }
+}
+
 /* Decide plain vs gzip from the first two raw bytes. */
 static bool detect(struct source *src, struct errinfo *err)
 {
@@ -172,75 +311,58 @@ static bool detect(struct source *src, struct errinfo *err)
     src->detected = true;
     src->gzip = n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
     if (src->gzip) {
-        /* Each member's header (every optional field) is parsed and its
-         * trailer (CRC-32 and size) checked by the inflater. */
         src->zs = xcalloc(1, sizeof(*src->zs));
         isal_inflate_init(src->zs);
-        src->zs->crc_flag = ISAL_GZIP;
+        gz_member_start(src);
     }
     return true;
-}
-
-/* Remember the last raw bytes the inflater consumed: p[0..used). */
-static void keep_tail(struct source *src, const uint8_t *p, size_t used)
-{
-    size_t keep = sizeof(src->ztail);
-    if (used >= keep) {
-        memcpy(src->ztail, p + used - keep, keep);
-    } else if (used) {
-        memmove(src->ztail, src->ztail + used, keep - used);
-        memcpy(src->ztail + keep - used, p, used);
-    }
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static bool in_header(enum isal_block_state s)
-{
-    return s == ISAL_GZIP_EXTRA_LEN || s == ISAL_GZIP_EXTRA || s == ISAL_GZIP_NAME ||
-           s == ISAL_GZIP_COMMENT || s == ISAL_GZIP_HCRC;
-}
-
-/* The words for the inflater's fault r and the compressed offset it lies
- * at (*at: consumed so far on entry). The inflater reads ahead a few bytes
- * into its bit buffer; those bytes are not yet decoded and not counted. A
- * failed trailer check names the field that disagrees, as gzip -t does. */
-static const char *inflate_fault(struct source *src, int r, uint64_t *at)
-{
-    const struct inflate_state *zs = src->zs;
-    if (zs->read_in_length > 0 && (uint64_t)zs->read_in_length / 8 <= *at)
-        *at -= (uint64_t)zs->read_in_length / 8;
-    switch (r) {
-    case ISAL_INVALID_BLOCK:
-        return "invalid deflate block";
-    case ISAL_INVALID_SYMBOL:
-        return "invalid code in a deflate block";
-    case ISAL_INVALID_LOOKBACK:
-        return "invalid distance too far back";
-    case ISAL_INVALID_WRAPPER:
-        return "invalid gzip header";
-    case ISAL_UNSUPPORTED_METHOD:
-        return "unknown compression method";
-    case ISAL_INCORRECT_CHECKSUM:
-        if (in_header(zs->block_state))
-            return "header crc mismatch";
-        /* The trailer was the last 8 bytes read: CRC-32, then ISIZE. */
-        if (le32(src->ztail) != zs->crc) {
-            *at = *at >= 4 ? *at - 4 : 0;
-            return "incorrect data check";
-        }
-        return "length error: the size in the member's trailer is not the size of its data";
-    default:
-        return "no progress";
-    }
 }
 
 static void gzip_fault(struct source *src, uint64_t at, const char *what, struct errinfo *err)
 {
     errinfo_set_at(err, ST_GZIP, src->name, "compressed byte", at, "corrupt gzip data (%s)", what);
+}
+
+/* Feed header or trailer bytes. Returns false with *bad and *at set on a
+ * fault. A whole trailer is checked, and the next member started when one
+ * follows (anything else after the last member is ignored, as gzip does);
+ * false with *bad NULL on a read error. */
+static bool gz_wrapper(struct source *src, const char **bad, uint64_t *at, struct errinfo *err)
+{
+    const uint8_t *p;
+    size_t n;
+    raw_window(src, &p, &n);
+    if (src->zphase < GZ_DATA) {
+        raw_consume(src, gz_header_bytes(src, p, n, bad));
+        *at = src->in_done;
+        return !*bad;
+    }
+    size_t take = MIN(8u - src->zhave, n);
+    memcpy(src->zfield + src->zhave, p, take);
+    src->zhave = (uint16_t)(src->zhave + take);
+    raw_consume(src, take);
+    if (src->zhave < 8)
+        return true;
+    /* The trailer: CRC-32, then the size modulo 2^32, each reported at
+     * the byte after it, as gzip -t does. */
+    if (le32(src->zfield) != src->zs->crc) {
+        *bad = "incorrect data check";
+        *at = src->in_done - 4;
+        return false;
+    }
+    if (le32(src->zfield + 4) != src->zsize) {
+        *bad = "length error: the size in the member's trailer is not the size of its data";
+        *at = src->in_done;
+        return false;
+    }
+    if (!fill_raw(src, 2, err))
+        return false;
+    raw_window(src, &p, &n);
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        gz_member_start(src);
+    else
+        src->zend = true;
+    return true;
 }
 
 static ssize_t read_gzip(struct source *src, uint8_t *buf, size_t cap, struct errinfo *err)
@@ -257,49 +379,53 @@ static ssize_t read_gzip(struct source *src, uint8_t *buf, size_t cap, struct er
         const uint8_t *p;
         size_t n;
         raw_window(src, &p, &n);
-        /* At the end of the input (n == 0) the inflater is called still:
-         * it may hold decoded bytes that did not fit the last output. */
-        zs->next_in = (uint8_t *)p;
-        zs->avail_in = (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n);
-        zs->next_out = buf + produced;
-        zs->avail_out = (uint32_t)(cap - produced > UINT32_MAX ? UINT32_MAX : cap - produced);
-        uint32_t out_before = zs->avail_out, in_before = zs->avail_in;
-        int r = isal_inflate(zs);
-        size_t used = in_before - zs->avail_in;
-        size_t made = out_before - zs->avail_out;
-        keep_tail(src, p, used);
-        raw_consume(src, used);
-        produced += made;
-        if (r == ISAL_DECOMP_OK && zs->block_state == ISAL_BLOCK_FINISH) {
-            /* Another member may follow (concatenated gzip files); anything
-             * else after the last member is ignored, as gzip does. */
-            if (!fill_raw(src, 2, err))
+        const char *bad = NULL;
+        uint64_t at = 0;
+        bool more = true; /* progress made */
+        if (src->zphase != GZ_DATA) {
+            /* A whole trailer (read ahead by the inflater) needs no input. */
+            more = n > 0 || (src->zphase == GZ_TRAILER && src->zhave == 8);
+            if (more && !gz_wrapper(src, &bad, &at, err) && !bad)
                 return produced ? (ssize_t)produced : -1;
-            raw_window(src, &p, &n);
-            if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-                isal_inflate_reset(zs);
-            else
-                src->zend = true;
-            continue;
+        } else {
+            /* At the end of the input (n == 0) the inflater is called still:
+             * it may hold decoded bytes that did not fit the last output. */
+            zs->next_in = (uint8_t *)p;
+            zs->avail_in = (uint32_t)MIN(n, UINT32_MAX);
+            zs->next_out = buf + produced;
+            zs->avail_out = (uint32_t)MIN(cap - produced, UINT32_MAX);
+            uint32_t out_before = zs->avail_out, in_before = zs->avail_in;
+            int r = isal_inflate(zs);
+            size_t used = in_before - zs->avail_in;
+            size_t made = out_before - zs->avail_out;
+            raw_consume(src, used);
+            produced += made;
+            src->zsize += (uint32_t)made;
+            more = used || made;
+            if (r == ISAL_DECOMP_OK && zs->block_state == ISAL_BLOCK_FINISH) {
+                gz_data_end(src);
+                more = true;
+            } else if (r != ISAL_DECOMP_OK || (!more && n > 0)) {
+                bad = inflate_fault(r);
+                at = src->in_done - gz_read_ahead(src);
+            }
         }
-        if (r == ISAL_DECOMP_OK && !used && !made && n == 0) {
+        if (bad) {
+            /* Kept, and reported by every later read: the bytes read for
+             * it may have been the last. What decoded before it is handed
+             * out first. */
+            src->zfail = bad;
+            src->zfail_at = at;
+            if (produced)
+                break;
+            gzip_fault(src, at, bad, err);
+            return -1;
+        }
+        if (!more) {
             if (produced)
                 break;
             errinfo_set_at(err, ST_TRUNCATED, src->name, "compressed byte", src->in_done,
                            "gzip stream ends early: the file is truncated");
-            return -1;
-        }
-        if (r != ISAL_DECOMP_OK || (!used && !made)) {
-            uint64_t at = src->in_done;
-            const char *what = inflate_fault(src, r, &at);
-            if (produced) {
-                /* Hand out what decoded; the next call reports the fault
-                 * (kept: the bytes read for it may have been the last). */
-                src->zfail = what;
-                src->zfail_at = at;
-                break;
-            }
-            gzip_fault(src, at, what, err);
             return -1;
         }
     }

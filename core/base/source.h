@@ -21,9 +21,14 @@ struct source {
     size_t mem_len, mem_pos;
     bool gzip;                /* input is gzip-compressed */
     bool zend;                /* last gzip member ended */
-    struct inflate_state *zs; /* the inflater, allocated for gzip input */
-    uint8_t ztail[8];         /* the last raw bytes the inflater consumed:
-                                 a member's trailer when it is checked */
+    struct inflate_state *zs; /* the inflater of members' deflate data */
+    uint8_t zphase;           /* the part of a member being read (source.c) */
+    uint8_t zflags;           /* the member's header flags */
+    uint16_t zhave;           /* bytes of zfield read */
+    uint8_t zfield[10];       /* the header field or trailer being read */
+    uint32_t zskip;           /* FEXTRA bytes left to skip */
+    uint32_t zhcrc;           /* CRC-32 of the member's header so far */
+    uint32_t zsize;           /* the member's decoded size, modulo 2^32 */
     uint8_t *inbuf;           /* compressed input window */
     size_t inbuf_len, inbuf_pos;
     bool in_eof;               /* the raw input is exhausted */
