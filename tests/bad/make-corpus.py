@@ -5,6 +5,7 @@ import gzip
 import io
 import json
 import os
+import zlib
 
 E = '{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10.5, "dur": 2}'
 
@@ -157,3 +158,28 @@ write("truncated-gzip-of-truncated.json.gz", gzip.compress(good[: len(good) // 3
 write("gzip-bad-crc.json.gz", gz[:-8] + bytes(b ^ 0xFF for b in gz[-8:-4]) + gz[-4:])
 write("gzip-no-trailer.json.gz", gz[:-8])
 write("gzip-bad-length.json.gz", gz[:-4] + bytes(b ^ 0x01 for b in gz[-4:-3]) + gz[-3:])
+
+
+def gzip_member(data, flags, hcrc_xor=0):
+    """A gzip member with the optional header fields of flags (FHCRC 2,
+    FEXTRA 4, FNAME 8, FCOMMENT 16); hcrc_xor spoils the header CRC."""
+    h = bytes([0x1F, 0x8B, 8, flags, 0, 0, 0, 0, 0, 3])
+    if flags & 4:
+        h += (10).to_bytes(2, "little") + b"tt" + (6).to_bytes(2, "little") + b"\x1f\x8b\x08xyz"
+    if flags & 8:
+        h += b"trace.json\0"
+    if flags & 16:
+        h += b"written by hand\0"
+    if flags & 2:
+        h += ((zlib.crc32(h) & 0xFFFF) ^ hcrc_xor).to_bytes(2, "little")
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    body = c.compress(data) + c.flush()
+    return h + body + zlib.crc32(data).to_bytes(4, "little") + len(data).to_bytes(4, "little")
+
+
+# Every optional header field, a second member, and bytes after it that are
+# not a member (ignored, as gzip does): a good trace.
+half = len(good) // 2
+write("gzip-header-fields.json.gz",
+      gzip_member(good[:half], 2 | 4 | 8 | 16) + gzip_member(good[half:], 0) + b"\x1fjunk")
+write("gzip-bad-header-crc.json.gz", gzip_member(good, 2 | 8, hcrc_xor=1))

@@ -26,8 +26,9 @@ for kept in gzip-bad-crc.json.gz:200 gzip-no-trailer.json.gz:200 junk-after-docu
             junk-after-array.json:1 truncated-mid-event.json:2 invalid-utf8.json:2 \
             name-number.json:2 dur-string.json:2 ts-number-string.json:2 \
             device-properties-number.json:1 two-trace-events.json:2 byte-order-mark.json:1 \
-            gzip-bad-length.json.gz:200 nul-in-top-key.json:1 number-leading-zero.json:1 \
-            number-leading-zero-top.json:1 lone-surrogate.json:1 deep-nesting-valid.json:1; do
+            gzip-bad-length.json.gz:200 gzip-header-fields.json.gz:200 nul-in-top-key.json:1 \
+            number-leading-zero.json:1 number-leading-zero-top.json:1 lone-surrogate.json:1 \
+            deep-nesting-valid.json:1; do
     name=${kept%:*} events=${kept##*:}
     "$tt" report -q "$src/$name" >"$tmp/out" 2>/dev/null
     if grep -q "^events: *$events," "$tmp/out"; then
