@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/interval.h"
 #include "core/base/source.h"
 #include "core/base/xalloc.h"
 #include "core/trace/export.h"
@@ -335,6 +336,53 @@ bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, c
     return true;
 }
 
+/* set = set ∩ the union of windows w[0..n) (set: a normalized VEC). */
+static void clip_to(ivals_t *set, const struct export_window *w, size_t n)
+{
+    struct ival *u = xmalloc((n + 1) * sizeof(*u));
+    for (size_t k = 0; k < n; k++)
+        u[k] = (struct ival){w[k].from, w[k].to};
+    size_t nu = ival_normalize(u, n);
+    struct ival *out = xmalloc((set->n + nu + 1) * sizeof(*out));
+    size_t m = ival_intersect(set->v, set->n, u, nu, out);
+    set->n = 0;
+    for (size_t k = 0; k < m; k++)
+        VEC_PUSH(set, out[k]);
+    free(out);
+    free(u);
+}
+
+/* The time the scope's windows cover within the trace's span (its steps,
+ * its window and its iterations, each a union of windows, all of them
+ * intersected): how much of the span it is. False for a scope of matches
+ * alone, which has no window: its share is the span its events cover. */
+static bool scope_time(const struct trace *t, const struct scope *s, int64_t *ns)
+{
+    if (!s->nsteps && !s->skip_steps && !s->window && !s->iteration)
+        return false;
+    ivals_t set = {0};
+    VEC_PUSH(&set, ((struct ival){t->t_start, t->t_end}));
+    char err[256];
+    if (s->nsteps || s->skip_steps) {
+        struct trace_step *steps;
+        size_t nsteps = steps_list(t, &steps);
+        struct export_window *w = NULL;
+        size_t nw = 0;
+        if (step_windows(s, steps, nsteps, &w, &nw, err))
+            clip_to(&set, w, nw);
+        free(w);
+        free(steps);
+    }
+    struct export_window win;
+    if (s->window && edge_time(t, &s->from, &win.from, err) && edge_time(t, &s->to, &win.to, err))
+        clip_to(&set, &win, 1);
+    if (s->iteration)
+        clip_to(&set, s->iter_windows, s->n_iter_windows);
+    *ns = ival_length(set.v, set.n);
+    VEC_FREE(&set);
+    return true;
+}
+
 /* GPU work time (the sum of its durations) of the kept events, and of all. */
 static void gpu_time(const struct trace *t, const uint8_t *keep, int64_t *kept, int64_t *all)
 {
@@ -358,6 +406,8 @@ static void put_share(struct strbuf *out, int64_t part, int64_t whole, const cha
 /* The facts of the whole trace the scoped one keeps. */
 struct whole {
     int64_t t_start, t_end;
+    bool windowed;   /* the scope has windows: */
+    int64_t time_ns; /* the time they cover (scope_time) */
     size_t nev;
     int64_t gpu_kept, gpu_all; /* GPU work time in the scope, in all */
 };
@@ -380,6 +430,7 @@ static enum scope_result scope_pick(const struct trace *t, const struct scope *s
     }
     *w = (struct whole){.t_start = t->t_start, .t_end = t->t_end, .nev = t->ev.n};
     gpu_time(t, *keep, &w->gpu_kept, &w->gpu_all);
+    w->windowed = scope_time(t, s, &w->time_ns);
     return SCOPE_OK;
 }
 
@@ -444,7 +495,8 @@ static enum scope_result scope_read(const struct trace *t, const uint8_t *keep,
         sb_printf(&text, "%zu of %zu events", sub->ev.n, w->nev);
     if (w->t_end > w->t_start) {
         sb_puts(&text, ", ");
-        put_share(&text, sub->t_end - sub->t_start, w->t_end - w->t_start, "the span");
+        put_share(&text, w->windowed ? w->time_ns : sub->t_end - sub->t_start,
+                  w->t_end - w->t_start, "the span");
     }
     sub->gzip = t->gzip;
     sub->file_bytes = t->file_bytes;
