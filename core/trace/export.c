@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
@@ -847,36 +848,138 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     return ST_OK;
 }
 
+/* The stream writes on a thread of its own, a few pieces ahead of its
+ * reader: the reader (a loader's reading thread) then only copies, while
+ * the writing runs beside the parsing. Where no thread starts, the reader
+ * writes each piece when it needs it. */
+#define EXPORT_AHEAD 8
+
 struct export_stream {
-    struct writer w; /* neither file nor gz: w.buf holds the next piece */
-    size_t pos;      /* bytes of w.buf handed out */
+    struct writer w; /* neither file nor gz: pieces are taken from w.buf */
     struct doc_cursor c;
-    bool more; /* the cursor has more to write */
+    const struct trace *t;
+    const uint8_t *keep;
+    bool threaded;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    struct strbuf ring[EXPORT_AHEAD]; /* written pieces, oldest at head */
+    size_t head, count;
+    bool done;          /* the writer wrote the document's end */
+    bool failed;        /* ... or stopped at a text it could not read */
+    bool stop;          /* the reader closed the stream */
+    struct errinfo err; /* why it failed */
+    struct strbuf cur;  /* the piece being read */
+    size_t pos;         /* bytes of cur handed out */
 };
+
+static void stream_begin(struct export_stream *s)
+{
+    rawtext_reader_init(&s->w.raw, s->t);
+    s->w.raw_err = &s->err;
+    cursor_init(&s->c, s->t, s->keep);
+}
+
+/* The next piece into s->w.buf; false when it ends the document or the
+ * writing failed (s->w.raw_failed). */
+static bool write_piece(struct export_stream *s)
+{
+    return put_some(&s->w, &s->c, EXPORT_PIECE);
+}
+
+static void *stream_writer(void *arg)
+{
+    struct export_stream *s = arg;
+    stream_begin(s);
+    bool more = true;
+    while (more) {
+        more = write_piece(s);
+        pthread_mutex_lock(&s->lock);
+        while (s->count == EXPORT_AHEAD && !s->stop)
+            pthread_cond_wait(&s->changed, &s->lock);
+        if (s->stop) {
+            pthread_mutex_unlock(&s->lock);
+            break;
+        }
+        if (s->w.raw_failed) {
+            s->failed = true;
+            more = false;
+        } else {
+            s->ring[(s->head + s->count) % EXPORT_AHEAD] = s->w.buf;
+            s->count++;
+            s->w.buf = (struct strbuf)STRBUF_INIT;
+            s->done = !more;
+        }
+        pthread_cond_broadcast(&s->changed);
+        pthread_mutex_unlock(&s->lock);
+    }
+    return NULL;
+}
 
 struct export_stream *export_stream_open(const struct trace *t, const uint8_t *keep)
 {
     struct export_stream *s = xcalloc(1, sizeof(*s));
-    rawtext_reader_init(&s->w.raw, t);
-    cursor_init(&s->c, t, keep);
-    s->more = true;
+    s->t = t;
+    s->keep = keep;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->changed, NULL);
+    s->threaded = pthread_create(&s->thread, NULL, stream_writer, s) == 0;
+    if (!s->threaded)
+        stream_begin(s);
     return s;
+}
+
+/* err = the writer's fault, as it told it. */
+static void copy_fault(struct errinfo *err, const struct errinfo *from)
+{
+    enum status st = from->status != ST_OK ? from->status : ST_IO;
+    const char *msg = from->msg ? from->msg : "cannot read the trace again";
+    if (from->has_offset && from->offset_what)
+        errinfo_set_at(err, st, from->file, from->offset_what, from->offset, "%s", msg);
+    else
+        errinfo_set(err, st, from->file, from->has_offset ? (int64_t)from->offset : -1, "%s", msg);
 }
 
 ssize_t export_stream_read(struct export_stream *s, void *buf, size_t cap, struct errinfo *err)
 {
-    if (s->pos == s->w.buf.len && s->more && !s->w.raw_failed) {
-        sb_clear(&s->w.buf);
+    if (s->pos == s->cur.len && !s->threaded) {
+        sb_free(&s->cur);
         s->pos = 0;
-        s->w.raw_err = err;
-        s->more = put_some(&s->w, &s->c, cap > EXPORT_PIECE ? cap : EXPORT_PIECE);
+        if (!s->done && !s->failed) {
+            s->done = !write_piece(s);
+            s->failed = s->w.raw_failed;
+            s->cur = s->w.buf;
+            s->w.buf = (struct strbuf)STRBUF_INIT;
+        }
+        if (s->failed) {
+            copy_fault(err, &s->err);
+            return -1;
+        }
+    } else if (s->pos == s->cur.len) {
+        sb_free(&s->cur);
+        s->pos = 0;
+        pthread_mutex_lock(&s->lock);
+        while (!s->count && !s->done && !s->failed)
+            pthread_cond_wait(&s->changed, &s->lock);
+        if (s->count) {
+            s->cur = s->ring[s->head];
+            s->ring[s->head] = (struct strbuf)STRBUF_INIT;
+            s->head = (s->head + 1) % EXPORT_AHEAD;
+            s->count--;
+            pthread_cond_broadcast(&s->changed);
+        }
+        bool failed = !s->cur.len && s->failed;
+        pthread_mutex_unlock(&s->lock);
+        if (failed) {
+            copy_fault(err, &s->err);
+            return -1;
+        }
     }
-    if (s->w.raw_failed)
-        return -1;
-    size_t n = s->w.buf.len - s->pos;
+    size_t n = s->cur.len - s->pos;
     if (n > cap)
         n = cap;
-    memcpy(buf, s->w.buf.s + s->pos, n);
+    if (n)
+        memcpy(buf, s->cur.s + s->pos, n);
     s->pos += n;
     return (ssize_t)n;
 }
@@ -885,8 +988,21 @@ void export_stream_close(struct export_stream *s)
 {
     if (!s)
         return;
+    if (s->threaded) {
+        pthread_mutex_lock(&s->lock);
+        s->stop = true;
+        pthread_cond_broadcast(&s->changed);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->thread, NULL);
+    }
     cursor_free(&s->c);
     rawtext_reader_close(&s->w.raw);
     sb_free(&s->w.buf);
+    for (size_t k = 0; k < EXPORT_AHEAD; k++)
+        sb_free(&s->ring[k]);
+    sb_free(&s->cur);
+    errinfo_clear(&s->err);
+    pthread_cond_destroy(&s->changed);
+    pthread_mutex_destroy(&s->lock);
     free(s);
 }
