@@ -476,7 +476,10 @@ static enum scope_result scope_read(const struct trace *t, const uint8_t *keep,
         trace_free(sub);
         return SCOPE_IO;
     }
-    if (st != ST_OK) {
+    /* A fault that dropped nothing is the input's own, written back as it
+     * was read (an event's text or a top-level key kept as written): the
+     * whole trace's load told it already, and the scope holds every event. */
+    if (st != ST_OK && (!sub || sub->partial || sub->truncated)) {
         /* What export wrote does not load: report it as the read error. */
         errinfo_set(err, st, t->path, -1, "the scope's events do not load back: %s",
                     lerr.msg ? lerr.msg : "?");
