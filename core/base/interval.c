@@ -65,6 +65,23 @@ size_t ival_subtract(const struct ival *a, size_t na, const struct ival *b, size
     return k;
 }
 
+size_t ival_intersect(const struct ival *a, size_t na, const struct ival *b, size_t nb,
+                      struct ival *out)
+{
+    size_t n = 0, i = 0, j = 0;
+    while (i < na && j < nb) {
+        int64_t s = a[i].start > b[j].start ? a[i].start : b[j].start;
+        int64_t e = a[i].end < b[j].end ? a[i].end : b[j].end;
+        if (s < e)
+            out[n++] = (struct ival){s, e};
+        if (a[i].end < b[j].end)
+            i++;
+        else
+            j++;
+    }
+    return n;
+}
+
 int64_t ival_intersect_length(const struct ival *a, size_t na, const struct ival *b, size_t nb)
 {
     int64_t total = 0;

@@ -27,6 +27,10 @@ int64_t ival_union_length(struct ival *v, size_t n);
  * Returns the count written. */
 size_t ival_subtract(const struct ival *a, size_t na, const struct ival *b, size_t nb,
                      struct ival *out);
+/* out = a ∩ b for sets a and b; out needs room for na + nb ranges.
+ * Returns the count written. */
+size_t ival_intersect(const struct ival *a, size_t na, const struct ival *b, size_t nb,
+                      struct ival *out);
 /* Length of a ∩ b for sets a and b. */
 int64_t ival_intersect_length(const struct ival *a, size_t na, const struct ival *b, size_t nb);
 

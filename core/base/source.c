@@ -102,6 +102,16 @@ void source_open_mem(struct source *src, const char *name, const void *buf, size
     src->in_total = len;
 }
 
+void source_open_pull(struct source *src, const char *name, source_pull_fn pull, void *ud)
+{
+    memset(src, 0, sizeof(*src));
+    src->name = xstrdup(name);
+    src->fd = -1;
+    src->pull = pull;
+    src->pull_ud = ud;
+    src->detected = true;
+}
+
 void source_close(struct source *src)
 {
     free(src->zs);
@@ -435,6 +445,14 @@ static ssize_t read_gzip(struct source *src, uint8_t *buf, size_t cap, struct er
 
 static ssize_t read_decoded(struct source *src, void *buf, size_t cap, struct errinfo *err)
 {
+    if (src->pull) {
+        ssize_t got = src->pull(src->pull_ud, buf, cap, err);
+        if (got > 0) {
+            src->in_done += (uint64_t)got;
+            src->out_done += (uint64_t)got;
+        }
+        return got;
+    }
     if (!detect(src, err))
         return -1;
     ssize_t got;

@@ -13,8 +13,14 @@
 
 struct inflate_state; /* ISA-L's igzip inflater (isa-l/igzip_lib.h) */
 
+/* A producer of plain bytes (source_open_pull): the count written to buf,
+ * 0 at the end, or -1 after filling err. */
+typedef ssize_t (*source_pull_fn)(void *ud, void *buf, size_t cap, struct errinfo *err);
+
 struct source {
-    char *name;         /* for messages: the path, "-" or a label */
+    char *name;          /* for messages: the path, "-" or a label */
+    source_pull_fn pull; /* pulled input, or NULL */
+    void *pull_ud;
     int fd;             /* -1 when reading from memory */
     bool own_fd;        /* close fd in source_close */
     const uint8_t *mem; /* memory input, or NULL */
@@ -55,6 +61,9 @@ enum status source_open(struct source *src, const char *path, struct errinfo *er
 enum status source_open_regular(struct source *src, const char *path, struct errinfo *err);
 /* Read from buf[0..len); the buffer must outlive the source. */
 void source_open_mem(struct source *src, const char *name, const void *buf, size_t len);
+/* Read what pull writes, as it writes it (plain bytes, never gzip): a
+ * document made while it is read, never held whole. */
+void source_open_pull(struct source *src, const char *name, source_pull_fn pull, void *ud);
 /* Read up to cap decompressed bytes into buf. Returns the count, 0 at the
  * end, or -1 after filling err (I/O error, corrupt or truncated gzip). */
 ssize_t source_read(struct source *src, void *buf, size_t cap, struct errinfo *err);

@@ -60,6 +60,27 @@ void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
     va_end(ap2);
 }
 
+void sb_put_u64(struct strbuf *sb, uint64_t v)
+{
+    char tmp[20]; /* UINT64_MAX has 20 digits */
+    size_t n = sizeof(tmp);
+    do {
+        tmp[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    sb_putn(sb, tmp + n, sizeof(tmp) - n);
+}
+
+void sb_put_i64(struct strbuf *sb, int64_t v)
+{
+    if (v < 0) {
+        sb_putc(sb, '-');
+        sb_put_u64(sb, 0 - (uint64_t)v); /* INT64_MIN's magnitude fits */
+        return;
+    }
+    sb_put_u64(sb, (uint64_t)v);
+}
+
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 {
     va_list ap;

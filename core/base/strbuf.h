@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/base/common.h"
 
@@ -24,6 +25,10 @@ void sb_puts(struct strbuf *sb, const char *s);
 void sb_putc(struct strbuf *sb, char c);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) ATTR_FORMAT(2, 3);
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Append an integer in decimal, as "%llu" / "%lld" write it, without
+ * printf's format parsing (the export writes millions of them). */
+void sb_put_u64(struct strbuf *sb, uint64_t v);
+void sb_put_i64(struct strbuf *sb, int64_t v);
 /* Append s[0..n) as a JSON string literal, quotes included. Invalid UTF-8
  * bytes become U+FFFD; C0 controls, DEL, C1 controls (U+0080-U+009F),
  * bidirectional controls and U+2028/U+2029 are written as \uXXXX escapes,

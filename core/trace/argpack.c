@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/numparse.h"
 #include "core/trace/argpack.h"
 #include "core/trace/pyval.h"
 
@@ -231,12 +232,14 @@ static void put_double(struct strbuf *sb, double d)
     }
     /* The shortest of 15, 16 and 17 digits that reads back as d. */
     char buf[40];
+    int n = 0;
     for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, sizeof(buf), "%.*g", digits, d);
-        if (strtod(buf, NULL) == d)
+        n = snprintf(buf, sizeof(buf), "%.*g", digits, d);
+        double back;
+        if (numparse_json(buf, (size_t)n, &back) && back == d)
             break;
     }
-    sb_puts(sb, buf);
+    sb_putn(sb, buf, (size_t)n);
 }
 
 void argpack_val_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a)
@@ -252,10 +255,10 @@ void argpack_val_put_json(struct strbuf *sb, const struct trace *t, const struct
         sb_puts(sb, "true");
         break;
     case ARG_INT:
-        sb_printf(sb, "%lld", (long long)a->v.i);
+        sb_put_i64(sb, a->v.i);
         break;
     case ARG_UINT:
-        sb_printf(sb, "%llu", (unsigned long long)a->v.u);
+        sb_put_u64(sb, a->v.u);
         break;
     case ARG_DOUBLE:
         put_double(sb, a->v.d);

@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
@@ -254,26 +255,81 @@ static uint32_t flow_event(const struct trace *t, const struct flow *f)
     return IDX_NONE;
 }
 
+/* The time each row's kept events cover, joined over the rows of the same
+ * ids (a GPU event's flow point sits on the host row of its device row's
+ * ids): lo[r] > hi[r] when none. The event a point binds to always covers
+ * the point's time, so a point outside its row's span binds to no kept
+ * event, and most points of a small scope are settled without a search. */
+static void kept_spans(const struct trace *t, const uint8_t *keep, int64_t *lo, int64_t *hi)
+{
+    size_t nr = t->rows.n;
+    for (size_t r = 0; r < nr; r++) {
+        lo[r] = INT64_MAX;
+        hi[r] = INT64_MIN;
+    }
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (!keep[i] || e->row >= nr)
+            continue;
+        lo[e->row] = MIN(lo[e->row], e->ts);
+        hi[e->row] = MAX(hi[e->row], ev_end(e));
+    }
+    /* Rows of the same ids: the first of them (by index) gathers the
+     * group's span, then every member takes it. */
+    struct hmap first;
+    hmap_init(&first, nr);
+    uint32_t *group = xmalloc((nr + 1) * sizeof(uint32_t));
+    for (size_t r = 0; r < nr; r++) {
+        const struct row *row = &t->rows.v[r];
+        uint64_t key = (uint64_t)row->pid_str << 32 | row->tid_str;
+        uint32_t g = hmap_put_first(&first, key, (uint32_t)r);
+        group[r] = g;
+        lo[g] = MIN(lo[g], lo[r]);
+        hi[g] = MAX(hi[g], hi[r]);
+    }
+    for (size_t r = 0; r < nr; r++) {
+        lo[r] = lo[group[r]];
+        hi[r] = hi[group[r]];
+    }
+    free(group);
+    hmap_free(&first);
+}
+
+static uint64_t flow_key(const struct flow *f)
+{
+    return f->id * 0x9e3779b97f4a7c15ULL ^ f->cat;
+}
+
 /* keep_flow[k] for every flow point: bound to a kept event, and so is
  * every other point with the same category and id. */
 static uint8_t *select_flows(const struct trace *t, const uint8_t *keep)
 {
     uint8_t *ok = xcalloc(t->flows.n + 1, 1);
-    struct hmap bad;
-    hmap_init(&bad, 1024);
+    size_t nr = t->rows.n;
+    int64_t *lo = xmalloc((nr + 1) * sizeof(int64_t)), *hi = xmalloc((nr + 1) * sizeof(int64_t));
+    kept_spans(t, keep, lo, hi);
+    /* The keys of the points bound to kept events (value 1), then marked
+     * 0 where any point of the key is not. */
+    struct hmap keys;
+    hmap_init(&keys, 1024);
     for (size_t k = 0; k < t->flows.n; k++) {
         const struct flow *f = &t->flows.v[k];
+        if (f->row >= nr || f->ts < lo[f->row] || f->ts > hi[f->row])
+            continue;
         uint32_t e = flow_event(t, f);
         ok[k] = e != IDX_NONE && keep[e];
-        if (!ok[k])
-            hmap_put(&bad, f->id * 0x9e3779b97f4a7c15ULL ^ f->cat, 1);
+        if (ok[k])
+            hmap_put(&keys, flow_key(f), 1);
     }
-    for (size_t k = 0; k < t->flows.n; k++) {
-        const struct flow *f = &t->flows.v[k];
-        if (ok[k] && hmap_get(&bad, f->id * 0x9e3779b97f4a7c15ULL ^ f->cat) != IDX_NONE)
+    for (size_t k = 0; k < t->flows.n && hmap_count(&keys); k++)
+        if (!ok[k] && hmap_get(&keys, flow_key(&t->flows.v[k])) != IDX_NONE)
+            hmap_put(&keys, flow_key(&t->flows.v[k]), 0);
+    for (size_t k = 0; k < t->flows.n; k++)
+        if (ok[k] && hmap_get(&keys, flow_key(&t->flows.v[k])) != 1)
             ok[k] = 0;
-    }
-    hmap_free(&bad);
+    hmap_free(&keys);
+    free(lo);
+    free(hi);
     return ok;
 }
 
@@ -292,6 +348,10 @@ struct writer {
     bool raw_failed;
 };
 
+/* What export_stream writes ahead of its reader at a time: small enough to
+ * stay in the cache while the reader copies it out. */
+#define EXPORT_PIECE ((size_t)256 << 10)
+
 static void w_flush(struct writer *w)
 {
     if (!w->buf.len || w->failed || (!w->gz && !w->f))
@@ -303,12 +363,6 @@ static void w_flush(struct writer *w)
     if (w->failed)
         w->error = errno;
     sb_clear(&w->buf);
-}
-
-static void w_maybe_flush(struct writer *w)
-{
-    if (w->buf.len > (1u << 20))
-        w_flush(w);
 }
 
 static void put_str(struct strbuf *sb, const struct trace *t, uint32_t id)
@@ -332,14 +386,25 @@ static void put_ts(struct strbuf *sb, int64_t ns)
     uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
     if (ns < 0)
         sb_putc(sb, '-');
-    sb_printf(sb, "%" PRIu64, a / 1000);
-    if (a % 1000) {
-        char frac[8];
-        int n = snprintf(frac, sizeof(frac), ".%03" PRIu64, a % 1000);
+    sb_put_u64(sb, a / 1000);
+    unsigned f = (unsigned)(a % 1000);
+    if (f) {
+        char frac[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10),
+                        (char)('0' + f % 10)};
+        size_t n = 4;
         while (frac[n - 1] == '0')
             n--;
-        sb_putn(sb, frac, (size_t)n);
+        sb_putn(sb, frac, n);
     }
+}
+
+static void put_id(struct strbuf *sb, int64_t v, bool quoted)
+{
+    if (quoted)
+        sb_putc(sb, '"');
+    sb_put_i64(sb, v);
+    if (quoted)
+        sb_putc(sb, '"');
 }
 
 /* pid and tid as read: numbers, text, or digits in quotes (quoted bit 0:
@@ -356,7 +421,7 @@ static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row, unsi
     if (r->flags & ROW_PID_TEXT)
         put_str(sb, t, r->pid_str);
     else
-        sb_printf(sb, quoted & 1 ? "\"%" PRId64 "\"" : "%" PRId64, r->pid);
+        put_id(sb, r->pid, quoted & 1);
     sb_puts(sb, ", \"tid\": ");
     if (lanes && lanes[row] != IDX_NONE && lanes[row] > 0) {
         struct strbuf tid = STRBUF_INIT;
@@ -366,7 +431,7 @@ static void put_ids(struct strbuf *sb, const struct trace *t, uint32_t row, unsi
     } else if (r->flags & ROW_TID_TEXT) {
         put_str(sb, t, r->tid_str);
     } else {
-        sb_printf(sb, quoted & 2 ? "\"%" PRId64 "\"" : "%" PRId64, r->tid);
+        put_id(sb, r->tid, quoted & 2);
     }
 }
 
@@ -500,7 +565,9 @@ static void put_event(struct writer *w, const struct trace *t, uint32_t i, const
         put_raw(w, e->raw);
         return;
     }
-    sb_printf(sb, "{\"ph\": \"%c\"", e->ph ? e->ph : 'X');
+    sb_puts(sb, "{\"ph\": \"");
+    sb_putc(sb, e->ph ? (char)e->ph : 'X');
+    sb_putc(sb, '"');
     if (e->cat) {
         sb_puts(sb, ", \"cat\": ");
         put_str(sb, t, e->cat);
@@ -535,7 +602,10 @@ static void put_flow(struct writer *w, const struct trace *t, const struct flow 
         put_raw(w, f->raw);
         return;
     }
-    sb_printf(sb, "{\"ph\": \"%c\", \"id\": %" PRIu64, f->ph, f->id);
+    sb_puts(sb, "{\"ph\": \"");
+    sb_putc(sb, (char)f->ph);
+    sb_puts(sb, "\", \"id\": ");
+    sb_put_u64(sb, f->id);
     put_ids(sb, t, f->row,
             (f->quoted & FLOW_PID_QUOTED ? 1u : 0u) | (f->quoted & FLOW_TID_QUOTED ? 2u : 0u),
             lanes);
@@ -570,81 +640,162 @@ static void put_top(struct strbuf *sb, const struct trace *t)
     }
 }
 
+/* Where the document's writing stands: it is written one item (an event,
+ * a flow point) at a time, so that it can stop when the buffer is full and
+ * go on later (export_stream) or flush and go on (export_chrome). */
+enum doc_part { DOC_HEAD, DOC_EVENTS, DOC_OTHERS, DOC_FLOWS, DOC_FLOW_ENDS, DOC_TAIL, DOC_DONE };
+
+struct doc_cursor {
+    const struct trace *t;
+    const uint8_t *keep;
+    uint8_t *fkeep;  /* flows kept; NULL when every event is kept */
+    uint32_t *lanes; /* copy_lanes */
+    bool all;        /* every event kept: every flow and other-phase event too */
+    bool first;      /* no item written yet */
+    enum doc_part part;
+    size_t i;     /* next index in the part's array */
+    uint32_t rep; /* repeats written of metadata record i */
+    uint64_t ne, nf;
+};
+
+static void cursor_init(struct doc_cursor *c, const struct trace *t, const uint8_t *keep)
+{
+    *c = (struct doc_cursor){.t = t, .keep = keep, .all = true, .first = true, .part = DOC_HEAD};
+    for (uint32_t i = 0; i < t->ev.n && c->all; i++)
+        c->all = keep[i] != 0;
+    c->fkeep = c->all ? NULL : select_flows(t, keep);
+    c->lanes = copy_lanes(t);
+}
+
+static void cursor_free(struct doc_cursor *c)
+{
+    free(c->fkeep);
+    free(c->lanes);
+}
+
+static void put_sep(struct writer *w, struct doc_cursor *c)
+{
+    if (!c->first)
+        sb_puts(&w->buf, ",\n");
+    c->first = false;
+}
+
+/* Whether flow k is written: kept, and not a graph launch's flow to a
+ * kernel the capture attributed (that kernel's flow comes from its
+ * captured launch now). */
+static bool flow_written(const struct doc_cursor *c, size_t k)
+{
+    const struct trace *t = c->t;
+    if (c->fkeep && !c->fkeep[k])
+        return false;
+    if (t->n_captures && t->flows.v[k].ph != 's') {
+        uint32_t b = flow_event(t, &t->flows.v[k]);
+        if (b != IDX_NONE && aligned_gpu(t, b))
+            return false;
+    }
+    return true;
+}
+
+/* Write the document's next item into w->buf; false when it is complete. */
+static bool put_next(struct writer *w, struct doc_cursor *c)
+{
+    const struct trace *t = c->t;
+    switch (c->part) {
+    case DOC_HEAD:
+        sb_puts(&w->buf, "{\n");
+        put_top(&w->buf, t);
+        sb_puts(&w->buf, "\"traceEvents\": [\n");
+        c->part = DOC_EVENTS;
+        return true;
+    case DOC_EVENTS:
+        while (c->i < t->ev.n && !c->keep[c->i])
+            c->i++;
+        if (c->i < t->ev.n) {
+            /* A metadata record as many times as the file repeated it. */
+            const struct event *e = &t->ev.v[c->i];
+            uint32_t times = e->kind == EVK_META ? e->aux + 1 : 1;
+            put_sep(w, c);
+            put_event(w, t, (uint32_t)c->i, c->lanes);
+            c->ne++;
+            if (++c->rep >= times) {
+                c->rep = 0;
+                c->i++;
+            }
+            return true;
+        }
+        c->part = c->all ? DOC_OTHERS : DOC_FLOWS;
+        c->i = 0;
+        return true;
+    case DOC_OTHERS:
+        if (c->i < t->others.n) {
+            put_sep(w, c);
+            put_raw(w, t->others.v[c->i++]);
+            c->ne++;
+            return true;
+        }
+        c->part = DOC_FLOWS;
+        c->i = 0;
+        return true;
+    case DOC_FLOWS:
+        while (c->i < t->flows.n && !flow_written(c, c->i))
+            c->i++;
+        if (c->i < t->flows.n) {
+            put_sep(w, c);
+            put_flow(w, t, &t->flows.v[c->i++], c->lanes);
+            c->nf++;
+            return true;
+        }
+        c->part = t->n_captures ? DOC_FLOW_ENDS : DOC_TAIL;
+        c->i = 0;
+        return true;
+    case DOC_FLOW_ENDS:
+        while (c->i < t->ev.n && !(c->keep[c->i] && aligned_gpu(t, (uint32_t)c->i)))
+            c->i++;
+        if (c->i < t->ev.n) {
+            put_sep(w, c);
+            put_flow_end(&w->buf, t, (uint32_t)c->i++);
+            c->nf++;
+            return true;
+        }
+        c->part = DOC_TAIL;
+        return true;
+    case DOC_TAIL:
+        sb_puts(&w->buf, "\n]}\n");
+        c->part = DOC_DONE;
+        return true;
+    case DOC_DONE:
+        break;
+    }
+    return false;
+}
+
+/* Write items into w->buf until it holds at least `fill` bytes, the
+ * document is complete or a kept text cannot be read. False when there
+ * is nothing more to write. */
+static bool put_some(struct writer *w, struct doc_cursor *c, size_t fill)
+{
+    while (w->buf.len < fill && !w->raw_failed)
+        if (!put_next(w, c))
+            return false;
+    return !w->raw_failed;
+}
+
 /* The document: the kept events, then the flows, into w (flushed as it
  * grows when w has a file). */
 static void write_document(struct writer *w, const struct trace *t, const uint8_t *keep,
                            uint64_t *n_events, uint64_t *n_flows)
 {
-    /* Every event kept: the whole trace, every flow point and every event
-     * of another phase with it, bound or not. */
-    bool all = true;
-    for (uint32_t i = 0; i < t->ev.n && all; i++)
-        all = keep[i] != 0;
-    uint8_t *fkeep = all ? NULL : select_flows(t, keep);
-    uint32_t *lanes = copy_lanes(t);
-    uint64_t ne = 0, nf = 0;
-    sb_puts(&w->buf, "{\n");
-    put_top(&w->buf, t);
-    sb_puts(&w->buf, "\"traceEvents\": [\n");
-    bool first = true;
-    for (uint32_t i = 0; i < t->ev.n && !w->raw_failed; i++) {
-        if (!keep[i])
-            continue;
-        /* A metadata record as many times as the file repeated it. */
-        uint32_t times = t->ev.v[i].kind == EVK_META ? t->ev.v[i].aux + 1 : 1;
-        for (uint32_t k = 0; k < times; k++) {
-            if (!first)
-                sb_puts(&w->buf, ",\n");
-            first = false;
-            put_event(w, t, i, lanes);
-            ne++;
-            w_maybe_flush(w);
-        }
-    }
-    for (size_t k = 0; all && k < t->others.n && !w->raw_failed; k++) {
-        if (!first)
-            sb_puts(&w->buf, ",\n");
-        first = false;
-        put_raw(w, t->others.v[k]);
-        ne++;
-        w_maybe_flush(w);
-    }
-    for (size_t k = 0; k < t->flows.n && !w->raw_failed; k++) {
-        if (fkeep && !fkeep[k])
-            continue;
-        /* A graph launch's flow to a kernel the capture attributed: that
-         * kernel's flow comes from its captured launch now. */
-        if (t->n_captures && t->flows.v[k].ph != 's') {
-            uint32_t b = flow_event(t, &t->flows.v[k]);
-            if (b != IDX_NONE && aligned_gpu(t, b))
-                continue;
-        }
-        if (!first)
-            sb_puts(&w->buf, ",\n");
-        first = false;
-        put_flow(w, t, &t->flows.v[k], lanes);
-        nf++;
-        w_maybe_flush(w);
-    }
-    for (uint32_t i = 0; t->n_captures && i < t->ev.n; i++) {
-        if (!keep[i] || !aligned_gpu(t, i))
-            continue;
-        if (!first)
-            sb_puts(&w->buf, ",\n");
-        first = false;
-        put_flow_end(&w->buf, t, i);
-        nf++;
-        w_maybe_flush(w);
-    }
-    sb_puts(&w->buf, "\n]}\n");
+    struct doc_cursor c;
+    cursor_init(&c, t, keep);
+    while (put_some(w, &c, (size_t)1 << 20))
+        w_flush(w);
     if (!w->raw_failed)
         w_flush(w);
-    free(fkeep);
-    free(lanes);
+    cursor_free(&c);
     if (n_events)
-        *n_events = ne;
+        *n_events = c.ne;
     if (n_flows)
-        *n_flows = nf;
+        *n_flows = c.nf;
 }
 
 enum status export_chrome(const struct trace *t, const uint8_t *keep, const char *path, bool gzip,
@@ -697,19 +848,161 @@ enum status export_chrome(const struct trace *t, const uint8_t *keep, const char
     return ST_OK;
 }
 
-enum status export_chrome_mem(const struct trace *t, const uint8_t *keep, struct strbuf *out,
-                              struct errinfo *err)
+/* The stream writes on a thread of its own, a few pieces ahead of its
+ * reader: the reader (a loader's reading thread) then only copies, while
+ * the writing runs beside the parsing. Where no thread starts, the reader
+ * writes each piece when it needs it. */
+#define EXPORT_AHEAD 8
+
+struct export_stream {
+    struct writer w; /* neither file nor gz: pieces are taken from w.buf */
+    struct doc_cursor c;
+    const struct trace *t;
+    const uint8_t *keep;
+    bool threaded;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    struct strbuf ring[EXPORT_AHEAD]; /* written pieces, oldest at head */
+    size_t head, count;
+    bool done;          /* the writer wrote the document's end */
+    bool failed;        /* ... or stopped at a text it could not read */
+    bool stop;          /* the reader closed the stream */
+    struct errinfo err; /* why it failed */
+    struct strbuf cur;  /* the piece being read */
+    size_t pos;         /* bytes of cur handed out */
+};
+
+static void stream_begin(struct export_stream *s)
 {
-    struct writer w = {0}; /* neither file nor gz: the document stays in w.buf */
-    rawtext_reader_init(&w.raw, t);
-    w.raw_err = err;
-    write_document(&w, t, keep, NULL, NULL);
-    rawtext_reader_close(&w.raw);
-    if (w.raw_failed) {
-        sb_free(&w.buf);
-        return err->status ? err->status : ST_IO;
+    rawtext_reader_init(&s->w.raw, s->t);
+    s->w.raw_err = &s->err;
+    cursor_init(&s->c, s->t, s->keep);
+}
+
+/* The next piece into s->w.buf; false when it ends the document or the
+ * writing failed (s->w.raw_failed). */
+static bool write_piece(struct export_stream *s)
+{
+    return put_some(&s->w, &s->c, EXPORT_PIECE);
+}
+
+static void *stream_writer(void *arg)
+{
+    struct export_stream *s = arg;
+    stream_begin(s);
+    bool more = true;
+    while (more) {
+        more = write_piece(s);
+        pthread_mutex_lock(&s->lock);
+        while (s->count == EXPORT_AHEAD && !s->stop)
+            pthread_cond_wait(&s->changed, &s->lock);
+        if (s->stop) {
+            pthread_mutex_unlock(&s->lock);
+            break;
+        }
+        if (s->w.raw_failed) {
+            s->failed = true;
+            more = false;
+        } else {
+            s->ring[(s->head + s->count) % EXPORT_AHEAD] = s->w.buf;
+            s->count++;
+            s->w.buf = (struct strbuf)STRBUF_INIT;
+            s->done = !more;
+        }
+        pthread_cond_broadcast(&s->changed);
+        pthread_mutex_unlock(&s->lock);
     }
-    sb_free(out);
-    *out = w.buf;
-    return ST_OK;
+    return NULL;
+}
+
+struct export_stream *export_stream_open(const struct trace *t, const uint8_t *keep)
+{
+    struct export_stream *s = xcalloc(1, sizeof(*s));
+    s->t = t;
+    s->keep = keep;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->changed, NULL);
+    s->threaded = pthread_create(&s->thread, NULL, stream_writer, s) == 0;
+    if (!s->threaded)
+        stream_begin(s);
+    return s;
+}
+
+/* err = the writer's fault, as it told it. */
+static void copy_fault(struct errinfo *err, const struct errinfo *from)
+{
+    enum status st = from->status != ST_OK ? from->status : ST_IO;
+    const char *msg = from->msg ? from->msg : "cannot read the trace again";
+    if (from->has_offset && from->offset_what)
+        errinfo_set_at(err, st, from->file, from->offset_what, from->offset, "%s", msg);
+    else
+        errinfo_set(err, st, from->file, from->has_offset ? (int64_t)from->offset : -1, "%s", msg);
+}
+
+ssize_t export_stream_read(struct export_stream *s, void *buf, size_t cap, struct errinfo *err)
+{
+    if (s->pos == s->cur.len && !s->threaded) {
+        sb_free(&s->cur);
+        s->pos = 0;
+        if (!s->done && !s->failed) {
+            s->done = !write_piece(s);
+            s->failed = s->w.raw_failed;
+            s->cur = s->w.buf;
+            s->w.buf = (struct strbuf)STRBUF_INIT;
+        }
+        if (s->failed) {
+            copy_fault(err, &s->err);
+            return -1;
+        }
+    } else if (s->pos == s->cur.len) {
+        sb_free(&s->cur);
+        s->pos = 0;
+        pthread_mutex_lock(&s->lock);
+        while (!s->count && !s->done && !s->failed)
+            pthread_cond_wait(&s->changed, &s->lock);
+        if (s->count) {
+            s->cur = s->ring[s->head];
+            s->ring[s->head] = (struct strbuf)STRBUF_INIT;
+            s->head = (s->head + 1) % EXPORT_AHEAD;
+            s->count--;
+            pthread_cond_broadcast(&s->changed);
+        }
+        bool failed = !s->cur.len && s->failed;
+        pthread_mutex_unlock(&s->lock);
+        if (failed) {
+            copy_fault(err, &s->err);
+            return -1;
+        }
+    }
+    size_t n = s->cur.len - s->pos;
+    if (n > cap)
+        n = cap;
+    if (n)
+        memcpy(buf, s->cur.s + s->pos, n);
+    s->pos += n;
+    return (ssize_t)n;
+}
+
+void export_stream_close(struct export_stream *s)
+{
+    if (!s)
+        return;
+    if (s->threaded) {
+        pthread_mutex_lock(&s->lock);
+        s->stop = true;
+        pthread_cond_broadcast(&s->changed);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->thread, NULL);
+    }
+    cursor_free(&s->c);
+    rawtext_reader_close(&s->w.raw);
+    sb_free(&s->w.buf);
+    for (size_t k = 0; k < EXPORT_AHEAD; k++)
+        sb_free(&s->ring[k]);
+    sb_free(&s->cur);
+    errinfo_clear(&s->err);
+    pthread_cond_destroy(&s->changed);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
 }

@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/base/errinfo.h"
 #include "core/base/strbuf.h"
@@ -69,10 +70,15 @@ bool export_select(const struct trace *t, const struct export_sel *sel, uint8_t 
 enum status export_chrome(const struct trace *t, const uint8_t *keep, const char *path, bool gzip,
                           uint64_t *n_events, uint64_t *n_flows, struct errinfo *err);
 
-/* The same document into out (replacing what it held), for a scope
- * (scope.h) that loads it back. Fails only when the input cannot be read
- * again for the texts kept as written (err filled). */
-enum status export_chrome_mem(const struct trace *t, const uint8_t *keep, struct strbuf *out,
-                              struct errinfo *err);
+/* The same document a piece at a time, for a scope (scope.h) that loads
+ * it back as it is written: the whole text is never held. t and keep must
+ * outlive the stream. */
+struct export_stream;
+struct export_stream *export_stream_open(const struct trace *t, const uint8_t *keep);
+/* Up to cap more bytes of the document into buf: the count, 0 at its end,
+ * or -1 when the input cannot be read again for the texts kept as written
+ * (err filled). */
+ssize_t export_stream_read(struct export_stream *s, void *buf, size_t cap, struct errinfo *err);
+void export_stream_close(struct export_stream *s);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/numparse.h"
 #include "core/trace/pyval.h"
 
 #define TWO53 9007199254740992.0
@@ -301,7 +302,7 @@ static void put_json(struct strbuf *out, struct pyval v)
     case PYV_INT: {
         int64_t i = 0;
         pyval_int(v, &i);
-        sb_printf(out, "%lld", (long long)i);
+        sb_put_i64(out, i);
         return;
     }
     case PYV_FLOAT: {
@@ -312,10 +313,11 @@ static void put_json(struct strbuf *out, struct pyval v)
             return;
         }
         char buf[32];
-        snprintf(buf, sizeof(buf), "%.15g", d);
-        if (strtod(buf, NULL) != d)
-            snprintf(buf, sizeof(buf), "%.17g", d);
-        sb_puts(out, buf);
+        int n = snprintf(buf, sizeof(buf), "%.15g", d);
+        double back;
+        if (!numparse_json(buf, (size_t)n, &back) || back != d)
+            n = snprintf(buf, sizeof(buf), "%.17g", d);
+        sb_putn(out, buf, (size_t)n);
         return;
     }
     case PYV_STR: {

@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/interval.h"
+#include "core/base/source.h"
 #include "core/base/xalloc.h"
 #include "core/trace/export.h"
+#include "core/trace/load.h"
 #include "core/trace/scope.h"
 #include "core/trace/steps.h"
 #include "core/trace/tree.h"
@@ -333,6 +336,53 @@ bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, c
     return true;
 }
 
+/* set = set ∩ the union of windows w[0..n) (set: a normalized VEC). */
+static void clip_to(ivals_t *set, const struct export_window *w, size_t n)
+{
+    struct ival *u = xmalloc((n + 1) * sizeof(*u));
+    for (size_t k = 0; k < n; k++)
+        u[k] = (struct ival){w[k].from, w[k].to};
+    size_t nu = ival_normalize(u, n);
+    struct ival *out = xmalloc((set->n + nu + 1) * sizeof(*out));
+    size_t m = ival_intersect(set->v, set->n, u, nu, out);
+    set->n = 0;
+    for (size_t k = 0; k < m; k++)
+        VEC_PUSH(set, out[k]);
+    free(out);
+    free(u);
+}
+
+/* The time the scope's windows cover within the trace's span (its steps,
+ * its window and its iterations, each a union of windows, all of them
+ * intersected): how much of the span it is. False for a scope of matches
+ * alone, which has no window: its share is the span its events cover. */
+static bool scope_time(const struct trace *t, const struct scope *s, int64_t *ns)
+{
+    if (!s->nsteps && !s->skip_steps && !s->window && !s->iteration)
+        return false;
+    ivals_t set = {0};
+    VEC_PUSH(&set, ((struct ival){t->t_start, t->t_end}));
+    char err[256];
+    if (s->nsteps || s->skip_steps) {
+        struct trace_step *steps;
+        size_t nsteps = steps_list(t, &steps);
+        struct export_window *w = NULL;
+        size_t nw = 0;
+        if (step_windows(s, steps, nsteps, &w, &nw, err))
+            clip_to(&set, w, nw);
+        free(w);
+        free(steps);
+    }
+    struct export_window win;
+    if (s->window && edge_time(t, &s->from, &win.from, err) && edge_time(t, &s->to, &win.to, err))
+        clip_to(&set, &win, 1);
+    if (s->iteration)
+        clip_to(&set, s->iter_windows, s->n_iter_windows);
+    *ns = ival_length(set.v, set.n);
+    VEC_FREE(&set);
+    return true;
+}
+
 /* GPU work time (the sum of its durations) of the kept events, and of all. */
 static void gpu_time(const struct trace *t, const uint8_t *keep, int64_t *kept, int64_t *all)
 {
@@ -355,69 +405,86 @@ static void put_share(struct strbuf *out, int64_t part, int64_t whole, const cha
 
 /* The facts of the whole trace the scoped one keeps. */
 struct whole {
-    char *path;
-    bool gzip, truncated, partial;
-    uint64_t file_bytes, json_bytes, lost_bytes;
     int64_t t_start, t_end;
+    bool windowed;   /* the scope has windows: */
+    int64_t time_ns; /* the time they cover (scope_time) */
     size_t nev;
     int64_t gpu_kept, gpu_all; /* GPU work time in the scope, in all */
 };
 
-/* The scope's document (export's) and the facts that go with it. */
-static enum scope_result scope_doc(const struct trace *t, const struct scope *s, struct strbuf *doc,
-                                   struct whole *w, char *msg, struct errinfo *err)
+/* The scope's events (keep, caller frees) and the facts that go with them. */
+static enum scope_result scope_pick(const struct trace *t, const struct scope *s, uint8_t **keep,
+                                    struct whole *w, char *msg)
 {
     msg[0] = '\0';
+    *keep = NULL;
     if (!t->ev.n) {
         snprintf(msg, 256, "the trace holds no events to scope");
         return SCOPE_EMPTY;
     }
-    uint8_t *keep = xmalloc(t->ev.n + 1);
-    if (!scope_select(t, s, keep, msg)) {
-        free(keep);
+    *keep = xmalloc(t->ev.n + 1);
+    if (!scope_select(t, s, *keep, msg)) {
+        free(*keep);
+        *keep = NULL;
         return SCOPE_EMPTY;
     }
-    if (export_chrome_mem(t, keep, doc, err) != ST_OK) {
-        free(keep);
-        sb_free(doc);
-        return SCOPE_IO;
-    }
-    *w = (struct whole){xstrdup(t->path),
-                        t->gzip,
-                        t->truncated,
-                        t->partial,
-                        t->file_bytes,
-                        t->json_bytes,
-                        t->lost_bytes,
-                        t->t_start,
-                        t->t_end,
-                        t->ev.n,
-                        0,
-                        0};
-    gpu_time(t, keep, &w->gpu_kept, &w->gpu_all);
-    free(keep);
+    *w = (struct whole){.t_start = t->t_start, .t_end = t->t_end, .nev = t->ev.n};
+    gpu_time(t, *keep, &w->gpu_kept, &w->gpu_all);
+    w->windowed = scope_time(t, s, &w->time_ns);
     return SCOPE_OK;
 }
 
-/* Load the document as the scoped trace (doc freed). */
-static enum scope_result scope_read(struct strbuf *doc, struct whole *w, const struct scope *s,
+/* The loader's input: export's document of the scope, written as it is
+ * read. A kept text that cannot be read again is told in raw_err (the
+ * caller's), as export would tell it, and ends the input. */
+struct scope_pull {
+    struct export_stream *doc;
+    struct errinfo *raw_err;
+};
+
+static ssize_t scope_pull(void *ud, void *buf, size_t cap, struct errinfo *err)
+{
+    struct scope_pull *p = ud;
+    ssize_t n = export_stream_read(p->doc, buf, cap, p->raw_err);
+    if (n < 0)
+        errinfo_set(err, p->raw_err->status ? p->raw_err->status : ST_IO, p->raw_err->file, -1,
+                    "%s", p->raw_err->msg ? p->raw_err->msg : "cannot read the trace again");
+    return n;
+}
+
+/* Load the kept events of t as the scoped trace: export's document, read
+ * back as it is written (what makes a scoped table equal the table of the
+ * exported scope), never held whole. */
+static enum scope_result scope_read(const struct trace *t, const uint8_t *keep,
+                                    const struct whole *w, const struct scope *s,
                                     const struct load_opts *lo, struct trace **out,
                                     struct errinfo *err)
 {
     struct load_opts o = {.threads = lo ? lo->threads : 0,
                           .link_require_flow = lo && lo->link_require_flow,
                           .cancel = lo ? lo->cancel : NULL};
+    struct scope_pull pull = {export_stream_open(t, keep), err};
+    struct source src;
+    source_open_pull(&src, t->path, scope_pull, &pull);
     struct trace *sub = NULL;
     struct errinfo lerr = {0};
-    enum status st = trace_load_mem(w->path, doc->s, doc->len, &o, &sub, &lerr);
-    sb_free(doc);
-    if (st != ST_OK) {
+    enum status st = trace_load_source(&src, &o, &sub, &lerr);
+    source_close(&src);
+    export_stream_close(pull.doc);
+    if (err->status != ST_OK) { /* the input could not be read again */
+        errinfo_clear(&lerr);
+        trace_free(sub);
+        return SCOPE_IO;
+    }
+    /* A fault that dropped nothing is the input's own, written back as it
+     * was read (an event's text or a top-level key kept as written): the
+     * whole trace's load told it already, and the scope holds every event. */
+    if (st != ST_OK && (!sub || sub->partial || sub->truncated)) {
         /* What export wrote does not load: report it as the read error. */
-        errinfo_set(err, st, w->path, -1, "the scope's events do not load back: %s",
+        errinfo_set(err, st, t->path, -1, "the scope's events do not load back: %s",
                     lerr.msg ? lerr.msg : "?");
         errinfo_clear(&lerr);
         trace_free(sub);
-        free(w->path);
         return SCOPE_IO;
     }
     errinfo_clear(&lerr);
@@ -431,17 +498,17 @@ static enum scope_result scope_read(struct strbuf *doc, struct whole *w, const s
         sb_printf(&text, "%zu of %zu events", sub->ev.n, w->nev);
     if (w->t_end > w->t_start) {
         sb_puts(&text, ", ");
-        put_share(&text, sub->t_end - sub->t_start, w->t_end - w->t_start, "the span");
+        put_share(&text, w->windowed ? w->time_ns : sub->t_end - sub->t_start,
+                  w->t_end - w->t_start, "the span");
     }
-    sub->gzip = w->gzip;
-    sub->file_bytes = w->file_bytes;
-    sub->json_bytes = w->json_bytes;
-    sub->truncated = w->truncated;
-    sub->lost_bytes = w->lost_bytes;
-    sub->partial = w->partial;
+    sub->gzip = t->gzip;
+    sub->file_bytes = t->file_bytes;
+    sub->json_bytes = t->json_bytes;
+    sub->truncated = t->truncated;
+    sub->lost_bytes = t->lost_bytes;
+    sub->partial = t->partial;
     free(sub->scope_text);
     sub->scope_text = sb_steal(&text);
-    free(w->path);
     *out = sub;
     return SCOPE_OK;
 }
@@ -451,23 +518,25 @@ enum scope_result scope_load(const struct trace *t, const struct scope *s,
                              struct errinfo *err)
 {
     *out = NULL;
-    struct strbuf doc = STRBUF_INIT;
+    uint8_t *keep;
     struct whole w;
-    enum scope_result r = scope_doc(t, s, &doc, &w, msg, err);
-    return r == SCOPE_OK ? scope_read(&doc, &w, s, lo, out, err) : r;
+    enum scope_result r = scope_pick(t, s, &keep, &w, msg);
+    if (r == SCOPE_OK)
+        r = scope_read(t, keep, &w, s, lo, out, err);
+    free(keep);
+    return r;
 }
 
 enum scope_result scope_apply(struct trace **tp, const struct scope *s, const struct load_opts *lo,
                               char *msg, struct errinfo *err)
 {
-    struct strbuf doc = STRBUF_INIT;
-    struct whole w;
-    enum scope_result r = scope_doc(*tp, s, &doc, &w, msg, err);
-    if (r != SCOPE_OK)
+    /* The whole trace is read while the scope loads, so it goes after:
+     * the peak is the two traces, never the scope's text. */
+    struct trace *sub = NULL;
+    enum scope_result r = scope_load(*tp, s, lo, &sub, msg, err);
+    if (r == SCOPE_EMPTY)
         return r;
-    /* The whole trace goes before the scope is read: the peak is the
-     * larger of the two with the document, not both. */
     trace_free(*tp);
-    *tp = NULL;
-    return scope_read(&doc, &w, s, lo, tp, err);
+    *tp = sub; /* NULL when the scope did not load */
+    return r;
 }

@@ -95,11 +95,11 @@ enum scope_result scope_load(const struct trace *t, const struct scope *s,
                              const struct load_opts *lo, struct trace **out, char *msg,
                              struct errinfo *err);
 
-/* scope_load in place: *t replaced by its scope. The whole trace is freed
- * before the scope is read (the peak memory is then the larger of the two,
- * with the document between them): when the scope cannot be taken
- * (SCOPE_EMPTY, or the input cannot be read again) *t is left as it was,
- * when reading the scope back fails (SCOPE_IO) *t is NULL. */
+/* scope_load in place: *t replaced by its scope. The scope is read while
+ * the whole trace is still there (its events are written out as they are
+ * read back, never held as a whole document), so the peak memory is the
+ * two traces. When the scope cannot be taken (SCOPE_EMPTY) *t is left as
+ * it was; when reading it fails (SCOPE_IO) *t is NULL. */
 enum scope_result scope_apply(struct trace **t, const struct scope *s, const struct load_opts *lo,
                               char *msg, struct errinfo *err);
 

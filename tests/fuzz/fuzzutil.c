@@ -13,6 +13,7 @@
 #include "core/trace/argpack.h"
 #include "core/symbols/folded.h"
 #include "core/trace/load.h"
+#include "core/trace/scope.h"
 #include "core/report/report.h"
 #include "core/report/tabfmt.h"
 #include "core/symbols/traceback.h"
@@ -59,6 +60,30 @@ static void check_json(const struct strbuf *sb, const char *what)
     if (!j)
         fuzz_fail("%s is not valid JSON", what);
     cJSON_Delete(j);
+}
+
+/* A scope of the middle half of t's span: what export writes for it is
+ * read back as it is written (the scope's pull source, on the writer's own
+ * thread), and it must load. t is in memory, so no kept text can fail to
+ * be read again: any failure is the export's or the loader's. */
+static void exercise_scope(const struct trace *t, const struct fuzz_trace_opts *o)
+{
+    if (t->t_end <= t->t_start)
+        return;
+    struct scope s;
+    scope_init(&s);
+    int64_t span = t->t_end - t->t_start; /* both within +-2^62: no overflow */
+    s.window = true;
+    s.from.off_ns = span / 4;
+    s.to.off_ns = MAX(span - span / 4, s.from.off_ns + 1);
+    struct load_opts lo = {.threads = o->threads};
+    char msg[256];
+    struct errinfo err = {0};
+    struct trace *sub = NULL;
+    if (scope_load(t, &s, &lo, &sub, msg, &err) == SCOPE_IO)
+        fuzz_fail("the scope's events do not load back: %s", err.msg ? err.msg : "?");
+    trace_free(sub);
+    errinfo_clear(&err);
 }
 
 void fuzz_trace_exercise(struct trace *t, const struct fuzz_trace_opts *o)
@@ -116,6 +141,7 @@ void fuzz_trace_exercise(struct trace *t, const struct fuzz_trace_opts *o)
     sb_free(&header);
     table_list_free(&tables);
     analysis_free(a);
+    exercise_scope(t, o);
 }
 
 /* Events and their args, the fault and what the trace says of the input

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Scopes in the explorer (torchtop(1) SCOPES): a range marked on the
-# timeline (m at each end) rescopes the op table and the header to that
+# timeline (m at each end, or a mouse drag) rescopes the op table and the header to that
 # window, as `report --window` computes them; Esc restores the whole trace;
 # the step list (T) sorted by duration opens the slowest step with Enter,
 # its op table that of `report --step N`; `torchtop --step N` opens the
@@ -67,6 +67,35 @@ ops_agree scope-restored.txt "$tmp/gen.json"
 grep -q "scope:" "$tmp/scope-restored.txt" && fail "Esc left the scope in the header"
 [ "$(head -1 "$tmp/scope-whole.txt")" = "$(head -1 "$tmp/scope-restored.txt")" ] ||
     fail "Esc: the header is not the whole trace's again"
+
+# A mouse drag along the timeline (row 25 of 30 is its first lane, the
+# labels take 12 columns) marks the range between the two columns and
+# scopes to it, as m at each end does; a press and release at one place
+# is a click (no scope), and so is a drag that leaves the timeline.
+run_script scope-drag "$tmp/gen.json" --size 120x30 <<'STEPS'
+wait-analysis
+drag 40 25 40 25
+drag 40 25 40 10
+save-display scope-drag-click.txt
+drag 32 25 52 26
+expect scope: window
+save-display scope-drag.txt
+STEPS
+grep -q "scope:" "$tmp/scope-drag-click.txt" && fail "a press and release without a drag scoped"
+dragged=$(scope_of scope-drag.txt)
+case "$dragged" in
+window\ *ms:*ms) ;;
+*) fail "the dragged scope names no window: '$dragged'" ;;
+esac
+ops_agree scope-drag.txt --window "${dragged#window }" "$tmp/gen.json"
+# The drag's window is the marked range's, moved by the half column m's
+# cursor starts off at.
+awk -v a="${window#window }" -v b="${dragged#window }" 'BEGIN {
+    split(a, x, ":"); split(b, y, ":"); sub("ms", "", x[1]); sub("ms", "", y[1]);
+    sub("ms", "", x[2]); sub("ms", "", y[2]);
+    d1 = y[1] - x[1]; d2 = y[2] - x[2];
+    exit !(d1 >= 0 && d1 < 3 && d2 >= 0 && d2 < 3 && (d1 - d2) < 0.01 && (d2 - d1) < 0.01) }' ||
+    fail "the dragged window $dragged is not the marked one ($window) at the same columns"
 
 # The step list: sorted by duration, the slowest first; Enter opens it.
 slowest=$("$TORCHTOP" report -q --no-header -t steps -f csv "$tmp/gen.json" |

@@ -24,6 +24,7 @@
 #include "core/trace/export.h"
 #include "core/trace/load.h"
 #include "core/trace/rawtext.h"
+#include "core/trace/scope.h"
 #include "tests/unit/testutil.h"
 
 /* Events of every kind the export writes as read: a ts with four decimals
@@ -238,6 +239,41 @@ static void test_changed_file_refused(void **state)
     free(out);
 }
 
+/* A scope of a file changed since its load is refused as export refuses
+ * it (the scope's events are written as export writes them, on a thread of
+ * their own, while they are read back): the scope is NULL, the message
+ * names the file, and scope_apply leaves no trace behind. */
+static void test_changed_file_scope_refused(void **state)
+{
+    struct dir *d = *state;
+    char *in = in_dir(d, "scoped.json");
+    write_file(in, TRACE, sizeof(TRACE) - 1, 0);
+    struct trace *t = load_path(in, 1);
+    struct strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, " %s", TRACE);
+    write_file(in, sb.s, sb.len, 0);
+    sb_free(&sb);
+    struct scope s;
+    char msg[256];
+    scope_init(&s);
+    s.match = "^aten::mm$";
+    struct load_opts lo = {.threads = 2};
+    for (int in_place = 0; in_place < 2; in_place++) {
+        struct errinfo err = {0};
+        struct trace *sub = NULL;
+        enum scope_result r = in_place ? scope_apply(&t, &s, &lo, msg, &err)
+                                       : scope_load(t, &s, &lo, &sub, msg, &err);
+        assert_int_equal(r, SCOPE_IO);
+        assert_null(in_place ? t : sub);
+        char *m = errinfo_format(&err);
+        assert_non_null(strstr(m, "changed since it was loaded"));
+        assert_non_null(strstr(m, in));
+        free(m);
+        errinfo_clear(&err);
+    }
+    free(in);
+}
+
 /* A file whose bytes changed although its size and time did not: the text
  * read where an event was is not an object, which is refused too. */
 static void test_changed_content_refused(void **state)
@@ -269,6 +305,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file_export_as_memory, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_changed_file_refused, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_changed_content_refused, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_changed_file_scope_refused, dir_setup, dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -218,13 +218,46 @@ static void test_apply(void **state)
     trace_free(t);
 }
 
+/* The span share is the time the scope's windows cover, not the span of
+ * the events it keeps (the step annotation around a 10 µs window is kept
+ * whole, 100 µs); a scope of matches alone has no window: its share is
+ * its events' span. */
+static void test_share(void **state)
+{
+    (void)state;
+    struct trace *t = load();
+    struct scope s;
+    char msg[256];
+    struct errinfo err = {0};
+    struct load_opts lo = {.threads = 1};
+    scope_init(&s);
+    assert_true(scope_parse_window(&s, "step2+15us:step2+25us", msg));
+    struct trace *sub = NULL;
+    assert_int_equal(scope_load(t, &s, &lo, &sub, msg, &err), SCOPE_OK);
+    assert_string_equal(
+        sub->scope_text,
+        "window step2+0.015ms:step2+0.025ms \xc2\xb7 30.0 % of GPU time, 2.9 % of the span");
+    trace_free(sub);
+    /* Steps 1-3 and the window together: the window within them. */
+    assert_true(scope_parse_steps(&s, "1-3", msg));
+    assert_int_equal(scope_load(t, &s, &lo, &sub, msg, &err), SCOPE_OK);
+    assert_non_null(strstr(sub->scope_text, "2.9 % of the span"));
+    trace_free(sub);
+    /* aten::mm alone: its op (110-130) and kernel (140-170), 60 of 350. */
+    scope_init(&s);
+    s.match = "^aten::mm$";
+    assert_int_equal(scope_load(t, &s, &lo, &sub, msg, &err), SCOPE_OK);
+    assert_non_null(strstr(sub->scope_text, "30.0 % of GPU time, 17.1 % of the span"));
+    trace_free(sub);
+    trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_describe),
-        cmocka_unit_test(test_select),
-        cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_parse),  cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_select), cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -501,8 +501,12 @@ unsigned app_key(struct app *a, int key)
         int kind = -1;
         if (me.bstate & BUTTON1_DOUBLE_CLICKED)
             kind = MOUSE_DOUBLE;
-        else if (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))
+        else if (me.bstate & BUTTON1_CLICKED)
             kind = MOUSE_CLICK;
+        else if (me.bstate & BUTTON1_PRESSED)
+            kind = MOUSE_PRESS;
+        else if (me.bstate & BUTTON1_RELEASED)
+            kind = MOUSE_RELEASE;
         else if (me.bstate & BUTTON4_PRESSED)
             kind = MOUSE_WHEEL_UP;
 #ifdef BUTTON5_PRESSED
@@ -544,12 +548,46 @@ unsigned app_key(struct app *a, int key)
     return app_action(a, act);
 }
 
+/* A release after a press at (a->press_y, a->press_x): a drag to (y, x)
+ * when the button moved within a pane that takes drags, else a click
+ * where it went down. */
+static unsigned mouse_release(struct app *a, int y, int x)
+{
+    if (!a->pressed)
+        return R_NONE;
+    a->pressed = false;
+    int y0 = a->press_y, x0 = a->press_x;
+    for (int i = 0; i < PANE__COUNT && (y != y0 || x != x0) && a->ov == OV_NONE; i++) {
+        struct pane *p = a->panes[i];
+        if (!p->win || !p->ops->on_drag || !rect_contains(&p->r, y0, x0) ||
+            !rect_contains(&p->r, y, x))
+            continue;
+        if (a->v.focus != i)
+            app_focus(a, i);
+        struct pane_request req = {0};
+        unsigned r =
+            p->ops->on_drag(p, &a->v, y0 - p->r.y, x0 - p->r.x, y - p->r.y, x - p->r.x, &req);
+        r |= route(a, &req);
+        app_react(a, r | R_DIRTY);
+        return r;
+    }
+    return app_mouse(a, y0, x0, MOUSE_CLICK);
+}
+
 unsigned app_mouse(struct app *a, int y, int x, int kind)
 {
     if (a->child)
         return pop_if_done(a, app_mouse(a->child, y, x, kind));
     if (a->lay.too_small)
         return R_NONE;
+    if (kind == MOUSE_PRESS) {
+        a->pressed = true;
+        a->press_y = y;
+        a->press_x = x;
+        return R_NONE;
+    }
+    if (kind == MOUSE_RELEASE)
+        return mouse_release(a, y, x);
     if (a->ov == OV_HELP || a->ov == OV_MENU) {
         if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN)
             return overlay_key(a, kind == MOUSE_WHEEL_UP ? KEYF(KEY_UP) : KEYF(KEY_DOWN));

@@ -183,7 +183,9 @@ struct app {
     enum overlay ov;
     struct menu menu;
     struct prompt prompt;
-    int help_top; /* help overlay scroll */
+    int help_top;         /* help overlay scroll */
+    bool pressed;         /* button 1 is down (MOUSE_PRESS) */
+    int press_y, press_x; /* where it went down */
     VEC(struct hist) hist;
     bool quit;
     bool back_quits;   /* Backspace with nothing to go back to quits (to the view below) */
@@ -203,8 +205,10 @@ void app_done(struct app *a);
 unsigned app_key(struct app *a, int key);
 unsigned app_action(struct app *a, enum action act);
 unsigned app_mouse(struct app *a, int y, int x, int kind);
-/* Mouse kinds for app_mouse. */
-enum { MOUSE_CLICK, MOUSE_DOUBLE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+/* Mouse kinds for app_mouse. A press and its release are a drag when the
+ * button moved within a pane that takes drags (on_drag), else a click
+ * where it went down (a click held past the click interval). */
+enum { MOUSE_CLICK, MOUSE_DOUBLE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN, MOUSE_PRESS, MOUSE_RELEASE };
 
 /* For the documents: route a pane's request (and release it), returning
  * the reactions it adds; the selection moved to pane `from` (the others

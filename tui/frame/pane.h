@@ -86,6 +86,10 @@ struct pane_ops {
     /* A click, pane-relative; *req as for on_action. */
     unsigned (*on_click)(struct pane *p, struct view *a, int y, int x, bool dbl,
                          struct pane_request *req);
+    /* A drag from (y0, x0) to (y1, x1), pane-relative, both inside the
+     * pane; *req as for on_action. NULL: the pane takes none (a click). */
+    unsigned (*on_drag)(struct pane *p, struct view *a, int y0, int x0, int y1, int x1,
+                        struct pane_request *req);
     uint32_t (*current_event)(struct pane *p, struct view *a); /* event under the cursor */
     void (*describe)(struct pane *p, struct view *a, struct detail_out *d); /* detail pane text */
     /* Go to the next match of a->search (dir 1 or -1); *req as for on_action. */

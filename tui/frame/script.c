@@ -160,6 +160,16 @@ static int step(struct app *a, const struct script_reader *r, char *line)
         app_react(v, v->v.focus == PANE_TABLE ? R_SYNC | R_DIRTY : R_DIRTY);
         return 0;
     }
+    if (strcmp(word, "drag") == 0) {
+        int x0, y0, x1, y1;
+        char rest[64];
+        if (sscanf(arg, "%d %d %d %d %63s", &x0, &y0, &x1, &y1, rest) != 4 || x0 < 0 || y0 < 0 ||
+            x1 < 0 || y1 < 0)
+            return script_fail(r, line, "needs X0 Y0 X1 Y1");
+        app_mouse(a, y0, x0, MOUSE_PRESS);
+        app_mouse(a, y1, x1, MOUSE_RELEASE);
+        return 0;
+    }
     static const struct {
         const char *name;
         int kind;

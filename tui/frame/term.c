@@ -188,7 +188,11 @@ bool term_open(bool mono)
     keypad(stdscr, TRUE);
     define_common_keys();
     curs_set(0);
-    mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
+    /* Press and release too: a press and a release apart are a drag (or a
+     * click held past the click interval); ncurses still folds a quick
+     * press and release at one place into a click. */
+    mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED |
+                  BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED
                   | BUTTON5_PRESSED
 #endif

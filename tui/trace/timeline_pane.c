@@ -770,6 +770,24 @@ static unsigned timeline_click(struct pane *p, struct view *a, int y, int x, boo
     return R_HANDLED | R_DIRTY | R_SYNC;
 }
 
+/* A drag along the time axis marks the range between the two columns, as
+ * m at each end does, and scopes every view to it. */
+static unsigned timeline_drag(struct pane *p, struct view *a, int y0, int x0, int y1, int x1,
+                              struct pane_request *req)
+{
+    (void)y0;
+    (void)y1;
+    struct tl_pane *tl = tl_of(p);
+    int64_t cns = col_ns(p);
+    if (x0 < LABEL_W && x1 < LABEL_W)
+        return R_NONE;
+    tl->marking = true;
+    tl->mark = tl->v0 + (int64_t)(MAX(x0, LABEL_W) - LABEL_W) * cns + cns / 2;
+    tl->cursor = tl->v0 + (int64_t)(MAX(x1, LABEL_W) - LABEL_W) * cns + cns / 2;
+    update_under(p, a);
+    return mark_range(p, a, req);
+}
+
 static uint32_t timeline_current(struct pane *p, struct view *a)
 {
     return tl_of(p)->under;
@@ -864,6 +882,7 @@ const struct pane_ops timeline_pane_ops = {
     .draw = timeline_draw,
     .on_action = timeline_action,
     .on_click = timeline_click,
+    .on_drag = timeline_drag,
     .current_event = timeline_current,
     .describe = timeline_describe,
     .search = timeline_search,
