@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/interval.h"
+#include "core/base/wide.h"
 #include "core/base/source.h"
 #include "core/base/xalloc.h"
 #include "core/trace/export.h"
@@ -391,9 +392,9 @@ static void gpu_time(const struct trace *t, const uint8_t *keep, int64_t *kept, 
         const struct event *e = &t->ev.v[i];
         if (!evk_is_gpu(e->kind))
             continue;
-        *all += e->dur;
+        *all = wide_add_sat(*all, e->dur); /* untrusted durations: saturate */
         if (keep[i])
-            *kept += e->dur;
+            *kept = wide_add_sat(*kept, e->dur);
     }
 }
 
