@@ -209,7 +209,6 @@ static void gz_member_start(struct source *src)
     src->zs->crc_flag = ISAL_GZIP_NO_HDR; /* CRC-32 of the output; no wrapper */
     src->zflags = 0;
     src->zhcrc = 0;
-    src->zsize = 0;
     gz_enter(src, GZ_FIXED);
 }
 
@@ -361,7 +360,7 @@ static bool gz_wrapper(struct source *src, const char **bad, uint64_t *at, struc
         *at = src->in_done - 4;
         return false;
     }
-    if (le32(src->zfield + 4) != src->zsize) {
+    if (le32(src->zfield + 4) != src->zs->total_out) { /* both modulo 2^32 */
         *bad = "length error: the size in the member's trailer is not the size of its data";
         *at = src->in_done;
         return false;
@@ -411,7 +410,6 @@ static ssize_t read_gzip(struct source *src, uint8_t *buf, size_t cap, struct er
             size_t made = out_before - zs->avail_out;
             raw_consume(src, used);
             produced += made;
-            src->zsize += (uint32_t)made;
             more = used || made;
             if (r == ISAL_DECOMP_OK && zs->block_state == ISAL_BLOCK_FINISH) {
                 gz_data_end(src);

@@ -34,7 +34,6 @@ struct source {
     uint8_t zfield[10];       /* the header field or trailer being read */
     uint32_t zskip;           /* FEXTRA bytes left to skip */
     uint32_t zhcrc;           /* CRC-32 of the member's header so far */
-    uint32_t zsize;           /* the member's decoded size, modulo 2^32 */
     uint8_t *inbuf;           /* compressed input window */
     size_t inbuf_len, inbuf_pos;
     bool in_eof;               /* the raw input is exhausted */

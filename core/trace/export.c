@@ -940,37 +940,41 @@ static void copy_fault(struct errinfo *err, const struct errinfo *from)
         errinfo_set(err, st, from->file, from->has_offset ? (int64_t)from->offset : -1, "%s", msg);
 }
 
-ssize_t export_stream_read(struct export_stream *s, void *buf, size_t cap, struct errinfo *err)
+/* The next piece into s->cur (left empty at the document's end): written
+ * here when the stream has no thread, else taken from the writer's ring,
+ * waiting for it. False when the writing failed. */
+static bool take_piece(struct export_stream *s)
 {
-    if (s->pos == s->cur.len && !s->threaded) {
-        sb_free(&s->cur);
-        s->pos = 0;
+    if (!s->threaded) {
         if (!s->done && !s->failed) {
             s->done = !write_piece(s);
             s->failed = s->w.raw_failed;
             s->cur = s->w.buf;
             s->w.buf = (struct strbuf)STRBUF_INIT;
         }
-        if (s->failed) {
-            copy_fault(err, &s->err);
-            return -1;
-        }
-    } else if (s->pos == s->cur.len) {
+        return !s->failed;
+    }
+    pthread_mutex_lock(&s->lock);
+    while (!s->count && !s->done && !s->failed)
+        pthread_cond_wait(&s->changed, &s->lock);
+    if (s->count) {
+        s->cur = s->ring[s->head];
+        s->ring[s->head] = (struct strbuf)STRBUF_INIT;
+        s->head = (s->head + 1) % EXPORT_AHEAD;
+        s->count--;
+        pthread_cond_broadcast(&s->changed);
+    }
+    bool ok = s->cur.len || !s->failed;
+    pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
+ssize_t export_stream_read(struct export_stream *s, void *buf, size_t cap, struct errinfo *err)
+{
+    if (s->pos == s->cur.len) {
         sb_free(&s->cur);
         s->pos = 0;
-        pthread_mutex_lock(&s->lock);
-        while (!s->count && !s->done && !s->failed)
-            pthread_cond_wait(&s->changed, &s->lock);
-        if (s->count) {
-            s->cur = s->ring[s->head];
-            s->ring[s->head] = (struct strbuf)STRBUF_INIT;
-            s->head = (s->head + 1) % EXPORT_AHEAD;
-            s->count--;
-            pthread_cond_broadcast(&s->changed);
-        }
-        bool failed = !s->cur.len && s->failed;
-        pthread_mutex_unlock(&s->lock);
-        if (failed) {
+        if (!take_piece(s)) {
             copy_fault(err, &s->err);
             return -1;
         }
@@ -982,6 +986,18 @@ ssize_t export_stream_read(struct export_stream *s, void *buf, size_t cap, struc
         memcpy(buf, s->cur.s + s->pos, n);
     s->pos += n;
     return (ssize_t)n;
+}
+
+bool export_stream_fault(struct export_stream *s, struct errinfo *err)
+{
+    if (s->threaded)
+        pthread_mutex_lock(&s->lock);
+    bool failed = s->failed;
+    if (s->threaded)
+        pthread_mutex_unlock(&s->lock);
+    if (failed)
+        copy_fault(err, &s->err);
+    return failed;
 }
 
 void export_stream_close(struct export_stream *s)

@@ -79,6 +79,9 @@ struct export_stream *export_stream_open(const struct trace *t, const uint8_t *k
  * or -1 when the input cannot be read again for the texts kept as written
  * (err filled). */
 ssize_t export_stream_read(struct export_stream *s, void *buf, size_t cap, struct errinfo *err);
+/* Whether the writing failed (a kept text could not be read again): its
+ * fault, as export would tell it, into err. */
+bool export_stream_fault(struct export_stream *s, struct errinfo *err);
 void export_stream_close(struct export_stream *s);
 
 #endif

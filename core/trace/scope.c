@@ -282,7 +282,27 @@ static bool narrow(const struct trace *t, const struct export_sel *sel, uint8_t 
     return true;
 }
 
-bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, char *err)
+/* set = set ∩ the union of windows w[0..n) (set: a normalized VEC). */
+static void clip_to(ivals_t *set, const struct export_window *w, size_t n)
+{
+    struct ival *u = xmalloc((n + 1) * sizeof(*u));
+    for (size_t k = 0; k < n; k++)
+        u[k] = (struct ival){w[k].from, w[k].to};
+    size_t nu = ival_normalize(u, n);
+    struct ival *out = xmalloc((set->n + nu + 1) * sizeof(*out));
+    size_t m = ival_intersect(set->v, set->n, u, nu, out);
+    set->n = 0;
+    for (size_t k = 0; k < m; k++)
+        VEC_PUSH(set, out[k]);
+    free(out);
+    free(u);
+}
+
+/* scope_select, and, when cover is not NULL, cover (a normalized set, the
+ * trace's span on entry) clipped to each window part of the scope (its
+ * steps, its window, its iterations): the time they cover together. */
+static bool select_scope(const struct trace *t, const struct scope *s, uint8_t *keep, char *err,
+                         ivals_t *cover)
 {
     err[0] = '\0';
     memset(keep, 1, t->ev.n);
@@ -301,6 +321,8 @@ bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, c
         if (ok) {
             struct export_sel sel = {.kind = EXPORT_WINDOWS, .windows = w, .nwindows = nw};
             ok = narrow(t, &sel, keep, tmp, err);
+            if (cover)
+                clip_to(cover, w, nw);
         }
         free(w);
         free(steps);
@@ -309,6 +331,8 @@ bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, c
         struct export_sel sel = {.kind = EXPORT_WINDOW};
         ok = edge_time(t, &s->from, &sel.from, err) && edge_time(t, &s->to, &sel.to, err);
         ok = ok && narrow(t, &sel, keep, tmp, err);
+        if (ok && cover)
+            clip_to(cover, &(struct export_window){sel.from, sel.to}, 1);
     }
     if (ok && s->match) {
         struct export_sel sel = {.kind = EXPORT_MATCH, .regex = s->match};
@@ -322,6 +346,8 @@ bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, c
             struct export_sel sel = {
                 .kind = EXPORT_WINDOWS, .windows = s->iter_windows, .nwindows = s->n_iter_windows};
             ok = narrow(t, &sel, keep, tmp, err);
+            if (cover)
+                clip_to(cover, s->iter_windows, s->n_iter_windows);
         }
     }
     free(tmp);
@@ -337,51 +363,9 @@ bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, c
     return true;
 }
 
-/* set = set ∩ the union of windows w[0..n) (set: a normalized VEC). */
-static void clip_to(ivals_t *set, const struct export_window *w, size_t n)
+bool scope_select(const struct trace *t, const struct scope *s, uint8_t *keep, char *err)
 {
-    struct ival *u = xmalloc((n + 1) * sizeof(*u));
-    for (size_t k = 0; k < n; k++)
-        u[k] = (struct ival){w[k].from, w[k].to};
-    size_t nu = ival_normalize(u, n);
-    struct ival *out = xmalloc((set->n + nu + 1) * sizeof(*out));
-    size_t m = ival_intersect(set->v, set->n, u, nu, out);
-    set->n = 0;
-    for (size_t k = 0; k < m; k++)
-        VEC_PUSH(set, out[k]);
-    free(out);
-    free(u);
-}
-
-/* The time the scope's windows cover within the trace's span (its steps,
- * its window and its iterations, each a union of windows, all of them
- * intersected): how much of the span it is. False for a scope of matches
- * alone, which has no window: its share is the span its events cover. */
-static bool scope_time(const struct trace *t, const struct scope *s, int64_t *ns)
-{
-    if (!s->nsteps && !s->skip_steps && !s->window && !s->iteration)
-        return false;
-    ivals_t set = {0};
-    VEC_PUSH(&set, ((struct ival){t->t_start, t->t_end}));
-    char err[256];
-    if (s->nsteps || s->skip_steps) {
-        struct trace_step *steps;
-        size_t nsteps = steps_list(t, &steps);
-        struct export_window *w = NULL;
-        size_t nw = 0;
-        if (step_windows(s, steps, nsteps, &w, &nw, err))
-            clip_to(&set, w, nw);
-        free(w);
-        free(steps);
-    }
-    struct export_window win;
-    if (s->window && edge_time(t, &s->from, &win.from, err) && edge_time(t, &s->to, &win.to, err))
-        clip_to(&set, &win, 1);
-    if (s->iteration)
-        clip_to(&set, s->iter_windows, s->n_iter_windows);
-    *ns = ival_length(set.v, set.n);
-    VEC_FREE(&set);
-    return true;
+    return select_scope(t, s, keep, err, NULL);
 }
 
 /* GPU work time (the sum of its durations) of the kept events, and of all. */
@@ -408,7 +392,7 @@ static void put_share(struct strbuf *out, int64_t part, int64_t whole, const cha
 struct whole {
     int64_t t_start, t_end;
     bool windowed;   /* the scope has windows: */
-    int64_t time_ns; /* the time they cover (scope_time) */
+    int64_t time_ns; /* the time they cover together */
     size_t nev;
     int64_t gpu_kept, gpu_all; /* GPU work time in the scope, in all */
 };
@@ -424,33 +408,28 @@ static enum scope_result scope_pick(const struct trace *t, const struct scope *s
         return SCOPE_EMPTY;
     }
     *keep = xmalloc(t->ev.n + 1);
-    if (!scope_select(t, s, *keep, msg)) {
+    ivals_t cover = {0};
+    VEC_PUSH(&cover, ((struct ival){t->t_start, t->t_end}));
+    if (!select_scope(t, s, *keep, msg, &cover)) {
+        VEC_FREE(&cover);
         free(*keep);
         *keep = NULL;
         return SCOPE_EMPTY;
     }
     *w = (struct whole){.t_start = t->t_start, .t_end = t->t_end, .nev = t->ev.n};
     gpu_time(t, *keep, &w->gpu_kept, &w->gpu_all);
-    w->windowed = scope_time(t, s, &w->time_ns);
+    /* A scope of matches alone has no window: its share of the span is the
+     * span its events cover. */
+    w->windowed = s->nsteps || s->skip_steps || s->window || s->iteration;
+    w->time_ns = ival_length(cover.v, cover.n);
+    VEC_FREE(&cover);
     return SCOPE_OK;
 }
 
-/* The loader's input: export's document of the scope, written as it is
- * read. A kept text that cannot be read again is told in raw_err (the
- * caller's), as export would tell it, and ends the input. */
-struct scope_pull {
-    struct export_stream *doc;
-    struct errinfo *raw_err;
-};
-
-static ssize_t scope_pull(void *ud, void *buf, size_t cap, struct errinfo *err)
+/* The loader's input: export's document of the scope, as it is written. */
+static ssize_t scope_pull(void *doc, void *buf, size_t cap, struct errinfo *err)
 {
-    struct scope_pull *p = ud;
-    ssize_t n = export_stream_read(p->doc, buf, cap, p->raw_err);
-    if (n < 0)
-        errinfo_set(err, p->raw_err->status ? p->raw_err->status : ST_IO, p->raw_err->file, -1,
-                    "%s", p->raw_err->msg ? p->raw_err->msg : "cannot read the trace again");
-    return n;
+    return export_stream_read(doc, buf, cap, err);
 }
 
 /* Load the kept events of t as the scoped trace: export's document, read
@@ -464,15 +443,17 @@ static enum scope_result scope_read(const struct trace *t, const uint8_t *keep,
     struct load_opts o = {.threads = lo ? lo->threads : 0,
                           .link_require_flow = lo && lo->link_require_flow,
                           .cancel = lo ? lo->cancel : NULL};
-    struct scope_pull pull = {export_stream_open(t, keep), err};
+    struct export_stream *doc = export_stream_open(t, keep);
     struct source src;
-    source_open_pull(&src, t->path, scope_pull, &pull);
+    source_open_pull(&src, t->path, scope_pull, doc);
     struct trace *sub = NULL;
     struct errinfo lerr = {0};
     enum status st = trace_load_source(&src, &o, &sub, &lerr);
     source_close(&src);
-    export_stream_close(pull.doc);
-    if (err->status != ST_OK) { /* the input could not be read again */
+    /* A kept text the input no longer holds: told as export tells it. */
+    bool unreadable = export_stream_fault(doc, err);
+    export_stream_close(doc);
+    if (unreadable) {
         errinfo_clear(&lerr);
         trace_free(sub);
         return SCOPE_IO;
