@@ -755,6 +755,13 @@ static unsigned timeline_action(struct pane *p, struct view *a, enum action act,
     }
 }
 
+/* The time at the middle of screen column x (x >= LABEL_W). */
+static int64_t col_time(struct pane *p, int x)
+{
+    int64_t cns = col_ns(p);
+    return tl_of(p)->v0 + (int64_t)(x - LABEL_W) * cns + cns / 2;
+}
+
 static unsigned timeline_click(struct pane *p, struct view *a, int y, int x, bool dbl,
                                struct pane_request *req)
 {
@@ -763,7 +770,7 @@ static unsigned timeline_click(struct pane *p, struct view *a, int y, int x, boo
     if (y >= 1 && y < p->r.h - 1 && li < tl->nlanes)
         tl->lane = li;
     if (x >= LABEL_W)
-        tl->cursor = tl->v0 + (int64_t)(x - LABEL_W) * col_ns(p) + col_ns(p) / 2;
+        tl->cursor = col_time(p, x);
     update_under(p, a);
     if (tl->under != IDX_NONE)
         return select_in_tree(p, a, req);
@@ -778,12 +785,11 @@ static unsigned timeline_drag(struct pane *p, struct view *a, int y0, int x0, in
     (void)y0;
     (void)y1;
     struct tl_pane *tl = tl_of(p);
-    int64_t cns = col_ns(p);
     if (x0 < LABEL_W && x1 < LABEL_W)
         return R_NONE;
     tl->marking = true;
-    tl->mark = tl->v0 + (int64_t)(MAX(x0, LABEL_W) - LABEL_W) * cns + cns / 2;
-    tl->cursor = tl->v0 + (int64_t)(MAX(x1, LABEL_W) - LABEL_W) * cns + cns / 2;
+    tl->mark = col_time(p, MAX(x0, LABEL_W));
+    tl->cursor = col_time(p, MAX(x1, LABEL_W));
     update_under(p, a);
     return mark_range(p, a, req);
 }
