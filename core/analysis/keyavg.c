@@ -100,17 +100,6 @@ struct kagg {
     bool gpu;        /* a kernel row */
 };
 
-struct inst {
-    uint32_t agg, ev;
-};
-
-static inline bool inst_less(const struct inst *a, const struct inst *b)
-{
-    return a->agg < b->agg || (a->agg == b->agg && a->ev < b->ev);
-}
-
-SORT_DEFINE(inst_sort, struct inst, inst_less)
-
 struct ts_key {
     int64_t ts;
     uint32_t ev, agg;
@@ -287,7 +276,6 @@ struct kbuild {
     uint32_t *group; /* row event -> its aggregate, IDX_NONE for others */
     struct above up;
     VEC(struct kagg) aggs;
-    VEC(struct inst) insts; /* (aggregate, event), one per row event */
     bool any_shapes, any_stack, any_dev, any_mem, any_flops;
     __int128 total_self_cpu, total_self_dev;
     int colmap[KA__N]; /* KA_* -> table column, -1 when left out */
@@ -351,7 +339,6 @@ static void group_events(struct kbuild *b)
         b->any_shapes |= shapes != 0;
         b->any_stack |= g->stack != NULL;
         b->group[i] = a;
-        VEC_PUSH(&b->insts, ((struct inst){a, i}));
     }
     hmap_free(&by_key);
     sb_free(&sk);
@@ -379,35 +366,75 @@ static void subtract_child_cpu(struct kbuild *b)
         for (uint32_t k_ = (t)->rows.v[r_].order ? (t)->rows.v[r_].nevents : 0, i;                 \
              k_ && ((i = (t)->rows.v[r_].order[k_ - 1]), 1); k_--)
 
+/* GPU time at or below each event: 64 bits each when the trace's GPU time
+ * fits in 64 bits, as it does but in made-up traces, else 128 as the
+ * totals are. */
+struct dev_sums {
+    int64_t *narrow;
+    __int128 *wide;
+};
+
+static __int128 dev_sum_get(const struct dev_sums *s, uint32_t i)
+{
+    return s->wide ? s->wide[i] : s->narrow[i];
+}
+
+static void dev_sum_add(struct dev_sums *s, uint32_t i, __int128 v)
+{
+    if (s->wide)
+        s->wide[i] += v;
+    else
+        s->narrow[i] += (int64_t)v;
+}
+
+/* The op owning the launch of GPU event i, IDX_NONE. */
+static uint32_t launching_op(const struct kbuild *b, uint32_t i)
+{
+    const struct trace *t = b->t;
+    const struct event *e = &t->ev.v[i];
+    if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
+        return IDX_NONE;
+    uint32_t launch = t->gpus.v[e->aux].launch;
+    return launch != IDX_NONE ? b->up.op[launch] : IDX_NONE;
+}
+
 /* Device time: self for the op owning the launch, total for it and every
  * row event above it. */
 static void add_device_time(struct kbuild *b)
 {
     const struct trace *t = b->t;
-    /* GPU time at or below each event, in 128 bits as the totals are. */
-    __int128 *sum = xcalloc(t->ev.n + 1, sizeof(__int128));
+    __int128 all = 0;
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (launching_op(b, i) != IDX_NONE)
+            all += t->ev.v[i].dur;
+    if (!all)
+        return;
+    struct dev_sums sum = {0};
+    if (all > INT64_MAX)
+        sum.wide = xcalloc(t->ev.n + 1, sizeof(*sum.wide));
+    else
+        sum.narrow = xcalloc(t->ev.n + 1, sizeof(*sum.narrow));
     for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
-            continue;
-        uint32_t launch = t->gpus.v[e->aux].launch;
-        uint32_t op = launch != IDX_NONE ? b->up.op[launch] : IDX_NONE;
+        uint32_t op = launching_op(b, i);
         if (op == IDX_NONE)
             continue;
+        const struct event *e = &t->ev.v[i];
         if (b->group[op] != IDX_NONE)
             b->aggs.v[b->group[op]].self_dev += e->dur;
-        sum[op] += e->dur;
+        dev_sum_add(&sum, op, e->dur);
     }
     FOR_EACH_BOTTOM_UP(t, i)
     {
-        if (!sum[i])
+        __int128 v = dev_sum_get(&sum, i);
+        if (!v)
             continue;
         if (b->group[i] != IDX_NONE)
-            b->aggs.v[b->group[i]].dev_total += sum[i];
+            b->aggs.v[b->group[i]].dev_total += v;
         if (b->up.row_parent[i] != IDX_NONE)
-            sum[b->up.row_parent[i]] += sum[i];
+            dev_sum_add(&sum, b->up.row_parent[i], v);
     }
-    free(sum);
+    free(sum.narrow);
+    free(sum.wide);
 }
 
 /* A Bytes value: any integer up to 2^64, or a number of less than 2^100. */
@@ -676,22 +703,21 @@ static uint32_t *fill_rows(const struct kbuild *b, struct table *tab, double flo
     return row_of;
 }
 
-/* Instances by table row; rows left out by top_level_only have none. */
-static void set_instances(struct kbuild *b, struct table *tab, const uint32_t *row_of)
+/* Instances by table row, each row's in event order; rows left out by
+ * top_level_only have none. */
+static void set_instances(const struct kbuild *b, struct table *tab, const uint32_t *row_of)
 {
-    for (size_t k = 0; k < b->insts.n; k++)
-        b->insts.v[k].agg = row_of[b->insts.v[k].agg];
-    inst_sort(b->insts.v, b->insts.n);
-    while (b->insts.n && b->insts.v[b->insts.n - 1].agg == IDX_NONE)
-        b->insts.n--;
-    uint32_t *first = xcalloc(tab->nrows + 1, sizeof(uint32_t));
-    uint32_t *list = xmalloc((b->insts.n + 1) * sizeof(uint32_t));
-    for (size_t k = 0; k < b->insts.n; k++) {
-        first[b->insts.v[k].agg + 1]++;
-        list[k] = b->insts.v[k].ev;
-    }
+    const struct trace *t = b->t;
+    uint32_t *first = xcalloc(tab->nrows + 2, sizeof(uint32_t));
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (b->group[i] != IDX_NONE && row_of[b->group[i]] != IDX_NONE)
+            first[row_of[b->group[i]] + 2]++;
     for (size_t r = 0; r < tab->nrows; r++)
-        first[r + 1] += first[r];
+        first[r + 2] += first[r + 1];
+    uint32_t *list = xmalloc(((size_t)first[tab->nrows + 1] + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < t->ev.n; i++)
+        if (b->group[i] != IDX_NONE && row_of[b->group[i]] != IDX_NONE)
+            list[first[row_of[b->group[i]] + 1]++] = i;
     table_set_instances(tab, first, list);
 }
 
@@ -726,7 +752,6 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
     subtract_child_cpu(&b);
     add_device_time(&b);
     add_memory(&b);
-    free(b.group);
     finish_totals(&b);
 
     const char *flops_prefix;
@@ -736,10 +761,10 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
     above_free(&b.up);
     set_instances(&b, tab, row_of);
     free(row_of);
+    free(b.group);
     for (size_t a = 0; a < b.aggs.n; a++)
         free(b.aggs.v[a].stack);
     VEC_FREE(&b.aggs);
-    VEC_FREE(&b.insts);
 
     if (!per_event)
         sort_by_total(&b, tab);

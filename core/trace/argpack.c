@@ -224,6 +224,32 @@ bool argpack_val_int(const struct trace *t, const struct argval *a, int64_t *out
     return true;
 }
 
+bool argpack_id_text(const char *s, uint64_t *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end || errno)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool argpack_val_id(const struct trace *t, const struct argval *a, uint64_t *out)
+{
+    if (a->type == ARG_INT && a->v.i >= 0) {
+        *out = (uint64_t)a->v.i;
+        return true;
+    }
+    if (a->type == ARG_UINT) {
+        *out = a->v.u;
+        return true;
+    }
+    return a->type == ARG_STR && argpack_id_text(trace_str(t, a->v.s), out);
+}
+
 static void put_double(struct strbuf *sb, double d)
 {
     if (!isfinite(d)) {

@@ -67,6 +67,11 @@ bool argpack_valid(const struct trace *t, uint32_t ev);
  * "0x0" or "2560"); false when it has none. */
 bool argpack_val_number(const struct trace *t, const struct argval *a, double *out);
 bool argpack_val_int(const struct trace *t, const struct argval *a, int64_t *out);
+/* An id (correlation, Python id, ...): a non-negative int, or a string of
+ * one number in any base strtoull reads ("0x1f", "2560"); false otherwise. */
+bool argpack_val_id(const struct trace *t, const struct argval *a, uint64_t *out);
+/* The string rule of argpack_val_id, for text not yet in a trace. */
+bool argpack_id_text(const char *s, uint64_t *out);
 /* Append the value as JSON text (ARG_VALUE: compact, as ARG_JSON). */
 void argpack_val_put_json(struct strbuf *sb, const struct trace *t, const struct argval *a);
 /* Append the value as display text (strings without quotes). */

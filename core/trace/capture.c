@@ -235,8 +235,9 @@ static uint32_t copy_event(struct merger *m, const struct trace *c, uint32_t ev,
         *VEC_ADD(&t->ops) = o;
         ne.aux = (uint32_t)t->ops.n - 1;
     } else if (ce->kind == EVK_PYTHON && ce->aux != IDX_NONE) {
-        /* Python ids would collide with the replay's: the copy nests by time. */
-        *VEC_ADD(&t->pys) = (struct py_info){UINT64_MAX, UINT64_MAX, IDX_NONE};
+        /* Python ids would collide with the replay's: the copy nests by
+         * time (tree.c links no captured frame by its ids). */
+        *VEC_ADD(&t->pys) = (struct py_info){IDX_NONE};
         ne.aux = (uint32_t)t->pys.n - 1;
     } else if (evk_is_launch(ce->kind)) {
         *VEC_ADD(&t->launches) = (struct launch_info){m->next_corr++, 0, 0, 0};

@@ -291,16 +291,7 @@ static bool arg_u64(const struct argval *a, const cJSON *item, uint64_t *out)
         *out = a->v.u;
         return true;
     }
-    if (a->type == ARG_STR && item->valuestring && item->valuestring[0]) {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(item->valuestring, &end, 0);
-        if (!*end && !errno) {
-            *out = v;
-            return true;
-        }
-    }
-    return false;
+    return a->type == ARG_STR && argpack_id_text(item->valuestring, out);
 }
 
 static bool arg_i64(const struct argval *a, const cJSON *item, int64_t *out)
@@ -457,9 +448,9 @@ static enum ev_kind worker_kind(struct worker *w, uint32_t cat_id, const char *c
 
 /* Hot fields gathered from one event's args. */
 struct hot {
-    bool has_corr, has_ext, has_seq, has_py_id, has_py_parent;
+    bool has_corr, has_ext, has_seq;
     bool has_stream, has_device, has_coll;
-    uint64_t corr, ext, py_id, py_parent;
+    uint64_t corr, ext;
     int64_t seq, stream, device;
     uint32_t dims, types, strides, concrete;
     struct coll_info coll;
@@ -468,7 +459,6 @@ struct hot {
 static void hot_init(struct hot *h)
 {
     memset(h, 0, sizeof(*h));
-    h->py_parent = UINT64_MAX;
     h->coll = (struct coll_info){0, 0, 0, 0, 0, -1, -1, -1};
 }
 
@@ -485,12 +475,6 @@ static void note_hot(struct hot *h, uint32_t key, const struct argval *a, const 
         break;
     case KEY_SEQ:
         h->has_seq = arg_i64(a, item, &h->seq);
-        break;
-    case KEY_PY_ID:
-        h->has_py_id = arg_u64(a, item, &h->py_id);
-        break;
-    case KEY_PY_PARENT:
-        h->has_py_parent = arg_u64(a, item, &h->py_parent);
         break;
     case KEY_STREAM:
         h->has_stream = arg_i64(a, item, &h->stream);
@@ -811,8 +795,6 @@ static uint32_t add_aux(enum ev_kind kind, const struct hot *h, const char *name
     }
     case EVK_PYTHON: {
         struct py_info *p = VEC_ADD(&out->pys);
-        p->id = h->has_py_id ? h->py_id : UINT64_MAX;
-        p->parent_id = h->has_py_parent ? h->py_parent : UINT64_MAX;
         p->py_parent = IDX_NONE;
         if (strncmp(name, "nn.Module: ", 11) == 0)
             *flags |= EVF_MODULE;

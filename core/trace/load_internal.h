@@ -16,7 +16,9 @@
 
 #define LOAD_MSG_BAD_UTF8 "invalid UTF-8 in a string (shown as U+FFFD); expected UTF-8 text"
 
-/* Arg keys interned first, so their strtab ids are these constants. */
+/* Arg keys interned first, so their strtab ids are these constants. The
+ * Python ids are read by the index (tree.c), not here; they stay in the
+ * list so that every trace's first ids stay the same. */
 /* clang-format off */
 #define HOT_KEY_INFO(_)                                                        \
     _(KEY_CORRELATION,   "correlation")                                        \

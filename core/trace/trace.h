@@ -141,10 +141,10 @@ struct op_info {
     uint32_t coll;            /* index into trace.colls, IDX_NONE */
 };
 
-/* Side table of EVK_PYTHON events. */
+/* Side table of EVK_PYTHON events. Their "Python id" and "Python parent
+ * id" are read from the args where the parents are linked (tree.c): a
+ * frame keeps only what that link found. */
 struct py_info {
-    uint64_t id;        /* "Python id", UINT64_MAX = none */
-    uint64_t parent_id; /* "Python parent id", UINT64_MAX = null */
     uint32_t py_parent; /* event of the parent frame (any thread), IDX_NONE */
 };
 

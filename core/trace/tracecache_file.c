@@ -56,7 +56,7 @@
 #include "core/trace/tracecache_internal.h"
 
 #define TC_MAGIC "TTCACHE\n"
-#define TC_VERSION 1u
+#define TC_VERSION 2u
 #define TC_BYTE_ORDER 0x01020304u
 #define TC_ALIGN 8u
 
@@ -66,7 +66,7 @@ _Static_assert(sizeof(struct event) == 56, "struct event changed: bump TC_VERSIO
 _Static_assert(sizeof(struct row) == 88, "struct row changed: bump TC_VERSION");
 _Static_assert(sizeof(struct flow) == 40, "struct flow changed: bump TC_VERSION");
 _Static_assert(sizeof(struct op_info) == 32, "struct op_info changed: bump TC_VERSION");
-_Static_assert(sizeof(struct py_info) == 24, "struct py_info changed: bump TC_VERSION");
+_Static_assert(sizeof(struct py_info) == 4, "struct py_info changed: bump TC_VERSION");
 _Static_assert(sizeof(struct launch_info) == 24, "struct launch_info changed: bump TC_VERSION");
 _Static_assert(sizeof(struct gpu_info) == 40, "struct gpu_info changed: bump TC_VERSION");
 _Static_assert(sizeof(struct coll_info) == 40, "struct coll_info changed: bump TC_VERSION");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base/sort.h"
+#include "core/trace/argpack.h"
 #include "core/trace/devkind.h"
 #include "core/trace/tree.h"
 #include "core/trace/opname.h"
@@ -16,22 +17,21 @@
  * than the steps it would take over. */
 #define TREE_PARALLEL_MIN_EVENTS 65536
 
-struct order_key {
-    int64_t ts;
-    int64_t neg_dur; /* longer first on equal starts */
-    uint32_t idx;    /* file order last */
-};
-
-static inline bool order_less(const struct order_key *a, const struct order_key *b)
+/* A row's order: start, longer first on equal starts, then file order. The
+ * sort moves the row's event indices and reads the events they name, so
+ * that it needs no scratch beyond the indices' own (a key array per event
+ * would be the largest allocation of a load). */
+static inline bool order_less(const struct event *ev, const uint32_t *a, const uint32_t *b)
 {
-    if (a->ts != b->ts)
-        return a->ts < b->ts;
-    if (a->neg_dur != b->neg_dur)
-        return a->neg_dur < b->neg_dur;
-    return a->idx < b->idx;
+    const struct event *x = &ev[*a], *y = &ev[*b];
+    if (x->ts != y->ts)
+        return x->ts < y->ts;
+    if (x->dur != y->dur)
+        return x->dur > y->dur;
+    return *a < *b;
 }
 
-SORT_DEFINE(order_sort, struct order_key, order_less)
+SORT_DEFINE_CTX(order_sort, uint32_t, struct event, order_less)
 
 /* ------------------------------------------------------------------------ */
 /* Per-row order and nesting                                                */
@@ -52,25 +52,10 @@ static void build_row_orders(struct trace *t)
     }
     free(fill);
 
-    size_t cap = 0;
-    struct order_key *keys = NULL;
     for (uint32_t r = 0; r < t->rows.n; r++) {
         struct row *row = &t->rows.v[r];
-        if (row->nevents < 2)
-            continue;
-        if (row->nevents > cap) {
-            cap = row->nevents;
-            keys = xreallocarray(keys, cap, sizeof(*keys));
-        }
-        for (uint32_t k = 0; k < row->nevents; k++) {
-            const struct event *e = &t->ev.v[row->order[k]];
-            keys[k] = (struct order_key){e->ts, -e->dur, row->order[k]};
-        }
-        order_sort(keys, row->nevents);
-        for (uint32_t k = 0; k < row->nevents; k++)
-            row->order[k] = keys[k].idx;
+        order_sort(row->order, row->nevents, t->ev.v);
     }
-    free(keys);
 }
 
 /* Rows of PyTorch's legacy profiler (pid "CPU functions"): PyTorch nests
@@ -83,7 +68,14 @@ static int64_t row_overhang_ns(const struct trace *t, const struct row *row)
     return TREE_OVERHANG_NS;
 }
 
-static void nest_row(struct trace *t, struct row *row, uint32_t *stack, uint32_t *last_child)
+/* The open spans of a row being nested, innermost last, each with its last
+ * child so far: only a span on the stack takes children. */
+struct nest_frame {
+    uint32_t ev, last_child;
+};
+typedef VEC(struct nest_frame) nest_stack_t;
+
+static void nest_row(struct trace *t, struct row *row, nest_stack_t *stack)
 {
     size_t depth = 0;
     const int64_t overhang_ns = row_overhang_ns(t, row);
@@ -94,16 +86,16 @@ static void nest_row(struct trace *t, struct row *row, uint32_t *stack, uint32_t
         if (e->kind == EVK_INSTANT) {
             /* Instants ([memory] and others) get the innermost span around
              * them as parent, but are no one's child in the tree. */
-            while (depth && e->ts >= ev_end(&t->ev.v[stack[depth - 1]]))
+            while (depth && e->ts >= ev_end(&t->ev.v[stack->v[depth - 1].ev]))
                 depth--;
-            e->parent = depth ? stack[depth - 1] : IDX_NONE;
+            e->parent = depth ? stack->v[depth - 1].ev : IDX_NONE;
             continue;
         }
         if (!evk_is_host_span(e->kind) || e->ph != 'X')
             continue;
         int64_t end = ev_end(e);
         while (depth) {
-            const struct event *top = &t->ev.v[stack[depth - 1]];
+            const struct event *top = &t->ev.v[stack->v[depth - 1].ev];
             int64_t top_end = ev_end(top);
             if (e->ts >= top_end) {
                 depth--;
@@ -119,66 +111,146 @@ static void nest_row(struct trace *t, struct row *row, uint32_t *stack, uint32_t
             e->flags |= EVF_SIBLING;
             depth--;
         }
-        uint32_t parent = depth ? stack[depth - 1] : IDX_NONE;
-        e->parent = parent;
-        if (parent == IDX_NONE) {
+        if (!depth) {
+            e->parent = IDX_NONE;
             if (last_root == IDX_NONE)
                 row->first_root = i;
             else
                 t->ev.v[last_root].next_sibling = i;
             last_root = i;
         } else {
-            struct event *p = &t->ev.v[parent];
-            if (p->first_child == IDX_NONE)
-                p->first_child = i;
+            struct nest_frame *top = &stack->v[depth - 1];
+            e->parent = top->ev;
+            if (top->last_child == IDX_NONE)
+                t->ev.v[top->ev].first_child = i;
             else
-                t->ev.v[last_child[parent]].next_sibling = i;
-            last_child[parent] = i;
+                t->ev.v[top->last_child].next_sibling = i;
+            top->last_child = i;
         }
-        stack[depth++] = i;
+        stack->n = depth;
+        *VEC_ADD(stack) = (struct nest_frame){i, IDX_NONE};
+        depth++;
     }
 }
 
 static void build_nesting(struct trace *t)
 {
-    uint32_t *stack = xmalloc((t->ev.n + 1) * sizeof(*stack));
-    uint32_t *last_child = xmalloc((t->ev.n + 1) * sizeof(*last_child));
+    nest_stack_t stack = {0};
     for (uint32_t r = 0; r < t->rows.n; r++) {
         struct row *row = &t->rows.v[r];
         row->first_root = IDX_NONE;
         if (row->cls == ROW_HOST)
-            nest_row(t, row, stack, last_child);
+            nest_row(t, row, &stack);
     }
-    free(stack);
-    free(last_child);
+    VEC_FREE(&stack);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Links                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* The "Python id" and "Python parent id" of a frame, from its args (the
+ * last of a repeated key, as everywhere args are read into fields).
+ * Captured copies have none: their ids would collide with the replay's. */
+struct py_ids {
+    uint32_t key_id, key_parent; /* strtab ids of the keys, IDX_NONE if absent */
+};
+
+static void py_ids_of(const struct trace *t, const struct py_ids *k, uint32_t ev, uint64_t *id,
+                      uint64_t *parent)
+{
+    *id = *parent = UINT64_MAX;
+    if (t->ev.v[ev].flags & EVF_CAPTURED)
+        return;
+    struct argiter it;
+    struct argval a;
+    argpack_iter_init(&it, t, ev);
+    while (argpack_iter_next(&it, &a)) {
+        uint64_t *out = a.key == k->key_id ? id : a.key == k->key_parent ? parent : NULL;
+        if (out && !argpack_val_id(t, &a, out))
+            *out = UINT64_MAX;
+    }
+}
+
+/* Python ids are numbered from 0 by the profiler: a table indexed by id
+ * when they are that dense, a hash map otherwise. */
+struct py_index {
+    uint64_t lo;
+    uint32_t *at; /* dense: event of id lo + k, IDX_NONE */
+    size_t n;
+    struct hmap map; /* sparse */
+};
+
+static uint32_t py_index_put_first(struct py_index *x, uint64_t id, uint32_t ev)
+{
+    if (!x->at)
+        return hmap_put_first(&x->map, id, ev);
+    uint32_t *slot = &x->at[id - x->lo];
+    if (*slot == IDX_NONE)
+        *slot = ev;
+    return *slot;
+}
+
+static uint32_t py_index_get(const struct py_index *x, uint64_t id)
+{
+    if (!x->at)
+        return hmap_get(&x->map, id);
+    return id >= x->lo && id - x->lo < x->n ? x->at[id - x->lo] : IDX_NONE;
+}
+
 static void link_python(struct trace *t)
 {
     if (!t->pys.n)
         return;
-    struct hmap ids;
-    hmap_init(&ids, t->pys.n);
+    const struct py_ids keys = {strtab_find(&t->strs, "Python id", 9),
+                                strtab_find(&t->strs, "Python parent id", 16)};
+    if (keys.key_id == IDX_NONE)
+        return;
+    uint64_t lo = UINT64_MAX, hi = 0, count = 0;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
-        if (e->kind == EVK_PYTHON && e->aux != IDX_NONE && t->pys.v[e->aux].id != UINT64_MAX)
-            hmap_put_first(&ids, t->pys.v[e->aux].id, i);
+        if (e->kind != EVK_PYTHON || e->aux == IDX_NONE)
+            continue;
+        uint64_t id, parent;
+        py_ids_of(t, &keys, i, &id, &parent);
+        if (id == UINT64_MAX)
+            continue;
+        lo = id < lo ? id : lo;
+        hi = id > hi ? id : hi;
+        count++;
+    }
+    if (!count)
+        return;
+    struct py_index x = {.lo = lo};
+    if (hi - lo < 2 * count + 1024) {
+        x.n = (size_t)(hi - lo) + 1;
+        x.at = xmalloc(x.n * sizeof(*x.at));
+        memset(x.at, 0xff, x.n * sizeof(*x.at));
+    } else {
+        hmap_init(&x.map, count);
     }
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
         if (e->kind != EVK_PYTHON || e->aux == IDX_NONE)
             continue;
-        struct py_info *p = &t->pys.v[e->aux];
-        if (p->parent_id != UINT64_MAX) {
-            uint32_t parent = hmap_get(&ids, p->parent_id);
-            p->py_parent = parent != i ? parent : IDX_NONE;
+        uint64_t id, parent;
+        py_ids_of(t, &keys, i, &id, &parent);
+        if (id != UINT64_MAX)
+            py_index_put_first(&x, id, i);
+    }
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        const struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_PYTHON || e->aux == IDX_NONE)
+            continue;
+        uint64_t id, parent;
+        py_ids_of(t, &keys, i, &id, &parent);
+        if (parent != UINT64_MAX) {
+            uint32_t p = py_index_get(&x, parent);
+            t->pys.v[e->aux].py_parent = p != i ? p : IDX_NONE;
         }
     }
-    hmap_free(&ids);
+    free(x.at);
+    hmap_free(&x.map);
 }
 
 bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc)

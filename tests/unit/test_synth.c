@@ -327,6 +327,15 @@ static void t_mangled(void **state)
 /* Python frames                                                            */
 /* ------------------------------------------------------------------------ */
 
+/* A frame's id arg ("Python id", "Python parent id"), UINT64_MAX when it
+ * has none or it is null. */
+static uint64_t py_arg_id(const struct trace *t, uint32_t ev, const char *key)
+{
+    struct argval a;
+    uint64_t id;
+    return argpack_find(t, ev, key, &a) && argpack_val_id(t, &a, &id) ? id : UINT64_MAX;
+}
+
 static void t_python(void **state)
 {
     (void)state;
@@ -342,10 +351,10 @@ static void t_python(void **state)
                 continue;
             frames++;
             const struct py_info *p = ev_py(t, i);
-            assert_true(p->id != UINT64_MAX);
+            assert_true(py_arg_id(t, i, "Python id") != UINT64_MAX);
             if (e->flags & EVF_MODULE)
                 modules++;
-            if (p->parent_id == UINT64_MAX) {
+            if (py_arg_id(t, i, "Python parent id") == UINT64_MAX) {
                 roots++;
                 assert_int_equal(p->py_parent, IDX_NONE);
                 if (strcmp(ev_name(t, i), "threading.py(1032): _bootstrap") == 0) {
@@ -357,7 +366,8 @@ static void t_python(void **state)
             assert_int_not_equal(p->py_parent, IDX_NONE);
             const struct event *pe = trace_ev(t, p->py_parent);
             assert_int_equal(pe->kind, EVK_PYTHON);
-            assert_int_equal(ev_py(t, p->py_parent)->id, p->parent_id);
+            assert_int_equal(py_arg_id(t, p->py_parent, "Python id"),
+                             py_arg_id(t, i, "Python parent id"));
             assert_true(pe->ts <= e->ts && ev_end(e) <= ev_end(pe));
             if (pe->row != e->row) {
                 cross++;
