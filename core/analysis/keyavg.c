@@ -29,43 +29,9 @@ static bool is_host_row_event(const struct event *e)
     return is_row_event(e) && !evk_is_gpu(e->kind);
 }
 
-/* What every event has above it, found in one pass over each host row's
- * events in start order (a parent comes before its children there), so
- * that nothing walks up a deep tree once per event. */
-struct above {
-    uint32_t *row_parent; /* nearest enclosing host row event, Python frames
-                             and others passed over; IDX_NONE */
-    uint32_t *op;         /* nearest enclosing op (cpu_op or annotation) */
-};
-
 static bool is_op(const struct event *e)
 {
     return e->kind == EVK_CPU_OP || e->kind == EVK_ANNOTATION;
-}
-
-static void above_init(struct above *a, const struct trace *t)
-{
-    a->row_parent = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
-    a->op = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
-    memset(a->row_parent, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
-    memset(a->op, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
-    for (uint32_t r = 0; r < t->rows.n; r++) {
-        const struct row *row = &t->rows.v[r];
-        for (uint32_t k = 0; row->order && k < row->nevents; k++) {
-            uint32_t i = row->order[k], p = t->ev.v[i].parent;
-            if (p == IDX_NONE)
-                continue;
-            const struct event *pe = &t->ev.v[p];
-            a->row_parent[i] = is_host_row_event(pe) ? p : a->row_parent[p];
-            a->op[i] = is_op(pe) ? p : a->op[p];
-        }
-    }
-}
-
-static void above_free(struct above *a)
-{
-    free(a->row_parent);
-    free(a->op);
 }
 
 /* Source frames of an event: the nearest Python frames above it, leaving
@@ -98,6 +64,7 @@ struct kagg {
     uint32_t shapes; /* trace.vals id of Input Dims, 0 */
     char *stack;     /* source frames (malloc), or NULL */
     bool gpu;        /* a kernel row */
+    bool nested;     /* the first instance has a row event above it */
 };
 
 struct ts_key {
@@ -274,7 +241,6 @@ struct kbuild {
     double scale;   /* ns per output unit */
     const char *unit;
     uint32_t *group; /* row event -> its aggregate, IDX_NONE for others */
-    struct above up;
     VEC(struct kagg) aggs;
     bool any_shapes, any_stack, any_dev, any_mem, any_flops;
     __int128 total_self_cpu, total_self_dev;
@@ -344,98 +310,12 @@ static void group_events(struct kbuild *b)
     sb_free(&sk);
 }
 
-/* Self CPU: a row event's time minus its nearest row descendants'. */
-static void subtract_child_cpu(struct kbuild *b)
-{
-    const struct trace *t = b->t;
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (!is_host_row_event(e))
-            continue;
-        uint32_t p = b->up.row_parent[i];
-        if (p != IDX_NONE && b->group[p] != IDX_NONE)
-            b->aggs.v[b->group[p]].self_cpu -= e->dur;
-    }
-}
-
-/* Visit every host row event after the events below it (each row's
- * events in reverse start order), handing each one's sums on to its row
- * parent: what every ancestor gets, in O(events), however deep the tree. */
-#define FOR_EACH_BOTTOM_UP(t, i)                                                                   \
-    for (uint32_t r_ = 0; r_ < (t)->rows.n; r_++)                                                  \
-        for (uint32_t k_ = (t)->rows.v[r_].order ? (t)->rows.v[r_].nevents : 0, i;                 \
-             k_ && ((i = (t)->rows.v[r_].order[k_ - 1]), 1); k_--)
-
-/* GPU time at or below each event: 64 bits each when the trace's GPU time
- * fits in 64 bits, as it does but in made-up traces, else 128 as the
- * totals are. */
-struct dev_sums {
-    int64_t *narrow;
-    __int128 *wide;
+/* Bytes of the [memory] instants whose innermost span is one event (its
+ * parent in the call tree), CPU and device apart. */
+struct mem_at {
+    __int128 cpu, dev;
 };
-
-static __int128 dev_sum_get(const struct dev_sums *s, uint32_t i)
-{
-    return s->wide ? s->wide[i] : s->narrow[i];
-}
-
-static void dev_sum_add(struct dev_sums *s, uint32_t i, __int128 v)
-{
-    if (s->wide)
-        s->wide[i] += v;
-    else
-        s->narrow[i] += (int64_t)v;
-}
-
-/* The op owning the launch of GPU event i, IDX_NONE. */
-static uint32_t launching_op(const struct kbuild *b, uint32_t i)
-{
-    const struct trace *t = b->t;
-    const struct event *e = &t->ev.v[i];
-    if (!evk_is_gpu(e->kind) || e->aux == IDX_NONE)
-        return IDX_NONE;
-    uint32_t launch = t->gpus.v[e->aux].launch;
-    return launch != IDX_NONE ? b->up.op[launch] : IDX_NONE;
-}
-
-/* Device time: self for the op owning the launch, total for it and every
- * row event above it. */
-static void add_device_time(struct kbuild *b)
-{
-    const struct trace *t = b->t;
-    __int128 all = 0;
-    for (uint32_t i = 0; i < t->ev.n; i++)
-        if (launching_op(b, i) != IDX_NONE)
-            all += t->ev.v[i].dur;
-    if (!all)
-        return;
-    struct dev_sums sum = {0};
-    if (all > INT64_MAX)
-        sum.wide = xcalloc(t->ev.n + 1, sizeof(*sum.wide));
-    else
-        sum.narrow = xcalloc(t->ev.n + 1, sizeof(*sum.narrow));
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        uint32_t op = launching_op(b, i);
-        if (op == IDX_NONE)
-            continue;
-        const struct event *e = &t->ev.v[i];
-        if (b->group[op] != IDX_NONE)
-            b->aggs.v[b->group[op]].self_dev += e->dur;
-        dev_sum_add(&sum, op, e->dur);
-    }
-    FOR_EACH_BOTTOM_UP(t, i)
-    {
-        __int128 v = dev_sum_get(&sum, i);
-        if (!v)
-            continue;
-        if (b->group[i] != IDX_NONE)
-            b->aggs.v[b->group[i]].dev_total += v;
-        if (b->up.row_parent[i] != IDX_NONE)
-            dev_sum_add(&sum, b->up.row_parent[i], v);
-    }
-    free(sum.narrow);
-    free(sum.wide);
-}
+typedef VEC(struct mem_at) mem_at_vec;
 
 /* A Bytes value: any integer up to 2^64, or a number of less than 2^100. */
 static bool mem_bytes(const struct trace *t, const struct argval *a, __int128 *out)
@@ -452,13 +332,12 @@ static bool mem_bytes(const struct trace *t, const struct argval *a, __int128 *o
     return true;
 }
 
-/* Memory: each [memory] instant (Bytes, negative for frees) counts for the
- * innermost row event around it (self) and every row event above. */
-static void add_memory(struct kbuild *b)
+/* The memory instants' bytes by the span they lie in: `at` maps the span's
+ * event to its entry in `mem`. */
+static void gather_memory(struct kbuild *b, struct hmap *at, mem_at_vec *mem)
 {
     const struct trace *t = b->t;
     uint32_t mem_name = strtab_find(&t->strs, "[memory]", 8);
-    __int128 *sum[2] = {NULL, NULL}; /* CPU, device: bytes at or below each event */
     for (uint32_t i = 0; i < t->ev.n && mem_name != IDX_NONE; i++) {
         const struct event *e = &t->ev.v[i];
         if (e->kind != EVK_INSTANT || e->name != mem_name)
@@ -467,45 +346,114 @@ static void add_memory(struct kbuild *b)
         struct argval a;
         int64_t dtype = 0;
         __int128 bytes;
-        if (!argpack_find(t, i, "Bytes", &a) || !mem_bytes(t, &a, &bytes))
+        if (e->parent == IDX_NONE || !argpack_find(t, i, "Bytes", &a) || !mem_bytes(t, &a, &bytes))
             continue;
         if (argpack_find(t, i, "Device Type", &a))
             argpack_val_int(t, &a, &dtype);
-        uint32_t owner = e->parent;
-        if (owner != IDX_NONE && !is_host_row_event(&t->ev.v[owner]))
-            owner = b->up.row_parent[owner];
-        if (owner == IDX_NONE)
+        uint32_t k = hmap_put_first(at, e->parent, (uint32_t)mem->n);
+        if (k == mem->n)
+            VEC_ADD(mem);
+        *(dtype != 0 ? &mem->v[k].dev : &mem->v[k].cpu) += bytes;
+    }
+}
+
+/* One open span of the walk below. */
+struct kframe {
+    uint32_t ev;
+    uint32_t next;    /* child to visit next, IDX_NONE */
+    uint32_t row_anc; /* nearest row event above ev, IDX_NONE */
+    uint32_t op_at;   /* frame of the nearest op at or above ev, UINT32_MAX */
+    __int128 dev;     /* GPU time launched at or below ev (by the ops there) */
+    struct mem_at mem; /* memory bytes at or below ev */
+};
+
+/* The sums over each row event's descendants, in one walk of each host
+ * row's call tree, the innermost span finished first (no array per event,
+ * and nothing walks up a deep tree once per event):
+ *   - self CPU: a row event's time minus its nearest row descendants';
+ *   - device time: self for the op owning the launch, total for it and
+ *     every row event above it;
+ *   - memory (each [memory] instant's Bytes, negative for frees): self for
+ *     the innermost row event around it, total for it and every row event
+ *     above. */
+static void add_tree_sums(struct kbuild *b)
+{
+    const struct trace *t = b->t;
+    struct hmap mem_at = {0};
+    mem_at_vec mem = {0};
+    gather_memory(b, &mem_at, &mem);
+    VEC(struct kframe) st = {0};
+    for (uint32_t r = 0; r < t->rows.n; r++) {
+        const struct row *row = &t->rows.v[r];
+        if (row->cls != ROW_HOST)
             continue;
-        bool dev = dtype != 0;
-        if (!sum[0]) {
-            sum[0] = xcalloc(t->ev.n + 1, sizeof(__int128));
-            sum[1] = xcalloc(t->ev.n + 1, sizeof(__int128));
-        }
-        sum[dev][owner] += bytes;
-        if (b->group[owner] != IDX_NONE) {
-            struct kagg *g = &b->aggs.v[b->group[owner]];
-            *(dev ? &g->self_dev_mem : &g->self_cpu_mem) += bytes;
+        for (uint32_t root = row->first_root; root != IDX_NONE; root = t->ev.v[root].next_sibling) {
+            uint32_t enter = root;
+            while (enter != IDX_NONE || st.n) {
+                if (enter != IDX_NONE) {
+                    const struct event *e = &t->ev.v[enter];
+                    const struct kframe *up = st.n ? &st.v[st.n - 1] : NULL;
+                    struct kframe f = {enter, e->first_child, IDX_NONE, UINT32_MAX, 0, {0, 0}};
+                    if (up) {
+                        f.row_anc = is_host_row_event(&t->ev.v[up->ev]) ? up->ev : up->row_anc;
+                        f.op_at = up->op_at;
+                    }
+                    bool row_ev = is_host_row_event(e);
+                    if (row_ev && f.row_anc != IDX_NONE && b->group[f.row_anc] != IDX_NONE)
+                        b->aggs.v[b->group[f.row_anc]].self_cpu -= e->dur;
+                    if (row_ev && b->group[enter] != IDX_NONE &&
+                        b->aggs.v[b->group[enter]].first == enter)
+                        b->aggs.v[b->group[enter]].nested = f.row_anc != IDX_NONE;
+                    if (evk_is_launch(e->kind) && e->aux != IDX_NONE && f.op_at != UINT32_MAX) {
+                        const struct launch_info *li = &t->launches.v[e->aux];
+                        struct kframe *opf = &st.v[f.op_at];
+                        for (uint32_t k = 0; k < li->gpu_count; k++) {
+                            int64_t d = t->ev.v[t->launch_gpu[li->gpu_first + k]].dur;
+                            if (b->group[opf->ev] != IDX_NONE)
+                                b->aggs.v[b->group[opf->ev]].self_dev += d;
+                            opf->dev += d;
+                        }
+                    }
+                    uint32_t m = mem.n ? hmap_get(&mem_at, enter) : IDX_NONE;
+                    if (m != IDX_NONE) {
+                        f.mem = mem.v[m];
+                        uint32_t owner = row_ev ? enter : f.row_anc;
+                        if (owner != IDX_NONE && b->group[owner] != IDX_NONE) {
+                            b->aggs.v[b->group[owner]].self_cpu_mem += mem.v[m].cpu;
+                            b->aggs.v[b->group[owner]].self_dev_mem += mem.v[m].dev;
+                        }
+                    }
+                    if (is_op(e))
+                        f.op_at = (uint32_t)st.n;
+                    VEC_PUSH(&st, f);
+                }
+                struct kframe *top = &st.v[st.n - 1];
+                enter = top->next;
+                if (enter != IDX_NONE) {
+                    top->next = t->ev.v[enter].next_sibling;
+                    continue;
+                }
+                /* Every child of top is done. */
+                struct kframe done = *top;
+                st.n--;
+                if (b->group[done.ev] != IDX_NONE) {
+                    struct kagg *g = &b->aggs.v[b->group[done.ev]];
+                    g->dev_total += done.dev;
+                    g->cpu_mem += done.mem.cpu;
+                    g->dev_mem += done.mem.dev;
+                }
+                if (st.n) {
+                    struct kframe *p = &st.v[st.n - 1];
+                    p->dev += done.dev;
+                    p->mem.cpu += done.mem.cpu;
+                    p->mem.dev += done.mem.dev;
+                }
+            }
         }
     }
-    if (!sum[0])
-        return;
-    FOR_EACH_BOTTOM_UP(t, i)
-    {
-        if (!sum[0][i] && !sum[1][i])
-            continue;
-        if (b->group[i] != IDX_NONE) {
-            struct kagg *g = &b->aggs.v[b->group[i]];
-            g->cpu_mem += sum[0][i];
-            g->dev_mem += sum[1][i];
-        }
-        uint32_t p = b->up.row_parent[i];
-        if (p != IDX_NONE) {
-            sum[0][p] += sum[0][i];
-            sum[1][p] += sum[1][i];
-        }
-    }
-    free(sum[0]);
-    free(sum[1]);
+    VEC_FREE(&st);
+    VEC_FREE(&mem);
+    hmap_free(&mem_at);
 }
 
 /* Self CPU below zero (children overlapping their parent) reads as zero;
@@ -692,7 +640,7 @@ static uint32_t *fill_rows(const struct kbuild *b, struct table *tab, double flo
     for (size_t k = 0; k < b->aggs.n; k++) {
         const struct kagg *g = &b->aggs.v[order[k]];
         row_of[order[k]] = IDX_NONE;
-        if (b->opts->top_level_only && !g->gpu && b->up.row_parent[g->first] != IDX_NONE)
+        if (b->opts->top_level_only && !g->gpu && g->nested)
             continue;
         size_t r = table_add_row(tab);
         row_of[order[k]] = (uint32_t)r;
@@ -747,18 +695,14 @@ static struct table *build(const struct trace *t, const struct keyavg_opts *opts
     b.group = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
     memset(b.group, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
 
-    above_init(&b.up, t);
     group_events(&b);
-    subtract_child_cpu(&b);
-    add_device_time(&b);
-    add_memory(&b);
+    add_tree_sums(&b);
     finish_totals(&b);
 
     const char *flops_prefix;
     double flops_scale = flops_unit(&b, &flops_prefix);
     struct table *tab = make_table(&b, flops_prefix);
     uint32_t *row_of = fill_rows(&b, tab, flops_scale);
-    above_free(&b.up);
     set_instances(&b, tab, row_of);
     free(row_of);
     free(b.group);
