@@ -360,10 +360,10 @@ static void gather_memory(struct kbuild *b, struct hmap *at, mem_at_vec *mem)
 /* One open span of the walk below. */
 struct kframe {
     uint32_t ev;
-    uint32_t next;    /* child to visit next, IDX_NONE */
-    uint32_t row_anc; /* nearest row event above ev, IDX_NONE */
-    uint32_t op_at;   /* frame of the nearest op at or above ev, UINT32_MAX */
-    __int128 dev;     /* GPU time launched at or below ev (by the ops there) */
+    uint32_t next;     /* child to visit next, IDX_NONE */
+    uint32_t row_anc;  /* nearest row event above ev, IDX_NONE */
+    uint32_t op_at;    /* frame of the nearest op at or above ev, UINT32_MAX */
+    __int128 dev;      /* GPU time launched at or below ev (by the ops there) */
     struct mem_at mem; /* memory bytes at or below ev */
 };
 

@@ -20,8 +20,6 @@ struct opstats *opstats_new(const struct trace *t, struct gputime *gt)
     struct opstats *s = xcalloc(1, sizeof(*s));
     s->t = t;
     s->gt = gt;
-    s->index = xmalloc((t->ev.n + 1) * sizeof(uint32_t));
-    memset(s->index, 0xff, (t->ev.n + 1) * sizeof(uint32_t));
     VEC(struct launcher) v = {0};
     /* Only the events with GPU work can be rows: gputime's list of them
      * (event order) rather than every event. */
@@ -45,7 +43,6 @@ struct opstats *opstats_new(const struct trace *t, struct gputime *gt)
         l->subtree = gputime_subtree_once(gt, i, false);
         l->first_kernel = first;
         l->cat = (uint8_t)opcat_classify(opname_str(t, i), ev_name(t, first));
-        s->index[i] = (uint32_t)v.n - 1;
     }
     s->l = v.v;
     s->n = v.n;
@@ -57,13 +54,20 @@ void opstats_free(struct opstats *s)
     if (!s)
         return;
     free(s->l);
-    free(s->index);
     free(s);
 }
 
 const struct launcher *opstats_find(const struct opstats *s, uint32_t ev)
 {
-    return ev < s->t->ev.n && s->index[ev] != IDX_NONE ? &s->l[s->index[ev]] : NULL;
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->l[mid].ev < ev)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n && s->l[lo].ev == ev ? &s->l[lo] : NULL;
 }
 
 enum opcat opstats_category(const struct opstats *s, uint32_t ev)

@@ -30,7 +30,6 @@ struct opstats {
     struct gputime *gt; /* borrowed */
     struct launcher *l; /* launcher instances, event order */
     size_t n;
-    uint32_t *index;          /* event -> index into l, IDX_NONE */
     bool recompute_on;        /* tables split rows by recompute (is_recompute
                                  column), analysis_mark_recompute */
     const uint8_t *recompute; /* borrowed marks per event, NULL: none */
@@ -40,7 +39,7 @@ struct opstats {
 struct opstats *opstats_new(const struct trace *t, struct gputime *gt);
 void opstats_free(struct opstats *s);
 
-/* The launcher record of event ev, or NULL. */
+/* The launcher record of event ev, or NULL (a binary search of l). */
 const struct launcher *opstats_find(const struct opstats *s, uint32_t ev);
 /* Category of any op event: the launcher's when it is one, else by name. */
 enum opcat opstats_category(const struct opstats *s, uint32_t ev);

@@ -278,8 +278,9 @@ static double progress_text(struct loader *ld, double now, struct strbuf *sb)
                   (unsigned long long)MIN(done + 1, total), (unsigned long long)total,
                   (unsigned long long)events, el);
     } else if (phase == LOAD_PHASE_ANALYSE) {
-        sb_printf(sb, "analysing: %llu of %llu  (the first screen's tables)  %.1f s",
-                  (unsigned long long)done, (unsigned long long)total, el);
+        sb_printf(sb, "analysing: %llu of %llu  (the first screen's tables)  %llu events  %.1f s",
+                  (unsigned long long)done, (unsigned long long)total, (unsigned long long)events,
+                  el);
     } else if (total && ld->o->snapshot) {
         text_bytes(b2, sizeof(b2), total);
         double eta = frac > 0.01 ? el * (1 - frac) / frac : 0;
