@@ -310,12 +310,10 @@ static void group_events(struct kbuild *b)
     sb_free(&sk);
 }
 
-/* Bytes of the [memory] instants whose innermost span is one event (its
- * parent in the call tree), CPU and device apart. */
-struct mem_at {
+/* Memory bytes, CPU and device apart. */
+struct mem_sum {
     __int128 cpu, dev;
 };
-typedef VEC(struct mem_at) mem_at_vec;
 
 /* A Bytes value: any integer up to 2^64, or a number of less than 2^100. */
 static bool mem_bytes(const struct trace *t, const struct argval *a, __int128 *out)
@@ -332,128 +330,153 @@ static bool mem_bytes(const struct trace *t, const struct argval *a, __int128 *o
     return true;
 }
 
-/* The memory instants' bytes by the span they lie in: `at` maps the span's
- * event to its entry in `mem`. */
-static void gather_memory(struct kbuild *b, struct hmap *at, mem_at_vec *mem)
+/* The keys a [memory] instant is read by, IDX_NONE where the trace has
+ * none. */
+struct mem_keys {
+    uint32_t name, bytes, dev_type;
+};
+
+/* The bytes of a [memory] instant, false when it has no Bytes (the first
+ * of a repeated key counts). */
+static bool mem_instant(const struct trace *t, const struct mem_keys *k, uint32_t ev,
+                        __int128 *bytes, bool *device)
 {
-    const struct trace *t = b->t;
-    uint32_t mem_name = strtab_find(&t->strs, "[memory]", 8);
-    for (uint32_t i = 0; i < t->ev.n && mem_name != IDX_NONE; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_INSTANT || e->name != mem_name)
-            continue;
-        b->any_mem = true;
-        struct argval a;
-        int64_t dtype = 0;
-        __int128 bytes;
-        if (e->parent == IDX_NONE || !argpack_find(t, i, "Bytes", &a) || !mem_bytes(t, &a, &bytes))
-            continue;
-        if (argpack_find(t, i, "Device Type", &a))
+    struct argiter it;
+    struct argval a;
+    bool seen_bytes = false, seen_type = false, have = false;
+    int64_t dtype = 0;
+    argpack_iter_init(&it, t, ev);
+    while (argpack_iter_next(&it, &a)) {
+        if (a.key == k->bytes && !seen_bytes) {
+            seen_bytes = true;
+            have = mem_bytes(t, &a, bytes);
+        } else if (a.key == k->dev_type && !seen_type) {
+            seen_type = true;
             argpack_val_int(t, &a, &dtype);
-        uint32_t k = hmap_put_first(at, e->parent, (uint32_t)mem->n);
-        if (k == mem->n)
-            VEC_ADD(mem);
-        *(dtype != 0 ? &mem->v[k].dev : &mem->v[k].cpu) += bytes;
+        }
+    }
+    *device = dtype != 0;
+    return have;
+}
+
+/* One open span of the sweep below. */
+struct kframe {
+    uint32_t ev;
+    uint32_t row_anc;   /* nearest row event above ev, IDX_NONE */
+    uint32_t op_at;     /* frame of the nearest op at or above ev, UINT32_MAX */
+    __int128 dev;       /* GPU time launched at or below ev (by the ops there) */
+    struct mem_sum mem; /* [memory] bytes at or below ev */
+};
+typedef VEC(struct kframe) kstack_t;
+
+/* Close the innermost open span: its sums are final, and go to its parent. */
+static void kframe_close(struct kbuild *b, kstack_t *st)
+{
+    const struct kframe done = st->v[--st->n];
+    if (b->group[done.ev] != IDX_NONE) {
+        struct kagg *g = &b->aggs.v[b->group[done.ev]];
+        g->dev_total += done.dev;
+        g->cpu_mem += done.mem.cpu;
+        g->dev_mem += done.mem.dev;
+    }
+    if (st->n) {
+        struct kframe *p = &st->v[st->n - 1];
+        p->dev += done.dev;
+        p->mem.cpu += done.mem.cpu;
+        p->mem.dev += done.mem.dev;
     }
 }
 
-/* One open span of the walk below. */
-struct kframe {
-    uint32_t ev;
-    uint32_t next;     /* child to visit next, IDX_NONE */
-    uint32_t row_anc;  /* nearest row event above ev, IDX_NONE */
-    uint32_t op_at;    /* frame of the nearest op at or above ev, UINT32_MAX */
-    __int128 dev;      /* GPU time launched at or below ev (by the ops there) */
-    struct mem_at mem; /* memory bytes at or below ev */
-};
+/* Open span ev, a child of the innermost open span (none when the stack is
+ * empty), and count what it adds to the spans above it. */
+static void kframe_open(struct kbuild *b, kstack_t *st, uint32_t ev)
+{
+    const struct trace *t = b->t;
+    const struct event *e = &t->ev.v[ev];
+    const struct kframe *up = st->n ? &st->v[st->n - 1] : NULL;
+    struct kframe f = {ev, IDX_NONE, UINT32_MAX, 0, {0, 0}};
+    if (up) {
+        f.row_anc = is_host_row_event(&t->ev.v[up->ev]) ? up->ev : up->row_anc;
+        f.op_at = up->op_at;
+    }
+    if (is_host_row_event(e)) {
+        if (f.row_anc != IDX_NONE && b->group[f.row_anc] != IDX_NONE)
+            b->aggs.v[b->group[f.row_anc]].self_cpu -= e->dur;
+        if (b->group[ev] != IDX_NONE && b->aggs.v[b->group[ev]].first == ev)
+            b->aggs.v[b->group[ev]].nested = f.row_anc != IDX_NONE;
+    }
+    if (evk_is_launch(e->kind) && e->aux != IDX_NONE && f.op_at != UINT32_MAX) {
+        const struct launch_info *li = &t->launches.v[e->aux];
+        struct kframe *opf = &st->v[f.op_at];
+        uint32_t g = b->group[opf->ev];
+        for (uint32_t k = 0; k < li->gpu_count; k++) {
+            int64_t d = t->ev.v[t->launch_gpu[li->gpu_first + k]].dur;
+            if (g != IDX_NONE)
+                b->aggs.v[g].self_dev += d;
+            opf->dev += d;
+        }
+    }
+    if (is_op(e))
+        f.op_at = (uint32_t)st->n;
+    VEC_PUSH(st, f);
+}
 
-/* The sums over each row event's descendants, in one walk of each host
- * row's call tree, the innermost span finished first (no array per event,
- * and nothing walks up a deep tree once per event):
+/* The sums over each row event's descendants, in one sweep of each host
+ * row in start order with the stack of spans open there (no array per
+ * event, and nothing walks up a deep tree once per event):
  *   - self CPU: a row event's time minus its nearest row descendants';
  *   - device time: self for the op owning the launch, total for it and
  *     every row event above it;
  *   - memory (each [memory] instant's Bytes, negative for frees): self for
  *     the innermost row event around it, total for it and every row event
- *     above. */
+ *     above.
+ * An event's parent (tree.c) is on the stack when the event comes: the
+ * spans above the parent there have ended, and are closed first. */
 static void add_tree_sums(struct kbuild *b)
 {
     const struct trace *t = b->t;
-    struct hmap mem_at = {0};
-    mem_at_vec mem = {0};
-    gather_memory(b, &mem_at, &mem);
-    VEC(struct kframe) st = {0};
+    const struct mem_keys mk = {strtab_find(&t->strs, "[memory]", 8),
+                                strtab_find(&t->strs, "Bytes", 5),
+                                strtab_find(&t->strs, "Device Type", 11)};
+    kstack_t st = {0};
     for (uint32_t r = 0; r < t->rows.n; r++) {
         const struct row *row = &t->rows.v[r];
-        if (row->cls != ROW_HOST)
+        if (row->cls != ROW_HOST || !row->order)
             continue;
-        for (uint32_t root = row->first_root; root != IDX_NONE; root = t->ev.v[root].next_sibling) {
-            uint32_t enter = root;
-            while (enter != IDX_NONE || st.n) {
-                if (enter != IDX_NONE) {
-                    const struct event *e = &t->ev.v[enter];
-                    const struct kframe *up = st.n ? &st.v[st.n - 1] : NULL;
-                    struct kframe f = {enter, e->first_child, IDX_NONE, UINT32_MAX, 0, {0, 0}};
-                    if (up) {
-                        f.row_anc = is_host_row_event(&t->ev.v[up->ev]) ? up->ev : up->row_anc;
-                        f.op_at = up->op_at;
-                    }
-                    bool row_ev = is_host_row_event(e);
-                    if (row_ev && f.row_anc != IDX_NONE && b->group[f.row_anc] != IDX_NONE)
-                        b->aggs.v[b->group[f.row_anc]].self_cpu -= e->dur;
-                    if (row_ev && b->group[enter] != IDX_NONE &&
-                        b->aggs.v[b->group[enter]].first == enter)
-                        b->aggs.v[b->group[enter]].nested = f.row_anc != IDX_NONE;
-                    if (evk_is_launch(e->kind) && e->aux != IDX_NONE && f.op_at != UINT32_MAX) {
-                        const struct launch_info *li = &t->launches.v[e->aux];
-                        struct kframe *opf = &st.v[f.op_at];
-                        for (uint32_t k = 0; k < li->gpu_count; k++) {
-                            int64_t d = t->ev.v[t->launch_gpu[li->gpu_first + k]].dur;
-                            if (b->group[opf->ev] != IDX_NONE)
-                                b->aggs.v[b->group[opf->ev]].self_dev += d;
-                            opf->dev += d;
-                        }
-                    }
-                    uint32_t m = mem.n ? hmap_get(&mem_at, enter) : IDX_NONE;
-                    if (m != IDX_NONE) {
-                        f.mem = mem.v[m];
-                        uint32_t owner = row_ev ? enter : f.row_anc;
-                        if (owner != IDX_NONE && b->group[owner] != IDX_NONE) {
-                            b->aggs.v[b->group[owner]].self_cpu_mem += mem.v[m].cpu;
-                            b->aggs.v[b->group[owner]].self_dev_mem += mem.v[m].dev;
-                        }
-                    }
-                    if (is_op(e))
-                        f.op_at = (uint32_t)st.n;
-                    VEC_PUSH(&st, f);
-                }
-                struct kframe *top = &st.v[st.n - 1];
-                enter = top->next;
-                if (enter != IDX_NONE) {
-                    top->next = t->ev.v[enter].next_sibling;
-                    continue;
-                }
-                /* Every child of top is done. */
-                struct kframe done = *top;
-                st.n--;
-                if (b->group[done.ev] != IDX_NONE) {
-                    struct kagg *g = &b->aggs.v[b->group[done.ev]];
-                    g->dev_total += done.dev;
-                    g->cpu_mem += done.mem.cpu;
-                    g->dev_mem += done.mem.dev;
-                }
-                if (st.n) {
-                    struct kframe *p = &st.v[st.n - 1];
-                    p->dev += done.dev;
-                    p->mem.cpu += done.mem.cpu;
-                    p->mem.dev += done.mem.dev;
-                }
+        for (uint32_t k = 0; k < row->nevents; k++) {
+            uint32_t i = row->order[k];
+            const struct event *e = &t->ev.v[i];
+            bool span = evk_is_host_span(e->kind) && e->ph == 'X';
+            bool mem = e->kind == EVK_INSTANT && e->name == mk.name && mk.name != IDX_NONE;
+            if (mem)
+                b->any_mem = true;
+            if (!span && !(mem && e->parent != IDX_NONE))
+                continue;
+            while (st.n && st.v[st.n - 1].ev != e->parent)
+                kframe_close(b, &st);
+            if (span) {
+                kframe_open(b, &st, i);
+                continue;
+            }
+            __int128 bytes;
+            bool device;
+            if (!st.n || !mem_instant(t, &mk, i, &bytes, &device))
+                continue;
+            struct kframe *p = &st.v[st.n - 1];
+            *(device ? &p->mem.dev : &p->mem.cpu) += bytes;
+            uint32_t owner = is_host_row_event(&t->ev.v[p->ev]) ? p->ev : p->row_anc;
+            if (owner != IDX_NONE && b->group[owner] != IDX_NONE) {
+                struct kagg *g = &b->aggs.v[b->group[owner]];
+                *(device ? &g->self_dev_mem : &g->self_cpu_mem) += bytes;
             }
         }
+        while (st.n)
+            kframe_close(b, &st);
     }
     VEC_FREE(&st);
-    VEC_FREE(&mem);
-    hmap_free(&mem_at);
+    /* The memory columns show for a [memory] instant anywhere. */
+    for (uint32_t i = 0; i < t->ev.n && !b->any_mem && mk.name != IDX_NONE; i++)
+        b->any_mem = t->ev.v[i].kind == EVK_INSTANT && t->ev.v[i].name == mk.name;
 }
 
 /* Self CPU below zero (children overlapping their parent) reads as zero;
