@@ -795,6 +795,10 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
         return report_done(t, later, status ? status : w);
     }
     struct analysis *a = analysis_new(t);
+    /* The op table's values are in; a table that needs subtrees again
+     * (roofline, findings) numbers them again, the others leave that
+     * memory to the tables. */
+    gputime_drop_numbering(a->gt);
     phase_timer_mark(&pt, "analysis");
     struct table_list tables = {0};
     char msg[256];

@@ -108,6 +108,20 @@ static void number_subtrees(struct gputime *g)
     g->nspans = counter;
 }
 
+/* The numbering, made again when gputime_drop_numbering let it go. */
+static void numbering(struct gputime *g)
+{
+    if (!g->pre)
+        number_subtrees(g);
+}
+
+void gputime_drop_numbering(struct gputime *g)
+{
+    free(g->pre);
+    free(g->size);
+    g->pre = g->size = NULL;
+}
+
 struct pre_key {
     uint32_t pre, ev;
 };
@@ -321,6 +335,7 @@ static void by_pre_range(const struct gputime *g, uint32_t lo_key, uint32_t hi_k
 const uint32_t *gputime_subtree_events(struct gputime *g, uint32_t ev, uint32_t *count)
 {
     *count = 0;
+    numbering(g);
     if (ev >= g->t->ev.n || g->pre[ev] == IDX_NONE)
         return g->by_pre;
     uint32_t first, end;
@@ -350,8 +365,9 @@ int64_t gputime_direct(struct gputime *g, uint32_t ev, bool with_comm)
     return tcache_put(&g->direct[with_comm], ev, gputime_direct_once(g, ev, with_comm));
 }
 
-bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi)
+bool gputime_span_range(struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi)
 {
+    numbering(g);
     if (ev >= g->t->ev.n || g->pre[ev] == IDX_NONE)
         return false;
     *lo = g->pre[ev];
@@ -385,6 +401,7 @@ static void subtree_all(struct gputime *g, bool with_comm)
 
 int64_t gputime_subtree_once(struct gputime *g, uint32_t ev, bool with_comm)
 {
+    numbering(g);
     if (ev < g->t->ev.n && g->pre[ev] != IDX_NONE && !g->sub_all[with_comm] &&
         g->sub_work[with_comm] > 4 * (uint64_t)g->n_by_pre + 65536)
         subtree_all(g, with_comm);

@@ -57,6 +57,11 @@ const uint32_t *gputime_tree_events(const struct gputime *g, uint32_t *count);
 /* The numbering behind it: host spans are numbered in pre-order, thread
  * after thread, so that the subtree of host span ev is [*lo, *hi). False
  * (nothing written) when ev is not a host span of a thread's tree. */
-bool gputime_span_range(const struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi);
+bool gputime_span_range(struct gputime *g, uint32_t ev, uint32_t *lo, uint32_t *hi);
+
+/* Let the numbering go (8 bytes per event) until a call above needs it
+ * again, which makes it anew: for a caller done with subtrees for now (a
+ * report, once its op table has its values). */
+void gputime_drop_numbering(struct gputime *g);
 
 #endif

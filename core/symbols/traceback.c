@@ -273,9 +273,9 @@ static void walk_up(struct traceback *tb, const struct trace *t, uint32_t cur, u
             seen_python = true;
             pending = NULL;
             push_python(tb, cur, name, strlen(name), true, 0);
-            const struct py_info *py = ev_py(t, cur);
-            if (py && py->py_parent != IDX_NONE && !tree_is_descendant(t, cur, py->py_parent))
-                jump = py->py_parent;
+            uint32_t py_parent = ev_py_parent(t, cur);
+            if (py_parent != IDX_NONE && !tree_is_descendant(t, cur, py_parent))
+                jump = py_parent;
             break;
         }
         default:

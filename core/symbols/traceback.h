@@ -6,7 +6,7 @@
  * (innermost) first, as in a memory snapshot:
  * - GPU work links to its launch through the correlation id (tree.h);
  * - host events follow the time nesting of their thread (event.parent);
- * - a Python frame whose "Python parent id" (py_info.py_parent) is not one
+ * - a Python frame whose "Python parent id" (the frame's event.aux) is not one
  *   of its time-nesting ancestors continues there after the ops above it
  *   on its own thread: a backward hook on the autograd thread is followed
  *   by the autograd ops that ran it, then by the Python code of the main

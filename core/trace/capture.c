@@ -234,11 +234,10 @@ static uint32_t copy_event(struct merger *m, const struct trace *c, uint32_t ev,
         o.coll = IDX_NONE;
         *VEC_ADD(&t->ops) = o;
         ne.aux = (uint32_t)t->ops.n - 1;
-    } else if (ce->kind == EVK_PYTHON && ce->aux != IDX_NONE) {
+    } else if (ce->kind == EVK_PYTHON) {
         /* Python ids would collide with the replay's: the copy nests by
          * time (tree.c links no captured frame by its ids). */
-        *VEC_ADD(&t->pys) = (struct py_info){IDX_NONE};
-        ne.aux = (uint32_t)t->pys.n - 1;
+        ne.aux = IDX_NONE;
     } else if (evk_is_launch(ce->kind)) {
         *VEC_ADD(&t->launches) = (struct launch_info){m->next_corr++, 0, 0, 0};
         ne.aux = (uint32_t)t->launches.n - 1;

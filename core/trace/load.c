@@ -207,7 +207,7 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
     struct trace *t = L->t;
     if (L->stopped)
         return;
-    uint32_t ops0 = (uint32_t)t->ops.n, pys0 = (uint32_t)t->pys.n;
+    uint32_t ops0 = (uint32_t)t->ops.n;
     uint32_t launches0 = (uint32_t)t->launches.n, gpus0 = (uint32_t)t->gpus.n;
     uint32_t colls0 = (uint32_t)t->colls.n;
 
@@ -229,7 +229,6 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
             g.coll += colls0;
         t->gpus.v[t->gpus.n++] = g;
     }
-    VEC_APPEND(&t->pys, b->pys.v, b->pys.n);
     VEC_APPEND(&t->launches, b->launches.v, b->launches.n);
     VEC_APPEND(&t->colls, b->colls.v, b->colls.n);
     /* Kept texts: the batch's raws index + 1 becomes the trace's index. */
@@ -283,8 +282,7 @@ static void merge_batch(struct loader *L, struct batch_out *b, const struct load
                 e.aux += ops0;
                 break;
             case EVK_PYTHON:
-                e.aux += pys0;
-                break;
+                break; /* the parent frame: linked by the index */
             case EVK_RUNTIME:
             case EVK_DRIVER:
                 e.aux += launches0;

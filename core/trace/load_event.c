@@ -132,7 +132,7 @@ void load_worker_done(struct worker *w)
 
 void load_batch_clear(struct batch_out *b)
 {
-    b->ev.n = b->arglen.n = b->ops.n = b->pys.n = b->launches.n = 0;
+    b->ev.n = b->arglen.n = b->ops.n = b->launches.n = 0;
     b->gpus.n = b->colls.n = b->flows.n = b->args.n = b->others.n = b->held.n = 0;
     b->raws.n = 0;
     b->n_unsupported = 0;
@@ -149,7 +149,6 @@ void load_batch_free(struct batch_out *b)
     VEC_FREE(&b->ev);
     VEC_FREE(&b->arglen);
     VEC_FREE(&b->ops);
-    VEC_FREE(&b->pys);
     VEC_FREE(&b->launches);
     VEC_FREE(&b->gpus);
     VEC_FREE(&b->colls);
@@ -793,13 +792,11 @@ static uint32_t add_aux(enum ev_kind kind, const struct hot *h, const char *name
             *flags |= EVF_BACKWARD;
         return (uint32_t)out->ops.n - 1;
     }
-    case EVK_PYTHON: {
-        struct py_info *p = VEC_ADD(&out->pys);
-        p->py_parent = IDX_NONE;
+    case EVK_PYTHON:
+        /* aux: the parent frame, linked by the index (tree.c). */
         if (strncmp(name, "nn.Module: ", 11) == 0)
             *flags |= EVF_MODULE;
-        return (uint32_t)out->pys.n - 1;
-    }
+        return IDX_NONE;
     case EVK_RUNTIME:
     case EVK_DRIVER: {
         struct launch_info *l = VEC_ADD(&out->launches);

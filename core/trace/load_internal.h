@@ -72,7 +72,6 @@ struct batch_out {
     VEC(struct event) ev;
     VEC(uint32_t) arglen; /* packed-args length per event */
     VEC(struct op_info) ops;
-    VEC(struct py_info) pys;
     VEC(struct launch_info) launches;
     VEC(struct gpu_info) gpus;
     VEC(struct coll_info) colls;

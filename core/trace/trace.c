@@ -37,7 +37,6 @@ static bool in_mapping(const struct trace *t, const void *p)
     _((t)->held.v, (t)->held.n * sizeof(*(t)->held.v))                                             \
     _((t)->grafts.v, (t)->grafts.n * sizeof(*(t)->grafts.v))                                       \
     _((t)->ops.v, (t)->ops.n * sizeof(*(t)->ops.v))                                                \
-    _((t)->pys.v, (t)->pys.n * sizeof(*(t)->pys.v))                                                \
     _((t)->launches.v, (t)->launches.n * sizeof(*(t)->launches.v))                                 \
     _((t)->gpus.v, (t)->gpus.n * sizeof(*(t)->gpus.v))                                             \
     _((t)->colls.v, (t)->colls.n * sizeof(*(t)->colls.v))                                          \
@@ -131,10 +130,10 @@ const struct op_info *ev_op(const struct trace *t, uint32_t i)
     return &t->ops.v[e->aux];
 }
 
-const struct py_info *ev_py(const struct trace *t, uint32_t i)
+uint32_t ev_py_parent(const struct trace *t, uint32_t i)
 {
     const struct event *e = &t->ev.v[i];
-    return e->kind == EVK_PYTHON && e->aux != IDX_NONE ? &t->pys.v[e->aux] : NULL;
+    return e->kind == EVK_PYTHON ? e->aux : IDX_NONE;
 }
 
 const struct launch_info *ev_launch(const struct trace *t, uint32_t i)
@@ -186,7 +185,7 @@ static size_t trace_memory(const struct trace *t)
     size_t m = sizeof(*t) + strtab_memory(&t->strs) + strtab_memory(&t->vals);
     m += t->ev.cap * sizeof(*t->ev.v) + t->rows.cap * sizeof(*t->rows.v);
     m += t->flows.cap * sizeof(*t->flows.v) + t->ops.cap * sizeof(*t->ops.v);
-    m += t->pys.cap * sizeof(*t->pys.v) + t->launches.cap * sizeof(*t->launches.v);
+    m += t->launches.cap * sizeof(*t->launches.v);
     m += t->gpus.cap * sizeof(*t->gpus.v) + t->colls.cap * sizeof(*t->colls.v);
     m += t->argbuf.cap + t->others.cap * sizeof(*t->others.v);
     m += t->raws.cap * sizeof(*t->raws.v);
@@ -206,7 +205,6 @@ void trace_memory_describe(const struct trace *t, struct strbuf *out)
     PART("ops", t->ops.cap * sizeof(*t->ops.v));
     PART("gpus", t->gpus.cap * sizeof(*t->gpus.v));
     PART("launches", t->launches.cap * sizeof(*t->launches.v));
-    PART("pys", t->pys.cap * sizeof(*t->pys.v));
     PART("flows", t->flows.cap * sizeof(*t->flows.v));
     PART("args", t->argbuf.cap);
     PART("kept-texts", t->raws.cap * sizeof(*t->raws.v));

@@ -118,6 +118,9 @@ struct event {
     uint32_t first_child;  /* first child in time order, IDX_NONE */
     uint32_t next_sibling; /* next sibling in time order, IDX_NONE */
     uint32_t aux;          /* index into the kind's side table, IDX_NONE;
+                              EVK_PYTHON: the parent frame's event (any
+                              thread; from "Python parent id", linked by
+                              the index, tree.c), IDX_NONE;
                               EVK_META: verbatim repeats of the record that
                               followed it (dropped, counted) */
     uint32_t raw;          /* index into trace.raws of the event's JSON text
@@ -139,13 +142,6 @@ struct op_info {
     uint32_t concrete_inputs; /* (trace_val); 0 when absent              */
     uint32_t partner;         /* forward <-> backward op, IDX_NONE */
     uint32_t coll;            /* index into trace.colls, IDX_NONE */
-};
-
-/* Side table of EVK_PYTHON events. Their "Python id" and "Python parent
- * id" are read from the args where the parents are linked (tree.c): a
- * frame keeps only what that link found. */
-struct py_info {
-    uint32_t py_parent; /* event of the parent frame (any thread), IDX_NONE */
 };
 
 /* Side table of runtime / driver calls (EVK_RUNTIME, EVK_DRIVER). */
@@ -295,7 +291,6 @@ struct trace {
     VEC(struct row) rows;
     VEC(struct flow) flows;
     VEC(struct op_info) ops;
-    VEC(struct py_info) pys;
     VEC(struct launch_info) launches;
     VEC(struct gpu_info) gpus;
     VEC(struct coll_info) colls;
@@ -384,7 +379,9 @@ static inline int64_t ev_end(const struct event *e)
 }
 /* Side-table accessors; NULL when the event has none of that kind. */
 const struct op_info *ev_op(const struct trace *t, uint32_t i);
-const struct py_info *ev_py(const struct trace *t, uint32_t i);
+/* The parent frame of Python frame i (event.aux), IDX_NONE for none or
+ * for an event of another kind. */
+uint32_t ev_py_parent(const struct trace *t, uint32_t i);
 const struct launch_info *ev_launch(const struct trace *t, uint32_t i);
 const struct gpu_info *ev_gpu(const struct trace *t, uint32_t i);
 

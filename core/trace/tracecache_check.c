@@ -66,10 +66,6 @@ static bool kind_is_op(unsigned k)
 {
     return k == EVK_CPU_OP || k == EVK_ANNOTATION;
 }
-static bool kind_is_py(unsigned k)
-{
-    return k == EVK_PYTHON;
-}
 static bool kind_is_launch(unsigned k)
 {
     return evk_is_launch(k);
@@ -101,8 +97,6 @@ static bool check_events(const struct trace *t, struct tc_links *l, char *why, s
         size_t side = SIZE_MAX;
         if (kind_is_op(e->kind))
             side = t->ops.n;
-        else if (e->kind == EVK_PYTHON)
-            side = t->pys.n;
         else if (evk_is_launch(e->kind))
             side = t->launches.n;
         else if (evk_on_device(e->kind))
@@ -110,8 +104,11 @@ static bool check_events(const struct trace *t, struct tc_links *l, char *why, s
         if (side != SIZE_MAX && !IN_OR_NONE(e->aux, side))
             return tracecache_fail(why, wn, "event %" PRIu32 " points outside its side table", i);
         l->parent[i] = e->parent;
-        l->py_parent[i] =
-            e->kind == EVK_PYTHON && e->aux != IDX_NONE ? t->pys.v[e->aux].py_parent : IDX_NONE;
+        if (e->kind == EVK_PYTHON && e->aux != IDX_NONE &&
+            (!IN(e->aux, t->ev.n) || t->ev.v[e->aux].kind != EVK_PYTHON))
+            return tracecache_fail(why, wn, "python frame %" PRIu32 " has a parent that is not one",
+                                   i);
+        l->py_parent[i] = ev_py_parent(t, i);
         uint32_t down[2] = {e->first_child, e->next_sibling};
         for (int k = 0; k < 2; k++) {
             if (down[k] == IDX_NONE)
@@ -130,10 +127,6 @@ static bool check_events(const struct trace *t, struct tc_links *l, char *why, s
             (o->partner != IDX_NONE && !has_aux_kind(t, o->partner, kind_is_op)))
             return tracecache_fail(why, wn, "op record %zu points outside the arrays", k);
     }
-    for (size_t k = 0; k < t->pys.n; k++)
-        if (t->pys.v[k].py_parent != IDX_NONE &&
-            !has_aux_kind(t, t->pys.v[k].py_parent, kind_is_py))
-            return tracecache_fail(why, wn, "python record %zu points outside the events", k);
     uint64_t nlinks = tracecache_launch_gpu_len(t);
     if (nlinks && !t->launch_gpu)
         return tracecache_fail(why, wn, "launches without their GPU events");

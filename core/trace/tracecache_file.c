@@ -56,7 +56,7 @@
 #include "core/trace/tracecache_internal.h"
 
 #define TC_MAGIC "TTCACHE\n"
-#define TC_VERSION 2u
+#define TC_VERSION 3u
 #define TC_BYTE_ORDER 0x01020304u
 #define TC_ALIGN 8u
 
@@ -66,7 +66,6 @@ _Static_assert(sizeof(struct event) == 56, "struct event changed: bump TC_VERSIO
 _Static_assert(sizeof(struct row) == 88, "struct row changed: bump TC_VERSION");
 _Static_assert(sizeof(struct flow) == 40, "struct flow changed: bump TC_VERSION");
 _Static_assert(sizeof(struct op_info) == 32, "struct op_info changed: bump TC_VERSION");
-_Static_assert(sizeof(struct py_info) == 4, "struct py_info changed: bump TC_VERSION");
 _Static_assert(sizeof(struct launch_info) == 24, "struct launch_info changed: bump TC_VERSION");
 _Static_assert(sizeof(struct gpu_info) == 40, "struct gpu_info changed: bump TC_VERSION");
 _Static_assert(sizeof(struct coll_info) == 40, "struct coll_info changed: bump TC_VERSION");
@@ -80,7 +79,6 @@ enum tc_section_id {
     SEC_ORDERS,
     SEC_FLOWS,
     SEC_OPS,
-    SEC_PYS,
     SEC_LAUNCHES,
     SEC_GPUS,
     SEC_COLLS,
@@ -99,9 +97,10 @@ enum tc_section_id {
 };
 
 static const char *const sec_names[SEC__COUNT] = {
-    "scalars",  "events",     "rows",        "row orders", "flows",      "ops",    "pys",
-    "launches", "gpus",       "colls",       "args",       "devices",    "others", "raws",
-    "held",     "launch_gpu", "string lens", "strings",    "value lens", "values", "top-level keys",
+    "scalars",     "events",   "rows",       "row orders", "flows",
+    "ops",         "launches", "gpus",       "colls",      "args",
+    "devices",     "others",   "raws",       "held",       "launch_gpu",
+    "string lens", "strings",  "value lens", "values",     "top-level keys",
 };
 
 struct tc_header {
@@ -333,7 +332,6 @@ static void put_trace(struct tc_writer *w, const struct trace *t)
     put_section(w, SEC_FLOWS, flows, sizeof(*flows), t->flows.n);
     free(flows);
     PUT_VEC(w, SEC_OPS, t->ops);
-    PUT_VEC(w, SEC_PYS, t->pys);
     PUT_VEC(w, SEC_LAUNCHES, t->launches);
     PUT_VEC(w, SEC_GPUS, t->gpus);
     PUT_VEC(w, SEC_COLLS, t->colls);
@@ -613,11 +611,10 @@ static struct trace *get_trace(struct tc_reader *r, const char *name)
     ok = ok && GET_VEC(r, SEC_EVENTS, t->ev) && GET_VEC(r, SEC_ROWS, t->rows) &&
          get_section(r, SEC_ORDERS, sizeof(*order), (void **)&order, &norder) &&
          GET_VEC(r, SEC_FLOWS, t->flows) && GET_VEC(r, SEC_OPS, t->ops) &&
-         GET_VEC(r, SEC_PYS, t->pys) && GET_VEC(r, SEC_LAUNCHES, t->launches) &&
-         GET_VEC(r, SEC_GPUS, t->gpus) && GET_VEC(r, SEC_COLLS, t->colls) &&
-         GET_VEC(r, SEC_ARGBUF, t->argbuf) && GET_VEC(r, SEC_DEVICES, t->devices) &&
-         GET_VEC(r, SEC_OTHERS, t->others) && GET_VEC(r, SEC_RAWS, t->raws) &&
-         GET_VEC(r, SEC_HELD, t->held) &&
+         GET_VEC(r, SEC_LAUNCHES, t->launches) && GET_VEC(r, SEC_GPUS, t->gpus) &&
+         GET_VEC(r, SEC_COLLS, t->colls) && GET_VEC(r, SEC_ARGBUF, t->argbuf) &&
+         GET_VEC(r, SEC_DEVICES, t->devices) && GET_VEC(r, SEC_OTHERS, t->others) &&
+         GET_VEC(r, SEC_RAWS, t->raws) && GET_VEC(r, SEC_HELD, t->held) &&
          get_section(r, SEC_LAUNCH_GPU, sizeof(uint32_t), (void **)&t->launch_gpu, &nlinks) &&
          get_strtab(r, SEC_STR_LENS, &t->strs) && get_strtab(r, SEC_VAL_LENS, &t->vals) &&
          get_section(r, SEC_TOP, 1, (void **)&top, &ntop);

@@ -151,16 +151,19 @@ static void build_nesting(struct trace *t)
 
 /* The "Python id" and "Python parent id" of a frame, from its args (the
  * last of a repeated key, as everywhere args are read into fields).
- * Captured copies have none: their ids would collide with the replay's. */
+ * Captured copies (their rows are grafts, capture.h) have none: their ids
+ * would collide with the replay's. The rows tell, not the events' flags,
+ * which build_nesting writes meanwhile. */
 struct py_ids {
     uint32_t key_id, key_parent; /* strtab ids of the keys, IDX_NONE if absent */
+    bool *captured_row;          /* per row, NULL when the trace has no grafts */
 };
 
 static void py_ids_of(const struct trace *t, const struct py_ids *k, uint32_t ev, uint64_t *id,
                       uint64_t *parent)
 {
     *id = *parent = UINT64_MAX;
-    if (t->ev.v[ev].flags & EVF_CAPTURED)
+    if (k->captured_row && k->captured_row[t->ev.v[ev].row])
         return;
     struct argiter it;
     struct argval a;
@@ -200,16 +203,19 @@ static uint32_t py_index_get(const struct py_index *x, uint64_t id)
 
 static void link_python(struct trace *t)
 {
-    if (!t->pys.n)
-        return;
-    const struct py_ids keys = {strtab_find(&t->strs, "Python id", 9),
-                                strtab_find(&t->strs, "Python parent id", 16)};
+    struct py_ids keys = {strtab_find(&t->strs, "Python id", 9),
+                          strtab_find(&t->strs, "Python parent id", 16), NULL};
     if (keys.key_id == IDX_NONE)
         return;
+    if (t->grafts.n) {
+        keys.captured_row = xcalloc(t->rows.n, sizeof(bool));
+        for (size_t g = 0; g < t->grafts.n; g++)
+            keys.captured_row[t->grafts.v[g].row] = true;
+    }
     uint64_t lo = UINT64_MAX, hi = 0, count = 0;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_PYTHON || e->aux == IDX_NONE)
+        if (e->kind != EVK_PYTHON)
             continue;
         uint64_t id, parent;
         py_ids_of(t, &keys, i, &id, &parent);
@@ -219,8 +225,10 @@ static void link_python(struct trace *t)
         hi = id > hi ? id : hi;
         count++;
     }
-    if (!count)
+    if (!count) {
+        free(keys.captured_row);
         return;
+    }
     struct py_index x = {.lo = lo};
     if (hi - lo < 2 * count + 1024) {
         x.n = (size_t)(hi - lo) + 1;
@@ -231,7 +239,7 @@ static void link_python(struct trace *t)
     }
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_PYTHON || e->aux == IDX_NONE)
+        if (e->kind != EVK_PYTHON)
             continue;
         uint64_t id, parent;
         py_ids_of(t, &keys, i, &id, &parent);
@@ -240,17 +248,18 @@ static void link_python(struct trace *t)
     }
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_PYTHON || e->aux == IDX_NONE)
+        if (e->kind != EVK_PYTHON)
             continue;
         uint64_t id, parent;
         py_ids_of(t, &keys, i, &id, &parent);
         if (parent != UINT64_MAX) {
             uint32_t p = py_index_get(&x, parent);
-            t->pys.v[e->aux].py_parent = p != i ? p : IDX_NONE;
+            t->ev.v[i].aux = p != i ? p : IDX_NONE;
         }
     }
     free(x.at);
     hmap_free(&x.map);
+    free(keys.captured_row);
 }
 
 bool tree_is_descendant(const struct trace *t, uint32_t ev, uint32_t anc)
@@ -554,9 +563,10 @@ void trace_index(struct trace *t)
 }
 
 /* The steps that need no call tree, run beside the steps that build it:
- * they write fields of other events (kernels' flags) or of side tables
- * (py_info.py_parent) than those read or written by build_row_orders and
- * build_nesting (host events' parent, flags and links, row orders). */
+ * they write other fields (kernels' flags, Python frames' aux: their
+ * parent frames) than those read or written by build_row_orders and
+ * build_nesting (host events' parent, flags and links, row orders), and
+ * read none of those. */
 static void *index_side_steps(void *arg)
 {
     struct trace *t = arg;

@@ -6,7 +6,7 @@
  *   overhangs under 1 µs nested and larger ones kept as siblings (flags
  *   EVF_OVERHANG, EVF_SIBLING); no event is dropped; instants get the
  *   innermost span around them as parent without being listed as children;
- * - Python frames' parents from Python id / Python parent id (py_info.py_parent),
+ * - Python frames' parents from Python id / Python parent id (the frame's event.aux),
  *   which may cross threads;
  * - GPU work -> launching runtime/driver call by correlation (gpu_info.launch;
  *   a graph launch owns every GPU event with its correlation), and the reverse

@@ -350,28 +350,28 @@ static void t_python(void **state)
             if (e->kind != EVK_PYTHON)
                 continue;
             frames++;
-            const struct py_info *p = ev_py(t, i);
+            uint32_t py_parent = ev_py_parent(t, i);
             assert_true(py_arg_id(t, i, "Python id") != UINT64_MAX);
             if (e->flags & EVF_MODULE)
                 modules++;
             if (py_arg_id(t, i, "Python parent id") == UINT64_MAX) {
                 roots++;
-                assert_int_equal(p->py_parent, IDX_NONE);
+                assert_int_equal(py_parent, IDX_NONE);
                 if (strcmp(ev_name(t, i), "threading.py(1032): _bootstrap") == 0) {
                     assert_true(ev_row(t, i)->pid == 0 && ev_row(t, i)->tid == 0);
                     boot_root = true;
                 }
                 continue;
             }
-            assert_int_not_equal(p->py_parent, IDX_NONE);
-            const struct event *pe = trace_ev(t, p->py_parent);
+            assert_int_not_equal(py_parent, IDX_NONE);
+            const struct event *pe = trace_ev(t, py_parent);
             assert_int_equal(pe->kind, EVK_PYTHON);
-            assert_int_equal(py_arg_id(t, p->py_parent, "Python id"),
+            assert_int_equal(py_arg_id(t, py_parent, "Python id"),
                              py_arg_id(t, i, "Python parent id"));
             assert_true(pe->ts <= e->ts && ev_end(e) <= ev_end(pe));
             if (pe->row != e->row) {
                 cross++;
-                assert_string_equal(ev_name(t, p->py_parent),
+                assert_string_equal(ev_name(t, py_parent),
                                     "<built-in method run_backward of torch._C._EngineBase "
                                     "object at 0x7f3c1a2b9e40>");
             }

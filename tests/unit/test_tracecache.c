@@ -278,7 +278,7 @@ static void spoil_py_loop(struct trace *t)
 {
     uint32_t a = find_event(t, "train.py(1): step");
     uint32_t b = find_event(t, "nn.Module: Linear_0");
-    t->pys.v[t->ev.v[a].aux].py_parent = b;
+    t->ev.v[a].aux = b; /* its parent frame */
 }
 static void spoil_order(struct trace *t)
 {

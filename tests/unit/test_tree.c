@@ -75,8 +75,8 @@ static void test_python_links_cross_threads(void **state)
                                                                                "id\": 1") "]}");
     uint32_t run = find_event(t, "main.py(1): run"), hook = find_event(t, "hook.py(5): hook");
     uint32_t mod = find_event(t, "nn.Module: Linear_0");
-    assert_int_equal(ev_py(t, hook)->py_parent, run);
-    assert_int_equal(ev_py(t, run)->py_parent, IDX_NONE);
+    assert_int_equal(ev_py_parent(t, hook), run);
+    assert_int_equal(ev_py_parent(t, run), IDX_NONE);
     assert_int_equal(t->ev.v[hook].parent, IDX_NONE); /* the time tree stays per thread */
     assert_true(t->ev.v[mod].flags & EVF_MODULE);
     trace_free(t);
