@@ -175,30 +175,57 @@ static void py_ids_of(const struct trace *t, const struct py_ids *k, uint32_t ev
     }
 }
 
-/* Python ids are numbered from 0 by the profiler: a table indexed by id
- * when they are that dense, a hash map otherwise. */
+/* Python ids are numbered from 1 by the profiler, in file order: a table
+ * indexed by id, made for the frames the load counted (a quarter more) from
+ * 0, or from the first id when that is beyond it; an id outside the table
+ * turns it into a hash map, which holds any ids. */
 struct py_index {
     uint64_t lo;
-    uint32_t *at; /* dense: event of id lo + k, IDX_NONE */
+    uint32_t *at; /* ids lo .. lo + n - 1: their events, IDX_NONE */
     size_t n;
-    struct hmap map; /* sparse */
+    bool sparse;     /* the map holds them */
+    struct hmap map; /* id -> event */
 };
 
-static uint32_t py_index_put_first(struct py_index *x, uint64_t id, uint32_t ev)
+static void py_index_init(struct py_index *x, uint64_t first_id, uint64_t expected)
 {
-    if (!x->at)
-        return hmap_put_first(&x->map, id, ev);
-    uint32_t *slot = &x->at[id - x->lo];
-    if (*slot == IDX_NONE)
-        *slot = ev;
-    return *slot;
+    memset(x, 0, sizeof(*x));
+    x->n = (size_t)(expected + expected / 4 + 1024);
+    x->lo = first_id < x->n ? 0 : first_id;
+    x->at = xmalloc(x->n * sizeof(*x->at));
+    memset(x->at, 0xff, x->n * sizeof(*x->at));
+}
+
+static void py_index_put_first(struct py_index *x, uint64_t id, uint32_t ev)
+{
+    if (!x->sparse && id - x->lo < x->n) {
+        if (x->at[id - x->lo] == IDX_NONE)
+            x->at[id - x->lo] = ev;
+        return;
+    }
+    if (!x->sparse) {
+        hmap_init(&x->map, x->n);
+        for (size_t k = 0; k < x->n; k++)
+            if (x->at[k] != IDX_NONE)
+                hmap_put(&x->map, x->lo + k, x->at[k]);
+        free(x->at);
+        x->at = NULL;
+        x->sparse = true;
+    }
+    hmap_put_first(&x->map, id, ev);
 }
 
 static uint32_t py_index_get(const struct py_index *x, uint64_t id)
 {
-    if (!x->at)
+    if (x->sparse)
         return hmap_get(&x->map, id);
-    return id >= x->lo && id - x->lo < x->n ? x->at[id - x->lo] : IDX_NONE;
+    return id - x->lo < x->n ? x->at[id - x->lo] : IDX_NONE;
+}
+
+static void py_index_free(struct py_index *x)
+{
+    free(x->at);
+    hmap_free(&x->map);
 }
 
 static void link_python(struct trace *t)
@@ -212,43 +239,22 @@ static void link_python(struct trace *t)
         for (size_t g = 0; g < t->grafts.n; g++)
             keys.captured_row[t->grafts.v[g].row] = true;
     }
-    uint64_t lo = UINT64_MAX, hi = 0, count = 0;
+    struct py_index x;
+    bool any = false;
     for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_PYTHON)
+        if (t->ev.v[i].kind != EVK_PYTHON)
             continue;
         uint64_t id, parent;
         py_ids_of(t, &keys, i, &id, &parent);
         if (id == UINT64_MAX)
             continue;
-        lo = id < lo ? id : lo;
-        hi = id > hi ? id : hi;
-        count++;
+        if (!any)
+            py_index_init(&x, id, t->n_by_kind[EVK_PYTHON]);
+        any = true;
+        py_index_put_first(&x, id, i);
     }
-    if (!count) {
-        free(keys.captured_row);
-        return;
-    }
-    struct py_index x = {.lo = lo};
-    if (hi - lo < 2 * count + 1024) {
-        x.n = (size_t)(hi - lo) + 1;
-        x.at = xmalloc(x.n * sizeof(*x.at));
-        memset(x.at, 0xff, x.n * sizeof(*x.at));
-    } else {
-        hmap_init(&x.map, count);
-    }
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_PYTHON)
-            continue;
-        uint64_t id, parent;
-        py_ids_of(t, &keys, i, &id, &parent);
-        if (id != UINT64_MAX)
-            py_index_put_first(&x, id, i);
-    }
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_PYTHON)
+    for (uint32_t i = 0; i < t->ev.n && any; i++) {
+        if (t->ev.v[i].kind != EVK_PYTHON)
             continue;
         uint64_t id, parent;
         py_ids_of(t, &keys, i, &id, &parent);
@@ -257,8 +263,8 @@ static void link_python(struct trace *t)
             t->ev.v[i].aux = p != i ? p : IDX_NONE;
         }
     }
-    free(x.at);
-    hmap_free(&x.map);
+    if (any)
+        py_index_free(&x);
     free(keys.captured_row);
 }
 
