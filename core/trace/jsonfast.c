@@ -188,17 +188,15 @@ static char *parse_string(struct jf *j)
     return out;
 }
 
-static cJSON *parse_number(struct jf *j)
+/* Whether c may continue a number past its integer digits. */
+static inline bool number_goes_on(char c)
 {
-    const char *s = j->p;
-    const char *q = s;
-    while (q < j->end && ((*q >= '0' && *q <= '9') || *q == '-' || *q == '+' || *q == '.' ||
-                          *q == 'e' || *q == 'E'))
-        q++;
-    double d;
-    /* cJSON reads at most 63 bytes of a number. */
-    if (q - s > 60 || !numparse_json(s, (size_t)(q - s), &d))
-        return NULL;
+    return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+';
+}
+
+/* The number item for d, its text ending at q. */
+static cJSON *number_item(struct jf *j, double d, const char *q)
+{
     cJSON *c = new_item(j, cJSON_Number);
     if (!c)
         return NULL;
@@ -206,6 +204,33 @@ static cJSON *parse_number(struct jf *j)
     c->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
     j->p = q;
     return c;
+}
+
+static cJSON *parse_number(struct jf *j)
+{
+    const char *s = j->p;
+    const char *q = s;
+    /* Integers of up to 15 digits, most numbers of a trace (ids, sizes,
+     * pids), are exact doubles: taken as they are scanned. Anything else
+     * (a fraction, an exponent, more digits, a leading zero) is read by
+     * numparse_json, which also refuses what JSON does not allow. */
+    bool neg = q < j->end && *q == '-';
+    const char *digits = q + neg;
+    uint64_t v = 0;
+    for (q = digits; q < j->end && q - digits < 16 && *q >= '0' && *q <= '9'; q++)
+        v = v * 10 + (uint64_t)(*q - '0');
+    size_t nd = (size_t)(q - digits);
+    if (nd && nd <= 15 && !(nd > 1 && *digits == '0') && (q == j->end || !number_goes_on(*q)))
+        return number_item(j, neg ? -(double)v : (double)v, q);
+    q = s;
+    while (q < j->end && ((*q >= '0' && *q <= '9') || *q == '-' || *q == '+' || *q == '.' ||
+                          *q == 'e' || *q == 'E'))
+        q++;
+    double d;
+    /* cJSON reads at most 63 bytes of a number. */
+    if (q - s > 60 || !numparse_json(s, (size_t)(q - s), &d))
+        return NULL;
+    return number_item(j, d, q);
 }
 
 static bool literal(struct jf *j, const char *word, size_t n)

@@ -98,6 +98,13 @@ static void test_numbers_as_cjson(void **state)
         "1.7976931348623157e308",
         "2147483648",
         "-2147483649",
+        "999999999999999",
+        "-999999999999999",
+        "1000000000000000",
+        "9999999999999999",
+        "7",
+        "-7",
+        "10",
         "123456789012345678901234567890123456789012345678901234567890"};
     char buf[256];
     for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
@@ -116,6 +123,24 @@ static void test_numbers_as_cjson(void **state)
         snprintf(buf, sizeof(buf), "[%s]", buf2);
         check_parse(buf, true);
     }
+    /* Integers of every length around the 15 digits read as they are
+     * scanned, and the forms JSON refuses (cJSON may take them). */
+    for (int i = 0; i < 20000; i++) {
+        int digits = 1 + i % 18;
+        char text[24];
+        size_t n = 0;
+        if (i % 3 == 0)
+            text[n++] = '-';
+        for (int k = 0; k < digits; k++)
+            text[n++] = (char)('0' + next_rand() % 10);
+        text[n] = '\0';
+        bool leading_zero = digits > 1 && text[i % 3 == 0] == '0';
+        snprintf(buf, sizeof(buf), "[%s, {\"x\": %s}]", text, text);
+        check_parse(buf, !leading_zero);
+    }
+    static const char *const refused[] = {"[01]", "[-01]", "[-]", "[1-2]", "[00]", "[-007]"};
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+        check_parse(refused[i], false);
     check_parse("[1234567890123456789012345678901234567890123456789012345678901]", false);
     struct arena a;
     arena_init(&a, 0);
