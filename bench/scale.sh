@@ -9,11 +9,14 @@
 #              then the two side by side.
 # Each row: wall time, CPU time (user + system), MB/s, events/s, peak RSS, the I/O floor of the same
 # file (cat | wc -c, or gzip -dc | wc -c) and the time as a multiple of the
-# series' first size (linear scaling: 1G = 16 x 64M).
+# series' first size (linear scaling: 1G = 16 x 64M). The times are the least
+# of REPEAT runs (3): a 64 MB run takes a tenth of a second, which one
+# interruption can double.
 #
 #   bench/scale.sh [BUILD_DIR] [SIZES...]      e.g. bench/scale.sh build 64M 1G
 #   TILE_SOURCE=trace.json.gz  the trace to tile (default: the H100 OWL-ViT trace)
 #   SERIES="generated tiled"   the series to run
+#   REPEAT=3                   runs of torchtop per trace
 set -eu
 # Parsing is measured: no trace read from its cache (bench/cache.sh times that).
 TORCHTOP_CACHE=0
@@ -26,6 +29,7 @@ tt="$build/torchtop"
 shared="${TORCHTOP_SHARED:-$here/../../shared}"
 source=${TILE_SOURCE:-$shared/traces/tracelens-h100-owlv2-infer-large.json.gz}
 series=${SERIES:-generated tiled}
+repeat=${REPEAT:-3}
 tmp=${TMPDIR:-/tmp}/torchtop-scale.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
@@ -33,6 +37,15 @@ trap 'rm -rf "$tmp"' EXIT
 secs() { # wall seconds, peak RSS (KB) and CPU seconds (user + system) of a command
     /usr/bin/time -f "%e %M %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || true
     awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$tmp/t"
+}
+
+best_secs() { # secs of REPEAT runs: the least wall and CPU seconds, the largest peak RSS
+    i=0
+    while [ "$i" -lt "$repeat" ]; do
+        secs "$@"
+        i=$((i + 1))
+    done | awk 'NR == 1 || $1 < w { w = $1 } $2 > m { m = $2 } NR == 1 || $3 < c { c = $3 }
+                END { printf "%s %s %.2f\n", w, m, c }'
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -70,7 +83,7 @@ for kind in $series; do
             set -- $(secs sh -c "$floor \"\$1\" | wc -c" sh "$f") "$@"
             t_floor=$1
             shift 3
-            set -- $(secs "$tt" report -q -o /dev/null "$f") "$@"
+            set -- $(best_secs "$tt" report -q -o /dev/null "$f") "$@"
             t=$1 rss=$2 cpu=$3
             shift 3
             [ -n "$t_first" ] || t_first=$t
