@@ -447,9 +447,7 @@ static void add_tree_sums(struct kbuild *b)
             uint32_t i = row->order[k];
             const struct event *e = &t->ev.v[i];
             bool span = evk_is_host_span(e->kind) && e->ph == 'X';
-            bool mem = e->kind == EVK_INSTANT && e->name == mk.name && mk.name != IDX_NONE;
-            if (mem)
-                b->any_mem = true;
+            bool mem = e->kind == EVK_INSTANT && e->name == mk.name;
             if (!span && !(mem && e->parent != IDX_NONE))
                 continue;
             while (st.n && st.v[st.n - 1].ev != e->parent)
@@ -474,7 +472,8 @@ static void add_tree_sums(struct kbuild *b)
             kframe_close(b, &st);
     }
     VEC_FREE(&st);
-    /* The memory columns show for a [memory] instant anywhere. */
+    /* The memory columns show for a [memory] instant anywhere, on any row
+     * and inside a span or not. */
     for (uint32_t i = 0; i < t->ev.n && !b->any_mem && mk.name != IDX_NONE; i++)
         b->any_mem = t->ev.v[i].kind == EVK_INSTANT && t->ev.v[i].name == mk.name;
 }

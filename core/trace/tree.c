@@ -77,7 +77,7 @@ typedef VEC(struct nest_frame) nest_stack_t;
 
 static void nest_row(struct trace *t, struct row *row, nest_stack_t *stack)
 {
-    size_t depth = 0;
+    stack->n = 0;
     const int64_t overhang_ns = row_overhang_ns(t, row);
     uint32_t last_root = IDX_NONE;
     for (uint32_t k = 0; k < row->nevents; k++) {
@@ -86,19 +86,19 @@ static void nest_row(struct trace *t, struct row *row, nest_stack_t *stack)
         if (e->kind == EVK_INSTANT) {
             /* Instants ([memory] and others) get the innermost span around
              * them as parent, but are no one's child in the tree. */
-            while (depth && e->ts >= ev_end(&t->ev.v[stack->v[depth - 1].ev]))
-                depth--;
-            e->parent = depth ? stack->v[depth - 1].ev : IDX_NONE;
+            while (stack->n && e->ts >= ev_end(&t->ev.v[stack->v[stack->n - 1].ev]))
+                stack->n--;
+            e->parent = stack->n ? stack->v[stack->n - 1].ev : IDX_NONE;
             continue;
         }
         if (!evk_is_host_span(e->kind) || e->ph != 'X')
             continue;
         int64_t end = ev_end(e);
-        while (depth) {
-            const struct event *top = &t->ev.v[stack->v[depth - 1].ev];
+        while (stack->n) {
+            const struct event *top = &t->ev.v[stack->v[stack->n - 1].ev];
             int64_t top_end = ev_end(top);
             if (e->ts >= top_end) {
-                depth--;
+                stack->n--;
                 continue;
             }
             if (end <= top_end + overhang_ns) {
@@ -109,9 +109,9 @@ static void nest_row(struct trace *t, struct row *row, nest_stack_t *stack)
             /* Starts inside but outlives the top by more than the
              * overhang allowed: a sibling. */
             e->flags |= EVF_SIBLING;
-            depth--;
+            stack->n--;
         }
-        if (!depth) {
+        if (!stack->n) {
             e->parent = IDX_NONE;
             if (last_root == IDX_NONE)
                 row->first_root = i;
@@ -119,7 +119,7 @@ static void nest_row(struct trace *t, struct row *row, nest_stack_t *stack)
                 t->ev.v[last_root].next_sibling = i;
             last_root = i;
         } else {
-            struct nest_frame *top = &stack->v[depth - 1];
+            struct nest_frame *top = &stack->v[stack->n - 1];
             e->parent = top->ev;
             if (top->last_child == IDX_NONE)
                 t->ev.v[top->ev].first_child = i;
@@ -127,9 +127,7 @@ static void nest_row(struct trace *t, struct row *row, nest_stack_t *stack)
                 t->ev.v[top->last_child].next_sibling = i;
             top->last_child = i;
         }
-        stack->n = depth;
         *VEC_ADD(stack) = (struct nest_frame){i, IDX_NONE};
-        depth++;
     }
 }
 
@@ -181,9 +179,9 @@ static void py_ids_of(const struct trace *t, const struct py_ids *k, uint32_t ev
  * turns it into a hash map, which holds any ids. */
 struct py_index {
     uint64_t lo;
-    uint32_t *at; /* ids lo .. lo + n - 1: their events, IDX_NONE */
+    uint32_t *at; /* ids lo .. lo + n - 1: their events, IDX_NONE; NULL once
+                     the map holds them */
     size_t n;
-    bool sparse;     /* the map holds them */
     struct hmap map; /* id -> event */
 };
 
@@ -198,26 +196,25 @@ static void py_index_init(struct py_index *x, uint64_t first_id, uint64_t expect
 
 static void py_index_put_first(struct py_index *x, uint64_t id, uint32_t ev)
 {
-    if (!x->sparse && id - x->lo < x->n) {
+    if (x->at && id - x->lo < x->n) {
         if (x->at[id - x->lo] == IDX_NONE)
             x->at[id - x->lo] = ev;
         return;
     }
-    if (!x->sparse) {
+    if (x->at) {
         hmap_init(&x->map, x->n);
         for (size_t k = 0; k < x->n; k++)
             if (x->at[k] != IDX_NONE)
                 hmap_put(&x->map, x->lo + k, x->at[k]);
         free(x->at);
         x->at = NULL;
-        x->sparse = true;
     }
     hmap_put_first(&x->map, id, ev);
 }
 
 static uint32_t py_index_get(const struct py_index *x, uint64_t id)
 {
-    if (x->sparse)
+    if (!x->at)
         return hmap_get(&x->map, id);
     return id - x->lo < x->n ? x->at[id - x->lo] : IDX_NONE;
 }
