@@ -12,6 +12,7 @@
 #include "core/critpath/critpath.h"
 #include "core/findings/find_rules.h"
 #include "core/findings/findings.h"
+#include "core/base/wide.h"
 
 const char *findings_kind_name(enum finding_kind k)
 {
@@ -190,7 +191,7 @@ static void build_evidence(const struct trace *t, struct find_rule_acc *acc, uns
             sb_printf(&sb, ", at %s", line);
         struct finding_evidence *ev = VEC_ADD(&fd->evidence);
         ev->ev = m[i].ev;
-        ev->ns = m[i].us * 1000;
+        ev->ns = wide_clamp((__int128)m[i].us * 1000); /* saturates, as the path's sums do */
         ev->count = m[i].count;
         ev->text = sb_steal(&sb);
     }
