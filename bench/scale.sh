@@ -10,8 +10,10 @@
 # Each row: wall time, CPU time (user + system), MB/s, events/s, peak RSS, the I/O floor of the same
 # file (cat | wc -c, or gzip -dc | wc -c) and the time as a multiple of the
 # series' first size (linear scaling: 1G = 16 x 64M). The times are the least
-# of REPEAT runs (3): a 64 MB run takes a tenth of a second, which one
-# interruption can double.
+# of REPEAT runs (3), taken in rounds: each round runs every size of the
+# series once, so that the ratios compare runs made at the same moments of
+# the machine, and wall times are read from a nanosecond clock (a 64 MB run
+# takes a tenth of a second: /usr/bin/time's hundredths would be 7 % of it).
 #
 #   bench/scale.sh [BUILD_DIR] [SIZES...]      e.g. bench/scale.sh build 64M 1G
 #   TILE_SOURCE=trace.json.gz  the trace to tile (default: the H100 OWL-ViT trace)
@@ -35,17 +37,15 @@ mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
 secs() { # wall seconds, peak RSS (KB) and CPU seconds (user + system) of a command
-    /usr/bin/time -f "%e %M %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || true
-    awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$tmp/t"
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || true
+    end=$(date +%s%N)
+    awk -v ns=$((end - start)) '{ printf "%.3f %s %.2f\n", ns / 1e9, $1, $2 + $3 }' "$tmp/t"
 }
 
-best_secs() { # secs of REPEAT runs: the least wall and CPU seconds, the largest peak RSS
-    i=0
-    while [ "$i" -lt "$repeat" ]; do
-        secs "$@"
-        i=$((i + 1))
-    done | awk 'NR == 1 || $1 < w { w = $1 } $2 > m { m = $2 } NR == 1 || $3 < c { c = $3 }
-                END { printf "%s %s %.2f\n", w, m, c }'
+best_secs() { # lines of secs (one per run) -> the least wall and CPU seconds, the largest peak RSS
+    awk 'NR == 1 || $1 < w { w = $1 } $2 > m { m = $2 } NR == 1 || $3 < c { c = $3 }
+         END { printf "%s %s %.2f\n", w, m, c }'
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -62,11 +62,13 @@ for kind in $series; do
         echo
         printf '%-16s %9s %9s %8s %7s %9s %11s %8s %9s %6s %6s\n' "$label" "JSON MB" events \
             "load s" "CPU s" "MB/s" "events/s" "RSS MB" "floor s" floor x1st
-        t_first=""
+        # Every size made first (page cache warm), then REPEAT rounds.
+        n=0
         for spec in "$@"; do
+            n=$((n + 1))
             case $spec in
-                *.gz) size=${spec%.gz}; f="$tmp/trace-$size.json.gz"; floor="gzip -dc" ;;
-                *) size=$spec; f="$tmp/trace-$size.json"; floor="cat" ;;
+                *.gz) size=${spec%.gz}; f="$tmp/trace-$n.json.gz"; floor=gzip ;;
+                *) size=$spec; f="$tmp/trace-$n.json"; floor=cat ;;
             esac
             if [ "$kind" = generated ]; then
                 "$tt" gen --size "$size" --stats -o "$f" 2>"$tmp/gen"
@@ -77,24 +79,41 @@ for kind in $series; do
                 events=$(sed -n 's/.* copies.*, \([0-9][0-9]*\) events,.*/\1/p' "$tmp/gen")
                 json=$(sed -n 's/.* events, \([0-9][0-9]*\) bytes of JSON.*/\1/p' "$tmp/gen")
             fi
-            # written out and in the page cache, then measure
-            sync
-            cat "$f" >/dev/null
+            echo "$spec $f $floor $events $json" >>"$tmp/specs"
+            : >"$tmp/runs-$n"
+        done
+        sync
+        round=0
+        while [ "$round" -lt "$repeat" ]; do
+            while read -r spec f floor events json; do
+                n=${f##*trace-}
+                n=${n%%.*}
+                cat "$f" >/dev/null
+                secs "$tt" report -q -o /dev/null "$f" >>"$tmp/runs-$n"
+            done <"$tmp/specs"
+            round=$((round + 1))
+        done
+        t_first=""
+        while read -r spec f floor events json; do
+            n=${f##*trace-}
+            n=${n%%.*}
+            [ "$floor" = gzip ] && floor="gzip -dc"
             set -- $(secs sh -c "$floor \"\$1\" | wc -c" sh "$f") "$@"
             t_floor=$1
             shift 3
-            set -- $(best_secs "$tt" report -q -o /dev/null "$f") "$@"
+            set -- $(best_secs <"$tmp/runs-$n") "$@"
             t=$1 rss=$2 cpu=$3
             shift 3
             [ -n "$t_first" ] || t_first=$t
             [ "$style" = - ] || echo "$spec $t" >>"$tmp/side-$style"
-            printf '%-16s %9.1f %9d %8.2f %7.2f %9.0f %11.0f %8.1f %9.2f %5.1fx %5.1fx\n' "$spec" \
+            printf '%-16s %9.1f %9d %8.3f %7.2f %9.0f %11.0f %8.1f %9.2f %5.1fx %5.1fx\n' "$spec" \
                 "$(echo "$json / 1000000" | bc -l)" "$events" "$t" "$cpu" \
                 "$(echo "$json / 1000000 / $t" | bc -l)" "$(echo "$events / $t" | bc -l)" \
                 "$(echo "$rss / 1024" | bc -l)" "$t_floor" "$(echo "$t / $t_floor" | bc -l)" \
                 "$(echo "$t / $t_first" | bc -l)"
             rm -f "$f"
-        done
+        done <"$tmp/specs"
+        rm -f "$tmp/specs"
     done
 done
 if [ -s "$tmp/side-kineto" ] && [ -s "$tmp/side-python" ]; then
