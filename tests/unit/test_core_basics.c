@@ -23,7 +23,94 @@
 #include "core/report/tabfmt.h"
 #include "core/base/table.h"
 #include "core/base/hmap.h"
+#include "core/base/sort.h"
 #include "core/base/utf8.h"
+
+/* The merge sort against a stable reference (qsort by key, then position)
+ * on inputs of every shape it takes apart: sorted, a few runs, exactly
+ * SORT_MAX_RUNS runs and one more (the tournament and the pairwise
+ * merges), descending, random; keys from a small range, so that ties test
+ * stability. */
+struct sort_item {
+    int key;
+    unsigned pos;
+};
+
+static inline bool sort_item_less(const struct sort_item *a, const struct sort_item *b)
+{
+    return a->key < b->key;
+}
+
+SORT_DEFINE(sort_items_stable, struct sort_item, sort_item_less)
+
+static int sort_item_cmp_ref(const void *pa, const void *pb)
+{
+    const struct sort_item *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* An index sort: indices ordered by the keys they name, as a row's order. */
+static inline bool sort_idx_less(const int *keys, const uint32_t *a, const uint32_t *b)
+{
+    return keys[*a] < keys[*b];
+}
+
+SORT_DEFINE_CTX(sort_idx, uint32_t, int, sort_idx_less)
+
+static void test_sort_shapes(void **state)
+{
+    (void)state;
+    const size_t runs_cases[] = {1, 2, 3, 7, 100, SORT_MAX_RUNS, SORT_MAX_RUNS + 1, 3000};
+    const size_t n_cases[] = {1, 2, 23, 24, 25, 1000, 20000};
+    unsigned seed = 12345;
+    for (size_t ni = 0; ni < ARRAY_SIZE(n_cases); ni++) {
+        for (size_t ri = 0; ri < ARRAY_SIZE(runs_cases) + 2; ri++) {
+            size_t n = n_cases[ni];
+            struct sort_item *a = malloc(n * sizeof(*a)), *ref = malloc(n * sizeof(*ref));
+            int *keys = malloc(n * sizeof(*keys));
+            uint32_t *idx = malloc(n * sizeof(*idx));
+            for (size_t i = 0; i < n; i++) {
+                seed = seed * 1103515245u + 12345u;
+                a[i].key = (int)((seed >> 16) % 97);
+                a[i].pos = (unsigned)i;
+            }
+            if (ri < ARRAY_SIZE(runs_cases)) {
+                /* Cut into runs, each sorted by key (positions stay their own). */
+                size_t runs = runs_cases[ri] < n ? runs_cases[ri] : n;
+                for (size_t r = 0; r < runs; r++) {
+                    size_t lo = n * r / runs, hi = n * (r + 1) / runs;
+                    int v = 0;
+                    for (size_t i = lo; i < hi; i++) {
+                        v += a[i].key % 3; /* non-decreasing, with ties */
+                        a[i].key = v;
+                    }
+                }
+            } else if (ri == ARRAY_SIZE(runs_cases)) {
+                for (size_t i = 0; i < n; i++)
+                    a[i].key = (int)(n - i) / 2; /* descending, pairs of ties */
+            }
+            for (size_t i = 0; i < n; i++) {
+                keys[i] = a[i].key;
+                idx[i] = (uint32_t)i;
+            }
+            memcpy(ref, a, n * sizeof(*a));
+            qsort(ref, n, sizeof(*ref), sort_item_cmp_ref);
+            sort_items_stable(a, n);
+            sort_idx(idx, n, keys);
+            for (size_t i = 0; i < n; i++) {
+                assert_int_equal(a[i].key, ref[i].key);
+                assert_int_equal(a[i].pos, ref[i].pos);
+                assert_int_equal(idx[i], ref[i].pos);
+            }
+            free(a);
+            free(ref);
+            free(keys);
+            free(idx);
+        }
+    }
+}
 
 static void test_arena(void **state)
 {
@@ -554,6 +641,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_sort_shapes),
         cmocka_unit_test(test_strtab),
         cmocka_unit_test(test_hmap_u64),
         cmocka_unit_test(test_interval),
