@@ -1,10 +1,11 @@
 #!/bin/sh
 # Thread scaling of the loader: `torchtop report -q` on one trace with
 # TORCHTOP_THREADS=1 and =2 (TORCHTOP_TIMING=1), best of REPEAT runs of each,
-# interleaved so that both see the same machine. Prints the load and index
-# phase seconds, the whole run's wall and CPU seconds, and the ratio
-# 1 thread / 2 threads of each phase (on two idle cores the load phase
-# should approach 2).
+# interleaved so that both see the same machine. Prints the seconds of the
+# load (reading and parsing) and of the index built after it, their sum
+# (the load as a user waits for it), the whole run's wall and CPU seconds,
+# and the ratio 1 thread / 2 threads of each (on two idle cores the load
+# should approach 2; the index has one side thread).
 #
 #   bench/threads.sh [BUILD_DIR] [TRACE]     default trace: a 64 MB tile
 #   REPEAT=3                                 runs of each
@@ -37,27 +38,30 @@ run() { # threads -> "load index wall cpu"
     load=$(sed -n 's/.*timing load *\([0-9.]*\) s.*/\1/p' "$tmp/err")
     index=$(sed -n 's/.*timing index *\([0-9.]*\) s.*/\1/p' "$tmp/err")
     read -r _ wall user sys <"$tmp/t"
-    echo "$load $index $wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
+    both=$(awk -v l="$load" -v i="$index" 'BEGIN { printf "%.3f", l + i }')
+    echo "$load $index $both $wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
 }
 
 min() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "trace: $trace ($(wc -c <"$trace") bytes)"
-l1="" i1="" w1="" c1="" l2="" i2="" w2="" c2=""
+l1="" i1="" b1="" w1="" c1="" l2="" i2="" b2="" w2="" c2=""
 i=0
 while [ $i -lt "$repeat" ]; do
     set -- $(run 1)
-    l1=$(min "$l1" "$1") i1=$(min "$i1" "$2") w1=$(min "$w1" "$3") c1=$(min "$c1" "$4")
+    l1=$(min "$l1" "$1") i1=$(min "$i1" "$2") b1=$(min "$b1" "$3") w1=$(min "$w1" "$4")
+    c1=$(min "$c1" "$5")
     set -- $(run 2)
-    l2=$(min "$l2" "$1") i2=$(min "$i2" "$2") w2=$(min "$w2" "$3") c2=$(min "$c2" "$4")
+    l2=$(min "$l2" "$1") i2=$(min "$i2" "$2") b2=$(min "$b2" "$3") w2=$(min "$w2" "$4")
+    c2=$(min "$c2" "$5")
     i=$((i + 1))
 done
-printf '%-10s %8s %8s %8s %8s\n' threads "load s" "index s" "wall s" "cpu s"
-printf '%-10s %8s %8s %8s %8s\n' 1 "$l1" "$i1" "$w1" "$c1"
-printf '%-10s %8s %8s %8s %8s\n' 2 "$l2" "$i2" "$w2" "$c2"
-# The index runs inside the load phase (report indexes while loading), so
-# its own phase takes 0 s: a phase of 0 s has no ratio.
+printf '%-10s %8s %8s %12s %8s %8s\n' threads "load s" "index s" "load+index s" "wall s" "cpu s"
+printf '%-10s %8s %8s %12s %8s %8s\n' 1 "$l1" "$i1" "$b1" "$w1" "$c1"
+printf '%-10s %8s %8s %12s %8s %8s\n' 2 "$l2" "$i2" "$b2" "$w2" "$c2"
+# A phase of 0 s (a trace read from its cache) has no ratio.
 ratio() { if [ "$(echo "$2 > 0" | bc)" = 1 ]; then printf '%8.2f' "$(echo "$1 / $2" | bc -l)"; else printf '%8s' -; fi; }
-printf '%-10s %s %s %s\n' "1/2" "$(ratio "$l1" "$l2")" "$(ratio "$i1" "$i2")" "$(ratio "$w1" "$w2")"
+printf '%-10s %s %s %12s %s\n' "1/2" "$(ratio "$l1" "$l2")" "$(ratio "$i1" "$i2")" \
+    "$(ratio "$b1" "$b2" | tr -d ' ')" "$(ratio "$w1" "$w2")"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

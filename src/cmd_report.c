@@ -720,7 +720,11 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     phase_timer_init(&pt);
     enum status st = trace_load_source(src, &lo, &t, err);
     lo.cache_later = NULL; /* for the loads below (captures, scopes) */
-    phase_timer_mark(&pt, "load");
+    /* The index that ran inside the load is timed as its own phase. */
+    if (prog.index_start)
+        phase_timer_mark_at(&pt, "load", prog.index_start);
+    else
+        phase_timer_mark(&pt, "load");
     if (st == ST_OK && c->ncaptures) {
         struct trace **caps = NULL;
         size_t ncaps = 0;

@@ -33,6 +33,8 @@ void progress_update(void *ud, enum load_phase phase, uint64_t done, uint64_t to
                      uint64_t events)
 {
     struct progress *p = ud;
+    if (phase == LOAD_PHASE_INDEX && !p->index_start)
+        p->index_start = now(); /* for phase timings, shown or not */
     if (!p->enabled)
         return;
     double t = now();
@@ -87,11 +89,15 @@ void phase_timer_init(struct phase_timer *t)
     t->last = now();
 }
 
-void phase_timer_mark(struct phase_timer *t, const char *name)
+void phase_timer_mark_at(struct phase_timer *t, const char *name, double at)
 {
     if (!t->enabled)
         return;
-    double n = now();
-    fprintf(stderr, "torchtop: timing %-9s %.3f s\n", name, n - t->last);
-    t->last = n;
+    fprintf(stderr, "torchtop: timing %-9s %.3f s\n", name, at - t->last);
+    t->last = at;
+}
+
+void phase_timer_mark(struct phase_timer *t, const char *name)
+{
+    phase_timer_mark_at(t, name, now());
 }

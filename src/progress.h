@@ -17,6 +17,7 @@ struct progress {
     double start, last; /* monotonic seconds */
     enum load_phase phase;
     double phase_start; /* when the phase began */
+    double index_start; /* when the index phase began (shown or not), 0 = not yet */
 };
 
 void progress_init(struct progress *p, const char *name, bool quiet);
@@ -37,5 +38,8 @@ struct phase_timer {
 
 void phase_timer_init(struct phase_timer *t);
 void phase_timer_mark(struct phase_timer *t, const char *name);
+/* The same for a phase that ended at `at` (a monotonic time from the same
+ * clock, as struct progress keeps them): the next phase starts there. */
+void phase_timer_mark_at(struct phase_timer *t, const char *name, double at);
 
 #endif

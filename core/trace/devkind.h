@@ -23,9 +23,10 @@
  * row) stays an other device event. */
 bool devkind_is_mtia_work(const char *cat, bool has_stream);
 
-/* Set t->device_kind from the categories of its GPU work: MTIA when all of
+/* A trace's device kind from the counts of its GPU work (evk_is_gpu) by
+ * category, MTIA's (DEVKIND_MTIA_CATEGORY) and the rest: MTIA when all of
  * it is MTIA's, GPU when none is (and when there is none), MIXED else. */
-void devkind_detect(struct trace *t);
+enum device_kind devkind_of_counts(uint64_t n_mtia, uint64_t n_gpu);
 
 /* What reports call the device and its work: "GPU", "MTIA" or "device". */
 const char *devkind_name(enum device_kind k);

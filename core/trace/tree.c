@@ -302,6 +302,10 @@ static void collect_launch_flows(const struct trace *t, struct hmap *starts)
     }
 }
 
+/* GPU work to the launch of the same correlation (docs/metrics.md §1.5):
+ * each GPU event's launch, device and stream, each launch's GPU events (a
+ * CSR index), and each device row's device and stream, from its first
+ * event that has them. Needs no call tree (link_launchers does). */
 static void link_gpu(struct trace *t)
 {
     struct hmap corr, flows = {0};
@@ -321,7 +325,6 @@ static void link_gpu(struct trace *t)
     }
     if (t->link_require_flow)
         hmap_free(&flows);
-    uint32_t execute_id = strtab_find(&t->strs, "execute", 7);
     uint32_t graph_cuda = strtab_find(&t->strs, "cudaGraphLaunch", 15);
     uint32_t graph_hip = strtab_find(&t->strs, "hipGraphLaunch", 14);
     uint32_t graph_cuda2 = strtab_find(&t->strs, "cudaGraphLaunch_v10000", 22);
@@ -332,11 +335,15 @@ static void link_gpu(struct trace *t)
         if (!evk_on_device(e->kind) || e->aux == IDX_NONE)
             continue;
         struct gpu_info *g = &t->gpus.v[e->aux];
-        const struct row *row = &t->rows.v[e->row];
+        struct row *row = &t->rows.v[e->row];
         if (g->device < 0)
             g->device = (int32_t)row->pid;
         if (g->stream < 0)
             g->stream = row->tid;
+        if (row->device < 0) {
+            row->device = g->device;
+            row->stream = g->stream;
+        }
         if (!g->corr)
             continue;
         uint32_t l = hmap_get(&corr, g->corr);
@@ -351,6 +358,7 @@ static void link_gpu(struct trace *t)
             e->flags |= EVF_GRAPH;
         t->launches.v[le->aux].gpu_count++;
     }
+    hmap_free(&corr);
     uint32_t total = 0;
     for (size_t k = 0; k < t->launches.n; k++) {
         t->launches.v[k].gpu_first = total;
@@ -368,22 +376,24 @@ static void link_gpu(struct trace *t)
         struct launch_info *li = &t->launches.v[t->ev.v[g->launch].aux];
         t->launch_gpu[li->gpu_first + li->gpu_count++] = i;
     }
-    /* Launchers: once per launch, shared by its GPU events. */
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (!evk_is_launch(e->kind) || e->aux == IDX_NONE)
-            continue;
-        const struct launch_info *li = &t->launches.v[e->aux];
+}
+
+/* Each launch's launcher op, shared by its GPU events: walks the call
+ * tree up from the launch. Reads the launches' table and the events it
+ * names, not every event. */
+static void link_launchers(struct trace *t)
+{
+    uint32_t execute_id = strtab_find(&t->strs, "execute", 7);
+    for (size_t k = 0; k < t->launches.n; k++) {
+        const struct launch_info *li = &t->launches.v[k];
         if (!li->gpu_count)
             continue;
-        uint32_t launcher = find_launcher(t, i, execute_id);
+        uint32_t launch = t->gpus.v[t->ev.v[t->launch_gpu[li->gpu_first]].aux].launch;
+        uint32_t launcher = find_launcher(t, launch, execute_id);
         t->ev.v[launcher].flags |= EVF_LAUNCHER;
-        for (uint32_t k = 0; k < li->gpu_count; k++) {
-            uint32_t g = t->launch_gpu[li->gpu_first + k];
-            t->gpus.v[t->ev.v[g].aux].launcher = launcher;
-        }
+        for (uint32_t j = 0; j < li->gpu_count; j++)
+            t->gpus.v[t->ev.v[t->launch_gpu[li->gpu_first + j]].aux].launcher = launcher;
     }
-    hmap_free(&corr);
 }
 
 struct seq_key {
@@ -415,24 +425,6 @@ static bool autograd_node_name(const char *name)
         if (!isdigit((unsigned char)*p))
             return false;
     return true;
-}
-
-/* Traces without "autograd::engine::evaluate_function: X" wrappers (PyTorch
- * 1.9 and before) record the autograd node itself, named like
- * "CudnnConvolutionBackward", with its forward op's Sequence number: those
- * are the backward ops there. Newer traces are left alone (their nodes sit
- * under the wrappers, which are the backward ops). */
-static void mark_bare_autograd_nodes(struct trace *t)
-{
-    for (uint32_t i = 0; i < t->ev.n; i++)
-        if (t->ev.v[i].flags & EVF_BACKWARD)
-            return;
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        struct event *e = &t->ev.v[i];
-        if (e->kind == EVK_CPU_OP && e->aux != IDX_NONE && t->ops.v[e->aux].seq >= 0 &&
-            autograd_node_name(ev_name(t, i)))
-            e->flags |= EVF_BACKWARD;
-    }
 }
 
 static uint64_t row_thread(const struct trace *t, uint32_t row)
@@ -474,34 +466,63 @@ static uint32_t last_other_thread(const struct seq_key *fwd, const size_t *run, 
  * that is not after the backward op (else the latest). Backward ops are
  * taken in file order; a forward op claimed by several keeps the last.
  * Forward ops are sorted by (Sequence number, start): each backward op
- * costs two binary searches, however many forward ops share its number. */
+ * costs two binary searches, however many forward ops share its number.
+ *
+ * Traces without the wrappers (PyTorch 1.9 and before) record the autograd
+ * node itself, named like "CudnnConvolutionBackward", with its forward
+ * op's Sequence number: those are the backward ops there. Newer traces
+ * (any event marked backward) are left alone: their nodes sit under the
+ * wrappers, which are the backward ops.
+ *
+ * One pass over the events gathers both sides. */
 static void link_fwd_bwd(struct trace *t)
 {
-    mark_bare_autograd_nodes(t);
     VEC(struct seq_key) fwd = {0};
+    VEC(uint32_t) bwd = {0};
+    bool any_backward = false;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
-        if (e->kind != EVK_CPU_OP || e->aux == IDX_NONE || (e->flags & EVF_BACKWARD))
+        if (e->flags & EVF_BACKWARD) {
+            any_backward = true;
+            if (e->aux != IDX_NONE && t->ops.v[e->aux].seq >= 0)
+                VEC_PUSH(&bwd, i);
+            continue;
+        }
+        if (e->kind != EVK_CPU_OP || e->aux == IDX_NONE)
             continue;
         int64_t seq = t->ops.v[e->aux].seq;
         if (seq >= 0)
             VEC_PUSH(&fwd, ((struct seq_key){seq, e->ts, i, row_thread(t, e->row)}));
     }
-    if (!fwd.n)
+    if (!any_backward) {
+        /* Bare autograd nodes, in file order as fwd is. */
+        size_t kept = 0;
+        for (size_t k = 0; k < fwd.n; k++) {
+            uint32_t i = fwd.v[k].idx;
+            if (autograd_node_name(ev_name(t, i))) {
+                t->ev.v[i].flags |= EVF_BACKWARD;
+                VEC_PUSH(&bwd, i);
+            } else {
+                fwd.v[kept++] = fwd.v[k];
+            }
+        }
+        fwd.n = kept;
+    }
+    if (!fwd.n) {
+        VEC_FREE(&fwd);
+        VEC_FREE(&bwd);
         return;
+    }
     seq_sort(fwd.v, fwd.n);
     size_t *run = xmalloc(fwd.n * sizeof(*run));
     for (size_t k = 0; k < fwd.n; k++)
         run[k] = k && fwd.v[k - 1].seq == fwd.v[k].seq && fwd.v[k - 1].thread == fwd.v[k].thread
                      ? run[k - 1]
                      : k;
-    for (uint32_t i = 0; i < t->ev.n; i++) {
+    for (size_t k = 0; k < bwd.n; k++) {
+        uint32_t i = bwd.v[k];
         const struct event *b = &t->ev.v[i];
-        if (!(b->flags & EVF_BACKWARD) || b->aux == IDX_NONE)
-            continue;
         int64_t seq = t->ops.v[b->aux].seq;
-        if (seq < 0)
-            continue;
         /* fwd[lo..hi): this Sequence number; fwd[lo..at): those started by b's start. */
         size_t lo = seq_bound(fwd.v, fwd.n, seq - 1, INT64_MAX);
         size_t at = seq_bound(fwd.v, fwd.n, seq, b->ts);
@@ -517,10 +538,15 @@ static void link_fwd_bwd(struct trace *t)
     }
     free(run);
     VEC_FREE(&fwd);
+    VEC_FREE(&bwd);
 }
 
+/* The trace's span and its GPU work's, the GPU events (linked or not) and
+ * the device kind (devkind.h) that their categories make. */
 static void compute_spans(struct trace *t)
 {
+    uint32_t mtia = strtab_find(&t->strs, DEVKIND_MTIA_CATEGORY, strlen(DEVKIND_MTIA_CATEGORY));
+    uint64_t n_mtia = 0;
     bool any = false, any_gpu = false;
     for (uint32_t i = 0; i < t->ev.n; i++) {
         const struct event *e = &t->ev.v[i];
@@ -535,6 +561,8 @@ static void compute_spans(struct trace *t)
         if (!evk_is_gpu(e->kind))
             continue;
         t->n_gpu++;
+        if (mtia != IDX_NONE && e->cat == mtia)
+            n_mtia++;
         if (!(e->flags & EVF_LINKED))
             t->n_unlinked++;
         if (!any_gpu || e->ts < t->gpu_start)
@@ -543,21 +571,7 @@ static void compute_spans(struct trace *t)
             t->gpu_end = end;
         any_gpu = true;
     }
-    devkind_detect(t);
-}
-
-static void note_device_rows(struct trace *t)
-{
-    for (uint32_t i = 0; i < t->ev.n; i++) {
-        const struct event *e = &t->ev.v[i];
-        if (!evk_on_device(e->kind) || e->aux == IDX_NONE)
-            continue;
-        struct row *row = &t->rows.v[e->row];
-        if (row->device < 0) {
-            row->device = t->gpus.v[e->aux].device;
-            row->stream = t->gpus.v[e->aux].stream;
-        }
-    }
+    t->device_kind = (uint8_t)devkind_of_counts(n_mtia, t->n_gpu - n_mtia);
 }
 
 void trace_index(struct trace *t)
@@ -566,15 +580,18 @@ void trace_index(struct trace *t)
 }
 
 /* The steps that need no call tree, run beside the steps that build it:
- * they write other fields (kernels' flags, Python frames' aux: their
- * parent frames) than those read or written by build_row_orders and
- * build_nesting (host events' parent, flags and links, row orders), and
- * read none of those. */
+ * they write other fields (device events' flags, Python frames' aux: their
+ * parent frames, the launch and device tables, rows' device and stream,
+ * the trace's spans) than those read or written by build_row_orders and
+ * build_nesting (host events' parent, flags and links, rows' order and
+ * first root), and read none of those: of the flags, only device events'. */
 static void *index_side_steps(void *arg)
 {
     struct trace *t = arg;
     gpuclass_classify(t);
     link_python(t);
+    link_gpu(t);
+    compute_spans(t);
     return NULL;
 }
 
@@ -583,15 +600,17 @@ void trace_index_steps(struct trace *t, trace_index_step_fn step, void *ud)
     if (t->indexed)
         return;
     t->indexed = true;
-    /* Each step after the parallel pair reads what the ones before it
-     * wrote: link_gpu the parents, link_fwd_bwd and note_device_rows the
-     * links, compute_spans the linked flags. */
+    /* The steps after the parallel ones read the call tree (link_launchers
+     * the parents, link_fwd_bwd and opname_index host events' flags and
+     * strings, which opname_index also adds to). */
     static void (*const steps[])(struct trace *) = {
-        link_gpu, link_fwd_bwd, note_device_rows, compute_spans, opname_index,
+        link_launchers,
+        link_fwd_bwd,
+        opname_index,
     };
     const unsigned n = 4 + (unsigned)ARRAY_SIZE(steps);
-    /* Announced as if in sequence: gpuclass_classify, build_row_orders,
-     * build_nesting, link_python, then the rest. */
+    /* Announced as if in sequence: the side steps, build_row_orders,
+     * build_nesting, then the rest. */
     if (step)
         step(ud, 0, n);
     pthread_t side;
