@@ -236,13 +236,21 @@ static void link_python(struct trace *t)
         for (size_t g = 0; g < t->grafts.n; g++)
             keys.captured_row[t->grafts.v[g].row] = true;
     }
+    /* Pass 1 puts each frame's id in the index and keeps its parent's id
+     * in aux (IDX_NONE: none; parent_reread: an id too large for it),
+     * which pass 2 turns into the parent's event: the args are read once. */
+    const uint32_t parent_reread = IDX_NONE - 1;
     struct py_index x;
     bool any = false;
     for (uint32_t i = 0; i < t->ev.n; i++) {
-        if (t->ev.v[i].kind != EVK_PYTHON)
+        struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_PYTHON || (keys.captured_row && keys.captured_row[e->row]))
             continue;
         uint64_t id, parent;
         py_ids_of(t, &keys, i, &id, &parent);
+        e->aux = parent == UINT64_MAX     ? IDX_NONE
+                 : parent < parent_reread ? (uint32_t)parent
+                                          : parent_reread;
         if (id == UINT64_MAX)
             continue;
         if (!any)
@@ -250,15 +258,16 @@ static void link_python(struct trace *t)
         any = true;
         py_index_put_first(&x, id, i);
     }
-    for (uint32_t i = 0; i < t->ev.n && any; i++) {
-        if (t->ev.v[i].kind != EVK_PYTHON)
+    for (uint32_t i = 0; i < t->ev.n; i++) {
+        struct event *e = &t->ev.v[i];
+        if (e->kind != EVK_PYTHON || e->aux == IDX_NONE ||
+            (keys.captured_row && keys.captured_row[e->row]))
             continue;
-        uint64_t id, parent;
-        py_ids_of(t, &keys, i, &id, &parent);
-        if (parent != UINT64_MAX) {
-            uint32_t p = py_index_get(&x, parent);
-            t->ev.v[i].aux = p != i ? p : IDX_NONE;
-        }
+        uint64_t id, parent = e->aux;
+        if (e->aux == parent_reread)
+            py_ids_of(t, &keys, i, &id, &parent);
+        uint32_t p = any ? py_index_get(&x, parent) : IDX_NONE;
+        e->aux = p != i ? p : IDX_NONE;
     }
     if (any)
         py_index_free(&x);

@@ -82,6 +82,39 @@ static void test_python_links_cross_threads(void **state)
     trace_free(t);
 }
 
+/* Python ids past 32 bits (the index's map) and parent ids that do not
+ * fit where the link is kept meanwhile (read again from the args), and a
+ * frame that names itself as parent (none). */
+static void test_python_links_large_ids(void **state)
+{
+    (void)state;
+    struct trace *t = load_text(
+        "{\"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+        "\"ts\": 0, \"dur\": 100, \"args\": {\"Python id\": 4294967295, \"Python parent id\": "
+        "null}},"
+        "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, "
+        "\"ts\": 1, \"dur\": 90, \"args\": {\"Python id\": 4294967296, \"Python parent id\": "
+        "4294967295}},"
+        "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, "
+        "\"ts\": 2, \"dur\": 80, \"args\": {\"Python id\": 5, \"Python parent id\": 4294967296}},"
+        "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, "
+        "\"ts\": 3, \"dur\": 70, \"args\": {\"Python id\": 7, \"Python parent id\": 7}},"
+        "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"e\", \"pid\": 1, \"tid\": 2, "
+        "\"ts\": 4, \"dur\": 60, \"args\": {\"Python id\": 8, \"Python parent id\": 4294967294}},"
+        "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"f\", \"pid\": 1, \"tid\": 2, "
+        "\"ts\": 0, \"dur\": 99, \"args\": {\"Python id\": 4294967294}}]}");
+    uint32_t a = find_event(t, "a"), b = find_event(t, "b"), c = find_event(t, "c");
+    uint32_t d = find_event(t, "d"), e = find_event(t, "e"), f = find_event(t, "f");
+    assert_int_equal(ev_py_parent(t, a), IDX_NONE);
+    assert_int_equal(ev_py_parent(t, b), a);
+    assert_int_equal(ev_py_parent(t, c), b);
+    assert_int_equal(ev_py_parent(t, d), IDX_NONE);
+    assert_int_equal(ev_py_parent(t, e), f);
+    assert_int_equal(ev_py_parent(t, f), IDX_NONE);
+    trace_free(t);
+}
+
 static const char *gpu_trace =
     "{\"traceEvents\": [" X("python_function", "model.py(3): forward",
                             1, 0, 200, "\"Python id\": 1") "," X("cpu_op", "aten::linear",
@@ -429,6 +462,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nesting_overlaps),
         cmocka_unit_test(test_python_links_cross_threads),
+        cmocka_unit_test(test_python_links_large_ids),
         cmocka_unit_test(test_gpu_links),
         cmocka_unit_test(test_fwd_bwd),
         cmocka_unit_test(test_fwd_bwd_bare_nodes),
