@@ -1,6 +1,7 @@
 /* JSON structure scanning over byte windows. */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "core/trace/jsonscan.h"
@@ -81,52 +82,93 @@ size_t json_replace_nul_escapes(char *s, size_t n)
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* Sixteen bytes at a time: quotes, backslashes and brackets as bit masks;
- * the bytes inside strings are the prefix XOR of the quote mask. A block
- * holding a backslash (rare in traces) goes through jsonscan_bytes. */
+/* Bit i set for each byte i of the 64 in v0..v3 equal to c. */
+static inline uint64_t eq_mask64(__m128i v0, __m128i v1, __m128i v2, __m128i v3, __m128i c)
+{
+    return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, c)) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, c)) << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, c)) << 32 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v3, c)) << 48;
+}
+
+/* Bits set in x, inline (the baseline x86-64 has no popcnt: the builtin
+ * would be a call). */
+static inline unsigned bits64(uint64_t x)
+{
+    x -= (x >> 1) & 0x5555555555555555u;
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (unsigned)((x * 0x0101010101010101u) >> 56);
+}
+
+/* Sixty-four bytes at a time: quotes, backslashes and brackets as bit
+ * masks; the bytes inside strings are the prefix XOR of the quote mask. A
+ * block holding a backslash (rare in traces) goes through jsonscan_bytes.
+ * A block with fewer closing brackets than are open cannot end the value:
+ * its brackets move the depth by their counts; the others are walked in
+ * order. */
 static const char *scan_blocks(const char *p, const char *end, struct jsonscan_state *st)
 {
     const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
     const __m128i lower = _mm_set1_epi8(0x20);
     const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
-    while (end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        unsigned bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bslash));
-        if (bs || st->escaped) {
-            const char *q = jsonscan_bytes(p, p + 16, st);
-            if (q)
-                return q;
-            p += 16;
-            continue;
-        }
-        unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
-        /* '[' and ']' are '{' and '}' without bit 0x20; no other byte is. */
-        __m128i folded = _mm_or_si128(v, lower);
-        unsigned o = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, open));
-        unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, close));
-        unsigned inside = q;
-        inside ^= inside << 1;
-        inside ^= inside << 2;
-        inside ^= inside << 4;
-        inside ^= inside << 8;
-        if (st->in_string)
-            inside = ~inside;
-        inside &= 0xffffu;
-        unsigned brackets = (o | c) & ~inside;
-        while (brackets) {
-            unsigned bit = brackets & -brackets;
-            if (o & bit) {
-                st->depth++;
-            } else if (--st->depth == 0) {
-                return p + __builtin_ctz(bit) + 1;
+    for (;;) {
+        size_t depth = st->depth;
+        bool in_string = st->in_string;
+        while (end - p >= 64 && !st->escaped) {
+            __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+            __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+            __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+            __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(p + 48));
+            if (eq_mask64(v0, v1, v2, v3, bslash))
+                break;
+            uint64_t inside = eq_mask64(v0, v1, v2, v3, quote);
+            inside ^= inside << 1;
+            inside ^= inside << 2;
+            inside ^= inside << 4;
+            inside ^= inside << 8;
+            inside ^= inside << 16;
+            inside ^= inside << 32;
+            if (in_string)
+                inside = ~inside;
+            in_string = inside >> 63;
+            /* '[' and ']' are '{' and '}' without bit 0x20; no other byte is. */
+            v0 = _mm_or_si128(v0, lower);
+            v1 = _mm_or_si128(v1, lower);
+            v2 = _mm_or_si128(v2, lower);
+            v3 = _mm_or_si128(v3, lower);
+            uint64_t o = eq_mask64(v0, v1, v2, v3, open) & ~inside;
+            uint64_t c = eq_mask64(v0, v1, v2, v3, close) & ~inside;
+            unsigned nc = bits64(c);
+            if (nc < depth) {
+                depth = depth + bits64(o) - nc;
+                p += 64;
+                continue;
             }
-            brackets ^= bit;
+            for (uint64_t brackets = o | c; brackets; brackets &= brackets - 1) {
+                uint64_t bit = brackets & -brackets;
+                if (o & bit) {
+                    depth++;
+                } else if (--depth == 0) {
+                    st->depth = 0;
+                    st->in_string = in_string;
+                    return p + __builtin_ctzll(bit) + 1;
+                }
+            }
+            p += 64;
         }
-        st->in_string = (inside >> 15) & 1;
-        p += 16;
+        st->depth = depth;
+        st->in_string = in_string;
+        /* A block with a backslash, or the rest of the input, a byte at a
+         * time; then blocks again. */
+        const char *stop = end - p >= 64 ? p + 64 : end;
+        const char *q = jsonscan_bytes(p, stop, st);
+        if (q || stop == end)
+            return q;
+        p = stop;
     }
-    return jsonscan_bytes(p, end, st);
 }
+
 #else
 #define scan_blocks jsonscan_bytes
 #endif

@@ -253,18 +253,28 @@ static void test_json_scan(void **state)
         assert_int_equal(scan_end(cases[i].text, strlen(cases[i].text)), cases[i].end);
 
     /* Random documents over the bytes that matter, every length and
-     * alignment: the block scanner agrees with the bytewise one. */
-    static const char alphabet[] = "{}[]\"\\\\\\ax,:";
-    char buf[200];
+     * alignment: the block scanner agrees with the bytewise one. The
+     * alphabets: backslashes in most 64-byte blocks; none, so that whole
+     * blocks are scanned, deep ones by their bracket counts; and text with
+     * a rare backslash, as traces are. */
+    static const char *const alphabets[] = {
+        "{}[]\"\\\\\\ax,:",
+        "{{{{[[}}]]\"\"ax,:",
+        "{}[]\"\"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,:\\",
+    };
+    char buf[700];
     unsigned seed = 12345;
-    for (int iter = 0; iter < 20000; iter++) {
-        size_t len = 1 + (size_t)(iter % 120);
-        buf[0] = iter & 1 ? '{' : '[';
-        for (size_t i = 1; i < len; i++) {
-            seed = seed * 1103515245u + 12345u;
-            buf[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+    for (size_t a = 0; a < ARRAY_SIZE(alphabets); a++) {
+        size_t na = strlen(alphabets[a]);
+        for (int iter = 0; iter < 20000; iter++) {
+            size_t len = 1 + (size_t)(iter % (a ? 690 : 120));
+            buf[0] = iter & 1 ? '{' : '[';
+            for (size_t i = 1; i < len; i++) {
+                seed = seed * 1103515245u + 12345u;
+                buf[i] = alphabets[a][(seed >> 16) % na];
+            }
+            scan_end(buf, len);
         }
-        scan_end(buf, len);
     }
 
     /* "\u0000" escapes: only where the backslash is not itself escaped. */
