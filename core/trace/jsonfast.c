@@ -194,7 +194,8 @@ static inline bool number_goes_on(char c)
     return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+';
 }
 
-/* The number item for d, its text ending at q. */
+/* The number item for d, its text ending at q; valueint as cJSON sets it
+ * (d clamped to int, truncated). */
 static cJSON *number_item(struct jf *j, double d, const char *q)
 {
     cJSON *c = new_item(j, cJSON_Number);
@@ -206,25 +207,96 @@ static cJSON *number_item(struct jf *j, double d, const char *q)
     return c;
 }
 
+/* The same for an integer read exactly, its valueint without the double
+ * comparisons. */
+static cJSON *integer_item(struct jf *j, uint64_t v, bool neg, const char *q)
+{
+    cJSON *c = new_item(j, cJSON_Number);
+    if (!c)
+        return NULL;
+    c->valuedouble = neg ? -(double)v : (double)v;
+    c->valueint = neg ? (v > (uint64_t)INT_MAX + 1 ? INT_MIN : (int)-(int64_t)v)
+                      : (v >= (uint64_t)INT_MAX ? INT_MAX : (int)v);
+    j->p = q;
+    return c;
+}
+
+static inline bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Digits from q into *v (at most `room` of them), eight at a time where
+ * they run that long. Returns the end of the digits read. */
+static inline const char *read_digits(const char *q, const char *end, size_t room, uint64_t *v)
+{
+    uint64_t x = *v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (room >= 8 && end - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        /* Eight ASCII digits: each byte's high nibble 3 and, plus 6, still 3. */
+        if (((w & 0xf0f0f0f0f0f0f0f0u) |
+             (((w + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) >> 4)) != 0x3333333333333333u)
+            break;
+        /* Their value: pairs, then fours, then the eight (first byte
+         * lowest, the most significant digit). */
+        w -= 0x3030303030303030u;
+        w = w * 10 + (w >> 8);
+        w = (((w & 0x000000ff000000ffu) * (100 + (1000000ull << 32))) +
+             (((w >> 16) & 0x000000ff000000ffu) * (1 + (10000ull << 32)))) >>
+            32;
+        x = x * 100000000 + (uint32_t)w;
+        q += 8;
+        room -= 8;
+    }
+#endif
+    for (; room && q < end && is_digit(*q); q++, room--)
+        x = x * 10 + (uint64_t)(*q - '0');
+    *v = x;
+    return q;
+}
+
+/* 10^k for the exact quotients of parse_number: every one is a double. */
+static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 static cJSON *parse_number(struct jf *j)
 {
-    const char *s = j->p;
-    const char *q = s;
-    /* Integers of up to 15 digits, most numbers of a trace (ids, sizes,
-     * pids), are exact doubles: taken as they are scanned. Anything else
-     * (a fraction, an exponent, more digits, a leading zero) is read by
-     * numparse_json, which also refuses what JSON does not allow. */
-    bool neg = q < j->end && *q == '-';
-    const char *digits = q + neg;
+    const char *s = j->p, *end = j->end;
+    /* Integers and decimals of up to 19 digits, without an exponent (ids,
+     * sizes, pids, and the times Kineto writes), are read as they are
+     * scanned: an integer under 2^53 is exact, and so is the quotient of
+     * such digits by a power of ten up to 10^22, whose one rounding is
+     * strtod's (Clinger's fast path). Anything else (more digits, an
+     * exponent, a leading zero, a form JSON refuses) is read by
+     * numparse_json, which refuses what JSON does not allow. */
+    bool neg = s < end && *s == '-';
+    const char *digits = s + neg;
     uint64_t v = 0;
-    for (q = digits; q < j->end && q - digits < 16 && *q >= '0' && *q <= '9'; q++)
-        v = v * 10 + (uint64_t)(*q - '0');
+    const char *q = read_digits(digits, end, 19, &v);
     size_t nd = (size_t)(q - digits);
-    if (nd && nd <= 15 && !(nd > 1 && *digits == '0') && (q == j->end || !number_goes_on(*q)))
-        return number_item(j, neg ? -(double)v : (double)v, q);
+    size_t nf = 0;
+    if (nd && !(nd > 1 && *digits == '0')) {
+        if (q < end && *q == '.') {
+            const char *f = read_digits(q + 1, end, 19 - nd, &v);
+            nf = (size_t)(f - (q + 1));
+            if (nf)
+                q = f;
+        }
+        bool ended = q == end || !number_goes_on(*q);
+        if (ended && !nf && v <= (uint64_t)1 << 53)
+            return integer_item(j, v, neg, q);
+        if (ended && nf && v <= (uint64_t)1 << 53 &&
+            nf < sizeof(exact_pow10) / sizeof(exact_pow10[0])) {
+            double d = (double)v / exact_pow10[nf];
+            return number_item(j, neg ? -d : d, q);
+        }
+    }
     q = s;
-    while (q < j->end && ((*q >= '0' && *q <= '9') || *q == '-' || *q == '+' || *q == '.' ||
-                          *q == 'e' || *q == 'E'))
+    while (q < end &&
+           (is_digit(*q) || *q == '-' || *q == '+' || *q == '.' || *q == 'e' || *q == 'E'))
         q++;
     double d;
     /* cJSON reads at most 63 bytes of a number. */

@@ -138,9 +138,45 @@ static void test_numbers_as_cjson(void **state)
         snprintf(buf, sizeof(buf), "[%s, {\"x\": %s}]", text, text);
         check_parse(buf, !leading_zero);
     }
-    static const char *const refused[] = {"[01]", "[-01]", "[-]", "[1-2]", "[00]", "[-007]"};
-    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+    /* Decimals of every length of either part (the quotients read as they
+     * are scanned, eight digits at a time where they run that long), as
+     * Kineto writes times ("%.3f") and as they come otherwise. */
+    for (int i = 0; i < 40000; i++) {
+        int whole = 1 + i % 20, frac = 1 + (i / 20) % 24;
+        char text[64];
+        size_t n = 0;
+        if (i % 5 == 0)
+            text[n++] = '-';
+        for (int k = 0; k < whole; k++)
+            text[n++] = (char)((k == 0 && whole > 1 ? '1' : '0') +
+                               next_rand() % (k == 0 && whole > 1 ? 9 : 10));
+        text[n++] = '.';
+        for (int k = 0; k < frac; k++)
+            text[n++] = (char)('0' + next_rand() % 10);
+        text[n] = '\0';
+        snprintf(buf, sizeof(buf), "[%s, {\"x\": %s}]", text, text);
+        check_parse(buf, true);
+    }
+    for (int i = 0; i < 20000; i++) {
+        double d = (double)(next_rand() % 2000000000000000ull) / 1000.0;
+        snprintf(buf, sizeof(buf), "[%.3f, %.6f, %.1f]", d, d / 1e6, -d);
+        check_parse(buf, true);
+    }
+    /* The forms JSON refuses are declined, whatever cJSON makes of them. */
+    static const char *const refused[] = {
+        "[01]",   "[-01]",  "[-]",    "[1-2]",   "[00]",
+        "[-007]", "[1.]",   "[.5]",   "[-.5]",   "[1.e5]",
+        "[1e]",   "[1e+]",  "[00.5]", "[1.5.5]", "[12345678.]",
+        "[+1]",   "[1.5e]", "[0x10]", "[1..2]",  "[12345678901234567.]"};
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
         check_parse(refused[i], false);
+        struct arena ar;
+        arena_init(&ar, 0);
+        const char *e;
+        if (jsonfast_parse(refused[i], strlen(refused[i]), &ar, 1u << 20, &e))
+            fail_msg("accepted %s", refused[i]);
+        arena_free(&ar);
+    }
     check_parse("[1234567890123456789012345678901234567890123456789012345678901]", false);
     struct arena a;
     arena_init(&a, 0);
