@@ -70,17 +70,14 @@ static void arena_grow(struct arena *a, size_t n)
     a->end = a->cur + size;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+void *arena_alloc_grow(struct arena *a, size_t n)
 {
-    n = (n + 7) & ~(size_t)7;
     a->used += n;
-    if (n > (size_t)(a->end - a->cur)) {
-        if (n > a->chunk_size && a->head) {
-            arena_grow(a, n);
-            return (char *)(a->head->next + 1);
-        }
+    if (n > a->chunk_size && a->head) {
         arena_grow(a, n);
+        return (char *)(a->head->next + 1);
     }
+    arena_grow(a, n);
     void *p = a->cur;
     a->cur += n;
     return p;

@@ -22,8 +22,21 @@ void arena_init(struct arena *a, size_t chunk_size);
 void arena_free(struct arena *a);
 /* Forget every allocation but keep the first chunk for reuse. */
 void arena_reset(struct arena *a);
-/* n bytes aligned to 8; never NULL (aborts on out-of-memory). */
-void *arena_alloc(struct arena *a, size_t n);
+/* arena_alloc's way when the current chunk has no room for n (rounded). */
+void *arena_alloc_grow(struct arena *a, size_t n);
+
+/* n bytes aligned to 8; never NULL (aborts on out-of-memory). Inline: the
+ * parsers take a node or a string from it per value. */
+static inline void *arena_alloc(struct arena *a, size_t n)
+{
+    n = (n + 7) & ~(size_t)7;
+    if (n > (size_t)(a->end - a->cur))
+        return arena_alloc_grow(a, n);
+    a->used += n;
+    void *p = a->cur;
+    a->cur += n;
+    return p;
+}
 /* Copy of s[0..n) with a NUL after it. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* Bytes reserved from the system, for memory reports. */

@@ -304,6 +304,16 @@ static void test_utf8_display(void **state)
         text[at < 4 ? at : at + 5] = '\xc3'; /* a lead byte without its continuation */
         assert_int_equal(utf8_find_invalid(text, sizeof(text)), at < 4 ? at : at + 5);
     }
+    /* and in the 32-byte steps through ASCII */
+    char ascii[100];
+    for (size_t at = 0; at < sizeof(ascii); at++) {
+        memset(ascii, 'a', sizeof(ascii));
+        assert_int_equal(utf8_find_invalid(ascii, sizeof(ascii)), sizeof(ascii));
+        ascii[at] = '\xff';
+        assert_int_equal(utf8_find_invalid(ascii, sizeof(ascii)), at);
+        ascii[at] = '\xc3';
+        assert_int_equal(utf8_find_invalid(ascii, sizeof(ascii)), at);
+    }
     assert_int_equal(utf8_find_invalid("ab\xe2\x82", 4), 2); /* cut sequence */
     assert_int_equal(utf8_find_invalid("", 0), 0);
     struct strbuf sb = STRBUF_INIT;
