@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -300,6 +301,49 @@ static const struct report_table *report_table_find(const char *name)
     return NULL;
 }
 
+/* The key-averages table reads the trace alone, not the analysis (whose
+ * parts the other tables build on first use): on a trace this large it is
+ * built on a thread of its own while they are. */
+#define KEYAVG_SIDE_MIN_EVENTS 65536
+
+struct keyavg_side {
+    pthread_t thread;
+    bool running;
+    const struct trace *t;
+    const struct keyavg_opts *opts;
+    struct table *tab;
+};
+
+static void *keyavg_side_main(void *arg)
+{
+    struct keyavg_side *s = arg;
+    s->tab = keyavg_table(s->t, s->opts);
+    return NULL;
+}
+
+/* Whether the comma-separated names ask for the key-averages table. */
+static bool names_want_keyavg(const char *names)
+{
+    char *copy = xstrdup(names), *save = NULL;
+    bool want = false;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !want; tok = strtok_r(NULL, ",", &save))
+        want = strcmp(tok, "all") == 0 || strcmp(tok, "key-averages") == 0;
+    free(copy);
+    return want;
+}
+
+static bool build_table(struct analysis *a, const struct report_table *r,
+                        const struct report_opts *o, struct table_list *out, char *err,
+                        struct keyavg_side *side)
+{
+    if (r->build != build_keyavg || !side->running)
+        return r->build(a, o, out, err);
+    pthread_join(side->thread, NULL);
+    side->running = false;
+    table_list_add(out, side->tab);
+    return true;
+}
+
 bool report_build(struct analysis *a, const char *names, const struct report_opts *o,
                   struct table_list *out, char *err)
 {
@@ -312,6 +356,10 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
     bool had_hta = a->hta != NULL;
     if (o && o->recompute)
         analysis_mark_recompute(a);
+    struct keyavg_side side = {.t = a->t, .opts = o ? &o->keyavg : NULL};
+    if (o && a->t->ev.n >= KEYAVG_SIDE_MIN_EVENTS && !a->t->index_one_thread &&
+        names_want_keyavg(names))
+        side.running = pthread_create(&side.thread, NULL, keyavg_side_main, &side) == 0;
     char *copy = xstrdup(names), *save = NULL;
     bool ok = true;
     for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
@@ -319,15 +367,19 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
         if (strcmp(tok, "all") == 0) {
             for (r = report_tables; r->name && ok; r++)
                 if (r->in_all)
-                    ok = r->build(a, o, out, err);
+                    ok = build_table(a, r, o, out, err, &side);
         } else if (!r) {
             snprintf(err, 256, "unknown table '%.64s' (see --help for the list)", tok);
             ok = false;
         } else {
-            ok = r->build(a, o, out, err);
+            ok = build_table(a, r, o, out, err, &side);
         }
     }
     free(copy);
+    if (side.running) { /* a table before it failed */
+        pthread_join(side.thread, NULL);
+        table_free(side.tab);
+    }
     if (!had_hta)
         analysis_hta_drop(a);
     /* A broken invariant is said on its table, not left a silent wrong number. */
