@@ -321,15 +321,19 @@ static void *keyavg_side_main(void *arg)
     return NULL;
 }
 
-/* Whether the comma-separated names ask for the key-averages table. */
-static bool names_want_keyavg(const char *names)
+/* Whether the comma-separated names ask for the key-averages table and
+ * another beside it (a thread for the one table alone would gain nothing). */
+static bool names_want_keyavg_beside(const char *names)
 {
     char *copy = xstrdup(names), *save = NULL;
-    bool want = false;
-    for (char *tok = strtok_r(copy, ",", &save); tok && !want; tok = strtok_r(NULL, ",", &save))
-        want = strcmp(tok, "all") == 0 || strcmp(tok, "key-averages") == 0;
+    bool all = false, keyavg = false;
+    size_t n = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
+        all |= strcmp(tok, "all") == 0;
+        keyavg |= strcmp(tok, "key-averages") == 0;
+    }
     free(copy);
-    return want;
+    return all || (keyavg && n > 1);
 }
 
 static bool build_table(struct analysis *a, const struct report_table *r,
@@ -358,7 +362,7 @@ bool report_build(struct analysis *a, const char *names, const struct report_opt
         analysis_mark_recompute(a);
     struct keyavg_side side = {.t = a->t, .opts = o ? &o->keyavg : NULL};
     if (o && a->t->ev.n >= KEYAVG_SIDE_MIN_EVENTS && !a->t->index_one_thread &&
-        names_want_keyavg(names))
+        names_want_keyavg_beside(names))
         side.running = pthread_create(&side.thread, NULL, keyavg_side_main, &side) == 0;
     char *copy = xstrdup(names), *save = NULL;
     bool ok = true;
