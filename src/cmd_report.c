@@ -721,8 +721,8 @@ static int report_trace(const struct report_cli *c, struct source *src, struct e
     enum status st = trace_load_source(src, &lo, &t, err);
     lo.cache_later = NULL; /* for the loads below (captures, scopes) */
     /* The index that ran inside the load is timed as its own phase. */
-    if (prog.index_start)
-        phase_timer_mark_at(&pt, "load", prog.index_start);
+    if (prog.phase == LOAD_PHASE_INDEX)
+        phase_timer_mark_at(&pt, "load", prog.phase_start);
     else
         phase_timer_mark(&pt, "load");
     if (st == ST_OK && c->ncaptures) {

@@ -33,18 +33,17 @@ void progress_update(void *ud, enum load_phase phase, uint64_t done, uint64_t to
                      uint64_t events)
 {
     struct progress *p = ud;
-    if (phase == LOAD_PHASE_INDEX && !p->index_start)
-        p->index_start = now(); /* for phase timings, shown or not */
-    if (!p->enabled)
-        return;
-    double t = now();
-    /* A new phase starts its own clock and is shown at once (after the
-     * first half second), so that a finished read never sits at 100 %. */
+    /* A new phase starts its own clock (kept shown or not: phase timings
+     * read it) and is shown at once (after the first half second), so that
+     * a finished read never sits at 100 %. */
     bool changed = phase != p->phase;
     if (changed) {
         p->phase = phase;
-        p->phase_start = t;
+        p->phase_start = now();
     }
+    if (!p->enabled)
+        return;
+    double t = now();
     /* Quiet for quick loads; then at most ten updates a second. */
     if (t - p->start < 0.5 || (!changed && t - p->last < 0.1))
         return;

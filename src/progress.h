@@ -16,8 +16,7 @@ struct progress {
     bool shown;         /* something was drawn (erase it when done) */
     double start, last; /* monotonic seconds */
     enum load_phase phase;
-    double phase_start; /* when the phase began */
-    double index_start; /* when the index phase began (shown or not), 0 = not yet */
+    double phase_start; /* when the phase began (shown or not) */
 };
 
 void progress_init(struct progress *p, const char *name, bool quiet);

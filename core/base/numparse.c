@@ -113,8 +113,8 @@ static bool parse_decimal(const char *s, size_t n, struct decimal *d)
     return true;
 }
 
-/* Step 1. */
-static bool clinger(uint64_t w, int64_t q, double *out)
+/* Step 1 (numparse.h). */
+bool numparse_clinger(uint64_t w, int64_t q, double *out)
 {
 #if FLT_EVAL_METHOD == 0
     static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -442,7 +442,7 @@ bool numparse_json(const char *s, size_t n, double *out)
     double v;
     if (d.w == 0) {
         v = 0; /* only zeros written: no digit was cut either */
-    } else if (!d.truncated && clinger(d.w, d.q, &v)) {
+    } else if (!d.truncated && numparse_clinger(d.w, d.q, &v)) {
         /* v set */
     } else if (d.q < POW5_MIN) {
         v = 0; /* below 1e19 * 1e-343, under half the smallest subnormal */

@@ -16,6 +16,11 @@
  * spaces). */
 bool numparse_json(const char *s, size_t n, double *out);
 
+/* w * 10^q when Clinger's fast path gives it exactly: w at most 2^53 and
+ * |q| at most 22 (both exact doubles, one rounding), on a machine that
+ * rounds doubles once (FLT_EVAL_METHOD 0). False, *out untouched, else. */
+bool numparse_clinger(uint64_t w, int64_t q, double *out);
+
 /* 5^q for q in [-342, 308] as 128-bit {high, low} halves with the top bit
  * set (core/base/numparse_pow5.c, written by tools/gen-numparse-pow5.py). */
 extern const uint64_t numparse_pow5[651][2];

@@ -188,10 +188,15 @@ static char *parse_string(struct jf *j)
     return out;
 }
 
+static inline bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 /* Whether c may continue a number past its integer digits. */
 static inline bool number_goes_on(char c)
 {
-    return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+';
+    return is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+';
 }
 
 /* The number item for d, its text ending at q; valueint as cJSON sets it
@@ -219,11 +224,6 @@ static cJSON *integer_item(struct jf *j, uint64_t v, bool neg, const char *q)
                       : (v >= (uint64_t)INT_MAX ? INT_MAX : (int)v);
     j->p = q;
     return c;
-}
-
-static inline bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
 }
 
 /* Digits from q into *v (at most `room` of them), eight at a time where
@@ -257,21 +257,15 @@ static inline const char *read_digits(const char *q, const char *end, size_t roo
     return q;
 }
 
-/* 10^k for the exact quotients of parse_number: every one is a double. */
-static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 static cJSON *parse_number(struct jf *j)
 {
     const char *s = j->p, *end = j->end;
     /* Integers and decimals of up to 19 digits, without an exponent (ids,
      * sizes, pids, and the times Kineto writes), are read as they are
-     * scanned: an integer under 2^53 is exact, and so is the quotient of
-     * such digits by a power of ten up to 10^22, whose one rounding is
-     * strtod's (Clinger's fast path). Anything else (more digits, an
-     * exponent, a leading zero, a form JSON refuses) is read by
-     * numparse_json, which refuses what JSON does not allow. */
+     * scanned: an integer up to 2^53 is exact, and a decimal of such digits
+     * is their quotient by an exact power of ten (numparse_clinger). Anything
+     * else (more digits, an exponent, a leading zero, a form JSON refuses)
+     * is read by numparse_json, which refuses what JSON does not allow. */
     bool neg = s < end && *s == '-';
     const char *digits = s + neg;
     uint64_t v = 0;
@@ -288,11 +282,9 @@ static cJSON *parse_number(struct jf *j)
         bool ended = q == end || !number_goes_on(*q);
         if (ended && !nf && v <= (uint64_t)1 << 53)
             return integer_item(j, v, neg, q);
-        if (ended && nf && v <= (uint64_t)1 << 53 &&
-            nf < sizeof(exact_pow10) / sizeof(exact_pow10[0])) {
-            double d = (double)v / exact_pow10[nf];
+        double d;
+        if (ended && nf && numparse_clinger(v, -(int64_t)nf, &d))
             return number_item(j, neg ? -d : d, q);
-        }
     }
     q = s;
     while (q < end &&
