@@ -465,8 +465,8 @@ static int64_t duplicate_key_at(const char *p, size_t n)
         } else if ((ch == '}' || ch == ']') && st.n) {
             struct frame f = st.v[--st.n];
             size_t k = keys.n - f.keys_from;
-            struct key_at *v = keys.v + f.keys_from;
             if (f.object && k > 1) {
+                struct key_at *v = keys.v + f.keys_from;
                 key_sort(v, k);
                 for (size_t a = 1; a < k; a++)
                     if (v[a].len == v[a - 1].len && memcmp(v[a].s, v[a - 1].s, v[a].len) == 0 &&
