@@ -160,7 +160,8 @@ char **snaplabel_via(const struct snapshot *s, const struct snap_sites *ss, unsi
             site_frames(s, ss, depth, lab[k].site, &q[lab[k].site], &buf);
         for (size_t k = a; k < b; k++) {
             const struct seq *qi = &q[lab[k].site];
-            const uint32_t *fi = buf.v + qi->off;
+            /* buf.v is null while no site of the group has frames */
+            const uint32_t *fi = qi->n ? buf.v + qi->off : NULL;
             /* The closest same-labelled site leaves this one's frames last. */
             size_t at = SIZE_MAX;
             bool any = false;
@@ -168,7 +169,8 @@ char **snaplabel_via(const struct snapshot *s, const struct snap_sites *ss, unsi
                 if (m == k)
                     continue;
                 const struct seq *qj = &q[lab[m].site];
-                size_t d = first_diff(s, shorts, fi, qi->n, buf.v + qj->off, qj->n);
+                const uint32_t *fj = qj->n ? buf.v + qj->off : NULL;
+                size_t d = first_diff(s, shorts, fi, qi->n, fj, qj->n);
                 if (d != SIZE_MAX && (!any || d > at))
                     at = d;
                 any = any || d != SIZE_MAX;
