@@ -602,8 +602,15 @@ void kname_simplify_put(struct strbuf *out, const char *name, size_t n)
         char *copy = xstrndup(name, n);
         dem = demangle(copy);
         free(copy);
-        if (!dem && mangled_prefix_put(out, name, n))
-            return;
+        if (!dem && mangled_prefix_put(out, name, n)) {
+            if (out->len - mark <= n)
+                return;
+            /* A cut-off name of many short components, with nothing
+             * after them, reads longer with "::" than with its length
+             * digits: keep it as it is, as below. */
+            out->len = mark;
+            out->s[mark] = '\0';
+        }
     }
     const char *s = dem ? dem : name;
     size_t sn = dem ? strlen(dem) : n;
