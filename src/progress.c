@@ -43,7 +43,7 @@ void progress_update(void *ud, enum load_phase phase, uint64_t done, uint64_t to
     }
     if (!p->enabled)
         return;
-    double t = now();
+    double t = changed ? p->phase_start : now();
     /* Quiet for quick loads; then at most ten updates a second. */
     if (t - p->start < 0.5 || (!changed && t - p->last < 0.1))
         return;

@@ -598,26 +598,21 @@ void kname_simplify_put(struct strbuf *out, const char *name, size_t n)
     trim(&name, &n);
     size_t mark = out->len;
     char *dem = NULL;
+    bool prefix = false; /* out holds the qualified name a mangling starts with */
     if (n > 2 && name[0] == '_' && name[1] == 'Z') {
         char *copy = xstrndup(name, n);
         dem = demangle(copy);
         free(copy);
-        if (!dem && mangled_prefix_put(out, name, n)) {
-            if (out->len - mark <= n)
-                return;
-            /* A cut-off name of many short components, with nothing
-             * after them, reads longer with "::" than with its length
-             * digits: keep it as it is, as below. */
-            out->len = mark;
-            out->s[mark] = '\0';
-        }
+        prefix = !dem && mangled_prefix_put(out, name, n);
     }
     const char *s = dem ? dem : name;
     size_t sn = dem ? strlen(dem) : n;
-    simplify_signature(out, s, sn);
+    if (!prefix)
+        simplify_signature(out, s, sn);
     if (out->len - mark > sn) {
-        /* Only a malformed name (an unclosed '<') comes out longer than
-         * it went in: keep it as it is. */
+        /* Only a malformed name (an unclosed '<'), or a mangled one cut off
+         * after many short components (its "::" longer than their length
+         * digits), comes out longer than it went in: keep it as it is. */
         out->len = mark;
         out->s[mark] = '\0';
     }
